@@ -1,0 +1,212 @@
+/* goal.h: the binary GOAL schedule format, its streaming writer and its
+ * validating, memory-mapped reader.  Every tool links this library.
+ *
+ * The on-disk layout is described in docs/binary-format.md; the structs below
+ * are that layout (little-endian, naturally aligned, no padding gaps).
+ *
+ *   header        64 bytes                       (goal_header)
+ *   rank table    (nranks + 1) * 24 bytes        (goal_rank_entry, last = sentinel)
+ *   rank blocks   one per rank, 8-byte aligned:
+ *                   nops  * 32 bytes op records  (goal_op)
+ *                   nedges * 4 bytes edges       (goal_edge), zero-padded to 8
+ *                   label_bytes label blob       (optional), zero-padded to 8
+ */
+#ifndef GOAL_H
+#define GOAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GOAL_MAGIC "GOALBIN\n"  /* 8 bytes, no terminator stored */
+#define GOAL_VERSION 1u
+
+/* Op kinds.  This table is the single truth: ORDER OP everywhere.
+ * X(enum suffix, GOAL keyword) */
+#define GOAL_OP_KINDS(X) \
+	X(SEND, "send")  /* size bytes to peer, tag; uses cpu and nic           */ \
+	X(RECV, "recv")  /* size bytes from peer (or ANY), tag (or ANY); cpu, nic */ \
+	X(CALC, "calc")  /* size = duration in ns on cpu                        */
+
+typedef enum goal_kind {
+#define GOAL_X_ENUM(name, kw) GOAL_##name,
+	GOAL_OP_KINDS(GOAL_X_ENUM)
+#undef GOAL_X_ENUM
+	GOAL_NKINDS
+} goal_kind;
+
+extern const char *const goal_kind_name[GOAL_NKINDS];
+
+#define GOAL_ANY_SOURCE UINT32_MAX  /* recv peer: any source */
+#define GOAL_ANY_TAG    (-1)        /* recv or send tag: any tag */
+#define GOAL_MAX_RANKS  (UINT32_MAX - 1u)
+#define GOAL_MAX_INDEX  65535u      /* largest cpu or nic index */
+#define GOAL_MAX_RANK_OPS 0x7fffffffu /* ops in one rank (edge index is 31 bits) */
+
+/* One op: 32 bytes. */
+typedef struct goal_op {
+	uint64_t size;      /* bytes (send, recv) or duration in ns (calc) */
+	uint32_t peer;      /* send: destination; recv: source or GOAL_ANY_SOURCE; calc: 0 */
+	int32_t tag;        /* >= 0 or GOAL_ANY_TAG; calc: 0 */
+	uint32_t dep_begin; /* first of this op's outgoing edges in the rank's edge array;
+	                       the op's edges end where the next op's begin (last op: nedges) */
+	uint32_t ndeps;     /* number of dependencies (incoming edges, both kinds) */
+	uint16_t cpu;
+	uint16_t nic;       /* calc: 0 */
+	uint8_t kind;       /* goal_kind */
+	uint8_t reserved[3];/* zero */
+} goal_op;
+_Static_assert(sizeof(goal_op) == 32, "goal_op is 32 bytes on disk");
+
+/* An outgoing edge of op b, naming a dependent op a of the same rank:
+ * "a requires b" (bit 31 clear) or "a irequires b" (bit 31 set).  The edges of
+ * one op are in the order of their dependency lines. */
+typedef uint32_t goal_edge;
+#define GOAL_EDGE_IREQ 0x80000000u
+#define GOAL_EDGE_OP(e) ((uint32_t)(e) & 0x7fffffffu)
+
+typedef struct goal_rank_entry {
+	uint64_t first_op;    /* global index of the rank's first op (sentinel: nops) */
+	uint64_t block_off;   /* byte offset of the rank's block (sentinel: file size) */
+	uint32_t nedges;      /* sentinel: 0 */
+	uint32_t label_bytes; /* 0: labels are canonical l1, l2, ... (sentinel: 0) */
+} goal_rank_entry;
+_Static_assert(sizeof(goal_rank_entry) == 24, "goal_rank_entry is 24 bytes on disk");
+
+#define GOAL_F_LABELS 0x1u  /* some rank has a label blob */
+#define GOAL_F_KNOWN  (GOAL_F_LABELS)
+
+typedef struct goal_header {
+	char magic[8];          /* GOAL_MAGIC */
+	uint32_t version;       /* GOAL_VERSION */
+	uint32_t flags;         /* GOAL_F_* */
+	uint64_t nranks;
+	uint64_t nops;          /* total over all ranks */
+	uint64_t nedges;        /* total over all ranks */
+	uint64_t file_size;
+	uint32_t ncpus;         /* largest cpu index used + 1 (>= 1) */
+	uint32_t nnics;         /* largest nic index used + 1 (>= 1) */
+	uint32_t op_size;       /* sizeof(goal_op) */
+	uint32_t max_rank_ops;  /* ops in the largest rank */
+} goal_header;
+_Static_assert(sizeof(goal_header) == 64, "goal_header is 64 bytes on disk");
+
+/* ---- Reader ------------------------------------------------------------ */
+
+/* A validated, read-only schedule.  The file is mapped, never copied. */
+typedef struct goal_sched {
+	const unsigned char *base;    /* mapping (or caller's buffer) */
+	uint64_t size;
+	const goal_header *hdr;
+	const goal_rank_entry *ranks; /* nranks + 1 entries */
+	uint64_t nranks, nops, nedges;
+	uint32_t ncpus, nnics, max_rank_ops;
+	int mapped;                   /* 1: base is an mmap to unmap on close */
+} goal_sched;
+
+/* Map PATH and validate it completely (every offset, index, peer, count and
+ * the absence of dependency cycles).  Returns 0, or -1 with a message
+ * "PATH: error: ..." in err. */
+int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen);
+
+/* Validate a caller-owned buffer (8-byte aligned) the same way; the buffer
+ * must outlive s.  Returns 0 or -1 with a message in err. */
+int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
+                           char *err, size_t errlen);
+
+/* Open a binary schedule, or compile a GOAL text file (detected by its first
+ * bytes) into an unlinked temporary binary and open that.  Text errors are
+ * printed to diag in the compiler's format.  Returns 0 or -1 (err set; for
+ * text errors err says how many). */
+int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
+                        char *err, size_t errlen);
+
+void goal_sched_close(goal_sched *s);
+
+static inline uint32_t goal_rank_nops(const goal_sched *s, uint64_t r)
+{
+	return (uint32_t)(s->ranks[r + 1].first_op - s->ranks[r].first_op);
+}
+static inline const goal_op *goal_rank_ops(const goal_sched *s, uint64_t r)
+{
+	return (const goal_op *)(const void *)(s->base + s->ranks[r].block_off);
+}
+static inline const goal_edge *goal_rank_edges(const goal_sched *s, uint64_t r)
+{
+	return (const goal_edge *)(const void *)(s->base + s->ranks[r].block_off
+		+ (uint64_t)goal_rank_nops(s, r) * sizeof(goal_op));
+}
+/* End (exclusive) of op i's edges in its rank's edge array. */
+static inline uint32_t goal_op_dep_end(const goal_sched *s, uint64_t r,
+                                       const goal_op *ops, uint32_t i)
+{
+	return i + 1 < goal_rank_nops(s, r) ? ops[i + 1].dep_begin : s->ranks[r].nedges;
+}
+/* The rank's label blob (nops NUL-terminated strings, "" = unlabeled), or NULL
+ * when its labels are canonical (op i is "l<i+1>"). */
+const char *goal_rank_labels(const goal_sched *s, uint64_t r);
+
+/* Label of op i of rank r into buf (canonical "l<i+1>" when none stored; ""
+ * for an unlabeled op).  O(label bytes of the rank): for reports, not loops. */
+const char *goal_op_label(const goal_sched *s, uint64_t r, uint32_t i,
+                          char *buf, size_t n);
+
+/* ---- Writer ------------------------------------------------------------ */
+
+typedef struct goal_writer goal_writer;
+
+/* Start a schedule of nranks ranks.  path NULL: check only, write nothing.
+ * The output must be a regular file (it is written at two offsets).
+ * Returns NULL only when out of memory or the file cannot be created; then
+ * err holds the reason. */
+goal_writer *goal_writer_create(const char *path, uint64_t nranks,
+                                char *err, size_t errlen);
+
+/* Begin the next rank (ranks are written in order 0..nranks-1). */
+int goal_writer_rank_begin(goal_writer *w);
+
+/* Append an op to the current rank.  op->dep_begin, ndeps, reserved are
+ * ignored.  label may be NULL (unlabeled); len is its length.  On success the
+ * op's index in the rank is stored in *index (may be NULL). */
+int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
+                   size_t len, uint32_t *index);
+
+/* "a requires b" (irequires = 0) or "a irequires b" within the current rank;
+ * a and b are op indices of this rank, possibly not yet added.  A line that
+ * repeats an earlier one (same a, b and kind) adds nothing. */
+int goal_writer_dep(goal_writer *w, uint32_t a, uint32_t b, int irequires);
+
+/* Finish the current rank: resolve and check its dependencies (indices in
+ * range, no cycle) and write its block.  On a cycle, the index (in the order
+ * of goal_writer_dep calls of this rank) of one dependency on the cycle is
+ * stored by goal_writer_cycle_dep, and the message names the labels. */
+int goal_writer_rank_end(goal_writer *w);
+uint64_t goal_writer_cycle_dep(const goal_writer *w);
+
+/* Finish the file (all ranks must have been written).  Returns 0 or -1; the
+ * writer is freed either way and a failed output file is removed. */
+int goal_writer_close(goal_writer *w);
+
+/* Give up: free the writer and remove the partial output. */
+void goal_writer_abort(goal_writer *w);
+
+/* The last error message of w. */
+const char *goal_writer_error(const goal_writer *w);
+
+/* ---- Text ------------------------------------------------------------- */
+
+/* Compile GOAL text from in (named name in messages) to the binary out_path
+ * (NULL: check only).  Errors go to diag as "NAME:LINE:COL: error: MSG", the
+ * source line and a caret; at most max_errors are printed.  in must be
+ * seekable (to show source lines); goal_compile_path copies a pipe to a
+ * temporary file first.  Returns the number of errors (0 = success). */
+unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
+                           FILE *diag, unsigned max_errors);
+unsigned long goal_compile_path(const char *in_path, const char *out_path,
+                                FILE *diag, unsigned max_errors);
+
+/* Print s as GOAL text; compiling the text gives back the same binary, byte
+ * for byte.  Returns 0 or -1 on a write error. */
+int goal_dump(const goal_sched *s, FILE *out);
+
+#endif

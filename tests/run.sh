@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the whole test suite against build folder $1 (default build).
+# Every unit test program $B/tests/*_test and every script tests/*/run.sh
+# prints one line per check: "ok - NAME" or "not ok - NAME" (details after
+# a failing line, indented).  This script counts them and ends with the line
+# "N passed, M failed".
+set -u
+B=${1:-build}
+cd "$(dirname "$0")/.." || exit 2
+export B
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+for t in "$B"/tests/*_test; do
+	[ -x "$t" ] || continue
+	if ! "$t" >>"$log" 2>&1; then
+		echo "not ok - $(basename "$t") exited non-zero" >>"$log"
+		status=1
+	fi
+done
+for s in tests/*/run.sh; do
+	[ -x "$s" ] || continue
+	if ! "$s" "$B" >>"$log" 2>&1; then
+		echo "not ok - $s exited non-zero" >>"$log"
+		status=1
+	fi
+done
+grep -E '^(not )?ok ' "$log" | grep '^not ok' >/dev/null && {
+	echo "Failures:"; grep -A8 '^not ok' "$log"; }
+pass=$(grep -c '^ok ' "$log")
+fail=$(grep -c '^not ok ' "$log")
+[ "$fail" -gt 0 ] && status=1
+[ "$pass" -eq 0 ] && { echo "no test ran"; status=1; }
+echo "$pass passed, $fail failed"
+exit $status
