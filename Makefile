@@ -61,9 +61,8 @@ $(B)/obj/%.o: %.c $(MAKEFILES)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(B)/bin/% $(B)/tests/%: | $(B)/bin $(B)/tests
-$(B)/bin $(B)/tests:
-	@mkdir -p $@
+# Output folders exist before any rule runs.
+$(shell mkdir -p $(B)/bin $(B)/tests $(B)/lib $(B)/gen)
 
 # The test suite runs under AddressSanitizer and UBSan.
 # Installs missing Debian packages (flex, bison, graphviz, ...).

@@ -183,8 +183,12 @@ int goal_writer_dep(goal_writer *w, uint32_t a, uint32_t b, int irequires);
 int goal_writer_rank_end(goal_writer *w);
 uint64_t goal_writer_cycle_dep(const goal_writer *w);
 
-/* Finish the file (all ranks must have been written).  Returns 0 or -1; the
- * writer is freed either way and a failed output file is removed. */
+/* Finish the file (all ranks must have been written).  Returns 0 or -1 with
+ * goal_writer_error(w) set; w stays valid until goal_writer_close. */
+int goal_writer_finish(goal_writer *w);
+
+/* Finish the file if not yet done, and free w.  Returns 0, or -1 if the
+ * file could not be finished (then it is removed). */
 int goal_writer_close(goal_writer *w);
 
 /* Give up: free the writer and remove the partial output. */

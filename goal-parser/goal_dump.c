@@ -1,0 +1,158 @@
+/* goal_dump.c: print a binary schedule as GOAL text (the inverse of the
+ * compiler: compiling the output gives back the same binary). */
+#include "goal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A line buffer: the dump writes tens of millions of lines, so it formats
+ * numbers itself instead of calling fprintf per field. */
+typedef struct lbuf {
+	char b[8192];
+	size_t n;
+	FILE *out;
+	int err;
+} lbuf;
+
+static void lb_flush(lbuf *l)
+{
+	if (l->n && fwrite(l->b, 1, l->n, l->out) != l->n)
+		l->err = 1;
+	l->n = 0;
+}
+
+static void lb_str(lbuf *l, const char *s, size_t len)
+{
+	if (l->n + len > sizeof l->b)
+		lb_flush(l);
+	if (len > sizeof l->b) {
+		if (fwrite(s, 1, len, l->out) != len)
+			l->err = 1;
+		return;
+	}
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+}
+
+static void lb_cstr(lbuf *l, const char *s)
+{
+	lb_str(l, s, strlen(s));
+}
+
+static void lb_u64(lbuf *l, uint64_t v)
+{
+	char t[24];
+	size_t i = sizeof t;
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	lb_str(l, t + i, sizeof t - i);
+}
+
+static void lb_i64(lbuf *l, int64_t v)
+{
+	if (v < 0) {
+		lb_str(l, "-", 1);
+		lb_u64(l, (uint64_t)-(v + 1) + 1);
+	} else {
+		lb_u64(l, (uint64_t)v);
+	}
+}
+
+/* Label of op i: from the blob (labels[i]) or canonical. */
+static void lb_label(lbuf *l, const char *const *labels, uint32_t i)
+{
+	if (labels) {
+		lb_cstr(l, labels[i]);
+	} else {
+		lb_str(l, "l", 1);
+		lb_u64(l, (uint64_t)i + 1);
+	}
+}
+
+int goal_dump(const goal_sched *s, FILE *out)
+{
+	lbuf l;
+	const char **labels = NULL;
+	size_t labels_cap = 0;
+
+	l.n = 0;
+	l.out = out;
+	l.err = 0;
+	lb_cstr(&l, "num_ranks ");
+	lb_u64(&l, s->nranks);
+	lb_str(&l, "\n", 1);
+	for (uint64_t r = 0; r < s->nranks && !l.err; r++) {
+		uint32_t n = goal_rank_nops(s, r);
+		const goal_op *ops = goal_rank_ops(s, r);
+		const goal_edge *edges = goal_rank_edges(s, r);
+		const char *blob = goal_rank_labels(s, r);
+
+		if (blob) {
+			if (n > labels_cap) {
+				const char **p = realloc(labels, n * sizeof *p);
+				if (!p) {
+					free(labels);
+					return -1;
+				}
+				labels = p;
+				labels_cap = n;
+			}
+			for (uint32_t i = 0; i < n; i++) {
+				labels[i] = blob;
+				blob += strlen(blob) + 1;
+			}
+		}
+		lb_cstr(&l, "\nrank ");
+		lb_u64(&l, r);
+		lb_cstr(&l, " {\n");
+		for (uint32_t i = 0; i < n; i++) {
+			const goal_op *o = &ops[i];
+			const char *const *lab = blob ? labels : NULL;
+			if (!lab || *labels[i]) {
+				lb_label(&l, lab, i);
+				lb_str(&l, ": ", 2);
+			}
+			lb_cstr(&l, goal_kind_name[o->kind]);
+			lb_str(&l, " ", 1);
+			lb_u64(&l, o->size);
+			if (o->kind != GOAL_CALC) {
+				lb_cstr(&l, o->kind == GOAL_SEND ? "b to " : "b from ");
+				if (o->peer == GOAL_ANY_SOURCE)
+					lb_str(&l, "-1", 2);
+				else
+					lb_u64(&l, o->peer);
+				if (o->tag) {
+					lb_cstr(&l, " tag ");
+					lb_i64(&l, o->tag);
+				}
+			}
+			if (o->cpu) {
+				lb_cstr(&l, " cpu ");
+				lb_u64(&l, o->cpu);
+			}
+			if (o->nic) {
+				lb_cstr(&l, " nic ");
+				lb_u64(&l, o->nic);
+			}
+			lb_str(&l, "\n", 1);
+		}
+		for (uint32_t b = 0; b < n; b++) {
+			uint32_t end = goal_op_dep_end(s, r, ops, b);
+			for (uint32_t k = ops[b].dep_begin; k < end; k++) {
+				lb_label(&l, blob ? labels : NULL, GOAL_EDGE_OP(edges[k]));
+				lb_cstr(&l, edges[k] & GOAL_EDGE_IREQ ? " irequires " : " requires ");
+				lb_label(&l, blob ? labels : NULL, b);
+				lb_str(&l, "\n", 1);
+			}
+		}
+		lb_cstr(&l, "}\n");
+	}
+	lb_flush(&l);
+	free(labels);
+	if (fflush(out) != 0)
+		l.err = 1;
+	return l.err ? -1 : 0;
+}

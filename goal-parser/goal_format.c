@@ -1,0 +1,952 @@
+/* goal_format.c: the binary schedule format: streaming writer and
+ * validating mmap reader (layout in goal.h and docs/binary-format.md). */
+#include "goal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const goal_kind_name[GOAL_NKINDS] = {
+#define GOAL_X_NAME(name, kw) kw,
+	GOAL_OP_KINDS(GOAL_X_NAME)
+#undef GOAL_X_NAME
+};
+
+#define PAD8(x) (((x) + 7u) & ~(uint64_t)7u)
+
+static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Grow *p (of *cap elements of size sz) to hold at least need elements.
+ * Returns 0 or -1 (out of memory; *p unchanged). */
+static int grow(void *p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*(void **)p, n * sz);
+	if (!q)
+		return -1;
+	*(void **)p = q;
+	*cap = n;
+	return 0;
+}
+
+/* Is label (len bytes) the canonical label of op index i, "l<i+1>"? */
+static int label_is_canonical(const char *label, size_t len, uint32_t i)
+{
+	char buf[16];
+	int n = snprintf(buf, sizeof buf, "l%" PRIu32, i + 1);
+	return (size_t)n == len && memcmp(buf, label, len) == 0;
+}
+
+static int label_char(int c, int first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
+		|| (!first && c >= '0' && c <= '9');
+}
+
+/* ---- Writer ------------------------------------------------------------ */
+
+/* A buffered stream of writes into one region of the output file. */
+typedef struct wstream {
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t off;   /* file offset of buf[0] */
+} wstream;
+
+typedef struct wdep {
+	uint32_t a, b;  /* a (i)requires b */
+	uint32_t ireq;
+	uint32_t seq;   /* order of the goal_writer_dep call in the rank */
+} wdep;
+
+struct goal_writer {
+	int fd;             /* -1: check only */
+	char *path;
+	uint64_t nranks, next_rank;
+	int in_rank, failed, finished;
+	uint64_t nops, nedges;
+	uint32_t max_cpu, max_nic, max_rank_ops, flags;
+	wstream table, blocks;
+
+	/* The current rank, reset by goal_writer_rank_begin. */
+	goal_op *ops;
+	size_t nops_rank, ops_cap;
+	char *labels;       /* nops_rank NUL-terminated labels ("" = none) */
+	size_t labels_len, labels_cap;
+	int labels_canonical;
+	wdep *deps;
+	size_t ndeps, deps_cap;
+	/* Scratch of rank_end, sized to the largest rank so far. */
+	uint32_t *count, *mark_req, *mark_ireq, *queue;
+	size_t scratch_cap;
+	goal_edge *edges;
+	uint32_t *edge_seq;
+	size_t edges_cap;
+	uint64_t cycle_dep;
+	char err[512];
+};
+
+static int werr(goal_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int werr(goal_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof w->err, fmt, ap);
+	va_end(ap);
+	w->failed = 1;
+	return -1;
+}
+
+static int ws_flush(goal_writer *w, wstream *s)
+{
+	size_t done = 0;
+	while (done < s->len) {
+		ssize_t n = pwrite(w->fd, s->buf + done, s->len - done,
+		                   (off_t)(s->off + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return werr(w, "%s: error: cannot write: %s", w->path, strerror(errno));
+		}
+		done += (size_t)n;
+	}
+	s->off += s->len;
+	s->len = 0;
+	return 0;
+}
+
+static int ws_put(goal_writer *w, wstream *s, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	if (w->fd < 0) {
+		s->off += len;
+		return 0;
+	}
+	while (len) {
+		size_t n = s->cap - s->len;
+		if (n > len)
+			n = len;
+		memcpy(s->buf + s->len, p, n);
+		s->len += n;
+		p += n;
+		len -= n;
+		if (s->len == s->cap && ws_flush(w, s))
+			return -1;
+	}
+	return 0;
+}
+
+static int ws_zero(goal_writer *w, wstream *s, size_t len)
+{
+	static const unsigned char zeros[8];
+	return ws_put(w, s, zeros, len);
+}
+
+goal_writer *goal_writer_create(const char *path, uint64_t nranks,
+                                char *err, size_t errlen)
+{
+	goal_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		goto oom;
+	w->fd = -1;
+	w->nranks = nranks;
+	w->labels_canonical = 1;
+	if (nranks == 0 || nranks > GOAL_MAX_RANKS) {
+		/* Reported at the first call, so the caller has one error path. */
+		werr(w, "the number of ranks must be 1..%u, not %" PRIu64,
+		     GOAL_MAX_RANKS, nranks);
+	}
+	w->table.off = sizeof(goal_header);
+	w->blocks.off = sizeof(goal_header) + (nranks + 1) * sizeof(goal_rank_entry);
+	if (!path)
+		return w;
+	w->path = strdup(path);
+	w->table.cap = 64 * 1024;
+	w->blocks.cap = 1024 * 1024;
+	w->table.buf = malloc(w->table.cap);
+	w->blocks.buf = malloc(w->blocks.cap);
+	if (!w->path || !w->table.buf || !w->blocks.buf)
+		goto oom;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (w->fd < 0) {
+		fmt_err(err, errlen, "%s: error: cannot create: %s", path, strerror(errno));
+		goal_writer_abort(w);
+		return NULL;
+	}
+	{
+		struct stat st;
+		if (fstat(w->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+			fmt_err(err, errlen, "%s: error: a binary schedule must be written to a regular file", path);
+			close(w->fd);
+			w->fd = -1;
+			free(w->path);
+			w->path = NULL; /* do not remove what we did not create */
+			goal_writer_abort(w);
+			return NULL;
+		}
+	}
+	return w;
+oom:
+	fmt_err(err, errlen, "error: out of memory");
+	goal_writer_abort(w);
+	return NULL;
+}
+
+const char *goal_writer_error(const goal_writer *w)
+{
+	return w->err;
+}
+
+uint64_t goal_writer_cycle_dep(const goal_writer *w)
+{
+	return w->cycle_dep;
+}
+
+int goal_writer_rank_begin(goal_writer *w)
+{
+	if (w->failed)
+		return -1;
+	if (w->in_rank)
+		return werr(w, "rank %" PRIu64 " begun before the previous one ended", w->next_rank);
+	if (w->next_rank >= w->nranks)
+		return werr(w, "more rank blocks than the %" PRIu64 " ranks", w->nranks);
+	w->in_rank = 1;
+	w->nops_rank = 0;
+	w->labels_len = 0;
+	w->labels_canonical = 1;
+	w->ndeps = 0;
+	return 0;
+}
+
+int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
+                   size_t len, uint32_t *index)
+{
+	goal_op o;
+	uint32_t i = (uint32_t)w->nops_rank;
+	uint64_t r = w->next_rank;
+	if (w->failed)
+		return -1;
+	if (!w->in_rank)
+		return werr(w, "op outside a rank");
+	if (w->nops_rank >= GOAL_MAX_RANK_OPS)
+		return werr(w, "rank %" PRIu64 " has more than %u ops", r, GOAL_MAX_RANK_OPS);
+	if (op->kind >= GOAL_NKINDS)
+		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has unknown kind %u", r, i, op->kind);
+	memset(&o, 0, sizeof o);
+	o.kind = op->kind;
+	o.size = op->size;
+	o.cpu = op->cpu;
+	if (op->kind != GOAL_CALC) {
+		int any_ok = op->kind == GOAL_RECV;
+		if (op->peer >= w->nranks && !(any_ok && op->peer == GOAL_ANY_SOURCE))
+			return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has peer %" PRIu32
+			            " outside 0..%" PRIu64, r, i, op->peer, w->nranks - 1);
+		if (op->tag < GOAL_ANY_TAG)
+			return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has tag %" PRId32
+			            " (tags are >= 0, or -1 for any)", r, i, op->tag);
+		o.peer = op->peer;
+		o.tag = op->tag;
+		o.nic = op->nic;
+	}
+	if (label) {
+		for (size_t k = 0; k < len; k++)
+			if (!label_char((unsigned char)label[k], k == 0))
+				return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has an invalid label", r, i);
+		if (!label_is_canonical(label, len, i))
+			w->labels_canonical = 0;
+	} else {
+		len = 0;
+		/* An unlabeled op dumps without label: the rank keeps a blob only
+		 * if some other label is not canonical. */
+	}
+	if (grow(&w->ops, &w->ops_cap, w->nops_rank + 1, sizeof *w->ops)
+	    || grow(&w->labels, &w->labels_cap, w->labels_len + len + 1, 1))
+		return werr(w, "out of memory");
+	w->ops[w->nops_rank++] = o;
+	if (len)
+		memcpy(w->labels + w->labels_len, label, len);
+	w->labels[w->labels_len + len] = '\0';
+	w->labels_len += len + 1;
+	if (o.cpu > w->max_cpu)
+		w->max_cpu = o.cpu;
+	if (o.nic > w->max_nic)
+		w->max_nic = o.nic;
+	if (index)
+		*index = i;
+	return 0;
+}
+
+int goal_writer_dep(goal_writer *w, uint32_t a, uint32_t b, int irequires)
+{
+	if (w->failed)
+		return -1;
+	if (!w->in_rank)
+		return werr(w, "dependency outside a rank");
+	if (w->ndeps >= UINT32_MAX)
+		return werr(w, "too many dependencies in rank %" PRIu64, w->next_rank);
+	if (grow(&w->deps, &w->deps_cap, w->ndeps + 1, sizeof *w->deps))
+		return werr(w, "out of memory");
+	w->deps[w->ndeps] = (wdep){ a, b, irequires ? 1u : 0u, (uint32_t)w->ndeps };
+	w->ndeps++;
+	return 0;
+}
+
+/* Label of op i of the current rank, for messages. */
+static const char *wlabel(goal_writer *w, uint32_t i, char *buf, size_t n)
+{
+	const char *p = w->labels;
+	for (uint32_t k = 0; k < i; k++)
+		p += strlen(p) + 1;
+	if (*p)
+		return p;
+	snprintf(buf, n, "l%" PRIu32, i + 1);
+	return buf;
+}
+
+/* Find a cycle among the ops that Kahn's algorithm could not order (those
+ * with count[] > 0), report it and set cycle_dep.  Walks backwards along
+ * dependencies, which every remaining op has among the remaining ops. */
+static int report_cycle(goal_writer *w, size_t nedges)
+{
+	size_t n = w->nops_rank;
+	uint32_t *rbeg = w->mark_req, *rpos = w->mark_ireq; /* reused: n + 1 */
+	uint32_t *pred, *pred_seq, *order;
+	uint32_t start = 0, cur, len = 0;
+	char msg[400], lb1[16], lb2[16];
+	size_t m = 0;
+	uint32_t min_seq = UINT32_MAX;
+
+	pred = malloc((nedges ? nedges : 1) * sizeof *pred);
+	pred_seq = malloc((nedges ? nedges : 1) * sizeof *pred_seq);
+	order = malloc(n * sizeof *order);
+	if (!pred || !pred_seq || !order) {
+		free(pred);
+		free(pred_seq);
+		free(order);
+		return werr(w, "out of memory");
+	}
+	memset(rbeg, 0, (n + 1) * sizeof *rbeg);
+	for (uint32_t b = 0; b < n; b++)
+		for (uint32_t e = w->ops[b].dep_begin; e < (b + 1 < n ? w->ops[b + 1].dep_begin : nedges); e++)
+			rbeg[GOAL_EDGE_OP(w->edges[e]) + 1]++;
+	for (size_t i = 0; i < n; i++)
+		rbeg[i + 1] += rbeg[i];
+	memcpy(rpos, rbeg, n * sizeof *rpos);
+	for (uint32_t b = 0; b < n; b++)
+		for (uint32_t e = w->ops[b].dep_begin; e < (b + 1 < n ? w->ops[b + 1].dep_begin : nedges); e++) {
+			uint32_t a = GOAL_EDGE_OP(w->edges[e]);
+			pred[rpos[a]] = b;
+			pred_seq[rpos[a]++] = w->edge_seq[e];
+		}
+	while (start < n && w->count[start] == 0)
+		start++;
+	/* order[] holds the step at which an op was visited + 1. */
+	memset(order, 0, n * sizeof *order);
+	cur = start;
+	while (!order[cur]) {
+		order[cur] = ++len;
+		for (uint32_t k = rbeg[cur]; k < rbeg[cur + 1]; k++)
+			if (w->count[pred[k]]) {
+				cur = pred[k];
+				break;
+			}
+	}
+	/* cur is on the cycle: walk it once more, writing "x requires y". */
+	m = (size_t)snprintf(msg, sizeof msg, "dependency cycle in rank %" PRIu64 ": ", w->next_rank);
+	{
+		uint32_t first = cur, steps = 0;
+		do {
+			uint32_t next = cur;
+			uint32_t seq = 0;
+			for (uint32_t k = rbeg[cur]; k < rbeg[cur + 1]; k++)
+				if (w->count[pred[k]]) {
+					next = pred[k];
+					seq = pred_seq[k];
+					break;
+				}
+			if (seq < min_seq)
+				min_seq = seq;
+			if (m < sizeof msg)
+				m += (size_t)snprintf(msg + m, sizeof msg - m, "%s%s requires %s",
+				                      steps ? ", " : "", wlabel(w, cur, lb1, sizeof lb1),
+				                      wlabel(w, next, lb2, sizeof lb2));
+			cur = next;
+			steps++;
+		} while (cur != first && steps <= n);
+	}
+	w->cycle_dep = min_seq;
+	free(pred);
+	free(pred_seq);
+	free(order);
+	return werr(w, "%s", msg);
+}
+
+int goal_writer_rank_end(goal_writer *w)
+{
+	size_t n = w->nops_rank, nd = w->ndeps, nedges = 0;
+	uint64_t r = w->next_rank;
+	goal_rank_entry ent;
+
+	if (w->failed)
+		return -1;
+	if (!w->in_rank)
+		return werr(w, "rank end without rank begin");
+	for (size_t k = 0; k < nd; k++)
+		if (w->deps[k].a >= n || w->deps[k].b >= n)
+			return werr(w, "rank %" PRIu64 ": dependency names op %" PRIu32
+			            " but the rank has %zu ops", r,
+			            w->deps[k].a >= n ? w->deps[k].a : w->deps[k].b, n);
+	if (grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count)) {
+		return werr(w, "out of memory");
+	} else {
+		size_t cap = w->scratch_cap;
+		uint32_t *a = realloc(w->mark_req, cap * sizeof *a);
+		if (a)
+			w->mark_req = a;
+		a = a ? realloc(w->mark_ireq, cap * sizeof *a) : NULL;
+		if (a)
+			w->mark_ireq = a;
+		a = a ? realloc(w->queue, cap * sizeof *a) : NULL;
+		if (a)
+			w->queue = a;
+		if (!a)
+			return werr(w, "out of memory");
+	}
+	if (grow(&w->edges, &w->edges_cap, nd + 1, sizeof *w->edges)) {
+		return werr(w, "out of memory");
+	} else {
+		uint32_t *s = realloc(w->edge_seq, w->edges_cap * sizeof *s);
+		if (!s)
+			return werr(w, "out of memory");
+		w->edge_seq = s;
+	}
+
+	/* Counting sort of the dependencies by b (stable: line order), dropping
+	 * repeats: mark_*[a] == b + 1 means "a (i)requires b" was already seen. */
+	memset(w->count, 0, (n + 1) * sizeof *w->count);
+	memset(w->mark_req, 0, n * sizeof *w->mark_req);
+	memset(w->mark_ireq, 0, n * sizeof *w->mark_ireq);
+	for (size_t k = 0; k < nd; k++)
+		w->count[w->deps[k].b + 1]++;
+	for (size_t i = 0; i < n; i++)
+		w->count[i + 1] += w->count[i];
+	/* edge_seq[] first holds the dependency order grouped by b. */
+	for (size_t k = 0; k < nd; k++)
+		w->edge_seq[w->count[w->deps[k].b]++] = (uint32_t)k;
+	/* count[b] is now the end of b's group; rebuild the edges in order. */
+	for (size_t i = 0, k = 0; i < n; i++) {
+		size_t end = w->count[i];
+		w->ops[i].dep_begin = (uint32_t)nedges;
+		for (; k < end; k++) {
+			const wdep *d = &w->deps[w->edge_seq[k]];
+			uint32_t *mark = d->ireq ? w->mark_ireq : w->mark_req;
+			if (mark[d->a] == d->b + 1)
+				continue;
+			mark[d->a] = d->b + 1;
+			w->edges[nedges] = d->a | (d->ireq ? GOAL_EDGE_IREQ : 0);
+			/* edge_seq[nedges] is read-behind of k: nedges <= k. */
+			w->edge_seq[nedges] = d->seq;
+			nedges++;
+			w->ops[d->a].ndeps++;
+		}
+	}
+	/* Kahn: count[] = remaining dependencies, queue[] = ready ops. */
+	{
+		size_t head = 0, tail = 0;
+		for (size_t i = 0; i < n; i++) {
+			w->count[i] = w->ops[i].ndeps;
+			if (!w->count[i])
+				w->queue[tail++] = (uint32_t)i;
+		}
+		while (head < tail) {
+			uint32_t b = w->queue[head++];
+			uint32_t end = b + 1 < n ? w->ops[b + 1].dep_begin : (uint32_t)nedges;
+			for (uint32_t e = w->ops[b].dep_begin; e < end; e++) {
+				uint32_t a = GOAL_EDGE_OP(w->edges[e]);
+				if (--w->count[a] == 0)
+					w->queue[tail++] = a;
+			}
+		}
+		if (tail < n)
+			return report_cycle(w, nedges);
+	}
+
+	/* Write the block and the rank's table entry. */
+	memset(&ent, 0, sizeof ent);
+	ent.first_op = w->nops;
+	ent.block_off = w->blocks.off + w->blocks.len;
+	ent.nedges = (uint32_t)nedges;
+	if (!w->labels_canonical) {
+		if (w->labels_len > UINT32_MAX)
+			return werr(w, "rank %" PRIu64 ": labels exceed 4 GiB", r);
+		ent.label_bytes = (uint32_t)w->labels_len;
+		w->flags |= GOAL_F_LABELS;
+	}
+	if (ws_put(w, &w->blocks, w->ops, n * sizeof *w->ops)
+	    || ws_put(w, &w->blocks, w->edges, nedges * sizeof *w->edges)
+	    || ws_zero(w, &w->blocks, (size_t)(PAD8(nedges * 4) - nedges * 4))
+	    || (ent.label_bytes
+	        && (ws_put(w, &w->blocks, w->labels, ent.label_bytes)
+	            || ws_zero(w, &w->blocks, (size_t)(PAD8(ent.label_bytes) - ent.label_bytes))))
+	    || ws_put(w, &w->table, &ent, sizeof ent))
+		return -1;
+	w->nops += n;
+	w->nedges += nedges;
+	if (n > w->max_rank_ops)
+		w->max_rank_ops = (uint32_t)n;
+	w->in_rank = 0;
+	w->next_rank++;
+	return 0;
+}
+
+static void writer_free(goal_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->path);
+	free(w->table.buf);
+	free(w->blocks.buf);
+	free(w->ops);
+	free(w->labels);
+	free(w->deps);
+	free(w->count);
+	free(w->mark_req);
+	free(w->mark_ireq);
+	free(w->queue);
+	free(w->edges);
+	free(w->edge_seq);
+	free(w);
+}
+
+void goal_writer_abort(goal_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0 && w->path)
+		unlink(w->path);
+	writer_free(w);
+}
+
+int goal_writer_finish(goal_writer *w)
+{
+	goal_header h;
+	goal_rank_entry sent;
+
+	if (w->failed)
+		return -1;
+	if (w->finished)
+		return 0;
+	if (w->in_rank || w->next_rank != w->nranks)
+		return werr(w, "%" PRIu64 " of %" PRIu64 " ranks written", w->next_rank, w->nranks);
+	memset(&sent, 0, sizeof sent);
+	sent.first_op = w->nops;
+	sent.block_off = w->blocks.off + w->blocks.len;
+	if (ws_put(w, &w->table, &sent, sizeof sent))
+		return -1;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, GOAL_MAGIC, sizeof h.magic);
+	h.version = GOAL_VERSION;
+	h.flags = w->flags;
+	h.nranks = w->nranks;
+	h.nops = w->nops;
+	h.nedges = w->nedges;
+	h.file_size = sent.block_off;
+	h.ncpus = w->max_cpu + 1;
+	h.nnics = w->max_nic + 1;
+	h.op_size = sizeof(goal_op);
+	h.max_rank_ops = w->max_rank_ops;
+	if (w->fd >= 0) {
+		wstream hs = { (unsigned char *)&h, sizeof h, sizeof h, 0 };
+		if (ws_flush(w, &w->table) || ws_flush(w, &w->blocks) || ws_flush(w, &hs))
+			return -1;
+		if (ftruncate(w->fd, (off_t)h.file_size) != 0)
+			return werr(w, "%s: error: cannot truncate: %s", w->path, strerror(errno));
+		if (close(w->fd) != 0) {
+			w->fd = -1;
+			return werr(w, "%s: error: cannot write: %s", w->path, strerror(errno));
+		}
+		w->fd = -1;
+	}
+	w->finished = 1;
+	return 0;
+}
+
+int goal_writer_close(goal_writer *w)
+{
+	if (goal_writer_finish(w)) {
+		if (w->path)
+			unlink(w->path);
+		writer_free(w);
+		return -1;
+	}
+	writer_free(w);
+	return 0;
+}
+
+/* ---- Reader ------------------------------------------------------------ */
+
+/* Validate one rank's block.  indeg and queue have max_rank_ops entries. */
+static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
+                      uint32_t *queue, char *err, size_t errlen)
+{
+	const goal_rank_entry *e = &s->ranks[r];
+	uint32_t n = goal_rank_nops(s, r);
+	const goal_op *ops = goal_rank_ops(s, r);
+	const goal_edge *edges = goal_rank_edges(s, r);
+	uint32_t ne = e->nedges;
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const goal_op *o = &ops[i];
+		uint32_t end = i + 1 < n ? ops[i + 1].dep_begin : ne;
+		if (o->kind >= GOAL_NKINDS || o->reserved[0] || o->reserved[1] || o->reserved[2]) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": bad kind or reserved bytes", r, i);
+			return -1;
+		}
+		if (o->cpu >= s->ncpus || o->nic >= s->nnics) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": cpu %u or nic %u out of range", r, i, o->cpu, o->nic);
+			return -1;
+		}
+		if (o->kind == GOAL_CALC) {
+			if (o->peer || o->tag || o->nic) {
+				fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": calc with peer, tag or nic", r, i);
+				return -1;
+			}
+		} else if ((o->peer >= s->nranks && !(o->kind == GOAL_RECV && o->peer == GOAL_ANY_SOURCE))
+		           || o->tag < GOAL_ANY_TAG) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": peer %" PRIu32 " or tag %" PRId32 " out of range",
+			        r, i, o->peer, o->tag);
+			return -1;
+		}
+		if ((i == 0 && o->dep_begin != 0) || o->dep_begin > end || end > ne) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": edge range out of bounds", r, i);
+			return -1;
+		}
+		indeg[i] = 0;
+	}
+	for (uint32_t k = 0; k < ne; k++) {
+		uint32_t a = GOAL_EDGE_OP(edges[k]);
+		if (a >= n) {
+			fmt_err(err, errlen, "rank %" PRIu64 " edge %" PRIu32 ": op %" PRIu32 " out of range", r, k, a);
+			return -1;
+		}
+		indeg[a]++;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (indeg[i] != ops[i].ndeps) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": dependency count %" PRIu32 " does not match its %" PRIu32 " edges",
+			        r, i, ops[i].ndeps, indeg[i]);
+			return -1;
+		}
+		if (!indeg[i])
+			queue[tail++] = i;
+	}
+	while (head < tail) {
+		uint32_t b = queue[head++];
+		uint32_t end = b + 1 < n ? ops[b + 1].dep_begin : ne;
+		for (uint32_t k = ops[b].dep_begin; k < end; k++) {
+			uint32_t a = GOAL_EDGE_OP(edges[k]);
+			if (--indeg[a] == 0)
+				queue[tail++] = a;
+		}
+	}
+	if (tail != n) {
+		fmt_err(err, errlen, "rank %" PRIu64 ": dependency cycle", r);
+		return -1;
+	}
+	{
+		const unsigned char *p = (const unsigned char *)(edges + ne);
+		const unsigned char *end = p + (PAD8((uint64_t)ne * 4) - (uint64_t)ne * 4);
+		for (; p < end; p++)
+			if (*p) {
+				fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
+				return -1;
+			}
+	}
+	if (e->label_bytes) {
+		const char *l = (const char *)(s->base + e->block_off + (uint64_t)n * sizeof(goal_op)
+		                               + PAD8((uint64_t)ne * 4));
+		uint32_t count = 0, first = 1;
+		if (l[e->label_bytes - 1] != '\0') {
+			fmt_err(err, errlen, "rank %" PRIu64 ": label blob not terminated", r);
+			return -1;
+		}
+		for (uint32_t k = 0; k < e->label_bytes; k++) {
+			int c = (unsigned char)l[k];
+			if (!c) {
+				count++;
+				first = 1;
+			} else if (!label_char(c, first)) {
+				fmt_err(err, errlen, "rank %" PRIu64 ": invalid character in a label", r);
+				return -1;
+			} else {
+				first = 0;
+			}
+		}
+		if (count != n) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": %" PRIu32 " labels for %" PRIu32 " ops", r, count, n);
+			return -1;
+		}
+		for (uint64_t k = e->label_bytes; k < PAD8(e->label_bytes); k++)
+			if (l[k]) {
+				fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Validate s->base[0..size) completely.  Messages without the path. */
+static int validate(goal_sched *s, char *err, size_t errlen)
+{
+	const goal_header *h;
+	uint64_t table_end, off, first, max_ops = 0;
+	uint32_t *indeg = NULL, *queue = NULL;
+	int any_labels = 0, rc = -1;
+
+	if (s->size < sizeof(goal_header)) {
+		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
+		return -1;
+	}
+	h = (const goal_header *)(const void *)s->base;
+	if (memcmp(h->magic, GOAL_MAGIC, 8) != 0) {
+		fmt_err(err, errlen, "not a binary GOAL schedule (bad magic number)");
+		return -1;
+	}
+	if (h->version != GOAL_VERSION) {
+		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads version %u)",
+		        h->version, GOAL_VERSION);
+		return -1;
+	}
+	if (h->flags & ~GOAL_F_KNOWN) {
+		fmt_err(err, errlen, "unknown layout flags 0x%" PRIx32, h->flags & ~GOAL_F_KNOWN);
+		return -1;
+	}
+	if (h->op_size != sizeof(goal_op)) {
+		fmt_err(err, errlen, "op records of %" PRIu32 " bytes are not supported", h->op_size);
+		return -1;
+	}
+	if (h->file_size != s->size) {
+		fmt_err(err, errlen, "truncated or extended: the file has %" PRIu64 " bytes, its header says %" PRIu64,
+		        s->size, h->file_size);
+		return -1;
+	}
+	if (h->nranks == 0 || h->nranks > GOAL_MAX_RANKS || h->ncpus == 0 || h->ncpus > GOAL_MAX_INDEX + 1
+	    || h->nnics == 0 || h->nnics > GOAL_MAX_INDEX + 1 || h->max_rank_ops > GOAL_MAX_RANK_OPS) {
+		fmt_err(err, errlen, "header counts out of range");
+		return -1;
+	}
+	table_end = sizeof(goal_header) + (h->nranks + 1) * sizeof(goal_rank_entry);
+	if (table_end > s->size) {
+		fmt_err(err, errlen, "truncated: the rank table ends past the end of the file");
+		return -1;
+	}
+	s->hdr = h;
+	s->ranks = (const goal_rank_entry *)(const void *)(s->base + sizeof(goal_header));
+	s->nranks = h->nranks;
+	s->nops = h->nops;
+	s->nedges = h->nedges;
+	s->ncpus = h->ncpus;
+	s->nnics = h->nnics;
+	s->max_rank_ops = h->max_rank_ops;
+
+	/* The table: blocks contiguous, counts consistent. */
+	off = table_end;
+	first = 0;
+	{
+		uint64_t edges = 0;
+		for (uint64_t r = 0; r < s->nranks; r++) {
+			const goal_rank_entry *e = &s->ranks[r], *nx = e + 1;
+			uint64_t n, size;
+			if (e->first_op != first || e->block_off != off || nx->first_op < first
+			    || nx->first_op - first > h->max_rank_ops) {
+				fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
+				return -1;
+			}
+			n = nx->first_op - first;
+			if (n > max_ops)
+				max_ops = n;
+			size = n * sizeof(goal_op) + PAD8((uint64_t)e->nedges * 4) + PAD8(e->label_bytes);
+			if (size > s->size - off) {
+				fmt_err(err, errlen, "truncated: rank %" PRIu64 " ends past the end of the file", r);
+				return -1;
+			}
+			if (e->label_bytes)
+				any_labels = 1;
+			off += size;
+			first += n;
+			edges += e->nedges;
+		}
+		{
+			const goal_rank_entry *sn = &s->ranks[s->nranks];
+			if (sn->first_op != h->nops || first != h->nops || sn->block_off != off || off != s->size
+			    || sn->nedges || sn->label_bytes || edges != h->nedges || max_ops != h->max_rank_ops) {
+				fmt_err(err, errlen, "totals in the header and rank table do not match the blocks");
+				return -1;
+			}
+		}
+	}
+	if (any_labels != !!(h->flags & GOAL_F_LABELS)) {
+		fmt_err(err, errlen, "label flag does not match the label blobs");
+		return -1;
+	}
+	indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
+	queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
+	if (!indeg || !queue) {
+		fmt_err(err, errlen, "out of memory");
+		goto out;
+	}
+	for (uint64_t r = 0; r < s->nranks; r++)
+		if (check_rank(s, r, indeg, queue, err, errlen))
+			goto out;
+	rc = 0;
+out:
+	free(indeg);
+	free(queue);
+	return rc;
+}
+
+int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
+                           char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	s->base = buf;
+	s->size = len;
+	if (((uintptr_t)buf & 7u) != 0) {
+		fmt_err(err, errlen, "buffer not 8-byte aligned");
+		return -1;
+	}
+	if (validate(s, err, errlen)) {
+		memset(s, 0, sizeof *s);
+		return -1;
+	}
+	return 0;
+}
+
+int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	void *p;
+	char msg[400];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(s, 0, sizeof *s);
+	if (fd < 0) {
+		fmt_err(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fmt_err(err, errlen, "%s: error: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		fmt_err(err, errlen, "%s: error: truncated: the file is empty", path);
+		close(fd);
+		return -1;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		fmt_err(err, errlen, "%s: error: cannot map: %s", path, strerror(errno));
+		return -1;
+	}
+	s->base = p;
+	s->size = (uint64_t)st.st_size;
+	s->mapped = 1;
+	if (validate(s, msg, sizeof msg)) {
+		fmt_err(err, errlen, "%s: error: %s", path, msg);
+		munmap(p, (size_t)st.st_size);
+		memset(s, 0, sizeof *s);
+		return -1;
+	}
+	return 0;
+}
+
+void goal_sched_close(goal_sched *s)
+{
+	if (s->mapped && s->base)
+		munmap((void *)(uintptr_t)s->base, (size_t)s->size);
+	memset(s, 0, sizeof *s);
+}
+
+int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
+                        char *err, size_t errlen)
+{
+	char magic[8];
+	char tmp[4096];
+	const char *dir = getenv("TMPDIR");
+	unsigned long nerr;
+	int fd, rc;
+	ssize_t n;
+
+	memset(s, 0, sizeof *s);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fmt_err(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, magic, sizeof magic);
+	close(fd);
+	if (n == (ssize_t)sizeof magic && memcmp(magic, GOAL_MAGIC, 8) == 0)
+		return goal_sched_open(s, path, err, errlen);
+	snprintf(tmp, sizeof tmp, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fmt_err(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	nerr = goal_compile_path(path, tmp, diag, 20);
+	if (nerr) {
+		unlink(tmp);
+		fmt_err(err, errlen, "%s: %lu error%s", path, nerr, nerr == 1 ? "" : "s");
+		return -1;
+	}
+	rc = goal_sched_open(s, tmp, err, errlen);
+	unlink(tmp);
+	return rc;
+}
+
+const char *goal_rank_labels(const goal_sched *s, uint64_t r)
+{
+	const goal_rank_entry *e = &s->ranks[r];
+	if (!e->label_bytes)
+		return NULL;
+	return (const char *)(s->base + e->block_off + (uint64_t)goal_rank_nops(s, r) * sizeof(goal_op)
+	                      + PAD8((uint64_t)e->nedges * 4));
+}
+
+const char *goal_op_label(const goal_sched *s, uint64_t r, uint32_t i,
+                          char *buf, size_t n)
+{
+	const char *l = goal_rank_labels(s, r);
+	if (!l) {
+		snprintf(buf, n, "l%" PRIu32, i + 1);
+		return buf;
+	}
+	for (uint32_t k = 0; k < i; k++)
+		l += strlen(l) + 1;
+	return l;
+}

@@ -1,0 +1,149 @@
+/* goal_parse.y: the GOAL grammar.  Each action is one call into goal_text.c. */
+%code top {
+#include <stdio.h>
+#include <string.h>
+}
+
+%code requires {
+#include "goal_text.h"
+}
+
+%code provides {
+int goalyylex(GOALYYSTYPE *lval, GOALYYLTYPE *lloc, void *scanner);
+}
+
+%code {
+static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char *msg);
+}
+
+%define api.prefix {goalyy}
+%define api.pure full
+%define api.location.type {goal_loc}
+%define parse.error custom
+%locations
+%lex-param {void *scanner}
+%parse-param {void *scanner} {goal_ps *ps}
+%expect 0
+
+%code {
+#define YYLLOC_DEFAULT(Cur, Rhs, N) \
+	do { (Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0); } while (0)
+}
+
+%union {
+	goal_num num;
+	uint32_t sym;
+}
+
+%token END 0 "end of file"
+%token EOL "end of line"
+%token NUM_RANKS "num_ranks" RANK "rank"
+%token SEND "send" RECV "recv" CALC "calc"
+%token TO "to" FROM "from" TAG "tag" CPU "cpu" NIC "nic"
+%token REQUIRES "requires" IREQUIRES "irequires"
+%token <num> NUMBER "number" SIZE "size"
+%token <sym> IDENT "label"
+%token INVALID "invalid character"
+
+%type <sym> label
+%type <num> size
+
+%%
+
+file
+	: blanks header ranks
+	;
+
+blanks
+	: %empty
+	| blanks EOL
+	;
+
+header
+	: NUM_RANKS NUMBER EOL   { goal_ps_num_ranks(ps, &$2, &@2); }
+	| error EOL             { yyerrok; }
+	;
+
+ranks
+	: %empty
+	| ranks rank
+	| ranks EOL
+	| ranks error EOL       { yyerrok; if (goal_ps_too_many_errors(ps)) YYABORT; }
+	;
+
+rank
+	: rank_head body '}'          { goal_ps_rank_end(ps, &@3); }
+	| rank_head body stmt '}'     { goal_ps_rank_end(ps, &@4); }
+	;
+
+rank_head
+	: RANK NUMBER '{'             { goal_ps_rank_begin(ps, &$2, &@2); }
+	;
+
+body
+	: %empty
+	| body EOL
+	| body stmt EOL
+	| body error EOL              { yyerrok; if (goal_ps_too_many_errors(ps)) YYABORT; }
+	;
+
+stmt
+	: label ':' op_def            { goal_ps_op(ps, 1, $1, &@1); }
+	| op_def                      { goal_ps_op(ps, 0, 0, &@1); }
+	| label REQUIRES label        { goal_ps_dep(ps, $1, &@1, $3, &@3, 0); }
+	| label IREQUIRES label       { goal_ps_dep(ps, $1, &@1, $3, &@3, 1); }
+	;
+
+/* The old tool accepted these keywords as labels too. */
+label
+	: IDENT
+	| TO     { $$ = goal_ps_intern(ps, "to", 2); }
+	| FROM   { $$ = goal_ps_intern(ps, "from", 4); }
+	| TAG    { $$ = goal_ps_intern(ps, "tag", 3); }
+	| CPU    { $$ = goal_ps_intern(ps, "cpu", 3); }
+	| NIC    { $$ = goal_ps_intern(ps, "nic", 3); }
+	;
+
+op_def
+	: SEND size TO NUMBER opts
+		{ goal_ps_pending(ps, GOAL_SEND, &$2, &@2, &$4, &@4); }
+	| RECV size FROM NUMBER opts
+		{ goal_ps_pending(ps, GOAL_RECV, &$2, &@2, &$4, &@4); }
+	| CALC NUMBER opts
+		{ goal_ps_pending(ps, GOAL_CALC, &$2, &@2, NULL, NULL); }
+	;
+
+size
+	: SIZE
+	| NUMBER
+	;
+
+opts
+	: %empty            { goal_ps_opts_reset(ps); }
+	| opts TAG NUMBER   { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
+	| opts CPU NUMBER   { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
+	| opts NIC NUMBER   { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	;
+
+%%
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, goal_ps *ps)
+{
+	yysymbol_kind_t expected[12];
+	const char *names[12];
+	yysymbol_kind_t tok = yypcontext_token(ctx);
+	int n = yypcontext_expected_tokens(ctx, expected, 12);
+	(void)scanner;
+	for (int i = 0; i < n; i++)
+		names[i] = yysymbol_name(expected[i]);
+	goal_ps_syntax_error(ps, yypcontext_location(ctx),
+	                     tok == YYSYMBOL_INVALID ? NULL : yysymbol_name(tok),
+	                     names, n > 0 ? n : 0);
+	return 0;
+}
+
+static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char *msg)
+{
+	(void)scanner;
+	goal_ps_error(ps, loc, "%s", msg);
+}

@@ -1,0 +1,594 @@
+/* goal_text.c: the GOAL front end's actions: labels, checks, diagnostics,
+ * and the compile driver that feeds the binary writer. */
+#include "goal_text.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "goal_parse.h"
+#define YYSTYPE GOALYYSTYPE
+#define YYLTYPE GOALYYLTYPE
+#include "goal_lex.h"
+
+#define NO_OP UINT32_MAX
+
+typedef struct sym {
+	uint32_t name, len;   /* in names[] */
+	uint32_t hash, op;    /* op index in the rank, NO_OP until defined */
+	goal_loc def;
+} sym;
+
+typedef struct pdep {
+	uint32_t a, b;
+	uint32_t ireq;
+	goal_loc aloc, bloc;
+} pdep;
+
+struct goal_ps {
+	goal_scan scan;        /* first: see GOAL_SCAN */
+	FILE *in, *diag;
+	const char *name, *out_path;
+	unsigned max_errors;
+	unsigned long nerrors;
+	int stopped;           /* too many errors */
+
+	goal_writer *w;        /* NULL once an error made output pointless */
+	int have_nranks;
+	goal_loc nranks_loc;
+	uint64_t nranks, next_rank;
+	int rank_ok;           /* current rank block is the expected one */
+	uint64_t rank;         /* current rank number (for messages) */
+	uint32_t nops;         /* ops in the current rank */
+
+	/* Labels of the current rank: open addressing on hash, slot = sym + 1. */
+	uint32_t *slots;
+	size_t nslots;         /* power of two */
+	sym *syms;
+	size_t nsyms, syms_cap;
+	char *names;
+	size_t names_len, names_cap;
+	pdep *deps;
+	size_t ndeps, deps_cap;
+
+	/* The op being collected. */
+	goal_num opt[GOAL_NOPTS];
+	goal_loc opt_loc[GOAL_NOPTS];
+	uint8_t has_opt[GOAL_NOPTS];
+	goal_kind kind;
+	goal_num size, peer;
+	goal_loc size_loc, peer_loc;
+	int has_peer;
+};
+
+static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic" };
+
+static int grow(void *p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*(void **)p, n * sz);
+	if (!q)
+		return -1;
+	*(void **)p = q;
+	*cap = n;
+	return 0;
+}
+
+/* ---- Diagnostics ------------------------------------------------------- */
+
+/* Print the source line that starts at off, and a caret under column col.
+ * The input stream's position is kept. */
+static void show_line(goal_ps *ps, uint64_t off, uint32_t col)
+{
+	char line[512];
+	size_t n = 0;
+	off_t keep = ftello(ps->in);
+	int c;
+
+	if (keep < 0 || fseeko(ps->in, (off_t)off, SEEK_SET) != 0)
+		return;
+	while (n < sizeof line - 1 && (c = getc(ps->in)) != EOF && c != '\n')
+		line[n++] = (char)c;
+	clearerr(ps->in);
+	if (fseeko(ps->in, keep, SEEK_SET) != 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
+			line[i] = ' ';
+	line[n] = '\0';
+	fprintf(ps->diag, "%s\n", line);
+	for (uint32_t i = 1; i < col && i - 1 < n; i++)
+		fputc(line[i - 1] == '\t' ? '\t' : ' ', ps->diag);
+	fputs("^\n", ps->diag);
+}
+
+/* Drop the output: after an error nothing is written. */
+static void drop_output(goal_ps *ps)
+{
+	if (ps->w) {
+		goal_writer_abort(ps->w);
+		ps->w = NULL;
+	}
+}
+
+static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap)
+{
+	drop_output(ps);
+	ps->nerrors++;
+	if (ps->stopped)
+		return;
+	if (ps->nerrors > ps->max_errors) {
+		fprintf(ps->diag, "%s: too many errors, stopping\n", ps->name);
+		ps->stopped = 1;
+		return;
+	}
+	if (loc)
+		fprintf(ps->diag, "%s:%" PRIu64 ":%" PRIu32 ": error: ", ps->name, loc->line, loc->col);
+	else
+		fprintf(ps->diag, "%s: error: ", ps->name);
+	vfprintf(ps->diag, fmt, ap);
+	fputc('\n', ps->diag);
+	if (loc)
+		show_line(ps, loc->line_off, loc->col);
+}
+
+void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(ps, loc, fmt, ap);
+	va_end(ap);
+}
+
+int goal_ps_too_many_errors(const goal_ps *ps)
+{
+	return ps->stopped;
+}
+
+/* A token's grammar name as users read it: keywords and punctuation in
+ * single quotes ('send', '{'), classes plain (number, end of line). */
+static void token_name(const goal_ps *ps, const char *s, char *buf, size_t n)
+{
+	if (!s) {
+		unsigned char c = ps->scan.invalid;
+		if (c > 0x20 && c < 0x7f)
+			snprintf(buf, n, "character '%c'", c);
+		else
+			snprintf(buf, n, "byte 0x%02x", c);
+		return;
+	}
+	/* Bison gives keywords and classes alike without quotes. */
+	if (strcmp(s, "end of file") == 0 || strcmp(s, "end of line") == 0
+	    || strcmp(s, "number") == 0 || strcmp(s, "size") == 0
+	    || strcmp(s, "label") == 0 || s[0] == '\'')
+		snprintf(buf, n, "%s", s);
+	else
+		snprintf(buf, n, "'%s'", s);
+}
+
+void goal_ps_syntax_error(goal_ps *ps, const goal_loc *loc, const char *unexpected,
+                          const char *const *expected, int n)
+{
+	char msg[600], tok[64];
+	size_t m;
+	if (ps->scan.eof_error && unexpected && strcmp(unexpected, "end of file") == 0)
+		return; /* the scanner said why already */
+	token_name(ps, unexpected, tok, sizeof tok);
+	m = (size_t)snprintf(msg, sizeof msg, "unexpected %s", tok);
+	for (int i = 0; i < n && m < sizeof msg; i++) {
+		token_name(ps, expected[i], tok, sizeof tok);
+		m += (size_t)snprintf(msg + m, sizeof msg - m, "%s%s",
+		                      i == 0 ? ", expected " : i == n - 1 ? " or " : ", ", tok);
+	}
+	goal_ps_error(ps, loc, "%s", msg);
+}
+
+/* ---- Labels ------------------------------------------------------------ */
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int rehash(goal_ps *ps, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < ps->nsyms; i++) {
+		size_t j = ps->syms[i].hash & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(ps->slots);
+	ps->slots = slots;
+	ps->nslots = nslots;
+	return 0;
+}
+
+/* Forget the labels of the previous rank.  O(table size), but the table
+ * only grows to twice the largest rank's label count. */
+static void labels_reset(goal_ps *ps)
+{
+	if (ps->nsyms)
+		memset(ps->slots, 0, ps->nslots * sizeof *ps->slots);
+	ps->nsyms = 0;
+	ps->names_len = 0;
+	ps->ndeps = 0;
+	ps->nops = 0;
+}
+
+uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len)
+{
+	uint32_t h = hash_bytes(s, len);
+	size_t j;
+	sym *y;
+
+	if (!ps->nslots || (ps->nsyms + 1) * 2 > ps->nslots) {
+		if (rehash(ps, ps->nslots ? ps->nslots * 2 : 1024))
+			goto oom;
+	}
+	for (j = h & (ps->nslots - 1); ps->slots[j]; j = (j + 1) & (ps->nslots - 1)) {
+		y = &ps->syms[ps->slots[j] - 1];
+		if (y->hash == h && y->len == len && memcmp(ps->names + y->name, s, len) == 0)
+			return ps->slots[j] - 1;
+	}
+	if (ps->names_len + len + 1 > UINT32_MAX || ps->nsyms >= UINT32_MAX - 1
+	    || grow(&ps->syms, &ps->syms_cap, ps->nsyms + 1, sizeof *ps->syms)
+	    || grow(&ps->names, &ps->names_cap, ps->names_len + len + 1, 1))
+		goto oom;
+	y = &ps->syms[ps->nsyms];
+	y->name = (uint32_t)ps->names_len;
+	y->len = (uint32_t)len;
+	y->hash = h;
+	y->op = NO_OP;
+	memcpy(ps->names + ps->names_len, s, len);
+	ps->names[ps->names_len + len] = '\0';
+	ps->names_len += len + 1;
+	ps->slots[j] = (uint32_t)ps->nsyms + 1;
+	return (uint32_t)ps->nsyms++;
+oom:
+	fprintf(ps->diag, "%s: error: out of memory\n", ps->name);
+	exit(1);
+}
+
+static const char *sym_name(const goal_ps *ps, uint32_t s)
+{
+	return ps->names + ps->syms[s].name;
+}
+
+/* ---- Actions ----------------------------------------------------------- */
+
+/* Check a number for overflow; 0 if fine. */
+static int check_num(goal_ps *ps, const goal_num *n, const goal_loc *loc)
+{
+	if (n->ovf) {
+		goal_ps_error(ps, loc, "number too large (at most %" PRIu64 ")", UINT64_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc)
+{
+	char err[300];
+	if (check_num(ps, n, loc))
+		return;
+	if (n->neg || n->v == 0) {
+		goal_ps_error(ps, loc, "num_ranks must be at least 1");
+		return;
+	}
+	if (n->v > GOAL_MAX_RANKS) {
+		goal_ps_error(ps, loc, "num_ranks %" PRIu64 " is too large (at most %u)", n->v, GOAL_MAX_RANKS);
+		return;
+	}
+	ps->have_nranks = 1;
+	ps->nranks = n->v;
+	ps->nranks_loc = *loc;
+	if (ps->nerrors)
+		return;
+	ps->w = goal_writer_create(ps->out_path, ps->nranks, err, sizeof err);
+	if (!ps->w) {
+		fprintf(ps->diag, "%s\n", err);
+		ps->nerrors++;
+	}
+}
+
+void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
+{
+	labels_reset(ps);
+	ps->rank_ok = 0;
+	ps->rank = n->v;
+	if (check_num(ps, n, loc) || !ps->have_nranks)
+		return;
+	if (n->neg) {
+		goal_ps_error(ps, loc, "rank numbers start at 0");
+	} else if (n->v >= ps->nranks) {
+		goal_ps_error(ps, loc, "rank %" PRIu64 " is outside 0..%" PRIu64 " (num_ranks is %" PRIu64 ")",
+		              n->v, ps->nranks - 1, ps->nranks);
+	} else if (n->v < ps->next_rank) {
+		goal_ps_error(ps, loc, "duplicate or out-of-order rank block %" PRIu64 " (expected rank %" PRIu64 ")",
+		              n->v, ps->next_rank);
+	} else if (n->v > ps->next_rank) {
+		goal_ps_error(ps, loc, "rank block %" PRIu64 " out of order: expected rank %" PRIu64,
+		              n->v, ps->next_rank);
+		ps->next_rank = n->v + 1;
+	} else {
+		ps->rank_ok = 1;
+		ps->next_rank++;
+		if (ps->w && goal_writer_rank_begin(ps->w))
+			goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
+	}
+}
+
+void goal_ps_opts_reset(goal_ps *ps)
+{
+	memset(ps->has_opt, 0, sizeof ps->has_opt);
+}
+
+void goal_ps_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc)
+{
+	if (ps->has_opt[which]) {
+		goal_ps_error(ps, loc, "duplicate '%s'", opt_name[which]);
+		return;
+	}
+	ps->has_opt[which] = 1;
+	ps->opt[which] = *v;
+	ps->opt_loc[which] = *loc;
+}
+
+void goal_ps_pending(goal_ps *ps, goal_kind kind, const goal_num *size,
+                     const goal_loc *size_loc, const goal_num *peer,
+                     const goal_loc *peer_loc)
+{
+	ps->kind = kind;
+	ps->size = *size;
+	ps->size_loc = *size_loc;
+	ps->has_peer = peer != NULL;
+	if (peer) {
+		ps->peer = *peer;
+		ps->peer_loc = *peer_loc;
+	}
+}
+
+/* Check an optional index (cpu, nic) or tag; store it. 0 if fine. */
+static int check_opt(goal_ps *ps, int which, goal_op *op)
+{
+	const goal_num *n = &ps->opt[which];
+	const goal_loc *loc = &ps->opt_loc[which];
+	if (!ps->has_opt[which])
+		return 0;
+	if (check_num(ps, n, loc))
+		return -1;
+	if (which == GOAL_OPT_TAG) {
+		if (n->neg && n->v != 1) {
+			goal_ps_error(ps, loc, "tag must be >= 0, or -1 for any tag");
+			return -1;
+		}
+		if (!n->neg && n->v > INT32_MAX) {
+			goal_ps_error(ps, loc, "tag %" PRIu64 " is too large (at most %d)", n->v, INT32_MAX);
+			return -1;
+		}
+		op->tag = n->neg ? GOAL_ANY_TAG : (int32_t)n->v;
+		return 0;
+	}
+	if (n->neg) {
+		goal_ps_error(ps, loc, "%s index must be >= 0", opt_name[which]);
+		return -1;
+	}
+	if (n->v > GOAL_MAX_INDEX) {
+		goal_ps_error(ps, loc, "%s index %" PRIu64 " is too large (at most %u)",
+		              opt_name[which], n->v, GOAL_MAX_INDEX);
+		return -1;
+	}
+	if (which == GOAL_OPT_CPU)
+		op->cpu = (uint16_t)n->v;
+	else
+		op->nic = (uint16_t)n->v;
+	return 0;
+}
+
+void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
+{
+	goal_op op;
+	int bad = 0;
+	uint32_t index = ps->nops;
+
+	memset(&op, 0, sizeof op);
+	op.kind = (uint8_t)ps->kind;
+	if (check_num(ps, &ps->size, &ps->size_loc)) {
+		bad = 1;
+	} else if (ps->size.neg) {
+		goal_ps_error(ps, &ps->size_loc, "%s must be >= 0",
+		              ps->kind == GOAL_CALC ? "calc time" : "message size");
+		bad = 1;
+	}
+	op.size = ps->size.v;
+	if (ps->has_peer && !check_num(ps, &ps->peer, &ps->peer_loc)) {
+		const goal_num *p = &ps->peer;
+		if (p->neg && p->v == 1 && ps->kind == GOAL_RECV) {
+			op.peer = GOAL_ANY_SOURCE;
+		} else if (p->neg && p->v == 1) {
+			goal_ps_error(ps, &ps->peer_loc, "send needs a destination rank; -1 (any source) is only for recv");
+			bad = 1;
+		} else if (p->neg) {
+			goal_ps_error(ps, &ps->peer_loc, "rank must be >= 0%s",
+			              ps->kind == GOAL_RECV ? ", or -1 for any source" : "");
+			bad = 1;
+		} else if (ps->have_nranks && p->v >= ps->nranks) {
+			goal_ps_error(ps, &ps->peer_loc, "peer %" PRIu64 " is outside 0..%" PRIu64 " (num_ranks is %" PRIu64 ")",
+			              p->v, ps->nranks - 1, ps->nranks);
+			bad = 1;
+		} else {
+			op.peer = (uint32_t)p->v;
+		}
+	} else if (ps->has_peer) {
+		bad = 1;
+	}
+	if (ps->kind == GOAL_CALC) {
+		for (int k = GOAL_OPT_TAG; k < GOAL_NOPTS; k++)
+			if (k != GOAL_OPT_CPU && ps->has_opt[k]) {
+				goal_ps_error(ps, &ps->opt_loc[k], "calc takes no '%s'", opt_name[k]);
+				bad = 1;
+			}
+	}
+	for (int k = 0; k < GOAL_NOPTS; k++)
+		if (check_opt(ps, k, &op))
+			bad = 1;
+	if (has_label) {
+		sym *y = &ps->syms[label];
+		if (y->op != NO_OP) {
+			goal_ps_error(ps, loc, "duplicate label '%s' (first defined at %" PRIu64 ":%" PRIu32 ")",
+			              sym_name(ps, label), y->def.line, y->def.col);
+			bad = 1;
+		} else {
+			y->op = index;
+			y->def = *loc;
+		}
+	}
+	ps->nops++;
+	if (bad || !ps->w || !ps->rank_ok)
+		return;
+	if (goal_writer_op(ps->w, &op, has_label ? sym_name(ps, label) : NULL,
+	                   has_label ? ps->syms[label].len : 0, NULL))
+		goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
+}
+
+void goal_ps_dep(goal_ps *ps, uint32_t a, const goal_loc *aloc, uint32_t b,
+                 const goal_loc *bloc, int irequires)
+{
+	if (grow(&ps->deps, &ps->deps_cap, ps->ndeps + 1, sizeof *ps->deps)) {
+		fprintf(ps->diag, "%s: error: out of memory\n", ps->name);
+		exit(1);
+	}
+	ps->deps[ps->ndeps++] = (pdep){ a, b, irequires ? 1u : 0u, *aloc, *bloc };
+}
+
+void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc)
+{
+	(void)loc;
+	for (size_t k = 0; k < ps->ndeps; k++) {
+		const pdep *d = &ps->deps[k];
+		if (ps->syms[d->a].op == NO_OP)
+			goal_ps_error(ps, &d->aloc, "undefined label '%s' in rank %" PRIu64, sym_name(ps, d->a), ps->rank);
+		if (ps->syms[d->b].op == NO_OP)
+			goal_ps_error(ps, &d->bloc, "undefined label '%s' in rank %" PRIu64, sym_name(ps, d->b), ps->rank);
+	}
+	if (!ps->w || !ps->rank_ok)
+		return;
+	for (size_t k = 0; k < ps->ndeps; k++) {
+		const pdep *d = &ps->deps[k];
+		if (goal_writer_dep(ps->w, ps->syms[d->a].op, ps->syms[d->b].op, (int)d->ireq)) {
+			goal_ps_error(ps, &d->aloc, "%s", goal_writer_error(ps->w));
+			return;
+		}
+	}
+	if (goal_writer_rank_end(ps->w)) {
+		uint64_t k = goal_writer_cycle_dep(ps->w);
+		const goal_loc *at = k < ps->ndeps ? &ps->deps[k].aloc : loc;
+		goal_ps_error(ps, at, "%s", goal_writer_error(ps->w));
+	}
+}
+
+/* ---- Driver ------------------------------------------------------------ */
+
+unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
+                           FILE *diag, unsigned max_errors)
+{
+	goal_ps ps;
+	yyscan_t scanner;
+	unsigned long n;
+	int rc;
+
+	memset(&ps, 0, sizeof ps);
+	ps.scan.pos.line = 1;
+	ps.scan.pos.col = 1;
+	ps.in = in;
+	ps.diag = diag;
+	ps.name = name;
+	ps.out_path = out_path;
+	ps.max_errors = max_errors ? max_errors : 1;
+	if (goalyylex_init_extra(&ps, &scanner)) {
+		fprintf(diag, "%s: error: out of memory\n", name);
+		return 1;
+	}
+	goalyyset_in(in, scanner);
+	rc = goalyyparse(scanner, &ps);
+	if (rc == 2)
+		goal_ps_error(&ps, NULL, "out of memory");
+	if (!ps.stopped && rc == 0 && ps.have_nranks && ps.next_rank < ps.nranks) {
+		const goal_loc *end = &ps.nranks_loc;
+		if (ps.next_rank + 1 == ps.nranks)
+			goal_ps_error(&ps, end, "missing rank block %" PRIu64 " (num_ranks is %" PRIu64 ")",
+			              ps.next_rank, ps.nranks);
+		else
+			goal_ps_error(&ps, end, "missing rank blocks %" PRIu64 "..%" PRIu64 " (num_ranks is %" PRIu64 ")",
+			              ps.next_rank, ps.nranks - 1, ps.nranks);
+	}
+	if (ferror(in)) {
+		goal_ps_error(&ps, NULL, "read error: %s", strerror(errno));
+	}
+	goalyylex_destroy(scanner);
+	if (ps.w) {
+		if (ps.nerrors == 0 && goal_writer_finish(ps.w)) {
+			fprintf(diag, "%s\n", goal_writer_error(ps.w));
+			ps.nerrors++;
+		}
+		goal_writer_close(ps.w);
+		ps.w = NULL;
+	}
+	free(ps.slots);
+	free(ps.syms);
+	free(ps.names);
+	free(ps.deps);
+	n = ps.nerrors;
+	return n;
+}
+
+unsigned long goal_compile_path(const char *in_path, const char *out_path,
+                                FILE *diag, unsigned max_errors)
+{
+	FILE *in;
+	unsigned long n;
+	int is_stdin = strcmp(in_path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : in_path;
+
+	if (is_stdin) {
+		/* Copy a pipe to a temporary file, so errors can show their line. */
+		char buf[1 << 16];
+		size_t k;
+		in = tmpfile();
+		if (!in) {
+			fprintf(diag, "%s: error: cannot create a temporary file: %s\n", name, strerror(errno));
+			return 1;
+		}
+		while ((k = fread(buf, 1, sizeof buf, stdin)) > 0)
+			if (fwrite(buf, 1, k, in) != k) {
+				fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
+				fclose(in);
+				return 1;
+			}
+		rewind(in);
+	} else {
+		in = fopen(in_path, "r");
+		if (!in) {
+			fprintf(diag, "%s: error: cannot open: %s\n", in_path, strerror(errno));
+			return 1;
+		}
+	}
+	n = goal_compile(in, name, out_path, diag, max_errors);
+	fclose(in);
+	return n;
+}

@@ -1,0 +1,66 @@
+/* goal_text.h: the GOAL front end's internals shared by the scanner, the
+ * grammar and the actions (goal_text.c).  Nothing outside goal-parser/
+ * includes it: the rest of the project sees goal_compile() in goal.h. */
+#ifndef GOAL_TEXT_H
+#define GOAL_TEXT_H
+
+#include <stdint.h>
+
+#include "goal.h"
+
+/* A source position: 1-based line and byte column, and the file offset of
+ * the line's first byte (to print the line under an error). */
+typedef struct goal_loc {
+	uint64_t line;
+	uint64_t line_off;
+	uint32_t col;
+} goal_loc;
+
+/* A number as written: its magnitude, sign and whether it overflowed. */
+typedef struct goal_num {
+	uint64_t v;
+	uint8_t neg, ovf;
+} goal_num;
+
+/* Optional fields of an op. */
+enum { GOAL_OPT_TAG, GOAL_OPT_CPU, GOAL_OPT_NIC, GOAL_NOPTS };
+
+typedef struct goal_ps goal_ps;
+
+/* The scanner's bookkeeping: the first member of the parser state, so the
+ * scanner updates it without calls. */
+typedef struct goal_scan {
+	goal_loc pos;          /* where the next token starts */
+	uint64_t off;          /* file offset of the next token */
+	unsigned char invalid; /* the last INVALID character */
+	unsigned char eof_error; /* the scanner reported an error at the end */
+} goal_scan;
+#define GOAL_SCAN(ps) ((goal_scan *)(void *)(ps))
+
+/* Scanner callbacks. */
+uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len);
+void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Grammar actions: one call each. */
+void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc);
+void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc);
+void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc);
+/* An op is collected in pieces: its optional fields (reset, then one call
+ * each), its kind, size and peer (pending), then its label (op). */
+void goal_ps_opts_reset(goal_ps *ps);
+void goal_ps_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc);
+void goal_ps_pending(goal_ps *ps, goal_kind kind, const goal_num *size,
+                     const goal_loc *size_loc, const goal_num *peer,
+                     const goal_loc *peer_loc);
+void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc);
+void goal_ps_dep(goal_ps *ps, uint32_t a, const goal_loc *aloc, uint32_t b,
+                 const goal_loc *bloc, int irequires);
+int goal_ps_too_many_errors(const goal_ps *ps);
+/* A syntax error: unexpected is the token's grammar name (NULL: the
+ * scanner's invalid character), expected the names of the n tokens that
+ * would have been accepted. */
+void goal_ps_syntax_error(goal_ps *ps, const goal_loc *loc, const char *unexpected,
+                          const char *const *expected, int n);
+
+#endif

@@ -1,0 +1,225 @@
+/* goalc.c: the GOAL compiler's command line (also installed as txt2bin). */
+#include "goal.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "goalc";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: goalc [options] INPUT\n"
+"\n"
+"Compile GOAL text schedules to the binary schedule format and back.\n"
+"\n"
+"  goalc IN.goal [-o OUT.bin]   compile (default output: IN with .bin for .goal;\n"
+"                               IN may be - for standard input, then -o is needed)\n"
+"  goalc --check IN.goal        check only, write nothing\n"
+"  goalc --dump IN.bin [-o F]   print a binary schedule as GOAL text\n"
+"  goalc --stats FILE           ranks, ops by kind, dependencies, bytes\n"
+"                               (FILE binary or text)\n"
+"\n"
+"options:\n"
+"  -o, --output FILE     output file\n"
+"      --max-errors N    report at most N errors (default 20)\n"
+"  -h, --help            this help\n"
+"      --version         format version\n"
+"\n"
+"As txt2bin (the old tool's interface): txt2bin -i IN.goal -o OUT.bin\n"
+"Errors read FILE:LINE:COL: error: MESSAGE; the exit status is 1 on any error.\n");
+}
+
+static int die(const char *msg)
+{
+	fprintf(stderr, "%s: error: %s\n", prog, msg);
+	fprintf(stderr, "Try '%s --help'.\n", prog);
+	return 2;
+}
+
+static int do_dump(const char *in, const char *out_path)
+{
+	goal_sched s;
+	char err[512];
+	FILE *out = stdout;
+	int rc = 0;
+
+	if (goal_sched_open(&s, in, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (out_path && strcmp(out_path, "-") != 0) {
+		out = fopen(out_path, "w");
+		if (!out) {
+			fprintf(stderr, "%s: error: cannot create: ", out_path);
+			perror(NULL);
+			goal_sched_close(&s);
+			return 1;
+		}
+	}
+	if (goal_dump(&s, out)) {
+		fprintf(stderr, "%s: error: write failed\n", out_path ? out_path : "<stdout>");
+		rc = 1;
+	}
+	if (out != stdout && fclose(out) != 0) {
+		fprintf(stderr, "%s: error: write failed\n", out_path);
+		rc = 1;
+	}
+	goal_sched_close(&s);
+	return rc;
+}
+
+static int do_stats(const char *in)
+{
+	goal_sched s;
+	char err[512];
+	uint64_t kinds[GOAL_NKINDS] = { 0 }, req = 0, ireq = 0, bytes = 0, calc = 0;
+
+	if (goal_sched_open_any(&s, in, stderr, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	for (uint64_t r = 0; r < s.nranks; r++) {
+		uint32_t n = goal_rank_nops(&s, r);
+		const goal_op *ops = goal_rank_ops(&s, r);
+		const goal_edge *e = goal_rank_edges(&s, r);
+		for (uint32_t i = 0; i < n; i++) {
+			kinds[ops[i].kind]++;
+			if (ops[i].kind == GOAL_SEND)
+				bytes += ops[i].size;
+			else if (ops[i].kind == GOAL_CALC)
+				calc += ops[i].size;
+		}
+		for (uint32_t k = 0; k < s.ranks[r].nedges; k++) {
+			if (e[k] & GOAL_EDGE_IREQ)
+				ireq++;
+			else
+				req++;
+		}
+	}
+	printf("ranks          %" PRIu64 "\n", s.nranks);
+	printf("ops            %" PRIu64 "\n", s.nops);
+	for (int k = 0; k < GOAL_NKINDS; k++)
+		printf("  %-12s %" PRIu64 "\n", goal_kind_name[k], kinds[k]);
+	printf("dependencies   %" PRIu64 "\n", s.nedges);
+	printf("  requires     %" PRIu64 "\n", req);
+	printf("  irequires    %" PRIu64 "\n", ireq);
+	printf("bytes sent     %" PRIu64 "\n", bytes);
+	printf("calc time      %" PRIu64 " ns\n", calc);
+	printf("cpus per rank  %" PRIu32 "\n", s.ncpus);
+	printf("nics per rank  %" PRIu32 "\n", s.nnics);
+	printf("largest rank   %" PRIu32 " ops\n", s.max_rank_ops);
+	printf("binary size    %" PRIu64 " bytes\n", s.size);
+	goal_sched_close(&s);
+	return 0;
+}
+
+/* Default output for IN: IN without .goal, plus .bin. */
+static char *default_output(const char *in)
+{
+	size_t n = strlen(in);
+	char *out = malloc(n + 5);
+	if (!out)
+		return NULL;
+	memcpy(out, in, n + 1);
+	if (n > 5 && strcmp(in + n - 5, ".goal") == 0)
+		out[n - 5] = '\0';
+	strcat(out, ".bin");
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_CHECK = 256, OPT_DUMP, OPT_STATS, OPT_MAXERR, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "dump", no_argument, NULL, OPT_DUMP },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "max-errors", required_argument, NULL, OPT_MAXERR },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *base = strrchr(argv[0], '/');
+	const char *in = NULL, *out = NULL;
+	char *def_out = NULL;
+	int mode = 0, c;
+	unsigned max_errors = 20;
+	unsigned long nerr;
+
+	base = base ? base + 1 : argv[0];
+	if (strcmp(base, "txt2bin") == 0)
+		prog = "txt2bin";
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'i':
+			in = optarg;
+			break;
+		case OPT_CHECK:
+		case OPT_DUMP:
+		case OPT_STATS:
+			if (mode && mode != c)
+				return die("--check, --dump and --stats exclude each other");
+			mode = c;
+			break;
+		case OPT_MAXERR: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *end || v == 0 || v > 100000)
+				return die("--max-errors needs a number from 1 to 100000");
+			max_errors = (unsigned)v;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("%s (binary schedule format version %u)\n", prog, GOAL_VERSION);
+			return 0;
+		case ':': {
+			char msg[96];
+			snprintf(msg, sizeof msg, "option '%s' needs an argument", argv[optind - 1]);
+			return die(msg);
+		}
+		default: {
+			char msg[96];
+			snprintf(msg, sizeof msg, "unknown option '%s'", argv[optind - 1]);
+			return die(msg);
+		}
+		}
+	}
+	if (optind < argc) {
+		if (in)
+			return die("more than one input file");
+		in = argv[optind++];
+	}
+	if (optind < argc)
+		return die("more than one input file");
+	if (!in)
+		return die("no input file");
+	if (mode == OPT_DUMP)
+		return do_dump(in, out);
+	if (mode == OPT_STATS)
+		return do_stats(in);
+	if (mode == OPT_CHECK) {
+		if (out)
+			return die("--check writes nothing; drop -o");
+	} else if (!out) {
+		if (strcmp(in, "-") == 0)
+			return die("reading standard input needs -o FILE");
+		out = def_out = default_output(in);
+		if (!out)
+			return die("out of memory");
+	}
+	nerr = goal_compile_path(in, out, stderr, max_errors);
+	free(def_out);
+	return nerr ? 1 : 0;
+}
