@@ -51,24 +51,15 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %%
 
 file
-	: blanks header ranks
-	;
-
-blanks
 	: %empty
-	| blanks EOL
+	| file EOL
+	| file header
+	| file rank
+	| file error EOL        { yyerrok; if (goal_ps_too_many_errors(ps)) YYABORT; }
 	;
 
 header
 	: NUM_RANKS NUMBER EOL   { goal_ps_num_ranks(ps, &$2, &@2); }
-	| error EOL             { yyerrok; }
-	;
-
-ranks
-	: %empty
-	| ranks rank
-	| ranks EOL
-	| ranks error EOL       { yyerrok; if (goal_ps_too_many_errors(ps)) YYABORT; }
 	;
 
 rank

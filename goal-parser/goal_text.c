@@ -37,7 +37,7 @@ struct goal_ps {
 	int stopped;           /* too many errors */
 
 	goal_writer *w;        /* NULL once an error made output pointless */
-	int have_nranks;
+	int have_nranks, saw_rank;
 	goal_loc nranks_loc;
 	uint64_t nranks, next_rank;
 	int rank_ok;           /* current rank block is the expected one */
@@ -85,20 +85,23 @@ static int grow(void *p, size_t *cap, size_t need, size_t sz)
 /* ---- Diagnostics ------------------------------------------------------- */
 
 /* Print the source line that starts at off, and a caret under column col.
- * The input stream's position is kept. */
+ * Reads with pread, so the scanner's stream position is untouched; a stream
+ * without a file descriptor shows no line. */
 static void show_line(goal_ps *ps, uint64_t off, uint32_t col)
 {
 	char line[512];
+	int fd = fileno(ps->in);
+	ssize_t got;
 	size_t n = 0;
-	off_t keep = ftello(ps->in);
-	int c;
 
-	if (keep < 0 || fseeko(ps->in, (off_t)off, SEEK_SET) != 0)
+	if (fd < 0)
 		return;
-	while (n < sizeof line - 1 && (c = getc(ps->in)) != EOF && c != '\n')
-		line[n++] = (char)c;
-	clearerr(ps->in);
-	if (fseeko(ps->in, keep, SEEK_SET) != 0)
+	got = pread(fd, line, sizeof line - 1, (off_t)off);
+	if (got <= 0)
+		return;
+	while (n < (size_t)got && line[n] != '\n')
+		n++;
+	if (n == 0)
 		return;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
@@ -284,6 +287,11 @@ static int check_num(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 {
 	char err[300];
+	if (ps->have_nranks || ps->saw_rank) {
+		goal_ps_error(ps, loc, ps->have_nranks ? "num_ranks given twice"
+		              : "num_ranks must come before the first rank block");
+		return;
+	}
 	if (check_num(ps, n, loc))
 		return;
 	if (n->neg || n->v == 0) {
@@ -311,6 +319,9 @@ void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 	labels_reset(ps);
 	ps->rank_ok = 0;
 	ps->rank = n->v;
+	if (!ps->have_nranks && !ps->saw_rank)
+		goal_ps_error(ps, loc, "missing 'num_ranks N' before the first rank block");
+	ps->saw_rank = 1;
 	if (check_num(ps, n, loc) || !ps->have_nranks)
 		return;
 	if (n->neg) {
@@ -537,6 +548,8 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 			goal_ps_error(&ps, end, "missing rank blocks %" PRIu64 "..%" PRIu64 " (num_ranks is %" PRIu64 ")",
 			              ps.next_rank, ps.nranks - 1, ps.nranks);
 	}
+	if (!ps.stopped && rc == 0 && !ps.have_nranks && !ps.saw_rank && !ps.nerrors)
+		goal_ps_error(&ps, NULL, "no 'num_ranks N' line: not a GOAL schedule");
 	if (ferror(in)) {
 		goal_ps_error(&ps, NULL, "read error: %s", strerror(errno));
 	}

@@ -1,4 +1,265 @@
-/* goal_format_test.c: unit tests of the binary format library. */
+/* goal_format_test.c: unit tests of the binary format library: writer,
+ * reader, validation of corrupted and truncated files, labels. */
 #include "goal.h"
 #include "../check.h"
-int main(void) { CHECK(sizeof(goal_op) == 32); return check_done(); }
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/goal-format-test-XXXXXX";
+
+static char *path(const char *name)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	return buf;
+}
+
+static goal_op op(goal_kind kind, uint64_t size, uint32_t peer, int32_t tag)
+{
+	goal_op o;
+	memset(&o, 0, sizeof o);
+	o.kind = (uint8_t)kind;
+	o.size = size;
+	o.peer = peer;
+	o.tag = tag;
+	return o;
+}
+
+/* Rank 0: send, recv, calc with "l3 requires l1", "l3 irequires l2",
+ * a repeated line; rank 1: recv any, send back. */
+static int write_small(const char *p, int labels)
+{
+	char err[256];
+	goal_writer *w = goal_writer_create(p, 2, err, sizeof err);
+	goal_op o;
+	if (!w)
+		return -1;
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 10, 1, 5);
+	goal_writer_op(w, &o, labels ? "a" : NULL, 1, NULL);
+	o = op(GOAL_RECV, 10, 1, 5);
+	o.cpu = 1;
+	o.nic = 2;
+	goal_writer_op(w, &o, labels ? "b" : NULL, 1, NULL);
+	o = op(GOAL_CALC, 700, 0, 0);
+	goal_writer_op(w, &o, labels ? "c_3" : NULL, 3, NULL);
+	goal_writer_dep(w, 2, 0, 0);
+	goal_writer_dep(w, 2, 1, 1);
+	goal_writer_dep(w, 2, 0, 0); /* repeat: adds nothing */
+	if (goal_writer_rank_end(w))
+		return -1;
+	goal_writer_rank_begin(w);
+	o = op(GOAL_RECV, 10, GOAL_ANY_SOURCE, GOAL_ANY_TAG);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	o = op(GOAL_SEND, 10, 0, 5);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_dep(w, 1, 0, 0);
+	if (goal_writer_rank_end(w))
+		return -1;
+	return goal_writer_close(w);
+}
+
+static unsigned char *slurp(const char *p, size_t *len)
+{
+	struct stat st;
+	unsigned char *buf;
+	int fd = open(p, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		return NULL;
+	buf = aligned_alloc(8, ((size_t)st.st_size + 7) & ~(size_t)7);
+	if (buf && read(fd, buf, (size_t)st.st_size) != st.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	*len = (size_t)st.st_size;
+	return buf;
+}
+
+static void test_round_values(void)
+{
+	goal_sched s;
+	char err[256], lb[32];
+	const goal_op *ops;
+	const goal_edge *e;
+
+	CHECK(write_small(path("small.bin"), 1) == 0);
+	CHECK(goal_sched_open(&s, path("small.bin"), err, sizeof err) == 0);
+	CHECK_EQ_U64(s.nranks, 2);
+	CHECK_EQ_U64(s.nops, 5);
+	CHECK_EQ_U64(s.nedges, 3);
+	CHECK_EQ_U64(s.ncpus, 2);
+	CHECK_EQ_U64(s.nnics, 3);
+	CHECK_EQ_U64(s.max_rank_ops, 3);
+	CHECK_EQ_U64(goal_rank_nops(&s, 0), 3);
+	CHECK_EQ_U64(goal_rank_nops(&s, 1), 2);
+	ops = goal_rank_ops(&s, 0);
+	e = goal_rank_edges(&s, 0);
+	CHECK_EQ_U64(ops[0].kind, GOAL_SEND);
+	CHECK_EQ_U64(ops[0].size, 10);
+	CHECK_EQ_U64(ops[0].peer, 1);
+	CHECK_EQ_U64(ops[0].tag, 5);
+	CHECK_EQ_U64(ops[1].cpu, 1);
+	CHECK_EQ_U64(ops[1].nic, 2);
+	CHECK_EQ_U64(ops[2].size, 700);
+	CHECK_EQ_U64(ops[2].ndeps, 2);
+	/* op 0's edges: l3 requires it; op 1's: l3 irequires it. */
+	CHECK_EQ_U64(ops[0].dep_begin, 0);
+	CHECK_EQ_U64(goal_op_dep_end(&s, 0, ops, 0), 1);
+	CHECK_EQ_U64(e[0], 2);
+	CHECK_EQ_U64(e[1], 2 | GOAL_EDGE_IREQ);
+	CHECK_EQ_U64(goal_op_dep_end(&s, 0, ops, 2), 2);
+	CHECK_STR(goal_op_label(&s, 0, 2, lb, sizeof lb), "c_3");
+	CHECK_STR(goal_op_label(&s, 1, 1, lb, sizeof lb), "l2");
+	CHECK(goal_rank_labels(&s, 1) == NULL);
+	ops = goal_rank_ops(&s, 1);
+	CHECK_EQ_U64(ops[0].peer, GOAL_ANY_SOURCE);
+	CHECK_EQ_U64((uint32_t)ops[0].tag, (uint32_t)GOAL_ANY_TAG);
+	goal_sched_close(&s);
+}
+
+/* Every truncation is rejected; every single-byte change is either rejected
+ * or gives a file that still validates (never undefined behaviour: the
+ * sanitizer build runs this). */
+static void test_corruption(void)
+{
+	size_t len;
+	unsigned char *good, *buf;
+	goal_sched s;
+	char err[256];
+	int trunc_ok = 1, flips = 0, rejected = 0;
+
+	CHECK(write_small(path("c.bin"), 1) == 0);
+	good = slurp(path("c.bin"), &len);
+	CHECK(good != NULL);
+	if (!good)
+		return;
+	buf = aligned_alloc(8, (len + 7) & ~(size_t)7);
+	for (size_t n = 0; n < len; n++) {
+		memcpy(buf, good, n);
+		if (goal_sched_from_buffer(&s, buf, n, err, sizeof err) == 0)
+			trunc_ok = 0;
+	}
+	CHECK(trunc_ok);
+	for (size_t i = 0; i < len; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			memcpy(buf, good, len);
+			buf[i] ^= (unsigned char)(1u << bit);
+			flips++;
+			if (goal_sched_from_buffer(&s, buf, len, err, sizeof err))
+				rejected++;
+		}
+	/* Most bits are structural; sizes, tags and label letters are data. */
+	CHECK(rejected > flips / 2);
+	memcpy(buf, good, len);
+	buf[0] = 'X';
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "not a binary GOAL schedule (bad magic number)");
+	memcpy(buf, good, len);
+	buf[8] = 9;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "format version 9 is not supported (this build reads version 1)");
+	CHECK(goal_sched_from_buffer(&s, good, len - 8, err, sizeof err) == -1);
+	CHECK_STR(err, "truncated or extended: the file has 312 bytes, its header says 320");
+	free(buf);
+	free(good);
+}
+
+static void test_open_errors(void)
+{
+	goal_sched s;
+	char err[512], want[512];
+	int fd;
+
+	CHECK(goal_sched_open(&s, path("missing.bin"), err, sizeof err) == -1);
+	snprintf(want, sizeof want, "%s: error: cannot open: No such file or directory", path("missing.bin"));
+	CHECK_STR(err, want);
+	fd = open(path("empty.bin"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	close(fd);
+	CHECK(goal_sched_open(&s, path("empty.bin"), err, sizeof err) == -1);
+	snprintf(want, sizeof want, "%s: error: truncated: the file is empty", path("empty.bin"));
+	CHECK_STR(err, want);
+}
+
+static void test_writer_errors(void)
+{
+	char err[256];
+	goal_writer *w;
+	goal_op o;
+
+	/* A cycle names the labels and the first dependency on it. */
+	w = goal_writer_create(NULL, 1, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_CALC, 1, 0, 0);
+	goal_writer_op(w, &o, "x", 1, NULL);
+	goal_writer_op(w, &o, "y", 1, NULL);
+	goal_writer_op(w, &o, "z", 1, NULL);
+	goal_writer_dep(w, 2, 0, 0);
+	goal_writer_dep(w, 0, 1, 0);
+	goal_writer_dep(w, 1, 0, 1);
+	CHECK(goal_writer_rank_end(w) == -1);
+	CHECK_STR(goal_writer_error(w), "dependency cycle in rank 0: x requires y, y requires x");
+	CHECK_EQ_U64(goal_writer_cycle_dep(w), 1);
+	goal_writer_abort(w);
+
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 1, 2, 0);
+	CHECK(goal_writer_op(w, &o, NULL, 0, NULL) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 0: op 0 has peer 2 outside 0..1");
+	goal_writer_abort(w);
+
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	goal_writer_rank_end(w);
+	CHECK(goal_writer_finish(w) == -1);
+	CHECK_STR(goal_writer_error(w), "1 of 2 ranks written");
+	CHECK(goal_writer_close(w) == -1);
+}
+
+/* Canonical labels leave no blob: a schedule written with labels l1, l2,
+ * ... is byte-identical to one written without labels. */
+static void test_canonical_labels(void)
+{
+	char err[256];
+	size_t la, lb;
+	unsigned char *a, *b;
+	for (int v = 0; v < 2; v++) {
+		goal_writer *w = goal_writer_create(path(v ? "lab.bin" : "nolab.bin"), 1, err, sizeof err);
+		goal_op o = op(GOAL_CALC, 5, 0, 0);
+		goal_writer_rank_begin(w);
+		goal_writer_op(w, &o, v ? "l1" : NULL, 2, NULL);
+		goal_writer_op(w, &o, v ? "l2" : NULL, 2, NULL);
+		goal_writer_dep(w, 1, 0, 0);
+		goal_writer_rank_end(w);
+		CHECK(goal_writer_close(w) == 0);
+	}
+	a = slurp(path("lab.bin"), &la);
+	b = slurp(path("nolab.bin"), &lb);
+	CHECK(a && b && la == lb && memcmp(a, b, la) == 0);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_round_values();
+	test_corruption();
+	test_open_errors();
+	test_writer_errors();
+	test_canonical_labels();
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return check_done();
+}
