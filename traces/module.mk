@@ -1,0 +1,47 @@
+# traces: the trace reader/writer library (libtrace.a, plain C, always
+# built), and, when mpicc exists, the PMPI tracing library libgoaltrace.so
+# and the example MPI programs.
+
+TRACE_SRCS := traces/trace_read.c traces/trace_write.c
+TRACE_OBJS := $(TRACE_SRCS:%.c=$(B)/obj/%.o)
+LIBTRACE := $(B)/lib/libtrace.a
+
+OBJS += $(TRACE_OBJS) $(B)/obj/tests/traces/trace_read_test.o
+
+$(LIBTRACE): $(TRACE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+TEST_PROGS += $(B)/tests/trace_read_test
+$(B)/tests/trace_read_test: $(B)/obj/tests/traces/trace_read_test.o $(LIBTRACE)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# MPI parts: built without sanitizers (the library is preloaded into MPI
+# programs), position independent, with the same warnings.
+MPICC ?= mpicc
+HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_MPICC),1)
+GOALTRACE_SO := $(B)/lib/libgoaltrace.so
+MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -MMD -MP
+TRACE_EXAMPLES := $(B)/examples/halo $(B)/examples/msgrate
+all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
+
+$(B)/obj/mpi/%.o: traces/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
+OBJS += $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
+
+$(GOALTRACE_SO): $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
+	@mkdir -p $(@D)
+	$(MPICC) -shared -fPIC $^ -o $@
+
+$(B)/obj/mpi/examples/%.o: traces/examples/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
+OBJS += $(B)/obj/mpi/examples/halo.o $(B)/obj/mpi/examples/msgrate.o
+
+$(B)/examples/%: $(B)/obj/mpi/examples/%.o
+	@mkdir -p $(@D)
+	$(MPICC) $< -lm -o $@
+endif

@@ -1,0 +1,101 @@
+/* trace_kinds.h: the single table of traced MPI calls and the field layout of
+ * their trace lines, shared by the recorder (goaltrace.c, trace_write.c) and
+ * the reader (trace_read.c).  docs/traces.md explains every field letter. */
+#ifndef TRACE_KINDS_H
+#define TRACE_KINDS_H
+
+/* X(ID, "line name", goaltrace layout, liballprof layout)
+ *
+ * A layout lists the fields between START and END, one letter per field as
+ * written in the goaltrace dialect (our files) and in the liballprof dialect
+ * (files of the LogGOPSim toolchain).  Both dialects have the same number of
+ * ':'-separated fields per call (A and D take two); only the content of
+ * output arguments differs (liballprof prints the address of the output
+ * variable where goaltrace prints its value).  Field letters:
+ *   p  pointer or ignored value, printed unsigned      i  ignored int, signed
+ *   b  buffer address (ignored)
+ *   n  element count         d  datatype "id,size,extent"
+ *   P  peer rank (dest or source; the second P of a line is the receive side)
+ *   T  tag (the second T is the receive tag)            r  root rank
+ *   c  communicator "handle,rank,size"                  o  reduction op id
+ *   R  request handle        k  number of requests      f  flag (0 or 1)
+ *   L  list of request handles (goaltrace)              x  index (-1: none)
+ *   B  address of the request array (liballprof; ids = B + i * request size)
+ *   s  status "source,tag,bytes"   S  list of statuses, 3 values each
+ *   O  outcount               I  list of indices
+ *   A  count array: two fields "pointer:c0,c1,..."      D  displacements (as A)
+ *   Q  count list in one field (Reduce_scatter)
+ *   K  color    Y  key    N  new communicator handle    F  freed comm handle
+ *   W  list of world ranks (communicator definition lines)
+ * An empty list is written "-".  ORDER TR_KIND: the enum follows this table. */
+#define TR_KINDS(X) \
+	X(INIT,                 "MPI_Init",                 "pp",            "pp") \
+	X(INIT_THREAD,          "MPI_Init_thread",          "ppii",          "ppip") \
+	X(FINALIZE,             "MPI_Finalize",             "",              "") \
+	X(SEND,                 "MPI_Send",                 "bndPTc",        "bndPTc") \
+	X(BSEND,                "MPI_Bsend",                "bndPTc",        "bndPTc") \
+	X(SSEND,                "MPI_Ssend",                "bndPTc",        "bndPTc") \
+	X(RSEND,                "MPI_Rsend",                "bndPTc",        "bndPTc") \
+	X(ISEND,                "MPI_Isend",                "bndPTcR",       "bndPTcR") \
+	X(IBSEND,               "MPI_Ibsend",               "bndPTcR",       "bndPTcR") \
+	X(ISSEND,               "MPI_Issend",               "bndPTcR",       "bndPTcR") \
+	X(IRSEND,               "MPI_Irsend",               "bndPTcR",       "bndPTcR") \
+	X(RECV,                 "MPI_Recv",                 "bndPTcs",       "bndPTcp") \
+	X(IRECV,                "MPI_Irecv",                "bndPTcR",       "bndPTcR") \
+	X(SENDRECV,             "MPI_Sendrecv",             "bndPTbndPTcs",  "bndPTbndPTcp") \
+	X(SENDRECV_REPLACE,     "MPI_Sendrecv_replace",     "bndPTPTcs",     "bndPTPTcp") \
+	X(WAIT,                 "MPI_Wait",                 "Rs",            "Rp") \
+	X(WAITALL,              "MPI_Waitall",              "kLS",           "kBp") \
+	X(WAITANY,              "MPI_Waitany",              "kLxs",          "kBpp") \
+	X(WAITSOME,             "MPI_Waitsome",             "kLOIS",         "kBppp") \
+	X(TEST,                 "MPI_Test",                 "Rfs",           "Rpp") \
+	X(TESTALL,              "MPI_Testall",              "kLfS",          "kBpp") \
+	X(TESTANY,              "MPI_Testany",              "kLxfs",         "kBppp") \
+	X(TESTSOME,             "MPI_Testsome",             "kLOIS",         "kBppp") \
+	X(REQUEST_FREE,         "MPI_Request_free",         "R",             "R") \
+	X(CANCEL,               "MPI_Cancel",               "R",             "R") \
+	X(PROBE,                "MPI_Probe",                "PTcs",          "PTcp") \
+	X(IPROBE,               "MPI_Iprobe",               "PTcfs",         "PTcpp") \
+	X(BARRIER,              "MPI_Barrier",              "c",             "c") \
+	X(BCAST,                "MPI_Bcast",                "bndrc",         "bndrc") \
+	X(REDUCE,               "MPI_Reduce",               "bbndorc",       "bbndorc") \
+	X(ALLREDUCE,            "MPI_Allreduce",            "bbndoc",        "bbndoc") \
+	X(GATHER,               "MPI_Gather",               "bndbndrc",      "bndbndrc") \
+	X(GATHERV,              "MPI_Gatherv",              "bndbADdrc",     "bndbADdrc") \
+	X(SCATTER,              "MPI_Scatter",              "bndbndrc",      "bndbndrc") \
+	X(SCATTERV,             "MPI_Scatterv",             "bADdbndrc",     "bADdbndrc") \
+	X(ALLGATHER,            "MPI_Allgather",            "bndbndc",       "bndbndc") \
+	X(ALLGATHERV,           "MPI_Allgatherv",           "bndbADdc",      "bndbADdc") \
+	X(ALLTOALL,             "MPI_Alltoall",             "bndbndc",       "bndbndc") \
+	X(ALLTOALLV,            "MPI_Alltoallv",            "bADdbADdc",     "bADdbADdc") \
+	X(REDUCE_SCATTER,       "MPI_Reduce_scatter",       "bbQdoc",        "bbpdoc") \
+	X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", "bbndoc",        "bbndoc") \
+	X(SCAN,                 "MPI_Scan",                 "bbndoc",        "bbndoc") \
+	X(EXSCAN,               "MPI_Exscan",               "bbndoc",        "bbndoc") \
+	X(COMM_SPLIT,           "MPI_Comm_split",           "cKYN",          "cKYp") \
+	X(COMM_DUP,             "MPI_Comm_dup",             "cN",            "cp") \
+	X(COMM_CREATE,          "MPI_Comm_create",          "cpN",           "cpp") \
+	X(COMM_FREE,            "MPI_Comm_free",            "F",             "p") \
+	X(COMM_RANK,            "MPI_Comm_rank",            "ci",            "cp") \
+	X(COMM_SIZE,            "MPI_Comm_size",            "ci",            "cp") \
+	X(ABORT,                "MPI_Abort",                "ci",            "ci") \
+	X(COMMDEF,              "# comm",                   "NW",            "NW") \
+	X(OTHER,                "",                         "",              "")
+
+enum tr_kind {
+#define TR_KIND_ENUM(id, name, ours, theirs) TR_##id,
+	TR_KINDS(TR_KIND_ENUM)
+#undef TR_KIND_ENUM
+	TR_NKINDS
+};
+
+/* Normalised special ranks and tags written by goaltrace (Open MPI's values;
+ * MPICH's differ and are translated when recording). */
+#define TR_ANY_SOURCE (-1)
+#define TR_PROC_NULL (-2)
+#define TR_ANY_TAG (-1)
+
+/* Time value meaning "not recorded" ("-" in a trace line). */
+#define TR_NO_TIME UINT64_MAX
+
+#endif

@@ -1,0 +1,639 @@
+/* trace_read.c: parser for per-rank MPI trace files (goaltrace and
+ * liballprof dialects) into arrays of struct tr_call. */
+#include "trace_read.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_name[TR_NKINDS] = {
+#define TR_KIND_NAME(id, name, ours, theirs) name,
+	TR_KINDS(TR_KIND_NAME)
+#undef TR_KIND_NAME
+};
+
+static const char *const layout[2][TR_NKINDS] = {
+	{
+#define TR_KIND_THEIRS(id, name, ours, theirs) theirs,
+	TR_KINDS(TR_KIND_THEIRS)
+#undef TR_KIND_THEIRS
+	}, {
+#define TR_KIND_OURS(id, name, ours, theirs) ours,
+	TR_KINDS(TR_KIND_OURS)
+#undef TR_KIND_OURS
+	}
+};
+
+/* Open MPI's MPI_UNDEFINED, returned as index by Waitany/Testany. */
+#define OMPI_UNDEFINED (-32766)
+
+/* A field of the current line: text [s, e), trimmed. */
+struct field {
+	const char *s, *e;
+};
+
+struct parser {
+	const char *fname;
+	const char *line;       /* start of the current line */
+	uint32_t lineno;
+	struct tr_trace *t;
+	size_t cap_calls, cap_pool, cap_names;
+	unsigned reqsize;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+/* Records the first error, at the column of position at in the line. */
+static int fail(struct parser *ps, const char *at, const char *fmt, ...)
+{
+	if (ps->failed)
+		return -1;
+	ps->failed = 1;
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (ps->errlen)
+		snprintf(ps->err, ps->errlen, "%s:%u:%u: error: %s", ps->fname,
+		         (unsigned)ps->lineno, (unsigned)(at - ps->line) + 1, msg);
+	return -1;
+}
+
+/* Quotes a field for an error message (at most 40 characters). */
+static const char *quote(const struct field *f, char *buf, size_t n)
+{
+	int len = (int)(f->e - f->s);
+	if (len > 40)
+		len = 40;
+	snprintf(buf, n, "'%.*s'", len, f->s);
+	return buf;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static struct field trim(const char *s, const char *e)
+{
+	while (s < e && is_space(*s))
+		s++;
+	while (e > s && is_space(e[-1]))
+		e--;
+	return (struct field){ s, e };
+}
+
+/* Parses a signed 64-bit integer filling all of f (unsigned values above
+ * INT64_MAX are kept as two's complement). */
+static int parse_int(struct parser *ps, const struct field *f, int64_t *out)
+{
+	const char *p = f->s;
+	int neg = 0;
+	if (p < f->e && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	if (p == f->e)
+		goto bad;
+	uint64_t v = 0;
+	for (; p < f->e; p++) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			goto bad;
+		v = v * 10 + d;
+	}
+	if (neg && v > (uint64_t)INT64_MAX + 1)
+		goto bad;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+bad:;
+	char q[48];
+	return fail(ps, f->s, "expected an integer, found %s", quote(f, q, sizeof q));
+}
+
+static int parse_i32(struct parser *ps, const struct field *f, int32_t *out)
+{
+	int64_t v;
+	if (parse_int(ps, f, &v))
+		return -1;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return fail(ps, f->s, "value %lld out of range", (long long)v);
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* Parses a time ("123", "123.456" or "-"); *known = 0 for "-". */
+static int parse_time(struct parser *ps, const struct field *f, double *out, int *known)
+{
+	const char *p = f->s;
+	if (f->e - p == 1 && *p == '-') {
+		*known = 0;
+		*out = 0;
+		return 0;
+	}
+	int neg = 0, digits = 0;
+	if (p < f->e && *p == '-')
+		neg = 1, p++;
+	double v = 0;
+	for (; p < f->e && *p >= '0' && *p <= '9'; p++, digits++)
+		v = v * 10 + (*p - '0');
+	if (p < f->e && *p == '.') {
+		double scale = 0.1;
+		for (p++; p < f->e && *p >= '0' && *p <= '9'; p++, digits++) {
+			v += scale * (*p - '0');
+			scale /= 10;
+		}
+	}
+	if (p != f->e || digits == 0) {
+		char q[48];
+		return fail(ps, f->s, "expected a time in microseconds or '-', found %s",
+		            quote(f, q, sizeof q));
+	}
+	*out = neg ? -v : v;
+	*known = 1;
+	return 0;
+}
+
+/* Splits f at commas into at most max subfields; returns their number, or
+ * -1 (error) if there are more than max. */
+static int split_commas(struct parser *ps, const struct field *f, struct field *sub,
+                        int max, const char *what)
+{
+	int n = 0;
+	const char *s = f->s;
+	for (;;) {
+		const char *c = memchr(s, ',', (size_t)(f->e - s));
+		const char *e = c ? c : f->e;
+		if (n == max)
+			return fail(ps, f->s, "too many values in %s", what);
+		sub[n++] = trim(s, e);
+		if (!c)
+			break;
+		s = c + 1;
+	}
+	return n;
+}
+
+/* Parses "a,b,c" (exactly three integers) into v. */
+static int parse_triple(struct parser *ps, const struct field *f, int64_t v[3],
+                        const char *what)
+{
+	struct field sub[3];
+	int n = split_commas(ps, f, sub, 3, what);
+	if (n < 0)
+		return -1;
+	if (n != 3)
+		return fail(ps, f->s, "expected 3 comma-separated values (%s), found %d", what, n);
+	for (int i = 0; i < 3; i++)
+		if (parse_int(ps, &sub[i], &v[i]))
+			return -1;
+	return 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int pool_push(struct parser *ps, int64_t v)
+{
+	struct tr_trace *t = ps->t;
+	if (t->npool >= UINT32_MAX)
+		return fail(ps, ps->line, "trace too large");
+	if (grow((void **)&t->pool, &ps->cap_pool, t->npool + 1, sizeof *t->pool))
+		return fail(ps, ps->line, "out of memory");
+	t->pool[t->npool++] = v;
+	return 0;
+}
+
+/* Parses a comma list ("-" = empty) into the pool; sets *off and *len. */
+static int parse_list(struct parser *ps, const struct field *f, uint32_t *off, uint32_t *len)
+{
+	*off = (uint32_t)ps->t->npool;
+	*len = 0;
+	if (f->e - f->s == 1 && *f->s == '-')
+		return 0;
+	const char *s = f->s;
+	for (;;) {
+		const char *c = memchr(s, ',', (size_t)(f->e - s));
+		struct field sub = trim(s, c ? c : f->e);
+		int64_t v;
+		if (parse_int(ps, &sub, &v) || pool_push(ps, v))
+			return -1;
+		(*len)++;
+		if (!c)
+			break;
+		s = c + 1;
+	}
+	return 0;
+}
+
+/* Number of ':' fields a layout takes. */
+static int layout_fields(const char *l)
+{
+	int n = 0;
+	for (; *l; l++)
+		n += (*l == 'A' || *l == 'D') ? 2 : 1;
+	return n;
+}
+
+/* Looks a call name up; TR_OTHER if unknown. */
+static enum tr_kind find_kind(const struct field *f)
+{
+	size_t n = (size_t)(f->e - f->s);
+	for (int k = 0; k < TR_OTHER; k++)
+		if (k != TR_COMMDEF && strlen(kind_name[k]) == n &&
+		    memcmp(kind_name[k], f->s, n) == 0)
+			return (enum tr_kind)k;
+	return TR_OTHER;
+}
+
+/* Stores the name of an unknown call once; returns its offset. */
+static int intern_name(struct parser *ps, const struct field *f, uint32_t *off)
+{
+	struct tr_trace *t = ps->t;
+	size_t n = (size_t)(f->e - f->s);
+	for (size_t i = 0; i < t->nnames; i += strlen(t->names + i) + 1)
+		if (strlen(t->names + i) == n && memcmp(t->names + i, f->s, n) == 0) {
+			*off = (uint32_t)i;
+			return 0;
+		}
+	if (grow((void **)&t->names, &ps->cap_names, t->nnames + n + 1, 1))
+		return fail(ps, f->s, "out of memory");
+	memcpy(t->names + t->nnames, f->s, n);
+	t->names[t->nnames + n] = '\0';
+	*off = (uint32_t)t->nnames;
+	t->nnames += n + 1;
+	return 0;
+}
+
+/* Multiplies the values of list i of c by size. */
+static void scale_list(struct parser *ps, struct tr_call *c, int i, int64_t size)
+{
+	for (uint32_t k = 0; k < c->len[i]; k++)
+		ps->t->pool[c->list[i] + k] *= size;
+}
+
+/* Fills c from the fields f[0..n) that the layout describes. */
+static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
+                        const struct field *f)
+{
+	int nP = 0, nT = 0, nd = 0, pending_list = -1;
+	int64_t count = -1, v[3];
+	char q[48];
+	for (; *l; l++, f++) {
+		switch (*l) {
+		case 'p': case 'b': case 'i': case 'o':
+			if (parse_int(ps, f, &v[0]))
+				return -1;
+			break;
+		case 'n':
+			if (parse_int(ps, f, &count))
+				return -1;
+			if (count < 0)
+				return fail(ps, f->s, "negative count %lld", (long long)count);
+			break;
+		case 'd':
+			if (parse_triple(ps, f, v, "datatype id,size,extent"))
+				return -1;
+			if (v[1] < 0)
+				return fail(ps, f->s, "negative datatype size %lld", (long long)v[1]);
+			if (count >= 0) {
+				if (nd == 0)
+					c->bytes = count * v[1];
+				else
+					c->rbytes = count * v[1];
+			}
+			if (pending_list >= 0)
+				scale_list(ps, c, pending_list, v[1]);
+			count = -1;
+			pending_list = -1;
+			nd++;
+			break;
+		case 'P':
+			if (parse_i32(ps, f, nP++ ? &c->rpeer : &c->peer))
+				return -1;
+			break;
+		case 'T':
+			if (parse_i32(ps, f, nT++ ? &c->rtag : &c->tag))
+				return -1;
+			break;
+		case 'r':
+			if (parse_i32(ps, f, &c->root))
+				return -1;
+			break;
+		case 'c':
+			if (parse_triple(ps, f, v, "communicator handle,rank,size"))
+				return -1;
+			c->comm = (uint64_t)v[0];
+			c->comm_rank = (int32_t)v[1];
+			c->comm_size = (int32_t)v[2];
+			if (v[1] < -1 || v[1] > INT32_MAX || v[2] < 0 || v[2] > INT32_MAX)
+				return fail(ps, f->s, "bad communicator rank or size %s",
+				            quote(f, q, sizeof q));
+			break;
+		case 'R': case 'N': case 'F':
+			if (parse_int(ps, f, &v[0]))
+				return -1;
+			if (*l == 'R')
+				c->req = (uint64_t)v[0];
+			else
+				c->newcomm = (uint64_t)v[0];
+			break;
+		case 'k':
+			if (parse_i32(ps, f, &c->nreq))
+				return -1;
+			if (c->nreq < 0)
+				return fail(ps, f->s, "negative request count %d", c->nreq);
+			break;
+		case 'L':
+			if (parse_list(ps, f, &c->list[0], &c->len[0]))
+				return -1;
+			if (c->len[0] != (uint32_t)c->nreq)
+				return fail(ps, f->s, "%u request ids for %d requests",
+				            (unsigned)c->len[0], c->nreq);
+			break;
+		case 'B':
+			if (parse_int(ps, f, &v[0]))
+				return -1;
+			c->list[0] = (uint32_t)ps->t->npool;
+			c->len[0] = (uint32_t)c->nreq;
+			for (int32_t k = 0; k < c->nreq; k++)
+				if (pool_push(ps, (int64_t)((uint64_t)v[0] + (uint64_t)k * ps->reqsize)))
+					return -1;
+			break;
+		case 'f': case 'O':
+			if (parse_i32(ps, f, &c->flag))
+				return -1;
+			break;
+		case 'x':
+			if (parse_i32(ps, f, &c->index))
+				return -1;
+			if (c->index == OMPI_UNDEFINED)
+				c->index = -1;
+			break;
+		case 'I':
+			if (parse_list(ps, f, &c->list[1], &c->len[1]))
+				return -1;
+			if (c->len[1] != (uint32_t)(c->flag < 0 ? 0 : c->flag))
+				return fail(ps, f->s, "%u indices for outcount %d",
+				            (unsigned)c->len[1], c->flag);
+			break;
+		case 's':
+			if (parse_triple(ps, f, v, "status source,tag,bytes"))
+				return -1;
+			c->st_source = (int32_t)v[0];
+			c->st_tag = (int32_t)v[1];
+			c->st_bytes = v[2];
+			c->flags |= TR_F_STATUS;
+			break;
+		case 'S':
+			if (parse_list(ps, f, &c->list[2], &c->len[2]))
+				return -1;
+			if (c->len[2] % 3 != 0 || c->len[2] / 3 > (uint32_t)c->nreq)
+				return fail(ps, f->s, "%u status values for %d requests "
+				            "(3 per status)", (unsigned)c->len[2], c->nreq);
+			break;
+		case 'A': case 'D': {
+			if (parse_int(ps, f, &v[0]))
+				return -1;
+			f++;
+			uint32_t off, len;
+			if (parse_list(ps, f, &off, &len))
+				return -1;
+			if (*l == 'A') {
+				int side = nd > 1 ? 1 : nd;
+				c->list[side] = off;
+				c->len[side] = len;
+				pending_list = side;
+			} else {
+				ps->t->npool = off; /* displacements are not kept */
+			}
+			break;
+		}
+		case 'Q':
+			if (parse_list(ps, f, &c->list[0], &c->len[0]))
+				return -1;
+			pending_list = 0;
+			break;
+		case 'K':
+			if (parse_i32(ps, f, &c->color))
+				return -1;
+			break;
+		case 'Y':
+			if (parse_i32(ps, f, &c->key))
+				return -1;
+			break;
+		case 'W':
+			if (parse_list(ps, f, &c->list[0], &c->len[0]))
+				return -1;
+			c->comm_size = (int32_t)c->len[0];
+			break;
+		}
+	}
+	if (c->kind == TR_SENDRECV_REPLACE)
+		c->rbytes = c->bytes;
+	return 0;
+}
+
+#define MAX_FIELDS 64
+
+/* Parses one call line [s, e) (no newline). */
+static int parse_call(struct parser *ps, const char *s, const char *e)
+{
+	struct field f[MAX_FIELDS];
+	int n = 0;
+	const char *p = s;
+	for (;;) {
+		const char *c = memchr(p, ':', (size_t)(e - p));
+		if (n == MAX_FIELDS)
+			return fail(ps, p, "too many fields");
+		f[n++] = trim(p, c ? c : e);
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	struct tr_call call;
+	memset(&call, 0, sizeof call);
+	call.line = ps->lineno;
+	call.peer = call.rpeer = call.root = call.index = -1;
+	int commdef = f[0].e - f[0].s == 6 && memcmp(f[0].s, "# comm", 6) == 0;
+	enum tr_kind k = commdef ? TR_COMMDEF : find_kind(&f[0]);
+	call.kind = (uint16_t)k;
+	const char *l = layout[ps->t->dialect][k];
+	int ntimes = commdef ? 0 : 2;
+	int want = 1 + ntimes + layout_fields(l);
+	if (k == TR_OTHER) {
+		if (n < 3)
+			return fail(ps, e, "%.*s: expected a start and an end time",
+			            (int)(f[0].e - f[0].s), f[0].s);
+		if (intern_name(ps, &f[0], &call.name))
+			return -1;
+	} else if (n != want) {
+		return fail(ps, n > want ? f[want].s : e,
+		            "%s: expected %d fields after the name, found %d",
+		            kind_name[k], want - 1, n - 1);
+	}
+	if (ntimes) {
+		int ks, ke;
+		if (parse_time(ps, &f[1], &call.start, &ks) ||
+		    parse_time(ps, &f[n - 1], &call.end, &ke))
+			return -1;
+		if (!ks) {
+			call.flags |= TR_F_NO_START;
+			call.start = call.end;
+		}
+		if (!ke) {
+			call.flags |= TR_F_NO_END;
+			call.end = call.start;
+		}
+		if (call.end < call.start)
+			return fail(ps, f[n - 1].s, "end time %.3f before start time %.3f",
+			            call.end, call.start);
+	} else if (ps->t->ncalls) {
+		call.start = call.end = ps->t->calls[ps->t->ncalls - 1].end;
+	}
+	if (k != TR_OTHER && parse_fields(ps, &call, l, f + 1 + (ntimes ? 1 : 0)))
+		return -1;
+	struct tr_trace *t = ps->t;
+	if (grow((void **)&t->calls, &ps->cap_calls, t->ncalls + 1, sizeof *t->calls))
+		return fail(ps, s, "out of memory");
+	t->calls[t->ncalls++] = call;
+	return 0;
+}
+
+static int starts(const char *s, const char *e, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return (size_t)(e - s) >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* Parses a "# ..." line: header values and communicator definitions. */
+static int parse_comment(struct parser *ps, const char *s, const char *e)
+{
+	if (starts(s, e, "# comm:"))
+		return parse_call(ps, s, e);
+	if (starts(s, e, "# goaltrace")) {
+		ps->t->dialect = TR_DIALECT_GOALTRACE;
+		return 0;
+	}
+	int is_rank = starts(s, e, "# rank:"), is_size = starts(s, e, "# size:");
+	if (is_rank || is_size) {
+		struct field f = trim(s + 7, e);
+		int32_t v = 0;
+		if (parse_i32(ps, &f, &v))
+			return -1;
+		if (v < 0)
+			return fail(ps, f.s, "negative %s", is_rank ? "rank" : "size");
+		*(is_rank ? &ps->t->rank : &ps->t->size) = v;
+	}
+	return 0;
+}
+
+int tr_read_mem(const char *fname, const char *text, size_t len,
+                const struct tr_options *opt, struct tr_trace *t,
+                char *err, size_t errlen)
+{
+	memset(t, 0, sizeof *t);
+	t->rank = t->size = -1;
+	struct parser ps = { .fname = fname, .t = t, .err = err, .errlen = errlen };
+	ps.reqsize = opt && opt->request_size ? opt->request_size : 8;
+	if (errlen)
+		err[0] = '\0';
+	const char *p = text, *end = text + len;
+	while (p < end && !ps.failed) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		ps.line = p;
+		ps.lineno++;
+		if (e > p && e[-1] == '\r')
+			e--;
+		struct field f = trim(p, e);
+		if (memchr(p, '\0', (size_t)(e - p)))
+			fail(&ps, p, "NUL byte in line");
+		else if (f.s == f.e)
+			; /* empty line */
+		else if (*f.s == '#')
+			parse_comment(&ps, f.s, f.e);
+		else if (starts(f.s, f.e, "MPI_") || starts(f.s, f.e, "PMPI_"))
+			parse_call(&ps, f.s, f.e);
+		else
+			fail(&ps, f.s, "expected a call name starting with MPI_ or a '#' comment");
+		p = nl ? nl + 1 : end;
+	}
+	if (ps.failed) {
+		tr_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+int tr_read_file(const char *path, const struct tr_options *opt,
+                 struct tr_trace *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof *t);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (grow((void **)&buf, &cap, len + 65536, 1)) {
+			snprintf(err, errlen, "%s: error: out of memory", path);
+			free(buf);
+			fclose(fp);
+			return -1;
+		}
+		size_t got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(fp);
+	fclose(fp);
+	if (bad) {
+		snprintf(err, errlen, "%s: error: read error", path);
+		free(buf);
+		return -1;
+	}
+	int rc = tr_read_mem(path, buf, len, opt, t, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void tr_free(struct tr_trace *t)
+{
+	free(t->calls);
+	free(t->pool);
+	free(t->names);
+	memset(t, 0, sizeof *t);
+	t->rank = t->size = -1;
+}
+
+const char *tr_kind_name(enum tr_kind kind)
+{
+	return (unsigned)kind < TR_NKINDS ? kind_name[kind] : "";
+}
+
+const char *tr_call_name(const struct tr_trace *t, const struct tr_call *c)
+{
+	if (c->kind == TR_OTHER)
+		return t->names + c->name;
+	return tr_kind_name((enum tr_kind)c->kind);
+}
