@@ -17,6 +17,12 @@ ifeq ($(SAN),1)
 B ?= build/san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 OPT ?= -O1
+else ifeq ($(SAN),fuzz)
+# libFuzzer build (clang): make fuzz
+B ?= build/fuzz
+CC := clang
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT ?= -O1
 else
 B ?= build
 SANFLAGS :=
@@ -39,7 +45,7 @@ LDFLAGS ?=
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LDLIBS ?= -lm
 
-MAKEFILES := Makefile $(wildcard */module.mk)
+MK_FILES := Makefile $(wildcard */module.mk)
 
 # Filled in by the module.mk files.
 TOOLS :=        # installed programs, as $(B)/bin/NAME
@@ -57,7 +63,7 @@ include goal-parser/module.mk
 
 all: $(TOOLS) $(TEST_PROGS)
 
-$(B)/obj/%.o: %.c $(MAKEFILES)
+$(B)/obj/%.o: %.c $(MK_FILES)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -76,6 +82,14 @@ test: deps
 # Run the suite against an already built tree: make test-run B=build
 test-run: all
 	tests/run.sh $(B)
+
+# Fuzz the GOAL compiler and the binary reader for FUZZ_SECONDS each (CI
+# runs this briefly; by hand: make fuzz FUZZ_SECONDS=36000).  Corpora grow in
+# build/fuzz/corpus-*; crashes are written to build/fuzz/.
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin build/fuzz/bin/goalc
+	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 bench: all
 	tests/bench.sh $(B)

@@ -18,7 +18,7 @@ const char *const goal_kind_name[GOAL_NKINDS] = {
 #undef GOAL_X_NAME
 };
 
-#define PAD8(x) (((x) + 7u) & ~(uint64_t)7u)
+#define PAD8(x) (((uint64_t)(x) + 7u) & ~(uint64_t)7u)
 
 static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -123,15 +123,16 @@ static void drop_output(goal_ps *ps)
 }
 
 static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap)
 {
-	drop_output(ps);
 	ps->nerrors++;
 	if (ps->stopped)
-		return;
+		goto out;
 	if (ps->nerrors > ps->max_errors) {
 		fprintf(ps->diag, "%s: too many errors, stopping\n", ps->name);
 		ps->stopped = 1;
-		return;
+		goto out;
 	}
 	if (loc)
 		fprintf(ps->diag, "%s:%" PRIu64 ":%" PRIu32 ": error: ", ps->name, loc->line, loc->col);
@@ -141,6 +142,9 @@ static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap
 	fputc('\n', ps->diag);
 	if (loc)
 		show_line(ps, loc->line_off, loc->col);
+out:
+	/* Last: the message may be the writer's own. */
+	drop_output(ps);
 }
 
 void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)

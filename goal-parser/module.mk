@@ -9,11 +9,11 @@ LIBGOAL := $(B)/lib/libgoal.a
 OBJS += $(GOAL_OBJS) $(B)/obj/goal-parser/goalc.o
 TOOLS += $(B)/bin/goalc $(B)/bin/txt2bin
 
-$(B)/gen/goal_parse.c $(B)/gen/goal_parse.h &: goal-parser/goal_parse.y $(MAKEFILES)
+$(B)/gen/goal_parse.c $(B)/gen/goal_parse.h &: goal-parser/goal_parse.y $(MK_FILES)
 	@mkdir -p $(@D)
 	$(BISON) -Wall -Werror --defines=$(B)/gen/goal_parse.h -o $(B)/gen/goal_parse.c $<
 
-$(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MAKEFILES)
+$(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MK_FILES)
 	@mkdir -p $(@D)
 	$(FLEX) --header-file=$(B)/gen/goal_lex.h -o $(B)/gen/goal_lex.c $<
 
@@ -21,7 +21,7 @@ $(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MAKEFILES)
 # and bison skeletons trip over.
 GEN_CFLAGS := -Wno-missing-prototypes -Wno-sign-compare -Wno-unused-function \
 	-Wno-null-dereference -I goal-parser
-$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(MAKEFILES)
+$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(MK_FILES)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -c $< -o $@
 
@@ -43,3 +43,9 @@ TEST_PROGS += $(B)/tests/goal_format_test
 OBJS += $(B)/obj/tests/goal/goal_format_test.o
 $(B)/tests/goal_format_test: $(B)/obj/tests/goal/goal_format_test.o $(LIBGOAL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# libFuzzer targets (make fuzz builds them with SAN=fuzz).
+ifeq ($(SAN),fuzz)
+$(B)/fuzz_%: $(B)/obj/tests/fuzz/fuzz_%.o $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif
