@@ -6,7 +6,8 @@ TRACE_SRCS := traces/trace_read.c traces/trace_write.c
 TRACE_OBJS := $(TRACE_SRCS:%.c=$(B)/obj/%.o)
 LIBTRACE := $(B)/lib/libtrace.a
 
-OBJS += $(TRACE_OBJS) $(B)/obj/tests/traces/trace_read_test.o
+OBJS += $(TRACE_OBJS) $(B)/obj/tests/traces/trace_read_test.o \
+	$(B)/obj/tests/traces/trace_check.o
 
 $(LIBTRACE): $(TRACE_OBJS)
 	@mkdir -p $(@D)
@@ -15,6 +16,11 @@ $(LIBTRACE): $(TRACE_OBJS)
 
 TEST_PROGS += $(B)/tests/trace_read_test
 $(B)/tests/trace_read_test: $(B)/obj/tests/traces/trace_read_test.o $(LIBTRACE)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Checker of a run's traces, used by tests/traces/run.sh.
+TEST_PROGS += $(B)/tests/trace_check
+$(B)/tests/trace_check: $(B)/obj/tests/traces/trace_check.o $(LIBTRACE)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # MPI parts: built without sanitizers (the library is preloaded into MPI

@@ -1,0 +1,155 @@
+/* halo.c: test MPI program for tracing: a 1-D Jacobi halo exchange with
+ * nonblocking sends and receives, a global residual by allreduce, and one
+ * call of every other traced MPI function (also on sub-communicators).
+ * Usage: halo [iterations [cells per rank]]; prints the final residual. */
+#include <mpi.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Calls every traced function that the halo loop does not use, once. */
+static void tour(int rank, int size)
+{
+	int p = size, one = 1, x = rank, y = 0;
+	int *cnt = malloc((size_t)p * sizeof *cnt), *dsp = malloc((size_t)p * sizeof *dsp);
+	int *big = malloc((size_t)p * 4 * sizeof *big), *big2 = malloc((size_t)p * 4 * sizeof *big2);
+	for (int i = 0; i < p; i++) {
+		cnt[i] = 1 + i % 2;
+		dsp[i] = 2 * i;
+	}
+	int right = (rank + 1) % size, left = (rank + size - 1) % size;
+	MPI_Status st;
+	MPI_Request r[2];
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Reduce(&rank, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Gather(&rank, 1, MPI_INT, big, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Gatherv(&rank, cnt[rank], MPI_INT, big, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Scatter(big, 1, MPI_INT, &y, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Scatterv(big, cnt, dsp, MPI_INT, big2, cnt[rank], MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Allgather(&rank, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD);
+	MPI_Allgatherv(big2, cnt[rank], MPI_INT, big, cnt, dsp, MPI_INT, MPI_COMM_WORLD);
+	MPI_Alltoall(big, 1, MPI_INT, big2, 1, MPI_INT, MPI_COMM_WORLD);
+	int *scnt = malloc((size_t)p * sizeof *scnt);
+	for (int i = 0; i < p; i++)
+		scnt[i] = 1 + rank % 2;
+	MPI_Alltoallv(big, scnt, dsp, MPI_INT, big2, cnt, dsp, MPI_INT, MPI_COMM_WORLD);
+	free(scnt);
+	for (int i = 0; i < p; i++)
+		big[i] = i;
+	MPI_Reduce_scatter(big, &y, (int[]){ 1, 1, 1, 1, 1, 1, 1, 1 }, MPI_INT, MPI_SUM,
+	                   MPI_COMM_WORLD);
+	MPI_Scan(&one, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+
+	/* blocking point to point around the ring */
+	if (rank % 2 == 0) {
+		MPI_Send(&x, 1, MPI_INT, right, 10, MPI_COMM_WORLD);
+		MPI_Ssend(&x, 1, MPI_INT, right, 11, MPI_COMM_WORLD);
+		MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &st);
+	} else {
+		MPI_Recv(&y, 1, MPI_INT, left, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Recv(&y, 1, MPI_INT, left, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(&x, 1, MPI_INT, left, 12, MPI_COMM_WORLD);
+	}
+	MPI_Sendrecv(&x, 1, MPI_INT, right, 13, &y, 1, MPI_INT, left, 13, MPI_COMM_WORLD, &st);
+	MPI_Sendrecv_replace(&x, 1, MPI_INT, left, 14, right, 14, MPI_COMM_WORLD, &st);
+
+	/* probe, then a polled receive with Test, Waitany, Waitsome */
+	MPI_Isend(&x, 1, MPI_INT, right, 15, MPI_COMM_WORLD, &r[0]);
+	MPI_Probe(left, 15, MPI_COMM_WORLD, &st);
+	int flag = 0;
+	while (!flag)
+		MPI_Iprobe(MPI_ANY_SOURCE, 15, MPI_COMM_WORLD, &flag, &st);
+	MPI_Irecv(&y, 1, MPI_INT, left, 15, MPI_COMM_WORLD, &r[1]);
+	flag = 0;
+	while (!flag)
+		MPI_Test(&r[1], &flag, &st);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	MPI_Irecv(&y, 1, MPI_INT, left, 16, MPI_COMM_WORLD, &r[1]);
+	MPI_Isend(&x, 1, MPI_INT, right, 16, MPI_COMM_WORLD, &r[0]);
+	int idx, n = 0, done = 0, ids[2];
+	MPI_Waitany(2, r, &idx, &st);
+	while (done < 1) {
+		MPI_Waitsome(2, r, &n, ids, MPI_STATUSES_IGNORE);
+		done += n == MPI_UNDEFINED ? 1 : n;
+	}
+	MPI_Irecv(&y, 1, MPI_INT, left, 17, MPI_COMM_WORLD, &r[1]);
+	MPI_Isend(&x, 1, MPI_INT, right, 17, MPI_COMM_WORLD, &r[0]);
+	flag = 0;
+	while (!flag)
+		MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE);
+
+	/* collectives on sub-communicators */
+	MPI_Comm half, dup;
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
+	MPI_Comm_dup(half, &dup);
+	int hr, hs;
+	MPI_Comm_rank(half, &hr);
+	MPI_Comm_size(dup, &hs);
+	MPI_Allreduce(&rank, &y, 1, MPI_INT, MPI_MAX, half);
+	MPI_Bcast(&x, 1, MPI_INT, 0, dup);
+	MPI_Barrier(dup);
+	if (hr == 0 && hs > 1)
+		MPI_Send(&x, 1, MPI_INT, 1, 18, dup);
+	else if (hr == 1)
+		MPI_Recv(&y, 1, MPI_INT, 0, 18, dup, MPI_STATUS_IGNORE);
+	MPI_Comm_free(&dup);
+	MPI_Comm_free(&half);
+	free(cnt);
+	free(dsp);
+	free(big);
+	free(big2);
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	int rank, size;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	int iters = argc > 1 ? atoi(argv[1]) : 20;
+	int n = argc > 2 ? atoi(argv[2]) : 10000;
+	if (size > 8 || iters < 0 || n < 1) {
+		if (rank == 0)
+			fprintf(stderr, "usage: halo [iterations [cells]] on at most 8 ranks\n");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	double *u = calloc((size_t)n + 2, sizeof *u), *v = calloc((size_t)n + 2, sizeof *v);
+	for (int i = 1; i <= n; i++)
+		u[i] = sin((double)(rank * n + i) * 0.001);
+	int left = rank - 1, right = rank + 1;
+	if (left < 0)
+		left = MPI_PROC_NULL;
+	if (right >= size)
+		right = MPI_PROC_NULL;
+	double res = 0;
+	for (int it = 0; it < iters; it++) {
+		MPI_Request r[4];
+		MPI_Irecv(&u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[0]);
+		MPI_Irecv(&u[n + 1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &r[1]);
+		MPI_Isend(&u[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &r[2]);
+		MPI_Isend(&u[n], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &r[3]);
+		/* interior while the halo is in flight */
+		double local = 0;
+		for (int i = 2; i < n; i++) {
+			v[i] = 0.5 * u[i] + 0.25 * (u[i - 1] + u[i + 1]);
+			local += (v[i] - u[i]) * (v[i] - u[i]);
+		}
+		MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+		v[1] = 0.5 * u[1] + 0.25 * (u[0] + u[2]);
+		v[n] = 0.5 * u[n] + 0.25 * (u[n - 1] + u[n + 1]);
+		double *t = u;
+		u = v;
+		v = t;
+		MPI_Allreduce(&local, &res, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+	tour(rank, size);
+	if (rank == 0)
+		printf("residual %.6e after %d iterations on %d ranks\n", sqrt(res), iters, size);
+	free(u);
+	free(v);
+	MPI_Finalize();
+	return 0;
+}

@@ -1,0 +1,1296 @@
+/* goaltrace.c: PMPI tracing library (libgoaltrace.so): records every MPI
+ * call of a rank with its times and arguments into memory and writes one
+ * liballprof-style text file per rank (docs/traces.md). */
+#include <mpi.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace_write.h"
+
+/* ---- state ---------------------------------------------------------- */
+
+static int active;            /* between MPI_Init and MPI_Finalize */
+static int fd = -1;           /* output file */
+static int my_rank, world_size;
+static int64_t shift_ns;      /* added to local times: rank 0's clock */
+static uint64_t *wbuf;        /* binary records */
+static size_t wused, wcap;    /* in words */
+static char *tbuf;            /* text being written */
+static size_t tcap;
+
+/* Monotonic time in nanoseconds. */
+static uint64_t now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes all of p[0..n) to the trace file; gives up tracing on error. */
+static void write_all(const char *p, size_t n)
+{
+	while (n && fd >= 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			fprintf(stderr, "goaltrace: rank %d: cannot write the trace: %s\n",
+			        my_rank, strerror(errno));
+			close(fd);
+			fd = -1;
+			return;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+/* Formats and writes every buffered record; empties the buffer. */
+static void flush_records(void)
+{
+	size_t i = 0, tused = 0;
+	while (i < wused) {
+		const uint64_t *w = wbuf + i;
+		size_t need = tr_record_max_chars(w);
+		if (tused + need > tcap) {
+			write_all(tbuf, tused);
+			tused = 0;
+			if (need > tcap) {
+				char *t = realloc(tbuf, need);
+				if (!t)
+					break;
+				tbuf = t;
+				tcap = need;
+			}
+		}
+		tused += tr_format_record(w, shift_ns, tbuf + tused);
+		i += TR_REC_WORDS(w[0]);
+	}
+	write_all(tbuf, tused);
+	wused = 0;
+}
+
+/* Returns room for a record of at most n words, or NULL if not tracing.
+ * Flushes the buffer to the file when it is full. */
+static uint64_t *rec_open(size_t n)
+{
+	if (!active)
+		return NULL;
+	if (wused + n > wcap) {
+		uint64_t t0 = now();
+		flush_records();
+		char line[96];
+		int k = snprintf(line, sizeof line, "# flush: %.3f %.3f\n",
+		                 (double)((int64_t)t0 + shift_ns) / 1e3,
+		                 (double)((int64_t)now() + shift_ns) / 1e3);
+		write_all(line, (size_t)k);
+		if (n > wcap) {
+			uint64_t *b = realloc(wbuf, n * sizeof *wbuf);
+			if (!b)
+				return NULL;
+			wbuf = b;
+			wcap = n;
+		}
+	}
+	return wbuf + wused;
+}
+
+/* Completes the record at w of kind with n words. */
+static void rec_close(enum tr_kind kind, uint64_t *w, size_t n, uint64_t t0, uint64_t t1)
+{
+	w[0] = TR_REC_HEAD(kind, n);
+	w[1] = t0;
+	w[2] = t1;
+	wused += n;
+}
+
+/* ---- argument encoding ---------------------------------------------- */
+
+#define HANDLE_FN(name, type, null) \
+	static uint64_t name(type h) \
+	{ \
+		uint64_t v = 0; \
+		if (h == null) \
+			return 0; \
+		memcpy(&v, &h, sizeof h < sizeof v ? sizeof h : sizeof v); \
+		return v; \
+	}
+HANDLE_FN(h_comm, MPI_Comm, MPI_COMM_NULL)
+HANDLE_FN(h_req, MPI_Request, MPI_REQUEST_NULL)
+HANDLE_FN(h_type, MPI_Datatype, MPI_DATATYPE_NULL)
+HANDLE_FN(h_op, MPI_Op, MPI_OP_NULL)
+HANDLE_FN(h_group, MPI_Group, MPI_GROUP_NULL)
+
+static uint64_t h_ptr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static uint64_t s64(int64_t v)
+{
+	return (uint64_t)v;
+}
+
+/* Rank with MPI's special values normalised (trace_kinds.h). */
+static uint64_t peer(int r)
+{
+	if (r == MPI_ANY_SOURCE)
+		return s64(TR_ANY_SOURCE);
+	if (r == MPI_PROC_NULL)
+		return s64(TR_PROC_NULL);
+	return s64(r);
+}
+
+static uint64_t tagv(int t)
+{
+	return s64(t == MPI_ANY_TAG ? TR_ANY_TAG : t);
+}
+
+/* liballprof's numbers for predefined datatypes and ops. */
+struct dtype_id {
+	MPI_Datatype t;
+	int id;
+};
+struct op_id {
+	MPI_Op o;
+	int id;
+};
+
+static int dtype_id(MPI_Datatype t, uint64_t *id)
+{
+	const struct dtype_id ids[] = {
+		{ MPI_INT, 1 }, { MPI_INTEGER, 2 }, { MPI_LONG, 3 }, { MPI_SHORT, 4 },
+		{ MPI_UNSIGNED, 5 }, { MPI_UNSIGNED_LONG, 6 }, { MPI_UNSIGNED_SHORT, 7 },
+		{ MPI_FLOAT, 8 }, { MPI_REAL, 9 }, { MPI_DOUBLE, 10 },
+		{ MPI_DOUBLE_PRECISION, 11 }, { MPI_LONG_DOUBLE, 12 }, { MPI_BYTE, 13 },
+		{ MPI_FLOAT_INT, 14 }, { MPI_DOUBLE_INT, 15 }, { MPI_LONG_INT, 16 },
+		{ MPI_2INT, 17 }, { MPI_SHORT_INT, 18 }, { MPI_LONG_DOUBLE_INT, 19 },
+		{ MPI_LOGICAL, 20 }, { MPI_COMPLEX, 21 }, { MPI_CHARACTER, 21 },
+		{ MPI_DOUBLE_COMPLEX, 22 },
+	};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (ids[i].t == t) {
+			*id = (uint64_t)ids[i].id;
+			return 1;
+		}
+	return 0;
+}
+
+static uint64_t op_id(MPI_Op o)
+{
+	const struct op_id ids[] = {
+		{ MPI_MIN, 1 }, { MPI_MAX, 2 }, { MPI_SUM, 3 }, { MPI_PROD, 4 },
+		{ MPI_LAND, 5 }, { MPI_BAND, 6 }, { MPI_LOR, 7 }, { MPI_BOR, 8 },
+		{ MPI_LXOR, 9 }, { MPI_BXOR, 10 }, { MPI_MINLOC, 11 }, { MPI_MAXLOC, 12 },
+	};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (ids[i].o == o)
+			return (uint64_t)ids[i].id;
+	return h_op(o);
+}
+
+/* A small cache of datatype id, size and extent (cleared by Type_free). */
+#define DT_CACHE 16
+static struct {
+	MPI_Datatype t;
+	uint64_t v[3];
+	int used;
+} dt_cache[DT_CACHE];
+
+static size_t put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
+{
+	if (t == MPI_DATATYPE_NULL) {
+		w[i] = w[i + 1] = w[i + 2] = 0;
+		return i + 3;
+	}
+	uint64_t hv = h_type(t);
+	unsigned slot = (unsigned)((hv >> 4) ^ (hv >> 12)) % DT_CACHE;
+	if (!dt_cache[slot].used || dt_cache[slot].t != t) {
+		int size = 0;
+		MPI_Aint lb = 0, extent = 0;
+		PMPI_Type_size(t, &size);
+		PMPI_Type_get_extent(t, &lb, &extent);
+		dt_cache[slot].t = t;
+		dt_cache[slot].used = 1;
+		if (!dtype_id(t, &dt_cache[slot].v[0]))
+			dt_cache[slot].v[0] = hv;
+		dt_cache[slot].v[1] = s64(size);
+		dt_cache[slot].v[2] = s64((int64_t)extent);
+	}
+	memcpy(w + i, dt_cache[slot].v, sizeof dt_cache[slot].v);
+	return i + 3;
+}
+
+static size_t put_comm(uint64_t *w, size_t i, MPI_Comm c)
+{
+	int r = -1, p = 0;
+	if (c != MPI_COMM_NULL) {
+		PMPI_Comm_rank(c, &r);
+		PMPI_Comm_size(c, &p);
+	}
+	w[i] = h_comm(c);
+	w[i + 1] = s64(r);
+	w[i + 2] = s64(p);
+	return i + 3;
+}
+
+static size_t put_status(uint64_t *w, size_t i, const MPI_Status *st)
+{
+	int n = 0;
+	PMPI_Get_count(st, MPI_BYTE, &n);
+	w[i] = peer(st->MPI_SOURCE);
+	w[i + 1] = tagv(st->MPI_TAG);
+	w[i + 2] = s64(n == MPI_UNDEFINED ? -1 : n);
+	return i + 3;
+}
+
+/* Count array (A): pointer, n, values (n = 0 if counts is NULL). */
+static size_t put_counts(uint64_t *w, size_t i, const int *counts, int n)
+{
+	w[i++] = h_ptr(counts);
+	if (!counts)
+		n = 0;
+	w[i++] = s64(n);
+	for (int k = 0; k < n; k++)
+		w[i++] = s64(counts[k]);
+	return i;
+}
+
+static int comm_size(MPI_Comm c)
+{
+	int p = 0;
+	PMPI_Comm_size(c, &p);
+	return p;
+}
+
+static int comm_rank(MPI_Comm c)
+{
+	int r = -1;
+	PMPI_Comm_rank(c, &r);
+	return r;
+}
+
+/* Writes a communicator definition: its handle and its members' world ranks. */
+static void put_commdef(MPI_Comm c, uint64_t t)
+{
+	if (c == MPI_COMM_NULL)
+		return;
+	int p = comm_size(c);
+	uint64_t *w = rec_open(5 + (size_t)p);
+	if (!w)
+		return;
+	MPI_Group g, wg;
+	int *in = malloc(2 * (size_t)p * sizeof *in);
+	if (!in)
+		return;
+	PMPI_Comm_group(c, &g);
+	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+	for (int k = 0; k < p; k++)
+		in[k] = k;
+	PMPI_Group_translate_ranks(g, p, in, wg, in + p);
+	PMPI_Group_free(&g);
+	PMPI_Group_free(&wg);
+	size_t i = 3;
+	w[i++] = h_comm(c);
+	w[i++] = s64(p);
+	for (int k = 0; k < p; k++)
+		w[i++] = s64(in[p + k]);
+	free(in);
+	rec_close(TR_COMMDEF, w, i, t, t);
+}
+
+/* ---- setup and teardown --------------------------------------------- */
+
+/* Estimates this rank's clock offset to rank 0 by ping-pongs (the one with
+ * the smallest round trip counts); sets shift_ns. */
+static void sync_clocks(void)
+{
+	const char *env = getenv("GOALTRACE_SYNC");
+	if (env && strcmp(env, "0") == 0)
+		return;
+	MPI_Comm c;
+	PMPI_Comm_dup(MPI_COMM_WORLD, &c);
+	/* ranks on rank 0's host share its CLOCK_MONOTONIC: no shift */
+	char host0[256] = "", host[256] = "";
+	gethostname(host, sizeof host - 1);
+	memcpy(host0, host, sizeof host);
+	PMPI_Bcast(host0, sizeof host0, MPI_CHAR, 0, c);
+	int need = strcmp(host, host0) != 0, *needs = NULL;
+	if (my_rank == 0)
+		needs = calloc((size_t)world_size, sizeof *needs);
+	PMPI_Gather(&need, 1, MPI_INT, needs, 1, MPI_INT, 0, c);
+	enum { ROUNDS = 10 };
+	if (my_rank == 0) {
+		for (int r = 1; r < world_size; r++) {
+			if (!needs || !needs[r])
+				continue;
+			int64_t best_rtt = INT64_MAX, off = 0;
+			for (int k = 0; k < ROUNDS; k++) {
+				int64_t a = (int64_t)now(), b;
+				PMPI_Send(&a, 1, MPI_INT64_T, r, 0, c);
+				PMPI_Recv(&b, 1, MPI_INT64_T, r, 0, c, MPI_STATUS_IGNORE);
+				int64_t e = (int64_t)now();
+				if (e - a < best_rtt) {
+					best_rtt = e - a;
+					off = a + (e - a) / 2 - b;
+				}
+			}
+			PMPI_Send(&off, 1, MPI_INT64_T, r, 1, c);
+		}
+		free(needs);
+	} else if (need) {
+		for (int k = 0; k < ROUNDS; k++) {
+			int64_t a, b;
+			PMPI_Recv(&a, 1, MPI_INT64_T, 0, 0, c, MPI_STATUS_IGNORE);
+			b = (int64_t)now();
+			PMPI_Send(&b, 1, MPI_INT64_T, 0, 0, c);
+		}
+		PMPI_Recv(&shift_ns, 1, MPI_INT64_T, 0, 1, c, MPI_STATUS_IGNORE);
+	}
+	PMPI_Comm_free(&c);
+}
+
+/* Opens the trace file and allocates the buffers; tracing stays off if
+ * that fails (with one message on stderr). */
+static void start_tracing(void)
+{
+	PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+	const char *dir = getenv("GOALTRACE_DIR");
+	const char *prefix = getenv("GOALTRACE_PREFIX");
+	const char *htor = getenv("HTOR_PMPI_FILE_PREFIX");
+	char path[4096];
+	if (!dir && !prefix && htor)
+		snprintf(path, sizeof path, "%s%d.txt", htor, my_rank);
+	else
+		snprintf(path, sizeof path, "%s/%s%d.txt", dir ? dir : ".",
+		         prefix ? prefix : "pmpi-trace-rank-", my_rank);
+	const char *mb = getenv("GOALTRACE_BUFFER_MB");
+	size_t bytes = (size_t)(mb && atoi(mb) > 0 ? atoi(mb) : 64) << 20;
+	wcap = bytes / sizeof *wbuf;
+	wbuf = malloc(wcap * sizeof *wbuf);
+	tcap = 1 << 20;
+	tbuf = malloc(tcap);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || !wbuf || !tbuf) {
+		fprintf(stderr, "goaltrace: rank %d: not tracing: cannot open %s: %s\n",
+		        my_rank, path, fd < 0 ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		return;
+	}
+	sync_clocks();
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	char head[1024];
+	int n = snprintf(head, sizeof head,
+	                 "# goaltrace trace format 1\n"
+	                 "# rank: %d\n"
+	                 "# size: %d\n"
+	                 "# hostname: %s\n"
+	                 "# time: microseconds (CLOCK_MONOTONIC + clock shift)\n"
+	                 "# clock shift to rank 0: %.3f us\n"
+	                 "# request size: %zu\n",
+	                 my_rank, world_size, host, (double)shift_ns / 1e3,
+	                 sizeof(MPI_Request));
+	write_all(head, (size_t)n);
+	active = 1;
+}
+
+static void stop_tracing(void)
+{
+	if (!active)
+		return;
+	flush_records();
+	active = 0;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	free(wbuf);
+	free(tbuf);
+	wbuf = NULL;
+	tbuf = NULL;
+	wused = wcap = tcap = 0;
+}
+
+static void after_init(uint64_t t0, int *argc, char ***argv, int thread,
+                       int required, int provided)
+{
+	start_tracing();
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(8);
+	if (!w)
+		return;
+	size_t i = 3;
+	w[i++] = h_ptr(argc);
+	w[i++] = h_ptr(argv);
+	if (thread) {
+		w[i++] = s64(required);
+		w[i++] = s64(provided);
+	}
+	rec_close(thread ? TR_INIT_THREAD : TR_INIT, w, i, t0, t1);
+	put_commdef(MPI_COMM_WORLD, t1);
+	put_commdef(MPI_COMM_SELF, t1);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Init(argc, argv);
+	if (ret == MPI_SUCCESS)
+		after_init(t0, argc, argv, 0, 0, 0);
+	return ret;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Init_thread(argc, argv, required, provided);
+	if (ret == MPI_SUCCESS)
+		after_init(t0, argc, argv, 1, required, *provided);
+	return ret;
+}
+
+int MPI_Finalize(void)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Finalize();
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(3);
+	if (w)
+		rec_close(TR_FINALIZE, w, 3, t0, t1);
+	stop_tracing();
+	return ret;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	uint64_t t0 = now();
+	uint64_t *w = rec_open(7);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = s64(errorcode);
+		rec_close(TR_ABORT, w, i, t0, t0);
+	}
+	stop_tracing();
+	return PMPI_Abort(comm, errorcode);
+}
+
+/* ---- point to point ------------------------------------------------- */
+
+/* Record of a send-like call: b n d P T c [R]. */
+static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype dt,
+                    int rank, int tag, MPI_Comm comm, const MPI_Request *req,
+                    uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(14);
+	if (!w)
+		return;
+	size_t i = 3;
+	w[i++] = h_ptr(buf);
+	w[i++] = s64(count);
+	i = put_dtype(w, i, dt);
+	w[i++] = peer(rank);
+	w[i++] = tagv(tag);
+	i = put_comm(w, i, comm);
+	if (req)
+		w[i++] = h_req(*req);
+	rec_close(kind, w, i, t0, t1);
+}
+
+#define SEND_FN(NAME, KIND) \
+	int NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(buf, count, dt, dest, tag, comm); \
+		rec_p2p(KIND, buf, count, dt, dest, tag, comm, NULL, t0, now()); \
+		return ret; \
+	}
+SEND_FN(MPI_Send, TR_SEND)
+SEND_FN(MPI_Bsend, TR_BSEND)
+SEND_FN(MPI_Ssend, TR_SSEND)
+SEND_FN(MPI_Rsend, TR_RSEND)
+
+#define ISEND_FN(NAME, KIND) \
+	int NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, \
+	         MPI_Comm comm, MPI_Request *req) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(buf, count, dt, dest, tag, comm, req); \
+		rec_p2p(KIND, buf, count, dt, dest, tag, comm, req, t0, now()); \
+		return ret; \
+	}
+ISEND_FN(MPI_Isend, TR_ISEND)
+ISEND_FN(MPI_Ibsend, TR_IBSEND)
+ISEND_FN(MPI_Issend, TR_ISSEND)
+ISEND_FN(MPI_Irsend, TR_IRSEND)
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Irecv(buf, count, dt, source, tag, comm, req);
+	rec_p2p(TR_IRECV, buf, count, dt, source, tag, comm, req, t0, now());
+	return ret;
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+             MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t t0 = now();
+	int ret = PMPI_Recv(buf, count, dt, source, tag, comm, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(16);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h_ptr(buf);
+		w[i++] = s64(count);
+		i = put_dtype(w, i, dt);
+		w[i++] = peer(source);
+		w[i++] = tagv(tag);
+		i = put_comm(w, i, comm);
+		i = put_status(w, i, status);
+		rec_close(TR_RECV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t t0 = now();
+	int ret = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
+	                        source, rtag, comm, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(24);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h_ptr(sbuf);
+		w[i++] = s64(scount);
+		i = put_dtype(w, i, stype);
+		w[i++] = peer(dest);
+		w[i++] = tagv(stag);
+		w[i++] = h_ptr(rbuf);
+		w[i++] = s64(rcount);
+		i = put_dtype(w, i, rtype);
+		w[i++] = peer(source);
+		w[i++] = tagv(rtag);
+		i = put_comm(w, i, comm);
+		i = put_status(w, i, status);
+		rec_close(TR_SENDRECV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag,
+                         int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t t0 = now();
+	int ret = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(20);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h_ptr(buf);
+		w[i++] = s64(count);
+		i = put_dtype(w, i, dt);
+		w[i++] = peer(dest);
+		w[i++] = tagv(stag);
+		w[i++] = peer(source);
+		w[i++] = tagv(rtag);
+		i = put_comm(w, i, comm);
+		i = put_status(w, i, status);
+		rec_close(TR_SENDRECV_REPLACE, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t t0 = now();
+	int ret = PMPI_Probe(source, tag, comm, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(11);
+	if (w) {
+		size_t i = 3;
+		w[i++] = peer(source);
+		w[i++] = tagv(tag);
+		i = put_comm(w, i, comm);
+		i = put_status(w, i, status);
+		rec_close(TR_PROBE, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t t0 = now();
+	int ret = PMPI_Iprobe(source, tag, comm, flag, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(12);
+	if (w) {
+		size_t i = 3;
+		w[i++] = peer(source);
+		w[i++] = tagv(tag);
+		i = put_comm(w, i, comm);
+		w[i++] = s64(*flag != 0);
+		if (*flag) {
+			i = put_status(w, i, status);
+		} else {
+			w[i++] = s64(-1);
+			w[i++] = s64(-1);
+			w[i++] = 0;
+		}
+		rec_close(TR_IPROBE, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* ---- completion ----------------------------------------------------- */
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t h = h_req(*req);
+	uint64_t t0 = now();
+	int ret = PMPI_Wait(req, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(7);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h;
+		i = put_status(w, i, status);
+		rec_close(TR_WAIT, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t h = h_req(*req);
+	uint64_t t0 = now();
+	int ret = PMPI_Test(req, flag, status);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(8);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h;
+		w[i++] = s64(*flag != 0);
+		if (*flag) {
+			i = put_status(w, i, status);
+		} else {
+			w[i++] = s64(-1);
+			w[i++] = s64(-1);
+			w[i++] = 0;
+		}
+		rec_close(TR_TEST, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* Statuses for the *all / *some calls when the caller passes
+ * MPI_STATUSES_IGNORE. */
+static MPI_Status *status_array(MPI_Status *given, MPI_Status *local, int nlocal,
+                                int n, MPI_Status **heap)
+{
+	*heap = NULL;
+	if (given != MPI_STATUSES_IGNORE)
+		return given;
+	if (n <= nlocal)
+		return local;
+	*heap = malloc((size_t)n * sizeof **heap);
+	return *heap;
+}
+
+/* Copies the request handles before a completion call (NULL if not
+ * tracing or out of memory). */
+static uint64_t *save_reqs(int n, const MPI_Request *reqs, uint64_t *local, int nlocal)
+{
+	if (!active)
+		return NULL;
+	uint64_t *h = n <= nlocal ? local : malloc((size_t)n * sizeof *h);
+	if (h)
+		for (int k = 0; k < n; k++)
+			h[k] = h_req(reqs[k]);
+	return h;
+}
+
+#define NLOCAL 32
+
+/* Writes k L for a completion call; returns the next index. */
+static size_t put_reqs(uint64_t *w, size_t i, int n, const uint64_t *h)
+{
+	w[i++] = s64(n);
+	w[i++] = s64(n);
+	for (int k = 0; k < n; k++)
+		w[i++] = h[k];
+	return i;
+}
+
+static void rec_all(enum tr_kind kind, int n, const uint64_t *h, int flag,
+                    const MPI_Status *st, uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(8 + 4 * (size_t)n);
+	if (!w)
+		return;
+	size_t i = put_reqs(w, 3, n, h);
+	if (kind == TR_TESTALL)
+		w[i++] = s64(flag != 0);
+	int ns = flag && st ? n : 0;
+	w[i++] = s64(ns);
+	for (int k = 0; k < ns; k++)
+		i = put_status(w, i, &st[k]);
+	rec_close(kind, w, i, t0, t1);
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+	uint64_t lh[NLOCAL];
+	MPI_Status ls[NLOCAL], *heap;
+	uint64_t *h = save_reqs(n, reqs, lh, NLOCAL);
+	MPI_Status *st = h ? status_array(statuses, ls, NLOCAL, n, &heap) : statuses;
+	if (!h)
+		heap = NULL;
+	uint64_t t0 = now();
+	int ret = PMPI_Waitall(n, reqs, st ? st : statuses);
+	uint64_t t1 = now();
+	if (h) {
+		rec_all(TR_WAITALL, n, h, 1, st, t0, t1);
+		if (h != lh)
+			free(h);
+	}
+	free(heap);
+	return ret;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	uint64_t lh[NLOCAL];
+	MPI_Status ls[NLOCAL], *heap;
+	uint64_t *h = save_reqs(n, reqs, lh, NLOCAL);
+	MPI_Status *st = h ? status_array(statuses, ls, NLOCAL, n, &heap) : statuses;
+	if (!h)
+		heap = NULL;
+	uint64_t t0 = now();
+	int ret = PMPI_Testall(n, reqs, flag, st ? st : statuses);
+	uint64_t t1 = now();
+	if (h) {
+		rec_all(TR_TESTALL, n, h, *flag, st, t0, t1);
+		if (h != lh)
+			free(h);
+	}
+	free(heap);
+	return ret;
+}
+
+static void rec_any(enum tr_kind kind, int n, const uint64_t *h, int index, int flag,
+                    const MPI_Status *st, uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(10 + (size_t)n);
+	if (!w)
+		return;
+	size_t i = put_reqs(w, 3, n, h);
+	int done = flag && index != MPI_UNDEFINED;
+	w[i++] = s64(done ? index : -1);
+	if (kind == TR_TESTANY)
+		w[i++] = s64(flag != 0);
+	if (done) {
+		i = put_status(w, i, st);
+	} else {
+		w[i++] = s64(-1);
+		w[i++] = s64(-1);
+		w[i++] = 0;
+	}
+	rec_close(kind, w, i, t0, t1);
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t lh[NLOCAL];
+	uint64_t *h = save_reqs(n, reqs, lh, NLOCAL);
+	uint64_t t0 = now();
+	int ret = PMPI_Waitany(n, reqs, index, status);
+	uint64_t t1 = now();
+	if (h) {
+		rec_any(TR_WAITANY, n, h, *index, 1, status, t0, t1);
+		if (h != lh)
+			free(h);
+	}
+	return ret;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	uint64_t lh[NLOCAL];
+	uint64_t *h = save_reqs(n, reqs, lh, NLOCAL);
+	uint64_t t0 = now();
+	int ret = PMPI_Testany(n, reqs, index, flag, status);
+	uint64_t t1 = now();
+	if (h) {
+		rec_any(TR_TESTANY, n, h, *index, *flag, status, t0, t1);
+		if (h != lh)
+			free(h);
+	}
+	return ret;
+}
+
+static void rec_some(enum tr_kind kind, int n, const uint64_t *h, int outcount,
+                     const int *indices, const MPI_Status *st, uint64_t t0, uint64_t t1)
+{
+	int m = outcount == MPI_UNDEFINED ? 0 : outcount;
+	uint64_t *w = rec_open(8 + (size_t)n + 4 * (size_t)m);
+	if (!w)
+		return;
+	size_t i = put_reqs(w, 3, n, h);
+	w[i++] = s64(m);
+	w[i++] = s64(m);
+	for (int k = 0; k < m; k++)
+		w[i++] = s64(indices[k]);
+	w[i++] = s64(m);
+	for (int k = 0; k < m; k++)
+		i = put_status(w, i, &st[k]);
+	rec_close(kind, w, i, t0, t1);
+}
+
+#define SOME_FN(NAME, KIND) \
+	int NAME(int n, MPI_Request reqs[], int *outcount, int indices[], \
+	         MPI_Status statuses[]) \
+	{ \
+		uint64_t lh[NLOCAL]; \
+		MPI_Status ls[NLOCAL], *heap; \
+		uint64_t *h = save_reqs(n, reqs, lh, NLOCAL); \
+		MPI_Status *st = h ? status_array(statuses, ls, NLOCAL, n, &heap) : statuses; \
+		if (!h) \
+			heap = NULL; \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(n, reqs, outcount, indices, st ? st : statuses); \
+		uint64_t t1 = now(); \
+		if (h) { \
+			if (st) \
+				rec_some(KIND, n, h, *outcount, indices, st, t0, t1); \
+			if (h != lh) \
+				free(h); \
+		} \
+		free(heap); \
+		return ret; \
+	}
+SOME_FN(MPI_Waitsome, TR_WAITSOME)
+SOME_FN(MPI_Testsome, TR_TESTSOME)
+
+static void rec_req(enum tr_kind kind, uint64_t h, uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(4);
+	if (!w)
+		return;
+	w[3] = h;
+	rec_close(kind, w, 4, t0, t1);
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+	uint64_t h = h_req(*req), t0 = now();
+	int ret = PMPI_Request_free(req);
+	rec_req(TR_REQUEST_FREE, h, t0, now());
+	return ret;
+}
+
+int MPI_Cancel(MPI_Request *req)
+{
+	uint64_t h = h_req(*req), t0 = now();
+	int ret = PMPI_Cancel(req);
+	rec_req(TR_CANCEL, h, t0, now());
+	return ret;
+}
+
+/* ---- collectives ---------------------------------------------------- */
+
+int MPI_Barrier(MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Barrier(comm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(6);
+	if (w)
+		rec_close(TR_BARRIER, w, put_comm(w, 3, comm), t0, t1);
+	return ret;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Bcast(buf, count, dt, root, comm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(12);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h_ptr(buf);
+		w[i++] = s64(count);
+		i = put_dtype(w, i, dt);
+		w[i++] = s64(root);
+		i = put_comm(w, i, comm);
+		rec_close(TR_BCAST, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* Record b b n d o [r] c of the reductions. */
+static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, int count,
+                       MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                       uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(14);
+	if (!w)
+		return;
+	size_t i = 3;
+	w[i++] = h_ptr(sbuf);
+	w[i++] = h_ptr(rbuf);
+	w[i++] = s64(count);
+	i = put_dtype(w, i, dt);
+	w[i++] = op_id(op);
+	if (kind == TR_REDUCE)
+		w[i++] = s64(root);
+	i = put_comm(w, i, comm);
+	rec_close(kind, w, i, t0, t1);
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+	rec_reduce(TR_REDUCE, sbuf, rbuf, count, dt, op, root, comm, t0, now());
+	return ret;
+}
+
+#define ALLRED_FN(NAME, KIND) \
+	int NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, \
+	         MPI_Comm comm) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, rbuf, count, dt, op, comm); \
+		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, t0, now()); \
+		return ret; \
+	}
+ALLRED_FN(MPI_Allreduce, TR_ALLREDUCE)
+ALLRED_FN(MPI_Scan, TR_SCAN)
+ALLRED_FN(MPI_Exscan, TR_EXSCAN)
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                             MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
+	rec_reduce(TR_REDUCE_SCATTER_BLOCK, sbuf, rbuf, count, dt, op, -1, comm, t0, now());
+	return ret;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                       MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
+	uint64_t t1 = now();
+	int p = comm_size(comm);
+	uint64_t *w = rec_open(13 + (size_t)p);
+	if (w) {
+		size_t i = 3;
+		w[i++] = h_ptr(sbuf);
+		w[i++] = h_ptr(rbuf);
+		w[i++] = s64(p);
+		for (int k = 0; k < p; k++)
+			w[i++] = s64(rcounts[k]);
+		i = put_dtype(w, i, dt);
+		w[i++] = op_id(op);
+		i = put_comm(w, i, comm);
+		rec_close(TR_REDUCE_SCATTER, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* Count and type of one side of a collective; both 0 when the buffer is
+ * MPI_IN_PLACE (the count and type are then not significant). */
+static size_t put_side(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
+{
+	w[i++] = h_ptr(buf);
+	if (buf == MPI_IN_PLACE) {
+		w[i++] = 0;
+		w[i] = w[i + 1] = w[i + 2] = 0;
+		return i + 3;
+	}
+	w[i++] = s64(count);
+	return put_dtype(w, i, dt);
+}
+
+/* Record b n d b n d [r] c of Gather, Scatter, Allgather and Alltoall. */
+static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
+                       const void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                       MPI_Comm comm, uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(20);
+	if (!w)
+		return;
+	int me = comm_rank(comm);
+	int rooted = kind == TR_GATHER || kind == TR_SCATTER;
+	/* arguments that MPI ignores at this rank are recorded as 0 */
+	int send_ok = !(kind == TR_SCATTER && me != root);
+	int recv_ok = !(kind == TR_GATHER && me != root);
+	size_t i = 3;
+	i = put_side(w, i, sbuf, send_ok ? scount : 0, send_ok ? stype : MPI_DATATYPE_NULL);
+	i = put_side(w, i, rbuf, recv_ok ? rcount : 0, recv_ok ? rtype : MPI_DATATYPE_NULL);
+	if (rooted)
+		w[i++] = s64(root);
+	i = put_comm(w, i, comm);
+	rec_close(kind, w, i, t0, t1);
+}
+
+#define GATHER_FN(NAME, KIND) \
+	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	         MPI_Datatype rtype, int root, MPI_Comm comm) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, t0, now()); \
+		return ret; \
+	}
+GATHER_FN(MPI_Gather, TR_GATHER)
+GATHER_FN(MPI_Scatter, TR_SCATTER)
+
+#define ALLGATHER_FN(NAME, KIND) \
+	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	         MPI_Datatype rtype, MPI_Comm comm) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, t0, now()); \
+		return ret; \
+	}
+ALLGATHER_FN(MPI_Allgather, TR_ALLGATHER)
+ALLGATHER_FN(MPI_Alltoall, TR_ALLTOALL)
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
+	uint64_t t1 = now();
+	int p = comm_size(comm), me = comm_rank(comm);
+	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	if (w) {
+		int at_root = me == root;
+		size_t i = put_side(w, 3, sbuf, scount, stype);
+		w[i++] = h_ptr(rbuf);
+		i = put_counts(w, i, at_root ? rcounts : NULL, p);
+		i = put_counts(w, i, at_root ? displs : NULL, p);
+		i = put_dtype(w, i, at_root ? rtype : MPI_DATATYPE_NULL);
+		w[i++] = s64(root);
+		i = put_comm(w, i, comm);
+		rec_close(TR_GATHERV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
+                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
+	uint64_t t1 = now();
+	int p = comm_size(comm), me = comm_rank(comm);
+	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	if (w) {
+		int at_root = me == root;
+		size_t i = 3;
+		w[i++] = h_ptr(sbuf);
+		i = put_counts(w, i, at_root ? scounts : NULL, p);
+		i = put_counts(w, i, at_root ? displs : NULL, p);
+		i = put_dtype(w, i, at_root ? stype : MPI_DATATYPE_NULL);
+		i = put_side(w, i, rbuf, rcount, rtype);
+		w[i++] = s64(root);
+		i = put_comm(w, i, comm);
+		rec_close(TR_SCATTERV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype,
+                   MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+	uint64_t t1 = now();
+	int p = comm_size(comm);
+	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	if (w) {
+		size_t i = put_side(w, 3, sbuf, scount, stype);
+		w[i++] = h_ptr(rbuf);
+		i = put_counts(w, i, rcounts, p);
+		i = put_counts(w, i, displs, p);
+		i = put_dtype(w, i, rtype);
+		i = put_comm(w, i, comm);
+		rec_close(TR_ALLGATHERV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                  MPI_Datatype stype, void *rbuf, const int rcounts[],
+                  const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
+	                         rtype, comm);
+	uint64_t t1 = now();
+	int p = comm_size(comm);
+	uint64_t *w = rec_open(30 + 4 * (size_t)p);
+	if (w) {
+		int in_place = sbuf == MPI_IN_PLACE;
+		size_t i = 3;
+		w[i++] = h_ptr(sbuf);
+		i = put_counts(w, i, in_place ? NULL : scounts, p);
+		i = put_counts(w, i, in_place ? NULL : sdispls, p);
+		i = put_dtype(w, i, in_place ? MPI_DATATYPE_NULL : stype);
+		w[i++] = h_ptr(rbuf);
+		i = put_counts(w, i, rcounts, p);
+		i = put_counts(w, i, rdispls, p);
+		i = put_dtype(w, i, rtype);
+		i = put_comm(w, i, comm);
+		rec_close(TR_ALLTOALLV, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* ---- communicators and datatypes ------------------------------------ */
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_split(comm, color, key, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(9);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = s64(color == MPI_UNDEFINED ? -1 : color);
+		w[i++] = s64(key);
+		w[i++] = h_comm(*newcomm);
+		rec_close(TR_COMM_SPLIT, w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_dup(comm, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(7);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = h_comm(*newcomm);
+		rec_close(TR_COMM_DUP, w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_create(comm, group, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(8);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = h_group(group);
+		w[i++] = h_comm(*newcomm);
+		rec_close(TR_COMM_CREATE, w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+	uint64_t h = h_comm(*comm), t0 = now();
+	int ret = PMPI_Comm_free(comm);
+	rec_req(TR_COMM_FREE, h, t0, now());
+	return ret;
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_rank(comm, rank);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(7);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = s64(*rank);
+		rec_close(TR_COMM_RANK, w, i, t0, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_size(MPI_Comm comm, int *size)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_size(comm, size);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(7);
+	if (w) {
+		size_t i = put_comm(w, 3, comm);
+		w[i++] = s64(*size);
+		rec_close(TR_COMM_SIZE, w, i, t0, t1);
+	}
+	return ret;
+}
+
+/* Not recorded: they only keep the datatype cache right. */
+int MPI_Type_free(MPI_Datatype *t)
+{
+	memset(dt_cache, 0, sizeof dt_cache);
+	return PMPI_Type_free(t);
+}
+
+int MPI_Type_commit(MPI_Datatype *t)
+{
+	memset(dt_cache, 0, sizeof dt_cache);
+	return PMPI_Type_commit(t);
+}
