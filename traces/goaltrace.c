@@ -227,26 +227,48 @@ static size_t put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
 	return i + 3;
 }
 
+/* A small cache of communicator rank and size (cleared by Comm_free). */
+#define COMM_CACHE 8
+static struct {
+	MPI_Comm c;
+	uint64_t v[3];
+	int used;
+} comm_cache[COMM_CACHE];
+
 static size_t put_comm(uint64_t *w, size_t i, MPI_Comm c)
 {
-	int r = -1, p = 0;
-	if (c != MPI_COMM_NULL) {
-		PMPI_Comm_rank(c, &r);
-		PMPI_Comm_size(c, &p);
+	uint64_t hv = h_comm(c);
+	unsigned slot = (unsigned)((hv >> 4) ^ (hv >> 12)) % COMM_CACHE;
+	if (!comm_cache[slot].used || comm_cache[slot].c != c) {
+		int r = -1, p = 0;
+		if (c != MPI_COMM_NULL) {
+			PMPI_Comm_rank(c, &r);
+			PMPI_Comm_size(c, &p);
+		}
+		comm_cache[slot].c = c;
+		comm_cache[slot].used = 1;
+		comm_cache[slot].v[0] = hv;
+		comm_cache[slot].v[1] = s64(r);
+		comm_cache[slot].v[2] = s64(p);
 	}
-	w[i] = h_comm(c);
-	w[i + 1] = s64(r);
-	w[i + 2] = s64(p);
+	memcpy(w + i, comm_cache[slot].v, sizeof comm_cache[slot].v);
 	return i + 3;
 }
 
 static size_t put_status(uint64_t *w, size_t i, const MPI_Status *st)
 {
+#ifdef OPEN_MPI
+	/* Open MPI keeps the received bytes in the status: no call needed */
+	int64_t n = (int64_t)st->_ucount;
+#else
 	int n = 0;
 	PMPI_Get_count(st, MPI_BYTE, &n);
+	if (n == MPI_UNDEFINED)
+		n = -1;
+#endif
 	w[i] = peer(st->MPI_SOURCE);
 	w[i + 1] = tagv(st->MPI_TAG);
-	w[i + 2] = s64(n == MPI_UNDEFINED ? -1 : n);
+	w[i + 2] = s64(n);
 	return i + 3;
 }
 
@@ -375,6 +397,8 @@ static void start_tracing(void)
 	size_t bytes = (size_t)(mb && atoi(mb) > 0 ? atoi(mb) : 64) << 20;
 	wcap = bytes / sizeof *wbuf;
 	wbuf = malloc(wcap * sizeof *wbuf);
+	if (wbuf) /* touch every page now rather than during the run */
+		memset(wbuf, 0, wcap * sizeof *wbuf);
 	tcap = 1 << 20;
 	tbuf = malloc(tcap);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -1249,6 +1273,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 int MPI_Comm_free(MPI_Comm *comm)
 {
 	uint64_t h = h_comm(*comm), t0 = now();
+	memset(comm_cache, 0, sizeof comm_cache);
 	int ret = PMPI_Comm_free(comm);
 	rec_req(TR_COMM_FREE, h, t0, now());
 	return ret;
