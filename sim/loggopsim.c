@@ -1,0 +1,265 @@
+/* loggopsim.c: the simulator's command line: options, output, progress. */
+#include "goal.h"
+#include "sim.h"
+#include "timeline.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "loggopsim";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: loggopsim [options] SCHEDULE\n"
+"\n"
+"Simulate a GOAL schedule (binary, or .goal text compiled on the fly) under\n"
+"the LogGOPS model and print the finishing times.\n"
+"\n"
+"options (times in ns; G and O may be fractional, e.g. -G 0.4):\n"
+"  -f, --filename FILE   the schedule (instead of the SCHEDULE argument)\n"
+"  -L N                  latency                      (default 2500)\n"
+"  -o N                  CPU overhead per message     (default 1500)\n"
+"  -g N                  NIC gap per message          (default 1000)\n"
+"  -G X                  NIC gap per byte             (default 6)\n"
+"  -O X                  CPU overhead per byte        (default 0)\n"
+"  -S N                  rendezvous above N bytes     (default 65535)\n"
+"  -V, --vizfile FILE    write the timeline (docs/timeline.md) to FILE\n"
+"  -b, --batchmode       no per-rank lines\n"
+"      --csv FILE        write rank,finish_ns for every rank to FILE\n"
+"      --json            print a JSON summary on stdout instead of the text\n"
+"      --progress        show progress on stderr from the start\n"
+"  -q, --quiet           no progress and no speed line on stderr\n"
+"  -h, --help            this help\n"
+"\n"
+"Standard output depends only on the schedule and the parameters.  The speed\n"
+"(events per second) goes to stderr.  Exit status: 0 complete run, 1 bad\n"
+"schedule or incomplete run (deadlock, unmatched messages), 2 bad options.\n");
+}
+
+/* Print "loggopsim: error: WHAT 'ARG'" (ARG omitted when NULL) and the hint. */
+static int die_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: error: %s", prog, what);
+	if (arg)
+		fprintf(stderr, " '%s'", arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	return 2;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct prog_state {
+	double t0, last;
+	int force, quiet, tty, shown;
+} prog_state;
+
+static void on_progress(void *ctx, const sim_progress *pr)
+{
+	prog_state *ps = ctx;
+	double t = now_s();
+	if (ps->quiet || (!ps->force && t - ps->t0 < 2.0) || t - ps->last < 1.0)
+		return;
+	ps->last = t;
+	ps->shown = 1;
+	double pct = pr->nops ? 100.0 * (double)pr->ops_started / (double)pr->nops : 100.0;
+	fprintf(stderr, "%s: %5.1f%% of ops started, %" PRIu64 " events, %.2f M events/s, simulated time %" PRIu64 " ns%s",
+	        prog, pct, pr->events, (double)pr->events / (t - ps->t0) * 1e-6, pr->now,
+	        ps->tty ? "\r" : "\n");
+}
+
+static void put_seconds(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS };
+	static const struct option longopts[] = {
+		{ "filename", required_argument, NULL, 'f' },
+		{ "vizfile", required_argument, NULL, 'V' },
+		{ "batchmode", no_argument, NULL, 'b' },
+		{ "LogGOPSParmL", required_argument, NULL, 'L' },
+		{ "LogGOPSParmo", required_argument, NULL, 'o' },
+		{ "LogGOPSParmg", required_argument, NULL, 'g' },
+		{ "LogGOPSParmG", required_argument, NULL, 'G' },
+		{ "LogGOPSParmO", required_argument, NULL, 'O' },
+		{ "LogGOPSParmS", required_argument, NULL, 'S' },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	sim_params p;
+	const char *file = NULL, *viz = NULL, *csv = NULL;
+	int batch = 0, json = 0, c;
+	prog_state ps = { 0 };
+
+	sim_params_default(&p);
+	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': file = optarg; break;
+		case 'V': viz = optarg; break;
+		case 'b': batch = 1; break;
+		case 'L': if (parse_u64(optarg, &p.L)) return die_usage("-L needs a non-negative integer, not", optarg); break;
+		case 'o': if (parse_u64(optarg, &p.o)) return die_usage("-o needs a non-negative integer, not", optarg); break;
+		case 'g': if (parse_u64(optarg, &p.g)) return die_usage("-g needs a non-negative integer, not", optarg); break;
+		case 'S': if (parse_u64(optarg, &p.S)) return die_usage("-S needs a non-negative integer, not", optarg); break;
+		case 'G': if (sim_rate_parse(optarg, &p.G)) return die_usage("-G needs a non-negative number (at most 9 decimals), not", optarg); break;
+		case 'O': if (sim_rate_parse(optarg, &p.O)) return die_usage("-O needs a non-negative number (at most 9 decimals), not", optarg); break;
+		case OPT_CSV: csv = optarg; break;
+		case OPT_JSON: json = 1; break;
+		case OPT_PROGRESS: ps.force = 1; break;
+		case 'q': ps.quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		if (file || optind + 1 < argc)
+			return die_usage("give exactly one schedule", NULL);
+		file = argv[optind];
+	}
+	if (!file)
+		return die_usage("no schedule given", NULL);
+
+	goal_sched s;
+	char err[1024];
+	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	char Gs[48], Os[48];
+	sim_rate_format(p.G, Gs, sizeof Gs);
+	sim_rate_format(p.O, Os, sizeof Os);
+
+	FILE *tl = NULL;
+	static char tlbuf[1 << 20];
+	if (viz) {
+		tl = fopen(viz, "w");
+		if (!tl) {
+			fprintf(stderr, "%s: error: cannot create: %s\n", viz, strerror(errno));
+			goal_sched_close(&s);
+			return 1;
+		}
+		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
+		sim_tl_header(tl, s.nranks, p.L, p.o, p.g, Gs, Os, p.S, s.ncpus, s.nnics);
+	}
+
+	ps.tty = isatty(2);
+	sim_options so = { tl, on_progress, &ps, 0 };
+	sim *m = sim_create(&s, &p, &so, err, sizeof err);
+	if (!m) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		goal_sched_close(&s);
+		return 1;
+	}
+	sim_result res;
+	ps.t0 = ps.last = now_s();
+	if (ps.force)
+		ps.last = 0;
+	int rc = sim_run(m, &res, err, sizeof err);
+	double wall = now_s() - ps.t0;
+	if (ps.shown && ps.tty)
+		fputc('\n', stderr);
+	int status = 0;
+	if (rc) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		status = 1;
+		goto out;
+	}
+	if (tl) {
+		int bad = ferror(tl);
+		if (fclose(tl) != 0 || bad) {
+			fprintf(stderr, "%s: error: write failed\n", viz);
+			status = 1;
+		}
+		tl = NULL;
+	}
+	if (!res.complete) {
+		fprintf(stderr, "%s: error: incomplete run: %" PRIu64 " of %" PRIu64
+		        " ranks stuck, %" PRIu64 " of %" PRIu64 " ops never started\n",
+		        prog, res.stuck_ranks, s.nranks, s.nops - res.ops_started, s.nops);
+		sim_report_stuck(m, stderr, 20, 20);
+		if (json)
+			printf("{\"complete\": false, \"P\": %" PRIu64 ", \"stuck_ranks\": %" PRIu64
+			       ", \"ops_never_started\": %" PRIu64 "}\n", s.nranks, res.stuck_ranks,
+			       s.nops - res.ops_started);
+		status = 1;
+		goto out;
+	}
+	if (json) {
+		printf("{\"complete\": true, \"P\": %" PRIu64 ", \"L\": %" PRIu64 ", \"o\": %" PRIu64
+		       ", \"g\": %" PRIu64 ", \"G\": %s, \"O\": %s, \"S\": %" PRIu64
+		       ", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
+		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64 "}\n",
+		       s.nranks, p.L, p.o, p.g, Gs, Os, p.S, res.time, res.host, res.events,
+		       res.ops_started, res.messages);
+	} else {
+		printf("LogGOPS L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64 " G=%s O=%s S=%" PRIu64
+		       " P=%" PRIu64 "\n", p.L, p.o, p.g, Gs, Os, p.S, s.nranks);
+		if (s.nranks <= 16 && !batch)
+			for (uint64_t r = 0; r < s.nranks; r++)
+				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, sim_rank_finish(m, r));
+		printf("Maximum finishing time at host %" PRIu64 ": %" PRIu64 " (", res.host, res.time);
+		put_seconds(stdout, res.time);
+		printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
+		       res.events, res.ops_started, res.messages);
+	}
+	if (csv) {
+		FILE *f = fopen(csv, "w");
+		if (!f) {
+			fprintf(stderr, "%s: error: cannot create: %s\n", csv, strerror(errno));
+			status = 1;
+		} else {
+			fprintf(f, "rank,finish_ns\n");
+			for (uint64_t r = 0; r < s.nranks; r++)
+				fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(m, r));
+			if (ferror(f) | fclose(f)) {
+				fprintf(stderr, "%s: error: write failed\n", csv);
+				status = 1;
+			}
+		}
+	}
+	if (!ps.quiet)
+		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", prog,
+		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error: write failed on standard output\n", prog);
+		status = 1;
+	}
+out:
+	if (tl)
+		fclose(tl);
+	sim_destroy(m);
+	goal_sched_close(&s);
+	return status;
+}

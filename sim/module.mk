@@ -1,0 +1,31 @@
+# sim: the LogGOPS simulation core (event queue, engine, timeline) and the
+# loggopsim tool.
+
+SIM_SRCS := sim/evq.c sim/sim.c sim/timeline.c
+SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
+SIM_LIB := $(B)/lib/libsim.a
+
+OBJS += $(SIM_OBJS) $(B)/obj/sim/loggopsim.o
+TOOLS += $(B)/bin/loggopsim
+
+$(SIM_LIB): $(SIM_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_LIB) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
+SIM_TESTS := evq core
+TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
+OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
+
+$(B)/obj/tests/sim/%.o: ALL_CFLAGS += -I sim -I tests
+$(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Large schedules for the benchmark (writer API), until schedgen covers them.
+$(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+OBJS += $(B)/obj/tests/sim/simgen_main.o

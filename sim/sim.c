@@ -1,0 +1,850 @@
+/* sim.c: the LogGOPS simulation core (docs/semantics.md sections 2-5): one
+ * event queue ordered by (time, seq), per-rank CPU / NIC free times, receive
+ * and unexpected queues as intrusive lists in one pool. */
+#include "sim.h"
+
+#include "evq.h"
+#include "timeline.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 sim_u128;
+
+#define NIL UINT32_MAX
+#define EV_MSG 0x80000000u  /* event word: a message (else an op) */
+
+/* Payload of a queued event, indexed by evq_node.slot.  An op event names
+ * (rank, op); a message names its send (sender rank, op | EV_MSG) and aux
+ * holds the send's start time.  A free slot keeps the next free in rank. */
+typedef struct sim_ev {
+	uint64_t aux;
+	uint32_t rank;
+	uint32_t op;
+} sim_ev;
+_Static_assert(sizeof(sim_ev) == 16, "sim_ev is 16 bytes");
+
+/* An RQ entry (posted recv: peer / tag of the recv, op = recv index) or a UQ
+ * entry (handled message: peer = sender rank, tag of the send, op = send
+ * index, aux = send start time).  next links the list (NIL ends it). */
+typedef struct sim_qe {
+	uint64_t aux;
+	uint32_t peer;
+	int32_t tag;
+	uint32_t op;
+	uint32_t next;
+} sim_qe;
+_Static_assert(sizeof(sim_qe) == 24, "sim_qe is 24 bytes");
+
+/* Per-rank queue heads and tails (indices into the qe pool). */
+typedef struct sim_rq {
+	uint32_t rq_head, rq_tail, uq_head, uq_tail;
+} sim_rq;
+_Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
+
+/* A partly satisfied op with two or more dependencies: how many are
+ * satisfied and the latest time among them.  gop UINT64_MAX: empty. */
+typedef struct sim_dep {
+	uint64_t gop;
+	uint64_t maxt;
+	uint64_t cnt;
+} sim_dep;
+
+/* An op released while processing the current event. */
+typedef struct sim_rel {
+	uint32_t rank;
+	uint32_t op;
+	uint64_t time;
+} sim_rel;
+
+struct sim {
+	const goal_sched *s;
+	sim_params p;
+	FILE *tl;
+	void (*progress)(void *ctx, const sim_progress *pr);
+	void *pctx;
+	uint64_t seq_limit;
+	uint64_t nranks;
+	uint32_t ncpus, nnics;
+
+	uint64_t *cpu_free;   /* nranks * ncpus */
+	uint64_t *nic_send;   /* nranks * nnics */
+	uint64_t *nic_recv;   /* nranks * nnics */
+	sim_rq *rq;           /* nranks */
+	uint64_t *started;    /* bitmap over global op indices */
+
+	sim_qe *qe;           /* RQ / UQ entry pool */
+	uint32_t qe_used, qe_cap, qe_free;
+	sim_ev *ev;           /* queued event payloads */
+	uint32_t ev_used, ev_cap, ev_free;
+	evq q;
+
+	sim_dep *dt;          /* open addressing, linear probing */
+	uint64_t dt_mask, dt_n;
+
+	sim_rel *rel;
+	size_t rel_n, rel_cap;
+
+	uint64_t seq;         /* next seq */
+	uint64_t seq_floor;   /* seqs below it belong to roots (root phase) */
+	uint64_t now;
+	uint64_t messages, ops_started;
+	int fail;             /* 1: out of memory, 2: seq space exhausted */
+};
+
+/* ---- Rates ------------------------------------------------------------ */
+
+int sim_rate_parse(const char *str, sim_rate *out)
+{
+	uint64_t num = 0, den = 1;
+	const char *p = str;
+	int digits = 0, frac = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		num = num * 10 + (uint64_t)(*p - '0');
+		if (num >= (1ull << 32))
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, frac++) {
+			if (frac == 9)
+				return -1;
+			num = num * 10 + (uint64_t)(*p - '0');
+			den *= 10;
+		}
+		digits += frac;
+	}
+	if (*p || digits == 0)
+		return -1;
+	while (den > 1 && num % 10 == 0) {
+		num /= 10;
+		den /= 10;
+	}
+	if (num == 0)
+		den = 1;
+	out->num = num;
+	out->den = den;
+	return 0;
+}
+
+void sim_rate_format(sim_rate r, char *buf, size_t n)
+{
+	uint64_t ip = r.num / r.den, fp = r.num % r.den;
+	char frac[24];
+	size_t w = 0;
+	/* den = 10^w: the fraction digits, most significant first. */
+	for (uint64_t d = r.den / 10; d >= 1 && w < sizeof frac - 1; d /= 10)
+		frac[w++] = (char)('0' + fp / d % 10);
+	frac[w] = 0;
+	snprintf(buf, n, "%" PRIu64 "%s%s", ip, w ? "." : "", frac);
+}
+
+uint64_t sim_rate_bytes(sim_rate r, uint64_t size)
+{
+	if (size <= 1 || r.num == 0)
+		return 0;
+	sim_u128 v = (sim_u128)(size - 1) * r.num;
+	if (r.den != 1)
+		v = (2 * v + r.den) / (2 * (sim_u128)r.den);
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+void sim_params_default(sim_params *p)
+{
+	p->L = 2500;
+	p->o = 1500;
+	p->g = 1000;
+	p->S = 65535;
+	p->G.num = 6;
+	p->G.den = 1;
+	p->O.num = 0;
+	p->O.den = 1;
+}
+
+/* ---- Pools ------------------------------------------------------------ */
+
+/* Grow *arr (of *cap elements of size sz) by doubling; 0 or -1. */
+static int grow(void **arr, uint32_t *cap, size_t sz)
+{
+	uint64_t nc = *cap ? 2ull * *cap : 1024;
+	if (nc > NIL)
+		nc = NIL;
+	if (nc <= *cap)
+		return -1;
+	void *a = realloc(*arr, (size_t)nc * sz);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = (uint32_t)nc;
+	return 0;
+}
+
+static uint32_t ev_alloc(sim *m, uint32_t rank, uint32_t op, uint64_t aux)
+{
+	uint32_t i = m->ev_free;
+	if (i != NIL) {
+		m->ev_free = m->ev[i].rank;
+	} else {
+		if (m->ev_used == m->ev_cap && grow((void **)&m->ev, &m->ev_cap, sizeof *m->ev)) {
+			m->fail = 1;
+			return NIL;
+		}
+		i = m->ev_used++;
+	}
+	m->ev[i].aux = aux;
+	m->ev[i].rank = rank;
+	m->ev[i].op = op;
+	return i;
+}
+
+static void ev_release(sim *m, uint32_t i)
+{
+	m->ev[i].rank = m->ev_free;
+	m->ev_free = i;
+}
+
+static uint32_t qe_alloc(sim *m)
+{
+	uint32_t i = m->qe_free;
+	if (i != NIL) {
+		m->qe_free = m->qe[i].next;
+		return i;
+	}
+	if (m->qe_used == m->qe_cap && grow((void **)&m->qe, &m->qe_cap, sizeof *m->qe)) {
+		m->fail = 1;
+		return NIL;
+	}
+	return m->qe_used++;
+}
+
+/* Append a new entry to the list (head, tail); returns it or NIL. */
+static sim_qe *list_append(sim *m, uint32_t *head, uint32_t *tail)
+{
+	uint32_t i = qe_alloc(m);
+	if (i == NIL)
+		return NULL;
+	m->qe[i].next = NIL;
+	if (*tail == NIL)
+		*head = i;
+	else
+		m->qe[*tail].next = i;
+	*tail = i;
+	return &m->qe[i];
+}
+
+static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
+{
+	return (src_a == src_b || src_a == GOAL_ANY_SOURCE || src_b == GOAL_ANY_SOURCE)
+	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
+}
+
+/* Find the first entry of (head, tail) matching (src, tag), unlink it and
+ * return its index (the caller frees it), or NIL.  O(list length). */
+static uint32_t list_take(sim *m, uint32_t *head, uint32_t *tail, uint32_t src, int32_t tag)
+{
+	uint32_t prev = NIL;
+	for (uint32_t i = *head; i != NIL; prev = i, i = m->qe[i].next) {
+		const sim_qe *e = &m->qe[i];
+		if (!tags_match(e->peer, e->tag, src, tag))
+			continue;
+		if (prev == NIL)
+			*head = e->next;
+		else
+			m->qe[prev].next = e->next;
+		if (*tail == i)
+			*tail = prev;
+		return i;
+	}
+	return NIL;
+}
+
+static void qe_release(sim *m, uint32_t i)
+{
+	m->qe[i].next = m->qe_free;
+	m->qe_free = i;
+}
+
+/* ---- Sequence numbers ---------------------------------------------------- */
+
+static uint32_t next_seq(sim *m)
+{
+	if (m->seq >= m->seq_limit) {
+		uint64_t n = evq_renumber(&m->q, (uint32_t)m->seq_floor);
+		if (n == UINT64_MAX) {
+			m->fail = 1;
+			return 0;
+		}
+		if (n >= m->seq_limit) {
+			m->fail = 2;
+			return 0;
+		}
+		m->seq = n;
+	}
+	return (uint32_t)m->seq++;
+}
+
+static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint64_t aux)
+{
+	uint32_t seq = next_seq(m);
+	uint32_t slot = ev_alloc(m, rank, op, aux);
+	if (slot == NIL)
+		return;
+	evq_node x = { time, seq, slot };
+	if (evq_push(&m->q, x))
+		m->fail = 1;
+}
+
+/* ---- Dependencies -------------------------------------------------------- */
+
+static uint64_t dt_hash(const sim *m, uint64_t gop)
+{
+	return (gop * 0x9E3779B97F4A7C15ull >> 17) & m->dt_mask;
+}
+
+static int dt_grow(sim *m)
+{
+	uint64_t ncap = m->dt ? 2 * (m->dt_mask + 1) : 1024;
+	sim_dep *old = m->dt, *nt = malloc(ncap * sizeof *nt);
+	uint64_t ocap = m->dt ? m->dt_mask + 1 : 0;
+	if (!nt)
+		return -1;
+	for (uint64_t i = 0; i < ncap; i++)
+		nt[i].gop = UINT64_MAX;
+	m->dt = nt;
+	m->dt_mask = ncap - 1;
+	for (uint64_t i = 0; i < ocap; i++) {
+		if (old[i].gop == UINT64_MAX)
+			continue;
+		uint64_t h = dt_hash(m, old[i].gop);
+		while (nt[h].gop != UINT64_MAX)
+			h = (h + 1) & m->dt_mask;
+		nt[h] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* Remove slot h by shifting later entries of its probe run back. */
+static void dt_delete(sim *m, uint64_t h)
+{
+	uint64_t j = h;
+	for (;;) {
+		j = (j + 1) & m->dt_mask;
+		if (m->dt[j].gop == UINT64_MAX)
+			break;
+		uint64_t k = dt_hash(m, m->dt[j].gop);
+		/* Move j to h if k is not cyclically in (h, j]. */
+		if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+			continue;
+		m->dt[h] = m->dt[j];
+		h = j;
+	}
+	m->dt[h].gop = UINT64_MAX;
+	m->dt_n--;
+}
+
+static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time)
+{
+	if (m->rel_n == m->rel_cap) {
+		size_t nc = m->rel_cap ? 2 * m->rel_cap : 64;
+		sim_rel *nr = realloc(m->rel, nc * sizeof *nr);
+		if (!nr) {
+			m->fail = 1;
+			return;
+		}
+		m->rel = nr;
+		m->rel_cap = nc;
+	}
+	m->rel[m->rel_n].rank = r;
+	m->rel[m->rel_n].op = a;
+	m->rel[m->rel_n].time = time;
+	m->rel_n++;
+}
+
+/* One dependency of op a of rank r is satisfied at time; release a when it
+ * was the last (at the latest satisfaction time among its dependencies). */
+static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t time)
+{
+	uint32_t nd = ops[a].ndeps;
+	if (nd == 1) {
+		release_op(m, r, a, time);
+		return;
+	}
+	uint64_t gop = m->s->ranks[r].first_op + a;
+	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
+		if (dt_grow(m)) {
+			m->fail = 1;
+			return;
+		}
+	}
+	uint64_t h = dt_hash(m, gop);
+	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != gop)
+		h = (h + 1) & m->dt_mask;
+	sim_dep *d = &m->dt[h];
+	if (d->gop == UINT64_MAX) {
+		d->gop = gop;
+		d->maxt = time;
+		d->cnt = 1;
+		m->dt_n++;
+		return;
+	}
+	if (time > d->maxt)
+		d->maxt = time;
+	if (++d->cnt == nd) {
+		uint64_t t = d->maxt;
+		dt_delete(m, h);
+		release_op(m, r, a, t);
+	}
+}
+
+/* The dependents of op i of rank r whose edge is irequires (ireq 1) or
+ * requires (ireq 0), in the order of their dependency lines, at time. */
+static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
+                          uint64_t time, int ireq)
+{
+	const goal_edge *e = goal_rank_edges(m->s, r);
+	uint32_t b = ops[i].dep_begin, end = goal_op_dep_end(m->s, r, ops, i);
+	for (uint32_t k = b; k < end; k++)
+		if (!!(e[k] & GOAL_EDGE_IREQ) == ireq)
+			satisfy(m, r, ops, GOAL_EDGE_OP(e[k]), time);
+}
+
+/* Queue the released ops: rank by rank, sends, receives, calcs, each in
+ * release order, at max(release, cpu_free[c] (, nic_send_free[n])). */
+static void flush_released(sim *m)
+{
+	uint64_t prev = 0;
+	int first = 1;
+	for (;;) {
+		/* Next rank above prev among the released. */
+		uint64_t cur = UINT64_MAX;
+		for (size_t k = 0; k < m->rel_n; k++) {
+			uint64_t rk = m->rel[k].rank;
+			if ((first || rk > prev) && rk < cur)
+				cur = rk;
+		}
+		if (cur == UINT64_MAX)
+			break;
+		const goal_op *ops = goal_rank_ops(m->s, cur);
+		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
+			for (size_t k = 0; k < m->rel_n; k++) {
+				const sim_rel *x = &m->rel[k];
+				if (x->rank != cur || ops[x->op].kind != kind)
+					continue;
+				const goal_op *op = &ops[x->op];
+				uint64_t t = x->time, c = m->cpu_free[cur * m->ncpus + op->cpu];
+				if (c > t)
+					t = c;
+				if (kind == GOAL_SEND && m->nic_send[cur * m->nnics + op->nic] > t)
+					t = m->nic_send[cur * m->nnics + op->nic];
+				push_event(m, t, x->rank, x->op, 0);
+			}
+		}
+		prev = cur;
+		first = 0;
+	}
+	m->rel_n = 0;
+}
+
+static void mark_started(sim *m, uint32_t r, uint32_t i)
+{
+	uint64_t g = m->s->ranks[r].first_op + i;
+	m->started[g >> 6] |= 1ull << (g & 63);
+	m->ops_started++;
+}
+
+static int is_started(const sim *m, uint64_t g)
+{
+	return (int)(m->started[g >> 6] >> (g & 63) & 1);
+}
+
+/* A rendezvous send (op j of rank q, started at start) matched at t. */
+static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
+                            uint64_t start, uint64_t t)
+{
+	const goal_op *op = &ops[j];
+	uint64_t done = start + m->p.o + sim_rate_bytes(m->p.O, op->size);
+	uint64_t *cf = &m->cpu_free[(uint64_t)q * m->ncpus + op->cpu];
+	uint64_t *nf = &m->nic_send[(uint64_t)q * m->nnics + op->nic];
+	if (done < t)
+		done = t;
+	if (*cf < t)
+		*cf = t;
+	if (*nf < t)
+		*nf = t;
+	satisfy_edges(m, q, ops, j, done, 0);
+}
+
+/* ---- Events ------------------------------------------------------------- */
+
+/* Handle the message of send j of rank r (started at start) at time t.
+ * Returns the time to put it back at, or 0 when handled. */
+static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t start)
+{
+	const goal_op *sops = goal_rank_ops(m->s, r), *sop = &sops[j];
+	uint32_t q = sop->peer;
+	uint64_t *cf = &m->cpu_free[(uint64_t)q * m->ncpus + sop->cpu];
+	uint64_t *nf = &m->nic_recv[(uint64_t)q * m->nnics + sop->nic];
+	uint64_t busy = *cf > *nf ? *cf : *nf;
+	if (busy > t)
+		return busy;
+
+	uint64_t sO = sim_rate_bytes(m->p.O, sop->size), sG = sim_rate_bytes(m->p.G, sop->size);
+	uint64_t done = t + m->p.o + (sO > sG ? sO : sG);
+	*cf = done;
+	*nf = t + m->p.g + sG;
+	if (m->tl) {
+		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
+		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
+	}
+	sim_rq *h = &m->rq[q];
+	uint32_t k = list_take(m, &h->rq_head, &h->rq_tail, r, sop->tag);
+	if (k == NIL) {
+		sim_qe *e = list_append(m, &h->uq_head, &h->uq_tail);
+		if (e) {
+			e->aux = start;
+			e->peer = r;
+			e->tag = sop->tag;
+			e->op = j;
+		}
+		return 0;
+	}
+	uint32_t recv = m->qe[k].op;
+	qe_release(m, k);
+	if (sop->size > m->p.S)
+		rendezvous_done(m, r, sops, j, start, t);
+	satisfy_edges(m, q, goal_rank_ops(m->s, q), recv, done, 0);
+	flush_released(m);
+	return 0;
+}
+
+/* Process op i of rank r at time t.  Returns the put-back time or 0. */
+static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
+{
+	const goal_op *ops = goal_rank_ops(m->s, r), *op = &ops[i];
+	uint64_t *cf = &m->cpu_free[(uint64_t)r * m->ncpus + op->cpu];
+
+	switch ((goal_kind)op->kind) {
+	case GOAL_CALC: {
+		if (*cf > t)
+			return *cf;
+		uint64_t end = t + op->size;
+		*cf = end;
+		mark_started(m, r, i);
+		if (m->tl)
+			sim_tl_interval(m->tl, SIM_TL_LOCLOP, r, op->cpu, t, end);
+		satisfy_edges(m, r, ops, i, t, 1);
+		satisfy_edges(m, r, ops, i, end, 0);
+		break;
+	}
+	case GOAL_SEND: {
+		uint64_t *nf = &m->nic_send[(uint64_t)r * m->nnics + op->nic];
+		uint64_t busy = *cf > *nf ? *cf : *nf;
+		if (busy > t)
+			return busy;
+		uint64_t sO = sim_rate_bytes(m->p.O, op->size), sG = sim_rate_bytes(m->p.G, op->size);
+		*cf = t + m->p.o + sO;
+		*nf = t + m->p.g + sG;
+		mark_started(m, r, i);
+		if (m->tl) {
+			sim_tl_interval(m->tl, SIM_TL_OSEND, r, op->cpu, t, *cf);
+			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
+			sim_tl_transmission(m->tl, r, op->peer, t, t + m->p.o + m->p.L, op->size);
+		}
+		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, t);
+		m->messages++;
+		satisfy_edges(m, r, ops, i, t, 1);
+		if (op->size <= m->p.S)
+			satisfy_edges(m, r, ops, i, *cf, 0);
+		break;
+	}
+	case GOAL_RECV: {
+		mark_started(m, r, i);
+		sim_rq *h = &m->rq[r];
+		uint32_t k = list_take(m, &h->uq_head, &h->uq_tail, op->peer, op->tag);
+		satisfy_edges(m, r, ops, i, t, 1);
+		if (k == NIL) {
+			sim_qe *e = list_append(m, &h->rq_head, &h->rq_tail);
+			if (e) {
+				e->aux = 0;
+				e->peer = op->peer;
+				e->tag = op->tag;
+				e->op = i;
+			}
+			break;
+		}
+		uint32_t q = m->qe[k].peer, j = m->qe[k].op;
+		uint64_t start = m->qe[k].aux;
+		qe_release(m, k);
+		const goal_op *sops = goal_rank_ops(m->s, q);
+		if (sops[j].size > m->p.S)
+			rendezvous_done(m, q, sops, j, start, t);
+		satisfy_edges(m, r, ops, i, t, 0);
+		break;
+	}
+	default:
+		break;
+	}
+	if (m->rel_n)
+		flush_released(m);
+	return 0;
+}
+
+static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint64_t aux)
+{
+	m->now = t;
+	if (w & EV_MSG)
+		return on_message(m, t, r, w & ~EV_MSG, aux);
+	return on_op(m, t, r, w);
+}
+
+/* ---- Run ---------------------------------------------------------------- */
+
+sim *sim_create(const goal_sched *s, const sim_params *p,
+                const sim_options *opt, char *err, size_t errlen)
+{
+	sim *m = calloc(1, sizeof *m);
+	if (!m)
+		goto oom;
+	m->s = s;
+	m->p = *p;
+	if (opt) {
+		m->tl = opt->timeline;
+		m->progress = opt->progress;
+		m->pctx = opt->progress_ctx;
+		m->seq_limit = opt->seq_limit;
+	}
+	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
+		m->seq_limit = 1ull << 32;
+	m->nranks = s->nranks;
+	m->ncpus = s->ncpus ? s->ncpus : 1;
+	m->nnics = s->nnics ? s->nnics : 1;
+	/* calloc: untouched pages cost nothing until a rank is used. */
+	m->cpu_free = calloc(m->nranks * m->ncpus, sizeof *m->cpu_free);
+	m->nic_send = calloc(m->nranks * m->nnics, sizeof *m->nic_send);
+	m->nic_recv = calloc(m->nranks * m->nnics, sizeof *m->nic_recv);
+	m->rq = malloc((m->nranks ? m->nranks : 1) * sizeof *m->rq);
+	m->started = calloc(s->nops / 64 + 1, sizeof *m->started);
+	if (!m->cpu_free || !m->nic_send || !m->nic_recv || !m->rq || !m->started)
+		goto oom;
+	memset(m->rq, 0xff, m->nranks * sizeof *m->rq);
+	m->qe_free = m->ev_free = NIL;
+	evq_init(&m->q);
+	return m;
+oom:
+	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
+	sim_destroy(m);
+	return NULL;
+}
+
+void sim_destroy(sim *m)
+{
+	if (!m)
+		return;
+	free(m->cpu_free);
+	free(m->nic_send);
+	free(m->nic_recv);
+	free(m->rq);
+	free(m->started);
+	free(m->qe);
+	free(m->ev);
+	free(m->dt);
+	free(m->rel);
+	evq_free(&m->q);
+	free(m);
+}
+
+static void report_progress(sim *m)
+{
+	sim_progress pr = { m->ops_started, m->s->nops, m->ops_started + m->messages, m->now };
+	m->progress(m->pctx, &pr);
+}
+
+int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
+{
+	const goal_sched *s = m->s;
+	uint64_t iter = 0;
+
+	memset(res, 0, sizeof *res);
+	/* Roots get seq 0, 1, ... in order; new events start above every root:
+	 * at nops, or at the exact number of roots when nops is large. */
+	uint64_t c0 = s->nops;
+	if (c0 >= m->seq_limit / 2) {
+		c0 = 0;
+		for (uint64_t r = 0; r < s->nranks; r++) {
+			const goal_op *ops = goal_rank_ops(s, r);
+			for (uint32_t i = 0, n = goal_rank_nops(s, r); i < n; i++)
+				c0 += ops[i].ndeps == 0;
+		}
+	}
+	if (c0 >= m->seq_limit) {
+		snprintf(err, errlen, "too many root ops (%" PRIu64 ")", c0);
+		return -1;
+	}
+	m->seq = m->seq_floor = c0;
+
+	/* Roots, all at time 0, before anything else: nothing queued can come
+	 * before them (put-back roots are later, new events have larger seq). */
+	uint64_t rootseq = 0;
+	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
+		const goal_op *ops = goal_rank_ops(s, r);
+		uint32_t n = goal_rank_nops(s, r);
+		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
+			for (uint32_t i = 0; i < n; i++) {
+				if (ops[i].ndeps != 0 || ops[i].kind != kind)
+					continue;
+				uint32_t seq = (uint32_t)rootseq++;
+				uint64_t back = process(m, 0, (uint32_t)r, i, 0);
+				if (back) {
+					uint32_t slot = ev_alloc(m, (uint32_t)r, i, 0);
+					evq_node x = { back, seq, slot };
+					if (slot == NIL || evq_push(&m->q, x))
+						m->fail = 1;
+				}
+				if (m->progress && (++iter & 0x3fffff) == 0)
+					report_progress(m);
+			}
+		}
+	}
+	m->seq_floor = 0;
+
+	while (m->q.n && !m->fail) {
+		evq_node x = m->q.a[0];
+		sim_ev e = m->ev[x.slot];
+		uint64_t back = process(m, x.time, e.rank, e.op, e.aux);
+		if (back) {
+			/* Still the smallest: everything pushed meanwhile is later. */
+			x = m->q.a[0];
+			x.time = back;
+			evq_replace_top(&m->q, x);
+		} else {
+			evq_pop(&m->q, &x);
+			ev_release(m, x.slot);
+		}
+		if (m->progress && (++iter & 0x3fffff) == 0)
+			report_progress(m);
+	}
+	if (m->fail) {
+		snprintf(err, errlen, m->fail == 2 ? "too many queued events"
+		         : "out of memory while simulating");
+		return -1;
+	}
+	if (m->progress)
+		report_progress(m);
+
+	res->events = m->ops_started + m->messages;
+	res->messages = m->messages;
+	res->ops_started = m->ops_started;
+	res->complete = 1;
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		uint64_t f = sim_rank_finish(m, r);
+		if (f > res->time || r == 0) {
+			res->time = f;
+			res->host = r;
+		}
+		if (m->rq[r].rq_head != NIL || m->rq[r].uq_head != NIL)
+			res->stuck_ranks++;
+		else {
+			uint64_t a = s->ranks[r].first_op, b = s->ranks[r + 1].first_op;
+			for (uint64_t g = a; g < b; g++)
+				if (!is_started(m, g)) {
+					res->stuck_ranks++;
+					break;
+				}
+		}
+	}
+	if (res->stuck_ranks || m->ops_started != s->nops)
+		res->complete = 0;
+	return 0;
+}
+
+uint64_t sim_rank_finish(const sim *m, uint64_t r)
+{
+	uint64_t f = 0;
+	for (uint32_t c = 0; c < m->ncpus; c++)
+		if (m->cpu_free[r * m->ncpus + c] > f)
+			f = m->cpu_free[r * m->ncpus + c];
+	return f;
+}
+
+static void put_label(const sim *m, FILE *out, uint64_t r, uint32_t i)
+{
+	char buf[256];
+	const char *l = goal_op_label(m->s, r, i, buf, sizeof buf);
+	if (l && *l)
+		fprintf(out, "%s", l);
+	else
+		fprintf(out, "#%" PRIu32, i);
+}
+
+static void put_peer_tag(FILE *out, uint32_t peer, int32_t tag)
+{
+	if (peer == GOAL_ANY_SOURCE)
+		fprintf(out, "from any");
+	else
+		fprintf(out, "from %" PRIu32, peer);
+	if (tag == GOAL_ANY_TAG)
+		fprintf(out, " tag any");
+	else
+		fprintf(out, " tag %" PRId32, tag);
+}
+
+uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t max_ops)
+{
+	const goal_sched *s = m->s;
+	uint64_t stuck = 0;
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		uint64_t a = s->ranks[r].first_op, b = s->ranks[r + 1].first_op, un = 0;
+		for (uint64_t g = a; g < b; g++)
+			un += !is_started(m, g);
+		const sim_rq *h = &m->rq[r];
+		if (!un && h->rq_head == NIL && h->uq_head == NIL)
+			continue;
+		if (stuck++ >= max_ranks)
+			continue;
+		if (un) {
+			uint64_t shown = 0;
+			fprintf(out, "rank %" PRIu64 ": %" PRIu64 " op%s never started:", r, un,
+			        un == 1 ? "" : "s");
+			for (uint64_t g = a; g < b && shown < max_ops; g++) {
+				if (is_started(m, g))
+					continue;
+				fputc(' ', out);
+				put_label(m, out, r, (uint32_t)(g - a));
+				shown++;
+			}
+			if (shown < un)
+				fprintf(out, " ... (%" PRIu64 " more)", un - shown);
+			fputc('\n', out);
+		}
+		uint64_t n = 0;
+		for (uint32_t k = h->rq_head; k != NIL; k = m->qe[k].next, n++) {
+			if (n == max_ops) {
+				fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
+				break;
+			}
+			fprintf(out, "rank %" PRIu64 ": receive ", r);
+			put_label(m, out, r, m->qe[k].op);
+			fputc(' ', out);
+			put_peer_tag(out, m->qe[k].peer, m->qe[k].tag);
+			fprintf(out, " never matched\n");
+		}
+		n = 0;
+		for (uint32_t k = h->uq_head; k != NIL; k = m->qe[k].next, n++) {
+			if (n == max_ops) {
+				fprintf(out, "rank %" PRIu64 ": ... more unexpected messages\n", r);
+				break;
+			}
+			const goal_op *sop = &goal_rank_ops(s, m->qe[k].peer)[m->qe[k].op];
+			fprintf(out, "rank %" PRIu64 ": message ", r);
+			put_peer_tag(out, m->qe[k].peer, m->qe[k].tag);
+			fprintf(out, " (%" PRIu64 " bytes, send ", sop->size);
+			put_label(m, out, m->qe[k].peer, m->qe[k].op);
+			fprintf(out, ") never received\n");
+		}
+	}
+	if (stuck > max_ranks)
+		fprintf(out, "... and %" PRIu64 " more stuck ranks\n", stuck - max_ranks);
+	return stuck;
+}

@@ -1,0 +1,89 @@
+/* sim.h: the LogGOPS simulation core: executes a binary schedule exactly as
+ * docs/semantics.md (sections 2-5) defines. */
+#ifndef SIM_H
+#define SIM_H
+
+#include "goal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* A non-negative per-byte rate num/den ns (den a power of ten), so that
+ * fractional G and O are exact. */
+typedef struct sim_rate {
+	uint64_t num, den;
+} sim_rate;
+
+/* Parse a decimal "6", "0.4", "12.125" (at most 9 fraction digits, value
+ * below 2^32).  Returns 0, or -1 if str is not such a number. */
+int sim_rate_parse(const char *str, sim_rate *out);
+
+/* Format r as the shortest decimal ("6", "0.4") into buf. */
+void sim_rate_format(sim_rate r, char *buf, size_t n);
+
+/* The per-byte term of a message of size bytes: max(size-1,0) * r rounded
+ * half up, floor(x + 0.5).  Exact (128-bit arithmetic). */
+uint64_t sim_rate_bytes(sim_rate r, uint64_t size);
+
+/* Model parameters in ns (S in bytes). */
+typedef struct sim_params {
+	uint64_t L, o, g, S;
+	sim_rate G, O;
+} sim_params;
+
+/* The defaults of the published tool: L=2500 o=1500 g=1000 G=6 O=0 S=65535. */
+void sim_params_default(sim_params *p);
+
+/* Progress as reported to sim_options.progress. */
+typedef struct sim_progress {
+	uint64_t ops_started, nops;
+	uint64_t events;     /* ops started + messages handled so far */
+	uint64_t now;        /* simulated time of the event being processed */
+} sim_progress;
+
+typedef struct sim_options {
+	FILE *timeline;      /* NULL: none; else the -V text (docs/timeline.md) */
+	/* Called every few million events (NULL: never). */
+	void (*progress)(void *ctx, const sim_progress *pr);
+	void *progress_ctx;
+	/* Largest seq + 1 before the queue renumbers (0: 2^32).  Only tests
+	 * set it, to exercise renumbering on small schedules. */
+	uint64_t seq_limit;
+} sim_options;
+
+typedef struct sim sim;
+
+/* Results of a run. */
+typedef struct sim_result {
+	int complete;        /* 0: some op never started or some RQ/UQ non-empty */
+	uint64_t time;       /* max over ranks of the finishing time */
+	uint64_t host;       /* lowest rank with that time */
+	uint64_t events;     /* ops started + messages (put-backs not counted) */
+	uint64_t messages;
+	uint64_t ops_started;
+	uint64_t stuck_ranks;/* ranks with an unstarted op or a queue entry */
+} sim_result;
+
+/* Prepare a simulation of s (which must stay open) under p.  opt may be
+ * NULL.  Returns NULL with a message in err when out of memory. */
+sim *sim_create(const goal_sched *s, const sim_params *p,
+                const sim_options *opt, char *err, size_t errlen);
+
+/* Run to the end (an empty queue) and fill *res.  Returns 0 (check
+ * res->complete), or -1 with a message in err (out of memory, timeline write
+ * error).  Call once. */
+int sim_run(sim *m, sim_result *res, char *err, size_t errlen);
+
+/* Finishing time of rank r (max over its CPUs of cpu_free) after sim_run. */
+uint64_t sim_rank_finish(const sim *m, uint64_t r);
+
+/* Describe an incomplete run on out: for each stuck rank (at most max_ranks
+ * of them, then a count of the rest) the ops that never started (at most
+ * max_ops per rank) and every leftover RQ / UQ entry.  Format in
+ * docs/loggopsim.md.  Returns the number of stuck ranks. */
+uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks,
+                          uint64_t max_ops);
+
+void sim_destroy(sim *m);
+
+#endif
