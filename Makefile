@@ -52,7 +52,7 @@ TOOLS :=        # installed programs, as $(B)/bin/NAME
 TEST_PROGS :=   # unit test programs, as $(B)/tests/NAME
 OBJS :=
 
-.PHONY: all deps test test-run bench example fuzz install clean
+.PHONY: all deps test test-run test-large bench example fuzz install clean
 all:
 
 include goal-parser/module.mk
@@ -90,6 +90,10 @@ FUZZ_SECONDS ?= 20
 fuzz: deps
 	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# A schedule of more than 2^32 ops in a 137 GB (sparse) file.
+test-large: all
+	tests/large.sh $(B)
 
 bench: all
 	tests/bench.sh $(B)

@@ -643,8 +643,16 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": edge range out of bounds", r, i);
 			return -1;
 		}
-		indeg[i] = 0;
+		if (!ne && o->ndeps) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": dependency count %" PRIu32 " does not match its 0 edges",
+			        r, i, o->ndeps);
+			return -1;
+		}
 	}
+	if (!ne)
+		goto labels; /* no edges: nothing to count, no cycle */
+	for (uint32_t i = 0; i < n; i++)
+		indeg[i] = 0;
 	for (uint32_t k = 0; k < ne; k++) {
 		uint32_t a = GOAL_EDGE_OP(edges[k]);
 		if (a >= n) {
@@ -684,6 +692,7 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 				return -1;
 			}
 	}
+labels:
 	if (e->label_bytes) {
 		const char *l = (const char *)(s->base + e->block_off + (uint64_t)n * sizeof(goal_op)
 		                               + PAD8((uint64_t)ne * 4));
@@ -811,15 +820,20 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "label flag does not match the label blobs");
 		return -1;
 	}
-	indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
-	queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
-	if (!indeg || !queue) {
-		fmt_err(err, errlen, "out of memory");
-		goto out;
-	}
-	for (uint64_t r = 0; r < s->nranks; r++)
+	/* Scratch for counting and ordering, allocated at the first rank with
+	 * edges: O(largest rank), never O(file). */
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		if (s->ranks[r].nedges && !indeg) {
+			indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
+			queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
+			if (!indeg || !queue) {
+				fmt_err(err, errlen, "out of memory");
+				goto out;
+			}
+		}
 		if (check_rank(s, r, indeg, queue, err, errlen))
 			goto out;
+	}
 	rc = 0;
 out:
 	free(indeg);
