@@ -60,6 +60,7 @@ include goal-parser/module.mk
 -include sim/module.mk
 -include viz/module.mk
 -include traces/module.mk
+-include loggp/module.mk
 
 all: $(TOOLS) $(TEST_PROGS)
 
