@@ -1,0 +1,260 @@
+/* schedgen.c: the schedgen command line: generate the GOAL schedule of a
+ * collective algorithm or communication pattern, as text or binary. */
+#include "sg_out.h"
+#include "sg_pattern.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *prog = "schedgen";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: schedgen [PATTERN] [OPTIONS]\n"
+"Writes the GOAL schedule of a collective algorithm or communication pattern.\n"
+"\n"
+"  -p, --pattern NAME     the pattern (or give it as the first argument);\n"
+"                         --list shows them all, with the old schedgen names\n"
+"  -s, --ranks N          number of ranks P (default 8; -P N is the same)\n"
+"  -d, --size BYTES       message size (default 1; per pattern, see docs/patterns.md)\n"
+"      --root R           root rank of rooted patterns (default 0)\n"
+"      --segment BYTES    segment size of pipelined patterns (default: unsegmented)\n"
+"      --nway N           messages per round of barrier_nway (default 1)\n"
+"      --fanin N          fan-in of barrier_tree (default 2)\n"
+"      --iterations N     run the collective N times back to back (default 1)\n"
+"      --rotate-root      iteration i uses root (R + i) mod P\n"
+"      --sync             a dissemination barrier (0-byte messages) between iterations\n"
+"      --nb T             nonblocking: T ns of computation overlap each run\n"
+"      --nb-poll T        cut that computation in pieces of T ns\n"
+"      --cpu C            cpu of that computation (default 0)\n"
+"  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
+"                         FILE.bin is written in the binary format, else GOAL text\n"
+"      --format text|binary  force the output format\n"
+"      --list             list the patterns\n"
+"  -h, --help             this help\n"
+"\n"
+"The options of the published schedgen are accepted too: --ptrn, --commsize,\n"
+"--datasize, --filename, --segmentsize, --timemult (ignored).\n"
+"Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n");
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: error: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* A non-negative decimal integer, or die naming the option. */
+static uint64_t num(const char *opt, const char *s)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+		die("%s must not be negative (got %s)", opt, s);
+	if (*p < '0' || *p > '9')
+		die("%s expects a number, not '%s'", opt, s);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			die("%s: %s is too large", opt, s);
+		v = v * 10 + d;
+	}
+	if (*p)
+		die("%s expects a number, not '%s'", opt, s);
+	return v;
+}
+
+static void list(void)
+{
+	for (size_t i = 0; i < sg_npatterns(); i++) {
+		const sg_pattern_info *pi = sg_pattern(i);
+		printf("%-24s %s\n", pi->name, pi->summary);
+		if (pi->aliases[0])
+			printf("%-24s (also: %s)\n", "", pi->aliases);
+	}
+}
+
+typedef struct progress_state {
+	uint64_t total;
+	struct timespec t0;
+	int shown;
+} progress_state;
+
+static void progress(void *ctx, uint64_t done)
+{
+	progress_state *ps = ctx;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (t.tv_sec - ps->t0.tv_sec < 1)
+		return;
+	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " ranks", prog, done, ps->total);
+	ps->shown = 1;
+}
+
+enum {
+	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
+	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "ptrn", required_argument, NULL, 'p' },
+		{ "ranks", required_argument, NULL, 's' },
+		{ "commsize", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'd' },
+		{ "datasize", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "filename", required_argument, NULL, 'o' },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "segment", required_argument, NULL, OPT_SEGMENT },
+		{ "segmentsize", required_argument, NULL, OPT_SEGMENT },
+		{ "nway", required_argument, NULL, OPT_NWAY },
+		{ "fanin", required_argument, NULL, OPT_FANIN },
+		{ "iterations", required_argument, NULL, OPT_ITER },
+		{ "rotate-root", no_argument, NULL, OPT_ROTATE },
+		{ "sync", no_argument, NULL, OPT_SYNC },
+		{ "nb", required_argument, NULL, OPT_NB },
+		{ "nb-poll", required_argument, NULL, OPT_NBPOLL },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	sg_params p;
+	const char *pattern = NULL, *out = "schedule.goal";
+	int format = -1, c, idx;
+	sg_out o;
+	char err[512], comment[512];
+	progress_state ps;
+
+	sg_params_default(&p);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:s:P:d:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': pattern = optarg; break;
+		case 's':
+		case 'P':
+			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
+				die("the number of ranks must be at least 1 (got %s)", optarg);
+			p.nranks = num("--ranks", optarg);
+			break;
+		case 'd': p.size = num("--size", optarg); break;
+		case 'o': out = optarg; break;
+		case OPT_ROOT:
+			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
+				die("the root %s is not a rank", optarg);
+			p.root = num("--root", optarg);
+			break;
+		case OPT_SEGMENT:
+			p.segment = num("--segment", optarg);
+			if (p.segment == 0)
+				die("the segment size must be at least 1 byte (got 0)");
+			break;
+		case OPT_NWAY: p.nway = num("--nway", optarg); break;
+		case OPT_FANIN: p.fanin = num("--fanin", optarg); break;
+		case OPT_ITER: p.iterations = num("--iterations", optarg); break;
+		case OPT_ROTATE: p.rotate_root = 1; break;
+		case OPT_SYNC: p.sync = 1; break;
+		case OPT_NB: p.nb = 1; p.nb_time = num("--nb", optarg); break;
+		case OPT_NBPOLL: p.nb_poll = num("--nb-poll", optarg); break;
+		case OPT_CPU: {
+			uint64_t v = num("--cpu", optarg);
+			if (v > GOAL_MAX_INDEX)
+				die("--cpu must be 0..%u (got %" PRIu64 ")", GOAL_MAX_INDEX, v);
+			p.cpu = (uint16_t)v;
+			break;
+		}
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				format = SG_TEXT;
+			else if (strcmp(optarg, "binary") == 0 || strcmp(optarg, "bin") == 0)
+				format = SG_BINARY;
+			else
+				die("--format is text or binary, not '%s'", optarg);
+			break;
+		case OPT_LIST: list(); return 0;
+		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
+		case 'h': usage(stdout); return 0;
+		case ':': die("option %s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				die("unknown option -%c (see --help)", optopt);
+			die("unknown option %s (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc && !pattern)
+		pattern = argv[optind++];
+	if (optind < argc)
+		die("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!pattern)
+		pattern = "bcast_binomial"; /* the published tool's default */
+	idx = sg_pattern_find(pattern);
+	if (idx < 0)
+		die("unknown pattern '%s' (schedgen --list shows them)", pattern);
+	if (sg_params_check((size_t)idx, &p, err, sizeof err))
+		die("%s", err);
+	if (format < 0)
+		format = (int)sg_format_of_path(out);
+	{
+		unsigned uses = sg_pattern((size_t)idx)->uses;
+		size_t n = (size_t)snprintf(comment, sizeof comment, "schedgen %s: %" PRIu64
+		                            " ranks, %" PRIu64 " bytes", sg_pattern((size_t)idx)->name,
+		                            p.nranks, p.size);
+#define APPEND(...) do { if (n < sizeof comment) \
+		n += (size_t)snprintf(comment + n, sizeof comment - n, __VA_ARGS__); } while (0)
+		if (uses & SG_USES_ROOT)
+			APPEND(", root %" PRIu64, p.root);
+		if ((uses & SG_USES_SEGMENT) && p.segment)
+			APPEND(", segment %" PRIu64, p.segment);
+		if (uses & SG_USES_NWAY)
+			APPEND(", nway %" PRIu64, p.nway);
+		if (uses & SG_USES_FANIN)
+			APPEND(", fanin %" PRIu64, p.fanin);
+		if (p.iterations > 1)
+			APPEND(", %" PRIu64 " iterations%s%s", p.iterations,
+			       p.rotate_root ? ", rotate-root" : "", p.sync ? ", sync" : "");
+		if (p.nb)
+			APPEND(", nb %" PRIu64 " ns (poll %" PRIu64 ", cpu %u)", p.nb_time,
+			       p.nb_poll, (unsigned)p.cpu);
+#undef APPEND
+	}
+	if (sg_out_open(&o, out, (sg_format)format, p.nranks, comment)) {
+		fprintf(stderr, "%s: %s\n", prog, o.err);
+		return 1;
+	}
+	memset(&ps, 0, sizeof ps);
+	ps.total = p.nranks;
+	clock_gettime(CLOCK_MONOTONIC, &ps.t0);
+	if (sg_generate((size_t)idx, &p, &o, isatty(2) ? progress : NULL, &ps, err, sizeof err)) {
+		if (ps.shown)
+			fputc('\n', stderr);
+		sg_out_abort(&o);
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	}
+	if (ps.shown)
+		fputc('\n', stderr);
+	if (sg_out_close(&o)) {
+		fprintf(stderr, "%s: %s\n", prog, o.err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,287 @@
+/* sg_out.c: schedgen's output stream, as GOAL text or binary. */
+#include "sg_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TEXT_BUF (1u << 20)  /* text buffer; a line is far shorter than TEXT_MARGIN */
+#define TEXT_MARGIN 256u
+
+static int oerr(sg_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int oerr(sg_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->err, sizeof o->err, fmt, ap);
+	va_end(ap);
+	o->failed = 1;
+	return -1;
+}
+
+sg_format sg_format_of_path(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && strcmp(path + n - 4, ".bin") == 0 ? SG_BINARY : SG_TEXT;
+}
+
+static const char *tname(const sg_out *o)
+{
+	return o->path ? o->path : "<stdout>";
+}
+
+/* Write the buffered text out. */
+static int text_flush(sg_out *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		return oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
+	o->len = 0;
+	return 0;
+}
+
+/* Append a string; the caller has made room (at most TEXT_MARGIN per line). */
+static void put_str(sg_out *o, const char *s, size_t n)
+{
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+#define PUT_LIT(o, s) put_str((o), (s), sizeof(s) - 1)
+
+static void put_u64(sg_out *o, uint64_t v)
+{
+	char t[24];
+	size_t i = sizeof t;
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_str(o, t + i, sizeof t - i);
+}
+
+static void put_i32(sg_out *o, int32_t v)
+{
+	if (v < 0) {
+		PUT_LIT(o, "-");
+		put_u64(o, (uint64_t)(-(int64_t)v));
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+static int text_room(sg_out *o)
+{
+	return o->len + TEXT_MARGIN > TEXT_BUF ? text_flush(o) : 0;
+}
+
+int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
+                const char *comment)
+{
+	char err[512];
+	memset(o, 0, sizeof *o);
+	o->format = format;
+	if (format == SG_BINARY) {
+		if (strcmp(path, "-") == 0)
+			return oerr(o, "error: the binary format cannot go to standard output (use -o FILE.bin)");
+		o->w = goal_writer_create(path, nranks, err, sizeof err);
+		if (!o->w)
+			return oerr(o, "%s", err);
+		return 0;
+	}
+	o->buf = malloc(TEXT_BUF);
+	if (!o->buf)
+		return oerr(o, "error: out of memory");
+	if (strcmp(path, "-") == 0) {
+		o->f = stdout;
+	} else {
+		o->path = strdup(path);
+		o->f = o->path ? fopen(path, "w") : NULL;
+		if (!o->f) {
+			oerr(o, "%s: error: cannot create: %s", path, o->path ? strerror(errno) : "out of memory");
+			free(o->path);
+			o->path = NULL; /* nothing to remove */
+			free(o->buf);
+			o->buf = NULL;
+			return -1;
+		}
+		o->close_f = 1;
+	}
+	if (comment) {
+		size_t n = strlen(comment);
+		if (n > TEXT_BUF - TEXT_MARGIN)
+			n = TEXT_BUF - TEXT_MARGIN;
+		PUT_LIT(o, "// ");
+		put_str(o, comment, n);
+		PUT_LIT(o, "\n");
+	}
+	PUT_LIT(o, "num_ranks ");
+	put_u64(o, nranks);
+	PUT_LIT(o, "\n");
+	return 0;
+}
+
+int sg_out_rank_begin(sg_out *o, uint64_t r)
+{
+	if (o->failed)
+		return -1;
+	o->nops = 0;
+	if (o->format == SG_BINARY) {
+		if (goal_writer_rank_begin(o->w))
+			return oerr(o, "error: %s", goal_writer_error(o->w));
+		return 0;
+	}
+	if (text_room(o))
+		return -1;
+	PUT_LIT(o, "\nrank ");
+	put_u64(o, r);
+	PUT_LIT(o, " {\n");
+	return 0;
+}
+
+/* "l<i+1>" */
+static void put_label(sg_out *o, uint32_t i)
+{
+	PUT_LIT(o, "l");
+	put_u64(o, (uint64_t)i + 1);
+}
+
+int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
+{
+	if (o->failed)
+		return -1;
+	if (o->format == SG_BINARY) {
+		if (goal_writer_op(o->w, op, NULL, 0, index))
+			return oerr(o, "error: %s", goal_writer_error(o->w));
+		o->nops++;
+		return 0;
+	}
+	if (o->nops >= GOAL_MAX_RANK_OPS)
+		return oerr(o, "error: a rank has more than %u ops", GOAL_MAX_RANK_OPS);
+	if (text_room(o))
+		return -1;
+	put_label(o, o->nops);
+	PUT_LIT(o, ": ");
+	switch ((goal_kind)op->kind) {
+	case GOAL_SEND:
+	case GOAL_RECV:
+		if (op->kind == GOAL_SEND)
+			PUT_LIT(o, "send ");
+		else
+			PUT_LIT(o, "recv ");
+		put_u64(o, op->size);
+		if (op->kind == GOAL_SEND)
+			PUT_LIT(o, "b to ");
+		else
+			PUT_LIT(o, "b from ");
+		if (op->peer == GOAL_ANY_SOURCE)
+			PUT_LIT(o, "-1");
+		else
+			put_u64(o, op->peer);
+		PUT_LIT(o, " tag ");
+		put_i32(o, op->tag);
+		if (op->nic) {
+			PUT_LIT(o, " nic ");
+			put_u64(o, op->nic);
+		}
+		break;
+	case GOAL_CALC:
+	case GOAL_NKINDS:
+	default:
+		PUT_LIT(o, "calc ");
+		put_u64(o, op->size);
+		break;
+	}
+	if (op->cpu) {
+		PUT_LIT(o, " cpu ");
+		put_u64(o, op->cpu);
+	}
+	PUT_LIT(o, "\n");
+	if (index)
+		*index = o->nops;
+	o->nops++;
+	return 0;
+}
+
+int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires)
+{
+	if (o->failed)
+		return -1;
+	if (o->format == SG_BINARY) {
+		if (goal_writer_dep(o->w, a, b, irequires))
+			return oerr(o, "error: %s", goal_writer_error(o->w));
+		return 0;
+	}
+	if (text_room(o))
+		return -1;
+	put_label(o, a);
+	if (irequires)
+		PUT_LIT(o, " irequires ");
+	else
+		PUT_LIT(o, " requires ");
+	put_label(o, b);
+	PUT_LIT(o, "\n");
+	return 0;
+}
+
+int sg_out_rank_end(sg_out *o)
+{
+	if (o->failed)
+		return -1;
+	if (o->format == SG_BINARY) {
+		if (goal_writer_rank_end(o->w))
+			return oerr(o, "error: %s", goal_writer_error(o->w));
+		return 0;
+	}
+	if (text_room(o))
+		return -1;
+	PUT_LIT(o, "}\n");
+	return 0;
+}
+
+int sg_out_close(sg_out *o)
+{
+	int rc = 0;
+	if (o->format == SG_BINARY) {
+		if (!o->w)
+			return -1;
+		if (o->failed) {
+			goal_writer_abort(o->w);
+			o->w = NULL;
+			return -1;
+		}
+		if (goal_writer_finish(o->w)) {
+			oerr(o, "%s", goal_writer_error(o->w));
+			rc = -1;
+		}
+		if (goal_writer_close(o->w))
+			rc = -1;
+		o->w = NULL;
+		return rc;
+	}
+	if (!o->f)
+		return -1;
+	if (!o->failed)
+		text_flush(o);
+	if (!o->failed && fflush(o->f) != 0)
+		oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
+	if (o->close_f && fclose(o->f) != 0 && !o->failed)
+		oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
+	o->f = NULL;
+	if (o->failed && o->path)
+		unlink(o->path);
+	free(o->path);
+	free(o->buf);
+	o->path = NULL;
+	o->buf = NULL;
+	return o->failed ? -1 : 0;
+}
+
+void sg_out_abort(sg_out *o)
+{
+	o->failed = 1;
+	if (!o->err[0])
+		snprintf(o->err, sizeof o->err, "aborted");
+	sg_out_close(o);
+}

@@ -1,0 +1,808 @@
+/* sg_pattern.c: the collective algorithms and communication patterns of
+ * schedgen, generated rank by rank, and the benchmark loop around them. */
+#include "sg_pattern.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NONE UINT32_MAX  /* no op */
+
+/* A growable list of op indices. */
+typedef struct ilist {
+	uint32_t *v;
+	size_t n, cap;
+} ilist;
+
+/* The state of the rank being generated.  Every op a pattern adds either
+ * names the op it comes after, or depends on `start`, the end of the
+ * previous phase (iteration, barrier) of the rank. */
+typedef struct ctx {
+	sg_out *o;
+	uint64_t P, r;
+	uint64_t tagbase;    /* first tag of the current phase */
+	uint32_t start;      /* op the phase's entry ops require, or NONE */
+	uint32_t first;      /* first op of the current phase */
+	uint8_t *used;       /* per op of the rank: some op of its phase requires it */
+	size_t used_cap;
+	ilist la, lb, exits;
+	int oom;
+} ctx;
+
+/* ---- Building blocks --------------------------------------------------- */
+
+static uint32_t nops(const ctx *c)
+{
+	return c->o->nops;
+}
+
+static void push(ctx *c, ilist *l, uint32_t i)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		uint32_t *v = realloc(l->v, cap * sizeof *v);
+		if (!v) {
+			c->oom = 1;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = i;
+}
+
+/* "a requires b": b then has a dependent in the phase. */
+static void req(ctx *c, uint32_t a, uint32_t b)
+{
+	if (a == NONE || b == NONE)
+		return;
+	sg_out_dep(c->o, a, b, 0);
+	if (b < c->used_cap)
+		c->used[b] = 1;
+}
+
+/* Append op to the rank and track it in used[].  Returns its index, or
+ * NONE after an error (which c->oom or the output remembers). */
+static uint32_t new_op(ctx *c, const goal_op *op)
+{
+	uint32_t i;
+	if (sg_out_op(c->o, op, &i))
+		return NONE;
+	if (i >= c->used_cap) {
+		size_t cap = c->used_cap ? 2 * c->used_cap : 256;
+		uint8_t *u = realloc(c->used, cap);
+		if (!u) {
+			c->oom = 1;
+			return NONE;
+		}
+		c->used = u;
+		c->used_cap = cap;
+	}
+	c->used[i] = 0;
+	return i;
+}
+
+/* Add an op; it requires `after`, or the phase start when after is NONE.
+ * Returns its index (NONE after an error). */
+static uint32_t add(ctx *c, goal_kind kind, uint64_t size, uint64_t peer,
+                    uint64_t tag, uint16_t cpu, uint32_t after)
+{
+	goal_op op;
+	uint32_t i;
+	memset(&op, 0, sizeof op);
+	op.kind = (uint8_t)kind;
+	op.size = size;
+	op.cpu = cpu;
+	if (kind != GOAL_CALC) {
+		op.peer = (uint32_t)peer;
+		op.tag = (int32_t)(c->tagbase + tag);
+	}
+	i = new_op(c, &op);
+	if (i != NONE)
+		req(c, i, after != NONE ? after : c->start);
+	return i;
+}
+
+static uint32_t send(ctx *c, uint64_t size, uint64_t peer, uint64_t tag, uint32_t after)
+{
+	return add(c, GOAL_SEND, size, peer, tag, 0, after);
+}
+
+static uint32_t recv(ctx *c, uint64_t size, uint64_t peer, uint64_t tag, uint32_t after)
+{
+	return add(c, GOAL_RECV, size, peer, tag, 0, after);
+}
+
+/* One op standing for all ops of l: NONE for none, the op for one, else a
+ * `calc 0` that requires them all (costs no time: it keeps the number of
+ * edges linear where many ops wait for many). */
+static uint32_t join(ctx *c, const ilist *l)
+{
+	uint32_t j;
+	if (l->n == 0)
+		return NONE;
+	if (l->n == 1)
+		return l->v[0];
+	j = add(c, GOAL_CALC, 0, 0, 0, 0, l->v[0]);
+	for (size_t k = 1; k < l->n; k++)
+		req(c, j, l->v[k]);
+	return j;
+}
+
+static unsigned ceil_log2(uint64_t x)
+{
+	unsigned k = 0;
+	while (k < 64 && (UINT64_C(1) << k) < x)
+		k++;
+	return k;
+}
+
+static unsigned floor_log2(uint64_t x)
+{
+	return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* Ranks relative to the root: vrank 0 is the root. */
+static uint64_t vrank(const ctx *c, uint64_t root)
+{
+	return (c->r + c->P - root) % c->P;
+}
+static uint64_t real(const ctx *c, uint64_t v, uint64_t root)
+{
+	return (v + root) % c->P;
+}
+
+/* Segments of a message of size bytes cut in pieces of seg (0: one). */
+static uint64_t nseg(uint64_t size, uint64_t seg)
+{
+	if (seg == 0 || size == 0)
+		return 1;
+	return size / seg + (size % seg != 0);
+}
+static uint64_t seg_size(uint64_t size, uint64_t seg, uint64_t k)
+{
+	if (seg == 0)
+		return size;
+	return size - k * seg < seg ? size - k * seg : seg;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* ---- Patterns ----------------------------------------------------------
+ * Each g_* adds the ops of rank c->r for one run of the pattern; each t_*
+ * gives the number of tags one run uses (tags 0..t-1 after the phase's
+ * base).  docs/patterns.md describes them. */
+
+typedef void gen_fn(ctx *c, const sg_params *p, uint64_t root);
+typedef uint64_t tags_fn(const sg_params *p);
+
+static uint64_t t_one(const sg_params *p)
+{
+	(void)p;
+	return 1;
+}
+static uint64_t t_two(const sg_params *p)
+{
+	(void)p;
+	return 2;
+}
+static uint64_t t_log2(const sg_params *p)
+{
+	unsigned k = ceil_log2(p->nranks);
+	return k ? k : 1;
+}
+static uint64_t t_segments(const sg_params *p)
+{
+	return nseg(p->size, p->segment);
+}
+
+/* Binomial broadcast: vrank v receives from v - 2^m (2^m its highest bit)
+ * in round m, then sends to v + 2^k for k = m+1, m+2, ... (the root: k = 0,
+ * 1, ...) while v + 2^k < P; tag k. */
+static void g_bcast_binomial(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), P = c->P;
+	unsigned K = ceil_log2(P), k = 0;
+	uint32_t rv = NONE;
+	if (v > 0) {
+		unsigned m = floor_log2(v);
+		rv = recv(c, p->size, real(c, v - (UINT64_C(1) << m), root), m, NONE);
+		k = m + 1;
+	}
+	for (; k < K; k++)
+		if (v + (UINT64_C(1) << k) < P)
+			send(c, p->size, real(c, v + (UINT64_C(1) << k), root), k, rv);
+}
+
+/* Binomial reduce, the broadcast reversed: receive from the children
+ * v + 2^k (k increasing), then send to the parent once all arrived. */
+static void g_reduce_binomial(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), P = c->P;
+	unsigned K = ceil_log2(P), k = v ? floor_log2(v) + 1 : 0;
+	c->la.n = 0;
+	for (; k < K; k++)
+		if (v + (UINT64_C(1) << k) < P)
+			push(c, &c->la, recv(c, p->size, real(c, v + (UINT64_C(1) << k), root), k, NONE));
+	if (v > 0) {
+		unsigned m = floor_log2(v);
+		uint32_t s = send(c, p->size, real(c, v - (UINT64_C(1) << m), root), m,
+		                  c->la.n ? c->la.v[0] : NONE);
+		for (size_t i = 1; i < c->la.n; i++)
+			req(c, s, c->la.v[i]);
+	}
+}
+
+/* Binary tree broadcast (heap order): receive from (v-1)/2, send to 2v+1
+ * and 2v+2. */
+static void g_bcast_binary(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root);
+	uint32_t rv = NONE;
+	if (v > 0)
+		rv = recv(c, p->size, real(c, (v - 1) / 2, root), 0, NONE);
+	for (uint64_t ch = 2 * v + 1; ch <= 2 * v + 2; ch++)
+		if (ch < c->P)
+			send(c, p->size, real(c, ch, root), 0, rv);
+}
+
+/* Pipelined chain root = v0 -> v1 -> ... -> v(P-1), segment k with tag k;
+ * sending segment k requires having received it.  buffered: receiving
+ * segment k also requires having sent segment k-1. */
+static void chain(ctx *c, const sg_params *p, uint64_t root, int buffered)
+{
+	uint64_t v = vrank(c, root), n = nseg(p->size, p->segment);
+	uint32_t prev_send = NONE;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t sz = seg_size(p->size, p->segment, k);
+		uint32_t rv = NONE;
+		if (v > 0)
+			rv = recv(c, sz, real(c, v - 1, root), k, buffered ? prev_send : NONE);
+		if (v + 1 < c->P)
+			prev_send = send(c, sz, real(c, v + 1, root), k, rv);
+	}
+}
+static void g_bcast_chain(ctx *c, const sg_params *p, uint64_t root)
+{
+	chain(c, p, root, 0);
+}
+static void g_bcast_chain_buffered(ctx *c, const sg_params *p, uint64_t root)
+{
+	chain(c, p, root, 1);
+}
+
+/* Linear scatter: the root sends to vranks 1..P-1 in order, independently. */
+static void g_scatter(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root);
+	if (v == 0) {
+		for (uint64_t j = 1; j < c->P; j++)
+			send(c, p->size, real(c, j, root), 0, NONE);
+	} else {
+		recv(c, p->size, root, 0, NONE);
+	}
+}
+
+/* Linear gather: vranks 1..P-1 send to the root, which receives in order. */
+static void g_gather(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root);
+	if (v == 0) {
+		for (uint64_t j = 1; j < c->P; j++)
+			recv(c, p->size, real(c, j, root), 0, NONE);
+	} else {
+		send(c, p->size, root, 0, NONE);
+	}
+}
+
+/* Dissemination: round k = 0..ceil(log2 P)-1 sends to r + 2^k and receives
+ * from r - 2^k (mod P), tag k; each send requires the previous receive. */
+static void g_dissemination(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	unsigned K = ceil_log2(P);
+	uint32_t prev = NONE;
+	(void)root;
+	for (unsigned k = 0; k < K; k++) {
+		uint64_t d = UINT64_C(1) << k;
+		send(c, p->size, (r + d) % P, k, prev);
+		prev = recv(c, p->size, (r + P - d % P) % P, k, NONE);
+	}
+}
+
+/* Recursive doubling / pairwise exchange.  p2 = largest power of two <= P;
+ * rank r >= p2 first sends to r - p2 (tag 0) and at the end receives the
+ * result from it (tag m+1); ranks r < p2 exchange with r XOR 2^k in round
+ * k = 0..m-1 (m = log2 p2, tag k+1), each send requiring the previous
+ * receive. */
+static void g_recdoub(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	unsigned m = floor_log2(P);
+	uint64_t p2 = UINT64_C(1) << m, rem = P - p2;
+	uint32_t prev = NONE;
+	(void)root;
+	if (r >= p2) {
+		send(c, p->size, r - p2, 0, NONE);
+		recv(c, p->size, r - p2, m + 1, NONE);
+		return;
+	}
+	if (r < rem)
+		prev = recv(c, p->size, r + p2, 0, NONE);
+	for (unsigned k = 0; k < m; k++) {
+		uint64_t q = r ^ (UINT64_C(1) << k);
+		send(c, p->size, q, k + 1, prev);
+		prev = recv(c, p->size, q, k + 1, NONE);
+	}
+	if (r < rem)
+		send(c, p->size, r + p2, m + 1, prev);
+}
+static uint64_t t_recdoub(const sg_params *p)
+{
+	return floor_log2(p->nranks) + 2u;
+}
+
+/* Ring allreduce: the vector (size bytes) is cut in P chunks (chunk i has
+ * size/P bytes, one more for i < size mod P), each chunk in segments.  Step
+ * t = 0..2P-3 (P-1 reduce-scatter steps, then P-1 allgather steps): send
+ * chunk (r-t) mod P to r+1 and receive chunk (r-t-1) mod P from r-1;
+ * segment j of a step's send requires segment j of the previous step's
+ * receive.  Tag t*S + j, S the segments of the largest chunk. */
+static uint64_t ring_chunk(uint64_t size, uint64_t P, uint64_t i)
+{
+	return size / P + (i < size % P);
+}
+static void g_allreduce_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint64_t S = nseg(ring_chunk(p->size, P, 0), p->segment);
+	(void)root;
+	if (P < 2)
+		return;
+	c->la.n = 0;  /* receives of the previous step, by segment */
+	for (uint64_t t = 0; t < 2 * P - 2; t++) {
+		uint64_t sc = (r + P - t % P) % P, rc = (sc + P - 1) % P;
+		uint64_t ssz = ring_chunk(p->size, P, sc), rsz = ring_chunk(p->size, P, rc);
+		uint64_t ns = nseg(ssz, p->segment), nr = nseg(rsz, p->segment);
+		c->lb.n = 0;
+		for (uint64_t j = 0; j < ns || j < nr; j++) {
+			if (j < ns)
+				send(c, seg_size(ssz, p->segment, j), (r + 1) % P, t * S + j,
+				     j < c->la.n ? c->la.v[j] : NONE);
+			if (j < nr)
+				push(c, &c->lb, recv(c, seg_size(rsz, p->segment, j),
+				                     (r + P - 1) % P, t * S + j, NONE));
+		}
+		{
+			ilist tmp = c->la;
+			c->la = c->lb;
+			c->lb = tmp;
+		}
+	}
+}
+static uint64_t t_allreduce_ring(const sg_params *p)
+{
+	uint64_t P = p->nranks;
+	if (P < 2)
+		return 1;
+	return sat_mul(2 * P - 2, nseg(ring_chunk(p->size, P, 0), p->segment));
+}
+
+/* Central counter barrier: the root receives from every other rank (tag
+ * 0), then sends to each (tag 1) once all arrived; the others send, then
+ * receive. */
+static void g_barrier_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root);
+	if (v == 0) {
+		uint32_t all;
+		c->la.n = 0;
+		for (uint64_t j = 1; j < c->P; j++)
+			push(c, &c->la, recv(c, p->size, real(c, j, root), 0, NONE));
+		all = join(c, &c->la);
+		for (uint64_t j = 1; j < c->P; j++)
+			send(c, p->size, real(c, j, root), 1, all);
+	} else {
+		send(c, p->size, root, 0, NONE);
+		recv(c, p->size, root, 1, NONE);
+	}
+}
+
+/* Combining tree barrier, fan-in n: children of v are v*n+1 .. v*n+n.
+ * Arrival: receive from every child (tag 0), then send to the parent
+ * (v-1)/n.  Release: receive from the parent (tag 1), then send to every
+ * child; the root releases once all its children arrived. */
+static void g_barrier_tree(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), n = p->fanin, P = c->P;
+	uint64_t lo = 1, hi = 0;  /* children lo..hi */
+	uint32_t go;
+	if (v <= (P - 1) / n && v * n + 1 < P) {
+		lo = v * n + 1;
+		hi = n - 1 > P - 1 - lo ? P - 1 : lo + n - 1;
+	}
+	c->la.n = 0;
+	for (uint64_t ch = lo; ch <= hi; ch++)
+		push(c, &c->la, recv(c, p->size, real(c, ch, root), 0, NONE));
+	go = join(c, &c->la);
+	if (v > 0) {
+		uint64_t parent = real(c, (v - 1) / n, root);
+		send(c, p->size, parent, 0, go);
+		go = recv(c, p->size, parent, 1, NONE);
+	}
+	for (uint64_t ch = lo; ch <= hi; ch++)
+		send(c, p->size, real(c, ch, root), 1, go);
+}
+
+/* Tournament barrier: in round k = 0..K-1 (K = ceil(log2 P)) vrank v with
+ * v mod 2^(k+1) = 2^k loses to v - 2^k: it sends to it (tag k) once it has
+ * received from everyone it beat, and waits for its wake-up (tag K+k).  The
+ * winner receives from v + 2^k (when < P).  The champion (the root) and
+ * every woken rank wake those they beat, latest round first. */
+static void g_barrier_tournament(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), P = c->P;
+	unsigned K = ceil_log2(P), kv = v ? (unsigned)__builtin_ctzll(v) : K;
+	uint32_t go;
+	c->la.n = 0;
+	for (unsigned k = 0; k < kv && k < K; k++)
+		if (v + (UINT64_C(1) << k) < P)
+			push(c, &c->la, recv(c, p->size, real(c, v + (UINT64_C(1) << k), root), k, NONE));
+	go = join(c, &c->la);
+	if (v > 0) {
+		uint64_t w = real(c, v - (UINT64_C(1) << kv), root);
+		send(c, p->size, w, kv, go);
+		go = recv(c, p->size, w, K + kv, NONE);
+	}
+	for (unsigned k = kv < K ? kv : K; k-- > 0;)
+		if (v + (UINT64_C(1) << k) < P)
+			send(c, p->size, real(c, v + (UINT64_C(1) << k), root), K + k, go);
+}
+static uint64_t t_tournament(const sg_params *p)
+{
+	return 2 * t_log2(p);
+}
+
+/* n-way dissemination: in round k (D = (n+1)^k, while D < P) send to
+ * r + w*D for w = 1..n with w*D < P (tag k), each send requiring every
+ * receive of the previous round, then receive from r - w*D. */
+static void g_barrier_nway(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, n = p->nway;
+	(void)root;
+	c->la.n = 0;
+	for (uint64_t D = 1, k = 0; D < P; k++) {
+		uint32_t prev = join(c, &c->la);
+		c->lb.n = 0;
+		for (uint64_t w = 1; w <= n && w * D < P; w++)
+			send(c, p->size, (r + w * D) % P, k, prev);
+		for (uint64_t w = 1; w <= n && w * D < P; w++)
+			push(c, &c->lb, recv(c, p->size, (r + P - w * D) % P, k, NONE));
+		{
+			ilist tmp = c->la;
+			c->la = c->lb;
+			c->lb = tmp;
+		}
+		if (D > (P - 1) / (n + 1))
+			break;
+		D *= n + 1;
+	}
+}
+static uint64_t t_nway(const sg_params *p)
+{
+	uint64_t k = 0, P = p->nranks, n = p->nway;
+	for (uint64_t D = 1; D < P; k++) {
+		if (D > (P - 1) / (n + 1)) {
+			k++;
+			break;
+		}
+		D *= n + 1;
+	}
+	return k ? k : 1;
+}
+
+/* Pipelined ring: the root sends each segment to vrank 1; every other rank
+ * forwards it to the next, and the last back to the root (tag k). */
+static void g_ring_pipelined(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), P = c->P, n = nseg(p->size, p->segment);
+	if (P < 2)
+		return;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t sz = seg_size(p->size, p->segment, k);
+		if (v == 0) {
+			send(c, sz, real(c, 1, root), k, NONE);
+			recv(c, sz, real(c, P - 1, root), k, NONE);
+		} else {
+			uint32_t rv = recv(c, sz, real(c, v - 1, root), k, NONE);
+			send(c, sz, real(c, (v + 1) % P, root), k, rv);
+		}
+	}
+}
+
+/* Double ring: the root sends to both neighbours; every other rank forwards
+ * what comes from v-1 to v+1 (tag 0) and what comes from v+1 to v-1 (tag
+ * 1); both messages end at the root. */
+static void g_ring_double(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), P = c->P;
+	uint64_t next = real(c, (v + 1) % P, root), prev = real(c, (v + P - 1) % P, root);
+	if (P < 2)
+		return;
+	if (v == 0) {
+		send(c, p->size, next, 0, NONE);
+		recv(c, p->size, prev, 0, NONE);
+		send(c, p->size, prev, 1, NONE);
+		recv(c, p->size, next, 1, NONE);
+	} else {
+		uint32_t rv = recv(c, p->size, prev, 0, NONE);
+		send(c, p->size, next, 0, rv);
+		rv = recv(c, p->size, next, 1, NONE);
+		send(c, p->size, prev, 1, rv);
+	}
+}
+
+/* Linear alltoall: step j = 1..P-1 sends to r + j and receives from r - j,
+ * all independent. */
+static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	(void)root;
+	for (uint64_t j = 1; j < P; j++) {
+		send(c, p->size, (r + j) % P, 0, NONE);
+		recv(c, p->size, (r + P - j) % P, 0, NONE);
+	}
+}
+
+/* The table: X(name, aliases, uses, generator, tags, summary).  ORDER: as
+ * --list prints it. */
+#define R SG_USES_ROOT
+#define SEG SG_USES_SEGMENT
+#define SG_PATTERNS(X) \
+	X("bcast_binomial", "binomialtreebcast binomial", R, g_bcast_binomial, t_log2, \
+	  "broadcast, binomial tree (round k: ranks below 2^k send to rank + 2^k)") \
+	X("bcast_binary", "binarytreebcast binary", R, g_bcast_binary, t_one, \
+	  "broadcast, binary tree in heap order (v sends to 2v+1, 2v+2)") \
+	X("bcast_chain", "pipelinedring chain", R | SEG, g_bcast_chain, t_segments, \
+	  "broadcast, pipelined chain root -> 1 -> ... -> P-1, in segments") \
+	X("bcast_chain_buffered", "pipelinedringdep", R | SEG, g_bcast_chain_buffered, t_segments, \
+	  "pipelined chain; a rank takes segment k+1 once it has sent segment k") \
+	X("reduce_binomial", "binomialtreereduce", R, g_reduce_binomial, t_log2, \
+	  "reduce, binomial tree (the binomial broadcast reversed)") \
+	X("scatter_linear", "scatter", R, g_scatter, t_one, \
+	  "linear scatter: the root sends to every rank in turn") \
+	X("gather_linear", "gather", R, g_gather, t_one, \
+	  "linear gather: every rank sends to the root") \
+	X("allreduce_dissemination", "dissemination", 0, g_dissemination, t_log2, \
+	  "allreduce by dissemination (round k: send to r+2^k, receive from r-2^k)") \
+	X("allreduce_recdoub", "recursive_doubling", 0, g_recdoub, t_recdoub, \
+	  "allreduce by recursive doubling; ranks above 2^floor(log2 P) fold in") \
+	X("allreduce_ring", "ring_allreduce", SEG, g_allreduce_ring, t_allreduce_ring, \
+	  "allreduce on a ring: reduce-scatter + allgather, chunks in segments") \
+	X("barrier_linear", "linbarrier central_counter", R, g_barrier_linear, t_two, \
+	  "barrier, central counter: all report to the root, which releases all") \
+	X("barrier_tree", "combining_tree", R | SG_USES_FANIN, g_barrier_tree, t_two, \
+	  "barrier, combining tree of fan-in n (--fanin): arrive up, release down") \
+	X("barrier_tournament", "tournament", R, g_barrier_tournament, t_tournament, \
+	  "barrier, tournament: losers report to winners, the champion wakes all") \
+	X("barrier_dissemination", "", 0, g_dissemination, t_log2, \
+	  "barrier by dissemination (same messages as allreduce_dissemination)") \
+	X("barrier_butterfly", "butterfly pairwise_exchange", 0, g_recdoub, t_recdoub, \
+	  "barrier by pairwise exchange (same messages as allreduce_recdoub)") \
+	X("barrier_nway", "nwaydissemination nway_dissemination", SG_USES_NWAY, g_barrier_nway, t_nway, \
+	  "barrier, n-way dissemination (--nway n messages per round)") \
+	X("ring_pipelined", "pipelined_ring", R | SEG, g_ring_pipelined, t_segments, \
+	  "pipelined ring: segments travel from the root around the ring and back") \
+	X("ring_double", "doublering double_ring", R, g_ring_double, t_two, \
+	  "double ring: a message each way around the ring, forwarded by every rank") \
+	X("alltoall_linear", "linear_alltoall alltoall", 0, g_alltoall_linear, t_one, \
+	  "alltoall, linear: step j sends to r+j and receives from r-j")
+
+static const sg_pattern_info patterns[] = {
+#define X_INFO(n, a, u, g, t, s) { n, a, u, s },
+	SG_PATTERNS(X_INFO)
+#undef X_INFO
+};
+static gen_fn *const gens[] = {
+#define X_GEN(n, a, u, g, t, s) g,
+	SG_PATTERNS(X_GEN)
+#undef X_GEN
+};
+static tags_fn *const tagfns[] = {
+#define X_TAGS(n, a, u, g, t, s) t,
+	SG_PATTERNS(X_TAGS)
+#undef X_TAGS
+};
+#undef R
+#undef SEG
+#define NPAT (sizeof patterns / sizeof patterns[0])
+_Static_assert(sizeof gens / sizeof gens[0] == NPAT, "ORDER PATTERN");
+
+size_t sg_npatterns(void)
+{
+	return NPAT;
+}
+
+const sg_pattern_info *sg_pattern(size_t i)
+{
+	return i < NPAT ? &patterns[i] : NULL;
+}
+
+int sg_pattern_find(const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < NPAT; i++) {
+		const char *a = patterns[i].aliases;
+		if (strcasecmp(patterns[i].name, name) == 0)
+			return (int)i;
+		while (*a) {
+			size_t len = strcspn(a, " ");
+			if (len == n && strncasecmp(a, name, n) == 0)
+				return (int)i;
+			a += len;
+			a += strspn(a, " ");
+		}
+	}
+	return -1;
+}
+
+void sg_params_default(sg_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->nranks = 8;
+	p->size = 1;
+	p->nway = 1;
+	p->fanin = 2;
+	p->iterations = 1;
+}
+
+/* Tags of one iteration: the barrier (with --sync) and the collective. */
+static uint64_t tags_total(size_t i, const sg_params *p)
+{
+	uint64_t per = tagfns[i](p);
+	if (p->sync && p->iterations > 1)
+		per = per + t_log2(p) < per ? UINT64_MAX : per + t_log2(p);
+	return sat_mul(per, p->iterations);
+}
+
+static int perr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int perr(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
+{
+	uint64_t t;
+	if (i >= NPAT)
+		return perr(err, errlen, "unknown pattern");
+	if (p->nranks < 1)
+		return perr(err, errlen, "the number of ranks must be at least 1 (got %" PRIu64 ")", p->nranks);
+	if (p->nranks > GOAL_MAX_RANKS)
+		return perr(err, errlen, "the number of ranks must be at most %u (got %" PRIu64 ")",
+		            GOAL_MAX_RANKS, p->nranks);
+	if (p->root >= p->nranks)
+		return perr(err, errlen, "the root %" PRIu64 " is not a rank (0..%" PRIu64 ")",
+		            p->root, p->nranks - 1);
+	if (p->nway < 1 || p->nway > UINT32_MAX)
+		return perr(err, errlen, "--nway must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->nway);
+	if (p->fanin < 1 || p->fanin > UINT32_MAX)
+		return perr(err, errlen, "--fanin must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->fanin);
+	if (p->iterations < 1)
+		return perr(err, errlen, "--iterations must be at least 1");
+	t = tags_total(i, p);
+	if (t > (uint64_t)INT32_MAX + 1)
+		return perr(err, errlen, "this schedule needs %s%" PRIu64 " distinct tags, more than the "
+		            "2^31 GOAL allows (use fewer segments or iterations)",
+		            t == UINT64_MAX ? "over " : "", t);
+	return 0;
+}
+
+/* End the phase that began at c->first: the next phase starts after every
+ * op of this one that no other op of it requires. */
+static void end_phase(ctx *c)
+{
+	c->exits.n = 0;
+	for (uint32_t i = c->first; i < nops(c) && i < c->used_cap; i++)
+		if (!c->used[i])
+			push(c, &c->exits, i);
+	if (c->exits.n)
+		c->start = join(c, &c->exits);
+	c->first = nops(c);
+}
+
+/* The nonblocking variant: the computation starts when the collective's
+ * first op starts (irequires), in pieces of nb_poll ns. */
+static void add_compute(ctx *c, const sg_params *p, uint32_t coll_first)
+{
+	uint64_t left = p->nb_time, piece = p->nb_poll ? p->nb_poll : p->nb_time;
+	uint32_t prev = NONE;
+	do {
+		uint64_t d = piece < left ? piece : left;
+		uint32_t op;
+		if (prev != NONE) {
+			op = add(c, GOAL_CALC, d, 0, 0, p->cpu, prev);
+		} else if (coll_first != NONE) {
+			goal_op g;
+			memset(&g, 0, sizeof g);
+			g.kind = GOAL_CALC;
+			g.size = d;
+			g.cpu = p->cpu;
+			op = new_op(c, &g);
+			if (op == NONE)
+				return;
+			sg_out_dep(c->o, op, coll_first, 1);
+		} else {
+			op = add(c, GOAL_CALC, d, 0, 0, p->cpu, NONE);
+		}
+		prev = op;
+		left -= d;
+	} while (left > 0);
+}
+
+int sg_generate(size_t i, const sg_params *p, sg_out *o,
+                void (*progress)(void *ctx, uint64_t done), void *pctx,
+                char *err, size_t errlen)
+{
+	ctx c;
+	sg_params bar;
+	uint64_t per_coll = tagfns[i](p), per_bar = t_log2(p);
+	int rc = 0;
+
+	if (sg_params_check(i, p, err, errlen))
+		return -1;
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.P = p->nranks;
+	bar = *p;
+	bar.size = 0;
+	for (uint64_t r = 0; r < p->nranks; r++) {
+		c.r = r;
+		c.start = NONE;
+		c.first = 0;
+		c.tagbase = 0;
+		if (sg_out_rank_begin(o, r))
+			break;
+		for (uint64_t it = 0; it < p->iterations; it++) {
+			uint64_t root = p->rotate_root ? (p->root + it) % p->nranks : p->root;
+			uint32_t coll_first;
+			if (p->sync && it > 0) {
+				g_dissemination(&c, &bar, 0);
+				c.tagbase += per_bar;
+				end_phase(&c);
+			}
+			coll_first = nops(&c);
+			gens[i](&c, p, root);
+			c.tagbase += per_coll;
+			if (p->nb)
+				add_compute(&c, p, coll_first < nops(&c) ? coll_first : NONE);
+			if (it + 1 < p->iterations)
+				end_phase(&c);
+		}
+		if (c.oom || sg_out_rank_end(o))
+			break;
+		if (progress && (r + 1) % 65536 == 0)
+			progress(pctx, r + 1);
+	}
+	if (c.oom) {
+		perr(err, errlen, "error: out of memory");
+		rc = -1;
+	} else if (o->failed) {
+		perr(err, errlen, "%s", o->err);
+		rc = -1;
+	}
+	free(c.used);
+	free(c.la.v);
+	free(c.lb.v);
+	free(c.exits.v);
+	return rc;
+}

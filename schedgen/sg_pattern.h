@@ -1,0 +1,65 @@
+/* sg_pattern.h: the schedules schedgen generates: collective algorithms and
+ * communication patterns, one rank at a time, with benchmark loops around
+ * them.  docs/patterns.md says what each rank does in each round. */
+#ifndef SG_PATTERN_H
+#define SG_PATTERN_H
+
+#include "sg_out.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a pattern reads from sg_params besides nranks and size. */
+#define SG_USES_ROOT    0x1u
+#define SG_USES_SEGMENT 0x2u
+#define SG_USES_NWAY    0x4u
+#define SG_USES_FANIN   0x8u
+
+typedef struct sg_params {
+	uint64_t nranks;     /* P >= 1 */
+	uint64_t size;       /* bytes (meaning per pattern: docs/patterns.md) */
+	uint64_t root;       /* < P */
+	uint64_t segment;    /* segment size in bytes; 0: unsegmented */
+	uint64_t nway;       /* n-way dissemination: messages per round (>= 1) */
+	uint64_t fanin;      /* combining tree barrier: children per node (>= 1) */
+	uint64_t iterations; /* the collective this many times, back to back (>= 1) */
+	int rotate_root;     /* iteration i uses root (root + i) mod P */
+	int sync;            /* a dissemination barrier between iterations */
+	int nb;              /* nonblocking: overlap nb_time ns of computation */
+	uint64_t nb_time;    /* ns of computation per iteration */
+	uint64_t nb_poll;    /* split the computation in pieces of this many ns (0: one) */
+	uint16_t cpu;        /* cpu of that computation */
+} sg_params;
+
+/* The defaults of the published schedgen: P 8, 1 byte, root 0, one
+ * iteration; unsegmented, nway 1, fan-in 2. */
+void sg_params_default(sg_params *p);
+
+typedef struct sg_pattern_info {
+	const char *name;     /* canonical name */
+	const char *aliases;  /* space-separated other names ("" if none) */
+	unsigned uses;        /* SG_USES_* */
+	const char *summary;  /* one line */
+} sg_pattern_info;
+
+/* The patterns, in the order --list prints them. */
+size_t sg_npatterns(void);
+const sg_pattern_info *sg_pattern(size_t i);
+
+/* The index of the pattern called name (canonical or alias, ASCII case
+ * ignored), or -1. */
+int sg_pattern_find(const char *name);
+
+/* Check p for pattern i.  Returns 0, or -1 with a message (no prefix, e.g.
+ * "the root 9 is not a rank (0..7)") in err. */
+int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen);
+
+/* Generate pattern i with parameters p (checked) into o, which must be open
+ * for p->nranks ranks.  progress (may be NULL) is called every 65536 ranks
+ * with the number of ranks done.  Memory: O(ops of one rank).  Returns 0,
+ * or -1 with a message in err.  Does not close o. */
+int sg_generate(size_t i, const sg_params *p, sg_out *o,
+                void (*progress)(void *ctx, uint64_t done), void *ctx,
+                char *err, size_t errlen);
+
+#endif
