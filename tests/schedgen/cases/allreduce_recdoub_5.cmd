@@ -1,0 +1,1 @@
+allreduce_recdoub -s 5 -d 16

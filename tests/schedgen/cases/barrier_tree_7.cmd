@@ -1,0 +1,1 @@
+barrier_tree -s 7 --fanin 3

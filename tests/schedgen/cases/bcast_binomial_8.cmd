@@ -1,0 +1,1 @@
+bcast_binomial -s 8

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# schedgen end to end: --list, golden schedules (cases/NAME.goal made by the
+# command in cases/NAME.cmd), GOAL text compiled by goalc equal to the direct
+# binary for every pattern, old-style options, exact option errors, and
+# simulated times equal to the closed forms of docs/semantics.md section 7.
+set -u
+B=$(cd "${1:-build}" && pwd)
+S=$B/bin/schedgen
+cd "$(dirname "$0")" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - schedgen $1"; }
+fail() { echo "not ok - schedgen $1"; [ -s "$tmp/diff" ] && sed 's/^/    /' "$tmp/diff" | head -20; }
+check() { # NAME COMMAND...: passes if the command succeeds
+	local n=$1; shift
+	if "$@" >"$tmp/diff" 2>&1; then ok "$n"; else fail "$n"; fi
+}
+
+# --list: every pattern once, with a line about it.
+"$S" --list >"$tmp/list"
+n=$(grep -c '^[a-z]' "$tmp/list")
+if [ "$n" = 19 ]; then ok "--list shows 19 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 19 patterns"; fi
+patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
+
+# Golden schedules.
+for c in cases/*.cmd; do
+	n=$(basename "$c" .cmd)
+	# shellcheck disable=SC2046
+	"$S" $(cat "$c") -o "$tmp/$n.goal" 2>"$tmp/diff"
+	if diff -u "cases/$n.goal" "$tmp/$n.goal" >"$tmp/diff"; then ok "golden $n"; else fail "golden $n"; fi
+done
+
+# Text and binary agree, for every pattern and a few shapes.
+bad=
+for p in $patterns; do
+	for args in "-s 1" "-s 7 --root 3 -d 10 --segment 3 --nway 2 --fanin 3" "-s 16 -d 1000" \
+	            "-s 5 --iterations 3 --rotate-root --sync --nb 500 --nb-poll 200 --cpu 1"; do
+		# shellcheck disable=SC2086
+		"$S" "$p" $args -o "$tmp/t.goal" && "$S" "$p" $args -o "$tmp/d.bin" &&
+			"$B/bin/goalc" "$tmp/t.goal" -o "$tmp/t.bin" && cmp -s "$tmp/t.bin" "$tmp/d.bin" ||
+			bad="$bad $p($args)"
+	done
+done
+if [ -z "$bad" ]; then ok "text through goalc equals the direct binary"; else echo "$bad" >"$tmp/diff"; fail "text through goalc equals the direct binary"; fi
+
+# Deterministic output.
+"$S" allreduce_ring -s 33 -d 1000 --segment 64 -o "$tmp/a.bin"
+"$S" allreduce_ring -s 33 -d 1000 --segment 64 -o "$tmp/b.bin"
+check "output is deterministic" cmp "$tmp/a.bin" "$tmp/b.bin"
+
+# The published schedgen's options and names.
+( cd "$tmp" && "$S" -p binomialtreebcast -s 16 -d 8 --root 0 --timemult 1000 && test -s schedule.goal ) >"$tmp/diff" 2>&1 &&
+	"$S" bcast_binomial -s 16 -d 8 -o "$tmp/new.goal" &&
+	cmp -s "$tmp/schedule.goal" "$tmp/new.goal" && ok "old options, default schedule.goal" || fail "old options, default schedule.goal"
+"$S" --ptrn nwaydissemination --commsize 9 --datasize 4 --nway 2 --filename "$tmp/o.goal" >"$tmp/diff" 2>&1 &&
+	"$S" barrier_nway -s 9 -d 4 --nway 2 -o "$tmp/n.goal" && cmp -s "$tmp/o.goal" "$tmp/n.goal" &&
+	ok "old long options" || fail "old long options"
+
+# Option errors: exact text, exit status 2, nothing written.
+err_case() { # NAME EXPECTED ARGS...
+	local n=$1 want=$2; shift 2
+	rm -f "$tmp/e.goal"
+	"$S" -o "$tmp/e.goal" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	printf '%s\n' "$want" >"$tmp/want"
+	if [ $rc = 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff" && [ ! -e "$tmp/e.goal" ]; then
+		ok "error: $n"
+	else
+		echo "exit status $rc" >>"$tmp/diff"; fail "error: $n"
+	fi
+}
+err_case "P = 0" "schedgen: error: the number of ranks must be at least 1 (got 0)" bcast_binomial -s 0
+err_case "P < 0" "schedgen: error: the number of ranks must be at least 1 (got -4)" bcast_binomial -s -4
+err_case "P not a number" "schedgen: error: --ranks expects a number, not '8x'" bcast_binomial -s 8x
+err_case "P too large" "schedgen: error: the number of ranks must be at most 4294967294 (got 4294967295)" bcast_binomial -s 4294967295
+err_case "root out of range" "schedgen: error: the root 8 is not a rank (0..7)" scatter -s 8 --root 8
+err_case "negative root" "schedgen: error: the root -1 is not a rank" scatter --root -1
+err_case "segment size 0" "schedgen: error: the segment size must be at least 1 byte (got 0)" bcast_chain --segment 0
+err_case "nway 0" "schedgen: error: --nway must be 1..4294967295 (got 0)" barrier_nway --nway 0
+err_case "fan-in 0" "schedgen: error: --fanin must be 1..4294967295 (got 0)" barrier_tree --fanin 0
+err_case "iterations 0" "schedgen: error: --iterations must be at least 1" bcast_binomial --iterations 0
+err_case "cpu too large" "schedgen: error: --cpu must be 0..65535 (got 65536)" bcast_binomial --nb 10 --cpu 65536
+err_case "unknown pattern" "schedgen: error: unknown pattern 'bcast_foo' (schedgen --list shows them)" bcast_foo
+err_case "unknown option" "schedgen: error: unknown option --bogus (see --help)" bcast_binomial --bogus
+err_case "missing value" "schedgen: error: option --root needs a value" bcast_binomial --root
+err_case "bad format" "schedgen: error: --format is text or binary, not 'xml'" bcast_binomial --format xml
+err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 distinct tags, more than the 2^31 GOAL allows (use fewer segments or iterations)" bcast_chain -d 2000000000000 --segment 1
+"$S" bcast_binomial --format binary -o - >/dev/null 2>"$tmp/err"
+rc=$?
+echo "schedgen: error: the binary format cannot go to standard output (use -o FILE.bin)" >"$tmp/want"
+if [ $rc = 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "error: binary to stdout"; else fail "error: binary to stdout"; fi
+"$S" bcast_binomial -o /nonexistent-dir/x.bin 2>"$tmp/err"
+rc=$?
+echo "schedgen: /nonexistent-dir/x.bin: error: cannot create: No such file or directory" >"$tmp/want"
+if [ $rc = 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "error: cannot create"; else fail "error: cannot create"; fi
+
+# Closed forms (docs/semantics.md section 7) with the default parameters
+# L=2500 o=1500 g=1000 G=6 O=0: s = 100 bytes, max(sO, sG) = 594.
+if [ -x "$B/bin/loggopsim" ]; then
+	sim() { # PATTERN ARGS...: prints the simulated time
+		"$S" "$@" -o "$tmp/s.bin" && "$B/bin/loggopsim" -b -q "$tmp/s.bin" |
+			sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p'
+	}
+	closed() { # NAME WANT PATTERN ARGS...
+		local n=$1 want=$2; shift 2
+		local got; got=$(sim "$@")
+		if [ "$got" = "$want" ]; then ok "closed form: $n"; else echo "got '$got', want $want" >"$tmp/diff"; fail "closed form: $n"; fi
+	}
+	closed "binomial broadcast P=64" $(( (2*1500 + 2500 + 594) * 6 )) bcast_binomial -s 64 -d 100
+	closed "binomial broadcast P=1024 root 5" $(( (2*1500 + 2500 + 594) * 10 )) bcast_binomial -s 1024 -d 100 --root 5
+	closed "dissemination P=32" $(( (2*1500 + 2500 + 594) * 5 )) allreduce_dissemination -s 32 -d 100
+	closed "linear scatter P=20" $(( 2*1500 + 2500 + 594 + 18 * 1594 )) scatter_linear -s 20 -d 100
+	# Two scatters back to back on 3 ranks, by hand: the root sends at 0 and
+	# 1594 (its NIC), ends the first scatter at 3094 and sends again at 3188
+	# and 4782; rank 2 receives at 5594 (done 7688) and 8782 (done 10876).
+	closed "linear scatter twice, P=3" 10876 scatter_linear -s 3 -d 100 --iterations 2
+fi
+exit 0
