@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# schedgen speed and memory (make bench runs it): the 8,388,608-rank binomial
+# broadcast and the 1,048,576-rank dissemination allreduce written as binary
+# (targets: 5 s and 30 s), and GOAL text for comparison.  Best of 3 runs.
+# Usage: tests/bench-schedgen.sh BUILD_DIR.  Scratch in $BENCH_DIR.
+set -eu
+B=$(cd "${1:-build}" && pwd)
+W=${BENCH_DIR:-/tmp/loggops-bench}/schedgen
+mkdir -p "$W"
+trap 'rm -rf "$W"' EXIT
+
+run() { # LABEL OUTPUT PATTERN ARGS...
+	local label=$1 out=$2 best= rss=
+	shift 2
+	for i in 1 2 3; do
+		rm -f "$W/$out"
+		/usr/bin/time -f '%e %M' -o "$W/time" "$B/bin/schedgen" "$@" -o "$W/$out"
+		read -r wall kb <"$W/time"
+		if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc)" = 1 ]; then best=$wall; rss=$kb; fi
+	done
+	printf '%-58s %7.2f s  %7.1f MiB peak RSS  %6d MB\n' "$label" "$best" \
+		"$(echo "$rss / 1024" | bc -l)" "$(( $(stat -c %s "$W/$out") / 1000000 ))"
+	rm -f "$W/$out"
+}
+
+echo "== schedgen: schedule generation (best of 3)"
+run "bcast_binomial P=8388608, binary (target 5 s)" b.bin bcast_binomial -s 8388608 -d 8
+run "allreduce_dissemination P=1048576, binary (target 30 s)" d.bin allreduce_dissemination -s 1048576 -d 8
+run "bcast_binomial P=1048576, GOAL text" b.goal bcast_binomial -s 1048576 -d 8
+run "allreduce_ring P=2048, 1 MiB, binary" r.bin allreduce_ring -s 2048 -d 1048576
