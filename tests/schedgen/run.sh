@@ -111,6 +111,17 @@ if [ -x "$B/bin/loggopsim" ]; then
 	closed "binomial broadcast P=1024 root 5" $(( (2*1500 + 2500 + 594) * 10 )) bcast_binomial -s 1024 -d 100 --root 5
 	closed "dissemination P=32" $(( (2*1500 + 2500 + 594) * 5 )) allreduce_dissemination -s 32 -d 100
 	closed "linear scatter P=20" $(( 2*1500 + 2500 + 594 + 18 * 1594 )) scatter_linear -s 20 -d 100
+	# h = 2o + L + max(sO, sG) = 6094; X = max(o + sO, g + sG) = 1594;
+	# Y = max(o + max(sO, sG), g + sG) = 2094 (docs/patterns.md).
+	closed "dissemination P=100 (not a power of two)" $(( 6094 * 7 )) allreduce_dissemination -s 100 -d 100
+	closed "linear gather P=20" $(( 6094 + 18 * 2094 )) gather_linear -s 20 -d 100
+	closed "binary tree broadcast P=31" $(( 4 * (6094 + 1594) )) bcast_binary -s 31 -d 100
+	closed "chain broadcast P=17" $(( 16 * 6094 )) bcast_chain -s 17 -d 100
+	closed "pipelined ring P=13" $(( 13 * 6094 )) ring_pipelined -s 13 -d 100
+	closed "recursive doubling P=32" $(( 5 * 6094 )) allreduce_recdoub -s 32 -d 100
+	closed "ring allreduce P=12" $(( 2 * 11 * 6094 )) allreduce_ring -s 12 -d 1200
+	closed "central counter barrier P=9" $(( 2 * 5500 + 2 * 7 * 1500 )) barrier_linear -s 9
+	closed "tournament barrier P=16" $(( 2 * 4 * 5500 )) barrier_tournament -s 16
 	# Two scatters back to back on 3 ranks, by hand: the root sends at 0 and
 	# 1594 (its NIC), ends the first scatter at 3094 and sends again at 3188
 	# and 4782; rank 2 receives at 5594 (done 7688) and 8782 (done 10876).
