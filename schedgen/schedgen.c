@@ -207,8 +207,17 @@ int main(int argc, char **argv)
 	if (!pattern)
 		pattern = "bcast_binomial"; /* the published tool's default */
 	idx = sg_pattern_find(pattern);
-	if (idx < 0)
+	if (idx < 0) {
+		static const char *const old_only[] = {
+			"random_bisect", "random_bisect_fd_sym", "linear_alltoallv", "trace",
+			"resnet", "chained_dissem"
+		};
+		for (size_t k = 0; k < sizeof old_only / sizeof old_only[0]; k++)
+			if (strcmp(pattern, old_only[k]) == 0)
+				die("the published schedgen's pattern '%s' is not supported here "
+				    "(schedgen --list shows the patterns)", pattern);
 		die("unknown pattern '%s' (schedgen --list shows them)", pattern);
+	}
 	if (sg_params_check((size_t)idx, &p, err, sizeof err))
 		die("%s", err);
 	if (format < 0)

@@ -82,6 +82,7 @@ err_case "fan-in 0" "schedgen: error: --fanin must be 1..4294967295 (got 0)" bar
 err_case "iterations 0" "schedgen: error: --iterations must be at least 1" bcast_binomial --iterations 0
 err_case "cpu too large" "schedgen: error: --cpu must be 0..65535 (got 65536)" bcast_binomial --nb 10 --cpu 65536
 err_case "unknown pattern" "schedgen: error: unknown pattern 'bcast_foo' (schedgen --list shows them)" bcast_foo
+err_case "old pattern not supported" "schedgen: error: the published schedgen's pattern 'resnet' is not supported here (schedgen --list shows the patterns)" -p resnet
 err_case "unknown option" "schedgen: error: unknown option --bogus (see --help)" bcast_binomial --bogus
 err_case "missing value" "schedgen: error: option --root needs a value" bcast_binomial --root
 err_case "bad format" "schedgen: error: --format is text or binary, not 'xml'" bcast_binomial --format xml
