@@ -1,0 +1,218 @@
+/* loggp_fit.c: the LogGP estimator: least-squares fits and protocol-change detection. */
+#include "loggp_fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void loggp_detect_default(loggp_detect *opt)
+{
+	opt->pfact = 2.0;
+	opt->lookahead = 3;
+	opt->floor_ns = 1.0;
+	opt->enabled = 1;
+}
+
+double loggp_gap(const loggp_point *p, unsigned n)
+{
+	return (p->prttn - p->prtt1) / (double)(n - 1);
+}
+
+double loggp_os(const loggp_point *p, unsigned n)
+{
+	return (p->prttd - p->prtt1) / (double)(n - 1) - p->d;
+}
+
+double loggp_delay(double prtt1, double prtt2, double gap, int *fallback)
+{
+	*fallback = gap > prtt1;
+	return *fallback ? prtt2 : prtt1;
+}
+
+double loggp_bytes(double rate, uint64_t size)
+{
+	if (size <= 1)
+		return 0;
+	return floor((double)(size - 1) * rate + 0.5);
+}
+
+void loggp_lsq_line(const double *x, const double *y, size_t k, size_t l,
+                    double *slope, double *icpt)
+{
+	double m = (double)(l - k + 1), sx = 0, sy = 0;
+	for (size_t i = k; i <= l; i++) {
+		sx += x[i];
+		sy += y[i];
+	}
+	double mx = sx / m, my = sy / m, sxx = 0, sxy = 0;
+	/* Centred sums: no cancellation with large sizes. */
+	for (size_t i = k; i <= l; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	*slope = sxx > 0 ? sxy / sxx : 0;
+	*icpt = my - *slope * mx;
+}
+
+double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l)
+{
+	if (l < k + 3)
+		return -1;
+	double G, g, sum = 0;
+	loggp_lsq_line(x, y, k, l, &G, &g);
+	for (size_t i = k; i <= l; i++) {
+		double r = G * x[i] + g - y[i];
+		sum += r * r;
+	}
+	return sum / (double)(l - k - 2);
+}
+
+size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
+                           const loggp_detect *opt, size_t *starts, size_t max)
+{
+	size_t nr = 0;
+	if (np == 0 || max == 0)
+		return 0;
+	starts[nr++] = 0;
+	if (!opt->enabled)
+		return nr;
+	size_t last = 0;
+	double fl = opt->floor_ns * opt->floor_ns;
+	for (size_t c = last + 3; c + opt->lookahead < np && nr < max; c++) {
+		double base = loggp_lsq_dev(x, y, last, c);
+		if (base < fl)
+			base = fl;
+		int change = 1;
+		for (unsigned j = 1; j <= opt->lookahead && change; j++)
+			change = loggp_lsq_dev(x, y, last, c + j) > opt->pfact * base;
+		if (change) {
+			last = c + 1;
+			starts[nr++] = last;
+			c = last + 2; /* the loop's c++ makes it last + 3 */
+		}
+	}
+	return nr;
+}
+
+/* Root mean square residual of y[k..l] about the line icpt + slope*x. */
+static double rms(const double *x, const double *y, size_t k, size_t l,
+                  double slope, double icpt)
+{
+	double s = 0;
+	for (size_t i = k; i <= l; i++) {
+		double r = icpt + slope * x[i] - y[i];
+		s += r * r;
+	}
+	return sqrt(s / (double)(l - k + 1));
+}
+
+int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
+              const loggp_detect *opt, loggp_result *res, char *err, size_t errlen)
+{
+	if (np == 0) {
+		snprintf(err, errlen, "no message sizes");
+		return -1;
+	}
+	if (n < 2) {
+		snprintf(err, errlen, "n must be at least 2 (is %u)", n);
+		return -1;
+	}
+	for (size_t i = 1; i < np; i++)
+		if (pts[i].size <= pts[i - 1].size) {
+			snprintf(err, errlen, "sizes must increase: %llu after %llu",
+			         (unsigned long long)pts[i].size,
+			         (unsigned long long)pts[i - 1].size);
+			return -1;
+		}
+	double *x = malloc(3 * np * sizeof *x);
+	size_t *starts = malloc(LOGGP_MAX_RANGES * sizeof *starts);
+	if (!x || !starts) {
+		free(x);
+		free(starts);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	double *gap = x + np, *os = x + 2 * np;
+	for (size_t i = 0; i < np; i++) {
+		x[i] = pts[i].size ? (double)(pts[i].size - 1) : 0;
+		gap[i] = loggp_gap(&pts[i], n);
+		os[i] = loggp_os(&pts[i], n);
+	}
+	res->n = n;
+	res->L_reported = pts[0].prtt1 / 2;
+	res->nranges = loggp_detect_ranges(x, gap, np, opt, starts, LOGGP_MAX_RANGES);
+	for (size_t r = 0; r < res->nranges; r++) {
+		loggp_fitrange *fr = &res->range[r];
+		fr->first = starts[r];
+		fr->last = r + 1 < res->nranges ? starts[r + 1] - 1 : np - 1;
+		fr->clamped = 0;
+		loggp_lsq_line(x, gap, fr->first, fr->last, &fr->G, &fr->g);
+		loggp_lsq_line(x, os, fr->first, fr->last, &fr->O, &fr->o);
+		fr->gap_rms = rms(x, gap, fr->first, fr->last, fr->G, fr->g);
+		fr->os_rms = rms(x, os, fr->first, fr->last, fr->O, fr->o);
+		double *v[4] = { &fr->g, &fr->G, &fr->o, &fr->O };
+		for (int k = 0; k < 4; k++)
+			if (*v[k] < 0) {
+				*v[k] = 0;
+				fr->clamped = 1;
+			}
+		double sum = 0;
+		for (size_t i = fr->first; i <= fr->last; i++) {
+			double sO = loggp_bytes(fr->O, pts[i].size);
+			double sG = loggp_bytes(fr->G, pts[i].size);
+			sum += pts[i].prtt1 / 2 - 2 * fr->o - (sO > sG ? sO : sG);
+		}
+		fr->L = sum / (double)(fr->last - fr->first + 1);
+		if (fr->L < 0) {
+			fr->L = 0;
+			fr->clamped = 1;
+		}
+	}
+	free(x);
+	free(starts);
+	return 0;
+}
+
+void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
+                       const loggp_result *res)
+{
+	fprintf(f, "%10s %5s %11s %9s %11s %9s %11s %11s %11s\n", "size", "range",
+	        "PRTT(1,0,s)", "spread", "PRTT(n,0,s)", "spread", "gap/msg", "d", "o_s");
+	size_t r = 0;
+	for (size_t i = 0; i < np; i++) {
+		while (r + 1 < res->nranges && i > res->range[r].last)
+			r++;
+		fprintf(f, "%10llu %5zu %11.1f %9.1f %11.1f %9.1f %11.1f %11.1f %11.1f\n",
+		        (unsigned long long)pts[i].size, r, pts[i].prtt1, pts[i].spread1,
+		        pts[i].prttn, pts[i].spreadn, loggp_gap(&pts[i], res->n), pts[i].d,
+		        loggp_os(&pts[i], res->n));
+	}
+	fprintf(f, "\nn = %u; reported latency L = PRTT(1,0,%llu)/2 = %.1f ns\n", res->n,
+	        (unsigned long long)pts[0].size, res->L_reported);
+	fprintf(f, "%5s %10s %10s %9s %9s %9s %10s %10s %9s %9s\n", "range", "first",
+	        "last", "L", "o", "g", "G", "O", "gap rms", "o_s rms");
+	for (r = 0; r < res->nranges; r++) {
+		const loggp_fitrange *fr = &res->range[r];
+		fprintf(f, "%5zu %10llu %10llu %9.1f %9.1f %9.1f %10.6f %10.6f %9.1f %9.1f%s\n",
+		        r, (unsigned long long)pts[fr->first].size,
+		        (unsigned long long)pts[fr->last].size, fr->L, fr->o, fr->g,
+		        fr->G, fr->O, fr->gap_rms, fr->os_rms,
+		        fr->clamped ? "  (negative fit set to 0)" : "");
+	}
+	fprintf(f, "(times in ns, G and O in ns/byte; per-byte terms count s-1 bytes;\n"
+	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged)\n");
+}
+
+void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t S,
+                      loggp_params *out)
+{
+	memset(out, 0, sizeof *out);
+	out->S = S;
+	out->nranges = res->nranges;
+	for (size_t r = 0; r < res->nranges; r++) {
+		const loggp_fitrange *fr = &res->range[r];
+		uint64_t first = r == 0 ? 0 : out->range[r - 1].last + 1;
+		uint64_t last = r + 1 == res->nranges ? LOGGP_SIZE_INF : pts[fr->last].size;
+		loggp_range_set(&out->range[r], first, last, fr->L, fr->o, fr->g, fr->G, fr->O);
+	}
+}

@@ -1,0 +1,100 @@
+/* loggp_fit.h: the LogGP estimator: PRTT tables to o, O, g, G, L per protocol range. */
+#ifndef LOGGP_FIT_H
+#define LOGGP_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "loggp_params.h"
+
+/* The measured (median) parametrised round-trip times of one message size,
+ * in ns.  prtt1 = PRTT(1,0,s), prtt2 = PRTT(2,0,s), prttn = PRTT(n,0,s),
+ * prttd = PRTT(n,d,s) measured with the delay d.  The spreads are
+ * informational (interquartile ranges, ns; 0 for simulated times). */
+typedef struct loggp_point {
+	uint64_t size;
+	double d;
+	double prtt1, prtt2, prttn, prttd;
+	double spread1, spreadn, spreadd;
+} loggp_point;
+
+/* Options of the protocol-change detection. */
+typedef struct loggp_detect {
+	double pfact;     /* a change needs lsq to grow by more than this factor (2.0) */
+	unsigned lookahead; /* ... at each of the next x points (3) */
+	double floor_ns;  /* deviations below this many ns count as this much (1.0) */
+	int enabled;      /* 0: one range over all sizes */
+} loggp_detect;
+
+void loggp_detect_default(loggp_detect *opt);
+
+/* One protocol range: points first..last (indices into the table) and the
+ * parameters fitted over them.  Per-byte terms use (s-1) bytes, as in the
+ * simulator: gap(s) = g + (s-1)G, o_s(s) = o + (s-1)O. */
+typedef struct loggp_fitrange {
+	size_t first, last;
+	double g, G, o, O;
+	double L;          /* model latency: mean of PRTT(1,0,s)/2 - 2o - max(sO,sG) */
+	double gap_rms;    /* root mean square residual of the gap fit, ns */
+	double os_rms;     /* same for the overhead fit */
+	int clamped;       /* 1 if a fitted value was negative and set to 0 */
+} loggp_fitrange;
+
+#define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
+
+typedef struct loggp_result {
+	unsigned n;                 /* messages per PRTT(n, ., s) */
+	double L_reported;          /* PRTT(1,0,1)/2, or of the smallest size */
+	size_t nranges;
+	loggp_fitrange range[LOGGP_MAX_RANGES];
+} loggp_result;
+
+/* The per-size values the fits use: gap = (PRTT(n,0,s) - PRTT(1,0,s))/(n-1)
+ * and o_s = (PRTT(n,d,s) - PRTT(1,0,s))/(n-1) - d.  n >= 2. */
+double loggp_gap(const loggp_point *p, unsigned n);
+double loggp_os(const loggp_point *p, unsigned n);
+
+/* The delay to use for PRTT(n,d,s): PRTT(1,0,s), or PRTT(2,0,s) when the
+ * gap g + (s-1)G (as measured by gap) exceeds it; *fallback says which. */
+double loggp_delay(double prtt1, double prtt2, double gap, int *fallback);
+
+/* Least-squares line y = icpt + slope*x through x[k..l], y[k..l] (l >= k).
+ * With one point, or all x equal, slope is 0 and icpt the mean. */
+void loggp_lsq_line(const double *x, const double *y, size_t k, size_t l,
+                    double *slope, double *icpt);
+
+/* Mean least-squares deviation of y[k..l] from its own least-squares line:
+ * sum_{i=k..l} (slope*x_i + icpt - y_i)^2 / (l-k-2).  Needs l >= k+3
+ * (at least four points); returns -1 otherwise. */
+double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l);
+
+/* Split points 0..np-1 into protocol ranges.  Starting with last = 0, a
+ * change is declared after point c (c >= last+3) when
+ * lsq(last, c+j) > pfact * max(lsq(last, c), floor_ns^2) for every
+ * j = 1..lookahead; the next range starts at c+1.  Writes the first index
+ * of each range to starts (at most max entries) and returns their number
+ * (>= 1 when np >= 1). */
+size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
+                           const loggp_detect *opt, size_t *starts, size_t max);
+
+/* Fit everything: sizes must be strictly increasing, n >= 2, np >= 1.
+ * Returns 0, or -1 with a message in err (errlen bytes). */
+int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
+              const loggp_detect *opt, loggp_result *res, char *err, size_t errlen);
+
+/* The per-byte term max(s-1,0)*rate rounded half up, as the simulator
+ * charges it. */
+double loggp_bytes(double rate, uint64_t size);
+
+/* The parameter file of a fit: range r covers sizes from the first size of
+ * its points (0 for the first range) up to its last measured size (inf for
+ * the last range); S is the rendezvous threshold to write. */
+void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t S,
+                      loggp_params *out);
+
+/* Print the per-size table and the per-range parameters for people. */
+void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
+                       const loggp_result *res);
+
+#endif

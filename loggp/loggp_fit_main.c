@@ -1,0 +1,95 @@
+/* loggp_fit_main.c: loggp-fit, the LogGP estimator on a PRTT table (measured or simulated). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loggp_raw.h"
+#include "loggp_report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: loggp-fit [options] TABLE\n"
+		"\n"
+		"Fit LogGP parameters (o, O, g, G, L per protocol range) to a table of\n"
+		"parametrised round-trip times PRTT(n,d,s) ('loggp-prtt 1', as written by\n"
+		"loggp-measure --raw, or computed by a simulation), print the table and\n"
+		"the parameters, and write the parameter file (docs/loggp.md).\n"
+		"\n"
+		"options:\n"
+		"  -o, --output FILE     write the parameter file to FILE ('-': stdout)\n"
+		"%s"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 success, 1 bad table or write error, 2 bad options.\n",
+		loggp_detect_help);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
+		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
+		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
+		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	loggp_detect det;
+	loggp_detect_default(&det);
+	const char *output = NULL;
+	uint64_t S = 65535;
+	char err[LOGGP_ERRLEN];
+	int c;
+	while ((c = getopt_long(argc, argv, "o:S:h", longopts, NULL)) != -1) {
+		int r = loggp_detect_option(c, optarg, &det, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "loggp-fit: %s\n", err);
+			return 2;
+		}
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
+			if (loggp_arg_u64(optarg, 0, UINT64_MAX - 1, &S)) {
+				fprintf(stderr, "loggp-fit: -S: expected a byte count, got '%s'\n",
+				        optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'loggp-fit --help'.\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "loggp-fit: %s\nTry 'loggp-fit --help'.\n",
+		        optind == argc ? "missing TABLE" : "more than one TABLE");
+		return 2;
+	}
+	unsigned n;
+	loggp_point *pts;
+	size_t np;
+	if (loggp_raw_read(argv[optind], &n, &pts, &np, err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	char comment[600];
+	snprintf(comment, sizeof comment, "fitted by loggp-fit from %s", argv[optind]);
+	int rc = loggp_report(output && strcmp(output, "-") == 0 ? stderr : stdout, stderr,
+	                      pts, np, n, &det, S, output, comment, err, sizeof err);
+	free(pts);
+	if (rc) {
+		fprintf(stderr, "loggp-fit: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,380 @@
+/* loggp_measure.c: loggp-measure, the MPI program that measures PRTT(n,d,s) between two ranks and fits LogGP parameters. */
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loggp_raw.h"
+#include "loggp_report.h"
+
+#define TAG_DATA 1
+#define TAG_REPLY 2
+#define MAX_SIZES 4096
+
+/* Everything the command line sets; every rank parses the same argv. */
+typedef struct config {
+	unsigned n, reps, warmup, per_octave;
+	uint64_t min_size, max_size, S;
+	uint64_t sizes[MAX_SIZES];
+	size_t nsizes;
+	const char *output, *raw;
+	int quiet;
+	loggp_detect det;
+} config;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mpirun -np 2 loggp-measure [options]\n"
+		"\n"
+		"Measure the LogGP parameters between rank 0 (client) and rank 1 (server)\n"
+		"with parametrised round trips PRTT(n,d,s): the client sends n messages of\n"
+		"s bytes with a busy wait of d ns between them, the server answers with one\n"
+		"message of s bytes once it has all; only the client takes times.  Fits\n"
+		"o, O (from PRTT(n,d,s), d = PRTT(1,0,s)) and g, G (from PRTT(n,0,s)) per\n"
+		"protocol range, prints a table and writes a parameter file that\n"
+		"'loggopsim -p FILE' reads (docs/loggp.md).\n"
+		"\n"
+		"options:\n"
+		"  -n N                  messages per PRTT(n,.,s) (default 10)\n"
+		"      --min-size B      smallest message size in bytes (default 1)\n"
+		"      --max-size B      largest message size (default 65536)\n"
+		"      --per-octave K    sizes per doubling, geometric (default 4)\n"
+		"      --sizes LIST      explicit sizes, comma separated, increasing\n"
+		"  -r, --reps R          measurements of each PRTT, median taken (default 31)\n"
+		"      --warmup W        discarded measurements first (default 3)\n"
+		"  -o, --output FILE     parameter file (default loggp.params; '-': stdout)\n"
+		"      --raw FILE        also write the PRTT table (for loggp-fit)\n"
+		"  -q, --quiet           no progress on stderr\n"
+		"%s"
+		"  -h, --help            this help\n"
+		"\n"
+		"Runs with exactly 2 ranks.  Times are medians over the repetitions; the\n"
+		"spread columns are interquartile ranges.  Exit status: 0 success, 1 run\n"
+		"or write error, 2 bad options.\n",
+		loggp_detect_help);
+}
+
+/* Geometric sizes min..max, k per octave, rounded, without repeats. */
+static size_t make_sizes(uint64_t min, uint64_t max, unsigned k, uint64_t *out, size_t cap)
+{
+	size_t n = 0;
+	for (unsigned i = 0;; i++) {
+		double v = (double)min * pow(2.0, (double)i / k);
+		uint64_t s = (uint64_t)floor(v + 0.5);
+		if (s > max || n == cap)
+			break;
+		if (n == 0 || s > out[n - 1])
+			out[n++] = s;
+	}
+	if (n < cap && (n == 0 || out[n - 1] < max))
+		out[n++] = max;
+	return n;
+}
+
+/* Parse "a,b,c" into c->sizes; 0 or -1. */
+static int parse_list(const char *arg, config *c, char *err, size_t errlen)
+{
+	char *copy = strdup(arg), *save = NULL;
+	c->nsizes = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (c->nsizes == MAX_SIZES || loggp_arg_u64(t, 1, 1ull << 30, &v) ||
+		    (c->nsizes && v <= c->sizes[c->nsizes - 1])) {
+			snprintf(err, errlen, "--sizes: expected increasing sizes 1..2^30, "
+			         "at most %d, got '%s'", MAX_SIZES, t);
+			free(copy);
+			return -1;
+		}
+		c->sizes[c->nsizes++] = v;
+	}
+	free(copy);
+	if (c->nsizes == 0) {
+		snprintf(err, errlen, "--sizes: empty list");
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns 0 to run, 1 for --help, -1 with err set for bad options. */
+static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
+{
+	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW };
+	static const struct option longopts[] = {
+		{ "min-size", required_argument, NULL, O_MIN },
+		{ "max-size", required_argument, NULL, O_MAX },
+		{ "per-octave", required_argument, NULL, O_PER },
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, O_WARM },
+		{ "output", required_argument, NULL, 'o' },
+		{ "raw", required_argument, NULL, O_RAW },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
+		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
+		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
+		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	memset(c, 0, sizeof *c);
+	c->n = 10;
+	c->reps = 31;
+	c->warmup = 3;
+	c->per_octave = 4;
+	c->min_size = 1;
+	c->max_size = 65536;
+	c->S = 65535;
+	c->output = "loggp.params";
+	loggp_detect_default(&c->det);
+	int explicit_sizes = 0, opt;
+	uint64_t v;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":n:r:o:S:qh", longopts, NULL)) != -1) {
+		int r = loggp_detect_option(opt, optarg, &c->det, err, errlen);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+#define NUM(name, lo, hi, dst) do { \
+	if (loggp_arg_u64(optarg, lo, hi, &v)) { \
+		snprintf(err, errlen, "%s: expected an integer %llu..%llu, got '%s'", name, \
+		         (unsigned long long)(lo), (unsigned long long)(hi), optarg); \
+		return -1; \
+	} \
+	dst = v; \
+} while (0)
+		switch (opt) {
+		case 'n': NUM("-n", 2, 100000, c->n); break;
+		case 'r': NUM("--reps", 1, 1000000, c->reps); break;
+		case O_WARM: NUM("--warmup", 0, 1000000, c->warmup); break;
+		case O_MIN: NUM("--min-size", 1, 1ull << 30, c->min_size); break;
+		case O_MAX: NUM("--max-size", 1, 1ull << 30, c->max_size); break;
+		case O_PER: NUM("--per-octave", 1, 64, c->per_octave); break;
+		case 'S': NUM("-S", 0, UINT64_MAX - 1, c->S); break;
+		case O_SIZES:
+			if (parse_list(optarg, c, err, errlen))
+				return -1;
+			explicit_sizes = 1;
+			break;
+		case 'o': c->output = optarg; break;
+		case O_RAW: c->raw = optarg; break;
+		case 'q': c->quiet = 1; break;
+		case 'h': return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+#undef NUM
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!explicit_sizes) {
+		if (c->min_size > c->max_size) {
+			snprintf(err, errlen, "--min-size is larger than --max-size");
+			return -1;
+		}
+		c->nsizes = make_sizes(c->min_size, c->max_size, c->per_octave, c->sizes,
+		                       MAX_SIZES);
+	}
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Busy wait d ns on the monotonic clock. */
+static void spin(double d)
+{
+	double end = now_ns() + d;
+	while (now_ns() < end)
+		;
+}
+
+/* Client side of one PRTT(n,d,s); returns the time in ns. */
+static double prtt_client(char *buf, int s, unsigned n, double d)
+{
+	double t0 = now_ns();
+	for (unsigned i = 0; i < n; i++) {
+		MPI_Send(buf, s, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
+		if (d > 0 && i + 1 < n)
+			spin(d);
+	}
+	MPI_Recv(buf, s, MPI_BYTE, 1, TAG_REPLY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	return now_ns() - t0;
+}
+
+/* Server side: receive n messages, answer with one. */
+static void prtt_server(char *buf, int s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		MPI_Recv(buf, s, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Send(buf, s, MPI_BYTE, 0, TAG_REPLY, MPI_COMM_WORLD);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Quantile q of v[0..k) (sorts v), linear interpolation. */
+static double quantile(double *v, size_t k, double q)
+{
+	qsort(v, k, sizeof *v, cmp_double);
+	double pos = q * (double)(k - 1);
+	size_t i = (size_t)pos;
+	if (i + 1 >= k)
+		return v[k - 1];
+	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
+}
+
+static void stats(double *v, size_t k, double *median, double *spread)
+{
+	*median = quantile(v, k, 0.5);
+	*spread = quantile(v, k, 0.75) - quantile(v, k, 0.25);
+}
+
+/* Measure every size; rank 0 fills pts.  Both ranks run the same loops. */
+static void measure(const config *c, int rank, char *buf, loggp_point *pts, double *tmp)
+{
+	unsigned reps = c->reps, total = c->warmup + reps;
+	double *t1 = tmp, *t2 = tmp + reps, *tn = tmp + 2 * reps, *td = tmp + 3 * reps;
+	int tty = isatty(2);
+	for (size_t i = 0; i < c->nsizes; i++) {
+		int s = (int)c->sizes[i];
+		if (rank == 0 && !c->quiet && (tty || i % 8 == 0 || i + 1 == c->nsizes))
+			fprintf(stderr, "%sloggp-measure: size %d (%zu of %zu)%s", tty ? "\r" : "",
+			        s, i + 1, c->nsizes, tty ? "\033[K" : "\n");
+		/* PRTT(1,0,s), PRTT(2,0,s), PRTT(n,0,s), interleaved. */
+		for (unsigned r = 0; r < total; r++) {
+			unsigned k[3] = { 1, 2, c->n };
+			double *dst[3] = { t1, t2, tn };
+			for (int j = 0; j < 3; j++) {
+				if (rank == 1) {
+					prtt_server(buf, s, k[j]);
+					continue;
+				}
+				double t = prtt_client(buf, s, k[j], 0);
+				if (r >= c->warmup)
+					dst[j][r - c->warmup] = t;
+			}
+		}
+		loggp_point *p = &pts[i];
+		if (rank == 0) {
+			p->size = (uint64_t)s;
+			double sp2;
+			stats(t1, reps, &p->prtt1, &p->spread1);
+			stats(t2, reps, &p->prtt2, &sp2);
+			stats(tn, reps, &p->prttn, &p->spreadn);
+			int fallback;
+			p->d = loggp_delay(p->prtt1, p->prtt2, loggp_gap(p, c->n), &fallback);
+			if (fallback)
+				fprintf(stderr, "%sloggp-measure: warning: size %d: g+(s-1)G = %.1f ns "
+				        "> PRTT(1,0,s) = %.1f ns; using d = PRTT(2,0,s) = %.1f ns\n",
+				        tty && !c->quiet ? "\r\033[K" : "", s, loggp_gap(p, c->n),
+				        p->prtt1, p->d);
+		}
+		for (unsigned r = 0; r < total; r++) {
+			if (rank == 1) {
+				prtt_server(buf, s, c->n);
+				continue;
+			}
+			double t = prtt_client(buf, s, c->n, p->d);
+			if (r >= c->warmup)
+				td[r - c->warmup] = t;
+		}
+		if (rank == 0)
+			stats(td, reps, &p->prttd, &p->spreadd);
+	}
+	if (rank == 0 && !c->quiet && tty)
+		fprintf(stderr, "\r\033[K");
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	int rank, size;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	static config c;
+	char err[LOGGP_ERRLEN];
+	int pr = parse_args(argc, argv, &c, err, sizeof err);
+	if (pr != 0) {
+		if (rank == 0) {
+			if (pr > 0)
+				usage(stdout);
+			else
+				fprintf(stderr, "loggp-measure: %s\nTry 'loggp-measure --help'.\n", err);
+		}
+		MPI_Finalize();
+		return pr > 0 ? 0 : 2;
+	}
+	if (size != 2) {
+		if (rank == 0)
+			fprintf(stderr, "loggp-measure: needs exactly 2 ranks (mpirun -np 2), "
+			        "has %d\n", size);
+		MPI_Finalize();
+		return 2;
+	}
+	uint64_t maxs = c.sizes[c.nsizes - 1];
+	char *buf = calloc(maxs, 1);
+	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
+	double *tmp = malloc(4 * (size_t)c.reps * sizeof *tmp);
+	int ok = buf && pts && tmp, all_ok;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok) {
+		if (rank == 0)
+			fprintf(stderr, "loggp-measure: out of memory\n");
+		MPI_Finalize();
+		return 1;
+	}
+	if (rank == 0 && !c.quiet)
+		fprintf(stderr, "loggp-measure: %zu sizes %llu..%llu B, n = %u, %u reps "
+		        "(+%u warm-up)\n", c.nsizes, (unsigned long long)c.sizes[0],
+		        (unsigned long long)maxs, c.n, c.reps, c.warmup);
+	measure(&c, rank, buf, pts, tmp);
+	int rc = 0;
+	if (rank == 0) {
+		char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[256] = "?";
+		int len;
+		MPI_Get_library_version(lib, &len);
+		lib[strcspn(lib, "\n,")] = '\0';
+		gethostname(host, sizeof host - 1);
+		char comment[1024];
+		snprintf(comment, sizeof comment,
+		         "measured by loggp-measure on %s with %s\n%u repetitions per PRTT "
+		         "(median), %u warm-up", host, lib, c.reps, c.warmup);
+		if (c.raw) {
+			FILE *f = fopen(c.raw, "w");
+			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f)) {
+				fprintf(stderr, "loggp-measure: %s: cannot write\n", c.raw);
+				rc = 1;
+			}
+		}
+		if (loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, pts,
+		                 c.nsizes, c.n, &c.det, c.S, c.output, comment, err,
+		                 sizeof err)) {
+			fprintf(stderr, "loggp-measure: %s\n", err);
+			rc = 1;
+		}
+	}
+	free(buf);
+	free(pts);
+	free(tmp);
+	MPI_Finalize();
+	return rc;
+}

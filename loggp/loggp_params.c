@@ -1,0 +1,368 @@
+/* loggp_params.c: reads and writes the LogGP parameter file (format in docs/loggp.md). */
+#include "loggp_params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER "loggp-params"
+
+/* Parser state: the current line and the error buffer. */
+typedef struct pstate {
+	const char *name;
+	size_t line;
+	const char *linestart;
+	char *err;
+} pstate;
+
+/* Format "NAME:LINE:COL: error: ..." for the token starting at at. */
+static int fail(pstate *ps, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(pstate *ps, const char *at, const char *fmt, ...)
+{
+	int n = snprintf(ps->err, LOGGP_ERRLEN, "%s:%zu:%zu: error: ", ps->name, ps->line,
+	                 (size_t)(at - ps->linestart) + 1);
+	if (n < 0 || n >= LOGGP_ERRLEN)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, LOGGP_ERRLEN - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A token: [s, s+len). */
+typedef struct tok {
+	const char *s;
+	size_t len;
+} tok;
+
+/* Split line [s, e) into at most max tokens (blanks separate, '#' ends the
+ * line).  Returns the number of tokens, or max+1 if there are more. */
+static size_t split(const char *s, const char *e, tok *t, size_t max)
+{
+	size_t n = 0;
+	while (s < e && *s != '#') {
+		if (*s == ' ' || *s == '\t' || *s == '\r') {
+			s++;
+			continue;
+		}
+		const char *b = s;
+		while (s < e && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
+			s++;
+		if (n == max)
+			return max + 1;
+		t[n].s = b;
+		t[n].len = (size_t)(s - b);
+		n++;
+	}
+	return n;
+}
+
+static int tok_is(tok t, const char *w)
+{
+	return t.len == strlen(w) && memcmp(t.s, w, t.len) == 0;
+}
+
+/* Non-negative integer; 0 or -1 with the error set. */
+static int parse_u64(pstate *ps, tok t, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (t.len == 0)
+		return fail(ps, t.s, "expected a non-negative integer");
+	for (size_t i = 0; i < t.len; i++) {
+		unsigned d = (unsigned)(unsigned char)t.s[i] - '0';
+		if (d > 9)
+			return fail(ps, t.s, "expected a non-negative integer, got '%.*s'",
+			            (int)t.len, t.s);
+		if (x > (UINT64_MAX - d) / 10)
+			return fail(ps, t.s, "number '%.*s' out of range", (int)t.len, t.s);
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int loggp_decimal_parse(const char *s, double *v)
+{
+	size_t i = 0, ip = 0, fp = 0;
+	uint64_t whole = 0;
+	while (s[i] >= '0' && s[i] <= '9') {
+		if (whole < (1ull << 33))
+			whole = whole * 10 + (uint64_t)(s[i] - '0');
+		i++;
+		ip++;
+	}
+	if (s[i] == '.') {
+		i++;
+		while (s[i] >= '0' && s[i] <= '9') {
+			i++;
+			fp++;
+		}
+		if (fp == 0)
+			return -1;
+	}
+	if (s[i] != '\0' || ip == 0 || fp > 9 || whole >= (1ull << 32))
+		return -1;
+	*v = strtod(s, NULL);
+	return 0;
+}
+
+static const char *const FIELDS[5] = { "L", "o", "g", "G", "O" };
+
+/* range FIRST LAST L=.. o=.. g=.. G=.. O=.. into *r. */
+static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
+                       uint64_t expect_first, loggp_range *r)
+{
+	if (nt < 3)
+		return fail(ps, nt == 2 ? t[1].s + t[1].len : t[0].s + t[0].len,
+		            "expected 'range FIRST LAST L=.. o=.. g=.. G=.. O=..'");
+	if (parse_u64(ps, t[1], &r->first))
+		return -1;
+	if (r->first != expect_first)
+		return fail(ps, t[1].s, "range must start at %llu%s",
+		            (unsigned long long)expect_first,
+		            expect_first ? " (the previous range's last size + 1)" : "");
+	if (tok_is(t[2], "inf"))
+		r->last = LOGGP_SIZE_INF;
+	else if (parse_u64(ps, t[2], &r->last))
+		return -1;
+	else if (r->last == LOGGP_SIZE_INF)
+		return fail(ps, t[2].s, "number '%.*s' out of range", (int)t[2].len, t[2].s);
+	if (r->last < r->first)
+		return fail(ps, t[2].s, "range ends before it starts");
+	int seen[5] = { 0 };
+	for (size_t i = 3; i < nt; i++) {
+		const char *eq = memchr(t[i].s, '=', t[i].len);
+		if (!eq)
+			return fail(ps, t[i].s, "expected NAME=VALUE, got '%.*s'", (int)t[i].len,
+			            t[i].s);
+		tok name = { t[i].s, (size_t)(eq - t[i].s) };
+		tok val = { eq + 1, t[i].len - name.len - 1 };
+		int f = -1;
+		for (int k = 0; k < 5; k++)
+			if (tok_is(name, FIELDS[k]))
+				f = k;
+		if (f < 0)
+			return fail(ps, t[i].s, "unknown field '%.*s', expected L, o, g, G or O",
+			            (int)name.len, name.s);
+		if (seen[f])
+			return fail(ps, t[i].s, "field '%s' given twice", FIELDS[f]);
+		seen[f] = 1;
+		if (f < 3) {
+			uint64_t *dst = f == 0 ? &r->L : f == 1 ? &r->o : &r->g;
+			if (parse_u64(ps, val, dst))
+				return -1;
+		} else {
+			char *txt = f == 3 ? r->G : r->O;
+			double *dv = f == 3 ? &r->Gv : &r->Ov;
+			if (val.len >= sizeof r->G)
+				return fail(ps, val.s, "expected a decimal like 6 or 0.4, got '%.*s'",
+				            (int)val.len, val.s);
+			memcpy(txt, val.s, val.len);
+			txt[val.len] = '\0';
+			if (loggp_decimal_parse(txt, dv))
+				return fail(ps, val.s,
+				            "expected a decimal like 6 or 0.4 (at most 9 fraction "
+				            "digits, below 2^32), got '%s'", txt);
+		}
+	}
+	for (int k = 0; k < 5; k++)
+		if (!seen[k])
+			return fail(ps, eol, "missing field '%s'", FIELDS[k]);
+	return 0;
+}
+
+int loggp_params_parse(const char *name, const char *text, size_t len,
+                       loggp_params *p, char err[LOGGP_ERRLEN])
+{
+	pstate ps = { name, 0, text, err };
+	int have_header = 0, have_S = 0;
+	uint64_t next_first = 0;
+	int open_ended = 0;
+	memset(p, 0, sizeof *p);
+	p->S = 65535;
+	const char *s = text, *end = text + len;
+	while (s < end) {
+		const char *e = memchr(s, '\n', (size_t)(end - s));
+		if (!e)
+			e = end;
+		ps.line++;
+		ps.linestart = s;
+		if (memchr(s, '\0', (size_t)(e - s)))
+			return fail(&ps, (const char *)memchr(s, '\0', (size_t)(e - s)),
+			            "NUL byte in the file");
+		tok t[10];
+		size_t nt = split(s, e, t, 9);
+		/* Just after the last token of the line (before any '#'). */
+		size_t lt = nt < 9 ? nt : 9;
+		const char *eol = nt ? t[lt - 1].s + t[lt - 1].len : s;
+		s = e + 1;
+		if (nt == 0)
+			continue;
+		if (!have_header) {
+			if (nt != 2 || !tok_is(t[0], HEADER) || !tok_is(t[1], "1"))
+				return fail(&ps, t[0].s, "expected '" HEADER " 1' as the first line");
+			have_header = 1;
+			continue;
+		}
+		if (tok_is(t[0], "S")) {
+			if (have_S)
+				return fail(&ps, t[0].s, "'S' given twice");
+			if (nt != 2)
+				return fail(&ps, nt == 1 ? eol : t[2].s, "expected 'S BYTES'");
+			if (parse_u64(&ps, t[1], &p->S))
+				return -1;
+			have_S = 1;
+		} else if (tok_is(t[0], "range")) {
+			if (nt > 8)
+				return fail(&ps, t[8].s, "too many fields in a range");
+			if (open_ended)
+				return fail(&ps, t[0].s, "range after the range ending at 'inf'");
+			if (p->nranges == LOGGP_PARAMS_MAX_RANGES)
+				return fail(&ps, t[0].s, "more than %d ranges", LOGGP_PARAMS_MAX_RANGES);
+			loggp_range *r = &p->range[p->nranges];
+			if (parse_range(&ps, t, nt, eol, next_first, r))
+				return -1;
+			p->nranges++;
+			if (r->last == LOGGP_SIZE_INF)
+				open_ended = 1;
+			else
+				next_first = r->last + 1;
+		} else {
+			return fail(&ps, t[0].s, "unknown keyword '%.*s', expected 'S' or 'range'",
+			            (int)t[0].len, t[0].s);
+		}
+	}
+	/* Errors at the end point at the line after the last one. */
+	ps.line++;
+	ps.linestart = end;
+	if (!have_header)
+		return fail(&ps, end, "empty file, expected '" HEADER " 1'");
+	if (p->nranges == 0)
+		return fail(&ps, end, "no range: at least 'range 0 inf ...' is needed");
+	if (!open_ended)
+		return fail(&ps, end, "the last range must end at 'inf' (it ends at %llu)",
+		            (unsigned long long)p->range[p->nranges - 1].last);
+	return 0;
+}
+
+int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+		if (cap > ((size_t)1 << 26)) {
+			free(buf);
+			fclose(f);
+			snprintf(err, LOGGP_ERRLEN, "%s: error: file too large for a parameter file",
+			         path);
+			return -1;
+		}
+		char *nb = realloc(buf, cap * 2);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	if (!buf || ferror(f)) {
+		int e = buf ? errno : ENOMEM;
+		free(buf);
+		fclose(f);
+		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(e));
+		return -1;
+	}
+	fclose(f);
+	int rc = loggp_params_parse(path, buf, len, p, err);
+	free(buf);
+	return rc;
+}
+
+const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size)
+{
+	size_t lo = 0, hi = p->nranges - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->range[mid].last < size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return &p->range[lo];
+}
+
+/* Round half up to a non-negative integer. */
+static uint64_t round_ns(double v)
+{
+	if (!(v > 0))
+		return 0;
+	if (v >= 1.8e19)
+		return UINT64_MAX;
+	return (uint64_t)floor(v + 0.5);
+}
+
+/* Format a non-negative rate with 6 fraction digits, trailing zeros cut. */
+static void format_rate(double v, char *buf, size_t n, double *back)
+{
+	if (!(v > 0))
+		v = 0;
+	if (v > 4e9)
+		v = 4e9;
+	snprintf(buf, n, "%.6f", v);
+	char *e = buf + strlen(buf) - 1;
+	while (*e == '0')
+		*e-- = '\0';
+	if (*e == '.')
+		*e = '\0';
+	*back = strtod(buf, NULL);
+}
+
+void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
+                     double o, double g, double G, double O)
+{
+	r->first = first;
+	r->last = last;
+	r->L = round_ns(L);
+	r->o = round_ns(o);
+	r->g = round_ns(g);
+	format_rate(G, r->G, sizeof r->G, &r->Gv);
+	format_rate(O, r->O, sizeof r->O, &r->Ov);
+}
+
+int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
+{
+	fprintf(f, HEADER " 1\n");
+	while (comment && *comment) {
+		const char *e = strchr(comment, '\n');
+		int n = e ? (int)(e - comment) : (int)strlen(comment);
+		fprintf(f, "# %.*s\n", n, comment);
+		comment += n + (e ? 1 : 0);
+	}
+	fprintf(f, "S %llu\n", (unsigned long long)p->S);
+	fprintf(f, "#     first       last\n");
+	for (size_t i = 0; i < p->nranges; i++) {
+		const loggp_range *r = &p->range[i];
+		char last[24];
+		if (r->last == LOGGP_SIZE_INF)
+			snprintf(last, sizeof last, "inf");
+		else
+			snprintf(last, sizeof last, "%llu", (unsigned long long)r->last);
+		fprintf(f, "range %10llu %10s L=%llu o=%llu g=%llu G=%s O=%s\n",
+		        (unsigned long long)r->first, last, (unsigned long long)r->L,
+		        (unsigned long long)r->o, (unsigned long long)r->g, r->G, r->O);
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,157 @@
+/* loggp_raw.c: reads and writes the PRTT table "loggp-prtt 1" (format in docs/loggp.md). */
+#include "loggp_raw.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np)
+{
+	fprintf(f, "loggp-prtt 1\nn %u\n", n);
+	fprintf(f, "# size d PRTT(1,0,s) PRTT(2,0,s) PRTT(n,0,s) PRTT(n,d,s) "
+	        "spread(1,0,s) spread(n,0,s) spread(n,d,s)   (ns)\n");
+	for (size_t i = 0; i < np; i++) {
+		const loggp_point *p = &pts[i];
+		fprintf(f, "%llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n",
+		        (unsigned long long)p->size, p->d, p->prtt1, p->prtt2, p->prttn,
+		        p->prttd, p->spread1, p->spreadn, p->spreadd);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int rfail(char *err, const char *path, size_t line, size_t col, const char *msg,
+                 const char *word, size_t wlen)
+{
+	snprintf(err, LOGGP_ERRLEN, "%s:%zu:%zu: error: %s%s%.*s%s", path, line, col, msg,
+	         word ? " '" : "", (int)wlen, word ? word : "", word ? "'" : "");
+	return -1;
+}
+
+/* One line of the table: fills v[0..9) and returns the number of fields,
+ * or -1 with err set. */
+static int fields(const char *path, size_t line, char *s, double *v, char *err)
+{
+	int nf = 0;
+	char *b = s;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (*s == '\0' || *s == '#')
+			return nf;
+		char *w = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
+			s++;
+		if (nf == 9)
+			return rfail(err, path, line, (size_t)(w - b) + 1,
+			             "too many columns (at most 9)", NULL, 0);
+		char *e;
+		errno = 0;
+		double x = strtod(w, &e);
+		if (e != s || errno || !isfinite(x) || x < 0)
+			return rfail(err, path, line, (size_t)(w - b) + 1,
+			             "expected a non-negative number, got", w, (size_t)(s - w));
+		v[nf++] = x;
+	}
+}
+
+int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
+                   char err[LOGGP_ERRLEN])
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = NULL;
+	size_t bcap = 0, line = 0, cap = 0;
+	int state = 0; /* 0: header expected, 1: n expected, 2: points */
+	int rc = 0;
+	*pts = NULL;
+	*np = 0;
+	while (getline(&buf, &bcap, f) >= 0) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		char *s = buf + strspn(buf, " \t\r");
+		if (*s == '\0' || *s == '#')
+			continue;
+		size_t col = (size_t)(s - buf) + 1;
+		if (state == 0) {
+			if (strncmp(s, "loggp-prtt 1", 12) != 0 ||
+			    s[12 + strspn(s + 12, " \t\r")] != '\0') {
+				rc = rfail(err, path, line, col, "expected 'loggp-prtt 1' as the first line",
+				           NULL, 0);
+				break;
+			}
+			state = 1;
+			continue;
+		}
+		if (state == 1) {
+			char *e;
+			unsigned long v = 0;
+			if (s[0] == 'n' && (s[1] == ' ' || s[1] == '\t')) {
+				errno = 0;
+				v = strtoul(s + 2, &e, 10);
+				e += strspn(e, " \t\r");
+			}
+			if (s[0] != 'n' || (s[1] != ' ' && s[1] != '\t') || errno || *e != '\0' ||
+			    v < 2 || v > 1000000) {
+				rc = rfail(err, path, line, col, "expected 'n N' with 2 <= N <= 1000000",
+				           NULL, 0);
+				break;
+			}
+			*n = (unsigned)v;
+			state = 2;
+			continue;
+		}
+		double v[9] = { 0 };
+		int nf = fields(path, line, buf, v, err);
+		if (nf < 0) {
+			rc = -1;
+			break;
+		}
+		if (nf != 6 && nf != 9) {
+			rc = rfail(err, path, line, col,
+			           "expected 6 or 9 columns: size d PRTT(1,0,s) PRTT(2,0,s) "
+			           "PRTT(n,0,s) PRTT(n,d,s) [3 spreads]", NULL, 0);
+			break;
+		}
+		if (v[0] != floor(v[0]) || v[0] > 9e15) {
+			rc = rfail(err, path, line, col, "the size must be an integer", NULL, 0);
+			break;
+		}
+		if (*np && (uint64_t)v[0] <= (*pts)[*np - 1].size) {
+			rc = rfail(err, path, line, col, "sizes must increase", NULL, 0);
+			break;
+		}
+		if (*np == cap) {
+			cap = cap ? cap * 2 : 64;
+			loggp_point *np2 = realloc(*pts, cap * sizeof **pts);
+			if (!np2) {
+				snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
+				rc = -1;
+				break;
+			}
+			*pts = np2;
+		}
+		loggp_point *p = &(*pts)[(*np)++];
+		*p = (loggp_point){ (uint64_t)v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8] };
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && state < 2)
+		rc = rfail(err, path, line + 1, 1, state == 0 ? "empty file, expected 'loggp-prtt 1'"
+		           : "expected 'n N'", NULL, 0);
+	if (rc == 0 && *np == 0)
+		rc = rfail(err, path, line + 1, 1, "no sizes in the table", NULL, 0);
+	free(buf);
+	fclose(f);
+	if (rc) {
+		free(*pts);
+		*pts = NULL;
+		*np = 0;
+	}
+	return rc;
+}

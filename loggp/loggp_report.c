@@ -1,0 +1,120 @@
+/* loggp_report.c: option values, the fit, the human report and the parameter file for loggp-measure and loggp-fit. */
+#include "loggp_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int loggp_arg_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v)
+{
+	char *e;
+	if (!arg || *arg < '0' || *arg > '9')
+		return -1;
+	errno = 0;
+	unsigned long long x = strtoull(arg, &e, 10);
+	if (errno || *e || x < min || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int loggp_arg_double(const char *arg, double min, double max, double *v)
+{
+	char *e;
+	if (!arg || !*arg)
+		return -1;
+	errno = 0;
+	double x = strtod(arg, &e);
+	if (errno || *e || !isfinite(x) || x < min || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+const char loggp_detect_help[] =
+	"protocol-change detection (docs/loggp.md):\n"
+	"      --pfact X         a change needs the mean least-squares deviation to\n"
+	"                        grow by more than X (default 2.0)\n"
+	"      --lookahead N     ... at each of the next N sizes (default 3)\n"
+	"      --floor NS        deviations below NS ns count as NS (default 1)\n"
+	"      --no-detect       one range over all sizes\n"
+	"  -S N                  rendezvous threshold written to the file (default 65535)\n";
+
+int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
+                        size_t errlen)
+{
+	uint64_t u;
+	switch (opt) {
+	case LOGGP_OPT_PFACT:
+		if (loggp_arg_double(arg, 1.0, 1e9, &det->pfact) == 0)
+			return 1;
+		snprintf(err, errlen, "--pfact: expected a number >= 1, got '%s'", arg);
+		return -1;
+	case LOGGP_OPT_LOOKAHEAD:
+		if (loggp_arg_u64(arg, 1, 1000, &u) == 0) {
+			det->lookahead = (unsigned)u;
+			return 1;
+		}
+		snprintf(err, errlen, "--lookahead: expected an integer 1..1000, got '%s'", arg);
+		return -1;
+	case LOGGP_OPT_FLOOR:
+		if (loggp_arg_double(arg, 0, 1e12, &det->floor_ns) == 0)
+			return 1;
+		snprintf(err, errlen, "--floor: expected a number >= 0, got '%s'", arg);
+		return -1;
+	case LOGGP_OPT_NODETECT:
+		det->enabled = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
+                 const loggp_detect *det, uint64_t S, const char *params_path,
+                 const char *comment, char *err, size_t errlen)
+{
+	loggp_result *res = malloc(sizeof *res);
+	loggp_params *par = malloc(sizeof *par);
+	int rc = -1;
+	if (!res || !par) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (loggp_fit(pts, np, n, det, res, err, errlen))
+		goto out;
+	loggp_print_table(out, pts, np, res);
+	for (size_t r = 0; r < res->nranges; r++)
+		if (res->range[r].clamped)
+			fprintf(warn, "warning: range %zu: a fitted value was negative and is "
+			        "written as 0 (noisy or too few sizes?)\n", r);
+	loggp_fit_params(res, pts, S, par);
+	if (params_path) {
+		FILE *f = strcmp(params_path, "-") == 0 ? stdout : fopen(params_path, "w");
+		if (!f) {
+			snprintf(err, errlen, "%s: cannot create: %s", params_path, strerror(errno));
+			goto out;
+		}
+		char c[1024];
+		snprintf(c, sizeof c, "%s%sreported latency PRTT(1,0,%llu)/2 = %.1f ns; "
+		         "n = %u; %zu sizes, %zu protocol range%s",
+		         comment ? comment : "", comment ? "\n" : "",
+		         (unsigned long long)pts[0].size, res->L_reported, n, np,
+		         res->nranges, res->nranges == 1 ? "" : "s");
+		int wr = loggp_params_write(f, par, c);
+		if (f != stdout)
+			wr |= fclose(f);
+		else
+			wr |= fflush(f);
+		if (wr) {
+			snprintf(err, errlen, "%s: write error", params_path);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(res);
+	free(par);
+	return rc;
+}

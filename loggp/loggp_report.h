@@ -1,0 +1,32 @@
+/* loggp_report.h: what loggp-measure and loggp-fit share: option values, the fit, the report and the parameter file. */
+#ifndef LOGGP_REPORT_H
+#define LOGGP_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "loggp_fit.h"
+
+/* Command-line values: 0, or -1 if arg is not a number in [min, max]. */
+int loggp_arg_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v);
+int loggp_arg_double(const char *arg, double min, double max, double *v);
+
+/* The detection options as getopt_long entries use them: returns 1 if
+ * opt was one of them (and sets *det), -1 if its argument is bad (message
+ * in err), 0 if opt is something else. */
+enum { LOGGP_OPT_PFACT = 1000, LOGGP_OPT_LOOKAHEAD, LOGGP_OPT_FLOOR, LOGGP_OPT_NODETECT };
+int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
+                        size_t errlen);
+
+/* The help text of the detection options and -S. */
+extern const char loggp_detect_help[];
+
+/* Fit pts, print the table to out, write the parameter file to params_path
+ * (unless NULL) with comment, and print warnings about clamped fits to
+ * warn.  Returns 0, or -1 with a message in err. */
+int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
+                 const loggp_detect *det, uint64_t S, const char *params_path,
+                 const char *comment, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,44 @@
+# loggp: the LogGP estimator (plain C: fits, protocol detection, parameter
+# and PRTT files), the loggp-fit tool, and, when mpicc exists, the MPI
+# measurement program loggp-measure.
+
+LOGGP_SRCS := loggp/loggp_fit.c loggp/loggp_params.c loggp/loggp_raw.c loggp/loggp_report.c
+LOGGP_OBJS := $(LOGGP_SRCS:%.c=$(B)/obj/%.o)
+LIBLOGGP := $(B)/lib/libloggp.a
+
+OBJS += $(LOGGP_OBJS) $(B)/obj/loggp/loggp_fit_main.o
+TOOLS += $(B)/bin/loggp-fit
+
+$(LIBLOGGP): $(LOGGP_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Unit tests: tests/loggp/NAME_test.c -> $(B)/tests/loggp_NAME_test
+LOGGP_TESTS := fit params
+TEST_PROGS += $(LOGGP_TESTS:%=$(B)/tests/loggp_%_test)
+OBJS += $(LOGGP_TESTS:%=$(B)/obj/tests/loggp/%_test.o)
+$(B)/obj/tests/loggp/%.o: ALL_CFLAGS += -I loggp -I tests
+$(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The MPI program: built with mpicc (no sanitizers: it runs under mpirun),
+# same warnings; the estimator is compiled into it again with mpicc.
+LOGGP_MPICC ?= mpicc
+LOGGP_HAVE_MPICC := $(shell command -v $(LOGGP_MPICC) >/dev/null 2>&1 && echo 1)
+ifeq ($(LOGGP_HAVE_MPICC),1)
+LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP
+LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) loggp_measure.c))
+TOOLS += $(B)/bin/loggp-measure
+OBJS += $(LOGGP_MPI_OBJS)
+
+$(B)/obj/mpi-loggp/%.o: loggp/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
+
+$(B)/bin/loggp-measure: $(LOGGP_MPI_OBJS)
+	$(LOGGP_MPICC) $^ -lm -o $@
+endif
