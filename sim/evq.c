@@ -1,76 +1,131 @@
-/* evq.c: binary array heap of (time, seq) nodes that moves a hole instead of
- * swapping at each level. */
+/* evq.c: monotone radix heap over 64-bit times with batches of equal time
+ * sorted by seq; all memory access is sequential over arrays. */
 #include "evq.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void evq_init(evq *q)
 {
-	q->a = NULL;
-	q->n = q->cap = 0;
+	memset(q, 0, sizeof *q);
 }
 
 void evq_free(evq *q)
 {
-	free(q->a);
+	for (int i = 0; i < 65; i++)
+		free(q->b[i].a);
+	free(q->batch.a);
+	free(q->tmp.a);
 	evq_init(q);
 }
 
-/* Move the hole at i up until x fits, then store x there. */
-static void sift_up(evq_node *a, size_t i, evq_node x)
+static int vec_reserve(evq_vec *v, size_t n)
 {
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (!evq_less(&x, &a[p]))
-			break;
-		a[i] = a[p];
-		i = p;
-	}
-	a[i] = x;
+	if (n <= v->cap)
+		return 0;
+	size_t cap = v->cap ? v->cap : 256;
+	while (cap < n)
+		cap *= 2;
+	evq_node *a = realloc(v->a, cap * sizeof *a);
+	if (!a)
+		return -1;
+	v->a = a;
+	v->cap = cap;
+	return 0;
 }
 
-/* Move the hole at i (of n nodes) down until x fits, then store x there. */
-static void sift_down(evq_node *a, size_t n, size_t i, evq_node x)
+static inline unsigned bucket_of(uint64_t last, uint64_t t)
 {
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && evq_less(&a[c + 1], &a[c]))
-			c++;
-		if (!evq_less(&a[c], &x))
-			break;
-		a[i] = a[c];
-		i = c;
-	}
-	a[i] = x;
+	return t == last ? 0u : 64u - (unsigned)__builtin_clzll(t ^ last);
 }
 
 int evq_push(evq *q, evq_node x)
 {
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 1024;
-		evq_node *a = realloc(q->a, cap * sizeof *a);
-		if (!a)
-			return -1;
-		q->a = a;
-		q->cap = cap;
-	}
-	sift_up(q->a, q->n++, x);
+	evq_vec *v = &q->b[bucket_of(q->last, x.time)];
+	if (v->n == v->cap && vec_reserve(v, v->n + 1))
+		return -1;
+	v->a[v->n++] = x;
+	q->count++;
 	return 0;
 }
 
-void evq_pop(evq *q, evq_node *out)
+/* Sort the batch by seq: LSD radix sort on seq - min, 11 bits per pass
+ * (seqs are unique, so a stable sort is a total order).  O(n) per pass,
+ * sequential memory access.  Returns 0 or -1 when out of memory. */
+static int sort_batch(evq *q)
 {
-	*out = q->a[0];
-	q->n--;
-	if (q->n > 0)
-		sift_down(q->a, q->n, 0, q->a[q->n]);
+	evq_vec *v = &q->batch;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->a[i].seq < lo)
+			lo = v->a[i].seq;
+		if (v->a[i].seq > hi)
+			hi = v->a[i].seq;
+	}
+	if (vec_reserve(&q->tmp, v->n))
+		return -1;
+	uint32_t range = hi - lo;
+	for (unsigned shift = 0; shift < 32 && (shift == 0 || (range >> shift) != 0); shift += 11) {
+		size_t cnt[2048] = { 0 };
+		for (size_t i = 0; i < v->n; i++)
+			cnt[((v->a[i].seq - lo) >> shift) & 2047]++;
+		size_t sum = 0;
+		for (unsigned d = 0; d < 2048; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < v->n; i++)
+			q->tmp.a[cnt[((v->a[i].seq - lo) >> shift) & 2047]++] = v->a[i];
+		evq_node *t = v->a;
+		size_t tc = v->cap;
+		v->a = q->tmp.a;
+		v->cap = q->tmp.cap;
+		q->tmp.a = t;
+		q->tmp.cap = tc;
+	}
+	return 0;
 }
 
-void evq_replace_top(evq *q, evq_node x)
+long evq_next_batch(evq *q)
 {
-	sift_down(q->a, q->n, 0, x);
+	q->batch.n = q->pos = 0;
+	if (q->count == 0)
+		return 0;
+	if (q->b[0].n == 0) {
+		/* Smallest non-empty bucket; its minimum becomes last and its
+		 * nodes move to lower buckets. */
+		unsigned k = 1;
+		while (q->b[k].n == 0)
+			k++;
+		evq_vec *v = &q->b[k];
+		uint64_t m = v->a[0].time;
+		for (size_t i = 1; i < v->n; i++)
+			if (v->a[i].time < m)
+				m = v->a[i].time;
+		q->last = m;
+		for (size_t i = 0; i < v->n; i++) {
+			evq_vec *d = &q->b[bucket_of(m, v->a[i].time)];
+			if (d->n == d->cap && vec_reserve(d, d->n + 1))
+				return -1;
+			d->a[d->n++] = v->a[i];
+		}
+		v->n = 0;
+	}
+	/* Bucket 0 becomes the batch; the batch's old array becomes bucket 0. */
+	evq_vec t = q->batch;
+	q->batch = q->b[0];
+	q->b[0] = t;
+	q->b[0].n = 0;
+	q->count -= q->batch.n;
+	for (size_t i = 1; i < q->batch.n; i++) {
+		if (q->batch.a[i].seq < q->batch.a[i - 1].seq) {
+			if (sort_batch(q))
+				return -1;
+			break;
+		}
+	}
+	return (long)q->batch.n;
 }
 
 static int cmp_u32(const void *pa, const void *pb)
@@ -79,31 +134,41 @@ static int cmp_u32(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* New seq of x under the map described at evq_renumber. */
+static uint32_t remap(const uint32_t *s, size_t m, uint32_t floor, uint32_t x)
+{
+	if (x < floor)
+		return x;
+	size_t lo = 0, hi = m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)(floor + lo);
+}
+
 uint64_t evq_renumber(evq *q, uint32_t floor)
 {
-	size_t m = 0;
-	uint32_t *s = malloc((q->n ? q->n : 1) * sizeof *s);
+	size_t n = evq_size(q), m = 0;
+	uint32_t *s = malloc((n ? n : 1) * sizeof *s);
 	if (!s)
 		return UINT64_MAX;
-	for (size_t i = 0; i < q->n; i++)
-		if (q->a[i].seq >= floor)
-			s[m++] = q->a[i].seq;
+	for (int k = 0; k < 65; k++)
+		for (size_t i = 0; i < q->b[k].n; i++)
+			if (q->b[k].a[i].seq >= floor)
+				s[m++] = q->b[k].a[i].seq;
+	for (size_t i = q->pos; i < q->batch.n; i++)
+		if (q->batch.a[i].seq >= floor)
+			s[m++] = q->batch.a[i].seq;
 	qsort(s, m, sizeof *s, cmp_u32);
-	/* seqs are unique: the new seq of x is floor + its rank among s. */
-	for (size_t i = 0; i < q->n; i++) {
-		uint32_t x = q->a[i].seq;
-		if (x < floor)
-			continue;
-		size_t lo = 0, hi = m;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s[mid] < x)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		q->a[i].seq = (uint32_t)(floor + lo);
-	}
+	for (int k = 0; k < 65; k++)
+		for (size_t i = 0; i < q->b[k].n; i++)
+			q->b[k].a[i].seq = remap(s, m, floor, q->b[k].a[i].seq);
+	for (size_t i = q->pos; i < q->batch.n; i++)
+		q->batch.a[i].seq = remap(s, m, floor, q->batch.a[i].seq);
 	free(s);
 	return (uint64_t)floor + m;
 }

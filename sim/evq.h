@@ -1,23 +1,41 @@
-/* evq.h: the simulator's event queue, a binary array heap of 16-byte nodes
- * ordered by (time, seq), smallest first. */
+/* evq.h: the simulator's event queue: a monotone radix heap of 32-byte nodes
+ * ordered by (time, seq), drained one time step (a batch) at a time. */
 #ifndef EVQ_H
 #define EVQ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* One queued event.  The key (time, seq) lives in the node; slot names the
- * event's payload in a table the caller owns. */
+/* One queued event: the key (time, seq) and the event itself, so that
+ * processing it needs no lookup (the queue only moves nodes through
+ * sequential arrays, so a larger node costs little; an extra random access
+ * per event costs much).  The meaning of rank, op, peer and aux is the
+ * simulator's (sim.c). */
 typedef struct evq_node {
 	uint64_t time;
+	uint64_t aux;
 	uint32_t seq;
-	uint32_t slot;
+	uint32_t rank;
+	uint32_t op;
+	uint32_t peer;
 } evq_node;
-_Static_assert(sizeof(evq_node) == 16, "evq_node is 16 bytes");
+_Static_assert(sizeof(evq_node) == 32, "evq_node is 32 bytes");
 
-typedef struct evq {
-	evq_node *a;   /* a[0 .. n-1], heap ordered */
+typedef struct evq_vec {
+	evq_node *a;
 	size_t n, cap;
+} evq_vec;
+
+/* Bucket 0 holds the nodes whose time equals last; bucket k >= 1 those
+ * whose time differs from last first in bit k-1 (counting from 0).  Times
+ * pushed are never below last (simulated time never goes backwards). */
+typedef struct evq {
+	uint64_t last;        /* time of the current batch */
+	size_t count;         /* nodes in the buckets (not in the batch) */
+	evq_vec b[65];
+	evq_vec batch;        /* the current batch, sorted by seq */
+	size_t pos;           /* next unprocessed node of the batch */
+	evq_vec tmp;          /* scratch for sorting a batch */
 } evq;
 
 /* a < b in (time, seq) order. */
@@ -30,25 +48,28 @@ static inline int evq_less(const evq_node *a, const evq_node *b)
 void evq_init(evq *q);
 void evq_free(evq *q);
 
-/* Insert x.  Returns 0, or -1 when out of memory (q unchanged).  Amortised
- * O(log n); the array grows by doubling, never per event. */
+/* Insert x; x.time must be >= the time of the current batch.  Returns 0, or
+ * -1 when out of memory (q unchanged).  O(1) amortised: arrays grow by
+ * doubling and are kept, never allocated per event. */
 int evq_push(evq *q, evq_node x);
 
-/* The smallest node; q must not be empty. */
-static inline const evq_node *evq_top(const evq *q) { return &q->a[0]; }
+/* Make the next batch current: every queued node with the smallest queued
+ * time, sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
+ * Nodes pushed while a batch is processed (all later in (time, seq) order
+ * than the whole batch) wait for a later batch.  Returns the batch size, 0
+ * when the queue is empty, or -1 when out of memory.  Each node is moved
+ * between buckets at most 64 times in all (amortised O(1) per node when the
+ * times are close together, as in collectives). */
+long evq_next_batch(evq *q);
 
-/* Remove the smallest node into *out; q must not be empty.  O(log n). */
-void evq_pop(evq *q, evq_node *out);
+/* Nodes in the queue: in the buckets plus the rest of the batch. */
+static inline size_t evq_size(const evq *q) { return q->count + (q->batch.n - q->pos); }
 
-/* Replace the smallest node by x (same as pop then push, in one sift).
- * q must not be empty. */
-void evq_replace_top(evq *q, evq_node x);
-
-/* Renumber the seq of every queued node by the monotone map that keeps every
- * seq below floor unchanged and sends the others, in their order, to
- * floor, floor + 1, ...  The heap order is unchanged.  Returns the first
- * unused seq (floor + number of renumbered nodes), or UINT64_MAX when out of
- * memory (q unchanged).  O(n log n). */
+/* Renumber the seq of every queued node (buckets and the unprocessed rest of
+ * the batch) by the monotone map that keeps every seq below floor and sends
+ * the others, in their order, to floor, floor + 1, ...  The order of the
+ * queue does not change.  Returns the first unused seq, or UINT64_MAX when
+ * out of memory.  O(n log n). */
 uint64_t evq_renumber(evq *q, uint32_t floor);
 
 #endif

@@ -9,21 +9,17 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 __extension__ typedef unsigned __int128 sim_u128;
 
-#define NIL UINT32_MAX
+#define NIL UINT32_MAX   /* pool index limit */
+#define QNIL 0u          /* end of an RQ / UQ list (qe[0] is never used) */
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
 
-/* Payload of a queued event, indexed by evq_node.slot.  An op event names
- * (rank, op); a message names its send (sender rank, op | EV_MSG) and aux
- * holds the send's start time.  A free slot keeps the next free in rank. */
-typedef struct sim_ev {
-	uint64_t aux;
-	uint32_t rank;
-	uint32_t op;
-} sim_ev;
-_Static_assert(sizeof(sim_ev) == 16, "sim_ev is 16 bytes");
+/* A queued event (evq_node): an op names (rank, op); a message names its
+ * send (sender rank, op | EV_MSG), peer is its receiver and aux the send's
+ * start time. */
 
 /* An RQ entry (posted recv: peer / tag of the recv, op = recv index) or a UQ
  * entry (handled message: peer = sender rank, tag of the send, op = send
@@ -37,7 +33,17 @@ typedef struct sim_qe {
 } sim_qe;
 _Static_assert(sizeof(sim_qe) == 24, "sim_qe is 24 bytes");
 
-/* Per-rank queue heads and tails (indices into the qe pool). */
+/* Where a rank's ops and edges are in the mapped schedule. */
+typedef struct sim_rank {
+	uint64_t block_off;   /* of its op records */
+	uint64_t first_op;    /* global index of its first op */
+	uint32_t nops;
+	uint32_t nedges;
+} sim_rank;
+_Static_assert(sizeof(sim_rank) == 24, "sim_rank is 24 bytes");
+#define RANK_WORDS (sizeof(sim_rank) / sizeof(uint64_t))
+
+/* Per-rank queue heads and tails (indices into the qe pool, QNIL: empty). */
 typedef struct sim_rq {
 	uint32_t rq_head, rq_tail, uq_head, uq_tail;
 } sim_rq;
@@ -68,16 +74,18 @@ struct sim {
 	uint64_t nranks;
 	uint32_t ncpus, nnics;
 
-	uint64_t *cpu_free;   /* nranks * ncpus */
-	uint64_t *nic_send;   /* nranks * nnics */
-	uint64_t *nic_recv;   /* nranks * nnics */
-	sim_rq *rq;           /* nranks */
+	/* Per-rank state, one record of stride words per rank (64 bytes with
+	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry
+	 * (where its ops are, taken from the rank table once so that an event
+	 * touches no rank table page), cpu_free[ncpus], nic_send_free[nnics],
+	 * nic_recv_free[nnics], then the sim_rq queue heads. */
+	uint64_t *rs;
+	uint64_t stride, rs_bytes;
 	uint64_t *started;    /* bitmap over global op indices */
+	uint64_t started_bytes;
 
 	sim_qe *qe;           /* RQ / UQ entry pool */
 	uint32_t qe_used, qe_cap, qe_free;
-	sim_ev *ev;           /* queued event payloads */
-	uint32_t ev_used, ev_cap, ev_free;
 	evq q;
 
 	sim_dep *dt;          /* open addressing, linear probing */
@@ -164,6 +172,27 @@ void sim_params_default(sim_params *p)
 
 /* ---- Pools ------------------------------------------------------------ */
 
+/* Zeroed memory for large arrays, on transparent huge pages where the
+ * kernel allows (random access over many MB misses the TLB otherwise).
+ * Returns NULL when out of memory. */
+static void *big_alloc(uint64_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (bytes >= (2u << 20))
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static void big_free(void *p, uint64_t bytes)
+{
+	if (p)
+		munmap(p, bytes);
+}
+
 /* Grow *arr (of *cap elements of size sz) by doubling; 0 or -1. */
 static int grow(void **arr, uint32_t *cap, size_t sz)
 {
@@ -180,40 +209,16 @@ static int grow(void **arr, uint32_t *cap, size_t sz)
 	return 0;
 }
 
-static uint32_t ev_alloc(sim *m, uint32_t rank, uint32_t op, uint64_t aux)
-{
-	uint32_t i = m->ev_free;
-	if (i != NIL) {
-		m->ev_free = m->ev[i].rank;
-	} else {
-		if (m->ev_used == m->ev_cap && grow((void **)&m->ev, &m->ev_cap, sizeof *m->ev)) {
-			m->fail = 1;
-			return NIL;
-		}
-		i = m->ev_used++;
-	}
-	m->ev[i].aux = aux;
-	m->ev[i].rank = rank;
-	m->ev[i].op = op;
-	return i;
-}
-
-static void ev_release(sim *m, uint32_t i)
-{
-	m->ev[i].rank = m->ev_free;
-	m->ev_free = i;
-}
-
 static uint32_t qe_alloc(sim *m)
 {
 	uint32_t i = m->qe_free;
-	if (i != NIL) {
+	if (i != QNIL) {
 		m->qe_free = m->qe[i].next;
 		return i;
 	}
-	if (m->qe_used == m->qe_cap && grow((void **)&m->qe, &m->qe_cap, sizeof *m->qe)) {
+	if (m->qe_used >= m->qe_cap && grow((void **)&m->qe, &m->qe_cap, sizeof *m->qe)) {
 		m->fail = 1;
-		return NIL;
+		return QNIL;
 	}
 	return m->qe_used++;
 }
@@ -222,15 +227,47 @@ static uint32_t qe_alloc(sim *m)
 static sim_qe *list_append(sim *m, uint32_t *head, uint32_t *tail)
 {
 	uint32_t i = qe_alloc(m);
-	if (i == NIL)
+	if (i == QNIL)
 		return NULL;
-	m->qe[i].next = NIL;
-	if (*tail == NIL)
+	m->qe[i].next = QNIL;
+	if (*tail == QNIL)
 		*head = i;
 	else
 		m->qe[*tail].next = i;
 	*tail = i;
 	return &m->qe[i];
+}
+
+/* Per-rank state accessors (see struct sim). */
+static inline const sim_rank *rank_of(const sim *m, uint64_t r)
+{
+	return (const sim_rank *)(const void *)&m->rs[r * m->stride];
+}
+static inline uint64_t *cpu_free(const sim *m, uint64_t r, uint32_t c)
+{
+	return &m->rs[r * m->stride + RANK_WORDS + c];
+}
+static inline uint64_t *nic_send(const sim *m, uint64_t r, uint32_t n)
+{
+	return &m->rs[r * m->stride + RANK_WORDS + m->ncpus + n];
+}
+static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
+{
+	return &m->rs[r * m->stride + RANK_WORDS + m->ncpus + m->nnics + n];
+}
+static inline sim_rq *rank_q(const sim *m, uint64_t r)
+{
+	return (sim_rq *)(void *)&m->rs[r * m->stride + RANK_WORDS + m->ncpus + 2u * m->nnics];
+}
+static inline const goal_op *rank_ops(const sim *m, uint64_t r)
+{
+	return (const goal_op *)(const void *)(m->s->base + rank_of(m, r)->block_off);
+}
+static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
+{
+	const sim_rank *k = rank_of(m, r);
+	return (const goal_edge *)(const void *)(m->s->base + k->block_off
+		+ (uint64_t)k->nops * sizeof(goal_op));
 }
 
 static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
@@ -240,15 +277,15 @@ static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag
 }
 
 /* Find the first entry of (head, tail) matching (src, tag), unlink it and
- * return its index (the caller frees it), or NIL.  O(list length). */
+ * return its index (the caller frees it), or QNIL.  O(list length). */
 static uint32_t list_take(sim *m, uint32_t *head, uint32_t *tail, uint32_t src, int32_t tag)
 {
-	uint32_t prev = NIL;
-	for (uint32_t i = *head; i != NIL; prev = i, i = m->qe[i].next) {
+	uint32_t prev = QNIL;
+	for (uint32_t i = *head; i != QNIL; prev = i, i = m->qe[i].next) {
 		const sim_qe *e = &m->qe[i];
 		if (!tags_match(e->peer, e->tag, src, tag))
 			continue;
-		if (prev == NIL)
+		if (prev == QNIL)
 			*head = e->next;
 		else
 			m->qe[prev].next = e->next;
@@ -256,7 +293,7 @@ static uint32_t list_take(sim *m, uint32_t *head, uint32_t *tail, uint32_t src, 
 			*tail = prev;
 		return i;
 	}
-	return NIL;
+	return QNIL;
 }
 
 static void qe_release(sim *m, uint32_t i)
@@ -284,13 +321,10 @@ static uint32_t next_seq(sim *m)
 	return (uint32_t)m->seq++;
 }
 
-static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint64_t aux)
+static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op,
+                       uint32_t peer, uint64_t aux)
 {
-	uint32_t seq = next_seq(m);
-	uint32_t slot = ev_alloc(m, rank, op, aux);
-	if (slot == NIL)
-		return;
-	evq_node x = { time, seq, slot };
+	evq_node x = { time, aux, next_seq(m), rank, op, peer };
 	if (evq_push(&m->q, x))
 		m->fail = 1;
 }
@@ -371,7 +405,7 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 		release_op(m, r, a, time);
 		return;
 	}
-	uint64_t gop = m->s->ranks[r].first_op + a;
+	uint64_t gop = rank_of(m, r)->first_op + a;
 	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
 		if (dt_grow(m)) {
 			m->fail = 1;
@@ -403,11 +437,12 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
                           uint64_t time, int ireq)
 {
-	const goal_edge *e = goal_rank_edges(m->s, r);
-	uint32_t b = ops[i].dep_begin, end = goal_op_dep_end(m->s, r, ops, i);
-	for (uint32_t k = b; k < end; k++)
-		if (!!(e[k] & GOAL_EDGE_IREQ) == ireq)
-			satisfy(m, r, ops, GOAL_EDGE_OP(e[k]), time);
+	const sim_rank *k = rank_of(m, r);
+	const goal_edge *e = rank_edges(m, r);
+	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	for (uint32_t j = b; j < end; j++)
+		if (!!(e[j] & GOAL_EDGE_IREQ) == ireq)
+			satisfy(m, r, ops, GOAL_EDGE_OP(e[j]), time);
 }
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
@@ -426,19 +461,19 @@ static void flush_released(sim *m)
 		}
 		if (cur == UINT64_MAX)
 			break;
-		const goal_op *ops = goal_rank_ops(m->s, cur);
+		const goal_op *ops = rank_ops(m, cur);
 		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
 			for (size_t k = 0; k < m->rel_n; k++) {
 				const sim_rel *x = &m->rel[k];
 				if (x->rank != cur || ops[x->op].kind != kind)
 					continue;
 				const goal_op *op = &ops[x->op];
-				uint64_t t = x->time, c = m->cpu_free[cur * m->ncpus + op->cpu];
+				uint64_t t = x->time, c = *cpu_free(m, cur, op->cpu);
 				if (c > t)
 					t = c;
-				if (kind == GOAL_SEND && m->nic_send[cur * m->nnics + op->nic] > t)
-					t = m->nic_send[cur * m->nnics + op->nic];
-				push_event(m, t, x->rank, x->op, 0);
+				if (kind == GOAL_SEND && *nic_send(m, cur, op->nic) > t)
+					t = *nic_send(m, cur, op->nic);
+				push_event(m, t, x->rank, x->op, 0, 0);
 			}
 		}
 		prev = cur;
@@ -449,7 +484,7 @@ static void flush_released(sim *m)
 
 static void mark_started(sim *m, uint32_t r, uint32_t i)
 {
-	uint64_t g = m->s->ranks[r].first_op + i;
+	uint64_t g = rank_of(m, r)->first_op + i;
 	m->started[g >> 6] |= 1ull << (g & 63);
 	m->ops_started++;
 }
@@ -465,8 +500,8 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 {
 	const goal_op *op = &ops[j];
 	uint64_t done = start + m->p.o + sim_rate_bytes(m->p.O, op->size);
-	uint64_t *cf = &m->cpu_free[(uint64_t)q * m->ncpus + op->cpu];
-	uint64_t *nf = &m->nic_send[(uint64_t)q * m->nnics + op->nic];
+	uint64_t *cf = cpu_free(m, q, op->cpu);
+	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
 		done = t;
 	if (*cf < t)
@@ -482,10 +517,10 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
  * Returns the time to put it back at, or 0 when handled. */
 static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t start)
 {
-	const goal_op *sops = goal_rank_ops(m->s, r), *sop = &sops[j];
+	const goal_op *sops = rank_ops(m, r), *sop = &sops[j];
 	uint32_t q = sop->peer;
-	uint64_t *cf = &m->cpu_free[(uint64_t)q * m->ncpus + sop->cpu];
-	uint64_t *nf = &m->nic_recv[(uint64_t)q * m->nnics + sop->nic];
+	uint64_t *cf = cpu_free(m, q, sop->cpu);
+	uint64_t *nf = nic_recv(m, q, sop->nic);
 	uint64_t busy = *cf > *nf ? *cf : *nf;
 	if (busy > t)
 		return busy;
@@ -498,9 +533,9 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
 	}
-	sim_rq *h = &m->rq[q];
+	sim_rq *h = rank_q(m, q);
 	uint32_t k = list_take(m, &h->rq_head, &h->rq_tail, r, sop->tag);
-	if (k == NIL) {
+	if (k == QNIL) {
 		sim_qe *e = list_append(m, &h->uq_head, &h->uq_tail);
 		if (e) {
 			e->aux = start;
@@ -514,7 +549,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 	qe_release(m, k);
 	if (sop->size > m->p.S)
 		rendezvous_done(m, r, sops, j, start, t);
-	satisfy_edges(m, q, goal_rank_ops(m->s, q), recv, done, 0);
+	satisfy_edges(m, q, rank_ops(m, q), recv, done, 0);
 	flush_released(m);
 	return 0;
 }
@@ -522,8 +557,8 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 /* Process op i of rank r at time t.  Returns the put-back time or 0. */
 static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 {
-	const goal_op *ops = goal_rank_ops(m->s, r), *op = &ops[i];
-	uint64_t *cf = &m->cpu_free[(uint64_t)r * m->ncpus + op->cpu];
+	const goal_op *ops = rank_ops(m, r), *op = &ops[i];
+	uint64_t *cf = cpu_free(m, r, op->cpu);
 
 	switch ((goal_kind)op->kind) {
 	case GOAL_CALC: {
@@ -539,7 +574,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		break;
 	}
 	case GOAL_SEND: {
-		uint64_t *nf = &m->nic_send[(uint64_t)r * m->nnics + op->nic];
+		uint64_t *nf = nic_send(m, r, op->nic);
 		uint64_t busy = *cf > *nf ? *cf : *nf;
 		if (busy > t)
 			return busy;
@@ -552,7 +587,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
 			sim_tl_transmission(m->tl, r, op->peer, t, t + m->p.o + m->p.L, op->size);
 		}
-		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, t);
+		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, op->peer, t);
 		m->messages++;
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (op->size <= m->p.S)
@@ -561,10 +596,10 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	}
 	case GOAL_RECV: {
 		mark_started(m, r, i);
-		sim_rq *h = &m->rq[r];
+		sim_rq *h = rank_q(m, r);
 		uint32_t k = list_take(m, &h->uq_head, &h->uq_tail, op->peer, op->tag);
 		satisfy_edges(m, r, ops, i, t, 1);
-		if (k == NIL) {
+		if (k == QNIL) {
 			sim_qe *e = list_append(m, &h->rq_head, &h->rq_tail);
 			if (e) {
 				e->aux = 0;
@@ -577,7 +612,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		uint32_t q = m->qe[k].peer, j = m->qe[k].op;
 		uint64_t start = m->qe[k].aux;
 		qe_release(m, k);
-		const goal_op *sops = goal_rank_ops(m->s, q);
+		const goal_op *sops = rank_ops(m, q);
 		if (sops[j].size > m->p.S)
 			rendezvous_done(m, q, sops, j, start, t);
 		satisfy_edges(m, r, ops, i, t, 0);
@@ -601,6 +636,47 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint64_t aux
 
 /* ---- Run ---------------------------------------------------------------- */
 
+/* Prefetch distances (batch positions ahead), one stage per link of the
+ * chain payload -> rank entry -> op record -> receiver's state. */
+#define PF_RANK 24
+#define PF_OP 16
+#define PF_PEER 8
+
+/* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
+ * as dead code). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
+
+static void prefetch_stage(const sim *m, const evq_node *x, int stage)
+{
+	uint32_t r = x->rank;
+	if (stage == 0) {
+		PREFETCH(rank_of(m, r));
+		if (x->op & EV_MSG)
+			PREFETCH(rank_of(m, x->peer));
+		return;
+	}
+	const goal_op *op = &rank_ops(m, r)[x->op & ~EV_MSG];
+	if (stage == 1) {
+		PREFETCH(op);
+		if (x->op & EV_MSG) {
+			const sim_rq *h = rank_q(m, x->peer);
+			PREFETCH(&m->qe[h->rq_head]);
+		}
+		return;
+	}
+	if (x->op & EV_MSG) {
+		const sim_rq *h = rank_q(m, x->peer);
+		if (h->rq_head != QNIL)
+			PREFETCH(&rank_ops(m, x->peer)[m->qe[h->rq_head].op]);
+	} else {
+		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
+	}
+}
+
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen)
 {
@@ -620,16 +696,25 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
 	m->nnics = s->nnics ? s->nnics : 1;
-	/* calloc: untouched pages cost nothing until a rank is used. */
-	m->cpu_free = calloc(m->nranks * m->ncpus, sizeof *m->cpu_free);
-	m->nic_send = calloc(m->nranks * m->nnics, sizeof *m->nic_send);
-	m->nic_recv = calloc(m->nranks * m->nnics, sizeof *m->nic_recv);
-	m->rq = malloc((m->nranks ? m->nranks : 1) * sizeof *m->rq);
-	m->started = calloc(s->nops / 64 + 1, sizeof *m->started);
-	if (!m->cpu_free || !m->nic_send || !m->nic_recv || !m->rq || !m->started)
+	m->stride = RANK_WORDS + m->ncpus + 2ull * m->nnics + sizeof(sim_rq) / sizeof(uint64_t);
+	if (m->stride <= 8)
+		m->stride = 8;  /* a cache line per rank */
+	/* Zero pages: all times 0, all queues empty (QNIL is 0). */
+	m->rs_bytes = (m->nranks ? m->nranks : 1) * m->stride * sizeof(uint64_t);
+	m->rs = big_alloc(m->rs_bytes);
+	m->started_bytes = (s->nops / 64 + 1) * sizeof(uint64_t);
+	m->started = big_alloc(m->started_bytes);
+	if (!m->rs || !m->started)
 		goto oom;
-	memset(m->rq, 0xff, m->nranks * sizeof *m->rq);
-	m->qe_free = m->ev_free = NIL;
+	for (uint64_t r = 0; r < m->nranks; r++) {
+		sim_rank *k = (sim_rank *)(void *)&m->rs[r * m->stride];
+		k->block_off = s->ranks[r].block_off;
+		k->first_op = s->ranks[r].first_op;
+		k->nops = goal_rank_nops(s, r);
+		k->nedges = s->ranks[r].nedges;
+	}
+	m->qe_used = 1;  /* qe[0] stands for QNIL */
+	m->qe_free = QNIL;
 	evq_init(&m->q);
 	return m;
 oom:
@@ -642,13 +727,9 @@ void sim_destroy(sim *m)
 {
 	if (!m)
 		return;
-	free(m->cpu_free);
-	free(m->nic_send);
-	free(m->nic_recv);
-	free(m->rq);
-	free(m->started);
+	big_free(m->rs, m->rs_bytes);
+	big_free(m->started, m->started_bytes);
 	free(m->qe);
-	free(m->ev);
 	free(m->dt);
 	free(m->rel);
 	evq_free(&m->q);
@@ -697,9 +778,8 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				uint32_t seq = (uint32_t)rootseq++;
 				uint64_t back = process(m, 0, (uint32_t)r, i, 0);
 				if (back) {
-					uint32_t slot = ev_alloc(m, (uint32_t)r, i, 0);
-					evq_node x = { back, seq, slot };
-					if (slot == NIL || evq_push(&m->q, x))
+					evq_node x = { back, 0, seq, (uint32_t)r, i, 0 };
+					if (evq_push(&m->q, x))
 						m->fail = 1;
 				}
 				if (m->progress && (++iter & 0x3fffff) == 0)
@@ -709,21 +789,34 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	}
 	m->seq_floor = 0;
 
-	while (m->q.n && !m->fail) {
-		evq_node x = m->q.a[0];
-		sim_ev e = m->ev[x.slot];
-		uint64_t back = process(m, x.time, e.rank, e.op, e.aux);
-		if (back) {
-			/* Still the smallest: everything pushed meanwhile is later. */
-			x = m->q.a[0];
-			x.time = back;
-			evq_replace_top(&m->q, x);
-		} else {
-			evq_pop(&m->q, &x);
-			ev_release(m, x.slot);
+	for (;;) {
+		long n = m->fail ? 0 : evq_next_batch(&m->q);
+		if (n <= 0) {
+			if (n < 0)
+				m->fail = 1;
+			break;
 		}
-		if (m->progress && (++iter & 0x3fffff) == 0)
-			report_progress(m);
+		/* The batch is fixed: prefetch the state of the events a few
+		 * places ahead (random ranks miss the caches otherwise). */
+		for (size_t i = 0; i < (size_t)n && !m->fail; i++) {
+			const evq_node *b = m->q.batch.a;
+			if (i + PF_RANK < (size_t)n)
+				prefetch_stage(m, &b[i + PF_RANK], 0);
+			if (i + PF_OP < (size_t)n)
+				prefetch_stage(m, &b[i + PF_OP], 1);
+			if (i + PF_PEER < (size_t)n)
+				prefetch_stage(m, &b[i + PF_PEER], 2);
+			evq_node x = b[i];
+			m->q.pos = i + 1;
+			uint64_t back = process(m, x.time, x.rank, x.op, x.aux);
+			if (back) {
+				x.time = back;
+				if (evq_push(&m->q, x))
+					m->fail = 1;
+			}
+			if (m->progress && (++iter & 0x3fffff) == 0)
+				report_progress(m);
+		}
 	}
 	if (m->fail) {
 		snprintf(err, errlen, m->fail == 2 ? "too many queued events"
@@ -743,9 +836,9 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 			res->time = f;
 			res->host = r;
 		}
-		if (m->rq[r].rq_head != NIL || m->rq[r].uq_head != NIL)
+		if (rank_q(m, r)->rq_head != QNIL || rank_q(m, r)->uq_head != QNIL)
 			res->stuck_ranks++;
-		else {
+		else if (m->ops_started != s->nops) {
 			uint64_t a = s->ranks[r].first_op, b = s->ranks[r + 1].first_op;
 			for (uint64_t g = a; g < b; g++)
 				if (!is_started(m, g)) {
@@ -763,8 +856,8 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 {
 	uint64_t f = 0;
 	for (uint32_t c = 0; c < m->ncpus; c++)
-		if (m->cpu_free[r * m->ncpus + c] > f)
-			f = m->cpu_free[r * m->ncpus + c];
+		if (*cpu_free(m, r, c) > f)
+			f = *cpu_free(m, r, c);
 	return f;
 }
 
@@ -798,8 +891,8 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 		uint64_t a = s->ranks[r].first_op, b = s->ranks[r + 1].first_op, un = 0;
 		for (uint64_t g = a; g < b; g++)
 			un += !is_started(m, g);
-		const sim_rq *h = &m->rq[r];
-		if (!un && h->rq_head == NIL && h->uq_head == NIL)
+		const sim_rq *h = rank_q(m, r);
+		if (!un && h->rq_head == QNIL && h->uq_head == QNIL)
 			continue;
 		if (stuck++ >= max_ranks)
 			continue;
@@ -819,7 +912,7 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			fputc('\n', out);
 		}
 		uint64_t n = 0;
-		for (uint32_t k = h->rq_head; k != NIL; k = m->qe[k].next, n++) {
+		for (uint32_t k = h->rq_head; k != QNIL; k = m->qe[k].next, n++) {
 			if (n == max_ops) {
 				fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
 				break;
@@ -831,7 +924,7 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			fprintf(out, " never matched\n");
 		}
 		n = 0;
-		for (uint32_t k = h->uq_head; k != NIL; k = m->qe[k].next, n++) {
+		for (uint32_t k = h->uq_head; k != QNIL; k = m->qe[k].next, n++) {
 			if (n == max_ops) {
 				fprintf(out, "rank %" PRIu64 ": ... more unexpected messages\n", r);
 				break;
