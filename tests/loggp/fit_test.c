@@ -1,0 +1,196 @@
+/* fit_test.c: the LogGP estimator on synthetic PRTT times from the closed forms of the method. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "loggp_fit.h"
+
+#define CHECK_NEAR(a, b, tol) do { \
+	double near_a_ = (a), near_b_ = (b); \
+	if (!check_report(fabs(near_a_ - near_b_) <= (tol), #a " ~ " #b, __FILE__, __LINE__)) \
+		printf("    got %.9g, want %.9g\n", near_a_, near_b_); \
+} while (0)
+
+/* Model parameters of one protocol. */
+typedef struct model {
+	double L, o, g, G, O;
+} model;
+
+/* The closed forms: with o_s = o_r = o + (s-1)O,
+ * PRTT(1,0,s) = 2(L + o_s + o_r + (s-1)G) and
+ * PRTT(n,d,s) = PRTT(1,0,s) + (n-1) max(o_s + d, g + (s-1)G). */
+static double prtt(const model *m, unsigned n, double d, uint64_t s)
+{
+	double x = (double)(s - 1), os = m->o + x * m->O, gap = m->g + x * m->G;
+	double p1 = 2 * (m->L + 2 * os + x * m->G);
+	return p1 + (double)(n - 1) * fmax(os + d, gap);
+}
+
+/* Sizes 1..65536, 4 per octave (as loggp-measure makes them), the
+ * parameters of m1 up to change bytes and of m2 above. */
+static size_t synth(loggp_point *pts, unsigned n, const model *m1, const model *m2,
+                    uint64_t change)
+{
+	size_t np = 0;
+	for (unsigned i = 0; i <= 64; i++) {
+		uint64_t s = (uint64_t)floor(pow(2.0, i / 4.0) + 0.5);
+		if (np && s == pts[np - 1].size)
+			continue;
+		const model *m = s <= change ? m1 : m2;
+		loggp_point *p = &pts[np++];
+		*p = (loggp_point){ 0 };
+		p->size = s;
+		p->prtt1 = prtt(m, 1, 0, s);
+		p->prtt2 = prtt(m, 2, 0, s);
+		p->prttn = prtt(m, n, 0, s);
+		int fb;
+		p->d = loggp_delay(p->prtt1, p->prtt2, loggp_gap(p, n), &fb);
+		p->prttd = prtt(m, n, p->d, s);
+	}
+	return np;
+}
+
+static void test_lsq(void)
+{
+	double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 0, 0, 4 }, G, g;
+	loggp_lsq_line(x, y, 0, 3, &G, &g);
+	CHECK_NEAR(G, 1.2, 1e-12);
+	CHECK_NEAR(g, -0.8, 1e-12);
+	/* residuals -0.8 0.4 1.6 -1.2: 4.8 / (3-0-2) */
+	CHECK_NEAR(loggp_lsq_dev(x, y, 0, 3), 4.8, 1e-12);
+	CHECK(loggp_lsq_dev(x, y, 0, 2) == -1);
+	loggp_lsq_line(x, y, 2, 2, &G, &g);
+	CHECK(G == 0 && g == 0);
+}
+
+static void test_delay(void)
+{
+	int fb;
+	CHECK(loggp_delay(1000, 1500, 400, &fb) == 1000 && fb == 0);
+	CHECK(loggp_delay(1000, 2300, 1300, &fb) == 2300 && fb == 1);
+}
+
+static void test_one_protocol(void)
+{
+	model m = { 2000, 500, 1000, 2, 1 };
+	loggp_point pts[80];
+	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 1);
+	CHECK_NEAR(res.range[0].o, 500, 1e-6);
+	CHECK_NEAR(res.range[0].O, 1, 1e-9);
+	CHECK_NEAR(res.range[0].g, 1000, 1e-6);
+	CHECK_NEAR(res.range[0].G, 2, 1e-9);
+	CHECK_NEAR(res.L_reported, 2000 + 2 * 500, 1e-9);
+}
+
+static void test_protocol_change(void)
+{
+	/* Eager-like up to 4096 bytes, then a protocol with a larger g and o
+	 * and a smaller G; g + (s-1)G >= o_s everywhere, so PRTT(n,0,s)
+	 * measures the gap.  O = 0 in the first range, where the closed form
+	 * and the simulator agree, so L is exact there. */
+	model m1 = { 2000, 500, 1000, 2, 0 }, m2 = { 6000, 900, 3000, 0.5, 0.25 };
+	loggp_point pts[80];
+	size_t np = synth(pts, 10, &m1, &m2, 4096);
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 2);
+	CHECK_EQ_U64(pts[res.range[0].last].size, 4096);
+	CHECK_EQ_U64(pts[res.range[1].first].size, 4871);
+	const loggp_fitrange *a = &res.range[0], *b = &res.range[1];
+	CHECK_NEAR(a->o, 500, 1e-6);
+	CHECK_NEAR(a->O, 0, 1e-9);
+	CHECK_NEAR(a->g, 1000, 1e-6);
+	CHECK_NEAR(a->G, 2, 1e-9);
+	CHECK_NEAR(a->L, 2000, 1e-6);
+	CHECK_NEAR(b->o, 900, 1e-6);
+	CHECK_NEAR(b->O, 0.25, 1e-9);
+	CHECK_NEAR(b->g, 3000, 1e-5);
+	CHECK_NEAR(b->G, 0.5, 1e-9);
+	CHECK(a->clamped == 0 && b->clamped == 0);
+
+	/* The parameter file of the fit. */
+	loggp_params par;
+	loggp_fit_params(&res, pts, 65535, &par);
+	CHECK_EQ_U64(par.nranges, 2);
+	CHECK_EQ_U64(par.range[0].first, 0);
+	CHECK_EQ_U64(par.range[0].last, 4096);
+	CHECK_EQ_U64(par.range[1].first, 4097);
+	CHECK(par.range[1].last == LOGGP_SIZE_INF);
+	CHECK_EQ_U64(par.range[0].L, 2000);
+	CHECK_EQ_U64(par.range[1].g, 3000);
+	CHECK_STR(par.range[1].G, "0.5");
+	CHECK_STR(par.range[0].O, "0");
+
+	/* Detection off: one range. */
+	det.enabled = 0;
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 1);
+
+	/* A change among the last lookahead sizes cannot be seen. */
+	loggp_detect_default(&det);
+	np = synth(pts, 10, &m1, &m2, 46341); /* sizes above: 55109, 65536 */
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 1);
+}
+
+static void test_three_protocols(void)
+{
+	/* Three ranges; lookahead 5 and a larger pfact still find them. */
+	model m1 = { 300, 100, 120, 0.1, 0.05 }, m2 = { 600, 300, 330, 0.02, 0.04 },
+	      m3 = { 3000, 400, 2000, 0.7, 0.7 };
+	loggp_point pts[80], tmp[80];
+	size_t np = synth(pts, 10, &m1, &m2, 256);
+	size_t n2 = synth(tmp, 10, &m2, &m3, 1024);
+	for (size_t i = 0; i < np; i++)
+		if (pts[i].size > 1024)
+			pts[i] = tmp[i];
+	(void)n2;
+	loggp_detect det;
+	loggp_detect_default(&det);
+	det.lookahead = 5;
+	det.pfact = 4;
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 3);
+	CHECK_EQ_U64(pts[res.range[0].last].size, 256);
+	CHECK_EQ_U64(pts[res.range[1].last].size, 1024);
+	CHECK_NEAR(res.range[1].g, 330, 1e-6);
+	CHECK_NEAR(res.range[2].G, 0.7, 1e-9);
+	CHECK_NEAR(res.range[2].O, 0.7, 1e-9);
+}
+
+static void test_errors(void)
+{
+	loggp_point pts[2] = { { .size = 8 }, { .size = 8 } };
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, 2, 10, &det, &res, err, sizeof err) == -1);
+	CHECK_STR(err, "sizes must increase: 8 after 8");
+	CHECK(loggp_fit(pts, 1, 1, &det, &res, err, sizeof err) == -1);
+	CHECK_STR(err, "n must be at least 2 (is 1)");
+	CHECK(loggp_fit(pts, 0, 10, &det, &res, err, sizeof err) == -1);
+	CHECK_STR(err, "no message sizes");
+}
+
+int main(void)
+{
+	test_lsq();
+	test_delay();
+	test_one_protocol();
+	test_protocol_change();
+	test_three_protocols();
+	test_errors();
+	return check_done();
+}
