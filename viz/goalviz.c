@@ -1,0 +1,304 @@
+/* goalviz.c: the command line: renders a timeline (loggopsim -V or the old
+ * LogGOPSim format) or a schedule's dependency graph as SVG, dot, PNG, PDF. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "goal.h"
+#include "viz_render.h"
+#include "viz_sched.h"
+#include "viz_timeline.h"
+
+extern char **environ;
+
+static const char usage[] =
+"usage: goalviz [options] TIMELINE -o OUT\n"
+"       goalviz --schedule SCHEDULE -o OUT\n"
+"\n"
+"Draw a timeline written by loggopsim -V (or by the old LogGOPSim tool) with\n"
+"one lane per rank, or the dependency graph of a GOAL schedule (binary or\n"
+"text).  TIMELINE may be - for standard input.  The output format follows the\n"
+"extension of OUT: .svg, .dot (.gv), .png, .pdf (PNG and PDF, and SVG of a\n"
+"schedule, are made by Graphviz, which must be installed).\n"
+"\n"
+"options:\n"
+"  -o, --output FILE     the picture (default: SVG on standard output)\n"
+"  -T, --format FMT      svg, dot, png or pdf, whatever the extension says\n"
+"      --from T          start of the time window (default 0); T in ns, or\n"
+"                        with a unit: 12us, 1.5ms, 2s\n"
+"      --to T            end of the time window (default: the last event)\n"
+"      --ranks LIST      ranks to draw, e.g. 0-15,32 (default: all)\n"
+"      --max-lanes N     draw at most N ranks; the rest is named, not drawn\n"
+"                        (default 256)\n"
+"      --max-items N     keep at most N bars and messages (default 1000000)\n"
+"      --width PIXELS    width of the time axis (default 1000)\n"
+"      --schedule        the input is a schedule: draw its dependency graph\n"
+"      --max-ops N       schedule graph: at most N ops (default 2000)\n"
+"  -h, --help            this help\n"
+"\n"
+"Hovering a bar or an arrow of the SVG shows its exact times and size.  A .dot\n"
+"timeline has fixed positions: render it with  neato -n2 -Tpng FILE.dot.\n"
+"Exit status: 0 done, 1 bad input or failed output, 2 bad options.\n";
+
+enum fmt { FMT_SVG, FMT_DOT, FMT_PNG, FMT_PDF };
+static const char *const fmt_name[] = { "svg", "dot", "png", "pdf" };
+
+static int fmt_parse(const char *s, enum fmt *f)
+{
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, fmt_name[i]) == 0) {
+			*f = (enum fmt)i;
+			return 0;
+		}
+	if (strcmp(s, "gv") == 0) {
+		*f = FMT_DOT;
+		return 0;
+	}
+	return -1;
+}
+
+static int bad_usage(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "goalviz: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	fprintf(stderr, fmt, arg);
+#pragma GCC diagnostic pop
+	fprintf(stderr, "\n(goalviz --help shows the options)\n");
+	return 2;
+}
+
+/* Run Graphviz TOOL -T<fmt> -o OUT (extra arg if not NULL) reading from a
+ * pipe; *pid and the write end as a FILE.  Returns NULL on failure. */
+static FILE *gv_start(const char *tool, const char *extra, const char *fmt, const char *out,
+                      pid_t *pid)
+{
+	int fd[2];
+	if (pipe(fd))
+		return NULL;
+	char targ[16];
+	snprintf(targ, sizeof targ, "-T%s", fmt);
+	char *argv[8];
+	int n = 0;
+	argv[n++] = (char *)(uintptr_t)tool;
+	if (extra)
+		argv[n++] = (char *)(uintptr_t)extra;
+	argv[n++] = targ;
+	if (out) {
+		argv[n++] = (char *)(uintptr_t)"-o";
+		argv[n++] = (char *)(uintptr_t)out;
+	}
+	argv[n] = NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[0], 0);
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	posix_spawn_file_actions_addclose(&fa, fd[1]);
+	int rc = posix_spawnp(pid, tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[0]);
+	if (rc) {
+		close(fd[1]);
+		fprintf(stderr, "goalviz: error: cannot run %s: %s (install Graphviz)\n", tool,
+		        strerror(rc));
+		return NULL;
+	}
+	FILE *f = fdopen(fd[1], "w");
+	if (!f)
+		close(fd[1]);
+	return f;
+}
+
+/* Close the pipe and wait for Graphviz; 0 if it succeeded. */
+static int gv_finish(FILE *f, pid_t pid, const char *tool)
+{
+	int bad = fclose(f) != 0, st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "goalviz: error: %s failed\n", tool);
+		return -1;
+	}
+	return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'T' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 't' },
+		{ "ranks", required_argument, NULL, 'r' },
+		{ "max-lanes", required_argument, NULL, 'l' },
+		{ "max-items", required_argument, NULL, 'i' },
+		{ "max-ops", required_argument, NULL, 'x' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "schedule", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *out = NULL, *format = NULL, *ranks = NULL;
+	viz_window w = { 0, VIZ_NONE, NULL, 0, 256, 1000000 };
+	uint64_t max_ops = 2000;
+	double width = 1000;
+	int schedule = 0, c;
+	char err[1024];
+
+	while ((c = getopt_long(argc, argv, "o:T:h", lopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'T': format = optarg; break;
+		case 'F':
+			if (viz_parse_time(optarg, &w.from))
+				return bad_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
+			break;
+		case 't':
+			if (viz_parse_time(optarg, &w.to) || w.to == VIZ_NONE)
+				return bad_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
+			break;
+		case 'r': ranks = optarg; break;
+		case 'l': case 'i': case 'x': {
+			errno = 0;
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || v == 0 || optarg[0] == '-' ||
+			    (c == 'l' && v > 100000))
+				return bad_usage("bad count '%s' (a positive integer)", optarg);
+			if (c == 'l')
+				w.max_lanes = (uint32_t)v;
+			else if (c == 'i')
+				w.max_items = v;
+			else
+				max_ops = v;
+			break;
+		}
+		case 'w':
+			width = strtod(optarg, &end);
+			if (*end || !(width >= 50 && width <= 100000))
+				return bad_usage("bad width '%s' (50 to 100000 pixels)", optarg);
+			break;
+		case 's': schedule = 1; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: return bad_usage("%s", "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return bad_usage("%s", optind >= argc ? "no input file" : "more than one input file");
+	const char *in = argv[optind];
+	if (w.to != VIZ_NONE && w.to < w.from)
+		return bad_usage("%s", "--to is before --from");
+
+	enum fmt f = FMT_SVG;
+	if (format) {
+		if (fmt_parse(format, &f))
+			return bad_usage("unknown format '%s' (svg, dot, png, pdf)", format);
+	} else if (out) {
+		const char *dot = strrchr(out, '.');
+		if (!dot || fmt_parse(dot + 1, &f))
+			return bad_usage("cannot tell the format from '%s': use .svg, .dot, .png, "
+			                 ".pdf or --format", out);
+	}
+	uint64_t *rg = NULL;
+	size_t nrg = 0;
+	if (ranks && viz_parse_ranges(ranks, &rg, &nrg, err, sizeof err))
+		return bad_usage("%s", err);
+	w.ranges = rg;
+	w.nranges = nrg;
+
+	int status = 0;
+	if (schedule) {
+		goal_sched s;
+		if (goal_sched_open_any(&s, in, stderr, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			free(rg);
+			return 1;
+		}
+		viz_sched_opts so = { rg, nrg, max_ops, in };
+		viz_sched_info info;
+		FILE *o;
+		pid_t pid = 0;
+		int piped = f != FMT_DOT;
+		if (piped)
+			o = gv_start("dot", NULL, fmt_name[f], out, &pid);
+		else
+			o = out ? fopen(out, "w") : stdout;
+		if (!o) {
+			if (!piped)
+				fprintf(stderr, "goalviz: error: cannot write %s: %s\n", out, strerror(errno));
+			goal_sched_close(&s);
+			free(rg);
+			return 1;
+		}
+		if (viz_schedule_dot(&s, &so, o, &info, err, sizeof err)) {
+			fprintf(stderr, "goalviz: error: %s\n", err);
+			status = 1;
+		}
+		if (piped ? gv_finish(o, pid, "dot") : (o != stdout ? fclose(o) : fflush(o)))
+			status = 1;
+		if (info.ranks_left_out)
+			fprintf(stderr, "goalviz: note: left out %" PRIu64 " ranks from rank %" PRIu64
+			        " on (at most %" PRIu64 " ops are drawn); choose ranks with --ranks or "
+			        "raise --max-ops\n", info.ranks_left_out, info.first_left_out, max_ops);
+		if (info.wildcard_matches)
+			fprintf(stderr, "goalviz: note: %" PRIu64 " wildcard receives joined to one "
+			        "possible send each (dotted edges)\n", info.wildcard_matches);
+		goal_sched_close(&s);
+		free(rg);
+		return status;
+	}
+
+	FILE *fin = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
+	if (!fin) {
+		fprintf(stderr, "goalviz: error: cannot open %s: %s\n", in, strerror(errno));
+		free(rg);
+		return 1;
+	}
+	viz_tl tl;
+	int rc = viz_tl_read(&tl, fin, strcmp(in, "-") == 0 ? "<stdin>" : in, &w, err, sizeof err);
+	if (fin != stdin)
+		fclose(fin);
+	free(rg);
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		viz_tl_free(&tl);
+		return 1;
+	}
+	char notes[1024];
+	viz_render_notes(&tl, notes, sizeof notes);
+	for (char *p = notes, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "goalviz: note: %.*s\n", (int)(nl - p), p);
+	}
+	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in };
+	FILE *o;
+	pid_t pid = 0;
+	int piped = f == FMT_PNG || f == FMT_PDF;
+	if (piped)
+		o = gv_start("neato", "-n2", fmt_name[f], out, &pid);
+	else
+		o = out ? fopen(out, "w") : stdout;
+	if (!o) {
+		if (!piped)
+			fprintf(stderr, "goalviz: error: cannot write %s: %s\n", out, strerror(errno));
+		viz_tl_free(&tl);
+		return 1;
+	}
+	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, o) : viz_render_dot(&tl, &ro, o);
+	if (rc) {
+		fprintf(stderr, "goalviz: error: write error on %s\n", out ? out : "standard output");
+		status = 1;
+	}
+	if (piped ? gv_finish(o, pid, "neato") : (o != stdout ? fclose(o) : fflush(o)))
+		status = 1;
+	viz_tl_free(&tl);
+	return status;
+}

@@ -1,0 +1,25 @@
+# viz: goalviz, timelines and schedule graphs as SVG and Graphviz dot.
+# libviz holds the reader and renderers (goalc --dot can link it too).
+
+VIZ_SRCS := viz/viz_timeline.c viz/viz_render.c viz/viz_sched.c
+VIZ_OBJS := $(VIZ_SRCS:%.c=$(B)/obj/%.o)
+LIBVIZ := $(B)/lib/libviz.a
+
+OBJS += $(VIZ_OBJS) $(B)/obj/viz/goalviz.o
+TOOLS += $(B)/bin/goalviz
+
+$(VIZ_OBJS) $(B)/obj/viz/goalviz.o: ALL_CFLAGS += -I viz
+
+$(LIBVIZ): $(VIZ_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+TEST_PROGS += $(B)/tests/viz_timeline_test
+OBJS += $(B)/obj/tests/viz/viz_timeline_test.o
+$(B)/obj/tests/viz/viz_timeline_test.o: ALL_CFLAGS += -I viz -I tests
+$(B)/tests/viz_timeline_test: $(B)/obj/tests/viz/viz_timeline_test.o $(LIBVIZ) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

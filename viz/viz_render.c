@@ -1,0 +1,565 @@
+/* viz_render.c: lays out a timeline once (lanes, rows, axis, legend) and
+ * draws it through a small canvas with two back ends: SVG and dot. */
+#include "viz_render.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* ---- Canvas ------------------------------------------------------------- */
+
+typedef struct cv {
+	FILE *f;
+	int dot;          /* 0: SVG, 1: dot */
+	double height;    /* dot: y is flipped (Graphviz y grows upwards) */
+	unsigned long id; /* dot: next node id */
+} cv;
+
+/* Write s escaped for XML (SVG) or for a dot "string". */
+static void put_esc(cv *c, const char *s)
+{
+	for (; *s; s++) {
+		if (c->dot) {
+			if (*s == '"' || *s == '\\')
+				fputc('\\', c->f);
+			if (*s == '\n') {
+				fputs("\\n", c->f);
+				continue;
+			}
+			fputc(*s, c->f);
+		} else if (*s == '&') {
+			fputs("&amp;", c->f);
+		} else if (*s == '<') {
+			fputs("&lt;", c->f);
+		} else if (*s == '>') {
+			fputs("&gt;", c->f);
+		} else if (*s == '"') {
+			fputs("&quot;", c->f);
+		} else {
+			fputc(*s, c->f);
+		}
+	}
+}
+
+static double ydot(const cv *c, double y)
+{
+	return c->height - y;
+}
+
+/* A filled box.  cls/data: SVG class and extra attributes (may be NULL);
+ * tip: the tooltip (may be NULL). */
+static void cv_rect(cv *c, double x, double y, double w, double h, const char *fill,
+                    const char *stroke, const char *cls, const char *data, const char *tip)
+{
+	if (c->dot) {
+		fprintf(c->f, "  n%lu [shape=box, pos=\"%.2f,%.2f!\", width=%.4f, height=%.4f, "
+		        "fixedsize=true, label=\"\", style=filled, fillcolor=\"%s\", color=\"%s\", "
+		        "penwidth=%s", c->id++, x + w / 2, ydot(c, y + h / 2), w / 72, h / 72, fill,
+		        stroke ? stroke : fill, stroke ? "0.5" : "0");
+		if (cls) {
+			fputs(", class=\"", c->f);
+			put_esc(c, cls);
+			fputc('"', c->f);
+		}
+		fputs(", tooltip=\"", c->f);
+		put_esc(c, tip ? tip : " ");
+		fputs("\"];\n", c->f);
+		return;
+	}
+	fputs("<rect", c->f);
+	if (cls)
+		fprintf(c->f, " class=\"%s\"", cls);
+	if (data)
+		fprintf(c->f, " %s", data);
+	fprintf(c->f, " x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"",
+	        x, y, w, h, fill);
+	if (stroke)
+		fprintf(c->f, " stroke=\"%s\" stroke-width=\"0.5\"", stroke);
+	if (tip) {
+		fputs("><title>", c->f);
+		put_esc(c, tip);
+		fputs("</title></rect>\n", c->f);
+	} else {
+		fputs("/>\n", c->f);
+	}
+}
+
+enum { LINE_SOLID, LINE_DASHED, LINE_DOTTED };
+
+/* A straight line, with an arrowhead at its end when arrow is set. */
+static void cv_line(cv *c, double x1, double y1, double x2, double y2, const char *colour,
+                    double width, int style, int arrow, const char *tip)
+{
+	if (c->dot) {
+		unsigned long a = c->id++, b = c->id++;
+		fprintf(c->f, "  n%lu [shape=point, style=invis, width=0.01, height=0.01, "
+		        "pos=\"%.2f,%.2f!\"];\n", a, x1, ydot(c, y1));
+		fprintf(c->f, "  n%lu [shape=point, style=invis, width=0.01, height=0.01, "
+		        "pos=\"%.2f,%.2f!\"];\n", b, x2, ydot(c, y2));
+		fprintf(c->f, "  n%lu -> n%lu [color=\"%s\", penwidth=%.2f, arrowhead=%s, "
+		        "arrowsize=0.5%s", a, b, colour, width, arrow ? "normal" : "none",
+		        style == LINE_DASHED ? ", style=dashed" : style == LINE_DOTTED ?
+		        ", style=dotted" : "");
+		if (tip) {
+			fputs(", tooltip=\"", c->f);
+			put_esc(c, tip);
+			fputc('"', c->f);
+		}
+		fputs("];\n", c->f);
+		return;
+	}
+	fprintf(c->f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+	        "stroke-width=\"%.2f\"", x1, y1, x2, y2, colour, width);
+	if (style == LINE_DASHED)
+		fputs(" stroke-dasharray=\"4,3\"", c->f);
+	else if (style == LINE_DOTTED)
+		fputs(" stroke-dasharray=\"1.5,2\"", c->f);
+	if (arrow)
+		fputs(" marker-end=\"url(#arrow)\"", c->f);
+	fputs("/>\n", c->f);
+}
+
+/* Estimated width of text of n bytes at font size sz (Helvetica-like). */
+static double text_w(const char *s, double sz)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;  /* count UTF-8 characters */
+	return (double)n * sz * 0.56;
+}
+
+/* Text with its baseline at y; anchor -1 start, 0 middle, 1 end. */
+static void cv_text(cv *c, double x, double y, int anchor, double sz, int bold,
+                    const char *colour, const char *s)
+{
+	if (c->dot) {
+		double w = text_w(s, sz) * (bold ? 1.25 : 1.1);
+		double cx = anchor < 0 ? x + w / 2 : anchor > 0 ? x - w / 2 : x;
+		fprintf(c->f, "  n%lu [shape=plaintext, margin=0, width=0, height=0, "
+		        "fontsize=%.1f, fontname=\"%s\", fontcolor=\"%s\", pos=\"%.2f,%.2f!\", "
+		        "label=\"", c->id++, sz, bold ? "Helvetica-Bold" : "Helvetica", colour,
+		        cx, ydot(c, y - sz * 0.35));
+		put_esc(c, s);
+		fputs("\"];\n", c->f);
+		return;
+	}
+	fprintf(c->f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"%s%s fill=\"%s\">", x, y,
+	        sz, anchor < 0 ? "" : anchor > 0 ? " text-anchor=\"end\"" :
+	        " text-anchor=\"middle\"", bold ? " font-weight=\"bold\"" : "", colour);
+	put_esc(c, s);
+	fputs("</text>\n", c->f);
+}
+
+/* ---- Layout ------------------------------------------------------------- */
+
+enum {
+	CPU_H = 14, CPU_GAP = 2, NIC_H = 5, NIC_GAP = 2, LANE_PAD = 6,
+	TOP = 58, RIGHT = 24
+};
+
+typedef struct lay {
+	const viz_tl *tl;
+	double lm, w;          /* left margin, axis width */
+	uint64_t from, range;  /* range >= 1 */
+	double lane_h;
+	uint32_t nic_rows;     /* NICs drawn per lane (0 for the old format) */
+	double axis_y, height, total_w;
+	int sublabels;         /* cpu/nic row labels */
+} lay;
+
+static double xt(const lay *l, uint64_t t)
+{
+	if (t < l->from)
+		t = l->from;
+	if (t > l->from + l->range)
+		t = l->from + l->range;
+	return l->lm + (double)(t - l->from) * l->w / (double)l->range;
+}
+
+static double xt_f(const lay *l, double t)
+{
+	return l->lm + (t - (double)l->from) * l->w / (double)l->range;
+}
+
+static double lane_top(const lay *l, uint32_t lane)
+{
+	return TOP + l->lane_h * lane;
+}
+
+/* Row of a bar: y of its top and its height. */
+static void row_of(const lay *l, uint32_t lane, int nic, int send, uint32_t unit,
+                   double *y, double *h)
+{
+	double t = lane_top(l, lane) + LANE_PAD;
+	if (!nic) {
+		*y = t + unit * (CPU_H + CPU_GAP);
+		*h = CPU_H;
+		return;
+	}
+	t += l->tl->ncpus * (CPU_H + CPU_GAP);
+	*y = t + unit * (2 * NIC_H + NIC_GAP) + (send ? 0 : NIC_H);
+	*h = NIC_H;
+}
+
+/* Nice tick step: 1, 2 or 5 times a power of ten, about range/n. */
+static uint64_t tick_step(uint64_t range, uint64_t n)
+{
+	uint64_t raw = range / (n ? n : 1), p = 1;
+	if (raw < 1)
+		raw = 1;
+	while (p <= raw / 10)
+		p *= 10;
+	if (raw <= p)
+		return p;
+	if (raw <= 2 * p)
+		return 2 * p;
+	if (raw <= 5 * p)
+		return 5 * p;
+	return 10 * p;
+}
+
+/* A time for a tick label, in the unit of step. */
+static void fmt_tick(char *buf, size_t n, uint64_t t, uint64_t step)
+{
+	if (step >= 1000000000u && step % 1000000000u == 0)
+		snprintf(buf, n, "%" PRIu64 " s", t / 1000000000u);
+	else if (step >= 1000000u && step % 1000000u == 0)
+		snprintf(buf, n, "%" PRIu64 " ms", t / 1000000u);
+	else if (step >= 1000u && step % 1000u == 0)
+		snprintf(buf, n, "%" PRIu64 " \xc2\xb5s", t / 1000u);
+	else
+		snprintf(buf, n, "%" PRIu64 " ns", t);
+}
+
+/* A rank list like "0-255" of lanes a..b. */
+static void lane_span(const viz_tl *tl, char *buf, size_t n)
+{
+	if (!tl->nlanes) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	size_t used = 0;
+	uint32_t i = 0;
+	buf[0] = 0;
+	while (i < tl->nlanes && used + 48 < n) {
+		uint32_t j = i;
+		while (j + 1 < tl->nlanes && tl->lane_rank[j + 1] == tl->lane_rank[j] + 1)
+			j++;
+		int k = j > i ? snprintf(buf + used, n - used, "%s%" PRIu64 "-%" PRIu64, used ? "," : "",
+		                         tl->lane_rank[i], tl->lane_rank[j])
+		              : snprintf(buf + used, n - used, "%s%" PRIu64, used ? "," : "",
+		                         tl->lane_rank[i]);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+		i = j + 1;
+	}
+	if (i < tl->nlanes && used + 4 < n)
+		snprintf(buf + used, n - used, ",...");
+}
+
+void viz_render_notes(const viz_tl *tl, char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	if (tl->lanes_left_out && n > used) {
+		uint64_t a = tl->first_left_out, b = a + tl->nlanes - 1;
+		int k = snprintf(buf + used, n - used,
+		                 "left out %" PRIu64 " rank%s from rank %" PRIu64 " on (at most %" PRIu32
+		                 " lanes are drawn); choose them with e.g. --ranks %" PRIu64 "-%" PRIu64 "\n",
+		                 tl->lanes_left_out, tl->lanes_left_out == 1 ? "" : "s", a,
+		                 tl->nlanes, a, b);
+		if (k > 0)
+			used += (size_t)k;
+	}
+	if (tl->items_left_out && n > used) {
+		int k = snprintf(buf + used, n - used,
+		                 "left out %s%" PRIu64 " bars and messages from time %" PRIu64
+		                 " ns on (item limit); see them with e.g. --from %" PRIu64 "\n",
+		                 tl->stopped_early ? "at least " : "", tl->items_left_out,
+		                 tl->first_time_left_out, tl->first_time_left_out);
+		if (k > 0)
+			used += (size_t)k;
+	}
+}
+
+static void title_text(const viz_tl *tl, char *buf, size_t n)
+{
+	if (tl->old_format && tl->old_G)
+		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64 " G=%" PRIu64,
+		         tl->nranks, tl->old_G);
+	else if (tl->old_format)
+		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64, tl->nranks);
+	else if (tl->ncpus > 1 || tl->nnics > 1)
+		snprintf(buf, n, "LogGOPS timeline: P=%" PRIu64 " L=%" PRIu64 " o=%" PRIu64
+		         " g=%" PRIu64 " G=%s O=%s S=%" PRIu64 " (%" PRIu32 " CPUs, %" PRIu32
+		         " NICs per rank)", tl->nranks, tl->L, tl->o, tl->g, tl->G[0] ? tl->G : "?",
+		         tl->O[0] ? tl->O : "?", tl->S, tl->ncpus, tl->nnics);
+	else
+		snprintf(buf, n, "LogGOPS timeline: P=%" PRIu64 " L=%" PRIu64 " o=%" PRIu64
+		         " g=%" PRIu64 " G=%s O=%s S=%" PRIu64, tl->nranks, tl->L, tl->o, tl->g,
+		         tl->G[0] ? tl->G : "?", tl->O[0] ? tl->O : "?", tl->S);
+}
+
+static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
+{
+	memset(l, 0, sizeof *l);
+	l->tl = tl;
+	l->w = o && o->width > 0 ? o->width : 1000;
+	l->from = tl->from;
+	l->range = tl->to > tl->from ? tl->to - tl->from : 1;
+	l->nic_rows = tl->old_format ? 0 : tl->nnics;
+	l->sublabels = tl->ncpus > 1 || l->nic_rows > 1;
+	char b[40];
+	snprintf(b, sizeof b, "rank %" PRIu64, tl->nlanes ? tl->lane_rank[tl->nlanes - 1] : 0);
+	l->lm = 20 + text_w(b, 11) * 1.1 + (l->sublabels ? 34 : 0);
+	l->lane_h = 2 * LANE_PAD + tl->ncpus * (CPU_H + CPU_GAP) +
+	            l->nic_rows * (2 * NIC_H + NIC_GAP);
+	l->axis_y = TOP + l->lane_h * tl->nlanes + 2;
+	l->total_w = l->lm + l->w + RIGHT;
+}
+
+/* Legend entries, wrapped to the width: returns the height used. */
+static double legend(cv *c, const lay *l, double y, int draw)
+{
+	const viz_tl *tl = l->tl;
+	double x = l->lm, x_end = l->lm + l->w, y0 = y;
+	for (int k = 0; k < VIZ_NBARS + 2; k++) {
+		const char *text;
+		if (k < VIZ_NBARS) {
+			if (k == VIZ_BAR_NOISE && !tl->old_format)
+				continue;
+			if (VIZ_BAR_ON_NIC(k) && !l->nic_rows)
+				continue;
+			text = viz_bar_legend[k];
+		} else {
+			text = k == VIZ_NBARS ? "message (send + o to arrival)" : "message waits for the CPU";
+			if (k == VIZ_NBARS + 1 && tl->old_format)
+				continue;
+		}
+		double w = 20 + text_w(text, 10) + 16;
+		if (x + w > x_end && x > l->lm) {
+			x = l->lm;
+			y += 16;
+		}
+		if (draw) {
+			if (k < VIZ_NBARS)
+				cv_rect(c, x, y - 9, 14, VIZ_BAR_ON_NIC(k) ? 5 : 10, viz_bar_colour[k],
+				        NULL, NULL, NULL, NULL);
+			else
+				cv_line(c, x, y - 4, x + 14, y - 4, "#333333", 1,
+				        k == VIZ_NBARS ? LINE_SOLID : LINE_DOTTED, k == VIZ_NBARS, NULL);
+			cv_text(c, x + 20, y, -1, 10, 0, "#222222", text);
+		}
+		x += w;
+	}
+	return y - y0 + 16;
+}
+
+/* Clip the segment (t1, y1)-(t2, y2) in time to the window; 0 if nothing
+ * is left. */
+static int clip(const lay *l, double *t1, double *y1, double *t2, double *y2)
+{
+	double lo = (double)l->from, hi = (double)(l->from + l->range);
+	if (*t2 < lo || *t1 > hi)
+		return 0;
+	double dt = *t2 - *t1;
+	if (*t1 < lo && dt > 0) {
+		*y1 += (*y2 - *y1) * (lo - *t1) / dt;
+		*t1 = lo;
+	}
+	if (*t2 > hi && dt > 0) {
+		*y2 = *y1 + (*y2 - *y1) * (hi - *t1) / (*t2 - *t1);
+		*t2 = hi;
+	}
+	return 1;
+}
+
+static void draw(cv *c, const lay *l, const viz_render_opts *o)
+{
+	const viz_tl *tl = l->tl;
+	char buf[512], tip[512], data[256];
+
+	/* Title and notes. */
+	title_text(tl, buf, sizeof buf);
+	cv_text(c, l->lm, 20, -1, 14, 1, "#000000", buf);
+	char span[200];
+	lane_span(tl, span, sizeof span);
+	snprintf(buf, sizeof buf, "%s%stime %" PRIu64 " .. %" PRIu64 " ns, ranks %s",
+	         o && o->source ? o->source : "", o && o->source ? ": " : "", tl->from, tl->to,
+	         span);
+	cv_text(c, l->lm, 36, -1, 10, 0, "#444444", buf);
+	char notes[512];
+	viz_render_notes(tl, notes, sizeof notes);
+	if (notes[0]) {
+		char *nl = strchr(notes, '\n');
+		if (nl)
+			*nl = 0;
+		snprintf(buf, sizeof buf, "%.400s%s", notes, nl && nl[1] ? " (and more, see stderr)" : "");
+		cv_text(c, l->lm, 50, -1, 10, 1, "#b00000", buf);
+	}
+
+	/* Lanes: shading, labels. */
+	for (uint32_t i = 0; i < tl->nlanes; i++) {
+		double y = lane_top(l, i);
+		cv_rect(c, l->lm, y, l->w, l->lane_h, i % 2 ? "#ffffff" : "#f3f3f3", NULL, NULL,
+		        NULL, NULL);
+		snprintf(buf, sizeof buf, "rank %" PRIu64, tl->lane_rank[i]);
+		cv_text(c, l->lm - (l->sublabels ? 38 : 6), y + l->lane_h / 2 + 4, 1, 11, 0,
+		        "#000000", buf);
+		if (!l->sublabels)
+			continue;
+		for (uint32_t u = 0; u < tl->ncpus; u++) {
+			double ry, rh;
+			row_of(l, i, 0, 1, u, &ry, &rh);
+			snprintf(buf, sizeof buf, "cpu %" PRIu32, u);
+			cv_text(c, l->lm - 4, ry + rh / 2 + 3, 1, 8, 0, "#555555", buf);
+		}
+		for (uint32_t u = 0; u < l->nic_rows; u++) {
+			double ry, rh;
+			row_of(l, i, 1, 1, u, &ry, &rh);
+			snprintf(buf, sizeof buf, "nic %" PRIu32, u);
+			cv_text(c, l->lm - 4, ry + rh + 3, 1, 8, 0, "#555555", buf);
+		}
+	}
+
+	/* Time axis: grid, ticks, labels. */
+	uint64_t step = tick_step(l->range, (uint64_t)(l->w / 90 > 2 ? l->w / 90 : 2));
+	uint64_t t = (l->from + step - 1) / step * step;
+	cv_line(c, l->lm, l->axis_y, l->lm + l->w, l->axis_y, "#000000", 1, LINE_SOLID, 0, NULL);
+	for (; t <= l->from + l->range; t += step) {
+		double x = xt(l, t);
+		if (tl->nlanes)
+			cv_line(c, x, TOP, x, l->axis_y, "#d8d8d8", 0.5, LINE_SOLID, 0, NULL);
+		cv_line(c, x, l->axis_y, x, l->axis_y + 5, "#000000", 1, LINE_SOLID, 0, NULL);
+		fmt_tick(buf, sizeof buf, t, step);
+		cv_text(c, x, l->axis_y + 17, 0, 10, 0, "#000000", buf);
+		if (t > UINT64_MAX - step)
+			break;
+	}
+	cv_text(c, l->lm + l->w, l->axis_y + 31, 1, 10, 0, "#444444", "time");
+
+	/* Bars. */
+	for (size_t i = 0; i < tl->nbars; i++) {
+		const viz_bar *b = &tl->bars[i];
+		int nic = VIZ_BAR_ON_NIC(b->kind);
+		double y, h;
+		row_of(l, b->lane, nic, b->kind == VIZ_BAR_GSEND, b->unit, &y, &h);
+		double x1 = xt(l, b->start), x2 = xt(l, b->end);
+		if (x2 - x1 < 0.75)
+			x2 = x1 + 0.75;
+		uint64_t rank = tl->lane_rank[b->lane];
+		int k = snprintf(tip, sizeof tip, "rank %" PRIu64 " %s %u: %s\n%" PRIu64 " .. %" PRIu64
+		                 " ns (%" PRIu64 " ns)", rank, nic ? "nic" : "cpu", (unsigned)b->unit,
+		                 viz_bar_legend[b->kind], b->start, b->end, b->end - b->start);
+		if (b->has_msg && k > 0 && (size_t)k < sizeof tip)
+			snprintf(tip + k, sizeof tip - (size_t)k, "\nmessage from rank %" PRIu64, b->msg_src);
+		snprintf(data, sizeof data, "data-rank=\"%" PRIu64 "\" data-unit=\"%u\" data-start=\"%"
+		         PRIu64 "\" data-end=\"%" PRIu64 "\"", rank, (unsigned)b->unit, b->start, b->end);
+		cv_rect(c, x1, y, x2 - x1, h, viz_bar_colour[b->kind],
+		        nic ? NULL : "#ffffff", viz_bar_word[b->kind], data, tip);
+	}
+
+	/* Messages. */
+	for (size_t i = 0; i < tl->nmsgs; i++) {
+		const viz_msg *m = &tl->msgs[i];
+		double sy, sh, dy, dh;
+		row_of(l, m->src_lane, 0, 1, m->src_cpu, &sy, &sh);
+		row_of(l, m->dst_lane, 0, 1, m->dst_cpu, &dy, &dh);
+		double y1, y2;
+		if (m->dst_lane > m->src_lane) {
+			y1 = sy + sh;
+			y2 = dy;
+		} else if (m->dst_lane < m->src_lane) {
+			y1 = sy;
+			y2 = dy + dh;
+		} else {
+			y1 = sy + sh / 2;
+			y2 = dy + dh / 2;
+		}
+		int k = snprintf(tip, sizeof tip, "message %" PRIu64 " -> %" PRIu64 ", %" PRIu64
+		                 " byte%s\n", m->src, m->dst, m->size, m->size == 1 ? "" : "s");
+		if (k > 0 && (size_t)k < sizeof tip) {
+			if (m->send != VIZ_NONE)
+				k += snprintf(tip + k, sizeof tip - (size_t)k, "send starts %" PRIu64
+				              " ns, leaves %" PRIu64 " ns, first byte arrives %" PRIu64 " ns",
+				              m->send, m->depart, m->arrival);
+			else
+				k += snprintf(tip + k, sizeof tip - (size_t)k, "leaves %" PRIu64
+				              " ns, received %" PRIu64 " ns", m->depart, m->arrival);
+		}
+		if (!tl->old_format && k > 0 && (size_t)k < sizeof tip) {
+			if (m->handled != VIZ_NONE)
+				snprintf(tip + k, sizeof tip - (size_t)k, ", received %" PRIu64 " ns",
+				         m->handled);
+			else
+				snprintf(tip + k, sizeof tip - (size_t)k, ", received after the window");
+		}
+		if (!c->dot) {
+			fprintf(c->f, "<g class=\"msg\" data-src=\"%" PRIu64 "\" data-dst=\"%" PRIu64
+			        "\" data-depart=\"%" PRIu64 "\" data-arrival=\"%" PRIu64 "\" data-size=\"%"
+			        PRIu64 "\"", m->src, m->dst, m->depart, m->arrival, m->size);
+			if (m->send != VIZ_NONE)
+				fprintf(c->f, " data-send=\"%" PRIu64 "\"", m->send);
+			if (m->handled != VIZ_NONE && !tl->old_format)
+				fprintf(c->f, " data-handled=\"%" PRIu64 "\"", m->handled);
+			fputs("><title>", c->f);
+			put_esc(c, tip);
+			fputs("</title>\n", c->f);
+		}
+		double t1 = (double)m->depart, t2 = (double)m->arrival;
+		double cy1 = y1, cy2 = y2;
+		if (clip(l, &t1, &cy1, &t2, &cy2))
+			cv_line(c, xt_f(l, t1), cy1, xt_f(l, t2), cy2, "#333333", 1, LINE_SOLID,
+			        t2 == (double)m->arrival, tip);
+		if (!tl->old_format && m->handled != VIZ_NONE && m->handled > m->arrival) {
+			double w1 = (double)m->arrival, w2 = (double)m->handled, a = y2, b2 = y2;
+			if (clip(l, &w1, &a, &w2, &b2))
+				cv_line(c, xt_f(l, w1), a, xt_f(l, w2), b2, "#333333", 1.2, LINE_DOTTED, 0,
+				        tip);
+		}
+		if (!c->dot)
+			fputs("</g>\n", c->f);
+	}
+
+	legend(c, l, l->axis_y + 50, 1);
+}
+
+int viz_render_svg(const viz_tl *tl, const viz_render_opts *o, FILE *out)
+{
+	lay l;
+	make_layout(&l, tl, o);
+	cv c = { out, 0, 0, 0 };
+	double lh = legend(&c, &l, l.axis_y + 50, 0);
+	l.height = l.axis_y + 50 + lh;
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+	        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+	        "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+	        "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker></defs>\n"
+	        "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+	        l.total_w, l.height, l.total_w, l.height);
+	draw(&c, &l, o);
+	fputs("</svg>\n", out);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+int viz_render_dot(const viz_tl *tl, const viz_render_opts *o, FILE *out)
+{
+	lay l;
+	make_layout(&l, tl, o);
+	cv c = { out, 1, 0, 0 };
+	double lh = legend(&c, &l, l.axis_y + 50, 0);
+	l.height = l.axis_y + 50 + lh;
+	c.height = l.height;
+	fprintf(out, "// LogGOPS timeline drawn by goalviz; every node has its position:\n"
+	        "// render with  neato -n2 -Tsvg FILE -o out.svg  (or -Tpng, -Tpdf)\n"
+	        "digraph timeline {\n"
+	        "  graph [layout=neato, splines=line, outputorder=nodesfirst, bgcolor=white, "
+	        "pad=0, bb=\"0,0,%.2f,%.2f\"];\n"
+	        "  node [fontname=\"Helvetica\"];\n", l.total_w, l.height);
+	draw(&c, &l, o);
+	fputs("}\n", out);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,740 @@
+/* viz_timeline.c: the one-pass timeline reader behind goalviz (both the
+ * loggopsim -V format and the old LogGOPSim format; see docs/viz.md). */
+#include "viz_timeline.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const viz_bar_word[VIZ_NBARS] = {
+#define VIZ_BAR_X(name, kw, legend, colour) kw,
+	VIZ_BAR_KINDS(VIZ_BAR_X)
+#undef VIZ_BAR_X
+};
+const char *const viz_bar_legend[VIZ_NBARS] = {
+#define VIZ_BAR_X(name, kw, legend, colour) legend,
+	VIZ_BAR_KINDS(VIZ_BAR_X)
+#undef VIZ_BAR_X
+};
+const char *const viz_bar_colour[VIZ_NBARS] = {
+#define VIZ_BAR_X(name, kw, legend, colour) colour,
+	VIZ_BAR_KINDS(VIZ_BAR_X)
+#undef VIZ_BAR_X
+};
+
+/* ---- Small parsers ------------------------------------------------------ */
+
+int viz_parse_time(const char *s, uint64_t *t)
+{
+	uint64_t ip = 0, frac = 0, fdiv = 1;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			return -1;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (fdiv < 1000000000u) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				fdiv *= 10;
+			}
+	}
+	uint64_t mul;
+	if (*p == 0 || strcmp(p, "ns") == 0)
+		mul = 1;
+	else if (strcmp(p, "us") == 0)
+		mul = 1000;
+	else if (strcmp(p, "ms") == 0)
+		mul = 1000000;
+	else if (strcmp(p, "s") == 0)
+		mul = 1000000000;
+	else
+		return -1;
+	if (ip > UINT64_MAX / mul)
+		return -1;
+	uint64_t v = ip * mul, f = frac * mul / fdiv;
+	if (v > UINT64_MAX - f)
+		return -1;
+	*t = v + f;
+	return 0;
+}
+
+/* Parse decimal digits at *p (no sign); 0 on success, advancing *p. */
+static int parse_u64(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+	if (*q < '0' || *q > '9')
+		return -1;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		uint64_t d = (uint64_t)(*q - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*p = q;
+	*v = x;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t errlen)
+{
+	size_t cap = 8, k = 0;
+	uint64_t *r = malloc(cap * 2 * sizeof *r);
+	const char *p = s;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (;;) {
+		uint64_t lo, hi;
+		if (parse_u64(&p, &lo))
+			goto bad;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (parse_u64(&p, &hi) || hi < lo)
+				goto bad;
+		}
+		if (k == cap) {
+			uint64_t *nr = realloc(r, cap * 4 * sizeof *r);
+			if (!nr) {
+				free(r);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			r = nr;
+			cap *= 2;
+		}
+		r[2 * k] = lo;
+		r[2 * k + 1] = hi;
+		k++;
+		if (*p == 0)
+			break;
+		if (*p != ',')
+			goto bad;
+		p++;
+	}
+	/* Sort the pairs by lo (pairs are adjacent u64s: sort as 16-byte items). */
+	for (size_t i = 1; i < k; i++) {
+		uint64_t lo = r[2 * i], hi = r[2 * i + 1];
+		size_t j = i;
+		while (j > 0 && cmp_u64(&r[2 * (j - 1)], &lo) > 0) {
+			r[2 * j] = r[2 * (j - 1)];
+			r[2 * j + 1] = r[2 * (j - 1) + 1];
+			j--;
+		}
+		r[2 * j] = lo;
+		r[2 * j + 1] = hi;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (m && (r[2 * i] <= r[2 * (m - 1) + 1] ||
+		          r[2 * i] - 1 == r[2 * (m - 1) + 1])) {
+			if (r[2 * i + 1] > r[2 * (m - 1) + 1])
+				r[2 * (m - 1) + 1] = r[2 * i + 1];
+		} else {
+			r[2 * m] = r[2 * i];
+			r[2 * m + 1] = r[2 * i + 1];
+			m++;
+		}
+	}
+	*out = r;
+	*n = m;
+	return 0;
+bad:
+	free(r);
+	snprintf(err, errlen, "bad rank list '%s' (expected e.g. 0-15,32)", s);
+	return -1;
+}
+
+/* ---- Reader state ------------------------------------------------------- */
+
+/* A message waiting at a drawn rank for the orecv that handles it. */
+typedef struct pend {
+	uint64_t arrival, src, size;
+	size_t msg;           /* index in tl->msgs, or SIZE_MAX if not kept */
+} pend;
+
+typedef struct pqueue {
+	pend *v;
+	size_t head, n, cap;
+} pqueue;
+
+typedef struct rd {
+	viz_tl *tl;
+	const viz_window *w;
+	const char *name;
+	uint64_t line;
+	const char *lbuf;     /* start of the current line */
+	char *err;
+	size_t errlen;
+	pqueue *q;            /* per lane */
+	int have_header;
+	uint64_t last_osend_rank, last_osend_start;
+	uint16_t last_osend_cpu;
+	int have_last_osend;
+} rd;
+
+static int rd_error(rd *r, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rd_error(rd *r, const char *at, const char *fmt, ...)
+{
+	int n = snprintf(r->err, r->errlen, "%s:%" PRIu64 ":%ld: error: ", r->name,
+	                 r->line, (long)(at - r->lbuf) + 1);
+	if (n < 0 || (size_t)n >= r->errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* The next field: a number.  Old format numbers may end in ';'. */
+static int field_u64(rd *r, const char **pp, uint64_t *v, const char *what)
+{
+	const char *p = skip_ws(*pp);
+	if (*p == 0 || *p == '\n' || *p == '\r' || *p == ';')
+		return rd_error(r, p, "missing %s", what);
+	if (*p == '-')
+		return rd_error(r, p, "negative %s", what);
+	const char *q = p;
+	if (parse_u64(&q, v))
+		return rd_error(r, p, "bad %s (expected an unsigned integer)", what);
+	if (*q != 0 && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r' && *q != ';')
+		return rd_error(r, q, "bad %s (expected an unsigned integer)", what);
+	*pp = q;
+	return 0;
+}
+
+/* Old format colour fields: a number like 0, 1, 0.5 (ignored). */
+static int field_colour(rd *r, const char **pp)
+{
+	const char *p = skip_ws(*pp);
+	if (*p == 0 || *p == '\n' || *p == '\r' || *p == ';')
+		return rd_error(r, p, "missing colour field");
+	char *end;
+	errno = 0;
+	(void)strtod(p, &end);
+	if (end == p || (*end != 0 && *end != ' ' && *end != '\t' && *end != '\n' &&
+	                 *end != '\r' && *end != ';'))
+		return rd_error(r, p, "bad colour field (expected a number)");
+	*pp = end;
+	return 0;
+}
+
+/* The end of a line: nothing (new format) or ';' (old format). */
+static int line_end(rd *r, const char *p)
+{
+	p = skip_ws(p);
+	if (r->tl->old_format) {
+		if (*p != ';')
+			return rd_error(r, p, "expected ';' at the end of the line");
+		p = skip_ws(p + 1);
+	}
+	if (*p != 0 && *p != '\n' && !(*p == '\r' && (p[1] == 0 || p[1] == '\n')))
+		return rd_error(r, p, "unexpected text at the end of the line");
+	return 0;
+}
+
+/* Lane of rank, or UINT32_MAX when it is not drawn. */
+static uint32_t lane_of(const viz_tl *tl, uint64_t rank)
+{
+	uint32_t lo = 0, hi = tl->nlanes;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (tl->lane_rank[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tl->nlanes && tl->lane_rank[lo] == rank ? lo : UINT32_MAX;
+}
+
+/* Choose the lanes once P is known. */
+static int make_lanes(rd *r)
+{
+	viz_tl *tl = r->tl;
+	const viz_window *w = r->w;
+	uint64_t max = w->max_lanes ? w->max_lanes : 1;
+	size_t cap = (size_t)(tl->nranks < max ? tl->nranks : max);
+	tl->lane_rank = malloc((cap ? cap : 1) * sizeof *tl->lane_rank);
+	r->q = calloc(cap ? cap : 1, sizeof *r->q);
+	if (!tl->lane_rank || !r->q) {
+		snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
+		return -1;
+	}
+	uint64_t dummy[2] = { 0, tl->nranks ? tl->nranks - 1 : 0 };
+	const uint64_t *rg = w->ranges ? w->ranges : dummy;
+	size_t nr = w->ranges ? w->nranges : (tl->nranks ? 1 : 0);
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t lo = rg[2 * i], hi = rg[2 * i + 1];
+		if (lo >= tl->nranks)
+			break;
+		if (hi >= tl->nranks)
+			hi = tl->nranks - 1;
+		for (uint64_t k = lo;; k++) {
+			if (tl->nlanes < cap) {
+				tl->lane_rank[tl->nlanes++] = k;
+			} else {
+				if (!tl->lanes_left_out)
+					tl->first_left_out = k;
+				tl->lanes_left_out += hi - k + 1;
+				break;
+			}
+			if (k == hi)
+				break;
+		}
+	}
+	return 0;
+}
+
+/* Keeping an item: count it against max_items.  Returns 1 to keep. */
+static int room(rd *r, uint64_t start)
+{
+	viz_tl *tl = r->tl;
+	if (tl->nbars + tl->nmsgs < r->w->max_items)
+		return 1;
+	if (!tl->items_left_out || start < tl->first_time_left_out)
+		tl->first_time_left_out = start;
+	tl->items_left_out++;
+	return 0;
+}
+
+static int push_bar(rd *r, const viz_bar *b)
+{
+	viz_tl *tl = r->tl;
+	if (tl->nbars == tl->cap_bars) {
+		size_t nc = tl->cap_bars ? tl->cap_bars * 2 : 256;
+		viz_bar *nb = realloc(tl->bars, nc * sizeof *nb);
+		if (!nb)
+			goto oom;
+		tl->bars = nb;
+		tl->cap_bars = nc;
+	}
+	tl->bars[tl->nbars++] = *b;
+	return 0;
+oom:
+	snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
+	return -1;
+}
+
+static int push_msg(rd *r, const viz_msg *m)
+{
+	viz_tl *tl = r->tl;
+	if (tl->nmsgs == tl->cap_msgs) {
+		size_t nc = tl->cap_msgs ? tl->cap_msgs * 2 : 256;
+		viz_msg *nm = realloc(tl->msgs, nc * sizeof *nm);
+		if (!nm) {
+			snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
+			return -1;
+		}
+		tl->msgs = nm;
+		tl->cap_msgs = nc;
+	}
+	tl->msgs[tl->nmsgs++] = *m;
+	return 0;
+}
+
+static int pq_push(rd *r, pqueue *q, const pend *e)
+{
+	if (q->head > 0 && q->head + q->n == q->cap) {
+		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+		q->head = 0;
+	}
+	if (q->n == q->cap) {
+		size_t nc = q->cap ? q->cap * 2 : 16;
+		pend *nv = realloc(q->v, nc * sizeof *nv);
+		if (!nv) {
+			snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
+			return -1;
+		}
+		q->v = nv;
+		q->cap = nc;
+	}
+	q->v[q->head + q->n++] = *e;
+	return 0;
+}
+
+static int in_window(const rd *r, uint64_t start, uint64_t end)
+{
+	return end >= r->w->from && (r->w->to == VIZ_NONE || start <= r->w->to);
+}
+
+/* An interval line after its keyword. */
+static int do_interval(rd *r, viz_bar_kind k, const char *p)
+{
+	viz_tl *tl = r->tl;
+	uint64_t rank, unit, start, end;
+	const char *at_rank = skip_ws(p), *at_unit, *at_end;
+	if (field_u64(r, &p, &rank, "rank"))
+		return -1;
+	at_unit = skip_ws(p);
+	if (field_u64(r, &p, &unit, VIZ_BAR_ON_NIC(k) ? "nic" : "cpu"))
+		return -1;
+	if (field_u64(r, &p, &start, "start time"))
+		return -1;
+	at_end = skip_ws(p);
+	if (field_u64(r, &p, &end, "end time"))
+		return -1;
+	if (tl->old_format)
+		for (int i = 0; i < 3; i++)
+			if (field_colour(r, &p))
+				return -1;
+	if (line_end(r, p))
+		return -1;
+	if (rank >= tl->nranks)
+		return rd_error(r, at_rank, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
+		                rank, tl->nranks);
+	if (unit > 65535)
+		return rd_error(r, at_unit, "unit %" PRIu64 " out of range (at most 65535)", unit);
+	if (end < start)
+		return rd_error(r, at_end, "end %" PRIu64 " before start %" PRIu64, end, start);
+	uint32_t rows = VIZ_BAR_ON_NIC(k) ? tl->nnics : tl->ncpus;
+	if (!tl->old_format && unit >= rows)
+		return rd_error(r, at_unit, "%s %" PRIu64 " out of range (the header says %" PRIu32 ")",
+		                VIZ_BAR_ON_NIC(k) ? "nic" : "cpu", unit, rows);
+	if (tl->old_format && unit >= tl->ncpus)
+		tl->ncpus = (uint32_t)unit + 1;
+	if (end > tl->tmax)
+		tl->tmax = end;
+	if (k == VIZ_BAR_OSEND) {
+		r->have_last_osend = 1;
+		r->last_osend_rank = rank;
+		r->last_osend_start = start;
+		r->last_osend_cpu = (uint16_t)unit;
+	}
+	uint32_t lane = lane_of(tl, rank);
+	if (lane == UINT32_MAX)
+		return 0;
+	viz_bar b = { start, end, lane, (uint16_t)unit, (uint8_t)k, 0, 0 };
+	if (k == VIZ_BAR_ORECV) {
+		/* Join to the oldest message waiting at this rank. */
+		pqueue *q = &r->q[lane];
+		if (q->n && q->v[q->head].arrival <= start) {
+			pend e = q->v[q->head];
+			q->head++;
+			q->n--;
+			b.has_msg = 1;
+			b.msg_src = e.src;
+			if (e.msg != SIZE_MAX) {
+				tl->msgs[e.msg].handled = start;
+				tl->msgs[e.msg].dst_cpu = (uint16_t)unit;
+			}
+		}
+	}
+	if (!in_window(r, start, end) || !room(r, start))
+		return 0;
+	return push_bar(r, &b);
+}
+
+static int do_transmission(rd *r, const char *p)
+{
+	viz_tl *tl = r->tl;
+	uint64_t src, dst, start, arr, size, G = 0;
+	const char *at_src = skip_ws(p), *at_dst, *at_arr;
+	if (field_u64(r, &p, &src, "source rank"))
+		return -1;
+	at_dst = skip_ws(p);
+	if (field_u64(r, &p, &dst, "destination rank"))
+		return -1;
+	if (field_u64(r, &p, &start, "start time"))
+		return -1;
+	at_arr = skip_ws(p);
+	if (field_u64(r, &p, &arr, "arrival time"))
+		return -1;
+	if (field_u64(r, &p, &size, "size"))
+		return -1;
+	if (tl->old_format) {
+		if (field_u64(r, &p, &G, "G"))
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if (field_colour(r, &p))
+				return -1;
+	}
+	if (line_end(r, p))
+		return -1;
+	if (src >= tl->nranks)
+		return rd_error(r, at_src, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
+		                src, tl->nranks);
+	if (dst >= tl->nranks)
+		return rd_error(r, at_dst, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
+		                dst, tl->nranks);
+	viz_msg m;
+	memset(&m, 0, sizeof m);
+	m.src = src;
+	m.dst = dst;
+	m.size = size;
+	m.handled = VIZ_NONE;
+	if (tl->old_format) {
+		tl->old_G = G;
+		m.send = VIZ_NONE;
+		m.depart = start;
+		m.handled = arr;
+	} else {
+		m.send = start;
+		if (start > UINT64_MAX - tl->o)
+			return rd_error(r, at_arr, "time overflow");
+		m.depart = start + tl->o;
+	}
+	if (arr < m.depart)
+		return rd_error(r, at_arr, "arrival %" PRIu64 " before the message leaves (%" PRIu64 ")",
+		                arr, m.depart);
+	m.arrival = arr;
+	if (arr > tl->tmax)
+		tl->tmax = arr;
+	m.src_lane = lane_of(tl, src);
+	m.dst_lane = lane_of(tl, dst);
+	if (r->have_last_osend && r->last_osend_rank == src && r->last_osend_start == start)
+		m.src_cpu = r->last_osend_cpu;
+	size_t idx = SIZE_MAX;
+	if (m.src_lane != UINT32_MAX && m.dst_lane != UINT32_MAX &&
+	    in_window(r, m.depart, arr) && room(r, m.depart)) {
+		idx = tl->nmsgs;
+		if (push_msg(r, &m))
+			return -1;
+	}
+	if (m.dst_lane != UINT32_MAX) {
+		pend e = { arr, src, size, idx };
+		if (pq_push(r, &r->q[m.dst_lane], &e))
+			return -1;
+	}
+	return 0;
+}
+
+/* "loggopsim-timeline 1 P N L N o N g N G X O X S N ncpus N nnics N" */
+static int do_header(rd *r, const char *p)
+{
+	viz_tl *tl = r->tl;
+	uint64_t ver;
+	const char *at = skip_ws(p);
+	if (field_u64(r, &p, &ver, "version"))
+		return -1;
+	if (ver != 1)
+		return rd_error(r, at, "timeline version %" PRIu64 " is not supported (this reads 1)", ver);
+	int haveP = 0;
+	tl->ncpus = tl->nnics = 1;
+	for (;;) {
+		p = skip_ws(p);
+		if (*p == 0 || *p == '\n' || *p == '\r')
+			break;
+		const char *key = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			p++;
+		size_t kl = (size_t)(p - key);
+		const char *val = skip_ws(p);
+		if (*val == 0 || *val == '\n' || *val == '\r')
+			return rd_error(r, val, "missing value of '%.*s'", (int)kl, key);
+		if ((kl == 1 && (*key == 'G' || *key == 'O'))) {
+			const char *e = val;
+			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
+				e++;
+			size_t vl = (size_t)(e - val);
+			char *dst = *key == 'G' ? tl->G : tl->O;
+			if (vl >= sizeof tl->G)
+				return rd_error(r, val, "value of %c too long", *key);
+			for (size_t i = 0; i < vl; i++)
+				if (!((val[i] >= '0' && val[i] <= '9') || val[i] == '.'))
+					return rd_error(r, val + i, "bad value of %c (expected a number)", *key);
+			memcpy(dst, val, vl);
+			dst[vl] = 0;
+			p = e;
+			continue;
+		}
+		uint64_t v;
+		p = val;
+		if (field_u64(r, &p, &v, "header value"))
+			return -1;
+#define KEY(s) (kl == sizeof(s) - 1 && memcmp(key, s, kl) == 0)
+		if (KEY("P")) {
+			tl->nranks = v;
+			haveP = 1;
+		} else if (KEY("L")) {
+			tl->L = v;
+		} else if (KEY("o")) {
+			tl->o = v;
+		} else if (KEY("g")) {
+			tl->g = v;
+		} else if (KEY("S")) {
+			tl->S = v;
+		} else if (KEY("ncpus") || KEY("nnics")) {
+			if (v < 1 || v > 65536)
+				return rd_error(r, val, "%.*s must be 1..65536", (int)kl, key);
+			if (KEY("ncpus"))
+				tl->ncpus = (uint32_t)v;
+			else
+				tl->nnics = (uint32_t)v;
+		} /* other keys: ignored (later versions may add some) */
+#undef KEY
+	}
+	if (!haveP)
+		return rd_error(r, p, "the header has no P");
+	tl->has_params = 1;
+	return make_lanes(r);
+}
+
+/* "numranks N;" */
+static int do_numranks(rd *r, const char *p)
+{
+	viz_tl *tl = r->tl;
+	uint64_t n;
+	if (field_u64(r, &p, &n, "number of ranks"))
+		return -1;
+	if (line_end(r, p))
+		return -1;
+	if (r->have_header)
+		return rd_error(r, r->lbuf, "a second numranks line");
+	tl->nranks = n;
+	tl->ncpus = 1;
+	tl->nnics = 1;
+	return make_lanes(r);
+}
+
+/* Start time of an event line (the field after the kind and two numbers),
+ * or VIZ_NONE: used to stop reading after the window. */
+static uint64_t line_start(const char *p)
+{
+	for (int i = 0; i < 2; i++) {
+		p = skip_ws(p);
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	p = skip_ws(p);
+	uint64_t v;
+	return parse_u64(&p, &v) ? VIZ_NONE : v;
+}
+
+static int do_line(rd *r, const char *line)
+{
+	viz_tl *tl = r->tl;
+	const char *p = skip_ws(line);
+	if (*p == 0 || *p == '\n' || (*p == '\r' && (p[1] == 0 || p[1] == '\n')))
+		return 0;
+	const char *kw = p;
+	while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != ';')
+		p++;
+	size_t kl = (size_t)(p - kw);
+#define IS(s) (kl == sizeof(s) - 1 && memcmp(kw, s, kl) == 0)
+	if (!r->have_header) {
+		int rc;
+		if (IS("loggopsim-timeline")) {
+			tl->old_format = 0;
+			rc = do_header(r, p);
+		} else if (IS("numranks")) {
+			tl->old_format = 1;
+			rc = do_numranks(r, p);
+		} else {
+			return rd_error(r, kw, "expected the header 'loggopsim-timeline 1 P ...' "
+			                "(or 'numranks N;' of the old format)");
+		}
+		r->have_header = 1;
+		return rc;
+	}
+	if (!tl->old_format && r->w->to != VIZ_NONE && !IS("transmission")) {
+		uint64_t s = line_start(p);
+		if (s != VIZ_NONE && s > r->w->to) {
+			tl->stopped_early = 1;
+			return 1;
+		}
+	}
+	if (IS("transmission"))
+		return do_transmission(r, p);
+	for (int k = 0; k < VIZ_NBARS; k++)
+		if (kl == strlen(viz_bar_word[k]) && memcmp(kw, viz_bar_word[k], kl) == 0) {
+			if (k == VIZ_BAR_NOISE && !tl->old_format)
+				break;
+			return do_interval(r, (viz_bar_kind)k, p);
+		}
+	if (IS("numranks") || IS("loggopsim-timeline"))
+		return rd_error(r, kw, "a second header line");
+#undef IS
+	return rd_error(r, kw, "unknown line kind '%.*s'", (int)(kl > 40 ? 40 : kl), kw);
+}
+
+int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
+                char *err, size_t errlen)
+{
+	memset(tl, 0, sizeof *tl);
+	rd r;
+	memset(&r, 0, sizeof r);
+	r.tl = tl;
+	r.w = w;
+	r.name = name;
+	r.err = err;
+	r.errlen = errlen;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		r.line++;
+		r.lbuf = buf;
+		if (memchr(buf, 0, (size_t)len)) {
+			rc = rd_error(&r, buf, "NUL byte in the line");
+			break;
+		}
+		int k = do_line(&r, buf);
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		if (k > 0)
+			break;
+		/* Past the item limit nothing more is kept: the new format is
+		 * in time order, so stop reading there. */
+		if (tl->items_left_out && !tl->old_format) {
+			tl->stopped_early = 1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "%s: error: read error", name);
+		rc = -1;
+	}
+	if (rc == 0 && !r.have_header) {
+		snprintf(err, errlen, "%s:1:1: error: empty timeline (no header line)", name);
+		rc = -1;
+	}
+	tl->lines = r.line;
+	tl->from = w->from;
+	tl->to = w->to != VIZ_NONE ? w->to : tl->tmax;
+	if (tl->items_left_out && tl->first_time_left_out < tl->to && !tl->old_format)
+		tl->to = tl->first_time_left_out;
+	if (tl->to < tl->from)
+		tl->to = tl->from;
+	for (uint32_t i = 0; r.q && i < tl->nlanes; i++)
+		free(r.q[i].v);
+	free(r.q);
+	free(buf);
+	return rc;
+}
+
+void viz_tl_free(viz_tl *tl)
+{
+	free(tl->lane_rank);
+	free(tl->bars);
+	free(tl->msgs);
+	memset(tl, 0, sizeof *tl);
+}
