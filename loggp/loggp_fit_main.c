@@ -11,6 +11,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loggp-fit [options] TABLE\n"
+		"       loggp-fit --check PARAMS\n"
 		"\n"
 		"Fit LogGP parameters (o, O, g, G, L per protocol range) to a table of\n"
 		"parametrised round-trip times PRTT(n,d,s) ('loggp-prtt 1', as written by\n"
@@ -20,6 +21,8 @@ static void usage(FILE *f)
 		"options:\n"
 		"  -o, --output FILE     write the parameter file to FILE ('-': stdout)\n"
 		"%s"
+		"      --check PARAMS    read the parameter file PARAMS, print it again in\n"
+		"                        the normal form, or its first error\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit status: 0 success, 1 bad table or write error, 2 bad options.\n",
@@ -34,12 +37,13 @@ int main(int argc, char **argv)
 		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
 		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
 		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
+		{ "check", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	loggp_detect det;
 	loggp_detect_default(&det);
-	const char *output = NULL;
+	const char *output = NULL, *check = NULL;
 	uint64_t S = 65535;
 	char err[LOGGP_ERRLEN];
 	int c;
@@ -62,6 +66,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'c':
+			check = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -69,6 +76,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "Try 'loggp-fit --help'.\n");
 			return 2;
 		}
+	}
+	if (check) {
+		static loggp_params par;
+		if (optind != argc) {
+			fprintf(stderr, "loggp-fit: --check takes no TABLE\n");
+			return 2;
+		}
+		if (loggp_params_read(check, &par, err)) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		return loggp_params_write(stdout, &par, NULL) || fflush(stdout) ? 1 : 0;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "loggp-fit: %s\nTry 'loggp-fit --help'.\n",

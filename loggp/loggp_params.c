@@ -314,16 +314,22 @@ static uint64_t round_ns(double v)
 	return (uint64_t)floor(v + 0.5);
 }
 
-/* Format a non-negative rate with 6 fraction digits, trailing zeros cut. */
+/* Format a non-negative rate with 5 significant digits (at most 9 fraction
+ * digits), trailing zeros cut: more would be noise for a measured value. */
 static void format_rate(double v, char *buf, size_t n, double *back)
 {
 	if (!(v > 0))
 		v = 0;
 	if (v > 4e9)
 		v = 4e9;
-	snprintf(buf, n, "%.6f", v);
+	int digits = 4;
+	for (double t = v; t > 0 && t < 1 && digits < 9; t *= 10)
+		digits++;
+	for (double t = v; t >= 10 && digits > 0; t /= 10)
+		digits--;
+	snprintf(buf, n, "%.*f", digits, v);
 	char *e = buf + strlen(buf) - 1;
-	while (*e == '0')
+	while (strchr(buf, '.') && *e == '0')
 		*e-- = '\0';
 	if (*e == '.')
 		*e = '\0';

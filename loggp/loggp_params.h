@@ -40,7 +40,8 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size);
 
 /* Fill *r from measured values: L, o, g rounded half up to integers,
- * negative values as 0, G and O to 6 fraction digits. */
+ * negative values as 0, G and O to 5 significant
+ * digits (at most 9 fraction digits). */
 void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
                      double o, double g, double G, double O);
 

@@ -110,7 +110,7 @@ static void test_round_trip(void)
 	loggp_range_set(&p.range[2], 1025, LOGGP_SIZE_INF, 2e3, 0, 4e3, 12.5, 3);
 	CHECK_EQ_U64(p.range[0].L, 10);
 	CHECK_EQ_U64(p.range[0].o, 94);
-	CHECK_STR(p.range[0].G, "0.142493");
+	CHECK_STR(p.range[0].G, "0.14249");
 	CHECK_STR(p.range[0].O, "0");
 	CHECK_EQ_U64(p.range[1].L, 0);
 	CHECK_STR(p.range[2].G, "12.5");

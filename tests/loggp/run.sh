@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# tests/loggp/run.sh BUILD: the LogGP estimator against the simulator (PRTT
+# exchanges as GOAL schedules, simulated by loggopsim with known parameters,
+# fitted by loggp-fit), the loggp-fit command line, and an MPI smoke test of
+# loggp-measure (skipped without mpirun).
+set -u
+B=${1:-build}
+cd "$(dirname "$0")/../.." || exit 2
+FIT=$B/bin/loggp-fit
+SIM=$B/bin/loggopsim
+MEASURE=$B/bin/loggp-measure
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /'; status=1; }
+
+# --- the loggp-fit command line -------------------------------------------
+if "$FIT" --help | grep -q '^usage: loggp-fit'; then ok "loggp-fit --help"; else notok "loggp-fit --help"; fi
+"$FIT" --bogus >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "loggp-fit bad option exits 2" || notok "loggp-fit bad option exits 2" "rc=$rc"
+out=$("$FIT" "$tmp/none.prtt" 2>&1); rc=$?
+want="$tmp/none.prtt: error: cannot open: No such file or directory"
+[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit missing table" || notok "loggp-fit missing table" "rc=$rc" "$out"
+printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4\n' >"$tmp/bad.params"
+out=$("$FIT" --check "$tmp/bad.params" 2>&1); rc=$?
+want="$tmp/bad.params:2:28: error: missing field 'O'"
+[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check error text" || notok "loggp-fit --check error text" "rc=$rc" "$out"
+
+# --- against the simulator --------------------------------------------------
+# prtt_goal S N D: the PRTT(N,D,S) exchange.  Rank 0 sends N messages of S
+# bytes, each send after the previous one (and a calc of D ns between them),
+# then receives the answer; rank 1 receives all N, then answers with S bytes.
+prtt_goal() {
+	local s=$1 n=$2 d=$3 i
+	echo "num_ranks 2"
+	echo "rank 0 {"
+	for ((i = 1; i <= n; i++)); do
+		echo "s$i: send ${s}b to 1 tag 0"
+		if [ "$i" -gt 1 ]; then
+			if [ "$d" -gt 0 ]; then echo "s$i requires c$i"; else echo "s$i requires s$((i - 1))"; fi
+		fi
+		if [ "$i" -lt "$n" ] && [ "$d" -gt 0 ]; then
+			echo "c$((i + 1)): calc $d"
+			echo "c$((i + 1)) requires s$i"
+		fi
+	done
+	echo "r: recv ${s}b from 1 tag 1"
+	echo "r requires s$n"
+	echo "}"
+	echo "rank 1 {"
+	for ((i = 1; i <= n; i++)); do echo "r$i: recv ${s}b from 0 tag 0"; done
+	echo "a: send ${s}b to 0 tag 1"
+	for ((i = 1; i <= n; i++)); do echo "a requires r$i"; done
+	echo "}"
+}
+
+# sim_prtt S N D PARAMS...: the simulated time of PRTT(N,D,S) in ns.
+sim_prtt() {
+	local s=$1 n=$2 d=$3
+	shift 3
+	prtt_goal "$s" "$n" "$d" >"$tmp/p.goal"
+	"$SIM" -q "$@" "$tmp/p.goal" | sed -n 's/^Host 0: //p'
+}
+
+# sim_table NAME CHANGE "PARAMS1" "PARAMS2": the PRTT table for sizes 1..64 KiB
+# (2 per octave), PARAMS1 for sizes up to CHANGE bytes, PARAMS2 above (what
+# 'loggopsim -p' does with two ranges: every message of an exchange has the
+# same size).  Delay d = PRTT(1,0,s), or PRTT(2,0,s) if the gap exceeds it.
+sim_table() {
+	local name=$1 change=$2 p1=$3 p2=$4 n=10 s i p a b c d
+	{
+		echo "loggp-prtt 1"
+		echo "n $n"
+		for i in $(seq 0 32); do
+			s=$(awk -v i="$i" 'BEGIN { printf "%d", 2 ^ (i / 2) + 0.5 }')
+			[ "$s" = "${last:-}" ] && continue
+			last=$s
+			if [ "$s" -le "$change" ]; then p=$p1; else p=$p2; fi
+			# shellcheck disable=SC2086
+			a=$(sim_prtt "$s" 1 0 $p); b=$(sim_prtt "$s" 2 0 $p); c=$(sim_prtt "$s" $n 0 $p)
+			d=$a
+			[ $(((c - a) / (n - 1))) -gt "$a" ] && d=$b
+			# shellcheck disable=SC2086
+			echo "$s $d $a $b $c $(sim_prtt "$s" $n "$d" $p)"
+		done
+	} >"$tmp/$name.prtt"
+}
+
+if [ ! -x "$SIM" ] || ! "$SIM" --help >/dev/null 2>&1; then
+	echo "ok - loggp against the simulator # skip: no $SIM"
+else
+	# Two protocols, change after 4096 bytes; g >= o and G >= O in both,
+	# so PRTT(n,0,s) measures g + (s-1)G (else it measures the receiver's
+	# o + max(sO,sG)).  The simulator's PRTT(1,0,s)/2 = L + 2o + max(sO,sG),
+	# so the reported latency PRTT(1,0,1)/2 is L + 2o = 5000.  -S: no
+	# rendezvous (it would hold each send until the receiver matches it).
+	sim_table two 4096 "-L 3000 -o 1000 -g 1500 -G 2 -O 1 -S 1000000" \
+		"-L 5000 -o 1200 -g 3000 -G 1 -O 0 -S 1000000"
+	if "$FIT" -o "$tmp/two.params" "$tmp/two.prtt" >"$tmp/two.out" 2>&1; then
+		grep '^range' "$tmp/two.params" | tr -s ' ' >"$tmp/got"
+		printf '%s\n' "range 0 4096 L=3000 o=1000 g=1500 G=2 O=1" \
+			"range 4097 inf L=5000 o=1200 g=3000 G=1 O=0" >"$tmp/want"
+		if cmp -s "$tmp/got" "$tmp/want"; then
+			ok "simulated PRTT: L, o, g, G, O of two protocols and the change at 4096 B recovered"
+		else
+			notok "simulated PRTT: two protocols" "$(diff "$tmp/want" "$tmp/got")" "$(cat "$tmp/two.out")"
+		fi
+		if grep -q 'reported latency L = PRTT(1,0,1)/2 = 5000.0 ns' "$tmp/two.out"; then
+			ok "simulated PRTT: reported latency PRTT(1,0,1)/2 = L + 2o"
+		else
+			notok "simulated PRTT: reported latency" "$(cat "$tmp/two.out")"
+		fi
+	else
+		notok "simulated PRTT: loggp-fit on two protocols" "$(cat "$tmp/two.out")"
+	fi
+
+	# Fractional per-byte rates: the simulator rounds (s-1)G and (s-1)O
+	# to whole ns, so the fit is within rounding; the file still gets the
+	# model's values.
+	sim_table frac 0 "" "-L 2500 -o 800 -g 1000 -G 0.4 -O 0.1 -S 1000000"
+	if "$FIT" -o "$tmp/frac.params" "$tmp/frac.prtt" >"$tmp/frac.out" 2>&1 &&
+		[ "$(grep '^range' "$tmp/frac.params" | tr -s ' ')" = "range 0 inf L=2500 o=800 g=1000 G=0.4 O=0.1" ]; then
+		ok "simulated PRTT: fractional G and O recovered"
+	else
+		notok "simulated PRTT: fractional G and O" "$(cat "$tmp/frac.out" "$tmp/frac.params")"
+	fi
+fi
+
+# --- MPI smoke test ---------------------------------------------------------
+if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MEASURE" ]; then
+	echo "ok - loggp-measure MPI smoke test # skip: no mpirun or no $MEASURE (mpicc)"
+else
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	MPIRUN="mpirun --oversubscribe"
+	# shellcheck disable=SC2086
+	if timeout 60 $MPIRUN -np 2 "$MEASURE" -q --sizes 1,8,64,256,1024,4096 -r 5 \
+		--raw "$tmp/m.prtt" -o "$tmp/m.params" >"$tmp/m.out" 2>&1 &&
+		"$FIT" --check "$tmp/m.params" >/dev/null 2>>"$tmp/m.out" &&
+		"$FIT" "$tmp/m.prtt" >/dev/null 2>>"$tmp/m.out" &&
+		grep -q '^n = 10; reported latency' "$tmp/m.out"; then
+		ok "loggp-measure MPI smoke test (6 sizes, 2 ranks)"
+	else
+		notok "loggp-measure MPI smoke test" "$(cat "$tmp/m.out")"
+	fi
+	# shellcheck disable=SC2086
+	out=$(timeout 60 $MPIRUN -np 3 "$MEASURE" -q --sizes 1 2>&1); rc=$?
+	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'loggp-measure: needs exactly 2 ranks (mpirun -np 2), has 3'; then
+		ok "loggp-measure with 3 ranks: clear error"
+	else
+		notok "loggp-measure with 3 ranks" "rc=$rc" "$out"
+	fi
+	# shellcheck disable=SC2086
+	out=$(timeout 60 $MPIRUN -np 2 "$MEASURE" --sizes 4,2 2>&1); rc=$?
+	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "loggp-measure: --sizes: expected increasing sizes 1..2^30, at most 4096, got '2'"; then
+		ok "loggp-measure bad --sizes: clear error"
+	else
+		notok "loggp-measure bad --sizes" "rc=$rc" "$out"
+	fi
+fi
+exit $status
