@@ -264,6 +264,8 @@ void viz_render_notes(const viz_tl *tl, char *buf, size_t n)
 	buf[0] = 0;
 	if (tl->lanes_left_out && n > used) {
 		uint64_t a = tl->first_left_out, b = a + tl->nlanes - 1;
+		if (b >= tl->nranks)
+			b = tl->nranks - 1;
 		int k = snprintf(buf + used, n - used,
 		                 "left out %" PRIu64 " rank%s from rank %" PRIu64 " on (at most %" PRIu32
 		                 " lanes are drawn); choose them with e.g. --ranks %" PRIu64 "-%" PRIu64 "\n",
@@ -308,6 +310,8 @@ static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
 	l->w = o && o->width > 0 ? o->width : 1000;
 	l->from = tl->from;
 	l->range = tl->to > tl->from ? tl->to - tl->from : 1;
+	if (tl->to_auto)  /* room after the last event */
+		l->range += l->range / 50;
 	l->nic_rows = tl->old_format ? 0 : tl->nnics;
 	l->sublabels = tl->ncpus > 1 || l->nic_rows > 1;
 	char b[40];
@@ -323,9 +327,19 @@ static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
 static double legend(cv *c, const lay *l, double y, int draw)
 {
 	const viz_tl *tl = l->tl;
+	int present[VIZ_NBARS + 2] = { 0 };
+	for (size_t i = 0; i < tl->nbars; i++)
+		present[tl->bars[i].kind] = 1;
+	for (size_t i = 0; i < tl->nmsgs; i++) {
+		present[VIZ_NBARS] = 1;
+		if (tl->msgs[i].handled != VIZ_NONE && tl->msgs[i].handled > tl->msgs[i].arrival)
+			present[VIZ_NBARS + 1] = 1;
+	}
 	double x = l->lm, x_end = l->lm + l->w, y0 = y;
 	for (int k = 0; k < VIZ_NBARS + 2; k++) {
 		const char *text;
+		if (!present[k])
+			continue;
 		if (k < VIZ_NBARS) {
 			if (k == VIZ_BAR_NOISE && !tl->old_format)
 				continue;

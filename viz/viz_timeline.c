@@ -224,7 +224,7 @@ static int field_u64(rd *r, const char **pp, uint64_t *v, const char *what)
 	if (parse_u64(&q, v))
 		return rd_error(r, p, "bad %s (expected an unsigned integer)", what);
 	if (*q != 0 && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r' && *q != ';')
-		return rd_error(r, q, "bad %s (expected an unsigned integer)", what);
+		return rd_error(r, p, "bad %s (expected an unsigned integer)", what);
 	*pp = q;
 	return 0;
 }
@@ -720,6 +720,7 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 	tl->lines = r.line;
 	tl->from = w->from;
 	tl->to = w->to != VIZ_NONE ? w->to : tl->tmax;
+	tl->to_auto = w->to == VIZ_NONE;
 	if (tl->items_left_out && tl->first_time_left_out < tl->to && !tl->old_format)
 		tl->to = tl->first_time_left_out;
 	if (tl->to < tl->from)

@@ -72,6 +72,7 @@ typedef struct viz_tl {
 	uint64_t old_G;           /* old format: the G of its transmission lines */
 	uint64_t tmax;            /* latest end or arrival in the file (read part) */
 	uint64_t from, to;        /* the window, to resolved */
+	int to_auto;              /* to is the end of the file's events */
 	uint64_t *lane_rank;      /* ranks drawn, increasing */
 	uint32_t nlanes;
 	uint64_t lanes_left_out;  /* selected ranks beyond max_lanes */
