@@ -10,6 +10,7 @@ void loggp_detect_default(loggp_detect *opt)
 	opt->pfact = 2.0;
 	opt->lookahead = 3;
 	opt->floor_ns = 1.0;
+	opt->floor_rel = 0.05;
 	opt->enabled = 1;
 }
 
@@ -77,11 +78,15 @@ size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
 	if (!opt->enabled)
 		return nr;
 	size_t last = 0;
-	double fl = opt->floor_ns * opt->floor_ns;
 	for (size_t c = last + 3; c + opt->lookahead < np && nr < max; c++) {
-		double base = loggp_lsq_dev(x, y, last, c);
-		if (base < fl)
-			base = fl;
+		double base = loggp_lsq_dev(x, y, last, c), mean = 0;
+		for (size_t i = last; i <= c; i++)
+			mean += y[i];
+		mean = fabs(mean) / (double)(c - last + 1);
+		double f = opt->floor_rel * mean > opt->floor_ns ? opt->floor_rel * mean
+		                                                 : opt->floor_ns;
+		if (base < f * f)
+			base = f * f;
 		int change = 1;
 		for (unsigned j = 1; j <= opt->lookahead && change; j++)
 			change = loggp_lsq_dev(x, y, last, c + j) > opt->pfact * base;
@@ -151,10 +156,12 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 		fr->gap_rms = rms(x, gap, fr->first, fr->last, fr->G, fr->g);
 		fr->os_rms = rms(x, os, fr->first, fr->last, fr->O, fr->o);
 		double *v[4] = { &fr->g, &fr->G, &fr->o, &fr->O };
+		static const unsigned bit[4] = { LOGGP_CLAMP_g, LOGGP_CLAMP_G, LOGGP_CLAMP_o,
+		                                 LOGGP_CLAMP_O };
 		for (int k = 0; k < 4; k++)
 			if (*v[k] < 0) {
 				*v[k] = 0;
-				fr->clamped = 1;
+				fr->clamped |= bit[k];
 			}
 		double sum = 0;
 		for (size_t i = fr->first; i <= fr->last; i++) {
@@ -165,7 +172,7 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 		fr->L = sum / (double)(fr->last - fr->first + 1);
 		if (fr->L < 0) {
 			fr->L = 0;
-			fr->clamped = 1;
+			fr->clamped |= LOGGP_CLAMP_L;
 		}
 	}
 	free(x);
@@ -197,10 +204,11 @@ void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
 		        r, (unsigned long long)pts[fr->first].size,
 		        (unsigned long long)pts[fr->last].size, fr->L, fr->o, fr->g,
 		        fr->G, fr->O, fr->gap_rms, fr->os_rms,
-		        fr->clamped ? "  (negative fit set to 0)" : "");
+		        fr->clamped ? "  (*)" : "");
 	}
 	fprintf(f, "(times in ns, G and O in ns/byte; per-byte terms count s-1 bytes;\n"
-	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged)\n");
+	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged;\n"
+	        " (*): a value came out negative and is set to 0)\n");
 }
 
 void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t S,

@@ -24,6 +24,7 @@ typedef struct loggp_detect {
 	double pfact;     /* a change needs lsq to grow by more than this factor (2.0) */
 	unsigned lookahead; /* ... at each of the next x points (3) */
 	double floor_ns;  /* deviations below this many ns count as this much (1.0) */
+	double floor_rel; /* ... and below this fraction of the mean value (0.05) */
 	int enabled;      /* 0: one range over all sizes */
 } loggp_detect;
 
@@ -38,8 +39,11 @@ typedef struct loggp_fitrange {
 	double L;          /* model latency: mean of PRTT(1,0,s)/2 - 2o - max(sO,sG) */
 	double gap_rms;    /* root mean square residual of the gap fit, ns */
 	double os_rms;     /* same for the overhead fit */
-	int clamped;       /* 1 if a fitted value was negative and set to 0 */
+	unsigned clamped;  /* negative fits set to 0: bits LOGGP_CLAMP_* */
 } loggp_fitrange;
+
+enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 8,
+       LOGGP_CLAMP_O = 16 };
 
 #define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
 
@@ -71,8 +75,9 @@ double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l);
 
 /* Split points 0..np-1 into protocol ranges.  Starting with last = 0, a
  * change is declared after point c (c >= last+3) when
- * lsq(last, c+j) > pfact * max(lsq(last, c), floor_ns^2) for every
- * j = 1..lookahead; the next range starts at c+1.  Writes the first index
+ * lsq(last, c+j) > pfact * max(lsq(last, c), f^2) for every j = 1..lookahead,
+ * f = max(floor_ns, floor_rel * mean of y[last..c]): deviations within the
+ * measurement noise do not count.  The next range starts at c+1.  Writes the first index
  * of each range to starts (at most max entries) and returns their number
  * (>= 1 when np >= 1). */
 size_t loggp_detect_ranges(const double *x, const double *y, size_t np,

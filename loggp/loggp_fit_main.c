@@ -36,6 +36,7 @@ int main(int argc, char **argv)
 		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
 		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
 		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
+		{ "rel-floor", required_argument, NULL, LOGGP_OPT_RELFLOOR },
 		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
 		{ "check", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },

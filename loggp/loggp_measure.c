@@ -42,7 +42,8 @@ static void usage(FILE *f)
 		"options:\n"
 		"  -n N                  messages per PRTT(n,.,s) (default 10)\n"
 		"      --min-size B      smallest message size in bytes (default 1)\n"
-		"      --max-size B      largest message size (default 65536)\n"
+		"      --max-size B      largest message size (default 262144: beyond 64 KiB\n"
+		"                        so that a change near 64 KiB has look-ahead)\n"
 		"      --per-octave K    sizes per doubling, geometric (default 4)\n"
 		"      --sizes LIST      explicit sizes, comma separated, increasing\n"
 		"  -r, --reps R          measurements of each PRTT, median taken (default 31)\n"
@@ -117,6 +118,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
 		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
 		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
+		{ "rel-floor", required_argument, NULL, LOGGP_OPT_RELFLOOR },
 		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -127,7 +129,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->warmup = 3;
 	c->per_octave = 4;
 	c->min_size = 1;
-	c->max_size = 65536;
+	c->max_size = 262144;
 	c->S = 65535;
 	c->output = "loggp.params";
 	loggp_detect_default(&c->det);

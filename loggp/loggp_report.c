@@ -38,6 +38,7 @@ const char loggp_detect_help[] =
 	"                        grow by more than X (default 2.0)\n"
 	"      --lookahead N     ... at each of the next N sizes (default 3)\n"
 	"      --floor NS        deviations below NS ns count as NS (default 1)\n"
+	"      --rel-floor F     ... and below F times the mean value (default 0.05)\n"
 	"      --no-detect       one range over all sizes\n"
 	"  -S N                  rendezvous threshold written to the file (default 65535)\n";
 
@@ -63,6 +64,11 @@ int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
 			return 1;
 		snprintf(err, errlen, "--floor: expected a number >= 0, got '%s'", arg);
 		return -1;
+	case LOGGP_OPT_RELFLOOR:
+		if (loggp_arg_double(arg, 0, 1e6, &det->floor_rel) == 0)
+			return 1;
+		snprintf(err, errlen, "--rel-floor: expected a number >= 0, got '%s'", arg);
+		return -1;
 	case LOGGP_OPT_NODETECT:
 		det->enabled = 0;
 		return 1;
@@ -85,10 +91,20 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 	if (loggp_fit(pts, np, n, det, res, err, errlen))
 		goto out;
 	loggp_print_table(out, pts, np, res);
-	for (size_t r = 0; r < res->nranges; r++)
-		if (res->range[r].clamped)
-			fprintf(warn, "warning: range %zu: a fitted value was negative and is "
-			        "written as 0 (noisy or too few sizes?)\n", r);
+	fflush(out);
+	for (size_t r = 0; r < res->nranges; r++) {
+		static const char *const names[5] = { "L", "o", "g", "G", "O" };
+		unsigned c = res->range[r].clamped;
+		if (!c)
+			continue;
+		fprintf(warn, "warning: range %zu:", r);
+		for (int k = 0; k < 5; k++)
+			if (c & (1u << k))
+				fprintf(warn, " %s", names[k]);
+		fprintf(warn, " came out negative, written as 0%s\n", c & LOGGP_CLAMP_L ?
+		        " (L: PRTT(1,0,s)/2 < 2o + max(sO,sG), the send overhead exceeds "
+		        "half the round trip; see docs/loggp.md)" : "");
+	}
 	loggp_fit_params(res, pts, S, par);
 	if (params_path) {
 		FILE *f = strcmp(params_path, "-") == 0 ? stdout : fopen(params_path, "w");

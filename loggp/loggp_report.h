@@ -15,7 +15,8 @@ int loggp_arg_double(const char *arg, double min, double max, double *v);
 /* The detection options as getopt_long entries use them: returns 1 if
  * opt was one of them (and sets *det), -1 if its argument is bad (message
  * in err), 0 if opt is something else. */
-enum { LOGGP_OPT_PFACT = 1000, LOGGP_OPT_LOOKAHEAD, LOGGP_OPT_FLOOR, LOGGP_OPT_NODETECT };
+enum { LOGGP_OPT_PFACT = 1000, LOGGP_OPT_LOOKAHEAD, LOGGP_OPT_FLOOR, LOGGP_OPT_RELFLOOR,
+       LOGGP_OPT_NODETECT };
 int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
                         size_t errlen);
 
