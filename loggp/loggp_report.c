@@ -102,8 +102,8 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 			if (c & (1u << k))
 				fprintf(warn, " %s", names[k]);
 		fprintf(warn, " came out negative, written as 0%s\n", c & LOGGP_CLAMP_L ?
-		        " (L: PRTT(1,0,s)/2 < 2o + max(sO,sG), the send overhead exceeds "
-		        "half the round trip; see docs/loggp.md)" : "");
+		        " (PRTT(1,0,s)/2 < 2o + max(sO,sG): the receiver costs less than "
+		        "the sender's o; see docs/loggp.md)" : "");
 	}
 	loggp_fit_params(res, pts, S, par);
 	if (params_path) {
