@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 __extension__ typedef unsigned __int128 sim_u128;
 
@@ -193,19 +194,24 @@ static void big_free(void *p, uint64_t bytes)
 		munmap(p, bytes);
 }
 
-/* Grow *arr (of *cap elements of size sz) by doubling; 0 or -1. */
-static int grow(void **arr, uint32_t *cap, size_t sz)
+/* Grow the qe pool by doubling, on huge pages (mremap keeps the pages). */
+static int qe_grow(sim *m)
 {
-	uint64_t nc = *cap ? 2ull * *cap : 1024;
+	uint64_t nc = m->qe_cap ? 2ull * m->qe_cap : 4096;
 	if (nc > NIL)
 		nc = NIL;
-	if (nc <= *cap)
+	if (nc <= m->qe_cap)
 		return -1;
-	void *a = realloc(*arr, (size_t)nc * sz);
-	if (!a)
+	size_t ob = (size_t)m->qe_cap * sizeof *m->qe, nb = (size_t)nc * sizeof *m->qe;
+	void *a = m->qe ? mremap(m->qe, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
+	if (a == MAP_FAILED || !a)
 		return -1;
-	*arr = a;
-	*cap = (uint32_t)nc;
+#ifdef MADV_HUGEPAGE
+	if (m->qe && nb >= (2u << 20))
+		madvise(a, nb, MADV_HUGEPAGE);
+#endif
+	m->qe = a;
+	m->qe_cap = (uint32_t)nc;
 	return 0;
 }
 
@@ -216,7 +222,7 @@ static uint32_t qe_alloc(sim *m)
 		m->qe_free = m->qe[i].next;
 		return i;
 	}
-	if (m->qe_used >= m->qe_cap && grow((void **)&m->qe, &m->qe_cap, sizeof *m->qe)) {
+	if (m->qe_used >= m->qe_cap && qe_grow(m)) {
 		m->fail = 1;
 		return QNIL;
 	}
@@ -714,6 +720,13 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		k->nedges = s->ranks[r].nedges;
 	}
 	m->qe_used = 1;  /* qe[0] stands for QNIL */
+#ifdef MADV_POPULATE_READ
+	/* Map the whole schedule in one call rather than one page fault per
+	 * page, when it fits comfortably in memory (else pages come and go). */
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (s->mapped && pages > 0 && psz > 0 && s->size < (uint64_t)pages * (uint64_t)psz / 2)
+		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
+#endif
 	m->qe_free = QNIL;
 	evq_init(&m->q);
 	return m;
@@ -729,7 +742,7 @@ void sim_destroy(sim *m)
 		return;
 	big_free(m->rs, m->rs_bytes);
 	big_free(m->started, m->started_bytes);
-	free(m->qe);
+	big_free(m->qe, (uint64_t)m->qe_cap * sizeof *m->qe);
 	free(m->dt);
 	free(m->rel);
 	evq_free(&m->q);

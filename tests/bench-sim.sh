@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# loggopsim speed and memory (make bench runs it): binomial broadcast at 1M
+# and 8M ranks, dissemination allreduce at 64K and 1M ranks (BENCH_BIG=1
+# adds 8M ranks: a 14 GB schedule).  Prints, best of 3 (of 1 for the large
+# runs): simulated time, events, events/s (simulation only), ns per event,
+# wall time of the whole command and its peak RSS.
+# Targets (issue 4): 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s;
+# 64K dissemination >= 11 M events/s (10x the published tool).
+# Usage: tests/bench-sim.sh BUILD_DIR.  Scratch in $BENCH_DIR.
+set -eu
+B=$(cd "${1:-build}" && pwd)
+W=${BENCH_DIR:-/tmp/loggops-bench}/sim
+mkdir -p "$W"
+trap 'rm -rf "$W"' EXIT
+
+# Schedules from schedgen, or from the test generator when it is missing.
+gen() { # KIND P OUT
+	if [ -x "$B/bin/schedgen" ]; then
+		case $1 in
+		binomial) "$B/bin/schedgen" bcast_binomial -s "$2" -d 1 -o "$3" ;;
+		dissemination) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1 -o "$3" ;;
+		esac
+	else
+		make --no-print-directory -s "$B/bin/sim-gen" >/dev/null
+		"$B/bin/sim-gen" "$1" "$2" 1 "$3"
+	fi
+}
+
+run() { # LABEL RUNS SCHEDULE
+	local label=$1 runs=$2 f=$3 best= rss= rate= events= t=
+	for i in $(seq "$runs"); do
+		/usr/bin/time -f '%e %M' -o "$W/time" "$B/bin/loggopsim" -b "$f" >"$W/out" 2>"$W/err"
+		read -r wall kb <"$W/time"
+		if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc)" = 1 ]; then
+			best=$wall
+			rss=$kb
+			rate=$(sed -n 's/^loggopsim: \([0-9]*\) events in \([0-9.]*\) s (\([0-9.]*\) M events\/s)$/\3/p' "$W/err")
+			events=$(sed -n 's/^loggopsim: \([0-9]*\) events in.*/\1/p' "$W/err")
+			t=$(sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p' "$W/out")
+		fi
+	done
+	printf '%-34s T=%-7s %10s events %6.2f M ev/s %6.0f ns/ev %7.2f s wall %7.1f MiB\n' \
+		"$label" "$t" "$events" "$rate" "$(echo "1000 / $rate" | bc -l)" "$best" \
+		"$(echo "$rss / 1024" | bc -l)"
+}
+
+echo "== loggopsim: simulation (L=2500 o=1500 g=1000 G=6, 1-byte messages)"
+gen binomial 1048576 "$W/b1m.bin"
+run "binomial bcast P=1048576" 3 "$W/b1m.bin"
+rm -f "$W/b1m.bin"
+gen binomial 8388608 "$W/b8m.bin"
+run "binomial bcast P=8388608" 3 "$W/b8m.bin"
+rm -f "$W/b8m.bin"
+gen dissemination 65536 "$W/d64k.bin"
+run "dissemination P=65536" 3 "$W/d64k.bin"
+rm -f "$W/d64k.bin"
+gen dissemination 1048576 "$W/d1m.bin"
+run "dissemination P=1048576" 1 "$W/d1m.bin"
+rm -f "$W/d1m.bin"
+if [ "${BENCH_BIG:-0}" = 1 ]; then
+	gen dissemination 8388608 "$W/d8m.bin"
+	run "dissemination P=8388608" 1 "$W/d8m.bin"
+	rm -f "$W/d8m.bin"
+fi
