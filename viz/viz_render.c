@@ -310,7 +310,7 @@ static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
 	l->w = o && o->width > 0 ? o->width : 1000;
 	l->from = tl->from;
 	l->range = tl->to > tl->from ? tl->to - tl->from : 1;
-	if (tl->to_auto)  /* room after the last event */
+	if (tl->to_auto && l->range / 50 <= UINT64_MAX - tl->to)  /* room after the last event */
 		l->range += l->range / 50;
 	l->nic_rows = tl->old_format ? 0 : tl->nnics;
 	l->sublabels = tl->ncpus > 1 || l->nic_rows > 1;
@@ -347,7 +347,8 @@ static double legend(cv *c, const lay *l, double y, int draw)
 				continue;
 			text = viz_bar_legend[k];
 		} else {
-			text = k == VIZ_NBARS ? "message (send + o to arrival)" : "message waits for the CPU";
+			text = k == VIZ_NBARS + 1 ? "message waits for the CPU" : tl->old_format ?
+			       "message (leaves to received)" : "message (send + o to arrival)";
 			if (k == VIZ_NBARS + 1 && tl->old_format)
 				continue;
 		}
