@@ -18,6 +18,7 @@
 /* Everything the command line sets; every rank parses the same argv. */
 typedef struct config {
 	unsigned n, reps, warmup, per_octave;
+	double quant;
 	uint64_t min_size, max_size, S;
 	uint64_t sizes[MAX_SIZES];
 	size_t nsizes;
@@ -48,6 +49,9 @@ static void usage(FILE *f)
 		"      --sizes LIST      explicit sizes, comma separated, increasing\n"
 		"  -r, --reps R          measurements of each PRTT, median taken (default 31)\n"
 		"      --warmup W        discarded measurements first (default 3)\n"
+		"      --quantile Q      take this quantile of the repetitions instead of\n"
+		"                        the median (0.5); on a busy machine 0.1 or 0 (the\n"
+		"                        minimum) is less disturbed by other processes\n"
 		"  -o, --output FILE     parameter file (default loggp.params; '-': stdout)\n"
 		"      --raw FILE        also write the PRTT table (for loggp-fit)\n"
 		"  -q, --quiet           no progress on stderr\n"
@@ -104,7 +108,7 @@ static int parse_list(const char *arg, config *c, char *err, size_t errlen)
 /* Returns 0 to run, 1 for --help, -1 with err set for bad options. */
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
-	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW };
+	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT };
 	static const struct option longopts[] = {
 		{ "min-size", required_argument, NULL, O_MIN },
 		{ "max-size", required_argument, NULL, O_MAX },
@@ -112,6 +116,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "sizes", required_argument, NULL, O_SIZES },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, O_WARM },
+		{ "quantile", required_argument, NULL, O_QUANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, O_RAW },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -128,6 +133,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->reps = 31;
 	c->warmup = 3;
 	c->per_octave = 4;
+	c->quant = 0.5;
 	c->min_size = 1;
 	c->max_size = 262144;
 	c->S = 65535;
@@ -162,6 +168,13 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 			if (parse_list(optarg, c, err, errlen))
 				return -1;
 			explicit_sizes = 1;
+			break;
+		case O_QUANT:
+			if (loggp_arg_double(optarg, 0, 1, &c->quant)) {
+				snprintf(err, errlen, "--quantile: expected a number 0..1, got '%s'",
+				         optarg);
+				return -1;
+			}
 			break;
 		case 'o': c->output = optarg; break;
 		case O_RAW: c->raw = optarg; break;
@@ -244,9 +257,10 @@ static double quantile(double *v, size_t k, double q)
 	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }
 
-static void stats(double *v, size_t k, double *median, double *spread)
+/* The chosen quantile q of v[0..k) and its interquartile range. */
+static void stats(double *v, size_t k, double q, double *median, double *spread)
 {
-	*median = quantile(v, k, 0.5);
+	*median = quantile(v, k, q);
 	*spread = quantile(v, k, 0.75) - quantile(v, k, 0.25);
 }
 
@@ -279,9 +293,9 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 		if (rank == 0) {
 			p->size = (uint64_t)s;
 			double sp2;
-			stats(t1, reps, &p->prtt1, &p->spread1);
-			stats(t2, reps, &p->prtt2, &sp2);
-			stats(tn, reps, &p->prttn, &p->spreadn);
+			stats(t1, reps, c->quant, &p->prtt1, &p->spread1);
+			stats(t2, reps, c->quant, &p->prtt2, &sp2);
+			stats(tn, reps, c->quant, &p->prttn, &p->spreadn);
 			int fallback;
 			p->d = loggp_delay(p->prtt1, p->prtt2, loggp_gap(p, c->n), &fallback);
 			if (fallback)
@@ -300,7 +314,7 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 				td[r - c->warmup] = t;
 		}
 		if (rank == 0)
-			stats(td, reps, &p->prttd, &p->spreadd);
+			stats(td, reps, c->quant, &p->prttd, &p->spreadd);
 	}
 	if (rank == 0 && !c->quiet && tty)
 		fprintf(stderr, "\r\033[K");
