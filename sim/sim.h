@@ -80,7 +80,7 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r);
 /* Describe an incomplete run on out: for each stuck rank (at most max_ranks
  * of them, then a count of the rest) the ops that never started (at most
  * max_ops per rank) and every leftover RQ / UQ entry.  Format in
- * docs/loggopsim.md.  Returns the number of stuck ranks. */
+ * docs/sim.md.  Returns the number of stuck ranks. */
 uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks,
                           uint64_t max_ops);
 
