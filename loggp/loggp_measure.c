@@ -373,7 +373,7 @@ int main(int argc, char **argv)
 		char comment[1024];
 		snprintf(comment, sizeof comment,
 		         "measured by loggp-measure on %s with %s\n%u repetitions per PRTT "
-		         "(median), %u warm-up", host, lib, c.reps, c.warmup);
+		         "(quantile %g), %u warm-up", host, lib, c.reps, c.quant, c.warmup);
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
 			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f)) {
