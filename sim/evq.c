@@ -4,6 +4,19 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* Node arrays of 2 MiB and more live in their own mappings on transparent
+ * huge pages (fewer page faults and TLB misses); smaller ones in malloc. */
+#define BIG_BYTES ((size_t)2 << 20)
+
+static void vec_free(evq_vec *v)
+{
+	if (v->cap * sizeof *v->a >= BIG_BYTES)
+		munmap(v->a, v->cap * sizeof *v->a);
+	else
+		free(v->a);
+}
 
 void evq_init(evq *q)
 {
@@ -13,9 +26,9 @@ void evq_init(evq *q)
 void evq_free(evq *q)
 {
 	for (int i = 0; i < 65; i++)
-		free(q->b[i].a);
-	free(q->batch.a);
-	free(q->tmp.a);
+		vec_free(&q->b[i]);
+	vec_free(&q->batch);
+	vec_free(&q->tmp);
 	evq_init(q);
 }
 
@@ -26,9 +39,27 @@ static int vec_reserve(evq_vec *v, size_t n)
 	size_t cap = v->cap ? v->cap : 256;
 	while (cap < n)
 		cap *= 2;
-	evq_node *a = realloc(v->a, cap * sizeof *a);
-	if (!a)
-		return -1;
+	size_t ob = v->cap * sizeof *v->a, nb = cap * sizeof *v->a;
+	evq_node *a;
+	if (nb < BIG_BYTES) {
+		a = realloc(v->a, nb);
+		if (!a)
+			return -1;
+	} else {
+		void *p = ob >= BIG_BYTES ? mremap(v->a, ob, nb, MREMAP_MAYMOVE)
+		        : mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -1;
+#ifdef MADV_HUGEPAGE
+		madvise(p, nb, MADV_HUGEPAGE);
+#endif
+		a = p;
+		if (ob < BIG_BYTES) {
+			if (v->n)
+				memcpy(a, v->a, v->n * sizeof *a);
+			free(v->a);
+		}
+	}
 	v->a = a;
 	v->cap = cap;
 	return 0;
