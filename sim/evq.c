@@ -80,6 +80,42 @@ int evq_push(evq *q, evq_node x)
 	return 0;
 }
 
+/* Sort the batch by seq when it is made of at most 8 sorted runs (the usual
+ * case: put-back events and events from a few buckets): merge the runs into
+ * tmp, O(n * runs), sequential.  Returns 1 if done, 0 if there are more
+ * runs, -1 when out of memory. */
+static int merge_runs(evq *q)
+{
+	evq_vec *v = &q->batch;
+	size_t head[9], end[9], k = 0;
+	head[0] = 0;
+	for (size_t i = 1; i < v->n; i++) {
+		if (v->a[i].seq < v->a[i - 1].seq) {
+			if (k == 7)
+				return 0;
+			end[k++] = i;
+			head[k] = i;
+		}
+	}
+	end[k++] = v->n;
+	if (vec_reserve(&q->tmp, v->n))
+		return -1;
+	for (size_t o = 0; o < v->n; o++) {
+		size_t best = 9;
+		for (size_t j = 0; j < k; j++)
+			if (head[j] < end[j] && (best == 9 || v->a[head[j]].seq < v->a[head[best]].seq))
+				best = j;
+		q->tmp.a[o] = v->a[head[best]++];
+	}
+	evq_node *t = v->a;
+	size_t tc = v->cap;
+	v->a = q->tmp.a;
+	v->cap = q->tmp.cap;
+	q->tmp.a = t;
+	q->tmp.cap = tc;
+	return 1;
+}
+
 /* Sort the batch by seq: LSD radix sort on seq - min, 11 bits per pass
  * (seqs are unique, so a stable sort is a total order).  O(n) per pass,
  * sequential memory access.  Returns 0 or -1 when out of memory. */
@@ -151,7 +187,8 @@ long evq_next_batch(evq *q)
 	q->count -= q->batch.n;
 	for (size_t i = 1; i < q->batch.n; i++) {
 		if (q->batch.a[i].seq < q->batch.a[i - 1].seq) {
-			if (sort_batch(q))
+			int r = merge_runs(q);
+			if (r < 0 || (r == 0 && sort_batch(q)))
 				return -1;
 			break;
 		}
