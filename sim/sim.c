@@ -15,24 +15,39 @@
 __extension__ typedef unsigned __int128 sim_u128;
 
 #define NIL UINT32_MAX   /* pool index limit */
-#define QNIL 0u          /* end of an RQ / UQ list (qe[0] is never used) */
+#define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
 
 /* A queued event (evq_node): an op names (rank, op); a message names its
  * send (sender rank, op | EV_MSG), peer is its receiver and aux the send's
  * start time. */
 
-/* An RQ entry (posted recv: peer / tag of the recv, op = recv index) or a UQ
- * entry (handled message: peer = sender rank, tag of the send, op = send
- * index, aux = send start time).  next links the list (NIL ends it). */
-typedef struct sim_qe {
-	uint64_t aux;
+/* A posted recv in an RQ: op is the recv's index in its rank (its source
+ * and tag are read from the op).  next links the list (QNIL ends it). */
+typedef struct sim_rqe {
+	uint32_t next;
+	uint32_t op;
+} sim_rqe;
+_Static_assert(sizeof(sim_rqe) == 8, "sim_rqe is 8 bytes");
+
+/* A handled message in a UQ: sender rank, the send's tag and index, and the
+ * send's start time (for a rendezvous completion). */
+typedef struct sim_uqe {
+	uint32_t next;
 	uint32_t peer;
 	int32_t tag;
 	uint32_t op;
-	uint32_t next;
-} sim_qe;
-_Static_assert(sizeof(sim_qe) == 24, "sim_qe is 24 bytes");
+	uint64_t aux;
+} sim_uqe;
+_Static_assert(sizeof(sim_uqe) == 24, "sim_uqe is 24 bytes");
+
+/* A pool of list entries (whose first field is next), grown by doubling on
+ * huge pages; freed entries are reused. */
+typedef struct sim_pool {
+	unsigned char *a;
+	size_t esz;
+	uint32_t used, cap, free;
+} sim_pool;
 
 /* Where a rank's ops and edges are in the mapped schedule. */
 typedef struct sim_rank {
@@ -44,7 +59,8 @@ typedef struct sim_rank {
 _Static_assert(sizeof(sim_rank) == 24, "sim_rank is 24 bytes");
 #define RANK_WORDS (sizeof(sim_rank) / sizeof(uint64_t))
 
-/* Per-rank queue heads and tails (indices into the qe pool, QNIL: empty). */
+/* Per-rank queue heads and tails (indices into the RQ and UQ pools, QNIL:
+ * empty). */
 typedef struct sim_rq {
 	uint32_t rq_head, rq_tail, uq_head, uq_tail;
 } sim_rq;
@@ -85,8 +101,8 @@ struct sim {
 	uint64_t *started;    /* bitmap over global op indices */
 	uint64_t started_bytes;
 
-	sim_qe *qe;           /* RQ / UQ entry pool */
-	uint32_t qe_used, qe_cap, qe_free;
+	sim_pool rqp;         /* sim_rqe */
+	sim_pool uqp;         /* sim_uqe */
 	evq q;
 
 	sim_dep *dt;          /* open addressing, linear probing */
@@ -194,54 +210,69 @@ static void big_free(void *p, uint64_t bytes)
 		munmap(p, bytes);
 }
 
-/* Grow the qe pool by doubling, on huge pages (mremap keeps the pages). */
-static int qe_grow(sim *m)
+/* Grow pool p by doubling (mremap keeps the pages); 0 or -1. */
+static int pool_grow(sim_pool *p)
 {
-	uint64_t nc = m->qe_cap ? 2ull * m->qe_cap : 4096;
+	uint64_t nc = p->cap ? 2ull * p->cap : 4096;
 	if (nc > NIL)
 		nc = NIL;
-	if (nc <= m->qe_cap)
+	if (nc <= p->cap)
 		return -1;
-	size_t ob = (size_t)m->qe_cap * sizeof *m->qe, nb = (size_t)nc * sizeof *m->qe;
-	void *a = m->qe ? mremap(m->qe, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
+	size_t ob = (size_t)p->cap * p->esz, nb = (size_t)nc * p->esz;
+	void *a = p->a ? mremap(p->a, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
 	if (a == MAP_FAILED || !a)
 		return -1;
 #ifdef MADV_HUGEPAGE
-	if (m->qe && nb >= (2u << 20))
+	if (p->a && nb >= (2u << 20))
 		madvise(a, nb, MADV_HUGEPAGE);
 #endif
-	m->qe = a;
-	m->qe_cap = (uint32_t)nc;
+	p->a = a;
+	p->cap = (uint32_t)nc;
 	return 0;
 }
 
-static uint32_t qe_alloc(sim *m)
+static inline uint32_t *pool_next(const sim_pool *p, uint32_t i)
 {
-	uint32_t i = m->qe_free;
-	if (i != QNIL) {
-		m->qe_free = m->qe[i].next;
-		return i;
-	}
-	if (m->qe_used >= m->qe_cap && qe_grow(m)) {
-		m->fail = 1;
-		return QNIL;
-	}
-	return m->qe_used++;
+	return (uint32_t *)(void *)(p->a + (size_t)i * p->esz);
 }
+#define RQE(m, i) ((sim_rqe *)(void *)((m)->rqp.a + (size_t)(i) * sizeof(sim_rqe)))
+#define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
 
-/* Append a new entry to the list (head, tail); returns it or NIL. */
-static sim_qe *list_append(sim *m, uint32_t *head, uint32_t *tail)
+/* A new entry at the tail of the list (head, tail) of pool p: its index,
+ * or QNIL when out of memory (m->fail set). */
+static uint32_t list_append(sim *m, sim_pool *p, uint32_t *head, uint32_t *tail)
 {
-	uint32_t i = qe_alloc(m);
-	if (i == QNIL)
-		return NULL;
-	m->qe[i].next = QNIL;
+	uint32_t i = p->free;
+	if (i != QNIL) {
+		p->free = *pool_next(p, i);
+	} else {
+		if (p->used >= p->cap && pool_grow(p)) {
+			m->fail = 1;
+			return QNIL;
+		}
+		i = p->used++;
+	}
+	*pool_next(p, i) = QNIL;
 	if (*tail == QNIL)
 		*head = i;
 	else
-		m->qe[*tail].next = i;
+		*pool_next(p, *tail) = i;
 	*tail = i;
-	return &m->qe[i];
+	return i;
+}
+
+/* Unlink entry i (whose predecessor is prev, QNIL if none) and free it. */
+static void list_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t prev, uint32_t i)
+{
+	uint32_t next = *pool_next(p, i);
+	if (prev == QNIL)
+		*head = next;
+	else
+		*pool_next(p, prev) = next;
+	if (*tail == i)
+		*tail = prev;
+	*pool_next(p, i) = p->free;
+	p->free = i;
 }
 
 /* Per-rank state accessors (see struct sim). */
@@ -282,30 +313,39 @@ static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag
 	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
 }
 
-/* Find the first entry of (head, tail) matching (src, tag), unlink it and
- * return its index (the caller frees it), or QNIL.  O(list length). */
-static uint32_t list_take(sim *m, uint32_t *head, uint32_t *tail, uint32_t src, int32_t tag)
+/* The first posted recv of rank q matching a message (src, tag): its op
+ * index, removed from the RQ; or UINT32_MAX.  O(RQ length). */
+static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag)
 {
+	sim_rq *h = rank_q(m, q);
+	const goal_op *ops = rank_ops(m, q);
 	uint32_t prev = QNIL;
-	for (uint32_t i = *head; i != QNIL; prev = i, i = m->qe[i].next) {
-		const sim_qe *e = &m->qe[i];
-		if (!tags_match(e->peer, e->tag, src, tag))
+	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
+		const goal_op *r = &ops[RQE(m, i)->op];
+		if (!tags_match(r->peer, r->tag, src, tag))
 			continue;
-		if (prev == QNIL)
-			*head = e->next;
-		else
-			m->qe[prev].next = e->next;
-		if (*tail == i)
-			*tail = prev;
-		return i;
+		uint32_t op = RQE(m, i)->op;
+		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
+		return op;
 	}
-	return QNIL;
+	return UINT32_MAX;
 }
 
-static void qe_release(sim *m, uint32_t i)
+/* The first handled message of rank r matching a recv (src, tag): copied to
+ * *out and removed from the UQ; returns 1, or 0 if none.  O(UQ length). */
+static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, sim_uqe *out)
 {
-	m->qe[i].next = m->qe_free;
-	m->qe_free = i;
+	sim_rq *h = rank_q(m, r);
+	uint32_t prev = QNIL;
+	for (uint32_t i = h->uq_head; i != QNIL; prev = i, i = UQE(m, i)->next) {
+		const sim_uqe *e = UQE(m, i);
+		if (!tags_match(e->peer, e->tag, src, tag))
+			continue;
+		*out = *e;
+		list_remove(&m->uqp, &h->uq_head, &h->uq_tail, prev, i);
+		return 1;
+	}
+	return 0;
 }
 
 /* ---- Sequence numbers ---------------------------------------------------- */
@@ -539,11 +579,12 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
 	}
-	sim_rq *h = rank_q(m, q);
-	uint32_t k = list_take(m, &h->rq_head, &h->rq_tail, r, sop->tag);
-	if (k == QNIL) {
-		sim_qe *e = list_append(m, &h->uq_head, &h->uq_tail);
-		if (e) {
+	uint32_t recv = rq_take(m, q, r, sop->tag);
+	if (recv == UINT32_MAX) {
+		sim_rq *h = rank_q(m, q);
+		uint32_t k = list_append(m, &m->uqp, &h->uq_head, &h->uq_tail);
+		if (k != QNIL) {
+			sim_uqe *e = UQE(m, k);
 			e->aux = start;
 			e->peer = r;
 			e->tag = sop->tag;
@@ -551,8 +592,6 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 		}
 		return 0;
 	}
-	uint32_t recv = m->qe[k].op;
-	qe_release(m, k);
 	if (sop->size > m->p.S)
 		rendezvous_done(m, r, sops, j, start, t);
 	satisfy_edges(m, q, rank_ops(m, q), recv, done, 0);
@@ -602,22 +641,18 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	}
 	case GOAL_RECV: {
 		mark_started(m, r, i);
-		sim_rq *h = rank_q(m, r);
-		uint32_t k = list_take(m, &h->uq_head, &h->uq_tail, op->peer, op->tag);
+		sim_uqe e;
+		int found = uq_take(m, r, op->peer, op->tag, &e);
 		satisfy_edges(m, r, ops, i, t, 1);
-		if (k == QNIL) {
-			sim_qe *e = list_append(m, &h->rq_head, &h->rq_tail);
-			if (e) {
-				e->aux = 0;
-				e->peer = op->peer;
-				e->tag = op->tag;
-				e->op = i;
-			}
+		if (!found) {
+			sim_rq *h = rank_q(m, r);
+			uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
+			if (k != QNIL)
+				RQE(m, k)->op = i;
 			break;
 		}
-		uint32_t q = m->qe[k].peer, j = m->qe[k].op;
-		uint64_t start = m->qe[k].aux;
-		qe_release(m, k);
+		uint32_t q = e.peer, j = e.op;
+		uint64_t start = e.aux;
 		const goal_op *sops = rank_ops(m, q);
 		if (sops[j].size > m->p.S)
 			rendezvous_done(m, q, sops, j, start, t);
@@ -670,14 +705,14 @@ static void prefetch_stage(const sim *m, const evq_node *x, int stage)
 		PREFETCH(op);
 		if (x->op & EV_MSG) {
 			const sim_rq *h = rank_q(m, x->peer);
-			PREFETCH(&m->qe[h->rq_head]);
+			PREFETCH(RQE(m, h->rq_head));
 		}
 		return;
 	}
 	if (x->op & EV_MSG) {
 		const sim_rq *h = rank_q(m, x->peer);
 		if (h->rq_head != QNIL)
-			PREFETCH(&rank_ops(m, x->peer)[m->qe[h->rq_head].op]);
+			PREFETCH(&rank_ops(m, x->peer)[RQE(m, h->rq_head)->op]);
 	} else {
 		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
 	}
@@ -719,7 +754,9 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		k->nops = goal_rank_nops(s, r);
 		k->nedges = s->ranks[r].nedges;
 	}
-	m->qe_used = 1;  /* qe[0] stands for QNIL */
+	m->rqp.esz = sizeof(sim_rqe);
+	m->uqp.esz = sizeof(sim_uqe);
+	m->rqp.used = m->uqp.used = 1;  /* entry 0 stands for QNIL */
 #ifdef MADV_POPULATE_READ
 	/* Map the whole schedule in one call rather than one page fault per
 	 * page, when it fits comfortably in memory (else pages come and go). */
@@ -727,7 +764,6 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	if (s->mapped && pages > 0 && psz > 0 && s->size < (uint64_t)pages * (uint64_t)psz / 2)
 		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
 #endif
-	m->qe_free = QNIL;
 	evq_init(&m->q);
 	return m;
 oom:
@@ -742,7 +778,8 @@ void sim_destroy(sim *m)
 		return;
 	big_free(m->rs, m->rs_bytes);
 	big_free(m->started, m->started_bytes);
-	big_free(m->qe, (uint64_t)m->qe_cap * sizeof *m->qe);
+	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
+	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	free(m->dt);
 	free(m->rel);
 	evq_free(&m->q);
@@ -925,28 +962,30 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			fputc('\n', out);
 		}
 		uint64_t n = 0;
-		for (uint32_t k = h->rq_head; k != QNIL; k = m->qe[k].next, n++) {
+		for (uint32_t k = h->rq_head; k != QNIL; k = RQE(m, k)->next, n++) {
 			if (n == max_ops) {
 				fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
 				break;
 			}
 			fprintf(out, "rank %" PRIu64 ": receive ", r);
-			put_label(m, out, r, m->qe[k].op);
+			const goal_op *rop = &goal_rank_ops(s, r)[RQE(m, k)->op];
+			put_label(m, out, r, RQE(m, k)->op);
 			fputc(' ', out);
-			put_peer_tag(out, m->qe[k].peer, m->qe[k].tag);
+			put_peer_tag(out, rop->peer, rop->tag);
 			fprintf(out, " never matched\n");
 		}
 		n = 0;
-		for (uint32_t k = h->uq_head; k != QNIL; k = m->qe[k].next, n++) {
+		for (uint32_t k = h->uq_head; k != QNIL; k = UQE(m, k)->next, n++) {
 			if (n == max_ops) {
 				fprintf(out, "rank %" PRIu64 ": ... more unexpected messages\n", r);
 				break;
 			}
-			const goal_op *sop = &goal_rank_ops(s, m->qe[k].peer)[m->qe[k].op];
+			const sim_uqe *e = UQE(m, k);
+			const goal_op *sop = &goal_rank_ops(s, e->peer)[e->op];
 			fprintf(out, "rank %" PRIu64 ": message ", r);
-			put_peer_tag(out, m->qe[k].peer, m->qe[k].tag);
+			put_peer_tag(out, e->peer, e->tag);
 			fprintf(out, " (%" PRIu64 " bytes, send ", sop->size);
-			put_label(m, out, m->qe[k].peer, m->qe[k].op);
+			put_label(m, out, e->peer, e->op);
 			fprintf(out, ") never received\n");
 		}
 	}
