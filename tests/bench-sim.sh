@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # loggopsim speed and memory (make bench runs it): binomial broadcast at 1M
 # and 8M ranks, dissemination allreduce at 64K and 1M ranks (BENCH_BIG=1
-# adds 8M ranks: a 14 GB schedule).  Prints, best of 3 (of 1 for the large
-# runs): simulated time, events, events/s (simulation only), ns per event,
-# wall time of the whole command and its peak RSS.
+# adds 8M ranks: a 13 GB schedule).  Prints, best of 3 (of 1 for the large
+# runs): simulated time, events, events/s (simulation only, wall clock),
+# ns per event, wall and CPU (user + sys) time of the whole command (open,
+# simulate, print) and its peak RSS (which counts the mapped schedule).
 # Targets (issue 4): 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s;
 # 64K dissemination >= 11 M events/s (10x the published tool).
 # Usage: tests/bench-sim.sh BUILD_DIR.  Scratch in $BENCH_DIR.
@@ -27,20 +28,21 @@ gen() { # KIND P OUT
 }
 
 run() { # LABEL RUNS SCHEDULE
-	local label=$1 runs=$2 f=$3 best= rss= rate= events= t=
+	local label=$1 runs=$2 f=$3 best= rss= rate= events= t= cpu=
 	for i in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M' -o "$W/time" "$B/bin/loggopsim" -b "$f" >"$W/out" 2>"$W/err"
-		read -r wall kb <"$W/time"
+		/usr/bin/time -f '%e %M %U %S' -o "$W/time" "$B/bin/loggopsim" -b "$f" >"$W/out" 2>"$W/err"
+		read -r wall kb us sy <"$W/time"
 		if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc)" = 1 ]; then
 			best=$wall
 			rss=$kb
+			cpu=$(echo "$us + $sy" | bc)
 			rate=$(sed -n 's/^loggopsim: \([0-9]*\) events in \([0-9.]*\) s (\([0-9.]*\) M events\/s)$/\3/p' "$W/err")
 			events=$(sed -n 's/^loggopsim: \([0-9]*\) events in.*/\1/p' "$W/err")
 			t=$(sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p' "$W/out")
 		fi
 	done
-	printf '%-34s T=%-7s %10s events %6.2f M ev/s %6.0f ns/ev %7.2f s wall %7.1f MiB\n' \
-		"$label" "$t" "$events" "$rate" "$(echo "1000 / $rate" | bc -l)" "$best" \
+	printf '%-26s T=%-7s %10s events %6.2f M ev/s %5.0f ns/ev %7.2f s wall %7.2f s cpu %7.1f MiB\n' \
+		"$label" "$t" "$events" "$rate" "$(echo "1000 / $rate" | bc -l)" "$best" "$cpu" \
 		"$(echo "$rss / 1024" | bc -l)"
 }
 
@@ -57,6 +59,12 @@ rm -f "$W/d64k.bin"
 gen dissemination 1048576 "$W/d1m.bin"
 run "dissemination P=1048576" 1 "$W/d1m.bin"
 rm -f "$W/d1m.bin"
+echo "-- cost per event as P grows (binomial broadcast; linear cost = flat ns/ev)"
+for lg in 16 18 20 22; do
+	gen binomial $((1 << lg)) "$W/s.bin"
+	run "binomial bcast P=2^$lg" 1 "$W/s.bin"
+	rm -f "$W/s.bin"
+done
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	gen dissemination 8388608 "$W/d8m.bin"
 	run "dissemination P=8388608" 1 "$W/d8m.bin"
