@@ -68,8 +68,9 @@ static uint64_t simulate(const char *path, const sim_params *p, uint64_t seq_lim
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-typedef enum { BINOMIAL, DISSEMINATION, SCATTER } coll;
-static const char *const coll_name[] = { "binomial", "dissemination", "scatter" };
+typedef enum { BINOMIAL, DISSEMINATION, SCATTER, SCATTER_RDV } coll;
+static const char *const coll_name[] = { "binomial", "dissemination", "scatter",
+                                         "scatter-rendezvous" };
 
 static uint64_t closed_form(coll c, const sim_params *p, uint64_t P, uint64_t size)
 {
@@ -86,6 +87,12 @@ static uint64_t closed_form(coll c, const sim_params *p, uint64_t P, uint64_t si
 	}
 	case SCATTER:
 		return 2 * p->o + p->L + max64(sO, sG) + (P - 2) * max64(p->o + sO, p->g + sG);
+	case SCATTER_RDV:
+		/* Every receive is posted at 0, so each rendezvous is matched when
+		 * its message arrives; holding rank 0's CPU and NIC until then
+		 * changes nothing, as they are busy with the next sends (queued
+		 * earlier, lower seq): the eager form. */
+		return 2 * p->o + p->L + max64(sO, sG) + (P - 2) * max64(p->o + sO, p->g + sG);
 	}
 	return 0;
 }
@@ -94,7 +101,7 @@ static uint64_t closed_form(coll c, const sim_params *p, uint64_t P, uint64_t si
 static int applies(coll c, const pset *ps, const sim_params *p)
 {
 	uint64_t sO = sim_rate_bytes(p->O, ps->size), sG = sim_rate_bytes(p->G, ps->size);
-	if (c == SCATTER)
+	if (c == SCATTER || c == SCATTER_RDV)
 		return 1;
 	/* g must not dominate: a rank's next send is not held by its NIC. */
 	return p->g + sG <= 2 * p->o + p->L + max64(sO, sG) && p->g <= 2 * p->o + p->L;
@@ -111,6 +118,11 @@ static void check_coll(coll c, uint64_t P, unsigned first_pset, unsigned npsets)
 		params_of(ps, &p);
 		if (!applies(c, ps, &p))
 			continue;
+		if (c == SCATTER_RDV) {
+			if (ps->size == 0)
+				continue;
+			p.S = ps->size - 1;  /* every message is a rendezvous */
+		}
 		int rc = c == BINOMIAL ? simgen_binomial(path, P, ps->size, err, sizeof err)
 		       : c == DISSEMINATION ? simgen_dissemination(path, P, ps->size, err, sizeof err)
 		       : simgen_scatter(path, P, ps->size, err, sizeof err);
@@ -204,6 +216,8 @@ int main(void)
 	static const uint64_t scatter_p[] = { 2, 3, 5, 17, 100, 1000, 4099 };
 	for (unsigned i = 0; i < sizeof scatter_p / sizeof scatter_p[0]; i++)
 		check_coll(SCATTER, scatter_p[i], 0, NPSETS);
+	for (unsigned i = 0; i < sizeof scatter_p / sizeof scatter_p[0]; i++)
+		check_coll(SCATTER_RDV, scatter_p[i], 0, NPSETS);
 	/* The published 8M-rank event count scaled down: 3 (P - 1) events. */
 	{
 		char path[256], err[512];
