@@ -1,4 +1,4 @@
-/* evq.h: the simulator's event queue: a monotone radix heap of 32-byte nodes
+/* evq.h: the simulator's event queue: a monotone radix heap of 24-byte nodes
  * ordered by (time, seq), drained one time step (a batch) at a time. */
 #ifndef EVQ_H
 #define EVQ_H
@@ -9,17 +9,16 @@
 /* One queued event: the key (time, seq) and the event itself, so that
  * processing it needs no lookup (the queue only moves nodes through
  * sequential arrays, so a larger node costs little; an extra random access
- * per event costs much).  The meaning of rank, op, peer and aux is the
+ * per event costs much).  The meaning of rank, op and peer is the
  * simulator's (sim.c). */
 typedef struct evq_node {
 	uint64_t time;
-	uint64_t aux;
 	uint32_t seq;
 	uint32_t rank;
 	uint32_t op;
 	uint32_t peer;
 } evq_node;
-_Static_assert(sizeof(evq_node) == 32, "evq_node is 32 bytes");
+_Static_assert(sizeof(evq_node) == 24, "evq_node is 24 bytes");
 
 typedef struct evq_vec {
 	evq_node *a;

@@ -19,8 +19,10 @@ __extension__ typedef unsigned __int128 sim_u128;
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
 
 /* A queued event (evq_node): an op names (rank, op); a message names its
- * send (sender rank, op | EV_MSG), peer is its receiver and aux the send's
- * start time. */
+ * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
+ * of a rendezvous send, needed when its message is matched, waits in the
+ * dependency table under RDV_KEY until the message is handled. */
+#define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
 
 /* A posted recv in an RQ: op is the recv's index in its rank (its source
  * and tag are read from the op).  next links the list (QNIL ends it). */
@@ -66,8 +68,10 @@ typedef struct sim_rq {
 } sim_rq;
 _Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
 
-/* A partly satisfied op with two or more dependencies: how many are
- * satisfied and the latest time among them.  gop UINT64_MAX: empty. */
+/* A partly satisfied op with two or more dependencies (key: global op
+ * index): how many are satisfied and the latest time among them; or a
+ * rendezvous message in flight (key RDV_KEY): its send's start in maxt.
+ * gop UINT64_MAX: empty. */
 typedef struct sim_dep {
 	uint64_t gop;
 	uint64_t maxt;
@@ -367,10 +371,9 @@ static uint32_t next_seq(sim *m)
 	return (uint32_t)m->seq++;
 }
 
-static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op,
-                       uint32_t peer, uint64_t aux)
+static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint32_t peer)
 {
-	evq_node x = { time, aux, next_seq(m), rank, op, peer };
+	evq_node x = { time, next_seq(m), rank, op, peer };
 	if (evq_push(&m->q, x))
 		m->fail = 1;
 }
@@ -424,6 +427,29 @@ static void dt_delete(sim *m, uint64_t h)
 	m->dt_n--;
 }
 
+/* The table slot of key, inserted (cnt 0, maxt 0) if absent; NULL when out
+ * of memory (m->fail set). */
+static sim_dep *dt_get(sim *m, uint64_t key)
+{
+	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
+		if (dt_grow(m)) {
+			m->fail = 1;
+			return NULL;
+		}
+	}
+	uint64_t h = dt_hash(m, key);
+	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
+		h = (h + 1) & m->dt_mask;
+	sim_dep *d = &m->dt[h];
+	if (d->gop == UINT64_MAX) {
+		d->gop = key;
+		d->maxt = 0;
+		d->cnt = 0;
+		m->dt_n++;
+	}
+	return d;
+}
+
 static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time)
 {
 	if (m->rel_n == m->rel_cap) {
@@ -451,29 +477,14 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 		release_op(m, r, a, time);
 		return;
 	}
-	uint64_t gop = rank_of(m, r)->first_op + a;
-	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
-		if (dt_grow(m)) {
-			m->fail = 1;
-			return;
-		}
-	}
-	uint64_t h = dt_hash(m, gop);
-	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != gop)
-		h = (h + 1) & m->dt_mask;
-	sim_dep *d = &m->dt[h];
-	if (d->gop == UINT64_MAX) {
-		d->gop = gop;
-		d->maxt = time;
-		d->cnt = 1;
-		m->dt_n++;
+	sim_dep *d = dt_get(m, rank_of(m, r)->first_op + a);
+	if (!d)
 		return;
-	}
 	if (time > d->maxt)
 		d->maxt = time;
 	if (++d->cnt == nd) {
 		uint64_t t = d->maxt;
-		dt_delete(m, h);
+		dt_delete(m, (uint64_t)(d - m->dt));
 		release_op(m, r, a, t);
 	}
 }
@@ -519,7 +530,7 @@ static void flush_released(sim *m)
 					t = c;
 				if (kind == GOAL_SEND && *nic_send(m, cur, op->nic) > t)
 					t = *nic_send(m, cur, op->nic);
-				push_event(m, t, x->rank, x->op, 0, 0);
+				push_event(m, t, x->rank, x->op, 0);
 			}
 		}
 		prev = cur;
@@ -559,9 +570,9 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 
 /* ---- Events ------------------------------------------------------------- */
 
-/* Handle the message of send j of rank r (started at start) at time t.
+/* Handle the message of send j of rank r at time t.
  * Returns the time to put it back at, or 0 when handled. */
-static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t start)
+static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 {
 	const goal_op *sops = rank_ops(m, r), *sop = &sops[j];
 	uint32_t q = sop->peer;
@@ -578,6 +589,15 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, uint64_t 
 	if (m->tl) {
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
+	}
+	uint64_t start = 0;
+	if (sop->size > m->p.S) {
+		/* A rendezvous: take its send's start time out of the table. */
+		sim_dep *d = dt_get(m, RDV_KEY(r, j));
+		if (!d)
+			return 0;
+		start = d->maxt;
+		dt_delete(m, (uint64_t)(d - m->dt));
 	}
 	uint32_t recv = rq_take(m, q, r, sop->tag);
 	if (recv == UINT32_MAX) {
@@ -632,7 +652,12 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
 			sim_tl_transmission(m->tl, r, op->peer, t, t + m->p.o + m->p.L, op->size);
 		}
-		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, op->peer, t);
+		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, op->peer);
+		if (op->size > m->p.S) {
+			sim_dep *d = dt_get(m, RDV_KEY(r, i));
+			if (d)
+				d->maxt = t;
+		}
 		m->messages++;
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (op->size <= m->p.S)
@@ -667,11 +692,11 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	return 0;
 }
 
-static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint64_t aux)
+static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w)
 {
 	m->now = t;
 	if (w & EV_MSG)
-		return on_message(m, t, r, w & ~EV_MSG, aux);
+		return on_message(m, t, r, w & ~EV_MSG);
 	return on_op(m, t, r, w);
 }
 
@@ -826,9 +851,9 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				if (ops[i].ndeps != 0 || ops[i].kind != kind)
 					continue;
 				uint32_t seq = (uint32_t)rootseq++;
-				uint64_t back = process(m, 0, (uint32_t)r, i, 0);
+				uint64_t back = process(m, 0, (uint32_t)r, i);
 				if (back) {
-					evq_node x = { back, 0, seq, (uint32_t)r, i, 0 };
+					evq_node x = { back, seq, (uint32_t)r, i, 0 };
 					if (evq_push(&m->q, x))
 						m->fail = 1;
 				}
@@ -858,7 +883,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				prefetch_stage(m, &b[i + PF_PEER], 2);
 			evq_node x = b[i];
 			m->q.pos = i + 1;
-			uint64_t back = process(m, x.time, x.rank, x.op, x.aux);
+			uint64_t back = process(m, x.time, x.rank, x.op);
 			if (back) {
 				x.time = back;
 				if (evq_push(&m->q, x))

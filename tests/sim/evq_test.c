@@ -6,7 +6,7 @@
 
 static evq_node node(uint64_t time, uint32_t seq, uint32_t id)
 {
-	evq_node x = { time, 0, seq, id, 0, 0 };
+	evq_node x = { time, seq, id, 0, 0 };
 	return x;
 }
 
