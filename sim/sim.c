@@ -504,8 +504,23 @@ static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
  * release order, at max(release, cpu_free[c] (, nic_send_free[n])). */
+static void queue_released(sim *m, const sim_rel *x, const goal_op *op)
+{
+	uint64_t t = x->time, c = *cpu_free(m, x->rank, op->cpu);
+	if (c > t)
+		t = c;
+	if (op->kind == GOAL_SEND && *nic_send(m, x->rank, op->nic) > t)
+		t = *nic_send(m, x->rank, op->nic);
+	push_event(m, t, x->rank, x->op, 0);
+}
+
 static void flush_released(sim *m)
 {
+	if (m->rel_n == 1) {
+		queue_released(m, &m->rel[0], &rank_ops(m, m->rel[0].rank)[m->rel[0].op]);
+		m->rel_n = 0;
+		return;
+	}
 	uint64_t prev = 0;
 	int first = 1;
 	for (;;) {
@@ -519,20 +534,10 @@ static void flush_released(sim *m)
 		if (cur == UINT64_MAX)
 			break;
 		const goal_op *ops = rank_ops(m, cur);
-		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
-			for (size_t k = 0; k < m->rel_n; k++) {
-				const sim_rel *x = &m->rel[k];
-				if (x->rank != cur || ops[x->op].kind != kind)
-					continue;
-				const goal_op *op = &ops[x->op];
-				uint64_t t = x->time, c = *cpu_free(m, cur, op->cpu);
-				if (c > t)
-					t = c;
-				if (kind == GOAL_SEND && *nic_send(m, cur, op->nic) > t)
-					t = *nic_send(m, cur, op->nic);
-				push_event(m, t, x->rank, x->op, 0);
-			}
-		}
+		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++)
+			for (size_t k = 0; k < m->rel_n; k++)
+				if (m->rel[k].rank == cur && ops[m->rel[k].op].kind == kind)
+					queue_released(m, &m->rel[k], &ops[m->rel[k].op]);
 		prev = cur;
 		first = 0;
 	}
