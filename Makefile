@@ -61,6 +61,7 @@ include goal-parser/module.mk
 -include viz/module.mk
 -include traces/module.mk
 -include loggp/module.mk
+-include model/module.mk
 
 all: $(TOOLS) $(TEST_PROGS)
 
