@@ -169,10 +169,20 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 			double sG = loggp_bytes(fr->G, pts[i].size);
 			sum += pts[i].prtt1 / 2 - 2 * fr->o - (sO > sG ? sO : sG);
 		}
+		fr->o_send = fr->o;
 		fr->L = sum / (double)(fr->last - fr->first + 1);
 		if (fr->L < 0) {
+			/* The receiver costs less than the sender's o: the
+			 * simulator's one o for both ends becomes the mean of the
+			 * two, which keeps PRTT(1,0,s)/2 = 2o + max(sO,sG) with L = 0
+			 * (docs/loggp.md, "Model latency"). */
+			fr->o += fr->L / 2;
 			fr->L = 0;
 			fr->clamped |= LOGGP_CLAMP_L;
+			if (fr->o < 0) {
+				fr->o = 0;
+				fr->clamped |= LOGGP_CLAMP_o;
+			}
 		}
 	}
 	free(x);
@@ -208,7 +218,8 @@ void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
 	}
 	fprintf(f, "(times in ns, G and O in ns/byte; per-byte terms count s-1 bytes;\n"
 	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged;\n"
-	        " (*): a value came out negative and is set to 0)\n");
+	        " (*): a value came out negative and is set to 0; for L, o is lowered\n"
+	        " to the mean of send and receive overhead instead)\n");
 }
 
 void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t S,

@@ -36,10 +36,14 @@ void loggp_detect_default(loggp_detect *opt);
 typedef struct loggp_fitrange {
 	size_t first, last;
 	double g, G, o, O;
-	double L;          /* model latency: mean of PRTT(1,0,s)/2 - 2o - max(sO,sG) */
+	double L;          /* model latency: mean of PRTT(1,0,s)/2 - 2o - max(sO,sG);
+	                      where that is negative, L = 0 and o is lowered to
+	                      make it 0 (the mean of send and receive overhead) */
+	double o_send;     /* o as fitted from the send overheads o_s(s) */
 	double gap_rms;    /* root mean square residual of the gap fit, ns */
 	double os_rms;     /* same for the overhead fit */
-	unsigned clamped;  /* negative fits set to 0: bits LOGGP_CLAMP_* */
+	unsigned clamped;  /* negative fits set to 0 (LOGGP_CLAMP_L: o lowered
+	                      instead): bits LOGGP_CLAMP_* */
 } loggp_fitrange;
 
 enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 8,

@@ -97,13 +97,20 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 		unsigned c = res->range[r].clamped;
 		if (!c)
 			continue;
+		if (c & LOGGP_CLAMP_L)
+			fprintf(warn, "warning: range %zu: the receiver costs less than the "
+			        "sender's o (PRTT(1,0,s)/2 < 2o + max(sO,sG)): L written as 0 "
+			        "and o as %.1f ns, the mean of send and receive overhead "
+			        "(send overhead %.1f ns; see docs/loggp.md)\n",
+			        r, res->range[r].o, res->range[r].o_send);
+		c &= ~(unsigned)LOGGP_CLAMP_L;
+		if (!c)
+			continue;
 		fprintf(warn, "warning: range %zu:", r);
 		for (int k = 0; k < 5; k++)
 			if (c & (1u << k))
 				fprintf(warn, " %s", names[k]);
-		fprintf(warn, " came out negative, written as 0%s\n", c & LOGGP_CLAMP_L ?
-		        " (PRTT(1,0,s)/2 < 2o + max(sO,sG): the receiver costs less than "
-		        "the sender's o; see docs/loggp.md)" : "");
+		fprintf(warn, " came out negative, written as 0\n");
 	}
 	loggp_fit_params(res, pts, S, par);
 	if (params_path) {

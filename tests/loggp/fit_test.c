@@ -169,6 +169,35 @@ static void test_three_protocols(void)
 	CHECK_NEAR(res.range[2].O, 0.7, 1e-9);
 }
 
+static void test_cheap_receiver(void)
+{
+	/* Send overhead o_s = 800 + (s-1)O, receive overhead o_r = 200 +
+	 * (s-1)O, no wire latency: PRTT(1,0,s) = 2(o_s + o_r + (s-1)G) =
+	 * 2(1000 + (s-1)(2O + G)).  The fit gives o = 800 from the sends;
+	 * L = 1000/2 ... -600 comes out negative, so o becomes the mean
+	 * (800 + 200)/2 = 500 and L = 0: a simulated ping-pong,
+	 * 2(L + 2o + max(sO,sG)), is PRTT(1,0,s) again when 2O + G = max(O, G)
+	 * (O = 0 here). */
+	model m = { -600, 800, 1000, 2, 0 };
+	loggp_point pts[80];
+	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 1);
+	const loggp_fitrange *r = &res.range[0];
+	CHECK_NEAR(r->o_send, 800, 1e-6);
+	CHECK_NEAR(r->o, 500, 1e-6);
+	CHECK_NEAR(r->L, 0, 0);
+	CHECK(r->clamped == LOGGP_CLAMP_L);
+	for (size_t i = 0; i < np; i++) {
+		double sG = loggp_bytes(r->G, pts[i].size);
+		CHECK_NEAR(2 * (r->L + 2 * r->o + sG), pts[i].prtt1, 1.0);
+	}
+}
+
 static void test_errors(void)
 {
 	loggp_point pts[2] = { { .size = 8 }, { .size = 8 } };
@@ -191,6 +220,7 @@ int main(void)
 	test_one_protocol();
 	test_protocol_change();
 	test_three_protocols();
+	test_cheap_receiver();
 	test_errors();
 	return check_done();
 }
