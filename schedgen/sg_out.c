@@ -122,11 +122,20 @@ int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
 	return 0;
 }
 
+void sg_out_open_sink(sg_out *o, const sg_sink *sink)
+{
+	memset(o, 0, sizeof *o);
+	o->format = SG_SINK;
+	o->sink = *sink;
+}
+
 int sg_out_rank_begin(sg_out *o, uint64_t r)
 {
 	if (o->failed)
 		return -1;
 	o->nops = 0;
+	if (o->format == SG_SINK)
+		return 0;
 	if (o->format == SG_BINARY) {
 		if (goal_writer_rank_begin(o->w))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
@@ -159,6 +168,16 @@ int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
 	}
 	if (o->nops >= GOAL_MAX_RANK_OPS)
 		return oerr(o, "error: a rank has more than %u ops", GOAL_MAX_RANK_OPS);
+	if (o->format == SG_SINK) {
+		if (o->sink.op(o->sink.ctx, op, o->err, sizeof o->err)) {
+			o->failed = 1;
+			return -1;
+		}
+		if (index)
+			*index = o->nops;
+		o->nops++;
+		return 0;
+	}
 	if (text_room(o))
 		return -1;
 	put_label(o, o->nops);
@@ -213,6 +232,13 @@ int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires)
 			return oerr(o, "error: %s", goal_writer_error(o->w));
 		return 0;
 	}
+	if (o->format == SG_SINK) {
+		if (o->sink.dep(o->sink.ctx, a, b, irequires, o->err, sizeof o->err)) {
+			o->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (text_room(o))
 		return -1;
 	put_label(o, a);
@@ -229,6 +255,8 @@ int sg_out_rank_end(sg_out *o)
 {
 	if (o->failed)
 		return -1;
+	if (o->format == SG_SINK)
+		return 0;
 	if (o->format == SG_BINARY) {
 		if (goal_writer_rank_end(o->w))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
@@ -243,6 +271,8 @@ int sg_out_rank_end(sg_out *o)
 int sg_out_close(sg_out *o)
 {
 	int rc = 0;
+	if (o->format == SG_SINK)
+		return o->failed ? -1 : 0;
 	if (o->format == SG_BINARY) {
 		if (!o->w)
 			return -1;

@@ -10,8 +10,19 @@
 
 typedef enum sg_format {
 	SG_TEXT,   /* GOAL text, canonical labels l1, l2, ... */
-	SG_BINARY  /* the binary format of goal.h */
+	SG_BINARY, /* the binary format of goal.h */
+	SG_SINK    /* calls the caller's functions (sg_out_open_sink) */
 } sg_format;
+
+/* The caller's functions of an SG_SINK output: an op (its index in the
+ * rank is the number of ops passed before it since the rank began) and a
+ * dependency.  They return 0, or -1 to stop (the output then fails with the
+ * message the function wrote into err, errlen bytes). */
+typedef struct sg_sink {
+	int (*op)(void *ctx, const goal_op *op, char *err, size_t errlen);
+	int (*dep)(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen);
+	void *ctx;
+} sg_sink;
 
 /* The writer.  Fields are private to sg_out.c. */
 typedef struct sg_out {
@@ -22,6 +33,7 @@ typedef struct sg_out {
 	char *path;            /* text: NULL for stdout */
 	char *buf;             /* text line buffer */
 	size_t len;
+	sg_sink sink;          /* SG_SINK */
 	uint32_t nops;         /* ops in the current rank */
 	int failed;
 	char err[512];
@@ -32,6 +44,11 @@ typedef struct sg_out {
  * Returns 0, or -1 with a message "PATH: error: ..." in o->err. */
 int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
                 const char *comment);
+
+/* Open an output that passes ops and dependencies to sink's functions
+ * (which are not called for ranks: the caller knows where a rank begins).
+ * sg_out_rank_begin restarts the op count; sg_out_close only frees. */
+void sg_out_open_sink(sg_out *o, const sg_sink *sink);
 
 /* Begin rank r (ranks come in order 0..nranks-1). */
 int sg_out_rank_begin(sg_out *o, uint64_t r);

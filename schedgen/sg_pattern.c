@@ -749,13 +749,78 @@ static void add_compute(ctx *c, const sg_params *p, uint32_t coll_first)
 	} while (left > 0);
 }
 
+/* Add the ops of rank r of pattern i (every iteration) to c->o, in the
+ * rank begun there. */
+static void gen_rank(ctx *c, size_t i, const sg_params *p, uint64_t r)
+{
+	uint64_t per_coll = tagfns[i](p), per_bar = t_log2(p);
+	sg_params bar = *p;
+	bar.size = 0;
+	c->r = r;
+	c->start = NONE;
+	c->first = 0;
+	c->tagbase = 0;
+	for (uint64_t it = 0; it < p->iterations; it++) {
+		uint64_t root = p->rotate_root ? (p->root + it) % p->nranks : p->root;
+		uint32_t coll_first;
+		if (p->sync && it > 0) {
+			g_dissemination(c, &bar, 0);
+			c->tagbase += per_bar;
+			end_phase(c);
+		}
+		coll_first = nops(c);
+		gens[i](c, p, root);
+		c->tagbase += per_coll;
+		if (p->nb)
+			add_compute(c, p, coll_first < nops(c) ? coll_first : NONE);
+		if (it + 1 < p->iterations)
+			end_phase(c);
+	}
+}
+
+static void ctx_free(ctx *c)
+{
+	free(c->used);
+	free(c->la.v);
+	free(c->lb.v);
+	free(c->exits.v);
+}
+
+uint64_t sg_pattern_tags(size_t i, const sg_params *p)
+{
+	return i < NPAT ? tags_total(i, p) : 0;
+}
+
+int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
+                     char *err, size_t errlen)
+{
+	ctx c;
+	int rc = 0;
+	if (sg_params_check(i, p, err, errlen))
+		return -1;
+	if (r >= p->nranks)
+		return perr(err, errlen, "rank %" PRIu64 " is not a rank of the pattern (0..%" PRIu64 ")",
+		            r, p->nranks - 1);
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.P = p->nranks;
+	gen_rank(&c, i, p, r);
+	if (c.oom) {
+		perr(err, errlen, "error: out of memory");
+		rc = -1;
+	} else if (o->failed) {
+		perr(err, errlen, "%s", o->err);
+		rc = -1;
+	}
+	ctx_free(&c);
+	return rc;
+}
+
 int sg_generate(size_t i, const sg_params *p, sg_out *o,
                 void (*progress)(void *ctx, uint64_t done), void *pctx,
                 char *err, size_t errlen)
 {
 	ctx c;
-	sg_params bar;
-	uint64_t per_coll = tagfns[i](p), per_bar = t_log2(p);
 	int rc = 0;
 
 	if (sg_params_check(i, p, err, errlen))
@@ -763,31 +828,10 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.P = p->nranks;
-	bar = *p;
-	bar.size = 0;
 	for (uint64_t r = 0; r < p->nranks; r++) {
-		c.r = r;
-		c.start = NONE;
-		c.first = 0;
-		c.tagbase = 0;
 		if (sg_out_rank_begin(o, r))
 			break;
-		for (uint64_t it = 0; it < p->iterations; it++) {
-			uint64_t root = p->rotate_root ? (p->root + it) % p->nranks : p->root;
-			uint32_t coll_first;
-			if (p->sync && it > 0) {
-				g_dissemination(&c, &bar, 0);
-				c.tagbase += per_bar;
-				end_phase(&c);
-			}
-			coll_first = nops(&c);
-			gens[i](&c, p, root);
-			c.tagbase += per_coll;
-			if (p->nb)
-				add_compute(&c, p, coll_first < nops(&c) ? coll_first : NONE);
-			if (it + 1 < p->iterations)
-				end_phase(&c);
-		}
+		gen_rank(&c, i, p, r);
 		if (c.oom || sg_out_rank_end(o))
 			break;
 		if (progress && (r + 1) % 65536 == 0)
@@ -800,9 +844,6 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
 		perr(err, errlen, "%s", o->err);
 		rc = -1;
 	}
-	free(c.used);
-	free(c.la.v);
-	free(c.lb.v);
-	free(c.exits.v);
+	ctx_free(&c);
 	return rc;
 }

@@ -62,4 +62,15 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
                 void (*progress)(void *ctx, uint64_t done), void *ctx,
                 char *err, size_t errlen);
 
+/* Generate only rank r (< p->nranks) of pattern i with parameters p
+ * (checked) into o, inside the rank the caller has begun (typically an
+ * SG_SINK output): the same ops and dependencies sg_generate writes for
+ * rank r.  Returns 0, or -1 with a message in err. */
+int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
+                     char *err, size_t errlen);
+
+/* The number of distinct tags pattern i uses with parameters p (tags
+ * 0..n-1; saturates at UINT64_MAX), 0 for an unknown pattern. */
+uint64_t sg_pattern_tags(size_t i, const sg_params *p);
+
 #endif
