@@ -1,0 +1,641 @@
+/* loggops_model.c: the loggops-model command line: simulate a pattern over
+ * P or one parameter, compare with every closed form known for it, print a
+ * table or CSV and draw an SVG plot. */
+#include "model_formula.h"
+#include "model_plot.h"
+#include "model_sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "loggops-model";
+
+#define MAX_POINTS 10000
+#define MAX_P 1048576u
+#define MAX_TIME 1000000000000u   /* L, o, g at most 1000 s */
+#define MAX_RATE 1000u            /* G, O at most 1000 ns/byte */
+#define MAX_SIZE 1073741824u      /* s at most 1 GiB */
+#define MAX_LOOP 100000u
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: loggops-model PATTERN [OPTIONS]\n"
+"Simulates a collective pattern (schedgen's) with the LogGOPS simulation core\n"
+"and compares it with every closed-form LogP / LogGP / LogGOPS model known for\n"
+"it: one row per P (or per value of a swept parameter), the simulated time,\n"
+"each formula and its relative error.\n"
+"\n"
+"  -P RANGE             ranks (default 2..64): N, A..B (A, 2A, 4A, ... and B),\n"
+"                       A..B:STEP (A, A+STEP, ... and B) or a list N,M,...\n"
+"  -s, --size BYTES     message size s (default 1)\n"
+"  -L N                 latency, ns                   (default 2500)\n"
+"  -o N                 CPU overhead per message, ns  (default 1500)\n"
+"  -g N                 NIC gap per message, ns       (default 1000)\n"
+"  -G X                 NIC gap per byte, ns          (default 6; may be fractional)\n"
+"  -O X                 CPU overhead per byte, ns     (default 0; may be fractional)\n"
+"  -S N                 rendezvous above N bytes      (default 65535)\n"
+"  -n, --fanin N        fan-in of barrier_tree        (default 2)\n"
+"      --sweep X=RANGE  sweep X (L, o, g, G, O, S, s or n) over RANGE instead\n"
+"                       of P; -P then gives one P (default 16)\n"
+"      --loop N         benchmarking error: compare one operation with N\n"
+"                       back-to-back iterations divided by N, and with the root\n"
+"                       rotated each iteration (rooted patterns)\n"
+"      --csv            CSV on standard output instead of the table\n"
+"      --svg FILE       also draw the results as an SVG plot into FILE\n"
+"      --list           the formulas: pattern, source, kind, domain\n"
+"  -h, --help           this help\n"
+"\n"
+"Relative error = (formula - simulated) / simulated.  In the table an error in\n"
+"parentheses lies outside the formula's domain (docs/model.md).\n"
+"Example: loggops-model bcast_binomial -P 2..4096 -s 1024 --svg bcast.svg\n");
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: error: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* A decimal number with at most `frac` fraction digits, scaled by 10^frac,
+ * in *out.  Returns 0, or -1 if str is not such a number or too large. */
+static int parse_scaled(const char *str, int frac, uint64_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0, seen_dot = 0, fd = 0;
+	const char *p = str;
+	for (; *p; p++) {
+		if (*p == '.' && !seen_dot && frac > 0) {
+			seen_dot = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return -1;
+		if (seen_dot && ++fd > frac)
+			return -1;
+		if (v > (UINT64_MAX / 10 - 9))
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+		digits++;
+	}
+	if (!digits || (seen_dot && fd == 0))
+		return -1;
+	for (; fd < frac; fd++) {
+		if (v > UINT64_MAX / 10)
+			return -1;
+		v *= 10;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A range of values (scaled integers): N, A..B, A..B:STEP, or N,M,....
+ * what names the option in messages.  Fills v (at most MAX_POINTS) and
+ * returns the count; *geometric is set for A..B.  Dies on a bad range. */
+static size_t parse_range(const char *what, const char *str, int frac, uint64_t *v,
+                          int *geometric)
+{
+	char buf[256];
+	size_t n = 0;
+	const char *dots = strstr(str, "..");
+	*geometric = 0;
+	if (strlen(str) >= sizeof buf)
+		die("%s: '%s' is too long", what, str);
+	strcpy(buf, str);
+	if (dots) {
+		char *a = buf, *b = buf + (dots - str) + 2, *step = strchr(b, ':');
+		uint64_t lo, hi, st = 0;
+		buf[dots - str] = '\0';
+		if (step)
+			*step++ = '\0';
+		if (parse_scaled(a, frac, &lo) || parse_scaled(b, frac, &hi) ||
+		    (step && (parse_scaled(step, frac, &st) || st == 0)))
+			die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+		if (lo > hi)
+			die("%s: the range '%s' is empty", what, str);
+		if (!step && lo == 0)
+			die("%s: a doubling range A..B needs A > 0 (or give A..B:STEP)", what);
+		*geometric = !step;
+		for (uint64_t x = lo; x < hi; x = step ? x + st : x * 2) {
+			if (n >= MAX_POINTS - 1)
+				die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
+			v[n++] = x;
+			if ((step && x > UINT64_MAX - st) || (!step && x > UINT64_MAX / 2))
+				break;
+		}
+		v[n++] = hi;
+		return n;
+	}
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (n >= MAX_POINTS)
+			die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
+		if (parse_scaled(tok, frac, &v[n]))
+			die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+		n++;
+	}
+	if (n == 0)
+		die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+	return n;
+}
+
+/* One value of a single-valued option, or die. */
+static uint64_t parse_one(const char *opt, const char *str, int frac, uint64_t max)
+{
+	uint64_t v;
+	if (str[0] == '-' && str[1] >= '0' && str[1] <= '9')
+		die("%s must not be negative (got %s)", opt, str);
+	if (parse_scaled(str, frac, &v))
+		die("%s expects a %snumber, not '%s'", opt, frac ? "decimal " : "", str);
+	if (v > max)
+		die("%s must be at most %" PRIu64 "%s (got %s)", opt, frac ? max / 1000 : max,
+		    frac ? " ns/byte" : "", str);
+	return v;
+}
+
+/* v thousandths of a ns per byte as a rate, in lowest terms (so that it
+ * prints as "6", not "6.000"). */
+static sim_rate milli(uint64_t v)
+{
+	sim_rate r = { v, 1000 };
+	while (r.den > 1 && r.num % 10 == 0) {
+		r.num /= 10;
+		r.den /= 10;
+	}
+	return r;
+}
+
+/* The swept quantity. */
+typedef enum sweep_var { SW_P, SW_L, SW_o, SW_g, SW_G, SW_O, SW_S, SW_s, SW_n } sweep_var;
+
+static const char *const sweep_names[] = { "P", "L", "o", "g", "G", "O", "S", "s", "n" };
+
+/* All settings of one run. */
+typedef struct setup {
+	const char *pattern;
+	uint64_t P, s, n;      /* when not swept */
+	sim_params prm;
+	uint64_t G1000, O1000; /* G and O in thousandths of ns/byte */
+	sweep_var var;
+	uint64_t *vals;
+	size_t nvals;
+	int geometric;
+	uint64_t loop;         /* 0: the formula comparison */
+	int csv;
+	const char *svg;
+} setup;
+
+/* The value of point i in the units of its variable (G, O: ns/byte). */
+static double x_of(const setup *u, size_t i)
+{
+	double v = (double)u->vals[i];
+	return (u->var == SW_G || u->var == SW_O) ? v / 1000 : v;
+}
+
+/* Format point i's value of the swept variable. */
+static void fmt_x(const setup *u, size_t i, char *buf, size_t n)
+{
+	if (u->var == SW_G || u->var == SW_O) {
+		sim_rate_format(milli(u->vals[i]), buf, n);
+	} else {
+		snprintf(buf, n, "%" PRIu64, u->vals[i]);
+	}
+}
+
+/* The parameters of point i. */
+static void point(const setup *u, size_t i, uint64_t *P, uint64_t *s, uint64_t *n, sim_params *prm)
+{
+	uint64_t v = u->vals[i];
+	*P = u->P;
+	*s = u->s;
+	*n = u->n;
+	*prm = u->prm;
+	prm->G = milli(u->G1000);
+	prm->O = milli(u->O1000);
+	switch (u->var) {
+	case SW_P: *P = v; break;
+	case SW_L: prm->L = v; break;
+	case SW_o: prm->o = v; break;
+	case SW_g: prm->g = v; break;
+	case SW_G: prm->G = milli(v); break;
+	case SW_O: prm->O = milli(v); break;
+	case SW_S: prm->S = v; break;
+	case SW_s: *s = v; break;
+	case SW_n: *n = v; break;
+	}
+}
+
+static void list_formulas(void)
+{
+	for (size_t i = 0; i < model_nformulas(); i++) {
+		const model_formula *f = model_formula_at(i);
+		printf("%s %s: %s\n", f->pattern, f->name, model_kind_name(f->kind));
+		printf("    %s\n", f->expr);
+		printf("    %s for %s\n", f->kind == MODEL_APPROX ? "applies" : "holds", f->domain_text);
+		if (f->exact_text)
+			printf("    exact when %s\n", f->exact_text);
+		if (f->notes[0])
+			printf("    note: %s\n", f->notes);
+		printf("    source: %s\n", f->source);
+	}
+}
+
+/* The header lines of the table: pattern, parameters, formulas. */
+static void put_header(const setup *u, const model_formula **fs, size_t nf)
+{
+	char g[32], o[32];
+	sim_rate_format(milli(u->G1000), g, sizeof g);
+	sim_rate_format(milli(u->O1000), o, sizeof o);
+	printf("# loggops-model %s:", u->pattern);
+	if (u->var != SW_P)
+		printf(" P=%" PRIu64, u->P);
+	if (u->var != SW_s)
+		printf(" s=%" PRIu64, u->s);
+	if (u->var != SW_L)
+		printf(" L=%" PRIu64, u->prm.L);
+	if (u->var != SW_o)
+		printf(" o=%" PRIu64, u->prm.o);
+	if (u->var != SW_g)
+		printf(" g=%" PRIu64, u->prm.g);
+	if (u->var != SW_G)
+		printf(" G=%s", g);
+	if (u->var != SW_O)
+		printf(" O=%s", o);
+	if (u->var != SW_S)
+		printf(" S=%" PRIu64, u->prm.S);
+	if (u->var != SW_n && strcmp(u->pattern, "barrier_tree") == 0)
+		printf(" n=%" PRIu64, u->n);
+	printf(" (ns)\n");
+	if (u->loop) {
+		printf("# loop: %" PRIu64 " back-to-back iterations, time / %" PRIu64
+		       "; rotated: the same with the root rotated\n", u->loop, u->loop);
+		printf("# err: (per-iteration - single) / single; ratio: single / per-iteration\n");
+		return;
+	}
+	for (size_t k = 0; k < nf; k++) {
+		const model_formula *f = fs[k];
+		printf("# %s (%s): %s\n", f->name, model_kind_name(f->kind), f->expr);
+		printf("#   %s for %s", f->kind == MODEL_APPROX ? "applies" : "holds", f->domain_text);
+		if (f->exact_text)
+			printf("; exact when %s", f->exact_text);
+		printf("\n#   %s\n", f->source);
+	}
+	printf("# err: (formula - simulated) / simulated; (in parentheses): outside the domain\n");
+}
+
+static double rel(double v, double ref)
+{
+	return ref > 0 ? (v - ref) / ref : 0;
+}
+
+/* Print a relative error (percent) into buf; in parentheses when out. */
+static void fmt_err(char *buf, size_t n, double e, int in)
+{
+	char t[48];
+	if (e == 0)
+		snprintf(t, sizeof t, "0");
+	else
+		snprintf(t, sizeof t, "%+.2f%%", 100 * e);
+	if (strcmp(t, "+0.00%") == 0 || strcmp(t, "-0.00%") == 0)
+		snprintf(t, sizeof t, "%s0.00%%", e > 0 ? "+" : "-");
+	snprintf(buf, n, in ? "%s" : "(%s)", t);
+}
+
+/* Write the SVG plot of the results.  Returns 0 or -1 (error printed). */
+static int draw(const setup *u, const model_formula **fs, size_t nf, const double *simt,
+                const double *fval, const double *loopv, const double *rotv)
+{
+	model_series ser[64];
+	double *xs = malloc(u->nvals * sizeof *xs), *ys = malloc((nf + 3) * u->nvals * sizeof *ys);
+	size_t ns = 0;
+	char title[512], g[32], o[32], xl[64];
+	model_plot pl;
+	FILE *f;
+	int rc = -1;
+
+	if (!xs || !ys) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		goto out;
+	}
+	for (size_t i = 0; i < u->nvals; i++) {
+		xs[i] = x_of(u, i);
+		ys[i] = simt[i] / 1000;
+	}
+	ser[ns++] = (model_series){ u->loop ? "one operation" : "simulated", xs, ys, u->nvals, 1 };
+	if (u->loop) {
+		for (size_t i = 0; i < u->nvals; i++) {
+			ys[u->nvals + i] = loopv[i] / 1000;
+			ys[2 * u->nvals + i] = rotv[i] / 1000;
+		}
+		ser[ns++] = (model_series){ "loop / N", xs, ys + u->nvals, u->nvals, 1 };
+		ser[ns++] = (model_series){ "rotated root, loop / N", xs, ys + 2 * u->nvals, u->nvals, 1 };
+	} else {
+		for (size_t k = 0; k < nf && ns < 64; k++) {
+			double *y = ys + (k + 1) * u->nvals;
+			for (size_t i = 0; i < u->nvals; i++)
+				y[i] = fval[k * u->nvals + i] / 1000;
+			ser[ns++] = (model_series){ fs[k]->name, xs, y, u->nvals, 0 };
+		}
+	}
+	sim_rate_format(milli(u->G1000), g, sizeof g);
+	sim_rate_format(milli(u->O1000), o, sizeof o);
+	if (u->var == SW_P)
+		snprintf(title, sizeof title, "%s, s=%" PRIu64 ", L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64
+		         " G=%s O=%s", u->pattern, u->s, u->prm.L, u->prm.o, u->prm.g, g, o);
+	else
+		snprintf(title, sizeof title, "%s, P=%" PRIu64 ", sweep of %s", u->pattern, u->P,
+		         sweep_names[u->var]);
+	snprintf(xl, sizeof xl, "%s%s", u->var == SW_P ? "P (ranks)" : sweep_names[u->var],
+	         u->var == SW_G || u->var == SW_O ? " (ns/byte)" :
+	         u->var == SW_s || u->var == SW_S ? " (bytes)" :
+	         u->var == SW_n || u->var == SW_P ? "" : " (ns)");
+	pl.title = title;
+	pl.xlabel = xl;
+	pl.ylabel = u->loop ? "time per operation (us)" : "time (us)";
+	pl.xlog = u->geometric;
+	pl.xbase2 = u->var == SW_P || u->var == SW_n;
+	{
+		double lo = 0, hi = 0;
+		for (size_t i = 0; i < ns; i++)
+			for (size_t j = 0; j < ser[i].n; j++) {
+				double v = ser[i].y[j];
+				if (v > 0 && (lo == 0 || v < lo))
+					lo = v;
+				if (v > hi)
+					hi = v;
+			}
+		pl.ylog = lo > 0 && hi / lo > 20;
+	}
+	f = fopen(u->svg, "w");
+	if (!f) {
+		fprintf(stderr, "%s: error: %s: %s\n", prog, u->svg, strerror(errno));
+		goto out;
+	}
+	rc = model_plot_svg(f, &pl, ser, ns);
+	if (fclose(f) || rc) {
+		fprintf(stderr, "%s: error: %s: cannot write the plot\n", prog, u->svg);
+		rc = -1;
+	}
+out:
+	free(xs);
+	free(ys);
+	return rc;
+}
+
+/* Simulate every point, print the table or CSV, draw the plot.  Returns the
+ * exit status. */
+static int run(const setup *u)
+{
+	const model_formula *fs[64];
+	size_t nf = 0, w = 12;
+	double *simt = calloc(u->nvals, sizeof *simt), *fval = NULL, *loopv = NULL, *rotv = NULL;
+	int *in = NULL;
+	model_sim ms;
+	char err[1024];
+	int status = 1;
+
+	for (size_t k = 0; k < model_nformulas() && nf < 64; k++)
+		if (strcmp(model_formula_at(k)->pattern, u->pattern) == 0) {
+			fs[nf++] = model_formula_at(k);
+			if (strlen(fs[nf - 1]->name) > w)
+				w = strlen(fs[nf - 1]->name);
+		}
+	fval = calloc(nf * u->nvals + 1, sizeof *fval);
+	in = calloc(nf * u->nvals + 1, sizeof *in);
+	loopv = calloc(u->nvals, sizeof *loopv);
+	rotv = calloc(u->nvals, sizeof *rotv);
+	if (!simt || !fval || !in || !loopv || !rotv) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		goto out;
+	}
+	if (model_sim_open(&ms, err, sizeof err)) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		goto out;
+	}
+	for (size_t i = 0; i < u->nvals; i++) {
+		sg_params sp;
+		sim_params prm;
+		model_ctx c;
+		uint64_t P, s, n, t;
+		point(u, i, &P, &s, &n, &prm);
+		sg_params_default(&sp);
+		sp.nranks = P;
+		sp.size = s;
+		sp.fanin = n;
+		if (model_simulate(&ms, u->pattern, &sp, &prm, &t, err, sizeof err))
+			goto fail;
+		simt[i] = (double)t;
+		if (u->loop) {
+			sp.iterations = u->loop;
+			if (model_simulate(&ms, u->pattern, &sp, &prm, &t, err, sizeof err))
+				goto fail;
+			loopv[i] = (double)t / (double)u->loop;
+			sp.rotate_root = 1;
+			if (model_simulate(&ms, u->pattern, &sp, &prm, &t, err, sizeof err))
+				goto fail;
+			rotv[i] = (double)t / (double)u->loop;
+			continue;
+		}
+		model_ctx_set(&c, P, s, n, &prm);
+		for (size_t k = 0; k < nf; k++) {
+			fval[k * u->nvals + i] = (double)fs[k]->eval(&c);
+			in[k * u->nvals + i] = fs[k]->domain(&c);
+		}
+	}
+	model_sim_close(&ms);
+
+	/* The table or CSV. */
+	if (!u->csv)
+		put_header(u, fs, nf);
+	if (u->csv) {
+		printf("%s,simulated", sweep_names[u->var]);
+		if (u->loop)
+			printf(",loop,loop_err,rotated,rotated_err");
+		else
+			for (size_t k = 0; k < nf; k++)
+				printf(",%s,%s_err,%s_in_domain", fs[k]->name, fs[k]->name, fs[k]->name);
+		printf("\n");
+	} else {
+		printf("%8s %14s", sweep_names[u->var], u->loop ? "single" : "simulated");
+		if (u->loop)
+			printf(" %14s %10s %8s %14s %10s %8s\n", "loop", "err", "ratio", "rotated", "err", "ratio");
+		else {
+			for (size_t k = 0; k < nf; k++)
+				printf(" %*s %10s", (int)w, fs[k]->name, "err");
+			printf("\n");
+		}
+	}
+	for (size_t i = 0; i < u->nvals; i++) {
+		char x[48], e[64];
+		fmt_x(u, i, x, sizeof x);
+		if (u->csv) {
+			printf("%s,%.0f", x, simt[i]);
+			if (u->loop)
+				printf(",%.3f,%.6f,%.3f,%.6f", loopv[i], rel(loopv[i], simt[i]),
+				       rotv[i], rel(rotv[i], simt[i]));
+			else
+				for (size_t k = 0; k < nf; k++) {
+					double v = fval[k * u->nvals + i];
+					printf(",%.0f,%.6f,%d", v, rel(v, simt[i]), in[k * u->nvals + i]);
+				}
+			printf("\n");
+			continue;
+		}
+		printf("%8s %14.0f", x, simt[i]);
+		if (u->loop) {
+			fmt_err(e, sizeof e, rel(loopv[i], simt[i]), 1);
+			printf(" %14.1f %10s %8.2f", loopv[i], e, loopv[i] > 0 ? simt[i] / loopv[i] : 0);
+			fmt_err(e, sizeof e, rel(rotv[i], simt[i]), 1);
+			printf(" %14.1f %10s %8.2f", rotv[i], e, rotv[i] > 0 ? simt[i] / rotv[i] : 0);
+		} else {
+			for (size_t k = 0; k < nf; k++) {
+				double v = fval[k * u->nvals + i];
+				fmt_err(e, sizeof e, rel(v, simt[i]), in[k * u->nvals + i]);
+				printf(" %*.0f %10s", (int)w, v, e);
+			}
+		}
+		printf("\n");
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: error: cannot write the output\n", prog);
+		goto out;
+	}
+	if (u->svg && draw(u, fs, nf, simt, fval, loopv, rotv))
+		goto out;
+	status = 0;
+	goto out;
+fail:
+	model_sim_close(&ms);
+	fprintf(stderr, "%s: error: %s\n", prog, err);
+out:
+	free(simt);
+	free(fval);
+	free(in);
+	free(loopv);
+	free(rotv);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST };
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "fanin", required_argument, NULL, 'n' },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "loop", required_argument, NULL, OPT_LOOP },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static uint64_t vals[MAX_POINTS];
+	setup u;
+	const char *prange = NULL, *sweep = NULL;
+	int c, idx;
+
+	memset(&u, 0, sizeof u);
+	sim_params_default(&u.prm);
+	u.s = 1;
+	u.n = 2;
+	u.G1000 = 6000;
+	u.O1000 = 0;
+	u.vals = vals;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":P:s:L:o:g:G:O:S:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'P': prange = optarg; break;
+		case 's': u.s = parse_one("--size", optarg, 0, MAX_SIZE); break;
+		case 'L': u.prm.L = parse_one("-L", optarg, 0, MAX_TIME); break;
+		case 'o': u.prm.o = parse_one("-o", optarg, 0, MAX_TIME); break;
+		case 'g': u.prm.g = parse_one("-g", optarg, 0, MAX_TIME); break;
+		case 'G': u.G1000 = parse_one("-G", optarg, 3, MAX_RATE * 1000); break;
+		case 'O': u.O1000 = parse_one("-O", optarg, 3, MAX_RATE * 1000); break;
+		case 'S': u.prm.S = parse_one("-S", optarg, 0, UINT64_MAX / 10); break;
+		case 'n':
+			u.n = parse_one("--fanin", optarg, 0, MAX_P);
+			if (u.n < 2)
+				die("--fanin must be at least 2 (got %s)", optarg);
+			break;
+		case OPT_SWEEP: sweep = optarg; break;
+		case OPT_LOOP:
+			u.loop = parse_one("--loop", optarg, 0, MAX_LOOP);
+			if (u.loop < 1)
+				die("--loop must be at least 1 (got %s)", optarg);
+			break;
+		case OPT_CSV: u.csv = 1; break;
+		case OPT_SVG: u.svg = optarg; break;
+		case OPT_LIST: list_formulas(); return 0;
+		case 'h': usage(stdout); return 0;
+		case ':': die("option %s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				die("unknown option -%c (see --help)", optopt);
+			die("unknown option %s (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		die("no pattern given (--list shows the patterns with formulas)");
+	u.pattern = argv[optind++];
+	if (optind < argc)
+		die("unexpected argument '%s' (see --help)", argv[optind]);
+	idx = sg_pattern_find(u.pattern);
+	if (idx < 0)
+		die("unknown pattern '%s' (--list shows the patterns with formulas)", u.pattern);
+	u.pattern = sg_pattern((size_t)idx)->name;
+	if (!model_has_pattern(u.pattern))
+		die("no formula covers pattern '%s' (--list shows the patterns with formulas)", u.pattern);
+
+	if (sweep) {
+		const char *eq = strchr(sweep, '=');
+		size_t k, len = eq ? (size_t)(eq - sweep) : 0;
+		int frac;
+		uint64_t max;
+		for (k = 1; k < sizeof sweep_names / sizeof sweep_names[0]; k++)
+			if (eq && strlen(sweep_names[k]) == len && strncmp(sweep, sweep_names[k], len) == 0)
+				break;
+		if (!eq || k == sizeof sweep_names / sizeof sweep_names[0])
+			die("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
+		u.var = (sweep_var)k;
+		frac = (u.var == SW_G || u.var == SW_O) ? 3 : 0;
+		u.nvals = parse_range("--sweep", eq + 1, frac, vals, &u.geometric);
+		max = u.var == SW_G || u.var == SW_O ? MAX_RATE * 1000 :
+		      u.var == SW_s ? MAX_SIZE : u.var == SW_n ? MAX_P :
+		      u.var == SW_S ? UINT64_MAX / 10 : MAX_TIME;
+		for (size_t i = 0; i < u.nvals; i++) {
+			if (vals[i] > max)
+				die("--sweep: %s must be at most %" PRIu64, sweep_names[k],
+				    frac ? max / 1000 : max);
+			if (u.var == SW_n && vals[i] < 2)
+				die("--sweep: the fan-in n must be at least 2");
+		}
+		u.P = 16;
+		if (prange) {
+			int geo;
+			uint64_t one[MAX_POINTS];
+			if (parse_range("-P", prange, 0, one, &geo) != 1)
+				die("with --sweep, -P takes one value (got '%s')", prange);
+			u.P = one[0];
+		}
+		if (u.P < 2 || u.P > MAX_P)
+			die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, u.P);
+	} else {
+		u.var = SW_P;
+		u.nvals = parse_range("-P", prange ? prange : "2..64", 0, vals, &u.geometric);
+		for (size_t i = 0; i < u.nvals; i++)
+			if (vals[i] < 2 || vals[i] > MAX_P)
+				die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i]);
+	}
+	return run(&u);
+}

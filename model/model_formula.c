@@ -1,0 +1,331 @@
+/* model_formula.c: the table of closed forms (LogP barriers, LogGP
+ * broadcasts, LogGOPS collectives) with their domains of validity. */
+#include "model_formula.h"
+
+#include <string.h>
+
+void model_ctx_set(model_ctx *c, uint64_t P, uint64_t s, uint64_t n,
+                   const sim_params *prm)
+{
+	memset(c, 0, sizeof *c);
+	c->P = P;
+	c->s = s;
+	c->n = n;
+	c->prm = *prm;
+	c->sO = sim_rate_bytes(prm->O, s);
+	c->sG = sim_rate_bytes(prm->G, s);
+}
+
+const char *model_kind_name(model_kind k)
+{
+	switch (k) {
+	case MODEL_EXACT: return "exact";
+	case MODEL_LOWER: return "lower bound";
+	case MODEL_UPPER: return "upper bound";
+	case MODEL_APPROX: return "approximation";
+	}
+	return "?";
+}
+
+uint64_t model_ceil_log(uint64_t n, uint64_t x)
+{
+	uint64_t k = 0, v = 1;
+	while (v < x) {
+		v = v > UINT64_MAX / n ? UINT64_MAX : v * n;
+		k++;
+	}
+	return k;
+}
+
+/* ---- Shorthands of the formulas ---------------------------------------- */
+
+static uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* floor(log2 x) for x >= 1. */
+static uint64_t floor_log2(uint64_t x)
+{
+	uint64_t k = 0;
+	while (x >>= 1)
+		k++;
+	return k;
+}
+
+static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static int ex_pow2(const model_ctx *c) { return pow2(c->P); }
+static int eager(const model_ctx *c) { return c->s <= c->prm.S; }
+static int rendezvous(const model_ctx *c) { return c->s > c->prm.S; }
+/* No per-byte cost: the LogP world. */
+static int no_bytes(const model_ctx *c) { return c->sO == 0 && c->sG == 0; }
+/* max(sO, sG): the receive cost beyond o. */
+static uint64_t m_of(const model_ctx *c) { return max2(c->sO, c->sG); }
+/* The hop 2o + L + max(sO, sG). */
+static uint64_t hop(const model_ctx *c) { return 2 * c->prm.o + c->prm.L + m_of(c); }
+/* f = max(o, g) and t = max(g, 2o + L) of the LogP barrier paper. */
+static uint64_t f_of(const model_ctx *c) { return max2(c->prm.o, c->prm.g); }
+static uint64_t t_of(const model_ctx *c) { return max2(c->prm.g, 2 * c->prm.o + c->prm.L); }
+
+/* ---- LogGOPS (Hoefler, Schneider, Lumsdaine 2010) ---------------------- */
+
+/* 2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG} */
+static uint64_t ev_loggops_linear(const model_ctx *c)
+{
+	uint64_t P = c->P;
+	return 2 * c->prm.o + c->prm.L +
+	       max2((P - 2) * c->prm.o + (P - 1) * c->sO, (P - 2) * c->prm.g + (P - 1) * c->sG);
+}
+
+/* The same plus (P-1)L for rendezvous. */
+static uint64_t ev_loggops_linear_rdv(const model_ctx *c)
+{
+	return ev_loggops_linear(c) + (c->P - 1) * c->prm.L;
+}
+
+/* The same term dominates both maxima (or P = 2, where there is one). */
+static int ex_scatter_same_term(const model_ctx *c)
+{
+	uint64_t o = c->prm.o, g = c->prm.g;
+	if (!eager(c))
+		return 0;
+	return c->P == 2 || (o + c->sO >= g + c->sG && c->sO >= c->sG) ||
+	       (g + c->sG >= o + c->sO && c->sG >= c->sO);
+}
+
+/* Gather: the root's receives are spaced by max(o + max(sO, sG), g + sG). */
+static int ex_gather_same_term(const model_ctx *c)
+{
+	uint64_t o = c->prm.o, g = c->prm.g;
+	if (!eager(c))
+		return 0;
+	return c->P == 2 || (g >= o && c->sG >= c->sO) ||
+	       (c->sO >= c->sG && o + c->sO >= g + c->sG);
+}
+
+/* (2o + L + max{sO, sG}) ceil(log2 P) */
+static uint64_t ev_loggops_binomial(const model_ctx *c)
+{
+	return hop(c) * model_ceil_log(2, c->P);
+}
+
+static int dom_binomial(const model_ctx *c)
+{
+	return eager(c) && c->prm.g + c->sG <= hop(c);
+}
+
+/* (delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L) */
+static uint64_t ev_loggops_dissemination(const model_ctx *c)
+{
+	uint64_t delta = c->sO > c->prm.L ? c->sO - c->prm.L : 0;
+	return (delta + hop(c)) * model_ceil_log(2, c->P);
+}
+
+static int dom_dissemination(const model_ctx *c)
+{
+	uint64_t delta = c->sO > c->prm.L ? c->sO - c->prm.L : 0;
+	return eager(c) && c->prm.g + c->sG <= delta + hop(c);
+}
+
+/* docs/semantics.md section 7: 2o + L + max(sO, sG) + (P-2) max(o + sO, g + sG) */
+static uint64_t ev_spec_scatter(const model_ctx *c)
+{
+	return hop(c) + (c->P - 2) * max2(c->prm.o + c->sO, c->prm.g + c->sG);
+}
+
+/* docs/patterns.md: 2o + L + max(sO, sG) + (P-2) max(o + max(sO, sG), g + sG) */
+static uint64_t ev_spec_gather(const model_ctx *c)
+{
+	return hop(c) + (c->P - 2) * max2(c->prm.o + m_of(c), c->prm.g + c->sG);
+}
+
+/* docs/patterns.md: (P-1)(2o + L + max(sO, sG)) */
+static uint64_t ev_chain(const model_ctx *c)
+{
+	return (c->P - 1) * hop(c);
+}
+
+/* ---- LogP barriers (Hoefler, Cerquetti, Mehlan, Mietke, Rehm 2005) ----- */
+
+/* 2(2o + L) + 2(P-2) f */
+static uint64_t ev_logp_central(const model_ctx *c)
+{
+	return 2 * (2 * c->prm.o + c->prm.L) + 2 * (c->P - 2) * f_of(c);
+}
+
+/* (2o + L + (n-2) f) ceil(log_n P) + 2o + L + (ceil(log2 P) - 1) t */
+static uint64_t ev_logp_combining(const model_ctx *c)
+{
+	uint64_t n = c->n < 2 ? 2 : c->n, K = model_ceil_log(2, c->P);
+	uint64_t up = (2 * c->prm.o + c->prm.L + (n - 2) * f_of(c)) * model_ceil_log(n, c->P);
+	return up + 2 * c->prm.o + c->prm.L + (K ? K - 1 : 0) * t_of(c);
+}
+
+/* t ceil(log2 P) + 2o + L + (ceil(log2 P) - 1) t */
+static uint64_t ev_logp_tournament(const model_ctx *c)
+{
+	uint64_t K = model_ceil_log(2, c->P);
+	return t_of(c) * K + 2 * c->prm.o + c->prm.L + (K ? K - 1 : 0) * t_of(c);
+}
+
+/* t ceil(log2 P) */
+static uint64_t ev_logp_dissemination(const model_ctx *c)
+{
+	return t_of(c) * model_ceil_log(2, c->P);
+}
+
+static int dom_logp(const model_ctx *c) { return eager(c) && no_bytes(c); }
+
+static int ex_logp_dissemination(const model_ctx *c)
+{
+	return c->prm.g <= 2 * c->prm.o + c->prm.L;
+}
+
+static int dom_logp_tournament(const model_ctx *c)
+{
+	return dom_logp(c) && c->prm.g <= 2 * c->prm.o + c->prm.L;
+}
+
+/* ---- LogGP broadcasts (Cameron, Ge, Sun 2007), k = s - 1 --------------- */
+
+/* 2o + L + (P-1) G k + (P-2) g */
+static uint64_t ev_cameron_linear(const model_ctx *c)
+{
+	return 2 * c->prm.o + c->prm.L + (c->P - 1) * c->sG + (c->P - 2) * c->prm.g;
+}
+
+static int ex_cameron_linear(const model_ctx *c)
+{
+	return eager(c) && c->sG >= c->sO && (c->P == 2 || c->prm.g + c->sG >= c->prm.o + c->sO);
+}
+
+/* h (2o + L + k G) + (h - 1) g, h = log2 P (the depth of the tree) */
+static uint64_t ev_cameron_binary(const model_ctx *c)
+{
+	uint64_t h = floor_log2(c->P);
+	return h * (2 * c->prm.o + c->prm.L + c->sG) + (h ? h - 1 : 0) * c->prm.g;
+}
+
+/* docs/patterns.md, full binary tree of depth d: d (2o + L + max(sO, sG) + max(o + sO, g + sG)) */
+static uint64_t ev_heap_binary(const model_ctx *c)
+{
+	uint64_t d = floor_log2(c->P);
+	return d * (hop(c) + max2(c->prm.o + c->sO, c->prm.g + c->sG));
+}
+
+static int dom_heap_binary(const model_ctx *c)
+{
+	return eager(c) && pow2(c->P + 1);
+}
+
+static int dom_eager(const model_ctx *c) { return eager(c); }
+
+/* ---- The table ---------------------------------------------------------- */
+
+#define HSL10 "Hoefler, Schneider, Lumsdaine 2010 (LogGOPSim)"
+#define HCMMR05 "Hoefler, Cerquetti, Mehlan, Mietke, Rehm 2005 (LogP barriers)"
+#define CGS07 "Cameron, Ge, Sun 2007 (lognP and log3P)"
+
+static const model_formula table[] = {
+	{ "scatter_linear", "loggops_linear", HSL10,
+	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG}", MODEL_LOWER,
+	  "s <= S", dom_eager,
+	  "the same term dominates both maxima: o+sO >= g+sG and sO >= sG, or "
+	  "g+sG >= o+sO and sG >= sO (or P = 2)", ex_scatter_same_term,
+	  "", ev_loggops_linear },
+	{ "scatter_linear", "loggops_linear_rdv", HSL10,
+	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG} + (P-1)L", MODEL_APPROX,
+	  "s > S (rendezvous)", rendezvous, NULL, NULL,
+	  "", ev_loggops_linear_rdv },
+	{ "scatter_linear", "spec_scatter", "docs/semantics.md section 7",
+	  "2o + L + max(sO, sG) + (P-2) max(o + sO, g + sG)", MODEL_EXACT,
+	  "s <= S", dom_eager, NULL, NULL,
+	  "", ev_spec_scatter },
+	{ "scatter_linear", "cameron_linear", CGS07,
+	  "2o + L + (P-1)Gk + (P-2)g, k = s-1", MODEL_LOWER,
+	  "s <= S", dom_eager,
+	  "sG >= sO and (g+sG >= o+sO or P = 2)", ex_cameron_linear,
+	  "the linear broadcast: the root sends the same s bytes to every rank, "
+	  "which is the schedule of scatter_linear", ev_cameron_linear },
+	{ "gather_linear", "loggops_linear", HSL10,
+	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG}", MODEL_LOWER,
+	  "s <= S", dom_eager,
+	  "g >= o and sG >= sO, or sO >= sG and o+sO >= g+sG (or P = 2)", ex_gather_same_term,
+	  "the root pays o + max(sO, sG) per receive", ev_loggops_linear },
+	{ "gather_linear", "loggops_linear_rdv", HSL10,
+	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG} + (P-1)L", MODEL_APPROX,
+	  "s > S (rendezvous)", rendezvous, NULL, NULL,
+	  "", ev_loggops_linear_rdv },
+	{ "gather_linear", "spec_gather", "docs/patterns.md",
+	  "2o + L + max(sO, sG) + (P-2) max(o + max(sO, sG), g + sG)", MODEL_EXACT,
+	  "s <= S", dom_eager, NULL, NULL,
+	  "", ev_spec_gather },
+	{ "bcast_binomial", "loggops_binomial", HSL10,
+	  "(2o + L + max{sO, sG}) ceil(log2 P)", MODEL_UPPER,
+	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial,
+	  "P is a power of two", ex_pow2,
+	  "", ev_loggops_binomial },
+	{ "bcast_binary", "cameron_binary", CGS07,
+	  "h (2o + L + kG) + (h-1) g, h = floor(log2 P), k = s-1", MODEL_APPROX,
+	  "s <= S", dom_eager, NULL, NULL,
+	  "h is the depth of the tree (log2 P for P a power of two); the paper "
+	  "charges no receive overhead for the second child", ev_cameron_binary },
+	{ "bcast_binary", "heap_binary", "docs/patterns.md",
+	  "d (2o + L + max(sO, sG) + max(o + sO, g + sG)), d = log2(P+1) - 1", MODEL_EXACT,
+	  "s <= S, P + 1 a power of two (a full tree)", dom_heap_binary, NULL, NULL,
+	  "", ev_heap_binary },
+	{ "bcast_chain", "chain", "docs/patterns.md",
+	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
+	  "s <= S, unsegmented", dom_eager, NULL, NULL,
+	  "", ev_chain },
+	{ "allreduce_dissemination", "loggops_dissemination", HSL10,
+	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
+	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
+	  "no reduction computation", ev_loggops_dissemination },
+	{ "barrier_dissemination", "loggops_dissemination", HSL10,
+	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
+	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
+	  "", ev_loggops_dissemination },
+	{ "barrier_dissemination", "logp_dissemination", HCMMR05,
+	  "t ceil(log2 P), t = max(g, 2o + L)", MODEL_UPPER,
+	  "sO = sG = 0 (e.g. s <= 1)", dom_logp,
+	  "g <= 2o + L", ex_logp_dissemination,
+	  "the first round costs 2o + L even when g > 2o + L: the gap only "
+	  "separates a rank's consecutive sends", ev_logp_dissemination },
+	{ "barrier_linear", "logp_central", HCMMR05,
+	  "2(2o + L) + 2(P-2) f, f = max(o, g)", MODEL_EXACT,
+	  "sO = sG = 0 (e.g. s <= 1)", dom_logp, NULL, NULL,
+	  "", ev_logp_central },
+	{ "barrier_tree", "logp_combining", HCMMR05,
+	  "(2o + L + (n-2) f) ceil(log_n P) + 2o + L + (ceil(log2 P) - 1) t", MODEL_APPROX,
+	  "sO = sG = 0 (e.g. s <= 1)", dom_logp, NULL, NULL,
+	  "the schedgen tree releases through the same fan-in n tree (each node "
+	  "sends to its n children), the paper through a binary tree", ev_logp_combining },
+	{ "barrier_tournament", "logp_tournament", HCMMR05,
+	  "t ceil(log2 P) + 2o + L + (ceil(log2 P) - 1) t", MODEL_UPPER,
+	  "sO = sG = 0 (e.g. s <= 1), g <= 2o + L", dom_logp_tournament,
+	  "P is a power of two", ex_pow2,
+	  "", ev_logp_tournament },
+};
+
+size_t model_nformulas(void)
+{
+	return sizeof table / sizeof table[0];
+}
+
+const model_formula *model_formula_at(size_t i)
+{
+	return i < model_nformulas() ? &table[i] : NULL;
+}
+
+int model_has_pattern(const char *pattern)
+{
+	for (size_t i = 0; i < model_nformulas(); i++)
+		if (strcmp(table[i].pattern, pattern) == 0)
+			return 1;
+	return 0;
+}
+
+int model_is_exact_at(const model_formula *f, const model_ctx *c)
+{
+	if (f->kind == MODEL_EXACT)
+		return f->domain(c);
+	return f->exact && f->domain(c) && f->exact(c);
+}
