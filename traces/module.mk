@@ -23,6 +23,15 @@ TEST_PROGS += $(B)/tests/trace_check
 $(B)/tests/trace_check: $(B)/obj/tests/traces/trace_check.o $(LIBTRACE)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
+# trace2goal: traces to GOAL schedules, with schedgen's patterns for the
+# collectives.  Plain C (it only reads text files).
+T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o
+OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
+TOOLS += $(B)/bin/trace2goal
+$(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
+$(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
 # MPI parts: built without sanitizers (the library is preloaded into MPI
 # programs), position independent, with the same warnings.
 MPICC ?= mpicc

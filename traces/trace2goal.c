@@ -1,0 +1,371 @@
+/* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
+#include "trace2goal_conv.h"
+
+#include "sg_pattern.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define TOOL "trace2goal"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: trace2goal [options] TRACE...\n"
+	        "\n"
+	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
+	        "docs/traces.md) into a GOAL schedule for loggopsim (docs/trace2goal.md).\n"
+	        "TRACE: one file per rank, or a folder (its *.txt files).  A file's rank is\n"
+	        "its '# rank:' line, else the number before '.txt' in its name.\n"
+	        "\n"
+	        "options:\n"
+	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
+	        "                           .bin, else GOAL text (default: text on stdout)\n"
+	        "  -c, --coll CLASS=PATTERN replace the collectives of CLASS by the schedgen\n"
+	        "                           pattern PATTERN (repeatable; see --list)\n"
+	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
+	        "  -s, --compute-scale X    multiply the computation times by X (default 1)\n"
+	        "      --strict             an unsupported MPI call is an error (default:\n"
+	        "                           a warning, and the call is skipped)\n"
+	        "      --request-size N     bytes of an MPI_Request in liballprof traces (8)\n"
+	        "      --stats              print figures of the conversion on stderr\n"
+	        "  -q, --quiet              no warnings\n"
+	        "  -l, --list               list the collective classes and the patterns\n"
+	        "  -h, --help               this help\n"
+	        "\n"
+	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ...), 2 bad options.\n");
+}
+
+static void list_patterns(const struct t2g_options *o)
+{
+	printf("collective classes (MPI calls) and their patterns:\n");
+	for (int c = 0; c < T2G_NCOLL; c++)
+		printf("  %-16s %s\n", t2g_coll_name(c), sg_pattern((size_t)o->pattern[c])->name);
+	printf("patterns:\n");
+	for (size_t i = 0; i < sg_npatterns(); i++)
+		printf("  %-24s %s\n", sg_pattern(i)->name, sg_pattern(i)->summary);
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* Prints "trace2goal: error: MESSAGE" for a bad command line; returns 2. */
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, TOOL ": error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+/* A list of trace files with their ranks. */
+struct file {
+	char *path;
+	long rank;
+};
+struct files {
+	struct file *v;
+	size_t n, cap;
+};
+
+static int files_add(struct files *fs, const char *path)
+{
+	if (fs->n == fs->cap) {
+		size_t c = fs->cap ? 2 * fs->cap : 16;
+		struct file *v = realloc(fs->v, c * sizeof *v);
+		if (!v)
+			return -1;
+		fs->v = v;
+		fs->cap = c;
+	}
+	fs->v[fs->n].path = strdup(path);
+	fs->v[fs->n].rank = -1;
+	if (!fs->v[fs->n].path)
+		return -1;
+	fs->n++;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the *.txt files of folder dir, in name order.  Returns 0 or 1. */
+static int add_dir(struct files *fs, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	if (!d) {
+		fprintf(stderr, "%s: error: cannot open: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			char **t = realloc(names, cap * sizeof *t);
+			if (!t) {
+				rc = 1;
+				break;
+			}
+			names = t;
+		}
+		size_t pl = strlen(dir) + len + 2;
+		names[n] = malloc(pl);
+		if (!names[n]) {
+			rc = 1;
+			break;
+		}
+		snprintf(names[n], pl, "%s/%s", dir, e->d_name);
+		n++;
+	}
+	closedir(d);
+	if (!rc && n == 0) {
+		fprintf(stderr, "%s: error: no *.txt trace files in this folder\n", dir);
+		rc = 1;
+	}
+	if (!rc)
+		qsort(names, n, sizeof *names, cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		if (!rc && files_add(fs, names[i]))
+			rc = 1;
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct file *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Orders fs by rank: every file has a rank, ranks are 0..n-1 once each.
+ * Returns 0 or 1 (message printed). */
+static int order_files(struct files *fs)
+{
+	char err[600];
+	int named = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		if (t2g_file_rank(fs->v[i].path, &fs->v[i].rank, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		named += fs->v[i].rank >= 0;
+	}
+	if (named == 0) {
+		/* no rank anywhere: the order of the command line */
+		for (size_t i = 0; i < fs->n; i++)
+			fs->v[i].rank = (long)i;
+		return 0;
+	}
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].rank < 0) {
+			fprintf(stderr, "%s: error: cannot tell the rank of this trace (no '# rank:' "
+			        "line, no number before .txt)\n", fs->v[i].path);
+			return 1;
+		}
+	qsort(fs->v, fs->n, sizeof *fs->v, cmp_rank);
+	for (size_t i = 0; i < fs->n; i++) {
+		if (i > 0 && fs->v[i].rank == fs->v[i - 1].rank) {
+			fprintf(stderr, TOOL ": error: two traces of rank %ld: %s and %s\n", fs->v[i].rank,
+			        fs->v[i - 1].path, fs->v[i].path);
+			return 1;
+		}
+		if (fs->v[i].rank != (long)i) {
+			fprintf(stderr, TOOL ": error: no trace of rank %zu (%zu files, ranks must be 0..%zu)\n",
+			        i, fs->n, fs->n - 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "coll", required_argument, NULL, 'c' },
+		{ "extrapolate", required_argument, NULL, 'x' },
+		{ "compute-scale", required_argument, NULL, 's' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "request-size", required_argument, NULL, 'r' },
+		{ "stats", no_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct t2g_options o;
+	struct t2g_stats st;
+	struct files fs = { NULL, 0, 0 };
+	const char *out_path = "-";
+	int stats = 0, quiet = 0, list = 0, ch, rc = 0;
+	uint64_t v;
+	char err[1024], comment[128];
+	sg_out out;
+	const char **paths = NULL;
+
+	t2g_options_default(&o);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:c:x:s:qlh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'c': {
+			char *eq = strchr(optarg, '=');
+			char name[64];
+			int cls, pat;
+			if (!eq || (size_t)(eq - optarg) >= sizeof name)
+				return bad("--coll wants CLASS=PATTERN (got '%s')", optarg);
+			memcpy(name, optarg, (size_t)(eq - optarg));
+			name[eq - optarg] = 0;
+			cls = t2g_coll_find(name);
+			if (cls < 0)
+				return bad("unknown collective class '%s' (see --list)", name);
+			pat = sg_pattern_find(eq + 1);
+			if (pat < 0)
+				return bad("unknown pattern '%s' (see --list)", eq + 1);
+			o.pattern[cls] = pat;
+			break;
+		}
+		case 'x':
+			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
+				return bad("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
+			o.extrapolate = (uint32_t)v;
+			break;
+		case 's': {
+			char *end;
+			errno = 0;
+			o.compute_scale = strtod(optarg, &end);
+			if (errno || *end || !(o.compute_scale >= 0) || !isfinite(o.compute_scale))
+				return bad("--compute-scale wants a number of at least 0 (got '%s')", optarg);
+			break;
+		}
+		case 'S':
+			o.strict = 1;
+			break;
+		case 'r':
+			if (parse_u64(optarg, &v) || (v != 4 && v != 8))
+				return bad("--request-size must be 4 or 8 (got '%s')", optarg);
+			o.request_size = (unsigned)v;
+			break;
+		case 't':
+			stats = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'l':
+			list = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, TOOL ": error: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, TOOL ": error: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (list) {
+		list_patterns(&o);
+		return 0;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, TOOL ": error: no trace files (see --help)\n");
+		return 2;
+	}
+	if (!quiet)
+		o.warn = print_warning;
+	for (int i = optind; i < argc && !rc; i++) {
+		struct stat sb;
+		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			rc = add_dir(&fs, argv[i]);
+		else if (files_add(&fs, argv[i]))
+			rc = 1;
+	}
+	if (!rc)
+		rc = order_files(&fs);
+	if (!rc && (uint64_t)fs.n * o.extrapolate > GOAL_MAX_RANKS) {
+		fprintf(stderr, TOOL ": error: %zu ranks times %" PRIu32 " is too many ranks\n", fs.n,
+		        o.extrapolate);
+		rc = 2;
+	}
+	if (!rc) {
+		paths = malloc(fs.n * sizeof *paths);
+		if (!paths)
+			rc = 1;
+		for (size_t i = 0; i < fs.n && paths; i++)
+			paths[i] = fs.v[i].path;
+	}
+	if (!rc) {
+		if (o.extrapolate > 1)
+			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks, extrapolated x%" PRIu32,
+			         fs.n, o.extrapolate);
+		else
+			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", fs.n);
+		if (sg_out_open(&out, out_path, sg_format_of_path(out_path),
+		                (uint64_t)fs.n * o.extrapolate, comment)) {
+			fprintf(stderr, "%s\n", out.err);
+			rc = 1;
+		} else if (t2g_convert(paths, fs.n, &o, &out, &st, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			sg_out_abort(&out);
+			rc = 1;
+		} else if (sg_out_close(&out)) {
+			fprintf(stderr, "%s\n", out.err);
+			rc = 1;
+		} else if (stats) {
+			fprintf(stderr, "ranks          %" PRIu64 "\n", st.ranks);
+			fprintf(stderr, "ops            %" PRIu64 "\n", st.ops);
+			fprintf(stderr, "  send         %" PRIu64 "\n", st.sends);
+			fprintf(stderr, "  recv         %" PRIu64 "\n", st.recvs);
+			fprintf(stderr, "  calc         %" PRIu64 "\n", st.calcs);
+			fprintf(stderr, "collectives    %" PRIu64 "\n", st.collectives);
+			fprintf(stderr, "skipped calls  %" PRIu64 "\n", st.skipped);
+			fprintf(stderr, "calc time      %" PRIu64 " ns\n", st.calc_ns);
+			fprintf(stderr, "traced time    %" PRIu64 " ns\n", st.traced_ns);
+		}
+	}
+	for (size_t i = 0; i < fs.n; i++)
+		free(fs.v[i].path);
+	free(fs.v);
+	free(paths);
+	return rc;
+}

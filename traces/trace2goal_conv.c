@@ -1,0 +1,1242 @@
+/* trace2goal_conv.c: converts per-rank MPI traces into a GOAL schedule, one
+ * output rank at a time (docs/trace2goal.md). */
+#include "trace2goal_conv.h"
+
+#include "sg_pattern.h"
+#include "trace_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NONE UINT32_MAX   /* no op */
+#define FRONT_MAX 4       /* frontier size before it is joined by a calc 0 */
+
+/* ---- Collective classes ------------------------------------------------ */
+
+static const char *const coll_names[T2G_NCOLL] = {
+#define T2G_COLL_NAME(id, name, other, def) name,
+	T2G_COLLS(T2G_COLL_NAME)
+#undef T2G_COLL_NAME
+};
+static const char *const coll_other[T2G_NCOLL] = {
+#define T2G_COLL_OTHER(id, name, other, def) other,
+	T2G_COLLS(T2G_COLL_OTHER)
+#undef T2G_COLL_OTHER
+};
+static const char *const coll_default[T2G_NCOLL] = {
+#define T2G_COLL_DEF(id, name, other, def) def,
+	T2G_COLLS(T2G_COLL_DEF)
+#undef T2G_COLL_DEF
+};
+
+void t2g_options_default(struct t2g_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->compute_scale = 1.0;
+	o->extrapolate = 1;
+	for (int c = 0; c < T2G_NCOLL; c++)
+		o->pattern[c] = sg_pattern_find(coll_default[c]);
+}
+
+const char *t2g_coll_name(int c)
+{
+	return c >= 0 && c < T2G_NCOLL ? coll_names[c] : NULL;
+}
+
+int t2g_coll_find(const char *name)
+{
+	for (int c = 0; c < T2G_NCOLL; c++)
+		if (strcasecmp(coll_names[c], name) == 0 ||
+		    (coll_other[c][0] && strcasecmp(coll_other[c], name) == 0))
+			return c;
+	return -1;
+}
+
+/* The class of a traced collective, or -1 for other calls. */
+static int coll_class(enum tr_kind k)
+{
+	switch (k) {
+	case TR_BARRIER: return T2G_BARRIER;
+	case TR_BCAST: return T2G_BCAST;
+	case TR_REDUCE: return T2G_REDUCE;
+	case TR_ALLREDUCE: return T2G_ALLREDUCE;
+	case TR_GATHER: case TR_GATHERV: return T2G_GATHER;
+	case TR_SCATTER: case TR_SCATTERV: return T2G_SCATTER;
+	case TR_ALLGATHER: case TR_ALLGATHERV: return T2G_ALLGATHER;
+	case TR_ALLTOALL: case TR_ALLTOALLV: return T2G_ALLTOALL;
+	case TR_REDUCE_SCATTER: case TR_REDUCE_SCATTER_BLOCK: return T2G_REDUCE_SCATTER;
+	case TR_SCAN: case TR_EXSCAN: return T2G_SCAN;
+	default: return -1;
+	}
+}
+
+/* ---- Rank of a file ---------------------------------------------------- */
+
+int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	size_t n;
+	*rank = -1;
+	if (!f) {
+		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] != '#')
+			break;
+		if (strncmp(line, "# rank:", 7) == 0) {
+			char *end;
+			long v = strtol(line + 7, &end, 10);
+			if (end != line + 7 && v >= 0) {
+				*rank = v;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	if (*rank >= 0)
+		return 0;
+	n = strlen(path);
+	if (n > 4 && strcmp(path + n - 4, ".txt") == 0) {
+		size_t e = n - 4, s = e;
+		while (s > 0 && isdigit((unsigned char)path[s - 1]))
+			s--;
+		if (s < e && e - s < 10)
+			*rank = strtol(path + s, NULL, 10);
+	}
+	return 0;
+}
+
+/* ---- A map from byte strings to numbers -------------------------------- */
+
+/* Open addressing, keys in one arena; values are assigned by the caller. */
+struct kmap {
+	uint32_t *slot;         /* entry index + 1, 0 = empty */
+	size_t nslot;
+	struct kent { size_t off, len; uint64_t hash; uint32_t val; } *ent;
+	size_t nent, cap;
+	unsigned char *arena;
+	size_t alen, acap;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h;
+}
+
+static void kmap_free(struct kmap *m)
+{
+	free(m->slot);
+	free(m->ent);
+	free(m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+/* Looks key up: returns a pointer to its value, or NULL if absent. */
+static uint32_t *kmap_get(struct kmap *m, const void *key, size_t len)
+{
+	uint64_t h = hash_bytes(key, len);
+	if (!m->nslot)
+		return NULL;
+	for (size_t i = h & (m->nslot - 1);; i = (i + 1) & (m->nslot - 1)) {
+		uint32_t s = m->slot[i];
+		if (!s)
+			return NULL;
+		struct kent *e = &m->ent[s - 1];
+		if (e->hash == h && e->len == len && memcmp(m->arena + e->off, key, len) == 0)
+			return &e->val;
+	}
+}
+
+/* Adds key (absent) with value val.  Returns 0 or -1 (out of memory). */
+static int kmap_put(struct kmap *m, const void *key, size_t len, uint32_t val)
+{
+	if (2 * (m->nent + 1) > m->nslot) {
+		size_t ns = m->nslot ? 2 * m->nslot : 64;
+		uint32_t *sl = calloc(ns, sizeof *sl);
+		if (!sl)
+			return -1;
+		for (size_t k = 0; k < m->nent; k++) {
+			size_t i = m->ent[k].hash & (ns - 1);
+			while (sl[i])
+				i = (i + 1) & (ns - 1);
+			sl[i] = (uint32_t)k + 1;
+		}
+		free(m->slot);
+		m->slot = sl;
+		m->nslot = ns;
+	}
+	if (m->nent == m->cap) {
+		size_t c = m->cap ? 2 * m->cap : 64;
+		struct kent *e = realloc(m->ent, c * sizeof *e);
+		if (!e)
+			return -1;
+		m->ent = e;
+		m->cap = c;
+	}
+	if (m->alen + len > m->acap) {
+		size_t c = m->acap ? 2 * m->acap : 4096;
+		while (c < m->alen + len)
+			c *= 2;
+		unsigned char *a = realloc(m->arena, c);
+		if (!a)
+			return -1;
+		m->arena = a;
+		m->acap = c;
+	}
+	memcpy(m->arena + m->alen, key, len);
+	struct kent *e = &m->ent[m->nent];
+	e->off = m->alen;
+	e->len = len;
+	e->hash = hash_bytes(key, len);
+	e->val = val;
+	m->alen += len;
+	size_t i = e->hash & (m->nslot - 1);
+	while (m->slot[i])
+		i = (i + 1) & (m->nslot - 1);
+	m->slot[i] = (uint32_t)m->nent + 1;
+	m->nent++;
+	return 0;
+}
+
+/* ---- Conversion state -------------------------------------------------- */
+
+/* A communicator of the current trace. */
+struct comm {
+	uint64_t handle;
+	uint32_t gid;            /* global id, the same on every member */
+	int32_t size;
+	const int64_t *members;  /* world ranks in comm rank order (in the trace's pool) */
+	int64_t *own;            /* members built here (implicit communicators) */
+	int dead;                /* freed or never usable */
+};
+
+/* A pending nonblocking operation. */
+struct preq {
+	uint64_t id;
+	uint32_t call;           /* its call index */
+	uint32_t op;             /* its op, or NONE */
+	int live;
+};
+
+/* Ops the current program position depends on. */
+struct front {
+	uint32_t op[FRONT_MAX];
+	uint8_t ireq[FRONT_MAX];
+	int n;
+};
+
+struct dep3 { uint32_t a, b; int ireq; };
+
+struct conv {
+	const struct t2g_options *opt;
+	sg_out *out;
+	struct t2g_stats st;
+	char *err;
+	size_t errlen;
+	int failed;
+	uint64_t N, K;           /* traced ranks, copies */
+	/* global */
+	struct kmap comm_ids;    /* member list and occurrence -> global id */
+	struct kmap tags;        /* (space, comm id, tag) -> GOAL tag */
+	uint32_t ncomm_ids, ntags;
+	/* per output rank */
+	const char *path;
+	struct tr_trace t;
+	uint64_t r, j, R;        /* traced rank, copy, output rank */
+	struct comm *comms;
+	size_t ncomms, capcomms;
+	struct kmap seen;        /* member list -> definitions so far on this rank */
+	struct preq *pend;
+	size_t npend, cappend, headpend;
+	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
+	uint8_t *cancelled;      /* per call: cancelled request */
+	struct front f;
+	double pending_us;
+	/* warnings already given on this traced rank */
+	struct kmap warned;
+	/* collective buffer */
+	goal_op *cops;
+	size_t ncops, capcops;
+	struct dep3 *cdeps;
+	size_t ncdeps, capcdeps;
+	uint8_t *cflag;
+	size_t capcflag;
+};
+
+static int cerr(struct conv *cv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cerr(struct conv *cv, const char *fmt, ...)
+{
+	va_list ap;
+	if (cv->failed)
+		return -1;
+	cv->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(cv->err, cv->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* An error at call c of the current trace. */
+static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return cerr(cv, "%s:%u:1: error: rank %" PRIu64 ": %s", cv->path, (unsigned)c->line,
+	            cv->r, msg);
+}
+
+/* A warning at call c, given once per key on the traced rank (and only for
+ * the first copy when extrapolating). */
+static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
+                      const char *fmt, ...)
+{
+	char msg[400], full[600];
+	va_list ap;
+	if (cv->j > 0 || !cv->opt->warn || kmap_get(&cv->warned, key, strlen(key)))
+		return;
+	if (kmap_put(&cv->warned, key, strlen(key), 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof full, "%s:%u:1: warning: rank %" PRIu64 ": %s", cv->path,
+	         (unsigned)c->line, cv->r, msg);
+	cv->opt->warn(cv->opt->warn_ctx, full);
+}
+
+static int out_fail(struct conv *cv)
+{
+	return cerr(cv, "%s", cv->out->err[0] ? cv->out->err : "error: cannot write the schedule");
+}
+
+/* Appends op; it depends on the frontier.  Returns its index or NONE. */
+static uint32_t emit(struct conv *cv, const goal_op *op)
+{
+	uint32_t i;
+	if (cv->failed)
+		return NONE;
+	if (sg_out_op(cv->out, op, &i)) {
+		out_fail(cv);
+		return NONE;
+	}
+	for (int k = 0; k < cv->f.n; k++)
+		if (sg_out_dep(cv->out, i, cv->f.op[k], cv->f.ireq[k])) {
+			out_fail(cv);
+			return NONE;
+		}
+	cv->st.ops++;
+	if (op->kind == GOAL_SEND)
+		cv->st.sends++;
+	else if (op->kind == GOAL_RECV)
+		cv->st.recvs++;
+	else {
+		cv->st.calcs++;
+		cv->st.calc_ns += op->size;
+	}
+	return i;
+}
+
+static uint32_t emit_calc(struct conv *cv, uint64_t ns)
+{
+	goal_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = GOAL_CALC;
+	op.size = ns;
+	return emit(cv, &op);
+}
+
+/* The frontier becomes the single op i (requires, or irequires). */
+static void front_set(struct conv *cv, uint32_t i, int ireq)
+{
+	if (i == NONE)
+		return;
+	cv->f.n = 1;
+	cv->f.op[0] = i;
+	cv->f.ireq[0] = (uint8_t)ireq;
+}
+
+/* Adds "requires i" to the frontier (joining it first when full). */
+static void front_add(struct conv *cv, uint32_t i)
+{
+	if (i == NONE)
+		return;
+	for (int k = 0; k < cv->f.n; k++)
+		if (cv->f.op[k] == i) {
+			cv->f.ireq[k] = 0;
+			return;
+		}
+	if (cv->f.n == FRONT_MAX)
+		front_set(cv, emit_calc(cv, 0), 0);
+	cv->f.op[cv->f.n] = i;
+	cv->f.ireq[cv->f.n] = 0;
+	cv->f.n++;
+}
+
+/* Emits the computation time gathered so far as one calc. */
+static void flush_calc(struct conv *cv)
+{
+	double ns = cv->pending_us * 1000.0 * cv->opt->compute_scale;
+	cv->pending_us = 0;
+	if (ns < 0.5)
+		return;
+	front_set(cv, emit_calc(cv, ns >= 1.8e19 ? UINT64_MAX : (uint64_t)floor(ns + 0.5)), 0);
+}
+
+/* ---- Communicators ----------------------------------------------------- */
+
+/* The global id of a communicator with these world members that is the
+ * occurrence-th one with this member list on its rank. */
+static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
+                    uint32_t occurrence, uint32_t *gid)
+{
+	size_t len = sizeof(uint32_t) + (size_t)size * sizeof(int64_t);
+	unsigned char *key = malloc(len);
+	uint32_t *v;
+	if (!key)
+		return cerr(cv, "error: out of memory");
+	memcpy(key, &occurrence, sizeof occurrence);
+	if (size)
+		memcpy(key + sizeof occurrence, members, (size_t)size * sizeof(int64_t));
+	v = kmap_get(&cv->comm_ids, key, len);
+	if (v) {
+		*gid = *v;
+	} else {
+		*gid = cv->ncomm_ids++;
+		if (kmap_put(&cv->comm_ids, key, len, *gid)) {
+			free(key);
+			return cerr(cv, "error: out of memory");
+		}
+	}
+	free(key);
+	return 0;
+}
+
+static struct comm *comm_slot(struct conv *cv, uint64_t handle)
+{
+	for (size_t i = 0; i < cv->ncomms; i++)
+		if (cv->comms[i].handle == handle)
+			return &cv->comms[i];
+	if (cv->ncomms == cv->capcomms) {
+		size_t c = cv->capcomms ? 2 * cv->capcomms : 16;
+		struct comm *n = realloc(cv->comms, c * sizeof *n);
+		if (!n) {
+			cerr(cv, "error: out of memory");
+			return NULL;
+		}
+		cv->comms = n;
+		cv->capcomms = c;
+	}
+	struct comm *m = &cv->comms[cv->ncomms++];
+	memset(m, 0, sizeof *m);
+	m->handle = handle;
+	m->dead = 1;
+	return m;
+}
+
+/* A "# comm" line: defines (or redefines) a communicator. */
+static int comm_define(struct conv *cv, const struct tr_call *c)
+{
+	const int64_t *w = tr_list(&cv->t, c, 0);
+	int32_t n = (int32_t)c->len[0];
+	size_t len = (size_t)n * sizeof(int64_t);
+	uint32_t *cnt, occ = 0;
+	struct comm *m;
+	for (int32_t i = 0; i < n; i++)
+		if (w[i] < 0 || (uint64_t)w[i] >= cv->N)
+			return call_err(cv, c, "communicator member %" PRId64 " is not a rank (0..%" PRIu64 ")",
+			                w[i], cv->N - 1);
+	cnt = n ? kmap_get(&cv->seen, w, len) : NULL;
+	if (cnt) {
+		occ = ++*cnt;
+	} else if (n && kmap_put(&cv->seen, w, len, 0)) {
+		return cerr(cv, "error: out of memory");
+	}
+	m = comm_slot(cv, c->newcomm);
+	if (!m)
+		return -1;
+	free(m->own);
+	m->own = NULL;
+	m->members = w;
+	m->size = n;
+	m->dead = n == 0;
+	return n ? comm_gid(cv, w, n, occ, &m->gid) : 0;
+}
+
+/* The communicator of call c, or NULL (with a warning, or an error) when
+ * it cannot be used.  Traces without "# comm" lines: a communicator of the
+ * size of the world where this rank has its world rank is taken as
+ * MPI_COMM_WORLD, one of size 1 as MPI_COMM_SELF. */
+static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
+{
+	struct comm *m = NULL;
+	char key[64];
+	for (size_t i = 0; i < cv->ncomms; i++)
+		if (cv->comms[i].handle == c->comm) {
+			m = &cv->comms[i];
+			break;
+		}
+	if (m && !m->dead) {
+		if (m->size != c->comm_size || c->comm_rank < 0 || c->comm_rank >= m->size ||
+		    (uint64_t)m->members[c->comm_rank] != cv->r) {
+			call_err(cv, c, "communicator %" PRIu64 " has %d members in its '# comm' line but the "
+			         "call gives rank %d of %d", c->comm, (int)m->size, (int)c->comm_rank,
+			         (int)c->comm_size);
+			return NULL;
+		}
+		return m;
+	}
+	if (!m && (((uint64_t)c->comm_size == cv->N && (uint64_t)c->comm_rank == cv->r) ||
+	           (c->comm_size == 1 && c->comm_rank == 0))) {
+		m = comm_slot(cv, c->comm);
+		if (!m)
+			return NULL;
+		m->own = malloc((size_t)c->comm_size * sizeof(int64_t));
+		if (!m->own) {
+			cerr(cv, "error: out of memory");
+			return NULL;
+		}
+		if (c->comm_size == 1)
+			m->own[0] = (int64_t)cv->r;
+		else
+			for (int32_t i = 0; i < c->comm_size; i++)
+				m->own[i] = i;
+		m->members = m->own;
+		m->size = c->comm_size;
+		m->dead = 0;
+		if (comm_gid(cv, m->members, m->size, 0, &m->gid))
+			return NULL;
+		return m;
+	}
+	snprintf(key, sizeof key, "comm %" PRIu64, c->comm);
+	warn_once(cv, c, key, "communicator %" PRIu64 " (%d ranks) has no member list ('# comm' "
+	          "line); its calls are skipped", c->comm, (int)c->comm_size);
+	return NULL;
+}
+
+/* The world rank (in the output) of rank q of communicator m. */
+static uint64_t world_of(const struct conv *cv, const struct comm *m, int32_t q)
+{
+	return cv->j * cv->N + (uint64_t)m->members[q];
+}
+
+/* The GOAL tag of (space, communicator, tag): numbered in order of first
+ * use.  Space 0: point-to-point tags; 1: collective rounds. */
+static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t tag)
+{
+	int64_t key[3] = { space, gid, tag };
+	uint32_t *v = kmap_get(&cv->tags, key, sizeof key);
+	if (v)
+		return (int32_t)*v;
+	if (cv->ntags > (uint32_t)INT32_MAX) {
+		cerr(cv, "error: more than 2^31 distinct tags");
+		return 0;
+	}
+	if (kmap_put(&cv->tags, key, sizeof key, cv->ntags)) {
+		cerr(cv, "error: out of memory");
+		return 0;
+	}
+	return (int32_t)cv->ntags++;
+}
+
+/* ---- Requests ---------------------------------------------------------- */
+
+static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
+{
+	if (cv->npend == cv->cappend) {
+		/* drop completed entries at the front first */
+		if (cv->headpend > cv->npend / 2) {
+			memmove(cv->pend, cv->pend + cv->headpend,
+			        (cv->npend - cv->headpend) * sizeof *cv->pend);
+			cv->npend -= cv->headpend;
+			cv->headpend = 0;
+		}
+	}
+	if (cv->npend == cv->cappend) {
+		size_t c = cv->cappend ? 2 * cv->cappend : 64;
+		struct preq *p = realloc(cv->pend, c * sizeof *p);
+		if (!p)
+			return cerr(cv, "error: out of memory");
+		cv->pend = p;
+		cv->cappend = c;
+	}
+	cv->pend[cv->npend].id = id;
+	cv->pend[cv->npend].call = call;
+	cv->pend[cv->npend].op = op;
+	cv->pend[cv->npend].live = 1;
+	cv->npend++;
+	return 0;
+}
+
+/* The oldest live pending operation with request id, or NULL.  O(pending). */
+static struct preq *pend_find(struct conv *cv, uint64_t id)
+{
+	for (size_t i = cv->headpend; i < cv->npend; i++)
+		if (cv->pend[i].live && cv->pend[i].id == id)
+			return &cv->pend[i];
+	return NULL;
+}
+
+static void pend_done(struct conv *cv, struct preq *p)
+{
+	p->live = 0;
+	while (cv->headpend < cv->npend && !cv->pend[cv->headpend].live)
+		cv->headpend++;
+}
+
+/* Calls fn for every request that call c completes, with its status
+ * (has = 0: no status recorded). */
+typedef void done_fn(struct conv *cv, const struct tr_call *c, uint64_t id, int has,
+                     int32_t src, int32_t tag);
+
+static void completions(struct conv *cv, const struct tr_call *c, done_fn *fn)
+{
+	const struct tr_trace *t = &cv->t;
+	const int64_t *ids = tr_list(t, c, 0), *st = tr_list(t, c, 2), *ix = tr_list(t, c, 1);
+	int has = (c->flags & TR_F_STATUS) != 0;
+	switch ((enum tr_kind)c->kind) {
+	case TR_WAIT:
+		fn(cv, c, c->req, has, c->st_source, c->st_tag);
+		break;
+	case TR_TEST:
+		if (c->flag > 0)
+			fn(cv, c, c->req, has, c->st_source, c->st_tag);
+		break;
+	case TR_WAITALL:
+	case TR_TESTALL:
+		if (c->kind == TR_TESTALL && c->flag <= 0)
+			break;
+		for (uint32_t k = 0; k < c->len[0]; k++)
+			if (ids[k] != 0) {
+				int h = c->len[2] == 3 * c->len[0];
+				fn(cv, c, (uint64_t)ids[k], h, h ? (int32_t)st[3 * k] : 0,
+				   h ? (int32_t)st[3 * k + 1] : 0);
+			}
+		break;
+	case TR_WAITANY:
+	case TR_TESTANY:
+		if (c->kind == TR_TESTANY && c->flag <= 0)
+			break;
+		if (c->index >= 0 && (uint32_t)c->index < c->len[0])
+			fn(cv, c, (uint64_t)ids[c->index], has, c->st_source, c->st_tag);
+		break;
+	case TR_WAITSOME:
+	case TR_TESTSOME:
+		for (uint32_t k = 0; k < c->len[1]; k++)
+			if (ix[k] >= 0 && (uint64_t)ix[k] < c->len[0]) {
+				int h = c->len[2] == 3 * c->len[1];
+				fn(cv, c, (uint64_t)ids[ix[k]], h, h ? (int32_t)st[3 * k] : 0,
+				   h ? (int32_t)st[3 * k + 1] : 0);
+			}
+		break;
+	default:
+		break;
+	}
+}
+
+/* First pass: the status that completes a wildcard receive. */
+static void scan_done(struct conv *cv, const struct tr_call *c, uint64_t id, int has,
+                      int32_t src, int32_t tag)
+{
+	struct preq *p = pend_find(cv, id);
+	(void)c;
+	if (!p)
+		return;
+	if (has && src >= 0 && cv->t.calls[p->call].kind == TR_IRECV) {
+		cv->rsrc[p->call] = src;
+		cv->rtag[p->call] = tag;
+	}
+	pend_done(cv, p);
+}
+
+/* Second pass: the program now depends on the completed operation. */
+static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int has,
+                      int32_t src, int32_t tag)
+{
+	struct preq *p = pend_find(cv, id);
+	char key[64];
+	(void)has;
+	(void)src;
+	(void)tag;
+	if (!p) {
+		snprintf(key, sizeof key, "request %s", tr_call_name(&cv->t, c));
+		warn_once(cv, c, key, "%s completes request %" PRIu64 " that no traced call started; "
+		          "ignored", tr_call_name(&cv->t, c), id);
+		return;
+	}
+	front_add(cv, p->op);
+	pend_done(cv, p);
+}
+
+static int is_isend(enum tr_kind k)
+{
+	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND;
+}
+
+/* First pass over the trace: the source and tag of every receive whose
+ * status the trace has, and the cancelled requests. */
+static int prescan(struct conv *cv)
+{
+	size_t n = cv->t.ncalls;
+	cv->rsrc = malloc((n ? n : 1) * sizeof *cv->rsrc);
+	cv->rtag = malloc((n ? n : 1) * sizeof *cv->rtag);
+	cv->cancelled = calloc(n ? n : 1, 1);
+	if (!cv->rsrc || !cv->rtag || !cv->cancelled)
+		return cerr(cv, "error: out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct tr_call *c = &cv->t.calls[i];
+		cv->rsrc[i] = c->kind == TR_SENDRECV || c->kind == TR_SENDRECV_REPLACE ? c->rpeer : c->peer;
+		cv->rtag[i] = c->kind == TR_SENDRECV || c->kind == TR_SENDRECV_REPLACE ? c->rtag : c->tag;
+		if ((c->kind == TR_RECV || c->kind == TR_SENDRECV || c->kind == TR_SENDRECV_REPLACE) &&
+		    (c->flags & TR_F_STATUS) && c->st_source >= 0) {
+			cv->rsrc[i] = c->st_source;
+			cv->rtag[i] = c->st_tag;
+		}
+		if (is_isend(c->kind) || c->kind == TR_IRECV) {
+			if (pend_push(cv, c->req, (uint32_t)i, 0))
+				return -1;
+		} else if (c->kind == TR_REQUEST_FREE) {
+			struct preq *p = pend_find(cv, c->req);
+			if (p)
+				pend_done(cv, p);
+		} else if (c->kind == TR_CANCEL) {
+			struct preq *p = pend_find(cv, c->req);
+			if (p)
+				cv->cancelled[p->call] = 1;
+		} else {
+			completions(cv, c, scan_done);
+		}
+	}
+	cv->npend = cv->headpend = 0;
+	return 0;
+}
+
+/* ---- Point to point ---------------------------------------------------- */
+
+/* A send or receive op of call c on communicator m to/from comm rank peer
+ * (TR_ANY_SOURCE allowed for receives) with MPI tag (or TR_ANY_TAG). */
+static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm *m,
+                    goal_kind kind, int64_t bytes, int32_t peer, int32_t tag)
+{
+	goal_op op;
+	memset(&op, 0, sizeof op);
+	op.kind = (uint8_t)kind;
+	op.size = bytes > 0 ? (uint64_t)bytes : 0;
+	if (peer == TR_ANY_SOURCE && kind == GOAL_RECV) {
+		op.peer = GOAL_ANY_SOURCE;
+	} else if (peer < 0 || peer >= m->size) {
+		call_err(cv, c, "%s %s rank %d of a communicator of %d ranks", tr_call_name(&cv->t, c),
+		         kind == GOAL_SEND ? "to" : "from", (int)peer, (int)m->size);
+		return NONE;
+	} else {
+		op.peer = (uint32_t)world_of(cv, m, peer);
+	}
+	if (tag == TR_ANY_TAG && kind == GOAL_RECV)
+		op.tag = GOAL_ANY_TAG;
+	else if (tag < 0) {
+		call_err(cv, c, "negative tag %d", (int)tag);
+		return NONE;
+	} else
+		op.tag = goal_tag(cv, 0, m->gid, tag);
+	return emit(cv, &op);
+}
+
+/* ---- Collectives ------------------------------------------------------- */
+
+static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
+{
+	struct conv *cv = ctx;
+	if (cv->ncops == cv->capcops) {
+		size_t c = cv->capcops ? 2 * cv->capcops : 64;
+		goal_op *n = realloc(cv->cops, c * sizeof *n);
+		if (!n) {
+			snprintf(err, errlen, "error: out of memory");
+			return -1;
+		}
+		cv->cops = n;
+		cv->capcops = c;
+	}
+	cv->cops[cv->ncops++] = *op;
+	return 0;
+}
+
+static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
+{
+	struct conv *cv = ctx;
+	if (cv->ncdeps == cv->capcdeps) {
+		size_t c = cv->capcdeps ? 2 * cv->capcdeps : 64;
+		struct dep3 *n = realloc(cv->cdeps, c * sizeof *n);
+		if (!n) {
+			snprintf(err, errlen, "error: out of memory");
+			return -1;
+		}
+		cv->cdeps = n;
+		cv->capcdeps = c;
+	}
+	cv->cdeps[cv->ncdeps].a = a;
+	cv->cdeps[cv->ncdeps].b = b;
+	cv->cdeps[cv->ncdeps].ireq = irequires;
+	cv->ncdeps++;
+	return 0;
+}
+
+static int64_t list_mean(const int64_t *v, uint32_t n)
+{
+	int64_t s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s += v[i] > 0 ? v[i] : 0;
+	return n ? (s + n / 2) / n : 0;
+}
+
+/* The pattern size of collective c, and the per-peer send bytes where the
+ * call has them (*peer = NULL otherwise). */
+static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const int64_t **peer)
+{
+	const struct tr_trace *t = &cv->t;
+	int nl0 = c->len[0] == (uint32_t)c->comm_size && c->comm_size > 0;
+	int nl1 = c->len[1] == (uint32_t)c->comm_size && c->comm_size > 0;
+	*peer = NULL;
+	switch ((enum tr_kind)c->kind) {
+	case TR_BARRIER:
+		return 0;
+	case TR_BCAST:
+		return c->bytes;
+	case TR_SCATTER:
+		return c->comm_rank == c->root ? (c->bytes ? c->bytes : c->rbytes) : c->rbytes;
+	case TR_SCATTERV:
+		if (c->comm_rank == c->root && nl0) {
+			*peer = tr_list(t, c, 0);
+			return list_mean(*peer, c->len[0]);
+		}
+		return c->rbytes;
+	case TR_ALLTOALLV:
+		if (nl0) {
+			*peer = tr_list(t, c, 0);
+			return list_mean(*peer, c->len[0]);
+		}
+		return c->bytes;
+	case TR_REDUCE_SCATTER:
+		if (nl0) {
+			*peer = tr_list(t, c, 0);
+			return list_mean(*peer, c->len[0]);
+		}
+		return c->bytes;
+	case TR_GATHERV:
+	case TR_ALLGATHERV:
+		if (c->bytes == 0 && nl1)
+			return tr_list(t, c, 1)[c->comm_rank];
+		return c->bytes;
+	default:
+		return c->bytes ? c->bytes : c->rbytes;
+	}
+}
+
+/* Replaces collective c by the pattern of its class for its communicator. */
+static int collective(struct conv *cv, const struct tr_call *c, int cls)
+{
+	const struct comm *m = comm_of(cv, c);
+	const int64_t *peer_bytes;
+	sg_params p;
+	int pat = cv->opt->pattern[cls];
+	uint64_t P, me, n;
+	int grow;
+	sg_out sink;
+	sg_sink s;
+	char err[512];
+	uint32_t base = NONE;
+	int64_t size;
+
+	if (!m)
+		return cv->failed ? -1 : 0;
+	cv->st.collectives++;
+	n = (uint64_t)m->size;
+	grow = n == cv->N && cv->K > 1;
+	P = grow ? n * cv->K : n;
+	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
+	if (P < 2)
+		return 0;
+	size = coll_size(cv, c, &peer_bytes);
+	sg_params_default(&p);
+	p.nranks = P;
+	p.size = size > 0 ? (uint64_t)size : 0;
+	p.root = 0;
+	if (c->kind == TR_BCAST || c->kind == TR_REDUCE || c->kind == TR_GATHER ||
+	    c->kind == TR_GATHERV || c->kind == TR_SCATTER || c->kind == TR_SCATTERV) {
+		if (c->root < 0 || (uint64_t)c->root >= n)
+			return call_err(cv, c, "root %d is not a rank of the communicator (0..%d)",
+			                (int)c->root, (int)n - 1);
+		p.root = (uint64_t)c->root;
+	}
+	cv->ncops = cv->ncdeps = 0;
+	s.op = sink_op;
+	s.dep = sink_dep;
+	s.ctx = cv;
+	sg_out_open_sink(&sink, &s);
+	sg_out_rank_begin(&sink, me);
+	if (sg_generate_rank((size_t)pat, &p, me, &sink, err, sizeof err))
+		return call_err(cv, c, "%s with pattern %s: %s", tr_call_name(&cv->t, c),
+		                sg_pattern((size_t)pat)->name, err);
+	sg_out_close(&sink);
+	if (cv->ncops == 0)
+		return 0;
+	if (cv->capcflag < cv->ncops) {
+		uint8_t *fl = realloc(cv->cflag, cv->ncops);
+		if (!fl)
+			return cerr(cv, "error: out of memory");
+		cv->cflag = fl;
+		cv->capcflag = cv->ncops;
+	}
+	/* bit 0: has a dependency; bit 1: has a dependent */
+	memset(cv->cflag, 0, cv->ncops);
+	for (size_t k = 0; k < cv->ncdeps; k++) {
+		cv->cflag[cv->cdeps[k].a] |= 1;
+		cv->cflag[cv->cdeps[k].b] |= 2;
+	}
+	/* a pattern with several entry ops waits for one op, not the frontier */
+	if (cv->f.n > 1) {
+		size_t nentry = 0;
+		for (size_t k = 0; k < cv->ncops; k++)
+			nentry += !(cv->cflag[k] & 1);
+		if (nentry > 1)
+			front_set(cv, emit_calc(cv, 0), 0);
+	}
+	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
+		goal_op op = cv->cops[k];
+		struct front save = cv->f;
+		uint32_t idx;
+		if (op.kind != GOAL_CALC) {
+			uint64_t q = op.peer;  /* rank in the (grown) communicator */
+			uint64_t tq = q % n;
+			op.peer = (uint32_t)((grow ? q / n : cv->j) * cv->N + (uint64_t)m->members[tq]);
+			op.tag = goal_tag(cv, 1, m->gid, op.tag);
+			if (op.kind == GOAL_SEND && peer_bytes)
+				op.size = peer_bytes[tq] > 0 ? (uint64_t)peer_bytes[tq] : 0;
+		}
+		if (cv->cflag[k] & 1)
+			cv->f.n = 0;
+		idx = emit(cv, &op);
+		cv->f = save;
+		if (k == 0)
+			base = idx;
+	}
+	if (cv->failed)
+		return -1;
+	for (size_t k = 0; k < cv->ncdeps; k++)
+		if (sg_out_dep(cv->out, base + cv->cdeps[k].a, base + cv->cdeps[k].b, cv->cdeps[k].ireq))
+			return out_fail(cv);
+	/* the program continues after every op nothing else in the pattern needs */
+	cv->f.n = 0;
+	{
+		size_t nexit = 0;
+		for (size_t k = 0; k < cv->ncops; k++)
+			nexit += !(cv->cflag[k] & 2);
+		if (nexit > FRONT_MAX) {
+			goal_op j;
+			uint32_t ji;
+			memset(&j, 0, sizeof j);
+			j.kind = GOAL_CALC;
+			ji = emit(cv, &j);
+			if (ji == NONE)
+				return -1;
+			for (size_t k = 0; k < cv->ncops; k++)
+				if (!(cv->cflag[k] & 2) && sg_out_dep(cv->out, ji, base + (uint32_t)k, 0))
+					return out_fail(cv);
+			front_set(cv, ji, 0);
+		} else {
+			for (size_t k = 0; k < cv->ncops; k++)
+				if (!(cv->cflag[k] & 2))
+					front_add(cv, base + (uint32_t)k);
+		}
+	}
+	return cv->failed ? -1 : 0;
+}
+
+/* ---- One rank ---------------------------------------------------------- */
+
+/* Calls that are local (no communication, no warning): time counts as
+ * computation. */
+static int is_local_name(const char *name)
+{
+	static const char *const prefixes[] = {
+		"MPI_Wtime", "MPI_Wtick", "MPI_Get_count", "MPI_Get_elements", "MPI_Type_",
+		"MPI_Op_create", "MPI_Op_free", "MPI_Get_processor_name", "MPI_Initialized",
+		"MPI_Finalized", "MPI_Comm_group", "MPI_Group_", "MPI_Errhandler_",
+		"MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler", "MPI_Attr_get",
+		"MPI_Comm_get_attr", "MPI_Get_version", "MPI_Get_library_version",
+		"MPI_Query_thread", "MPI_Is_thread_main", "MPI_Buffer_attach",
+		"MPI_Buffer_detach", "MPI_Address", "MPI_Get_address", "MPI_Pack",
+		"MPI_Unpack", "MPI_Error_string", "MPI_Error_class", "MPI_Comm_test_inter",
+		"MPI_Dims_create", "MPI_Comm_compare", "MPI_Comm_get_name",
+		"MPI_Comm_set_name", "MPI_Alloc_mem", "MPI_Free_mem", "MPI_Pcontrol",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* An unsupported call: an error with --strict, else a warning (once per
+ * name and rank) and the call is skipped. */
+static int unsupported(struct conv *cv, const struct tr_call *c, const char *what)
+{
+	const char *name = tr_call_name(&cv->t, c);
+	if (cv->opt->strict)
+		return call_err(cv, c, "%s is not supported%s (--strict)", name, what);
+	cv->st.skipped++;
+	warn_once(cv, c, name, "%s is not supported%s; skipped", name, what);
+	return 0;
+}
+
+static int convert_call(struct conv *cv, size_t i)
+{
+	const struct tr_call *c = &cv->t.calls[i];
+	enum tr_kind k = (enum tr_kind)c->kind;
+	const struct comm *m;
+	int cls;
+	switch (k) {
+	case TR_SEND: case TR_BSEND: case TR_SSEND: case TR_RSEND:
+	case TR_RECV: case TR_SENDRECV: case TR_SENDRECV_REPLACE: {
+		uint32_t a = NONE, b = NONE;
+		int sendside = k != TR_RECV, recvside = k == TR_RECV || k == TR_SENDRECV ||
+		                                        k == TR_SENDRECV_REPLACE;
+		flush_calc(cv);
+		m = comm_of(cv, c);
+		if (!m)
+			return cv->failed ? -1 : 0;
+		if (sendside && c->peer != TR_PROC_NULL) {
+			struct front save = cv->f;
+			a = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag);
+			if (recvside)
+				cv->f = save;
+		}
+		if (recvside && cv->rsrc[i] != TR_PROC_NULL)
+			b = p2p(cv, c, m, GOAL_RECV, k == TR_RECV ? c->bytes : c->rbytes, cv->rsrc[i],
+			        cv->rtag[i]);
+		if (a != NONE && b != NONE) {
+			cv->f.n = 0;
+			front_add(cv, a);
+			front_add(cv, b);
+		} else {
+			front_set(cv, a != NONE ? a : b, 0);
+		}
+		return cv->failed ? -1 : 0;
+	}
+	case TR_ISEND: case TR_IBSEND: case TR_ISSEND: case TR_IRSEND: case TR_IRECV: {
+		uint32_t op = NONE;
+		flush_calc(cv);
+		m = comm_of(cv, c);
+		if (cv->failed)
+			return -1;
+		if (m && !cv->cancelled[i] && c->peer != TR_PROC_NULL) {
+			if (k == TR_IRECV)
+				op = p2p(cv, c, m, GOAL_RECV, c->bytes, cv->rsrc[i], cv->rtag[i]);
+			else
+				op = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag);
+			if (cv->failed)
+				return -1;
+			front_set(cv, op, 1);
+		}
+		return pend_push(cv, c->req, (uint32_t)i, op);
+	}
+	case TR_TEST: case TR_TESTALL: case TR_TESTANY: case TR_TESTSOME:
+		/* a failed test is part of a polling loop: nothing happens */
+		if (c->flag <= 0)
+			return 0;
+		flush_calc(cv);
+		completions(cv, c, main_done);
+		return cv->failed ? -1 : 0;
+	case TR_WAIT: case TR_WAITALL: case TR_WAITANY: case TR_WAITSOME:
+		flush_calc(cv);
+		completions(cv, c, main_done);
+		return cv->failed ? -1 : 0;
+	case TR_REQUEST_FREE: {
+		struct preq *p = pend_find(cv, c->req);
+		if (p)
+			pend_done(cv, p);
+		return 0;
+	}
+	case TR_CANCEL: case TR_PROBE: case TR_IPROBE:
+	case TR_COMM_SPLIT: case TR_COMM_DUP: case TR_COMM_CREATE: case TR_COMM_FREE:
+		return 0;
+	case TR_COMMDEF:
+		return comm_define(cv, c);
+	default:
+		break;
+	}
+	cls = coll_class(k);
+	if (cls >= 0) {
+		flush_calc(cv);
+		return collective(cv, c, cls);
+	}
+	return 0;
+}
+
+/* Converts the loaded trace into output rank cv->R. */
+static int convert_rank(struct conv *cv)
+{
+	const struct tr_trace *t = &cv->t;
+	double last_end = 0, init_end = -1, fin_start = -1;
+	int started = 0;
+
+	cv->f.n = 0;
+	cv->pending_us = 0;
+	cv->npend = cv->headpend = 0;
+	if (prescan(cv))
+		return -1;
+	if (sg_out_rank_begin(cv->out, cv->R))
+		return out_fail(cv);
+	for (size_t i = 0; i < t->ncalls && !cv->failed; i++) {
+		const struct tr_call *c = &t->calls[i];
+		enum tr_kind k = (enum tr_kind)c->kind;
+		if (k == TR_COMMDEF) {
+			if (comm_define(cv, c))
+				return -1;
+			continue;
+		}
+		if (k == TR_INIT || k == TR_INIT_THREAD) {
+			started = 1;
+			last_end = init_end = c->end;
+			cv->pending_us = 0;
+			continue;
+		}
+		if (!started) {
+			started = 1;
+			init_end = c->start;
+			last_end = c->start;
+		}
+		if (c->start > last_end)
+			cv->pending_us += c->start - last_end;
+		if (c->end > last_end)
+			last_end = c->end;
+		if (k == TR_FINALIZE) {
+			fin_start = c->start;
+			flush_calc(cv);
+			break;
+		}
+		if (k == TR_ABORT) {
+			fin_start = c->start;
+			flush_calc(cv);
+			if (unsupported(cv, c, "; the rest of the trace"))
+				return -1;
+			break;
+		}
+		if (k == TR_OTHER) {
+			const char *name = tr_call_name(t, c);
+			if (c->end > c->start)
+				cv->pending_us += c->end - c->start;
+			if (!is_local_name(name) && unsupported(cv, c, ""))
+				return -1;
+			continue;
+		}
+		if (k == TR_COMM_RANK || k == TR_COMM_SIZE) {
+			if (c->end > c->start)
+				cv->pending_us += c->end - c->start;
+			continue;
+		}
+		if (convert_call(cv, i))
+			return -1;
+	}
+	if (cv->failed)
+		return -1;
+	flush_calc(cv);
+	if (fin_start < 0)
+		fin_start = last_end;
+	if (init_end >= 0 && fin_start > init_end && cv->j == 0) {
+		double ns = (fin_start - init_end) * 1000.0;
+		if ((uint64_t)ns > cv->st.traced_ns)
+			cv->st.traced_ns = (uint64_t)floor(ns + 0.5);
+	}
+	if (sg_out_rank_end(cv->out))
+		return out_fail(cv);
+	return 0;
+}
+
+static void rank_free(struct conv *cv)
+{
+	tr_free(&cv->t);
+	for (size_t i = 0; i < cv->ncomms; i++)
+		free(cv->comms[i].own);
+	cv->ncomms = 0;
+	kmap_free(&cv->seen);
+	free(cv->rsrc);
+	free(cv->rtag);
+	free(cv->cancelled);
+	cv->rsrc = cv->rtag = NULL;
+	cv->cancelled = NULL;
+}
+
+int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *opt,
+                sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
+{
+	struct conv cv;
+	struct tr_options to;
+	int rc = 0;
+
+	memset(&cv, 0, sizeof cv);
+	cv.opt = opt;
+	cv.out = out;
+	cv.err = err;
+	cv.errlen = errlen;
+	cv.N = n;
+	cv.K = opt->extrapolate ? opt->extrapolate : 1;
+	cv.st.ranks = cv.N * cv.K;
+	memset(&to, 0, sizeof to);
+	to.request_size = opt->request_size;
+	if (n == 0)
+		rc = cerr(&cv, "error: no trace files");
+	for (int c = 0; c < T2G_NCOLL && !rc; c++)
+		if (opt->pattern[c] < 0 || (size_t)opt->pattern[c] >= sg_npatterns())
+			rc = cerr(&cv, "error: no pattern for %s", coll_names[c]);
+	for (uint64_t R = 0; R < cv.N * cv.K && !rc; R++) {
+		char rerr[600];
+		cv.R = R;
+		cv.j = R / cv.N;
+		cv.r = R % cv.N;
+		cv.path = paths[cv.r];
+		kmap_free(&cv.warned);
+		if (tr_read_file(cv.path, &to, &cv.t, rerr, sizeof rerr)) {
+			rc = cerr(&cv, "%s", rerr);
+			break;
+		}
+		if (cv.t.size >= 0 && (uint64_t)cv.t.size != cv.N) {
+			rc = cerr(&cv, "%s: error: the trace is of a run on %d ranks, but %zu trace files "
+			          "were given", cv.path, cv.t.size, n);
+		} else if (cv.t.rank >= 0 && (uint64_t)cv.t.rank != cv.r) {
+			rc = cerr(&cv, "%s: error: the trace is of rank %d, expected rank %" PRIu64,
+			          cv.path, cv.t.rank, cv.r);
+		} else {
+			rc = convert_rank(&cv);
+		}
+		rank_free(&cv);
+	}
+	kmap_free(&cv.comm_ids);
+	kmap_free(&cv.tags);
+	kmap_free(&cv.warned);
+	free(cv.comms);
+	free(cv.pend);
+	free(cv.cops);
+	free(cv.cdeps);
+	free(cv.cflag);
+	if (st)
+		*st = cv.st;
+	return rc ? -1 : 0;
+}

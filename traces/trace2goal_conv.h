@@ -1,0 +1,80 @@
+/* trace2goal_conv.h: conversion of per-rank MPI traces into a GOAL schedule
+ * (calc for the time between calls, matched sends and receives, collectives
+ * replaced by schedgen patterns, extrapolation to more ranks);
+ * docs/trace2goal.md describes the rules. */
+#ifndef TRACE2GOAL_CONV_H
+#define TRACE2GOAL_CONV_H
+
+#include "sg_out.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The classes of collectives, each replaced by one schedgen pattern.
+ * X(ID, name, other names, default pattern).  ORDER T2G_COLL. */
+#define T2G_COLLS(X) \
+	X(BARRIER,        "barrier",        "",                          "barrier_dissemination") \
+	X(BCAST,          "bcast",          "",                          "bcast_binomial") \
+	X(REDUCE,         "reduce",         "",                          "reduce_binomial") \
+	X(ALLREDUCE,      "allreduce",      "",                          "allreduce_dissemination") \
+	X(GATHER,         "gather",         "gatherv",                   "gather_linear") \
+	X(SCATTER,        "scatter",        "scatterv",                  "scatter_linear") \
+	X(ALLGATHER,      "allgather",      "allgatherv",                "alltoall_linear") \
+	X(ALLTOALL,       "alltoall",       "alltoallv",                 "alltoall_linear") \
+	X(REDUCE_SCATTER, "reduce_scatter", "reduce_scatter_block",      "alltoall_linear") \
+	X(SCAN,           "scan",           "exscan",                    "allreduce_dissemination")
+
+enum t2g_coll {
+#define T2G_COLL_ENUM(id, name, other, def) T2G_##id,
+	T2G_COLLS(T2G_COLL_ENUM)
+#undef T2G_COLL_ENUM
+	T2G_NCOLL
+};
+
+struct t2g_options {
+	double compute_scale;        /* calc times are multiplied by this (> 0) */
+	uint32_t extrapolate;        /* K >= 1: the schedule has K times the ranks */
+	int strict;                  /* an unsupported call is an error */
+	int pattern[T2G_NCOLL];      /* schedgen pattern index per class */
+	unsigned request_size;       /* liballprof request ids (0: 8 bytes) */
+	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+/* Figures of a conversion. */
+struct t2g_stats {
+	uint64_t ranks;              /* ranks of the schedule */
+	uint64_t ops, sends, recvs, calcs;
+	uint64_t collectives;        /* collective calls replaced (all ranks) */
+	uint64_t skipped;            /* calls skipped as unsupported */
+	uint64_t calc_ns;            /* sum of all calc durations */
+	uint64_t traced_ns;          /* longest Init-to-Finalize time of a traced rank */
+};
+
+/* Defaults: scale 1, no extrapolation, not strict, the default pattern of
+ * each class (the last column of T2G_COLLS). */
+void t2g_options_default(struct t2g_options *o);
+
+/* The name of class c, or NULL. */
+const char *t2g_coll_name(int c);
+
+/* The class called name (a name or other name of T2G_COLLS, ASCII case
+ * ignored), or -1. */
+int t2g_coll_find(const char *name);
+
+/* The rank of a trace file: the "# rank: N" header line if the file has
+ * one before its first call, else the number just before a final ".txt"
+ * of the path, else -1.  Returns 0, or -1 with "PATH: error: ..." in err
+ * when the file cannot be read. */
+int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen);
+
+/* Converts the traces paths[0..n) (paths[r] is the trace of rank r) into
+ * out, which must be open for n * opt->extrapolate ranks and is not closed
+ * here.  Reads one trace at a time.  Fills *st (may be NULL).  Returns 0,
+ * or -1 with a message ("FILE:LINE:COL: error: ..." where a trace line is
+ * at fault, else "error: ...") in err. */
+int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *opt,
+                sg_out *out, struct t2g_stats *st, char *err, size_t errlen);
+
+#endif
