@@ -21,6 +21,7 @@ static const char *prog = "loggops-model";
 #define MAX_RATE 1000u            /* G, O at most 1000 ns/byte */
 #define MAX_SIZE 1073741824u      /* s at most 1 GiB */
 #define MAX_LOOP 100000u
+#define MAX_LOOP_RANKS 50000000u  /* P x N of a benchmark loop */
 
 static void usage(FILE *f)
 {
@@ -156,7 +157,8 @@ static uint64_t parse_one(const char *opt, const char *str, int frac, uint64_t m
 	if (str[0] == '-' && str[1] >= '0' && str[1] <= '9')
 		die("%s must not be negative (got %s)", opt, str);
 	if (parse_scaled(str, frac, &v))
-		die("%s expects a %snumber, not '%s'", opt, frac ? "decimal " : "", str);
+		die("%s expects a %snumber, not '%s'", opt,
+		    frac ? "decimal (at most 3 fraction digits) " : "", str);
 	if (v > max)
 		die("%s must be at most %" PRIu64 "%s (got %s)", opt, frac ? max / 1000 : max,
 		    frac ? " ns/byte" : "", str);
@@ -311,9 +313,33 @@ static void fmt_err(char *buf, size_t n, double e, int in)
 	snprintf(buf, n, in ? "%s" : "(%s)", t);
 }
 
+/* The last table line of a sweep: where the simulated time and each
+ * formula are smallest (the first such value on ties). */
+static void put_minima(const setup *u, const model_formula **fs, size_t nf,
+                       const double *simt, const double *fval)
+{
+	char x[48];
+	size_t best = 0;
+	for (size_t i = 1; i < u->nvals; i++)
+		if (simt[i] < simt[best])
+			best = i;
+	fmt_x(u, best, x, sizeof x);
+	printf("# minimum: simulated %.0f at %s=%s", simt[best], sweep_names[u->var], x);
+	for (size_t k = 0; k < nf; k++) {
+		const double *v = fval + k * u->nvals;
+		best = 0;
+		for (size_t i = 1; i < u->nvals; i++)
+			if (v[i] < v[best])
+				best = i;
+		fmt_x(u, best, x, sizeof x);
+		printf("; %s %.0f at %s=%s", fs[k]->name, v[best], sweep_names[u->var], x);
+	}
+	printf("\n");
+}
+
 /* Write the SVG plot of the results.  Returns 0 or -1 (error printed). */
 static int draw(const setup *u, const model_formula **fs, size_t nf, const double *simt,
-                const double *fval, const double *loopv, const double *rotv)
+                const double *fval, const int *in, const double *loopv, const double *rotv)
 {
 	model_series ser[64];
 	double *xs = malloc(u->nvals * sizeof *xs), *ys = malloc((nf + 3) * u->nvals * sizeof *ys);
@@ -342,6 +368,11 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 	} else {
 		for (size_t k = 0; k < nf && ns < 64; k++) {
 			double *y = ys + (k + 1) * u->nvals;
+			int any = 0;
+			for (size_t i = 0; i < u->nvals; i++)
+				any |= in[k * u->nvals + i];
+			if (!any)
+				continue; /* never in its domain here: not drawn */
 			for (size_t i = 0; i < u->nvals; i++)
 				y[i] = fval[k * u->nvals + i] / 1000;
 			ser[ns++] = (model_series){ fs[k]->name, xs, y, u->nvals, 0 };
@@ -506,11 +537,13 @@ static int run(const setup *u)
 		}
 		printf("\n");
 	}
+	if (!u->csv && !u->loop && u->var != SW_P && u->nvals > 1)
+		put_minima(u, fs, nf, simt, fval);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: error: cannot write the output\n", prog);
 		goto out;
 	}
-	if (u->svg && draw(u, fs, nf, simt, fval, loopv, rotv))
+	if (u->svg && draw(u, fs, nf, simt, fval, in, loopv, rotv))
 		goto out;
 	status = 0;
 	goto out;
@@ -636,6 +669,15 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < u.nvals; i++)
 			if (vals[i] < 2 || vals[i] > MAX_P)
 				die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i]);
+	}
+	if (u.loop) {
+		uint64_t maxP = u.var == SW_P ? 0 : u.P;
+		for (size_t i = 0; u.var == SW_P && i < u.nvals; i++)
+			if (vals[i] > maxP)
+				maxP = vals[i];
+		if (maxP * u.loop > MAX_LOOP_RANKS)
+			die("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
+			    u.loop, maxP, MAX_LOOP_RANKS);
 	}
 	return run(&u);
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# loggops-model end to end: golden outputs (cases/NAME.out made by the
+# arguments in cases/NAME.cmd), a golden SVG, hand-computed times, the CSV
+# shape, exact option errors with exit status 2.
+set -u
+B=$(cd "${1:-build}" && pwd)
+M=$B/bin/loggops-model
+cd "$(dirname "$0")" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - loggops-model $1"; }
+fail() { echo "not ok - loggops-model $1"; [ -s "$tmp/diff" ] && sed 's/^/    /' "$tmp/diff" | head -20; }
+
+# Golden outputs.
+for c in cases/*.cmd; do
+	n=$(basename "$c" .cmd)
+	# shellcheck disable=SC2046
+	"$M" $(cat "$c") >"$tmp/$n.out" 2>"$tmp/diff"
+	if diff -u "cases/$n.out" "$tmp/$n.out" >"$tmp/diff"; then ok "golden $n"; else fail "golden $n"; fi
+done
+
+# The plot: golden, and the same bytes on a second run.
+"$M" bcast_binomial -P 2..16 -s 64 --svg "$tmp/a.svg" >/dev/null 2>"$tmp/diff" &&
+	diff -u cases/small.svg "$tmp/a.svg" >"$tmp/diff" && ok "golden SVG" || fail "golden SVG"
+"$M" bcast_binomial -P 2..16 -s 64 --svg "$tmp/b.svg" >/dev/null 2>&1
+cmp -s "$tmp/a.svg" "$tmp/b.svg" && ok "SVG is deterministic" || fail "SVG is deterministic"
+"$M" barrier_tree -P 32 --sweep n=2..6:1 --svg "$tmp/c.svg" >/dev/null 2>"$tmp/diff" &&
+	grep -q '^<svg ' "$tmp/c.svg" && grep -q '</svg>$' "$tmp/c.svg" && grep -q '>n</text>' "$tmp/c.svg" &&
+	ok "sweep plot" || fail "sweep plot"
+
+# Hand-computed times (defaults L=2500 o=1500 g=1000, s=1: no per-byte cost).
+want() { # NAME COLUMN EXPECTED ARGS...: that column of the first CSV row
+	local n=$1 col=$2 w=$3; shift 3
+	local got
+	got=$("$M" "$@" --csv 2>"$tmp/diff" | sed -n 2p | cut -d, -f"$col")
+	if [ "$got" = "$w" ]; then ok "$n"; else echo "got '$got', want $w" >"$tmp/diff"; fail "$n"; fi
+}
+want "binomial P=8: 3 (2o+L) = 16500" 2 16500 bcast_binomial -P 8
+want "scatter P=4: 2o+L + 2 max(o,g) = 8500" 2 8500 scatter_linear -P 4
+want "central barrier P=5: 2(2o+L) + 6 o = 20000" 2 20000 barrier_linear -P 5
+want "chain P=6: 5 (2o+L) = 27500" 2 27500 bcast_chain -P 6
+want "tournament P=16: 8 (2o+L) = 44000" 2 44000 barrier_tournament -P 16
+# 4 iterations on 2 ranks: the root sends every max(o, g) = 1500, the first
+# message is handled at o + L = 4000, then one every o: 4000 + 4 o = 10000.
+want "loop of 4 on 2 ranks: (o + L + 4 o) / 4 = 2500" 3 2500.000 bcast_chain -P 2 --loop 4
+
+# CSV: a header and one line per P, the same columns on every line.
+"$M" gather_linear -P 2..64 --csv >"$tmp/g.csv" 2>"$tmp/diff"
+if [ "$(wc -l <"$tmp/g.csv")" = 7 ] && [ "$(awk -F, '{print NF}' "$tmp/g.csv" | sort -u)" = 11 ] &&
+	head -1 "$tmp/g.csv" | grep -q '^P,simulated,loggops_linear,loggops_linear_err,loggops_linear_in_domain,'; then
+	ok "CSV shape"
+else
+	fail "CSV shape"
+fi
+
+# Option errors: exact text, exit status 2.
+err_case() { # NAME EXPECTED ARGS...
+	local n=$1 want=$2; shift 2
+	"$M" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	printf 'loggops-model: error: %s\n' "$want" >"$tmp/want"
+	if [ $rc = 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff" && [ ! -s "$tmp/out" ]; then
+		ok "error: $n"
+	else
+		echo "exit status $rc" >>"$tmp/diff"; fail "error: $n"
+	fi
+}
+err_case "no pattern" "no pattern given (--list shows the patterns with formulas)"
+err_case "unknown pattern" "unknown pattern 'nosuch' (--list shows the patterns with formulas)" nosuch
+err_case "pattern without formula" "no formula covers pattern 'ring_double' (--list shows the patterns with formulas)" ring_double
+err_case "P = 1" "-P must be 2..1048576 (got 1)" bcast_binomial -P 1
+err_case "bad range" "-P expects N, A..B, A..B:STEP or N,M,..., not '2..x'" bcast_binomial -P 2..x
+err_case "empty range" "-P: the range '8..4' is empty" bcast_binomial -P 8..4
+err_case "negative size" "--size must not be negative (got -3)" bcast_binomial -s -3
+err_case "G with 4 decimals" "-G expects a decimal (at most 3 fraction digits) number, not '0.0001'" bcast_binomial -G 0.0001
+err_case "L not a number" "-L expects a number, not '1e3'" bcast_binomial -L 1e3
+err_case "bad sweep variable" "--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got 'q=1..3')" bcast_binomial --sweep q=1..3
+err_case "sweep with a P range" "with --sweep, -P takes one value (got '2..8')" bcast_binomial --sweep L=1..3 -P 2..8
+err_case "fan-in 1" "--fanin must be at least 2 (got 1)" barrier_tree -n 1
+err_case "loop 0" "--loop must be at least 1 (got 0)" bcast_binomial --loop 0
+err_case "loop too large" "--loop 100000 with P up to 1024 is too large (P x N must be at most 50000000)" bcast_chain -P 2..1024 --loop 100000
+err_case "unknown option" "unknown option --bogus (see --help)" bcast_binomial --bogus
+err_case "missing value" "option -P needs a value" bcast_binomial -P
+err_case "extra argument" "unexpected argument 'extra' (see --help)" bcast_binomial extra
+
+"$M" --help >"$tmp/out" 2>&1 && grep -q '^Usage: loggops-model PATTERN' "$tmp/out" && ok "--help" || fail "--help"
+exit 0
