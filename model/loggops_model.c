@@ -253,31 +253,42 @@ static void list_formulas(void)
 }
 
 /* The header lines of the table: pattern, parameters, formulas. */
-static void put_header(const setup *u, const model_formula **fs, size_t nf)
+/* The parameters that are not swept, as " P=16 s=1 L=2500 ..." into buf. */
+static void fixed_params(const setup *u, char *buf, size_t n)
 {
 	char g[32], o[32];
+	size_t len = 0;
 	sim_rate_format(milli(u->G1000), g, sizeof g);
 	sim_rate_format(milli(u->O1000), o, sizeof o);
-	printf("# loggops-model %s:", u->pattern);
+	buf[0] = '\0';
+#define ADD(...) do { if (len < n) len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__); } while (0)
 	if (u->var != SW_P)
-		printf(" P=%" PRIu64, u->P);
+		ADD(" P=%" PRIu64, u->P);
 	if (u->var != SW_s)
-		printf(" s=%" PRIu64, u->s);
+		ADD(" s=%" PRIu64, u->s);
 	if (u->var != SW_L)
-		printf(" L=%" PRIu64, u->prm.L);
+		ADD(" L=%" PRIu64, u->prm.L);
 	if (u->var != SW_o)
-		printf(" o=%" PRIu64, u->prm.o);
+		ADD(" o=%" PRIu64, u->prm.o);
 	if (u->var != SW_g)
-		printf(" g=%" PRIu64, u->prm.g);
+		ADD(" g=%" PRIu64, u->prm.g);
 	if (u->var != SW_G)
-		printf(" G=%s", g);
+		ADD(" G=%s", g);
 	if (u->var != SW_O)
-		printf(" O=%s", o);
+		ADD(" O=%s", o);
 	if (u->var != SW_S)
-		printf(" S=%" PRIu64, u->prm.S);
+		ADD(" S=%" PRIu64, u->prm.S);
 	if (u->var != SW_n && strcmp(u->pattern, "barrier_tree") == 0)
-		printf(" n=%" PRIu64, u->n);
-	printf(" (ns)\n");
+		ADD(" n=%" PRIu64, u->n);
+#undef ADD
+}
+
+/* The header lines of the table: pattern, parameters, formulas. */
+static void put_header(const setup *u, const model_formula **fs, size_t nf)
+{
+	char fixed[512];
+	fixed_params(u, fixed, sizeof fixed);
+	printf("# loggops-model %s:%s (ns)\n", u->pattern, fixed);
 	if (u->loop) {
 		printf("# loop: %" PRIu64 " back-to-back iterations, time / %" PRIu64
 		       "; rotated: the same with the root rotated\n", u->loop, u->loop);
@@ -344,7 +355,7 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 	model_series ser[64];
 	double *xs = malloc(u->nvals * sizeof *xs), *ys = malloc((nf + 3) * u->nvals * sizeof *ys);
 	size_t ns = 0;
-	char title[512], g[32], o[32], xl[64];
+	char title[700], fixed[512], xl[64];
 	model_plot pl;
 	FILE *f;
 	int rc = -1;
@@ -378,18 +389,15 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 			ser[ns++] = (model_series){ fs[k]->name, xs, y, u->nvals, 0 };
 		}
 	}
-	sim_rate_format(milli(u->G1000), g, sizeof g);
-	sim_rate_format(milli(u->O1000), o, sizeof o);
+	fixed_params(u, fixed, sizeof fixed);
 	if (u->var == SW_P)
-		snprintf(title, sizeof title, "%s, s=%" PRIu64 ", L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64
-		         " G=%s O=%s", u->pattern, u->s, u->prm.L, u->prm.o, u->prm.g, g, o);
+		snprintf(title, sizeof title, "%s:%s", u->pattern, fixed);
 	else
-		snprintf(title, sizeof title, "%s, P=%" PRIu64 ", sweep of %s", u->pattern, u->P,
-		         sweep_names[u->var]);
+		snprintf(title, sizeof title, "%s:%s, sweep of %s", u->pattern, fixed, sweep_names[u->var]);
 	snprintf(xl, sizeof xl, "%s%s", u->var == SW_P ? "P (ranks)" : sweep_names[u->var],
 	         u->var == SW_G || u->var == SW_O ? " (ns/byte)" :
 	         u->var == SW_s || u->var == SW_S ? " (bytes)" :
-	         u->var == SW_n || u->var == SW_P ? "" : " (ns)");
+	         u->var == SW_n ? " (fan-in)" : u->var == SW_P ? "" : " (ns)");
 	pl.title = title;
 	pl.xlabel = xl;
 	pl.ylabel = u->loop ? "time per operation (us)" : "time (us)";

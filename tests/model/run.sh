@@ -26,7 +26,7 @@ done
 "$M" bcast_binomial -P 2..16 -s 64 --svg "$tmp/b.svg" >/dev/null 2>&1
 cmp -s "$tmp/a.svg" "$tmp/b.svg" && ok "SVG is deterministic" || fail "SVG is deterministic"
 "$M" barrier_tree -P 32 --sweep n=2..6:1 --svg "$tmp/c.svg" >/dev/null 2>"$tmp/diff" &&
-	grep -q '^<svg ' "$tmp/c.svg" && grep -q '</svg>$' "$tmp/c.svg" && grep -q '>n</text>' "$tmp/c.svg" &&
+	grep -q '^<svg ' "$tmp/c.svg" && grep -q '</svg>$' "$tmp/c.svg" && grep -q '>n (fan-in)</text>' "$tmp/c.svg" &&
 	ok "sweep plot" || fail "sweep plot"
 
 # Hand-computed times (defaults L=2500 o=1500 g=1000, s=1: no per-byte cost).
