@@ -103,7 +103,8 @@ static int parse_scaled(const char *str, int frac, uint64_t *out)
 
 /* A range of values (scaled integers): N, A..B, A..B:STEP, or N,M,....
  * what names the option in messages.  Fills v (at most MAX_POINTS) and
- * returns the count; *geometric is set for A..B.  Dies on a bad range. */
+ * returns the count; *geometric is set for A..B and for a list spanning a
+ * factor of 16 or more (a log axis suits them).  Dies on a bad range. */
 static size_t parse_range(const char *what, const char *str, int frac, uint64_t *v,
                           int *geometric)
 {
@@ -147,6 +148,15 @@ static size_t parse_range(const char *what, const char *str, int frac, uint64_t 
 	}
 	if (n == 0)
 		die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+	{
+		/* A list that spans a factor of 16 or more is plotted on a log axis. */
+		uint64_t lo = v[0], hi = v[0];
+		for (size_t i = 1; i < n; i++) {
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		*geometric = lo > 0 && hi / lo >= 16;
+	}
 	return n;
 }
 

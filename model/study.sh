@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The benchmarking-error study of docs/model.md: a binomial and a pipelined
-# (chain) broadcast timed as one operation, as N back-to-back iterations
-# divided by N, and with the root rotated, for P = 2 .. 1024, under the
-# LogGP parameters measured for Gigabit Ethernet and InfiniBand; and the
-# fan-in sweep of the combining-tree barrier.  Writes tables (.txt) and
-# plots (.svg) into OUTDIR.
+# The figures and tables of docs/model.md: the benchmarking-error study (a
+# binomial and a pipelined chain broadcast timed as one operation, as N
+# back-to-back iterations divided by N, and with the root rotated, for
+# P = 2 .. 1024, under the LogGP parameters measured for Gigabit Ethernet and
+# InfiniBand), the fan-in sweep of the combining-tree barrier, and a few
+# formula comparisons.  Plots go to OUTDIR/model-*.svg, tables to stdout.
 #   model/study.sh [BUILD_DIR [OUTDIR [N]]]     (defaults: build docs/img 1000)
 set -eu
 B=${1:-build}
@@ -13,13 +13,19 @@ N=${3:-1000}
 M=$B/bin/loggops-model
 mkdir -p "$OUT"
 
+run() { # NAME ARGS...: one table, one plot
+	local n=$1; shift
+	echo "== $n: loggops-model $*"
+	"$M" "$@" --svg "$OUT/model-$n.svg"
+	echo
+}
+
 gige="-L 45740 -o 3460 -g 915 -G 8.49"
 ib="-L 5960 -o 4720 -g 5140 -G 0.73"
 for net in gige ib; do
 	for pat in bcast_binomial bcast_chain; do
-		f=$OUT/model-study-$net-$pat
 		# shellcheck disable=SC2086
-		"$M" "$pat" -P 2..1024 -s 1 ${!net} --loop "$N" --svg "$f.svg" >"$f.txt"
+		run "study-$net-${pat#bcast_}" "$pat" -P 2..1024 -s 1 ${!net} --loop "$N"
 	done
 done
 
@@ -27,8 +33,15 @@ done
 for net in default gige ib; do
 	case $net in default) p="";; *) p=${!net};; esac
 	for P in 64 1024; do
-		f=$OUT/model-fanin-$net-$P
 		# shellcheck disable=SC2086
-		"$M" barrier_tree -P "$P" $p --sweep n=2..16:1 --svg "$f.svg" >"$f.txt"
+		run "fanin-$net-$P" barrier_tree -P "$P" $p --sweep n=2..16:1
 	done
 done
+
+# Formulas: where they are exact, bounds, or break.
+run scatter-mixed scatter_linear -P 2..4096 -s 1000 -L 1000 -o 3000 -g 100 -G 2 -O 1
+run binomial-all-P bcast_binomial -P 2..70:1 -s 1024
+run binary-ib bcast_binary -P 3,7,15,31,63,127,255,511,1023,2047,4095 -s 1024 $ib
+run dissemination-big-g barrier_dissemination -P 2..4096 -g 9000
+run tournament-all-P barrier_tournament -P 2..70:1
+run central-sweep-g barrier_linear -P 64 --sweep g=250..8000
