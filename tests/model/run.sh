@@ -16,8 +16,11 @@ fail() { echo "not ok - loggops-model $1"; [ -s "$tmp/diff" ] && sed 's/^/    /'
 for c in cases/*.cmd; do
 	n=$(basename "$c" .cmd)
 	# shellcheck disable=SC2046
-	"$M" $(cat "$c") >"$tmp/$n.out" 2>"$tmp/diff"
-	if diff -u "cases/$n.out" "$tmp/$n.out" >"$tmp/diff"; then ok "golden $n"; else fail "golden $n"; fi
+	if "$M" $(cat "$c") >"$tmp/$n.out" 2>"$tmp/diff" && diff -u "cases/$n.out" "$tmp/$n.out" >"$tmp/diff"; then
+		ok "golden $n"
+	else
+		fail "golden $n"
+	fi
 done
 
 # The plot: golden, and the same bytes on a second run.
