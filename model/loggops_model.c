@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *prog = "loggops-model";
 
@@ -441,6 +443,35 @@ out:
 	return rc;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct progress_state {
+	double t0;
+	int shown;
+} progress_state;
+
+/* On a terminal, once a run has taken 2 s: "point i of n" on stderr. */
+static void progress(progress_state *pg, size_t i, size_t n)
+{
+	if (!isatty(2) || now_s() - pg->t0 < 2.0)
+		return;
+	fprintf(stderr, "\r%s: point %zu of %zu", prog, i + 1, n);
+	pg->shown = 1;
+}
+
+/* End the progress line if one was shown. */
+static void progress_end(progress_state *pg)
+{
+	if (pg->shown)
+		fputc('\n', stderr);
+	pg->shown = 0;
+}
+
 /* Simulate every point, print the table or CSV, draw the plot.  Returns the
  * exit status. */
 static int run(const setup *u)
@@ -452,6 +483,7 @@ static int run(const setup *u)
 	model_sim ms;
 	char err[1024];
 	int status = 1;
+	progress_state pg = { now_s(), 0 };
 
 	for (size_t k = 0; k < model_nformulas() && nf < 64; k++)
 		if (strcmp(model_formula_at(k)->pattern, u->pattern) == 0) {
@@ -476,6 +508,7 @@ static int run(const setup *u)
 		sim_params prm;
 		model_ctx c;
 		uint64_t P, s, n, t;
+		progress(&pg, i, u->nvals);
 		point(u, i, &P, &s, &n, &prm);
 		sg_params_default(&sp);
 		sp.nranks = P;
@@ -502,6 +535,7 @@ static int run(const setup *u)
 		}
 	}
 	model_sim_close(&ms);
+	progress_end(&pg);
 
 	/* The table or CSV. */
 	if (!u->csv)
@@ -567,6 +601,7 @@ static int run(const setup *u)
 	goto out;
 fail:
 	model_sim_close(&ms);
+	progress_end(&pg);
 	fprintf(stderr, "%s: error: %s\n", prog, err);
 out:
 	free(simt);
