@@ -1,5 +1,6 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "goal.h"
+#include "params.h"
 #include "sim.h"
 #include "timeline.h"
 
@@ -29,6 +30,10 @@ static void usage(FILE *f)
 "  -G X                  NIC gap per byte             (default 6)\n"
 "  -O X                  CPU overhead per byte        (default 0)\n"
 "  -S N                  rendezvous above N bytes     (default 65535)\n"
+"  -p, --params FILE     parameters from a parameter file (docs/loggp.md):\n"
+"                        S and size ranges, each with its own L, o, g, G, O;\n"
+"                        -L/-o/-g/-G/-O then set that value in every range,\n"
+"                        -S sets S\n"
 "  -V, --vizfile FILE    write the timeline (docs/timeline.md) to FILE\n"
 "  -b, --batchmode       no per-rank lines\n"
 "      --csv FILE        write rank,finish_ns for every rank to FILE\n"
@@ -52,16 +57,14 @@ static int die_usage(const char *what, const char *arg)
 	return 2;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+/* A flag -K VALUE: a plain value for parameter k into *c.  0, or -1. */
+static int flag_value(sim_pchange *c, sim_pname k, const char *text)
 {
-	char *end;
-	if (*s < '0' || *s > '9')
+	char err[256];
+	sim_px x;
+	if (sim_px_parse(k, text, &x, err, sizeof err) || x.kind != SIM_PX_SET)
 		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
+	c->x[k] = x;
 	return 0;
 }
 
@@ -109,6 +112,7 @@ int main(int argc, char **argv)
 		{ "LogGOPSParmG", required_argument, NULL, 'G' },
 		{ "LogGOPSParmO", required_argument, NULL, 'O' },
 		{ "LogGOPSParmS", required_argument, NULL, 'S' },
+		{ "params", required_argument, NULL, 'p' },
 		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -116,23 +120,24 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	sim_params p;
-	const char *file = NULL, *viz = NULL, *csv = NULL;
+	static sim_pset pset;
+	static sim_pchange flags;
+	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL;
 	int batch = 0, json = 0, c;
 	prog_state ps = { 0 };
 
-	sim_params_default(&p);
-	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:p:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'V': viz = optarg; break;
 		case 'b': batch = 1; break;
-		case 'L': if (parse_u64(optarg, &p.L)) return die_usage("-L needs a non-negative integer, not", optarg); break;
-		case 'o': if (parse_u64(optarg, &p.o)) return die_usage("-o needs a non-negative integer, not", optarg); break;
-		case 'g': if (parse_u64(optarg, &p.g)) return die_usage("-g needs a non-negative integer, not", optarg); break;
-		case 'S': if (parse_u64(optarg, &p.S)) return die_usage("-S needs a non-negative integer, not", optarg); break;
-		case 'G': if (sim_rate_parse(optarg, &p.G)) return die_usage("-G needs a non-negative number (at most 9 decimals), not", optarg); break;
-		case 'O': if (sim_rate_parse(optarg, &p.O)) return die_usage("-O needs a non-negative number (at most 9 decimals), not", optarg); break;
+		case 'L': if (flag_value(&flags, SIM_P_L, optarg)) return die_usage("-L needs a non-negative integer, not", optarg); break;
+		case 'o': if (flag_value(&flags, SIM_P_o, optarg)) return die_usage("-o needs a non-negative integer, not", optarg); break;
+		case 'g': if (flag_value(&flags, SIM_P_g, optarg)) return die_usage("-g needs a non-negative integer, not", optarg); break;
+		case 'S': if (flag_value(&flags, SIM_P_S, optarg)) return die_usage("-S needs a non-negative integer, not", optarg); break;
+		case 'G': if (flag_value(&flags, SIM_P_G, optarg)) return die_usage("-G needs a non-negative number (at most 9 decimals), not", optarg); break;
+		case 'O': if (flag_value(&flags, SIM_P_O, optarg)) return die_usage("-O needs a non-negative number (at most 9 decimals), not", optarg); break;
+		case 'p': pfile = optarg; break;
 		case OPT_CSV: csv = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: ps.force = 1; break;
@@ -151,15 +156,26 @@ int main(int argc, char **argv)
 	if (!file)
 		return die_usage("no schedule given", NULL);
 
-	goal_sched s;
 	char err[1024];
+	if (pfile) {
+		if (sim_pset_read(pfile, &pset, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+	} else {
+		sim_pset_default(&pset);
+	}
+	if (sim_pset_apply(&pset, &flags, err, sizeof err)) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		return 2;
+	}
+	const sim_params *pp = &pset.p;
+
+	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	char Gs[48], Os[48];
-	sim_rate_format(p.G, Gs, sizeof Gs);
-	sim_rate_format(p.O, Os, sizeof Os);
 
 	FILE *tl = NULL;
 	static char tlbuf[1 << 20];
@@ -171,12 +187,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
-		sim_tl_header(tl, s.nranks, p.L, p.o, p.g, Gs, Os, p.S, s.ncpus, s.nnics);
+		/* The header has room for one set: the first range's. */
+		const sim_range *r0 = pp->nranges >= 2 ? &pp->range[0] : NULL;
+		char Gs[48], Os[48];
+		sim_rate_format(r0 ? r0->G : pp->G, Gs, sizeof Gs);
+		sim_rate_format(r0 ? r0->O : pp->O, Os, sizeof Os);
+		sim_tl_header(tl, s.nranks, r0 ? r0->L : pp->L, r0 ? r0->o : pp->o,
+		              r0 ? r0->g : pp->g, Gs, Os, pp->S, s.ncpus, s.nnics);
 	}
 
 	ps.tty = isatty(2);
 	sim_options so = { tl, on_progress, &ps, 0 };
-	sim *m = sim_create(&s, &p, &so, err, sizeof err);
+	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		fprintf(stderr, "%s: error: %s\n", prog, err);
 		goal_sched_close(&s);
@@ -217,15 +239,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		printf("{\"complete\": true, \"P\": %" PRIu64 ", \"L\": %" PRIu64 ", \"o\": %" PRIu64
-		       ", \"g\": %" PRIu64 ", \"G\": %s, \"O\": %s, \"S\": %" PRIu64
-		       ", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
+		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
+		sim_pset_json(stdout, &pset);
+		printf(", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
 		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64 "}\n",
-		       s.nranks, p.L, p.o, p.g, Gs, Os, p.S, res.time, res.host, res.events,
-		       res.ops_started, res.messages);
+		       res.time, res.host, res.events, res.ops_started, res.messages);
 	} else {
-		printf("LogGOPS L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64 " G=%s O=%s S=%" PRIu64
-		       " P=%" PRIu64 "\n", p.L, p.o, p.g, Gs, Os, p.S, s.nranks);
+		sim_pset_print(stdout, &pset, s.nranks);
 		if (s.nranks <= 16 && !batch)
 			for (uint64_t r = 0; r < s.nranks; r++)
 				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, sim_rank_finish(m, r));

@@ -5,16 +5,24 @@ SIM_SRCS := sim/evq.c sim/sim.c sim/timeline.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 
-OBJS += $(SIM_OBJS) $(B)/obj/sim/loggopsim.o
+# The command-line layer: parameter sets (the parameter file is read by
+# libloggp, $(B)/lib/libloggp.a, named here by path since loggp/module.mk
+# is read later) and sweeps (threads).
+SIM_CLI_SRCS := sim/params.c
+SIM_CLI_OBJS := $(SIM_CLI_SRCS:%.c=$(B)/obj/%.o)
+
+OBJS += $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o
 TOOLS += $(B)/bin/loggopsim
+
+$(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I loggp
 
 $(SIM_LIB): $(SIM_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_LIB) $(LIBGOAL)
-	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a
+	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
 SIM_TESTS := evq core

@@ -87,7 +87,8 @@ typedef struct sim_rel {
 
 struct sim {
 	const goal_sched *s;
-	sim_params p;
+	uint64_t S;           /* rendezvous above S bytes */
+	uint32_t nrg;         /* size ranges in rg (1: one set for all sizes) */
 	FILE *tl;
 	void (*progress)(void *ctx, const sim_progress *pr);
 	void *pctx;
@@ -120,7 +121,20 @@ struct sim {
 	uint64_t now;
 	uint64_t messages, ops_started;
 	int fail;             /* 1: out of memory, 2: seq space exhausted */
+
+	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
 };
+
+/* The parameters of a message of size bytes.  One range: no search; else a
+ * linear scan (ranges are few, and small sizes come first). */
+static inline const sim_range *range_of(const sim *m, uint64_t size)
+{
+	const sim_range *g = m->rg;
+	if (m->nrg > 1)
+		while (size > g->last)
+			g++;
+	return g;
+}
 
 /* ---- Rates ------------------------------------------------------------ */
 
@@ -189,6 +203,8 @@ void sim_params_default(sim_params *p)
 	p->G.den = 1;
 	p->O.num = 0;
 	p->O.den = 1;
+	p->nranges = 0;
+	p->range = NULL;
 }
 
 /* ---- Pools ------------------------------------------------------------ */
@@ -561,7 +577,8 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
                             uint64_t start, uint64_t t)
 {
 	const goal_op *op = &ops[j];
-	uint64_t done = start + m->p.o + sim_rate_bytes(m->p.O, op->size);
+	const sim_range *pr = range_of(m, op->size);
+	uint64_t done = start + pr->o + sim_rate_bytes(pr->O, op->size);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
@@ -587,16 +604,17 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	if (busy > t)
 		return busy;
 
-	uint64_t sO = sim_rate_bytes(m->p.O, sop->size), sG = sim_rate_bytes(m->p.G, sop->size);
-	uint64_t done = t + m->p.o + (sO > sG ? sO : sG);
+	const sim_range *pr = range_of(m, sop->size);
+	uint64_t sO = sim_rate_bytes(pr->O, sop->size), sG = sim_rate_bytes(pr->G, sop->size);
+	uint64_t done = t + pr->o + (sO > sG ? sO : sG);
 	*cf = done;
-	*nf = t + m->p.g + sG;
+	*nf = t + pr->g + sG;
 	if (m->tl) {
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
 	}
 	uint64_t start = 0;
-	if (sop->size > m->p.S) {
+	if (sop->size > m->S) {
 		/* A rendezvous: take its send's start time out of the table. */
 		sim_dep *d = dt_get(m, RDV_KEY(r, j));
 		if (!d)
@@ -617,7 +635,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		}
 		return 0;
 	}
-	if (sop->size > m->p.S)
+	if (sop->size > m->S)
 		rendezvous_done(m, r, sops, j, start, t);
 	satisfy_edges(m, q, rank_ops(m, q), recv, done, 0);
 	flush_released(m);
@@ -648,24 +666,25 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		uint64_t busy = *cf > *nf ? *cf : *nf;
 		if (busy > t)
 			return busy;
-		uint64_t sO = sim_rate_bytes(m->p.O, op->size), sG = sim_rate_bytes(m->p.G, op->size);
-		*cf = t + m->p.o + sO;
-		*nf = t + m->p.g + sG;
+		const sim_range *pr = range_of(m, op->size);
+		uint64_t sO = sim_rate_bytes(pr->O, op->size), sG = sim_rate_bytes(pr->G, op->size);
+		*cf = t + pr->o + sO;
+		*nf = t + pr->g + sG;
 		mark_started(m, r, i);
 		if (m->tl) {
 			sim_tl_interval(m->tl, SIM_TL_OSEND, r, op->cpu, t, *cf);
 			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
-			sim_tl_transmission(m->tl, r, op->peer, t, t + m->p.o + m->p.L, op->size);
+			sim_tl_transmission(m->tl, r, op->peer, t, t + pr->o + pr->L, op->size);
 		}
-		push_event(m, t + m->p.o + m->p.L, r, i | EV_MSG, op->peer);
-		if (op->size > m->p.S) {
+		push_event(m, t + pr->o + pr->L, r, i | EV_MSG, op->peer);
+		if (op->size > m->S) {
 			sim_dep *d = dt_get(m, RDV_KEY(r, i));
 			if (d)
 				d->maxt = t;
 		}
 		m->messages++;
 		satisfy_edges(m, r, ops, i, t, 1);
-		if (op->size <= m->p.S)
+		if (op->size <= m->S)
 			satisfy_edges(m, r, ops, i, *cf, 0);
 		break;
 	}
@@ -684,7 +703,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		uint32_t q = e.peer, j = e.op;
 		uint64_t start = e.aux;
 		const goal_op *sops = rank_ops(m, q);
-		if (sops[j].size > m->p.S)
+		if (sops[j].size > m->S)
 			rendezvous_done(m, q, sops, j, start, t);
 		satisfy_edges(m, r, ops, i, t, 0);
 		break;
@@ -755,7 +774,23 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	if (!m)
 		goto oom;
 	m->s = s;
-	m->p = *p;
+	m->S = p->S;
+	if (p->nranges >= 2) {
+		if (p->nranges > SIM_MAX_RANGES || !p->range)
+			goto badrange;
+		for (uint32_t k = 0; k < p->nranges; k++) {
+			if (k && p->range[k].last <= p->range[k - 1].last)
+				goto badrange;
+			m->rg[k] = p->range[k];
+		}
+		if (m->rg[p->nranges - 1].last != UINT64_MAX)
+			goto badrange;
+		m->nrg = p->nranges;
+	} else {
+		sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
+		m->rg[0] = one;
+		m->nrg = 1;
+	}
 	if (opt) {
 		m->tl = opt->timeline;
 		m->progress = opt->progress;
@@ -798,6 +833,10 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	return m;
 oom:
 	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
+	sim_destroy(m);
+	return NULL;
+badrange:
+	snprintf(err, errlen, "malformed size ranges");
 	sim_destroy(m);
 	return NULL;
 }

@@ -25,13 +25,32 @@ void sim_rate_format(sim_rate r, char *buf, size_t n);
  * half up, floor(x + 0.5).  Exact (128-bit arithmetic). */
 uint64_t sim_rate_bytes(sim_rate r, uint64_t size);
 
-/* Model parameters in ns (S in bytes). */
+/* Most size ranges a parameter set may have. */
+#define SIM_MAX_RANGES 64
+
+/* The parameters of the messages of a size range (docs/semantics.md,
+ * "Size ranges"): sizes from the previous range's last + 1 (0 for the first)
+ * to last (UINT64_MAX for the final range). */
+typedef struct sim_range {
+	uint64_t last;
+	uint64_t L, o, g;
+	sim_rate G, O;
+} sim_range;
+
+/* Model parameters in ns (S in bytes).  With nranges 0 or 1, L, o, g, G, O
+ * hold for every message (range is not read).  With nranges >= 2 (at most
+ * SIM_MAX_RANGES), range[0..nranges) hold them by message size (L, o, g, G,
+ * O are then not read): lasts strictly increasing, the final one
+ * UINT64_MAX; sim_create copies them. */
 typedef struct sim_params {
 	uint64_t L, o, g, S;
 	sim_rate G, O;
+	uint32_t nranges;
+	const sim_range *range;
 } sim_params;
 
-/* The defaults of the published tool: L=2500 o=1500 g=1000 G=6 O=0 S=65535. */
+/* The defaults of the published tool: L=2500 o=1500 g=1000 G=6 O=0 S=65535,
+ * one range. */
 void sim_params_default(sim_params *p);
 
 /* Progress as reported to sim_options.progress. */
@@ -64,8 +83,10 @@ typedef struct sim_result {
 	uint64_t stuck_ranks;/* ranks with an unstarted op or a queue entry */
 } sim_result;
 
-/* Prepare a simulation of s (which must stay open) under p.  opt may be
- * NULL.  Returns NULL with a message in err when out of memory. */
+/* Prepare a simulation of s (which must stay open, and is only read: any
+ * number of simulations of one schedule may run at once in different
+ * threads) under p.  opt may be NULL.  Returns NULL with a message in err
+ * when out of memory or when p's ranges are malformed. */
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen);
 

@@ -53,6 +53,47 @@ check "binary input, -f" wildcard-uq.out "$tmp/out"
 	"$tmp/w.bin" >"$tmp/out" 2>&1
 check "long option names" wildcard-uq.out "$tmp/out"
 
+# Parameter files (-p): flags override single values in every range, before
+# or after -p (hand calculation in ranges-two.goal: with G=0 in both ranges
+# s2 starts at 20, its message arrives at 1070 and is handled until 3120).
+"$SIM" -q -G 0 -p ranges-two.params ranges-two.goal >"$tmp/out" 2>&1
+printf '%s\n' 'LogGOPS S=100000 P=2 ranges=2' 'range 0..64 L=100 o=10 g=20 G=0 O=0' \
+	'range 65..inf L=1000 o=50 g=5 G=0 O=2' 'Host 0: 2070' 'Host 1: 3120' \
+	'Maximum finishing time at host 1: 3120 (0.000003120 s)' 'Events: 6 (4 ops, 2 messages)' >"$tmp/want"
+check "-G overrides G in every range" "$tmp/want" "$tmp/out"
+"$SIM" -q -p ranges-two.params -L 0 -S 7 --json ranges-two.goal >"$tmp/out" 2>&1
+echo '{"complete": true, "P": 2, "S": 7, "ranges": [{"first": 0, "last": 64, "L": 0, "o": 10, "g": 20, "G": 1, "O": 0}, {"first": 65, "last": null, "L": 0, "o": 50, "g": 5, "G": 0.5, "O": 2}], "time_ns": 2130, "host": 1, "events": 6, "ops": 4, "messages": 2}' >"$tmp/want"
+check "-L and -S override, --json with ranges" "$tmp/want" "$tmp/out"
+# A one-range file is the same as the flags, byte for byte.
+printf 'loggp-params 1\nrange 0 inf L=100 o=10 g=5 G=0 O=0\n' >"$tmp/one.params"
+"$SIM" -q -p "$tmp/one.params" wildcard-uq.goal >"$tmp/out" 2>&1
+check "one-range file: output as with flags" wildcard-uq.out "$tmp/out"
+"$SIM" -q $(cat wildcard-uq.args) -V "$tmp/t1" --json wildcard-uq.goal >"$tmp/o1" 2>&1
+"$SIM" -q -p "$tmp/one.params" -V "$tmp/t2" --json wildcard-uq.goal >"$tmp/o2" 2>&1
+if cmp -s "$tmp/o1" "$tmp/o2" && cmp -s "$tmp/t1" "$tmp/t2" && [ -s "$tmp/t1" ]; then
+	ok "one-range file: JSON and timeline as with flags"
+else
+	diff "$tmp/o1" "$tmp/o2" >"$tmp/diff"; fail "one-range file: JSON and timeline as with flags"
+fi
+# Errors in the file: the reader's FILE:LINE:COL message, exit status 1.
+expect_file_error() { # NAME EXPECTED-STDERR FILE-CONTENT
+	printf '%b' "$3" >"$tmp/bad.params"
+	"$SIM" -q -p "$tmp/bad.params" ranges-two.goal >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	printf '%s\n' "$2" >"$tmp/want"
+	if [ $rc -eq 1 ] && [ ! -s "$tmp/out" ]; then check "$1" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "$1"; fi
+}
+expect_file_error "-p: a gap between ranges" \
+	"$tmp/bad.params:3:7: error: range must start at 11 (the previous range's last size + 1)" \
+	'loggp-params 1\nrange 0 10 L=1 o=1 g=1 G=1 O=1\nrange 12 inf L=1 o=1 g=1 G=1 O=1\n'
+expect_file_error "-p: a bad decimal" \
+	"$tmp/bad.params:2:27: error: expected a decimal like 6 or 0.4 (at most 9 fraction digits, below 2^32), got '1.x'" \
+	'loggp-params 1\nrange 0 inf L=1 o=1 g=1 G=1.x O=1\n'
+"$SIM" -q -p "$tmp/none.params" ranges-two.goal >"$tmp/out" 2>"$tmp/err"
+rc=$?
+echo "$tmp/none.params: error: cannot open: No such file or directory" >"$tmp/want"
+if [ $rc -eq 1 ]; then check "-p: missing file" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "-p: missing file"; fi
+
 # Determinism: two runs, byte-identical output and timeline.
 "$SIM" -q -V "$tmp/t1" wildcard-rq.goal >"$tmp/o1" 2>&1
 "$SIM" -q -V "$tmp/t2" wildcard-rq.goal >"$tmp/o2" 2>&1

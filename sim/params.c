@@ -1,0 +1,322 @@
+/* params.c: parameter sets for loggopsim: the parameter file, changes to
+ * single values, formatting (docs/semantics.md "Size ranges", docs/sim.md). */
+#include "params.h"
+
+#include "loggp_params.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 sim_pu128;
+
+static const char *const pname[SIM_NPARAMS] = {
+#define SIM_PS_X(e, n, r) n,
+	SIM_PARAMS(SIM_PS_X)
+#undef SIM_PS_X
+};
+static const int per_byte[SIM_NPARAMS] = {
+#define SIM_PB_X(e, n, r) r,
+	SIM_PARAMS(SIM_PB_X)
+#undef SIM_PB_X
+};
+
+const char *sim_pname_str(sim_pname k)
+{
+	return pname[k];
+}
+
+int sim_pname_find(const char *name, size_t n)
+{
+	for (int k = 0; k < SIM_NPARAMS; k++)
+		if (strlen(pname[k]) == n && memcmp(pname[k], name, n) == 0)
+			return k;
+	return -1;
+}
+
+void sim_pset_default(sim_pset *ps)
+{
+	memset(ps, 0, sizeof *ps);
+	sim_params_default(&ps->p);
+}
+
+void sim_pset_copy(sim_pset *dst, const sim_pset *src)
+{
+	*dst = *src;
+	dst->p.range = src->p.nranges >= 2 ? dst->rg : NULL;
+}
+
+/* The ranges of *ps (one range from the plain fields); returns their
+ * number. */
+static uint32_t get_ranges(const sim_pset *ps, sim_range *out)
+{
+	if (ps->p.nranges >= 2) {
+		memcpy(out, ps->rg, ps->p.nranges * sizeof *out);
+		return ps->p.nranges;
+	}
+	sim_range one = { UINT64_MAX, ps->p.L, ps->p.o, ps->p.g, ps->p.G, ps->p.O };
+	out[0] = one;
+	return 1;
+}
+
+/* Store n ranges into *ps (one range: into the plain fields). */
+static void set_ranges(sim_pset *ps, const sim_range *in, uint32_t n)
+{
+	if (n >= 2) {
+		memcpy(ps->rg, in, n * sizeof *in);
+		ps->p.nranges = n;
+		ps->p.range = ps->rg;
+		return;
+	}
+	ps->p.L = in[0].L;
+	ps->p.o = in[0].o;
+	ps->p.g = in[0].g;
+	ps->p.G = in[0].G;
+	ps->p.O = in[0].O;
+	ps->p.nranges = 0;
+	ps->p.range = NULL;
+}
+
+int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
+{
+	loggp_params *lp = malloc(sizeof *lp);
+	char lerr[LOGGP_ERRLEN];
+	sim_range rg[SIM_MAX_RANGES];
+	if (!lp) {
+		snprintf(err, errlen, "%s: error: out of memory", path);
+		return -1;
+	}
+	if (loggp_params_read(path, lp, lerr)) {
+		snprintf(err, errlen, "%s", lerr);
+		free(lp);
+		return -1;
+	}
+	for (size_t k = 0; k < lp->nranges && k < SIM_MAX_RANGES; k++) {
+		const loggp_range *r = &lp->range[k];
+		rg[k].last = r->last;
+		rg[k].L = r->L;
+		rg[k].o = r->o;
+		rg[k].g = r->g;
+		/* The reader accepts exactly what sim_rate_parse does. */
+		if (sim_rate_parse(r->G, &rg[k].G) || sim_rate_parse(r->O, &rg[k].O)) {
+			snprintf(err, errlen, "%s: error: range %zu: G or O is not exact", path, k + 1);
+			free(lp);
+			return -1;
+		}
+	}
+	sim_pset_default(ps);
+	ps->p.S = lp->S;
+	set_ranges(ps, rg, (uint32_t)lp->nranges);
+	free(lp);
+	return 0;
+}
+
+/* A non-negative decimal integer filling all of s: 0, or -1. */
+static int parse_int(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t errlen)
+{
+	memset(x, 0, sizeof *x);
+	x->v.den = 1;
+	if (text[0] == '*') {
+		if (parse_int(text + 1, &x->v.num) == 0) {
+			x->kind = SIM_PX_MUL;
+			return 0;
+		}
+	} else if (per_byte[k] ? sim_rate_parse(text, &x->v) == 0
+	                       : parse_int(text, &x->v.num) == 0) {
+		x->kind = SIM_PX_SET;
+		return 0;
+	} else if (k != SIM_P_S) {
+		int f = sim_pname_find(text, strlen(text));
+		if (f >= 0 && f != SIM_P_S && per_byte[f] == per_byte[k]) {
+			x->kind = SIM_PX_COPY;
+			x->from = (uint8_t)f;
+			return 0;
+		}
+	}
+	if (k == SIM_P_S)
+		snprintf(err, errlen, "S needs a non-negative integer or '*K', not '%s'", text);
+	else if (per_byte[k])
+		snprintf(err, errlen, "%s needs a non-negative number (at most 9 decimals), "
+		         "'*K' or one of G, O, not '%s'", pname[k], text);
+	else
+		snprintf(err, errlen, "%s needs a non-negative integer, '*K' or one of L, o, g, "
+		         "not '%s'", pname[k], text);
+	return -1;
+}
+
+/* Parameter k of range r as a rate (den 1 for L, o, g). */
+static sim_rate range_get(const sim_range *r, int k)
+{
+	sim_rate v = { 0, 1 };
+	switch (k) {
+	case SIM_P_L: v.num = r->L; break;
+	case SIM_P_o: v.num = r->o; break;
+	case SIM_P_g: v.num = r->g; break;
+	case SIM_P_G: v = r->G; break;
+	case SIM_P_O: v = r->O; break;
+	default: break;
+	}
+	return v;
+}
+
+static void range_set(sim_range *r, int k, sim_rate v)
+{
+	switch (k) {
+	case SIM_P_L: r->L = v.num; break;
+	case SIM_P_o: r->o = v.num; break;
+	case SIM_P_g: r->g = v.num; break;
+	case SIM_P_G: r->G = v; break;
+	case SIM_P_O: r->O = v; break;
+	default: break;
+	}
+}
+
+/* old * factor into *out: 0, or -1 when it does not fit (rates: value below
+ * 2^32 as sim_rate_parse requires). */
+static int mul(sim_rate old, uint64_t factor, int rate, sim_rate *out)
+{
+	sim_pu128 v = (sim_pu128)old.num * factor;
+	if (v > UINT64_MAX || (rate && v >= (sim_pu128)old.den << 32))
+		return -1;
+	out->num = (uint64_t)v;
+	out->den = old.den;
+	if (out->num == 0)
+		out->den = 1;
+	return 0;
+}
+
+int sim_pset_apply(sim_pset *ps, const sim_pchange *c, char *err, size_t errlen)
+{
+	sim_range rg[SIM_MAX_RANGES];
+	uint32_t n = get_ranges(ps, rg);
+	for (uint32_t i = 0; i < n; i++) {
+		const sim_range old = rg[i];
+		for (int k = 0; k < SIM_NPARAMS; k++) {
+			const sim_px *x = &c->x[k];
+			sim_rate v;
+			if (k == SIM_P_S || x->kind == SIM_PX_KEEP)
+				continue;
+			if (x->kind == SIM_PX_SET) {
+				v = x->v;
+			} else if (x->kind == SIM_PX_COPY) {
+				v = range_get(&old, x->from);
+			} else if (mul(range_get(&old, k), x->v.num, per_byte[k], &v)) {
+				snprintf(err, errlen, "%s*%" PRIu64 " is too large", pname[k], x->v.num);
+				return -1;
+			}
+			range_set(&rg[i], k, v);
+		}
+	}
+	const sim_px *xs = &c->x[SIM_P_S];
+	if (xs->kind == SIM_PX_SET) {
+		ps->p.S = xs->v.num;
+	} else if (xs->kind == SIM_PX_MUL) {
+		sim_rate s = { ps->p.S, 1 }, v;
+		if (mul(s, xs->v.num, 0, &v)) {
+			snprintf(err, errlen, "S*%" PRIu64 " is too large", xs->v.num);
+			return -1;
+		}
+		ps->p.S = v.num;
+	}
+	set_ranges(ps, rg, n);
+	return 0;
+}
+
+static void format_value(sim_rate v, int rate, char *buf, size_t n)
+{
+	if (rate)
+		sim_rate_format(v, buf, n);
+	else
+		snprintf(buf, n, "%" PRIu64, v.num);
+}
+
+void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
+{
+	if (k == SIM_P_S) {
+		snprintf(buf, n, "%" PRIu64, ps->p.S);
+		return;
+	}
+	sim_range rg[SIM_MAX_RANGES];
+	uint32_t nr = get_ranges(ps, rg);
+	sim_rate v = range_get(&rg[0], k);
+	for (uint32_t i = 1; i < nr; i++) {
+		sim_rate w = range_get(&rg[i], k);
+		if (w.num != v.num || w.den != v.den) {
+			snprintf(buf, n, "mixed");
+			return;
+		}
+	}
+	format_value(v, per_byte[k], buf, n);
+}
+
+/* "L=.. o=.. g=.. G=.. O=.." of range r (JSON members when json). */
+static void put_range(FILE *f, const sim_range *r, int json)
+{
+	for (int k = SIM_P_L; k <= SIM_P_O; k++) {
+		char buf[48];
+		format_value(range_get(r, k), per_byte[k], buf, sizeof buf);
+		if (json)
+			fprintf(f, "%s\"%s\": %s", k ? ", " : "", pname[k], buf);
+		else
+			fprintf(f, "%s%s=%s", k ? " " : "", pname[k], buf);
+	}
+}
+
+void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
+{
+	sim_range rg[SIM_MAX_RANGES];
+	uint32_t n = get_ranges(ps, rg);
+	if (n == 1) {
+		fprintf(f, "LogGOPS ");
+		put_range(f, &rg[0], 0);
+		fprintf(f, " S=%" PRIu64 " P=%" PRIu64 "\n", ps->p.S, nranks);
+		return;
+	}
+	fprintf(f, "LogGOPS S=%" PRIu64 " P=%" PRIu64 " ranges=%" PRIu32 "\n", ps->p.S, nranks, n);
+	for (uint32_t i = 0; i < n; i++) {
+		fprintf(f, "range %" PRIu64 "..", i ? rg[i - 1].last + 1 : 0);
+		if (rg[i].last == UINT64_MAX)
+			fprintf(f, "inf ");
+		else
+			fprintf(f, "%" PRIu64 " ", rg[i].last);
+		put_range(f, &rg[i], 0);
+		fputc('\n', f);
+	}
+}
+
+void sim_pset_json(FILE *f, const sim_pset *ps)
+{
+	sim_range rg[SIM_MAX_RANGES];
+	uint32_t n = get_ranges(ps, rg);
+	if (n == 1) {
+		put_range(f, &rg[0], 1);
+		fprintf(f, ", \"S\": %" PRIu64, ps->p.S);
+		return;
+	}
+	fprintf(f, "\"S\": %" PRIu64 ", \"ranges\": [", ps->p.S);
+	for (uint32_t i = 0; i < n; i++) {
+		fprintf(f, "%s{\"first\": %" PRIu64 ", \"last\": ", i ? ", " : "",
+		        i ? rg[i - 1].last + 1 : 0);
+		if (rg[i].last == UINT64_MAX)
+			fprintf(f, "null, ");
+		else
+			fprintf(f, "%" PRIu64 ", ", rg[i].last);
+		put_range(f, &rg[i], 1);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
