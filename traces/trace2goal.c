@@ -131,13 +131,15 @@ static int add_dir(struct files *fs, const char *dir)
 			}
 			names = t;
 		}
-		size_t pl = strlen(dir) + len + 2;
+		size_t dl = strlen(dir), pl = dl + len + 2;
+		while (dl > 1 && dir[dl - 1] == '/')
+			dl--;
 		names[n] = malloc(pl);
 		if (!names[n]) {
 			rc = 1;
 			break;
 		}
-		snprintf(names[n], pl, "%s/%s", dir, e->d_name);
+		snprintf(names[n], pl, "%.*s/%s", (int)dl, dir, e->d_name);
 		n++;
 	}
 	closedir(d);
@@ -195,8 +197,8 @@ static int order_files(struct files *fs)
 			return 1;
 		}
 		if (fs->v[i].rank != (long)i) {
-			fprintf(stderr, TOOL ": error: no trace of rank %zu (%zu files, ranks must be 0..%zu)\n",
-			        i, fs->n, fs->n - 1);
+			fprintf(stderr, TOOL ": error: no trace of rank %zu among the %zu files given\n",
+			        i, fs->n);
 			return 1;
 		}
 	}

@@ -995,14 +995,14 @@ static int is_local_name(const char *name)
 }
 
 /* An unsupported call: an error with --strict, else a warning (once per
- * name and rank) and the call is skipped. */
-static int unsupported(struct conv *cv, const struct tr_call *c, const char *what)
+ * name and rank) saying what happens instead. */
+static int unsupported(struct conv *cv, const struct tr_call *c, const char *instead)
 {
 	const char *name = tr_call_name(&cv->t, c);
 	if (cv->opt->strict)
-		return call_err(cv, c, "%s is not supported%s (--strict)", name, what);
+		return call_err(cv, c, "%s is not supported (--strict)", name);
 	cv->st.skipped++;
-	warn_once(cv, c, name, "%s is not supported%s; skipped", name, what);
+	warn_once(cv, c, name, "%s is not supported; %s", name, instead);
 	return 0;
 }
 
@@ -1135,7 +1135,7 @@ static int convert_rank(struct conv *cv)
 		if (k == TR_ABORT) {
 			fin_start = c->start;
 			flush_calc(cv);
-			if (unsupported(cv, c, "; the rest of the trace"))
+			if (unsupported(cv, c, "the rest of the trace is ignored"))
 				return -1;
 			break;
 		}
@@ -1143,7 +1143,8 @@ static int convert_rank(struct conv *cv)
 			const char *name = tr_call_name(t, c);
 			if (c->end > c->start)
 				cv->pending_us += c->end - c->start;
-			if (!is_local_name(name) && unsupported(cv, c, ""))
+			if (!is_local_name(name) &&
+			    unsupported(cv, c, "skipped, its time counts as computation"))
 				return -1;
 			continue;
 		}

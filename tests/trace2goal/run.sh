@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Tests of trace2goal: golden conversions of hand-written traces (goaltrace
+# and liballprof dialects), warnings and errors (exact text), --strict,
+# --compute-scale, --extrapolate, binary output, every schedule simulated to
+# completion; then the test MPI program traces/examples/halo.c run with
+# mpirun, traced, converted and simulated (skipped without mpicc/mpirun).
+# Usage: tests/trace2goal/run.sh BUILD_DIR      (T2G_UPDATE=1 rewrites goldens)
+set -u
+B=${1:-build}
+cd "$(dirname "$0")/../.." || exit 2
+T2G=$B/bin/trace2goal
+SIM=$B/bin/loggopsim
+GOALC=$B/bin/goalc
+C=tests/trace2goal/cases
+st=0
+for f in "$T2G" "$SIM" "$GOALC"; do
+	if [ ! -x "$f" ]; then
+		echo "not ok - trace2goal: $f not built"
+		exit 1
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - trace2goal: $1"; }
+fail() {
+	echo "not ok - trace2goal: $1"
+	shift
+	for l in "$@"; do echo "    $l"; done
+	st=1
+}
+
+# same NAME GOT WANT: the files are identical (T2G_UPDATE=1: copy GOT to WANT)
+same() {
+	if [ "${T2G_UPDATE:-0}" = 1 ]; then cp "$2" "$3"; fi
+	if cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		fail "$1" "$(diff "$3" "$2" | head -10)"
+	fi
+}
+
+# golden NAME WANT_STATUS ARGS...: trace2goal ARGS; stdout must equal
+# $C/NAME.goal, stderr $C/NAME.err (empty if that file does not exist).
+golden() {
+	local name=$1 want=$2
+	shift 2
+	"$T2G" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$name: exit status $want" "got $got" "$(head -3 "$tmp/$name.err")"
+		return
+	fi
+	if [ "$want" -eq 0 ]; then
+		same "$name: schedule" "$tmp/$name.out" "$C/$name.goal"
+	fi
+	if [ -e "$C/$name.err" ] || { [ "${T2G_UPDATE:-0}" = 1 ] && [ -s "$tmp/$name.err" ]; }; then
+		same "$name: messages" "$tmp/$name.err" "$C/$name.err"
+	elif [ -s "$tmp/$name.err" ]; then
+		fail "$name: no messages" "$(head -3 "$tmp/$name.err")"
+	else
+		ok "$name: no messages"
+	fi
+}
+
+# simulates NAME FILE: the schedule runs to completion (every op started,
+# every message matched)
+simulates() {
+	if "$SIM" -q "$2" >"$tmp/sim.out" 2>&1 && grep -q '^Maximum finishing time' "$tmp/sim.out"; then
+		ok "$1: loggopsim completes"
+	else
+		fail "$1: loggopsim completes" "$(tail -5 "$tmp/sim.out")"
+	fi
+}
+
+# ---- golden conversions ----------------------------------------------------
+golden p2p 0 $C/p2p/rank-1.txt $C/p2p/rank-0.txt
+simulates p2p "$tmp/p2p.out"
+golden lap 0 $C/lap
+simulates lap "$tmp/lap.out"
+golden coll 0 $C/coll
+simulates coll "$tmp/coll.out"
+golden p2p-x3 0 --extrapolate 3 -q $C/p2p
+simulates p2p-x3 "$tmp/p2p-x3.out"
+golden coll-x2 0 -x 2 $C/coll
+simulates coll-x2 "$tmp/coll-x2.out"
+golden coll-ring 0 --coll allreduce=allreduce_ring --coll alltoallv=alltoall_linear \
+	--coll bcast=bcast_chain $C/coll
+simulates coll-ring "$tmp/coll-ring.out"
+
+# --strict: the first unsupported call is an error
+golden p2p-strict 1 --strict $C/p2p
+
+# --compute-scale: every calc of the scaled schedule is 2.5 times the
+# unscaled one (rounded half up), everything else is equal
+"$T2G" -q $C/p2p >"$tmp/s1.goal" && "$T2G" -q --compute-scale 2.5 $C/p2p >"$tmp/s2.goal"
+if awk 'NR == FNR { a[FNR] = $0; next }
+	{ split(a[FNR], x, " "); split($0, y, " ")
+	  if (x[2] == "calc") { if (y[2] != "calc" || y[3] != int(x[3] * 2.5 + 0.5)) exit 1 }
+	  else if (a[FNR] != $0) exit 1 }
+	END { if (FNR != length(a)) exit 1 }' "$tmp/s1.goal" "$tmp/s2.goal" &&
+	grep -q '^l14: calc 22500$' "$tmp/s2.goal"; then
+	ok "--compute-scale 2.5 scales every calc and nothing else"
+else
+	fail "--compute-scale 2.5 scales every calc and nothing else" "$(diff "$tmp/s1.goal" "$tmp/s2.goal" | head -6)"
+fi
+"$T2G" -q --compute-scale 0 $C/p2p >"$tmp/s0.goal"
+n=$(grep -c ': calc [1-9]' "$tmp/s0.goal")
+if [ "$n" -eq 0 ] && grep -q ': send' "$tmp/s0.goal"; then
+	ok "--compute-scale 0 leaves no computation"
+else
+	fail "--compute-scale 0 leaves no computation" "$n calcs"
+fi
+
+# --extrapolate: copy j of traced rank r is rank j*N+r; its point-to-point
+# ops are those of rank r with peers renamed
+"$T2G" -q -x 3 $C/p2p >"$tmp/x3.goal"
+awk '/^rank /{r=$2} r==4 && /: (send|recv) 16b/' "$tmp/x3.goal" >"$tmp/x3-r4"
+awk '/^rank /{r=$2} r==0 && /: (send|recv) 16b/' "$tmp/x3.goal" |
+	sed -E 's/(to|from) 1 /\1 5 /' >"$tmp/x3-r0"
+if [ "$(grep -c '^num_ranks 6$' "$tmp/x3.goal")" = 1 ] && [ -s "$tmp/x3-r0" ] &&
+	cmp -s "$tmp/x3-r0" "$tmp/x3-r4"; then
+	ok "--extrapolate 3: rank 4 sends and receives as rank 0, peers renamed"
+else
+	fail "--extrapolate 3: rank 4 sends and receives as rank 0, peers renamed" \
+		"$(diff "$tmp/x3-r0" "$tmp/x3-r4" | head -4)"
+fi
+# the world barrier is regenerated for 6 ranks: dissemination, 3 rounds
+n=$(awk '/^rank /{r=$2} r==4 && /send 0b/' "$tmp/x3.goal" | tr '\n' ' ')
+if [ "$n" = "l12: send 0b to 5 tag 4 l14: send 0b to 0 tag 5 l16: send 0b to 2 tag 6 " ]; then
+	ok "--extrapolate 3: barrier of 6 ranks at rank 4"
+else
+	fail "--extrapolate 3: barrier of 6 ranks at rank 4" "got $n"
+fi
+
+# binary output: the same schedule as the text compiled
+"$T2G" -q -o "$tmp/p2p.bin" $C/p2p && "$GOALC" "$tmp/s1.goal" -o "$tmp/s1.bin"
+if cmp -s "$tmp/p2p.bin" "$tmp/s1.bin"; then
+	ok "-o FILE.bin writes the binary of the text schedule"
+else
+	fail "-o FILE.bin writes the binary of the text schedule"
+fi
+
+# determinism
+"$T2G" -q $C/coll >"$tmp/d1" && "$T2G" -q $C/coll >"$tmp/d2"
+if cmp -s "$tmp/d1" "$tmp/d2"; then ok "same input, same output"; else fail "same input, same output"; fi
+
+# --stats
+"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" 2>"$tmp/st"
+if [ "$(grep -E '^(ops|traced time|calc time|skipped calls) ' "$tmp/st" | tr -s ' ' | tr '\n' '|')" = \
+	"ops 28|skipped calls 3|calc time 68050 ns|traced time 50000 ns|" ]; then
+	ok "--stats figures"
+else
+	fail "--stats figures" "$(cat "$tmp/st")"
+fi
+
+# ---- errors -------------------------------------------------------------------
+mkdir -p "$tmp/e"
+printf '# goaltrace trace format 1\n# rank: 0\n# size: 2\nMPI_Init:0:1:2:1\n# comm:5:0,1\nMPI_Send:2:1:1:13,1,1:5:0:5,0,2:3\n' >"$tmp/e/peer-0.txt"
+printf '# goaltrace trace format 1\n# rank: 1\n# size: 2\nMPI_Init:0:1:2:1\nMPI_Send:2:1:x:13,1,1:0:0:5,1,2:3\n' >"$tmp/e/peer-1.txt"
+# expect NAME STATUS MESSAGE ARGS...: exit status and exact stderr
+expect() {
+	local name=$1 want=$2 msg=$3
+	shift 3
+	"$T2G" "$@" >/dev/null 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -eq "$want" ] && [ "$(cat "$tmp/err")" = "$msg" ]; then
+		ok "$name"
+	else
+		fail "$name" "status $got (want $want)" "got:  $(head -2 "$tmp/err")" "want: $msg"
+	fi
+}
+expect "error: peer outside the communicator" 1 \
+	"$tmp/e/peer-0.txt:6:1: error: rank 0: MPI_Send to rank 5 of a communicator of 2 ranks" \
+	"$tmp/e/peer-0.txt" "$tmp/e/peer-1.txt"
+cp "$tmp/e/peer-1.txt" "$tmp/e/bad-1.txt"
+sed 's/:5:0:5,0,2:/:1:0:5,0,2:/' "$tmp/e/peer-0.txt" >"$tmp/e/bad-0.txt"
+expect "error: bad trace line (reader's file:line:col)" 1 \
+	"$tmp/e/bad-1.txt:5:14: error: expected an integer, found 'x'" "$tmp/e/bad-0.txt" "$tmp/e/bad-1.txt"
+expect "error: a rank missing" 1 \
+	"trace2goal: error: no trace of rank 0 among the 1 files given" $C/p2p/rank-1.txt
+expect "error: two files of one rank" 1 \
+	"trace2goal: error: two traces of rank 1: $C/p2p/rank-1.txt and $C/p2p/rank-1.txt" \
+	$C/p2p/rank-0.txt $C/p2p/rank-1.txt $C/p2p/rank-1.txt
+expect "error: size header" 1 \
+	"$C/p2p/rank-0.txt: error: the trace is of a run on 2 ranks, but 1 trace files were given" \
+	$C/p2p/rank-0.txt
+expect "error: missing file" 1 "$tmp/none.txt: error: cannot open: No such file or directory" \
+	"$tmp/none.txt"
+expect "bad option: --extrapolate 0" 2 \
+	"trace2goal: error: --extrapolate wants a whole number of at least 1 (got '0')" -x 0 $C/p2p
+expect "bad option: unknown class" 2 \
+	"trace2goal: error: unknown collective class 'bcst' (see --list)" --coll bcst=bcast_binary $C/p2p
+expect "bad option: unknown pattern" 2 \
+	"trace2goal: error: unknown pattern 'star' (see --list)" --coll bcast=star $C/p2p
+expect "bad option: --compute-scale" 2 \
+	"trace2goal: error: --compute-scale wants a number of at least 0 (got '-1')" -s -1 $C/p2p
+expect "bad option: unknown" 2 "trace2goal: error: unknown option '--frobnicate' (see --help)" \
+	--frobnicate $C/p2p
+expect "no trace files" 2 "trace2goal: error: no trace files (see --help)"
+if "$T2G" --help | grep -q '^usage: trace2goal'; then ok "--help"; else fail "--help"; fi
+
+# ---- the test MPI program, end to end -------------------------------------
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
+	echo "ok - trace2goal: halo traced, converted, simulated # skip mpicc not installed"
+	exit $st
+fi
+for f in "$B/lib/libgoaltrace.so" "$B/examples/halo"; do
+	if [ ! -e "$f" ]; then
+		fail "halo end to end: $f not built"
+		exit 1
+	fi
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+(
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+	timeout 120 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" \
+		-x GOALTRACE_DIR="$tmp" -x GOALTRACE_PREFIX=halo- "$B/examples/halo" 20 20000
+) >"$tmp/mpirun.out" 2>&1 || {
+	fail "halo ran under mpirun" "$(head -5 "$tmp/mpirun.out")"
+	exit 1
+}
+ok "halo ran under mpirun with libgoaltrace.so"
+if "$T2G" --strict --stats "$tmp"/halo-0.txt "$tmp"/halo-1.txt "$tmp"/halo-2.txt \
+	"$tmp"/halo-3.txt -o "$tmp/halo.goal" 2>"$tmp/halo.stats"; then
+	ok "halo: converted with --strict (every call supported)"
+else
+	fail "halo: converted with --strict (every call supported)" "$(head -3 "$tmp/halo.stats")"
+fi
+# every send has its receive: 20 iterations of the halo (6 messages) plus
+# the point-to-point calls of the tour, on each side
+s=$(grep -c ': send' "$tmp/halo.goal")
+r=$(grep -c ': recv' "$tmp/halo.goal")
+if [ "$s" = "$r" ] && [ "$s" -gt 120 ]; then
+	ok "halo: as many sends as receives ($s)"
+else
+	fail "halo: as many sends as receives" "sends $s, receives $r"
+fi
+simulates "halo" "$tmp/halo.goal"
+# the simulated against the measured time (Init to Finalize), with the
+# default and with shared-memory-like parameters: reported, not judged
+meas=$(awk '/^traced time/{print $3}' "$tmp/halo.stats")
+sim1=$("$SIM" -q "$tmp/halo.goal" | awk '/^Maximum/{print $(NF-2)}')
+sim2=$("$SIM" -q -L 250 -o 85 -g 140 -G 0.04 -O 0.06 "$tmp/halo.goal" | awk '/^Maximum/{print $(NF-2)}')
+echo "ok - trace2goal: halo on 4 ranks: measured $meas ns, simulated $sim1 ns (defaults), $sim2 ns (L=250 o=85 g=140 G=0.04 O=0.06) # info"
+# extrapolated to 64 ranks
+if "$T2G" -q -x 16 "$tmp"/halo-?.txt -o "$tmp/halo64.bin"; then
+	simulates "halo x16 (64 ranks)" "$tmp/halo64.bin"
+else
+	fail "halo x16: converted"
+fi
+exit $st
