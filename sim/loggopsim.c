@@ -2,6 +2,7 @@
 #include "goal.h"
 #include "params.h"
 #include "sim.h"
+#include "sweep.h"
 #include "timeline.h"
 
 #include <errno.h>
@@ -40,6 +41,21 @@ static void usage(FILE *f)
 "      --json            print a JSON summary on stdout instead of the text\n"
 "      --progress        show progress on stderr from the start\n"
 "  -q, --quiet           no progress and no speed line on stderr\n"
+"\n"
+"parameter sweeps (docs/sweep.md):\n"
+"      --sweep SPEC      run the schedule under many parameter sets: SPEC is\n"
+"                        a file of sets ('NAME L=.. G=*10 O=G' per line) or,\n"
+"                        if it contains '=', the compact form, a cartesian\n"
+"                        product like 'L=1000..64000*2 G=1,2,4'; values not\n"
+"                        given come from the options above\n"
+"  -j, --jobs N          sets run in N threads (default: the number of cores)\n"
+"      --csv FILE        with --sweep: the CSV of the sets ('-': stdout)\n"
+"      --relative-to NAME  report times relative to set NAME\n"
+"      --svg FILE        bar chart of the relative times (needs --relative-to)\n"
+"      --title TEXT      the chart's title (default: the schedule's name)\n"
+"      --part K/N        run only sets K, K+N, K+2N, ... (1 <= K <= N), for\n"
+"                        splitting a sweep into jobs (scripts/sweep-*.sh)\n"
+"      --no-wall         leave the CSV's wall_s column empty\n"
 "  -h, --help            this help\n"
 "\n"
 "Standard output depends only on the schedule and the parameters.  The speed\n"
@@ -65,6 +81,20 @@ static int flag_value(sim_pchange *c, sim_pname k, const char *text)
 	if (sim_px_parse(k, text, &x, err, sizeof err) || x.kind != SIM_PX_SET)
 		return -1;
 	c->x[k] = x;
+	return 0;
+}
+
+/* A non-negative decimal integer filling all of s: 0, or -1. */
+static int parse_count(const char *s, uint64_t *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
 	return 0;
 }
 
@@ -99,9 +129,162 @@ static void put_seconds(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
 
+/* The sweep options. */
+typedef struct sweep_opts {
+	const char *spec, *rel, *svg, *title, *csv;
+	unsigned jobs;
+	uint64_t part, nparts;
+	int nowall, quiet;
+} sweep_opts;
+
+/* Write to path ("-": stdout) with fn; returns 0, or 1 after printing the
+ * error. */
+static int write_out(const char *path, int (*fn)(FILE *, void *), void *ctx)
+{
+	int is_std = strcmp(path, "-") == 0;
+	FILE *f = is_std ? stdout : fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "%s: error: cannot create: %s\n", path, strerror(errno));
+		return 1;
+	}
+	int bad = fn(f, ctx) != 0;
+	if (is_std)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad) {
+		fprintf(stderr, "%s: error: write failed\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+typedef struct sweep_out {
+	const goal_sched *s;
+	const sim_pset *base;
+	const sweep *sw;
+	const sweep_result *res;
+	long base_idx;
+	int wall;
+	const char *title;
+} sweep_out;
+
+static int put_csv(FILE *f, void *ctx)
+{
+	sweep_out *o = ctx;
+	return sweep_write_csv(f, o->s, o->base, o->sw, o->res, o->base_idx, o->wall);
+}
+
+static int put_svg(FILE *f, void *ctx)
+{
+	sweep_out *o = ctx;
+	return sweep_write_svg(f, o->sw, o->res, o->base_idx, o->title);
+}
+
+/* loggopsim --sweep: parse the sets, open the schedule once, run, write the
+ * table, the CSV and the chart.  Returns the exit status. */
+static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base)
+{
+	sweep sw = { 0 };
+	char err[1024];
+	int status = 0;
+	if (strchr(o->spec, '=')) {
+		if (sweep_parse_compact(o->spec, &sw, err, sizeof err)) {
+			sweep_free(&sw);
+			fprintf(stderr, "%s: error: --sweep: %s\n", prog, err);
+			return 2;
+		}
+	} else if (sweep_read_file(o->spec, &sw, err, sizeof err)) {
+		sweep_free(&sw);
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	long base_idx = -1;
+	if (o->rel && (base_idx = sweep_find(&sw, o->rel)) < 0) {
+		fprintf(stderr, "%s: error: --relative-to: no set named '%s'\n", prog, o->rel);
+		sweep_free(&sw);
+		return 2;
+	}
+	for (size_t i = 0; i < sw.n; i++) {
+		sim_pset ps;
+		if (sweep_set_params(&sw, i, base, &ps, err, sizeof err)) {
+			fprintf(stderr, "%s: error: set '%s': %s\n", prog, sw.set[i].name, err);
+			sweep_free(&sw);
+			return 2;
+		}
+	}
+	goal_sched s;
+	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		sweep_free(&sw);
+		return 1;
+	}
+	sweep_result *res = calloc(sw.n, sizeof *res);
+	if (!res) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		goal_sched_close(&s);
+		sweep_free(&sw);
+		return 1;
+	}
+	unsigned jobs = o->jobs;
+	if (!jobs) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = nc > 0 && nc < 1024 ? (unsigned)nc : 1;
+	}
+	size_t part = o->nparts ? (size_t)o->part - 1 : 0, nparts = o->nparts ? (size_t)o->nparts : 1;
+	double t0 = now_s();
+	err[0] = 0;
+	if (sweep_run(&s, base, &sw, part, nparts, jobs, res, err, sizeof err)) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		status = 1;
+		goto out;
+	}
+	double wall = now_s() - t0;
+	uint64_t events = 0;
+	size_t ran = 0, bad = 0;
+	for (size_t i = 0; i < sw.n; i++) {
+		if (res[i].status == SWEEP_NOT_RUN)
+			continue;
+		ran++;
+		events += res[i].events;
+		if (res[i].status != SWEEP_OK) {
+			bad++;
+			fprintf(stderr, "%s: error: set '%s': %s\n", prog, sw.set[i].name,
+			        res[i].status == SWEEP_INCOMPLETE ? "incomplete run (deadlock or unmatched messages)"
+			        : err);
+		}
+	}
+	if (bad)
+		status = 1;
+	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK) {
+		fprintf(stderr, "%s: error: the baseline set '%s' did not complete\n", prog, o->rel);
+		status = 1;
+	}
+	sweep_out out = { &s, base, &sw, res, base_idx, !o->nowall, o->title ? o->title : file };
+	if (!(o->csv && strcmp(o->csv, "-") == 0))
+		sweep_write_table(stdout, &s, base, &sw, res, base_idx);
+	if (o->csv && write_out(o->csv, put_csv, &out))
+		status = 1;
+	if (o->svg && write_out(o->svg, put_svg, &out))
+		status = 1;
+	if (!o->quiet)
+		fprintf(stderr, "%s: %zu sets, %" PRIu64 " events in %.3f s with %u threads (%.2f M events/s)\n",
+		        prog, ran, events, wall, jobs, wall > 0 ? (double)events / wall * 1e-6 : 0.0);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error: write failed on standard output\n", prog);
+		status = 1;
+	}
+out:
+	free(res);
+	goal_sched_close(&s);
+	sweep_free(&sw);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS };
+	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
+	       OPT_PART, OPT_NOWALL };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -117,6 +300,13 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "relative-to", required_argument, NULL, OPT_REL },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "part", required_argument, NULL, OPT_PART },
+		{ "no-wall", no_argument, NULL, OPT_NOWALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,8 +315,9 @@ int main(int argc, char **argv)
 	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL;
 	int batch = 0, json = 0, c;
 	prog_state ps = { 0 };
+	sweep_opts so_sw = { 0 };
 
-	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:p:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:p:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'V': viz = optarg; break;
@@ -139,6 +330,30 @@ int main(int argc, char **argv)
 		case 'O': if (flag_value(&flags, SIM_P_O, optarg)) return die_usage("-O needs a non-negative number (at most 9 decimals), not", optarg); break;
 		case 'p': pfile = optarg; break;
 		case OPT_CSV: csv = optarg; break;
+		case OPT_SWEEP: so_sw.spec = optarg; break;
+		case 'j': {
+			uint64_t v;
+			if (parse_count(optarg, &v) || v < 1 || v > 1024)
+				return die_usage("-j needs a number of threads from 1 to 1024, not", optarg);
+			so_sw.jobs = (unsigned)v;
+			break;
+		}
+		case OPT_REL: so_sw.rel = optarg; break;
+		case OPT_SVG: so_sw.svg = optarg; break;
+		case OPT_TITLE: so_sw.title = optarg; break;
+		case OPT_PART: {
+			const char *sl = strchr(optarg, '/');
+			char kb[32];
+			if (!sl || (size_t)(sl - optarg) >= sizeof kb)
+				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
+			memcpy(kb, optarg, (size_t)(sl - optarg));
+			kb[sl - optarg] = 0;
+			if (parse_count(kb, &so_sw.part) || parse_count(sl + 1, &so_sw.nparts)
+			    || so_sw.part < 1 || so_sw.part > so_sw.nparts)
+				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
+			break;
+		}
+		case OPT_NOWALL: so_sw.nowall = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: ps.force = 1; break;
 		case 'q': ps.quiet = 1; break;
@@ -155,6 +370,17 @@ int main(int argc, char **argv)
 	}
 	if (!file)
 		return die_usage("no schedule given", NULL);
+	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts
+	                    || so_sw.nowall))
+		return die_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep", NULL);
+	if (so_sw.spec && (viz || json))
+		return die_usage("--sweep cannot be combined with -V or --json", NULL);
+	if (so_sw.svg && !so_sw.rel)
+		return die_usage("--svg needs --relative-to", NULL);
+	if (so_sw.rel && so_sw.nparts > 1)
+		return die_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)", NULL);
+	so_sw.csv = csv;
+	so_sw.quiet = ps.quiet;
 
 	char err[1024];
 	if (pfile) {
@@ -170,6 +396,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const sim_params *pp = &pset.p;
+	if (so_sw.spec)
+		return run_sweep(&so_sw, file, &pset);
 
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {

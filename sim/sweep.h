@@ -1,0 +1,88 @@
+/* sweep.h: parameter sweeps (docs/sweep.md): sweep specifications (a file of
+ * named sets or the compact form), running the sets of one schedule in
+ * threads, and the CSV, table and SVG outputs. */
+#ifndef SWEEP_H
+#define SWEEP_H
+
+#include "goal.h"
+#include "params.h"
+#include "sim.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SWEEP_MAX_SETS 100000
+#define SWEEP_NAME_MAX 128
+
+/* One parameter set of a sweep: its name and its change to the base set. */
+typedef struct sweep_set {
+	char name[SWEEP_NAME_MAX];
+	sim_pchange change;
+} sweep_set;
+
+/* The outcome of one set. */
+typedef enum sweep_status { SWEEP_NOT_RUN, SWEEP_OK, SWEEP_INCOMPLETE, SWEEP_FAILED } sweep_status;
+typedef struct sweep_result {
+	sweep_status status;
+	uint64_t time, host, events;
+	double wall;                /* seconds, the only nondeterministic value */
+} sweep_result;
+
+/* The sets of a sweep, in order. */
+typedef struct sweep {
+	sweep_set *set;
+	size_t n, cap;
+} sweep;
+
+/* Expand the compact form ("L=1000..64000*2 G=1,2,4": docs/sweep.md) into
+ * *sw (empty before).  Returns 0, or -1 with the reason in err. */
+int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen);
+
+/* Read a sweep file ("NAME K=V ..." per line) into *sw (empty before).
+ * Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" (or "PATH: error:
+ * MESSAGE") in err. */
+int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen);
+
+/* The text[0..len) of a sweep file already in memory; name for messages. */
+int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
+                     char *err, size_t errlen);
+
+/* The parameters of set i: base with the set's change.  Returns 0, or -1
+ * with the reason in err (a product too large). */
+int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *out,
+                     char *err, size_t errlen);
+
+/* The index of the set named name, or -1. */
+long sweep_find(const sweep *sw, const char *name);
+
+/* Run every set i with i % nparts == part (all with nparts 1) on schedule s
+ * (open, shared read-only by all threads) in jobs threads, each set in its
+ * own simulation created and destroyed by the thread running it.  res has
+ * sw->n entries; sets not run stay SWEEP_NOT_RUN.  Returns 0, or -1 with a
+ * message in err when a thread cannot be started (a set whose simulation
+ * fails is SWEEP_FAILED, its message in err if it is the first). */
+int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
+              size_t part, size_t nparts, unsigned jobs, sweep_result *res,
+              char *err, size_t errlen);
+
+/* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
+ * per set in order.  base_idx: the baseline set for the relative column (-1:
+ * none, left empty); wall 0 leaves the wall_s column empty.  Returns 0, or
+ * -1 on a write error. */
+int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
+                    const sweep_result *res, long base_idx, int wall);
+
+/* Write the table of the sets that ran (no wall time: deterministic). */
+int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
+                      const sweep_result *res, long base_idx);
+
+/* Write an SVG bar chart of each set's time relative to set base_idx
+ * (complete runs only).  title is drawn at the top.  Returns 0, or -1 on a
+ * write error. */
+int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
+                    const char *title);
+
+void sweep_free(sweep *sw);
+
+#endif
