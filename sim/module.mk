@@ -37,3 +37,9 @@ $(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $
 $(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/simgen_main.o
+
+# The sweep and parameter-set test links the command-line layer as well.
+TEST_PROGS += $(B)/tests/sim_sweep_test
+OBJS += $(B)/obj/tests/sim/sweep_test.o
+$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a
+	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
