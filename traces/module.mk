@@ -31,6 +31,11 @@ TOOLS += $(B)/bin/trace2goal
 $(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
 $(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+OBJS += $(B)/obj/tests/trace2goal/t2g_test.o
+TEST_PROGS += $(B)/tests/trace2goal_test
+$(B)/obj/tests/trace2goal/t2g_test.o: ALL_CFLAGS += -I schedgen -I traces -I tests
+$(B)/tests/trace2goal_test: $(B)/obj/tests/trace2goal/t2g_test.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # MPI parts: built without sanitizers (the library is preloaded into MPI
 # programs), position independent, with the same warnings.
