@@ -46,9 +46,11 @@ static void usage(FILE *f)
 
 static void list_patterns(const struct t2g_options *o)
 {
-	printf("collective classes (MPI calls) and their patterns:\n");
+	printf("collective classes and their patterns (--coll CLASS=PATTERN):\n");
 	for (int c = 0; c < T2G_NCOLL; c++)
 		printf("  %-16s %s\n", t2g_coll_name(c), sg_pattern((size_t)o->pattern[c])->name);
+	printf("(gatherv, scatterv, allgatherv and alltoallv belong to the class without v,\n"
+	       "reduce_scatter_block to reduce_scatter, exscan to scan)\n");
 	printf("patterns:\n");
 	for (size_t i = 0; i < sg_npatterns(); i++)
 		printf("  %-24s %s\n", sg_pattern(i)->name, sg_pattern(i)->summary);
