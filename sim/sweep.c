@@ -620,7 +620,13 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
 	/* Two passes: widths, then the rows. */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
-			fprintf(f, "sweep: %zu sets, P=%" PRIu64 "\n", sw->n, s->nranks);
+			size_t ran = 0;
+			for (size_t i = 0; i < sw->n; i++)
+				ran += res[i].status != SWEEP_NOT_RUN;
+			if (ran == sw->n)
+				fprintf(f, "sweep: %zu sets, P=%" PRIu64 "\n", sw->n, s->nranks);
+			else
+				fprintf(f, "sweep: %zu of %zu sets, P=%" PRIu64 "\n", ran, sw->n, s->nranks);
 			for (size_t c = 0; c < ncol; c++)
 				fprintf(f, c ? "  %*s" : "%-*s", (int)w[c], head[c]);
 			fputc('\n', f);

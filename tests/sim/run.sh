@@ -167,4 +167,125 @@ head -c $((size / 2)) "$tmp/w.bin" >"$tmp/t.bin"
 "$SIM" -q "$tmp/t.bin" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q "error: " "$tmp/err"; then ok "truncated binary rejected"; else cp "$tmp/err" "$tmp/diff"; fail "truncated binary rejected"; fi
+# ---- Sweeps (--sweep) ----
+ROOT=$(cd ../../.. && pwd)
+# The table: 3130 and 2130 are the hand calculations of ranges-two.goal (-p
+# as is, and with L=0 in every range); 2130/3130 = 0.6805.
+"$SIM" -q -p ranges-two.params --sweep 'L=*1,0' --relative-to 'L=*1' \
+	--title 'ranges-two: L=0' --svg "$tmp/c.svg" ranges-two.goal >"$tmp/out" 2>"$tmp/err"
+check "sweep: table" sweep-table.out "$tmp/out"
+check "sweep: SVG chart" sweep-chart.svg "$tmp/c.svg"
+if command -v rsvg-convert >/dev/null 2>&1; then
+	if rsvg-convert "$tmp/c.svg" -o "$tmp/c.png" 2>"$tmp/diff" && [ -s "$tmp/c.png" ]; then
+		ok "sweep: SVG renders"; else fail "sweep: SVG renders"; fi
+else
+	echo "ok - loggopsim sweep: SVG renders # skip rsvg-convert not installed"
+fi
+
+# Every set of a sweep gives exactly what a single run with its parameters
+# gives (finishing time, host, events), whatever the number of threads.
+spec='L=10..1000*10 o=5,50 G=0,0.5 O=0,G S=0,65535'
+"$SIM" -q --sweep "$spec" -j 1 --no-wall --csv "$tmp/j1.csv" busy-nic.goal >/dev/null 2>&1
+"$SIM" -q --sweep "$spec" -j 2 --no-wall --csv "$tmp/j2.csv" busy-nic.goal >/dev/null 2>&1
+"$SIM" -q --sweep "$spec" -j 7 --no-wall --csv "$tmp/j7.csv" busy-nic.goal >/dev/null 2>&1
+if [ "$(wc -l <"$tmp/j1.csv")" -eq 49 ] && cmp -s "$tmp/j1.csv" "$tmp/j2.csv" && cmp -s "$tmp/j1.csv" "$tmp/j7.csv"; then
+	ok "sweep: 48 sets, same CSV with -j 1, 2, 7"
+else
+	diff "$tmp/j1.csv" "$tmp/j2.csv" >"$tmp/diff"; fail "sweep: 48 sets, same CSV with -j 1, 2, 7"
+fi
+bad=0
+while IFS=, read -r _ name _ L o g G O S status time host events _; do
+	"$SIM" -q --json -L "$L" -o "$o" -g "$g" -G "$G" -O "$O" -S "$S" busy-nic.goal >"$tmp/one" 2>&1
+	want="\"time_ns\": $time, \"host\": $host, \"events\": $events,"
+	if [ "$status" != ok ] || ! grep -qF "$want" "$tmp/one"; then
+		echo "set $name: sweep $status $want; single run: $(cat "$tmp/one")" >>"$tmp/diff"
+		bad=1
+	fi
+done < <(tail -n +2 "$tmp/j1.csv")
+: >"$tmp/diff"
+if [ $bad -eq 0 ]; then ok "sweep: every set equals a single run"; else fail "sweep: every set equals a single run"; fi
+# The CSV: header, a row per set; wall_s is a number unless --no-wall.
+"$SIM" -q --sweep 'L=100,200' --relative-to L=200 --csv "$tmp/w.csv" busy-nic.goal >/dev/null 2>&1
+{ echo 'set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s'
+  echo '1,L=100,4,100,1500,1000,6,0,65535,ok,WALL'
+  echo '2,L=200,4,200,1500,1000,6,0,65535,ok,WALL'; } >"$tmp/want"
+sed -E 's/,ok,.*,[0-9]+\.[0-9]{3}$/,ok,WALL/' "$tmp/w.csv" >"$tmp/got"
+check "sweep: CSV columns, wall time" "$tmp/want" "$tmp/got"
+t1=$(cut -d, -f11 "$tmp/w.csv" | sed -n 2p) t2=$(cut -d, -f11 "$tmp/w.csv" | sed -n 3p)
+rel=$(cut -d, -f14 "$tmp/w.csv" | sed -n 2p)
+want=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.4f", a / b }')
+if [ "$rel" = "$want" ] && [ "$(cut -d, -f14 "$tmp/w.csv" | sed -n 3p)" = 1.0000 ]; then
+	ok "sweep: relative column"; else echo "$rel vs $want" >"$tmp/diff"; fail "sweep: relative column"; fi
+# A sweep file; unspecified values come from the command line.
+printf 'base\nrdma O=0\nno-overlap O=G\nbw G=*10\nlat L=*10\n' >"$tmp/paper.sweep"
+"$SIM" -q -O 2 -L 100 --sweep "$tmp/paper.sweep" --no-wall --csv - busy-nic.goal >"$tmp/out" 2>&1
+cut -d, -f2,4-9 "$tmp/out" >"$tmp/got"
+printf '%s\n' name,L,o,g,G,O,S base,100,1500,1000,6,2,65535 rdma,100,1500,1000,6,0,65535 \
+	no-overlap,100,1500,1000,6,6,65535 bw,100,1500,1000,60,2,65535 lat,1000,1500,1000,6,2,65535 >"$tmp/want"
+check "sweep: file sets over the command-line values" "$tmp/want" "$tmp/got"
+
+# Bad specifications and options: exact messages and exit statuses.
+expect_err() { # NAME STATUS EXPECTED-STDERR ARGS...
+	local name=$1 st=$2 want=$3
+	shift 3
+	"$SIM" -q "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	printf '%s\n' "$want" >"$tmp/want"
+	if [ $rc -eq "$st" ]; then check "$name" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "$name"; fi
+}
+expect_err "sweep: bad range" 2 "loggopsim: error: --sweep: range '1..9*1': the factor after '*' must be an integer of at least 2" \
+	--sweep 'G=1,2 L=1..9*1' busy-nic.goal
+expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O or S)" \
+	--sweep 'l=1' busy-nic.goal
+printf 'a L=1\nb L=2 x\n' >"$tmp/bad.sweep"
+expect_err "sweep: file error" 1 "$tmp/bad.sweep:2:7: error: expected NAME=VALUE, got 'x'" \
+	--sweep "$tmp/bad.sweep" busy-nic.goal
+expect_err "sweep: missing file" 1 "$tmp/none.sweep: error: cannot open: No such file or directory" \
+	--sweep "$tmp/none.sweep" busy-nic.goal
+expect_err "sweep: unknown baseline" 2 "loggopsim: error: --relative-to: no set named 'L=3'" \
+	--sweep 'L=1,2' --relative-to L=3 busy-nic.goal
+expect_err "sweep: product too large" 2 "loggopsim: error: set 'L=*4': L*4 is too large" \
+	--sweep 'L=*4' -L 9223372036854775807 busy-nic.goal
+expect_err "sweep: incomplete sets" 1 "loggopsim: error: set 'S=0': incomplete run (deadlock or unmatched messages)
+loggopsim: error: set 'S=65535': incomplete run (deadlock or unmatched messages)" \
+	--sweep 'S=0,65535' --no-wall --csv "$tmp/inc.csv" err-deadlock.goal
+printf '%s\n' 'set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s' \
+	'1,S=0,4,2500,1500,1000,6,0,0,incomplete,,,,,' '2,S=65535,4,2500,1500,1000,6,0,65535,incomplete,,,,,' >"$tmp/want"
+check "sweep: incomplete sets in the CSV" "$tmp/want" "$tmp/inc.csv"
+expect_usage "sweep: -j 0" "loggopsim: error: -j needs a number of threads from 1 to 1024, not '0'" --sweep L=1 -j 0 busy-nic.goal
+expect_usage "sweep: --part 3/2" "loggopsim: error: --part needs K/N with 1 <= K <= N, not '3/2'" --sweep L=1 --part 3/2 busy-nic.goal
+expect_usage "sweep: --svg without --relative-to" "loggopsim: error: --svg needs --relative-to" --sweep L=1 --svg x.svg busy-nic.goal
+expect_usage "sweep: -j without --sweep" "loggopsim: error: -j, --relative-to, --svg, --title, --part and --no-wall need --sweep" -j 2 busy-nic.goal
+expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V or --json" --sweep L=1 -V x busy-nic.goal
+
+# Split sweeps: pieces (--part) merged give the CSV of the whole sweep.
+spec='L=10..10000*10 G=0,1,2'
+"$SIM" -q --sweep "$spec" --no-wall --relative-to L=100:G=1 --csv "$tmp/full.csv" busy-nic.goal >/dev/null 2>&1
+for k in 1 2 3 4 5; do
+	"$SIM" -q --sweep "$spec" --no-wall --part "$k/5" --csv "$tmp/piece-$k.csv" busy-nic.goal >/dev/null 2>&1
+done
+"$ROOT/scripts/sweep-merge.sh" --relative-to L=100:G=1 "$tmp"/piece-{5,3,1,2,4}.csv >"$tmp/merged.csv" 2>"$tmp/diff"
+check "sweep: --part pieces merged" "$tmp/full.csv" "$tmp/merged.csv"
+if [ "$(sed -n 2p "$tmp/piece-2.csv" | cut -d, -f1)" = 2 ] && [ "$(wc -l <"$tmp/piece-2.csv")" -eq 4 ]; then
+	ok "sweep: --part 2/5 runs sets 2, 7, 12"; else : >"$tmp/diff"; fail "sweep: --part 2/5 runs sets 2, 7, 12"; fi
+"$ROOT/scripts/sweep-merge.sh" "$tmp/piece-1.csv" "$tmp/piece-1.csv" >/dev/null 2>"$tmp/err"
+rc=$?
+echo "sweep-merge.sh: error: set 1 appears twice" >"$tmp/want"
+if [ $rc -eq 1 ]; then check "sweep: merge refuses a repeated piece" "$tmp/want" "$tmp/err"; else fail "sweep: merge refuses a repeated piece"; fi
+# The Slurm job-array script, with the variables Slurm sets.
+for k in 1 2 3; do
+	SLURM_ARRAY_TASK_ID=$((k + 4)) SLURM_ARRAY_TASK_MIN=5 SLURM_ARRAY_TASK_COUNT=3 SLURM_CPUS_PER_TASK=2 \
+		LOGGOPSIM=$SIM "$ROOT/scripts/sweep-slurm.sh" "$tmp/slurm" --sweep "$spec" --no-wall busy-nic.goal >"$tmp/out" 2>"$tmp/diff"
+done
+"$ROOT/scripts/sweep-merge.sh" --relative-to L=100:G=1 "$tmp"/slurm/piece-*.csv >"$tmp/merged.csv" 2>"$tmp/diff"
+check "sweep: Slurm array tasks merged" "$tmp/full.csv" "$tmp/merged.csv"
+# The GNU parallel recipe (skipped without GNU parallel).
+if command -v parallel >/dev/null 2>&1; then
+	LOGGOPSIM=$SIM "$ROOT/scripts/sweep-parallel.sh" -n 4 -j 2 --relative-to L=100:G=1 -- \
+		--sweep "$spec" --no-wall busy-nic.goal >"$tmp/merged.csv" 2>"$tmp/diff"
+	check "sweep: GNU parallel recipe" "$tmp/full.csv" "$tmp/merged.csv"
+else
+	echo "ok - loggopsim sweep: GNU parallel recipe # skip parallel not installed"
+fi
+
 exit 0
