@@ -634,11 +634,12 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
 		for (size_t i = 0; i < sw->n; i++) {
 			if (res[i].status == SWEEP_NOT_RUN)
 				continue;
-			char cell[NCOL][128], vals[SIM_NPARAMS][48];
+			char cell[NCOL][SWEEP_NAME_MAX], vals[SIM_NPARAMS][48];
+			_Static_assert(sizeof vals[0] <= sizeof cell[0], "a value fits a cell");
 			set_values(sw, i, base, vals);
-			snprintf(cell[0], sizeof cell[0], "%s", sw->set[i].name);
+			memcpy(cell[0], sw->set[i].name, sizeof cell[0]);
 			for (int k = 0; k < SIM_NPARAMS; k++)
-				snprintf(cell[1 + k], sizeof cell[1 + k], "%s", vals[k]);
+				memcpy(cell[1 + k], vals[k], sizeof vals[k]);
 			if (res[i].status == SWEEP_OK) {
 				snprintf(cell[7], sizeof cell[7], "%" PRIu64, res[i].time);
 				snprintf(cell[8], sizeof cell[8], "%" PRIu64, res[i].host);

@@ -30,7 +30,7 @@ static const char *value(const sweep *sw, size_t i, sim_pname k, char *buf, size
 	char err[256];
 	sim_pset_default(&base);
 	if (sweep_set_params(sw, i, &base, &ps, err, sizeof err)) {
-		snprintf(buf, n, "%s", err);
+		snprintf(buf, n, "%.40s", err);
 		return buf;
 	}
 	sim_pset_value(&ps, k, buf, n);
