@@ -194,6 +194,10 @@ static int mul(sim_rate old, uint64_t factor, int rate, sim_rate *out)
 		return -1;
 	out->num = (uint64_t)v;
 	out->den = old.den;
+	while (out->den > 1 && out->num % 10 == 0) {
+		out->num /= 10;
+		out->den /= 10;
+	}
 	if (out->num == 0)
 		out->den = 1;
 	return 0;

@@ -98,6 +98,28 @@ static void test_compact(void)
 	CHECK_STR(value(&sw, 7, SIM_P_S, v, sizeof v), "5");
 	sweep_free(&sw);
 
+	/* A product of a fractional rate is written in its shortest form. */
+	CHECK(sweep_parse_compact("G=0.5,*10", &sw, err, sizeof err) == 0);
+	CHECK_STR(value(&sw, 0, SIM_P_G, v, sizeof v), "0.5");
+	sweep_free(&sw);
+	{
+		sim_pset b, q;
+		sim_pchange c;
+		memset(&c, 0, sizeof c);
+		sim_pset_default(&b);
+		CHECK(sim_rate_parse("0.1", &b.p.G) == 0);
+		CHECK(sim_px_parse(SIM_P_G, "*10", &c.x[SIM_P_G], err, sizeof err) == 0);
+		sim_pset_copy(&q, &b);
+		CHECK(sim_pset_apply(&q, &c, err, sizeof err) == 0);
+		sim_pset_value(&q, SIM_P_G, v, sizeof v);
+		CHECK_STR(v, "1");
+		CHECK(sim_px_parse(SIM_P_G, "*25", &c.x[SIM_P_G], err, sizeof err) == 0);
+		sim_pset_copy(&q, &b);
+		CHECK(sim_pset_apply(&q, &c, err, sizeof err) == 0);
+		sim_pset_value(&q, SIM_P_G, v, sizeof v);
+		CHECK_STR(v, "2.5");
+	}
+
 	/* Exact errors. */
 	CHECK_STR(compact_err("", err, sizeof err), "empty sweep");
 	CHECK_STR(compact_err("L", err, sizeof err), "expected NAME=VALUES, got 'L'");
