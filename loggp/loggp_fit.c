@@ -99,6 +99,28 @@ size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
 	return nr;
 }
 
+/* The sorted union of the range starts a[0..na) and b[0..nb) (each sorted,
+ * both starting with 0) into out, at most LOGGP_MAX_RANGES; a start of b
+ * less than near points from one of a is the same change seen late or early,
+ * and left out, as is any start less than three points after the previous
+ * one.  Returns the count. */
+static size_t merge_starts(const size_t *a, size_t na, const size_t *b, size_t nb,
+                           size_t near, size_t *out)
+{
+	size_t n = 0, i = 0, j = 0;
+	while ((i < na || j < nb) && n < LOGGP_MAX_RANGES) {
+		int from_a = j >= nb || (i < na && a[i] <= b[j]);
+		size_t v = from_a ? a[i++] : b[j++];
+		if (!from_a)
+			for (size_t k = 0; k < na; k++)
+				if (v + near > a[k] && a[k] + near > v)
+					v = SIZE_MAX;
+		if (v != SIZE_MAX && (n == 0 || v >= out[n - 1] + 3))
+			out[n++] = v;
+	}
+	return n;
+}
+
 /* Root mean square residual of y[k..l] about the line icpt + slope*x. */
 static double rms(const double *x, const double *y, size_t k, size_t l,
                   double slope, double icpt)
@@ -129,23 +151,32 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 			         (unsigned long long)pts[i - 1].size);
 			return -1;
 		}
-	double *x = malloc(3 * np * sizeof *x);
-	size_t *starts = malloc(LOGGP_MAX_RANGES * sizeof *starts);
+	double *x = malloc(4 * np * sizeof *x);
+	size_t *starts = malloc(3 * LOGGP_MAX_RANGES * sizeof *starts);
 	if (!x || !starts) {
 		free(x);
 		free(starts);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	double *gap = x + np, *os = x + 2 * np;
+	double *gap = x + np, *os = x + 2 * np, *half = x + 3 * np;
 	for (size_t i = 0; i < np; i++) {
 		x[i] = pts[i].size ? (double)(pts[i].size - 1) : 0;
 		gap[i] = loggp_gap(&pts[i], n);
 		os[i] = loggp_os(&pts[i], n);
+		half[i] = pts[i].prtt1 / 2;
 	}
 	res->n = n;
 	res->L_reported = pts[0].prtt1 / 2;
-	res->nranges = loggp_detect_ranges(x, gap, np, opt, starts, LOGGP_MAX_RANGES);
+	/* Protocol changes show in the gap or in the ping-pong (a change of
+	 * the receiver's cost shows only there): the ranges start at both
+	 * kinds of change, each range at least three sizes long. */
+	size_t ng = loggp_detect_ranges(x, gap, np, opt, starts, LOGGP_MAX_RANGES);
+	size_t npp = loggp_detect_ranges(x, half, np, opt, starts + LOGGP_MAX_RANGES,
+	                                 LOGGP_MAX_RANGES);
+	res->nranges = merge_starts(starts, ng, starts + LOGGP_MAX_RANGES, npp,
+	                            opt->lookahead + 1, starts + 2 * LOGGP_MAX_RANGES);
+	memmove(starts, starts + 2 * LOGGP_MAX_RANGES, res->nranges * sizeof *starts);
 	for (size_t r = 0; r < res->nranges; r++) {
 		loggp_fitrange *fr = &res->range[r];
 		fr->first = starts[r];
@@ -163,6 +194,16 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 				*v[k] = 0;
 				fr->clamped |= bit[k];
 			}
+		/* The simulator charges a one-way message L + 2o + max(sO, sG):
+		 * where a ping-pong grows faster with the size than max(O, G)
+		 * (the receiver copies too), O takes the ping-pong's slope. */
+		double slope, icpt;
+		loggp_lsq_line(x, half, fr->first, fr->last, &slope, &icpt);
+		fr->O_send = fr->O;
+		if (slope > LOGGP_RAISE_FACTOR * (fr->O > fr->G ? fr->O : fr->G)) {
+			fr->O = slope;
+			fr->clamped |= LOGGP_RAISED_O;
+		}
 		double sum = 0;
 		for (size_t i = fr->first; i <= fr->last; i++) {
 			double sO = loggp_bytes(fr->O, pts[i].size);
@@ -218,8 +259,9 @@ void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
 	}
 	fprintf(f, "(times in ns, G and O in ns/byte; per-byte terms count s-1 bytes;\n"
 	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged;\n"
-	        " (*): a value came out negative and is set to 0; for L, o is lowered\n"
-	        " to the mean of send and receive overhead instead)\n");
+	        " (*): adjusted for the simulator, see the warnings: set to 0 where\n"
+	        " negative; o lowered where L came out negative; O raised to the\n"
+	        " ping-pong's slope)\n");
 }
 
 void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t S,

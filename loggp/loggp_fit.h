@@ -40,6 +40,9 @@ typedef struct loggp_fitrange {
 	                      where that is negative, L = 0 and o is lowered to
 	                      make it 0 (the mean of send and receive overhead) */
 	double o_send;     /* o as fitted from the send overheads o_s(s) */
+	double O_send;     /* O as fitted from o_s(s); O is larger where the
+	                      ping-pong PRTT(1,0,s)/2 grows faster than
+	                      max(O, G) (LOGGP_RAISED_O): then O is its slope */
 	double gap_rms;    /* root mean square residual of the gap fit, ns */
 	double os_rms;     /* same for the overhead fit */
 	unsigned clamped;  /* negative fits set to 0 (LOGGP_CLAMP_L: o lowered
@@ -47,7 +50,11 @@ typedef struct loggp_fitrange {
 } loggp_fitrange;
 
 enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 8,
-       LOGGP_CLAMP_O = 16 };
+       LOGGP_CLAMP_O = 16, LOGGP_RAISED_O = 32 };
+
+/* O is raised to the ping-pong's slope only when that exceeds max(O, G) by
+ * this factor: below it, noise and rounding. */
+#define LOGGP_RAISE_FACTOR 1.05
 
 #define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
 

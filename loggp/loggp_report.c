@@ -103,7 +103,12 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 			        "and o as %.1f ns, the mean of send and receive overhead "
 			        "(send overhead %.1f ns; see docs/loggp.md)\n",
 			        r, res->range[r].o, res->range[r].o_send);
-		c &= ~(unsigned)LOGGP_CLAMP_L;
+		if (c & LOGGP_RAISED_O)
+			fprintf(warn, "warning: range %zu: a ping-pong grows by %.6g ns per "
+			        "byte, more than max(O, G): O written as that (send overhead "
+			        "per byte %.6g ns; see docs/loggp.md)\n",
+			        r, res->range[r].O, res->range[r].O_send);
+		c &= ~(unsigned)(LOGGP_CLAMP_L | LOGGP_RAISED_O);
 		if (!c)
 			continue;
 		fprintf(warn, "warning: range %zu:", r);

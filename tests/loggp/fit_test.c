@@ -82,7 +82,13 @@ static void test_one_protocol(void)
 	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
 	CHECK_EQ_U64(res.nranges, 1);
 	CHECK_NEAR(res.range[0].o, 500, 1e-6);
-	CHECK_NEAR(res.range[0].O, 1, 1e-9);
+	CHECK_NEAR(res.range[0].O_send, 1, 1e-9);
+	/* The closed form's one-way time grows by 2O + G per byte, the
+	 * simulator's by max(O, G): O is raised to 2O + G for the file, and L
+	 * stays exact. */
+	CHECK_NEAR(res.range[0].O, 4, 1e-9);
+	CHECK(res.range[0].clamped == LOGGP_RAISED_O);
+	CHECK_NEAR(res.range[0].L, 2000, 0.5);
 	CHECK_NEAR(res.range[0].g, 1000, 1e-6);
 	CHECK_NEAR(res.range[0].G, 2, 1e-9);
 	CHECK_NEAR(res.L_reported, 2000 + 2 * 500, 1e-9);
@@ -112,10 +118,11 @@ static void test_protocol_change(void)
 	CHECK_NEAR(a->G, 2, 1e-9);
 	CHECK_NEAR(a->L, 2000, 1e-6);
 	CHECK_NEAR(b->o, 900, 1e-6);
-	CHECK_NEAR(b->O, 0.25, 1e-9);
+	CHECK_NEAR(b->O_send, 0.25, 1e-9);
+	CHECK_NEAR(b->O, 2 * 0.25 + 0.5, 1e-9);
 	CHECK_NEAR(b->g, 3000, 1e-5);
 	CHECK_NEAR(b->G, 0.5, 1e-9);
-	CHECK(a->clamped == 0 && b->clamped == 0);
+	CHECK(a->clamped == 0 && b->clamped == LOGGP_RAISED_O);
 
 	/* The parameter file of the fit. */
 	loggp_params par;
@@ -166,7 +173,29 @@ static void test_three_protocols(void)
 	CHECK_EQ_U64(pts[res.range[1].last].size, 1024);
 	CHECK_NEAR(res.range[1].g, 330, 1e-6);
 	CHECK_NEAR(res.range[2].G, 0.7, 1e-9);
-	CHECK_NEAR(res.range[2].O, 0.7, 1e-9);
+	CHECK_NEAR(res.range[2].O_send, 0.7, 1e-9);
+	CHECK_NEAR(res.range[2].O, 2.1, 1e-9);
+}
+
+static void test_latency_change(void)
+{
+	/* Only the latency changes above 4096 bytes (a protocol change that
+	 * the gap does not show): the ping-pong finds it, each range keeps
+	 * its L. */
+	model m1 = { 1000, 500, 2000, 1, 0 }, m2 = { 4000, 500, 2000, 1, 0 };
+	loggp_point pts[80];
+	size_t np = synth(pts, 10, &m1, &m2, 4096);
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 2);
+	CHECK_EQ_U64(pts[res.range[1].first].size, 4871);
+	CHECK_NEAR(res.range[0].L, 1000, 0.5);
+	CHECK_NEAR(res.range[1].L, 4000, 0.5);
+	CHECK_NEAR(res.range[1].g, 2000, 1e-6);
+	CHECK(res.range[0].clamped == 0 && res.range[1].clamped == 0);
 }
 
 static void test_cheap_receiver(void)
@@ -220,6 +249,7 @@ int main(void)
 	test_one_protocol();
 	test_protocol_change();
 	test_three_protocols();
+	test_latency_change();
 	test_cheap_receiver();
 	test_errors();
 	return check_done();
