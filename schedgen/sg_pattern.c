@@ -778,12 +778,20 @@ static void gen_rank(ctx *c, size_t i, const sg_params *p, uint64_t r)
 	}
 }
 
-static void ctx_free(ctx *c)
+/* Free c; returns 0, or -1 with a message in err if generating failed
+ * (out of memory, or an error of the output o). */
+static int ctx_finish(ctx *c, sg_out *o, char *err, size_t errlen)
 {
+	int rc = 0;
+	if (c->oom)
+		rc = perr(err, errlen, "error: out of memory");
+	else if (o->failed)
+		rc = perr(err, errlen, "%s", o->err);
 	free(c->used);
 	free(c->la.v);
 	free(c->lb.v);
 	free(c->exits.v);
+	return rc;
 }
 
 uint64_t sg_pattern_tags(size_t i, const sg_params *p)
@@ -795,7 +803,6 @@ int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
                      char *err, size_t errlen)
 {
 	ctx c;
-	int rc = 0;
 	if (sg_params_check(i, p, err, errlen))
 		return -1;
 	if (r >= p->nranks)
@@ -805,15 +812,7 @@ int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
 	c.o = o;
 	c.P = p->nranks;
 	gen_rank(&c, i, p, r);
-	if (c.oom) {
-		perr(err, errlen, "error: out of memory");
-		rc = -1;
-	} else if (o->failed) {
-		perr(err, errlen, "%s", o->err);
-		rc = -1;
-	}
-	ctx_free(&c);
-	return rc;
+	return ctx_finish(&c, o, err, errlen);
 }
 
 int sg_generate(size_t i, const sg_params *p, sg_out *o,
@@ -821,7 +820,6 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
                 char *err, size_t errlen)
 {
 	ctx c;
-	int rc = 0;
 
 	if (sg_params_check(i, p, err, errlen))
 		return -1;
@@ -837,13 +835,5 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
 		if (progress && (r + 1) % 65536 == 0)
 			progress(pctx, r + 1);
 	}
-	if (c.oom) {
-		perr(err, errlen, "error: out of memory");
-		rc = -1;
-	} else if (o->failed) {
-		perr(err, errlen, "%s", o->err);
-		rc = -1;
-	}
-	ctx_free(&c);
-	return rc;
+	return ctx_finish(&c, o, err, errlen);
 }
