@@ -708,6 +708,8 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 		axmax += step;
 	double left = 16 + charw * (double)maxlab + 12, scale = barw / axmax;
 	double width = left + barw + 90, height = top + row * (double)nrow + 40;
+	if (width < 32 + 9.2 * (double)strlen(title))   /* the title, 15 px bold */
+		width = 32 + 9.2 * (double)strlen(title);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"13\">\n",
 	        width, height, width, height);
@@ -743,7 +745,8 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 		}
 		double v = atof(rel), bw = v * scale;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-		        left, y + 4, bw, row - 8, (long)i == base_idx ? "#888" : v > 1 ? "#c0504d" : "#4f81bd");
+		        left, y + 4, bw, row - 8, (long)i == base_idx || res[i].time == res[base_idx].time ? "#888"
+		        : v > 1 ? "#c0504d" : "#4f81bd");
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", left + bw + 6, y + 17, rel);
 	}
 	double x1 = left + scale;
