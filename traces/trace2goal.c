@@ -16,6 +16,7 @@
 
 #define TOOL "trace2goal"
 
+/* The --help text. */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -44,6 +45,7 @@ static void usage(FILE *f)
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ...), 2 bad options.\n");
 }
 
+/* --list: the classes with their patterns, then every pattern. */
 static void list_patterns(const struct t2g_options *o)
 {
 	printf("collective classes and their patterns (--coll CLASS=PATTERN):\n");
@@ -56,6 +58,7 @@ static void list_patterns(const struct t2g_options *o)
 		printf("  %-24s %s\n", sg_pattern(i)->name, sg_pattern(i)->summary);
 }
 
+/* Warnings of the conversion go to stderr, one a line. */
 static void print_warning(void *ctx, const char *msg)
 {
 	(void)ctx;
@@ -85,6 +88,7 @@ struct files {
 	size_t n, cap;
 };
 
+/* Appends path (copied), rank unknown.  Returns 0 or -1 (out of memory). */
 static int files_add(struct files *fs, const char *path)
 {
 	if (fs->n == fs->cap) {
@@ -103,6 +107,7 @@ static int files_add(struct files *fs, const char *path)
 	return 0;
 }
 
+/* qsort order of file names. */
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -160,6 +165,7 @@ static int add_dir(struct files *fs, const char *dir)
 	return rc;
 }
 
+/* qsort order of files by rank. */
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct file *x = a, *y = b;
@@ -207,6 +213,7 @@ static int order_files(struct files *fs)
 	return 0;
 }
 
+/* A whole decimal number (no sign).  Returns 0 or -1. */
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;

@@ -127,6 +127,7 @@ struct kmap {
 	size_t alen, acap;
 };
 
+/* FNV-1a of n bytes. */
 static uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -136,6 +137,7 @@ static uint64_t hash_bytes(const void *p, size_t n)
 	return h;
 }
 
+/* Frees m; it becomes an empty map. */
 static void kmap_free(struct kmap *m)
 {
 	free(m->slot);
@@ -276,6 +278,7 @@ struct conv {
 	size_t capcflag;
 };
 
+/* Records the first error of the conversion in cv->err; returns -1. */
 static int cerr(struct conv *cv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int cerr(struct conv *cv, const char *fmt, ...)
 {
@@ -324,6 +327,7 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 	cv->opt->warn(cv->opt->warn_ctx, full);
 }
 
+/* The output failed: its message becomes the error; returns -1. */
 static int out_fail(struct conv *cv)
 {
 	return cerr(cv, "%s", cv->out->err[0] ? cv->out->err : "error: cannot write the schedule");
@@ -356,6 +360,7 @@ static uint32_t emit(struct conv *cv, const goal_op *op)
 	return i;
 }
 
+/* Appends a calc of ns nanoseconds after the frontier; its index or NONE. */
 static uint32_t emit_calc(struct conv *cv, uint64_t ns)
 {
 	goal_op op;
@@ -431,6 +436,8 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 	return 0;
 }
 
+/* The entry of handle in the rank's table, a new (dead) one if absent, or
+ * NULL when out of memory. */
 static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 {
 	for (size_t i = 0; i < cv->ncomms; i++)
@@ -560,6 +567,8 @@ static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t t
 
 /* ---- Requests ---------------------------------------------------------- */
 
+/* Appends a pending operation (call index, op or NONE) under request id.
+ * Returns 0 or -1 (out of memory). */
 static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 {
 	if (cv->npend == cv->cappend) {
@@ -596,6 +605,7 @@ static struct preq *pend_find(struct conv *cv, uint64_t id)
 	return NULL;
 }
 
+/* The pending operation p is complete (or forgotten). */
 static void pend_done(struct conv *cv, struct preq *p)
 {
 	p->live = 0;
@@ -687,6 +697,7 @@ static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int
 	pend_done(cv, p);
 }
 
+/* Whether k starts a nonblocking send. */
 static int is_isend(enum tr_kind k)
 {
 	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND;
@@ -762,6 +773,7 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 
 /* ---- Collectives ------------------------------------------------------- */
 
+/* Pattern sink: buffers an op of the collective being generated. */
 static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
 {
 	struct conv *cv = ctx;
@@ -779,6 +791,7 @@ static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
 	return 0;
 }
 
+/* Pattern sink: buffers a dependency between two of its ops. */
 static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
 {
 	struct conv *cv = ctx;
@@ -799,6 +812,7 @@ static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err,
 	return 0;
 }
 
+/* The mean of v[0..n) (negative values as 0), rounded; 0 for n = 0. */
 static int64_t list_mean(const int64_t *v, uint32_t n)
 {
 	int64_t s = 0;
@@ -1006,6 +1020,8 @@ static int unsupported(struct conv *cv, const struct tr_call *c, const char *ins
 	return 0;
 }
 
+/* Converts call i of the trace (not Init, Finalize, Abort, local or
+ * unknown calls: convert_rank handles those).  Returns 0 or -1. */
 static int convert_call(struct conv *cv, size_t i)
 {
 	const struct tr_call *c = &cv->t.calls[i];
@@ -1171,6 +1187,7 @@ static int convert_rank(struct conv *cv)
 	return 0;
 }
 
+/* Frees what one output rank needed (the trace, its communicators). */
 static void rank_free(struct conv *cv)
 {
 	tr_free(&cv->t);

@@ -5,6 +5,7 @@
 #  2. runs NetPIPE (Debian package netpipe-openmpi, NPopenmpi: ping-pongs of
 #     1 byte to 64 KiB) on 2 ranks with libgoaltrace.so, converts the traces
 #     with trace2goal --strict and simulates them with those parameters;
+#     then NetPIPE -a -z (preposted MPI_Irecv from MPI_ANY_SOURCE);
 #  3. does the same with the project's halo program on 2 ranks, and
 #     extrapolates that trace to 1024 ranks (--extrapolate 512).
 # Prints one "ok - ..." line per step and the measured and simulated times.
@@ -68,7 +69,7 @@ sim() {
 }
 
 # 2. NetPIPE
-rm -f "$dir"/np-*.txt "$dir"/halo-*.txt
+rm -f "$dir"/np-*.txt "$dir"/npa-*.txt "$dir"/halo-*.txt
 start=$(date +%s.%N)
 if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=np- "$NP" -u 65536 -n 200 -o "$dir/np.out" >"$dir/np.log" 2>&1; then
@@ -88,7 +89,20 @@ else
 	st=1
 fi
 
-# 3. halo on 4 ranks, then extrapolated to 1024
+# 2b. NetPIPE with preposted receives (MPI_Irecv + MPI_Wait) from MPI_ANY_SOURCE
+if $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
+	-x GOALTRACE_PREFIX=npa- "$NP" -a -z -u 4096 -n 50 -o "$dir/npa.out" >"$dir/npa.log" 2>&1 &&
+	"$B/bin/trace2goal" --strict --stats "$dir"/npa-0.txt "$dir"/npa-1.txt -o "$dir/npa.bin" \
+		2>"$dir/npa.stats"; then
+	echo "ok - real-app: NetPIPE -a -z (Irecv from any source) traced and converted"
+	echo "    NetPIPE -a -z: measured $(awk '/^traced time/{print $3}' "$dir/npa.stats") ns, computation $(awk '/^calc time/{print $3}' "$dir/npa.stats") ns"
+	sim "NetPIPE -a -z" "$dir/npa.bin"
+else
+	echo "not ok - real-app: NetPIPE -a -z (Irecv from any source) traced and converted"
+	st=1
+fi
+
+# 3. halo on 2 ranks, then extrapolated to 1024
 if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=halo- "$B/examples/halo" 20 20000 >"$dir/halo.log" 2>&1; then
 	echo "not ok - real-app: halo ran under mpirun"
