@@ -144,14 +144,18 @@ static int ws_put(goal_writer *w, wstream *s, const void *data, size_t len)
 		return 0;
 	}
 	while (len) {
-		size_t n = s->cap - s->len;
+		/* Chunks end at multiples of cap in the file: whole, aligned
+		 * writes let the page cache hold the file in huge folios, which
+		 * a reader that maps it can then map with huge pages. */
+		size_t end = (size_t)(s->cap - s->off % s->cap);
+		size_t n = end - s->len;
 		if (n > len)
 			n = len;
 		memcpy(s->buf + s->len, p, n);
 		s->len += n;
 		p += n;
 		len -= n;
-		if (s->len == s->cap && ws_flush(w, s))
+		if (s->len == end && ws_flush(w, s))
 			return -1;
 	}
 	return 0;
@@ -183,7 +187,7 @@ goal_writer *goal_writer_create(const char *path, uint64_t nranks,
 		return w;
 	w->path = strdup(path);
 	w->table.cap = 64 * 1024;
-	w->blocks.cap = 1024 * 1024;
+	w->blocks.cap = 2u << 20;  /* a huge page */
 	w->table.buf = malloc(w->table.cap);
 	w->blocks.buf = malloc(w->blocks.cap);
 	if (!w->path || !w->table.buf || !w->blocks.buf)
@@ -886,6 +890,9 @@ int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen)
 		fmt_err(err, errlen, "%s: error: cannot map: %s", path, strerror(errno));
 		return -1;
 	}
+#ifdef MADV_HUGEPAGE
+	madvise(p, (size_t)st.st_size, MADV_HUGEPAGE);
+#endif
 	s->base = p;
 	s->size = (uint64_t)st.st_size;
 	s->mapped = 1;
