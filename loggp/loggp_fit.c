@@ -101,9 +101,10 @@ size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
 
 /* The sorted union of the range starts a[0..na) and b[0..nb) (each sorted,
  * both starting with 0) into out, at most LOGGP_MAX_RANGES; a start of b
- * less than near points from one of a is the same change seen late or early,
- * and left out, as is any start less than three points after the previous
- * one.  Returns the count. */
+ * less than near points after one of a is the same change seen late (a
+ * change of slope is seen a few points after it), and left out, as is any
+ * start less than three points after the previous one.  Returns the
+ * count. */
 static size_t merge_starts(const size_t *a, size_t na, const size_t *b, size_t nb,
                            size_t near, size_t *out)
 {
@@ -113,7 +114,7 @@ static size_t merge_starts(const size_t *a, size_t na, const size_t *b, size_t n
 		size_t v = from_a ? a[i++] : b[j++];
 		if (!from_a)
 			for (size_t k = 0; k < na; k++)
-				if (v + near > a[k] && a[k] + near > v)
+				if (v >= a[k] && a[k] + near > v)
 					v = SIZE_MAX;
 		if (v != SIZE_MAX && (n == 0 || v >= out[n - 1] + 3))
 			out[n++] = v;
