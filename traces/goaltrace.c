@@ -397,8 +397,14 @@ static void start_tracing(void)
 	size_t bytes = (size_t)(mb && atoi(mb) > 0 ? atoi(mb) : 64) << 20;
 	wcap = bytes / sizeof *wbuf;
 	wbuf = malloc(wcap * sizeof *wbuf);
-	if (wbuf) /* touch every page now rather than during the run */
-		memset(wbuf, 0, wcap * sizeof *wbuf);
+	if (wbuf) {
+		/* Fault every page in now rather than during the run.  A memset
+		 * would not do: the compiler turns malloc + memset into calloc,
+		 * which leaves fresh pages untouched. */
+		volatile unsigned char *page = (volatile unsigned char *)wbuf;
+		for (size_t k = 0; k < wcap * sizeof *wbuf; k += 4096)
+			page[k] = 0;
+	}
 	tcap = 1 << 20;
 	tbuf = malloc(tcap);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
