@@ -11,7 +11,8 @@
 #   loggp/pingpong.sh build --mca btl tcp,self       # TCP over loopback
 # Environment: MAX_ERR (percent, default 10), QUANTILE (loggp-measure
 # --quantile, default 0.1: on a busy machine interference only adds time),
-# OUT (folder that keeps the parameter file and the PRTT table).
+# MEASURE_ARGS (more loggp-measure options, e.g. --per-octave 8), OUT
+# (folder that keeps the parameter file and the PRTT table).
 set -eu
 B=$(cd "${1:-build}" && pwd)
 shift || true
@@ -22,7 +23,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 mpirun -np 2 --oversubscribe "$@" "$B/bin/loggp-measure" -q \
-	--quantile "${QUANTILE:-0.1}" -o "$W/m.params" --raw "$W/m.prtt" >"$W/table" 2>"$W/warn"
+	--quantile "${QUANTILE:-0.1}" ${MEASURE_ARGS:-} -o "$W/m.params" --raw "$W/m.prtt" \
+	>"$W/table" 2>"$W/warn"
 if [ -n "${OUT:-}" ]; then
 	mkdir -p "$OUT"
 	cp "$W/m.params" "$W/m.prtt" "$W/table" "$W/warn" "$OUT/"
