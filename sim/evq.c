@@ -1,5 +1,5 @@
-/* evq.c: monotone radix heap over 64-bit times with batches of equal time
- * sorted by seq; all memory access is sequential over arrays. */
+/* evq.c: the event queue: one array of nodes per pending time, a heap of
+ * the pending times, batches of equal time sorted by seq. */
 #include "evq.h"
 
 #include <stdlib.h>
@@ -21,12 +21,17 @@ static void vec_free(evq_vec *v)
 void evq_init(evq *q)
 {
 	memset(q, 0, sizeof *q);
+	q->hot = UINT32_MAX;
 }
 
 void evq_free(evq *q)
 {
-	for (int i = 0; i < 65; i++)
-		vec_free(&q->b[i]);
+	for (uint32_t i = 0; i < q->nslot; i++)
+		vec_free(&q->slot[i].v);
+	free(q->slot);
+	free(q->heap);
+	free(q->free);
+	free(q->ht);
 	vec_free(&q->batch);
 	vec_free(&q->tmp);
 	evq_init(q);
@@ -36,7 +41,7 @@ static int vec_reserve(evq_vec *v, size_t n)
 {
 	if (n <= v->cap)
 		return 0;
-	size_t cap = v->cap ? v->cap : 256;
+	size_t cap = v->cap ? v->cap : 4;
 	while (cap < n)
 		cap *= 2;
 	size_t ob = v->cap * sizeof *v->a, nb = cap * sizeof *v->a;
@@ -65,14 +70,153 @@ static int vec_reserve(evq_vec *v, size_t n)
 	return 0;
 }
 
-static inline unsigned bucket_of(uint64_t last, uint64_t t)
+/* ---- Pending times: hash table and heap of slots ---------------------- */
+
+static uint64_t ht_hash(const evq *q, uint64_t time)
 {
-	return t == last ? 0u : 64u - (unsigned)__builtin_clzll(t ^ last);
+	return (time * 0x9E3779B97F4A7C15ull >> 21) & q->ht_mask;
+}
+
+/* The slot of time, or UINT32_MAX. */
+static uint32_t ht_find(const evq *q, uint64_t time)
+{
+	if (!q->ht)
+		return UINT32_MAX;
+	for (uint64_t h = ht_hash(q, time);; h = (h + 1) & q->ht_mask) {
+		uint32_t s = q->ht[h];
+		if (s == UINT32_MAX || q->slot[s].time == time)
+			return s;
+	}
+}
+
+static void ht_put(evq *q, uint32_t s)
+{
+	uint64_t h = ht_hash(q, q->slot[s].time);
+	while (q->ht[h] != UINT32_MAX)
+		h = (h + 1) & q->ht_mask;
+	q->ht[h] = s;
+}
+
+/* Room for one more time (load at most 1/2); 0 or -1. */
+static int ht_room(evq *q)
+{
+	if (q->ht && 2 * ((uint64_t)q->nheap + 1) <= q->ht_mask + 1)
+		return 0;
+	uint64_t cap = q->ht ? 2 * (q->ht_mask + 1) : 64;
+	uint32_t *old = q->ht, *nt = malloc(cap * sizeof *nt);
+	uint64_t ocap = q->ht ? q->ht_mask + 1 : 0;
+	if (!nt)
+		return -1;
+	memset(nt, 0xff, cap * sizeof *nt);
+	q->ht = nt;
+	q->ht_mask = cap - 1;
+	for (uint64_t i = 0; i < ocap; i++)
+		if (old[i] != UINT32_MAX)
+			ht_put(q, old[i]);
+	free(old);
+	return 0;
+}
+
+/* Remove time's entry (present) by shifting later entries of its probe
+ * run back. */
+static void ht_del(evq *q, uint64_t time)
+{
+	uint64_t h = ht_hash(q, time);
+	while (q->slot[q->ht[h]].time != time)
+		h = (h + 1) & q->ht_mask;
+	for (uint64_t j = h;;) {
+		j = (j + 1) & q->ht_mask;
+		if (q->ht[j] == UINT32_MAX)
+			break;
+		uint64_t k = ht_hash(q, q->slot[q->ht[j]].time);
+		/* Move j to h unless k lies cyclically in (h, j]. */
+		if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+			continue;
+		q->ht[h] = q->ht[j];
+		h = j;
+	}
+	q->ht[h] = UINT32_MAX;
+}
+
+static void heap_up(evq *q, uint32_t i)
+{
+	uint32_t s = q->heap[i];
+	uint64_t t = q->slot[s].time;
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (q->slot[q->heap[p]].time <= t)
+			break;
+		q->heap[i] = q->heap[p];
+		i = p;
+	}
+	q->heap[i] = s;
+}
+
+static void heap_down(evq *q, uint32_t i)
+{
+	uint32_t s = q->heap[i], n = q->nheap;
+	uint64_t t = q->slot[s].time;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && q->slot[q->heap[c + 1]].time < q->slot[q->heap[c]].time)
+			c++;
+		if (q->slot[q->heap[c]].time >= t)
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = s;
+}
+
+/* A new slot for time, pending: its index, or UINT32_MAX when out of
+ * memory.  Slots and the arrays of freed slots are reused. */
+static uint32_t slot_new(evq *q, uint64_t time)
+{
+	if (ht_room(q))
+		return UINT32_MAX;
+	uint32_t s;
+	if (q->nfree) {
+		s = q->free[--q->nfree];
+	} else {
+		if (q->nslot == q->slot_cap) {
+			uint32_t nc = q->slot_cap ? 2 * q->slot_cap : 16;
+			evq_slot *ns = realloc(q->slot, nc * sizeof *ns);
+			if (!ns)
+				return UINT32_MAX;
+			q->slot = ns;
+			uint32_t *nh = realloc(q->heap, nc * sizeof *nh);
+			if (!nh)
+				return UINT32_MAX;
+			q->heap = nh;
+			uint32_t *nf = realloc(q->free, nc * sizeof *nf);
+			if (!nf)
+				return UINT32_MAX;
+			q->free = nf;
+			q->slot_cap = nc;
+		}
+		s = q->nslot++;
+		memset(&q->slot[s], 0, sizeof q->slot[s]);
+	}
+	q->slot[s].time = time;
+	q->slot[s].v.n = 0;
+	ht_put(q, s);
+	q->heap[q->nheap++] = s;
+	heap_up(q, q->nheap - 1);
+	return s;
 }
 
 int evq_push(evq *q, evq_node x)
 {
-	evq_vec *v = &q->b[bucket_of(q->last, x.time)];
+	uint32_t s = q->hot;
+	if (s == UINT32_MAX || q->slot[s].time != x.time) {
+		s = ht_find(q, x.time);
+		if (s == UINT32_MAX && (s = slot_new(q, x.time)) == UINT32_MAX)
+			return -1;
+		q->hot = s;
+	}
+	evq_vec *v = &q->slot[s].v;
 	if (v->n == v->cap && vec_reserve(v, v->n + 1))
 		return -1;
 	v->a[v->n++] = x;
@@ -159,31 +303,21 @@ long evq_next_batch(evq *q)
 	q->batch.n = q->pos = 0;
 	if (q->count == 0)
 		return 0;
-	if (q->b[0].n == 0) {
-		/* Smallest non-empty bucket; its minimum becomes last and its
-		 * nodes move to lower buckets. */
-		unsigned k = 1;
-		while (q->b[k].n == 0)
-			k++;
-		evq_vec *v = &q->b[k];
-		uint64_t m = v->a[0].time;
-		for (size_t i = 1; i < v->n; i++)
-			if (v->a[i].time < m)
-				m = v->a[i].time;
-		q->last = m;
-		for (size_t i = 0; i < v->n; i++) {
-			evq_vec *d = &q->b[bucket_of(m, v->a[i].time)];
-			if (d->n == d->cap && vec_reserve(d, d->n + 1))
-				return -1;
-			d->a[d->n++] = v->a[i];
-		}
-		v->n = 0;
-	}
-	/* Bucket 0 becomes the batch; the batch's old array becomes bucket 0. */
+	/* The slot of the smallest time becomes the batch; the batch's old
+	 * array goes to the freed slot. */
+	uint32_t s = q->heap[0];
+	q->heap[0] = q->heap[--q->nheap];
+	if (q->nheap)
+		heap_down(q, 0);
+	ht_del(q, q->slot[s].time);
+	if (q->hot == s)
+		q->hot = UINT32_MAX;
+	q->last = q->slot[s].time;
 	evq_vec t = q->batch;
-	q->batch = q->b[0];
-	q->b[0] = t;
-	q->b[0].n = 0;
+	q->batch = q->slot[s].v;
+	q->slot[s].v = t;
+	q->slot[s].v.n = 0;
+	q->free[q->nfree++] = s;
 	q->count -= q->batch.n;
 	for (size_t i = 1; i < q->batch.n; i++) {
 		if (q->batch.a[i].seq < q->batch.a[i - 1].seq) {
@@ -224,17 +358,21 @@ uint64_t evq_renumber(evq *q, uint32_t floor)
 	uint32_t *s = malloc((n ? n : 1) * sizeof *s);
 	if (!s)
 		return UINT64_MAX;
-	for (int k = 0; k < 65; k++)
-		for (size_t i = 0; i < q->b[k].n; i++)
-			if (q->b[k].a[i].seq >= floor)
-				s[m++] = q->b[k].a[i].seq;
+	for (uint32_t h = 0; h < q->nheap; h++) {
+		const evq_vec *v = &q->slot[q->heap[h]].v;
+		for (size_t i = 0; i < v->n; i++)
+			if (v->a[i].seq >= floor)
+				s[m++] = v->a[i].seq;
+	}
 	for (size_t i = q->pos; i < q->batch.n; i++)
 		if (q->batch.a[i].seq >= floor)
 			s[m++] = q->batch.a[i].seq;
 	qsort(s, m, sizeof *s, cmp_u32);
-	for (int k = 0; k < 65; k++)
-		for (size_t i = 0; i < q->b[k].n; i++)
-			q->b[k].a[i].seq = remap(s, m, floor, q->b[k].a[i].seq);
+	for (uint32_t h = 0; h < q->nheap; h++) {
+		evq_vec *v = &q->slot[q->heap[h]].v;
+		for (size_t i = 0; i < v->n; i++)
+			v->a[i].seq = remap(s, m, floor, v->a[i].seq);
+	}
 	for (size_t i = q->pos; i < q->batch.n; i++)
 		q->batch.a[i].seq = remap(s, m, floor, q->batch.a[i].seq);
 	free(s);

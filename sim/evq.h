@@ -1,5 +1,5 @@
-/* evq.h: the simulator's event queue: a monotone radix heap of 24-byte nodes
- * ordered by (time, seq), drained one time step (a batch) at a time. */
+/* evq.h: the simulator's event queue: 24-byte nodes ordered by (time, seq),
+ * kept per pending time and drained one time step (a batch) at a time. */
 #ifndef EVQ_H
 #define EVQ_H
 
@@ -25,13 +25,28 @@ typedef struct evq_vec {
 	size_t n, cap;
 } evq_vec;
 
-/* Bucket 0 holds the nodes whose time equals last; bucket k >= 1 those
- * whose time differs from last first in bit k-1 (counting from 0).  Times
- * pushed are never below last (simulated time never goes backwards). */
+/* One pending time and its nodes, in push order. */
+typedef struct evq_slot {
+	uint64_t time;
+	evq_vec v;
+} evq_slot;
+
+/* The nodes of each pending time are kept together in a slot; a binary
+ * heap orders the slots by time and a hash table finds the slot of a time.
+ * A collective has few pending times at once (the current time plus a few
+ * combinations of o, g, L), so a node is written once and read once. */
 typedef struct evq {
 	uint64_t last;        /* time of the current batch */
-	size_t count;         /* nodes in the buckets (not in the batch) */
-	evq_vec b[65];
+	size_t count;         /* nodes in the slots (not in the batch) */
+	evq_slot *slot;       /* slot[0 .. nslot-1]; free ones keep their arrays */
+	uint32_t nslot, slot_cap;
+	uint32_t *heap;       /* slots of pending times, a min-heap by time */
+	uint32_t nheap;
+	uint32_t *free;       /* free slots */
+	uint32_t nfree;
+	uint32_t *ht;         /* time -> slot, open addressing (UINT32_MAX: empty) */
+	uint64_t ht_mask;
+	uint32_t hot;         /* slot of the last push (UINT32_MAX: none) */
 	evq_vec batch;        /* the current batch, sorted by seq */
 	size_t pos;           /* next unprocessed node of the batch */
 	evq_vec tmp;          /* scratch for sorting a batch */
@@ -48,7 +63,8 @@ void evq_init(evq *q);
 void evq_free(evq *q);
 
 /* Insert x; x.time must be >= the time of the current batch.  Returns 0, or
- * -1 when out of memory (q unchanged).  O(1) amortised: arrays grow by
+ * -1 when out of memory (q unchanged).  O(1) amortised for a time already
+ * pending (O(log T) for a new one, T pending times): arrays grow by
  * doubling and are kept, never allocated per event. */
 int evq_push(evq *q, evq_node x);
 
@@ -56,9 +72,8 @@ int evq_push(evq *q, evq_node x);
  * time, sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
  * Nodes pushed while a batch is processed (all later in (time, seq) order
  * than the whole batch) wait for a later batch.  Returns the batch size, 0
- * when the queue is empty, or -1 when out of memory.  Each node is moved
- * between buckets at most 64 times in all (amortised O(1) per node when the
- * times are close together, as in collectives). */
+ * when the queue is empty, or -1 when out of memory.  O(log T) plus the
+ * sort when put-back nodes made the batch's seqs unordered. */
 long evq_next_batch(evq *q);
 
 /* Nodes in the queue: in the buckets plus the rest of the batch. */
