@@ -312,7 +312,6 @@ long evq_next_batch(evq *q)
 	ht_del(q, q->slot[s].time);
 	if (q->hot == s)
 		q->hot = UINT32_MAX;
-	q->last = q->slot[s].time;
 	evq_vec t = q->batch;
 	q->batch = q->slot[s].v;
 	q->slot[s].v = t;

@@ -36,7 +36,6 @@ typedef struct evq_slot {
  * A collective has few pending times at once (the current time plus a few
  * combinations of o, g, L), so a node is written once and read once. */
 typedef struct evq {
-	uint64_t last;        /* time of the current batch */
 	size_t count;         /* nodes in the slots (not in the batch) */
 	evq_slot *slot;       /* slot[0 .. nslot-1]; free ones keep their arrays */
 	uint32_t nslot, slot_cap;
