@@ -57,7 +57,7 @@ void loggp_lsq_line(const double *x, const double *y, size_t k, size_t l,
 
 double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l)
 {
-	if (l < k + 3)
+	if (l < k + 2)
 		return -1;
 	double G, g, sum = 0;
 	loggp_lsq_line(x, y, k, l, &G, &g);
@@ -65,11 +65,41 @@ double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l)
 		double r = G * x[i] + g - y[i];
 		sum += r * r;
 	}
-	return sum / (double)(l - k - 2);
+	return sum / (double)(l > k + 2 ? l - k - 2 : 1);
 }
 
-size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
-                           const loggp_detect *opt, size_t *starts, size_t max)
+/* Whether the published test, with the floor, declares a change of y
+ * after point c of the range starting at last (c + lookahead < np). */
+static int change_after(const double *x, const double *y, size_t last, size_t c,
+                        const loggp_detect *opt)
+{
+	double base = loggp_lsq_dev(x, y, last, c), mean = 0, slope, icpt;
+	for (size_t i = last; i <= c; i++)
+		mean += y[i];
+	mean = fabs(mean) / (double)(c - last + 1);
+	double f = opt->floor_rel * mean > opt->floor_ns ? opt->floor_rel * mean
+	                                                 : opt->floor_ns;
+	if (base < opt->floor_ns * opt->floor_ns)
+		base = opt->floor_ns * opt->floor_ns;
+	loggp_lsq_line(x, y, last, c, &slope, &icpt);
+	/* Each next point must also lie more than f off the line of last..c,
+	 * all on the same side: a change of level or slope moves them all one
+	 * way, noise does not. */
+	int side = 0;
+	for (unsigned j = 1; j <= opt->lookahead; j++) {
+		double r = y[c + j] - (icpt + slope * x[c + j]);
+		int s = r > 0 ? 1 : -1;
+		if (loggp_lsq_dev(x, y, last, c + j) <= opt->pfact * base || fabs(r) <= f ||
+		    (side != 0 && s != side))
+			return 0;
+		side = s;
+	}
+	return 1;
+}
+
+size_t loggp_detect_ranges(const double *x, const double *const *y, size_t ny,
+                           size_t np, const loggp_detect *opt, size_t *starts,
+                           size_t max)
 {
 	size_t nr = 0;
 	if (np == 0 || max == 0)
@@ -78,48 +108,17 @@ size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
 	if (!opt->enabled)
 		return nr;
 	size_t last = 0;
-	for (size_t c = last + 3; c + opt->lookahead < np && nr < max; c++) {
-		double base = loggp_lsq_dev(x, y, last, c), mean = 0;
-		for (size_t i = last; i <= c; i++)
-			mean += y[i];
-		mean = fabs(mean) / (double)(c - last + 1);
-		double f = opt->floor_rel * mean > opt->floor_ns ? opt->floor_rel * mean
-		                                                 : opt->floor_ns;
-		if (base < f * f)
-			base = f * f;
-		int change = 1;
-		for (unsigned j = 1; j <= opt->lookahead && change; j++)
-			change = loggp_lsq_dev(x, y, last, c + j) > opt->pfact * base;
+	for (size_t c = last + 2; c + opt->lookahead < np && nr < max; c++) {
+		int change = 0;
+		for (size_t k = 0; k < ny && !change; k++)
+			change = change_after(x, y[k], last, c, opt);
 		if (change) {
 			last = c + 1;
 			starts[nr++] = last;
-			c = last + 2; /* the loop's c++ makes it last + 3 */
+			c = last + 1; /* the loop's c++ makes it last + 2 */
 		}
 	}
 	return nr;
-}
-
-/* The sorted union of the range starts a[0..na) and b[0..nb) (each sorted,
- * both starting with 0) into out, at most LOGGP_MAX_RANGES; a start of b
- * less than near points after one of a is the same change seen late (a
- * change of slope is seen a few points after it), and left out, as is any
- * start less than three points after the previous one.  Returns the
- * count. */
-static size_t merge_starts(const size_t *a, size_t na, const size_t *b, size_t nb,
-                           size_t near, size_t *out)
-{
-	size_t n = 0, i = 0, j = 0;
-	while ((i < na || j < nb) && n < LOGGP_MAX_RANGES) {
-		int from_a = j >= nb || (i < na && a[i] <= b[j]);
-		size_t v = from_a ? a[i++] : b[j++];
-		if (!from_a)
-			for (size_t k = 0; k < na; k++)
-				if (v >= a[k] && a[k] + near > v)
-					v = SIZE_MAX;
-		if (v != SIZE_MAX && (n == 0 || v >= out[n - 1] + 3))
-			out[n++] = v;
-	}
-	return n;
 }
 
 /* Root mean square residual of y[k..l] about the line icpt + slope*x. */
@@ -132,6 +131,31 @@ static double rms(const double *x, const double *y, size_t k, size_t l,
 		s += r * r;
 	}
 	return sqrt(s / (double)(l - k + 1));
+}
+
+/* The L that makes the largest relative error max_i |L - r_i| / h_i over
+ * i = k..l smallest (h_i > 0): where the rising envelope
+ * max_i (L - r_i)/h_i meets the falling one max_i (r_i - L)/h_i. */
+static double minimax_offset(const double *r, const double *h, size_t k, size_t l)
+{
+	double lo = r[k], hi = r[k];
+	for (size_t i = k; i <= l; i++) {
+		lo = r[i] < lo ? r[i] : lo;
+		hi = r[i] > hi ? r[i] : hi;
+	}
+	for (int it = 0; it < 100 && hi - lo > 1e-9; it++) {
+		double m = (lo + hi) / 2, up = -INFINITY, down = -INFINITY;
+		for (size_t i = k; i <= l; i++) {
+			double e = (m - r[i]) / h[i];
+			up = e > up ? e : up;
+			down = -e > down ? -e : down;
+		}
+		if (up > down)
+			hi = m;
+		else
+			lo = m;
+	}
+	return (lo + hi) / 2;
 }
 
 int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
@@ -153,7 +177,7 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 			return -1;
 		}
 	double *x = malloc(4 * np * sizeof *x);
-	size_t *starts = malloc(3 * LOGGP_MAX_RANGES * sizeof *starts);
+	size_t *starts = malloc(LOGGP_MAX_RANGES * sizeof *starts);
 	if (!x || !starts) {
 		free(x);
 		free(starts);
@@ -170,14 +194,10 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 	res->n = n;
 	res->L_reported = pts[0].prtt1 / 2;
 	/* Protocol changes show in the gap or in the ping-pong (a change of
-	 * the receiver's cost shows only there): the ranges start at both
-	 * kinds of change, each range at least three sizes long. */
-	size_t ng = loggp_detect_ranges(x, gap, np, opt, starts, LOGGP_MAX_RANGES);
-	size_t npp = loggp_detect_ranges(x, half, np, opt, starts + LOGGP_MAX_RANGES,
-	                                 LOGGP_MAX_RANGES);
-	res->nranges = merge_starts(starts, ng, starts + LOGGP_MAX_RANGES, npp,
-	                            opt->lookahead + 1, starts + 2 * LOGGP_MAX_RANGES);
-	memmove(starts, starts + 2 * LOGGP_MAX_RANGES, res->nranges * sizeof *starts);
+	 * the receiver's cost shows only there): a range ends where either
+	 * series changes. */
+	const double *series[2] = { gap, half };
+	res->nranges = loggp_detect_ranges(x, series, 2, np, opt, starts, LOGGP_MAX_RANGES);
 	for (size_t r = 0; r < res->nranges; r++) {
 		loggp_fitrange *fr = &res->range[r];
 		fr->first = starts[r];
@@ -197,22 +217,28 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 			}
 		/* The simulator charges a one-way message L + 2o + max(sO, sG):
 		 * where a ping-pong grows faster with the size than max(O, G)
-		 * (the receiver copies too), O takes the ping-pong's slope. */
-		double slope, icpt;
+		 * (the receiver copies too), O takes the ping-pong's slope;
+		 * where it grows slower than O (the per-byte send overhead of
+		 * a short range is noisy), O comes down to that slope, or to
+		 * G. */
+		double slope, icpt, top = fr->O > fr->G ? fr->O : fr->G;
 		loggp_lsq_line(x, half, fr->first, fr->last, &slope, &icpt);
+		double low = slope > fr->G ? slope : fr->G;
 		fr->O_send = fr->O;
-		if (slope > LOGGP_RAISE_FACTOR * (fr->O > fr->G ? fr->O : fr->G)) {
+		if (slope > LOGGP_RAISE_FACTOR * top) {
 			fr->O = slope;
 			fr->clamped |= LOGGP_RAISED_O;
+		} else if (fr->O > LOGGP_RAISE_FACTOR * low) {
+			fr->O = low;
+			fr->clamped |= LOGGP_LOWERED_O;
 		}
-		double sum = 0;
 		for (size_t i = fr->first; i <= fr->last; i++) {
 			double sO = loggp_bytes(fr->O, pts[i].size);
 			double sG = loggp_bytes(fr->G, pts[i].size);
-			sum += pts[i].prtt1 / 2 - 2 * fr->o - (sO > sG ? sO : sG);
+			os[i] = half[i] - 2 * fr->o - (sO > sG ? sO : sG);
 		}
 		fr->o_send = fr->o;
-		fr->L = sum / (double)(fr->last - fr->first + 1);
+		fr->L = minimax_offset(os, half, fr->first, fr->last);
 		if (fr->L < 0) {
 			/* The receiver costs less than the sender's o: the
 			 * simulator's one o for both ends becomes the mean of the
@@ -259,9 +285,9 @@ void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
 		        fr->clamped ? "  (*)" : "");
 	}
 	fprintf(f, "(times in ns, G and O in ns/byte; per-byte terms count s-1 bytes;\n"
-	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), averaged;\n"
+	        " L is the model latency: PRTT(1,0,s)/2 - 2o - max(sO,sG), fitted;\n"
 	        " (*): adjusted for the simulator, see the warnings: set to 0 where\n"
-	        " negative; o lowered where L came out negative; O raised to the\n"
+	        " negative; o lowered where L came out negative; O moved to the\n"
 	        " ping-pong's slope)\n");
 }
 

@@ -36,13 +36,15 @@ void loggp_detect_default(loggp_detect *opt);
 typedef struct loggp_fitrange {
 	size_t first, last;
 	double g, G, o, O;
-	double L;          /* model latency: mean of PRTT(1,0,s)/2 - 2o - max(sO,sG);
-	                      where that is negative, L = 0 and o is lowered to
-	                      make it 0 (the mean of send and receive overhead) */
+	double L;          /* model latency: fitted to PRTT(1,0,s)/2 - 2o - max(sO,sG)
+	                      with the smallest largest relative error; where
+	                      that is negative, L = 0 and o is lowered to make it
+	                      0 (the mean of send and receive overhead) */
 	double o_send;     /* o as fitted from the send overheads o_s(s) */
-	double O_send;     /* O as fitted from o_s(s); O is larger where the
-	                      ping-pong PRTT(1,0,s)/2 grows faster than
-	                      max(O, G) (LOGGP_RAISED_O): then O is its slope */
+	double O_send;     /* O as fitted from o_s(s); where the ping-pong
+	                      PRTT(1,0,s)/2 grows faster than max(O, G), O is
+	                      its slope (LOGGP_RAISED_O); where it grows slower
+	                      than O, O is max(its slope, G) (LOGGP_LOWERED_O) */
 	double gap_rms;    /* root mean square residual of the gap fit, ns */
 	double os_rms;     /* same for the overhead fit */
 	unsigned clamped;  /* negative fits set to 0 (LOGGP_CLAMP_L: o lowered
@@ -50,10 +52,11 @@ typedef struct loggp_fitrange {
 } loggp_fitrange;
 
 enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 8,
-       LOGGP_CLAMP_O = 16, LOGGP_RAISED_O = 32 };
+       LOGGP_CLAMP_O = 16, LOGGP_RAISED_O = 32, LOGGP_LOWERED_O = 64 };
 
 /* O is raised to the ping-pong's slope only when that exceeds max(O, G) by
- * this factor: below it, noise and rounding. */
+ * this factor, and lowered only when O exceeds max(slope, G) by it: below
+ * it, noise and rounding. */
 #define LOGGP_RAISE_FACTOR 1.05
 
 #define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
@@ -80,19 +83,23 @@ void loggp_lsq_line(const double *x, const double *y, size_t k, size_t l,
                     double *slope, double *icpt);
 
 /* Mean least-squares deviation of y[k..l] from its own least-squares line:
- * sum_{i=k..l} (slope*x_i + icpt - y_i)^2 / (l-k-2).  Needs l >= k+3
- * (at least four points); returns -1 otherwise. */
+ * sum_{i=k..l} (slope*x_i + icpt - y_i)^2 / (l-k-2), divided by 1 for three
+ * points.  Needs l >= k+2 (at least three points); returns -1 otherwise. */
 double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l);
 
-/* Split points 0..np-1 into protocol ranges.  Starting with last = 0, a
- * change is declared after point c (c >= last+3) when
- * lsq(last, c+j) > pfact * max(lsq(last, c), f^2) for every j = 1..lookahead,
- * f = max(floor_ns, floor_rel * mean of y[last..c]): deviations within the
- * measurement noise do not count.  The next range starts at c+1.  Writes the first index
- * of each range to starts (at most max entries) and returns their number
- * (>= 1 when np >= 1). */
-size_t loggp_detect_ranges(const double *x, const double *y, size_t np,
-                           const loggp_detect *opt, size_t *starts, size_t max);
+/* Split points 0..np-1 into protocol ranges by the series y[0..ny)
+ * (each of np values at x).  Starting with last = 0, a change is declared
+ * after point c (c >= last+2) when, in one of the series, for every
+ * j = 1..lookahead, lsq(last, c+j) > pfact * max(lsq(last, c), floor_ns^2)
+ * and point c+j lies more than f off the least-squares line of
+ * y[last..c], all of them on the same side; f = max(floor_ns, floor_rel *
+ * mean of y[last..c]): deviations within the measurement noise do not
+ * count.  The next range starts at c+1.  Writes the first index of each
+ * range to starts (at most max entries) and returns their number (>= 1
+ * when np >= 1). */
+size_t loggp_detect_ranges(const double *x, const double *const *y, size_t ny,
+                           size_t np, const loggp_detect *opt, size_t *starts,
+                           size_t max);
 
 /* Fit everything: sizes must be strictly increasing, n >= 2, np >= 1.
  * Returns 0, or -1 with a message in err (errlen bytes). */

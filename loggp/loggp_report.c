@@ -37,8 +37,9 @@ const char loggp_detect_help[] =
 	"      --pfact X         a change needs the mean least-squares deviation to\n"
 	"                        grow by more than X (default 2.0)\n"
 	"      --lookahead N     ... at each of the next N sizes (default 3)\n"
-	"      --floor NS        deviations below NS ns count as NS (default 1)\n"
-	"      --rel-floor F     ... and below F times the mean value (default 0.05)\n"
+	"      --floor NS        ... and each of these sizes to lie more than NS ns\n"
+	"                        off the range's line, all on one side (default 1)\n"
+	"      --rel-floor F     ... and more than F times the mean value (default 0.05)\n"
 	"      --no-detect       one range over all sizes\n"
 	"  -S N                  rendezvous threshold written to the file (default 65535)\n";
 
@@ -108,7 +109,12 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 			        "byte, more than max(O, G): O written as that (send overhead "
 			        "per byte %.6g ns; see docs/loggp.md)\n",
 			        r, res->range[r].O, res->range[r].O_send);
-		c &= ~(unsigned)(LOGGP_CLAMP_L | LOGGP_RAISED_O);
+		if (c & LOGGP_LOWERED_O)
+			fprintf(warn, "warning: range %zu: a ping-pong grows by less than the "
+			        "send overhead per byte, %.6g ns: O written as %.6g, the "
+			        "larger of the ping-pong's growth and G (see docs/loggp.md)\n",
+			        r, res->range[r].O_send, res->range[r].O);
+		c &= ~(unsigned)(LOGGP_CLAMP_L | LOGGP_RAISED_O | LOGGP_LOWERED_O);
 		if (!c)
 			continue;
 		fprintf(warn, "warning: range %zu:", r);

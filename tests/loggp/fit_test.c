@@ -58,9 +58,52 @@ static void test_lsq(void)
 	CHECK_NEAR(g, -0.8, 1e-12);
 	/* residuals -0.8 0.4 1.6 -1.2: 4.8 / (3-0-2) */
 	CHECK_NEAR(loggp_lsq_dev(x, y, 0, 3), 4.8, 1e-12);
-	CHECK(loggp_lsq_dev(x, y, 0, 2) == -1);
+	/* Three points: residuals -2/3 4/3 -2/3, divided by 1. */
+	CHECK_NEAR(loggp_lsq_dev(x, y, 1, 3), 8.0 / 3, 1e-12);
+	CHECK(loggp_lsq_dev(x, y, 0, 1) == -1);
 	loggp_lsq_line(x, y, 2, 2, &G, &g);
 	CHECK(G == 0 && g == 0);
+}
+
+/* The range starts that loggp_detect_ranges finds in y[0..n) (x = 0..n-1,
+ * default options), as "0 6 9". */
+static const char *starts_of(const double *y, size_t n)
+{
+	static char buf[200];
+	double x[64];
+	size_t st[LOGGP_MAX_RANGES], len = 0;
+	for (size_t i = 0; i < n; i++)
+		x[i] = (double)i;
+	loggp_detect det;
+	loggp_detect_default(&det);
+	size_t nr = loggp_detect_ranges(x, &y, 1, n, &det, st, LOGGP_MAX_RANGES);
+	buf[0] = 0;
+	for (size_t r = 0; r < nr; r++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%zu", r ? " " : "",
+		                        st[r]);
+	return buf;
+}
+
+static void test_detect(void)
+{
+	/* A jump in level: the change after the last point before it. */
+	double jump[12] = { 100, 100, 100, 100, 100, 100, 130, 130, 130, 130, 130, 130 };
+	CHECK_STR(starts_of(jump, 12), "0 6");
+	/* A range of three points between two jumps. */
+	double three[15] = { 100, 100, 100, 100, 100, 100, 200, 200, 200,
+	                     400, 400, 400, 400, 400, 400 };
+	CHECK_STR(starts_of(three, 15), "0 6 9");
+	/* Outliers beyond the 5% floor on both sides of the line: noise, no
+	 * change. */
+	double noise[10] = { 100, 100, 100, 100, 100, 108, 92, 108, 100, 100 };
+	CHECK_STR(starts_of(noise, 10), "0");
+	/* A jump of 30% after 40 noisy points (+-30 ns about 1000): the mean
+	 * deviation of the range grows by less than the square of the 5%
+	 * floor, but every point after the jump lies 300 ns off the line. */
+	double late[44];
+	for (size_t i = 0; i < 44; i++)
+		late[i] = i < 40 ? 1000 + (i % 2 ? 30 : -30) : 1300;
+	CHECK_STR(starts_of(late, 44), "0 40");
 }
 
 static void test_delay(void)
@@ -227,6 +270,32 @@ static void test_cheap_receiver(void)
 	}
 }
 
+static void test_noisy_send_overhead(void)
+{
+	/* The send overheads grow by 2 ns per byte (say, noise), the
+	 * ping-pong only by G = 0.5: O comes down to max(slope, G) = 0.5, and
+	 * a simulated ping-pong is PRTT(1,0,s) again. */
+	model m = { 2000, 500, 1000, 0.5, 0 };
+	loggp_point pts[80];
+	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
+	for (size_t i = 0; i < np; i++)
+		pts[i].prttd += 9 * 2.0 * (double)(pts[i].size - 1);
+	loggp_detect det;
+	loggp_detect_default(&det);
+	loggp_result res;
+	char err[200];
+	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK_EQ_U64(res.nranges, 1);
+	const loggp_fitrange *r = &res.range[0];
+	CHECK_NEAR(r->O_send, 2, 1e-9);
+	CHECK_NEAR(r->O, 0.5, 1e-9);
+	CHECK(r->clamped == LOGGP_LOWERED_O);
+	for (size_t i = 0; i < np; i++) {
+		double sO = loggp_bytes(r->O, pts[i].size);
+		CHECK_NEAR(2 * (r->L + 2 * r->o + sO), pts[i].prtt1, 1.0);
+	}
+}
+
 static void test_errors(void)
 {
 	loggp_point pts[2] = { { .size = 8 }, { .size = 8 } };
@@ -245,12 +314,14 @@ static void test_errors(void)
 int main(void)
 {
 	test_lsq();
+	test_detect();
 	test_delay();
 	test_one_protocol();
 	test_protocol_change();
 	test_three_protocols();
 	test_latency_change();
 	test_cheap_receiver();
+	test_noisy_send_overhead();
 	test_errors();
 	return check_done();
 }

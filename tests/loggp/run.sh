@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/loggp/run.sh BUILD: the LogGP estimator against the simulator (PRTT
 # exchanges as GOAL schedules, simulated by loggopsim with known parameters,
-# fitted by loggp-fit), the loggp-fit command line, and an MPI smoke test of
-# loggp-measure (skipped without mpirun).
+# fitted by loggp-fit), the fit on PRTT tables recorded on this machine, the
+# loggp-fit command line, and an MPI smoke test of loggp-measure (skipped
+# without mpirun).
 set -u
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
@@ -125,6 +126,37 @@ else
 	else
 		notok "simulated PRTT: fractional G and O" "$(cat "$tmp/frac.out" "$tmp/frac.params")"
 	fi
+fi
+
+# --- recorded measurements -------------------------------------------------
+# PRTT tables measured on this project's machine (tests/loggp/data): the
+# fit must find the protocol changes that every run shows (shared memory:
+# after 10, 256, 2048 and 3444 bytes; TCP: the jumps at 32 KiB and 64 KiB),
+# and a simulated ping-pong with the fitted file must be within 10% of the
+# measured one at every size (loggp/pingpong.sh, the check of docs/loggp.md).
+recorded() {
+	local f=tests/loggp/data/$1 want=$2 got first
+	got=$("$FIT" -o - "$f" 2>/dev/null | awk '/^range/ { printf " %s", $2 }')
+	for first in $want; do
+		case "$got " in
+		*" $first "*) ;;
+		*) notok "recorded $1: ranges" "want ranges starting at: $want" "got:$got"; return ;;
+		esac
+	done
+	if out=$(PRTT=$f loggp/pingpong.sh "$B" 2>&1); then
+		ok "recorded $1: changes found, ping-pong $(printf '%s\n' "$out" | sed -n 's/^largest error: \([0-9.]*%\).*/within \1/p')"
+	else
+		notok "recorded $1: simulated ping-pong within 10%" "$out"
+	fi
+}
+if [ ! -x "$SIM" ]; then
+	echo "ok - recorded measurements # skip: no $SIM"
+else
+	for i in 1 2 3 4 5 6; do
+		recorded "shm-$i.prtt" "11 257 2049 3445"
+		recorded "tcp-$i.prtt" "27555 55110"
+	done
+	recorded tcp-8-per-octave.prtt "30049 60098"
 fi
 
 # --- MPI smoke test ---------------------------------------------------------
