@@ -97,6 +97,28 @@ static int change_after(const double *x, const double *y, size_t last, size_t c,
 	return 1;
 }
 
+/* A change found after c may be a larger one seen early: the look-ahead
+ * points c+1..c+x all lie off the line because of a step further on.
+ * Returns the point in c..c+x-1 after which y steps (net of the slope of
+ * last..c) more than LOGGP_STEP_FACTOR times as far as after any other
+ * of them, or c. */
+static size_t dominant_step(const double *x, const double *y, size_t last, size_t c,
+                            unsigned lookahead)
+{
+	double slope, icpt, step[64];
+	size_t n = lookahead < 64 ? lookahead : 64, m = 0;
+	loggp_lsq_line(x, y, last, c, &slope, &icpt);
+	for (size_t j = 0; j < n; j++) {
+		step[j] = fabs(y[c + j + 1] - y[c + j] - slope * (x[c + j + 1] - x[c + j]));
+		if (step[j] > step[m])
+			m = j;
+	}
+	for (size_t j = 0; j < n; j++)
+		if (j != m && step[m] <= LOGGP_STEP_FACTOR * step[j])
+			return c;
+	return c + m;
+}
+
 size_t loggp_detect_ranges(const double *x, const double *const *y, size_t ny,
                            size_t np, const loggp_detect *opt, size_t *starts,
                            size_t max)
@@ -109,10 +131,11 @@ size_t loggp_detect_ranges(const double *x, const double *const *y, size_t ny,
 		return nr;
 	size_t last = 0;
 	for (size_t c = last + 2; c + opt->lookahead < np && nr < max; c++) {
-		int change = 0;
-		for (size_t k = 0; k < ny && !change; k++)
-			change = change_after(x, y[k], last, c, opt);
-		if (change) {
+		size_t k = 0;
+		while (k < ny && !change_after(x, y[k], last, c, opt))
+			k++;
+		if (k < ny) {
+			c = dominant_step(x, y[k], last, c, opt->lookahead);
 			last = c + 1;
 			starts[nr++] = last;
 			c = last + 1; /* the loop's c++ makes it last + 2 */
@@ -134,7 +157,7 @@ static double rms(const double *x, const double *y, size_t k, size_t l,
 }
 
 /* The L that makes the largest relative error max_i |L - r_i| / h_i over
- * i = k..l smallest (h_i > 0): where the rising envelope
+ * i = k..l smallest (an h_i <= 0 counts as 1): where the rising envelope
  * max_i (L - r_i)/h_i meets the falling one max_i (r_i - L)/h_i. */
 static double minimax_offset(const double *r, const double *h, size_t k, size_t l)
 {
@@ -146,7 +169,7 @@ static double minimax_offset(const double *r, const double *h, size_t k, size_t 
 	for (int it = 0; it < 100 && hi - lo > 1e-9; it++) {
 		double m = (lo + hi) / 2, up = -INFINITY, down = -INFINITY;
 		for (size_t i = k; i <= l; i++) {
-			double e = (m - r[i]) / h[i];
+			double e = (m - r[i]) / (h[i] > 0 ? h[i] : 1);
 			up = e > up ? e : up;
 			down = -e > down ? -e : down;
 		}

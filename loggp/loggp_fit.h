@@ -59,6 +59,10 @@ enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 
  * it, noise and rounding. */
 #define LOGGP_RAISE_FACTOR 1.05
 
+/* A change found by the test moves to a later point of the look-ahead
+ * where the values step this many times further than at any other. */
+#define LOGGP_STEP_FACTOR 3.0
+
 #define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
 
 typedef struct loggp_result {

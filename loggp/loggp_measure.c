@@ -17,7 +17,7 @@
 
 /* Everything the command line sets; every rank parses the same argv. */
 typedef struct config {
-	unsigned n, reps, warmup, per_octave;
+	unsigned n, reps, warmup, per_octave, passes;
 	double quant;
 	uint64_t min_size, max_size, S;
 	uint64_t sizes[MAX_SIZES];
@@ -48,7 +48,10 @@ static void usage(FILE *f)
 		"      --per-octave K    sizes per doubling, geometric (default 4)\n"
 		"      --sizes LIST      explicit sizes, comma separated, increasing\n"
 		"  -r, --reps R          measurements of each PRTT, median taken (default 31)\n"
-		"      --warmup W        discarded measurements first (default 3)\n"
+		"      --passes K        take them in K passes over all sizes, so that a\n"
+		"                        burst of interference spoils one block of a size,\n"
+		"                        not all its measurements (default 4)\n"
+		"      --warmup W        discarded measurements before each block (default 3)\n"
 		"      --quantile Q      take this quantile of the repetitions instead of\n"
 		"                        the median (0.5); on a busy machine 0.1 or 0 (the\n"
 		"                        minimum) is less disturbed by other processes\n"
@@ -108,7 +111,7 @@ static int parse_list(const char *arg, config *c, char *err, size_t errlen)
 /* Returns 0 to run, 1 for --help, -1 with err set for bad options. */
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
-	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT };
+	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES };
 	static const struct option longopts[] = {
 		{ "min-size", required_argument, NULL, O_MIN },
 		{ "max-size", required_argument, NULL, O_MAX },
@@ -116,6 +119,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "sizes", required_argument, NULL, O_SIZES },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, O_WARM },
+		{ "passes", required_argument, NULL, O_PASSES },
 		{ "quantile", required_argument, NULL, O_QUANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, O_RAW },
@@ -132,6 +136,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->n = 10;
 	c->reps = 31;
 	c->warmup = 3;
+	c->passes = 4;
 	c->per_octave = 4;
 	c->quant = 0.5;
 	c->min_size = 1;
@@ -160,6 +165,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case 'n': NUM("-n", 2, 100000, c->n); break;
 		case 'r': NUM("--reps", 1, 1000000, c->reps); break;
 		case O_WARM: NUM("--warmup", 0, 1000000, c->warmup); break;
+		case O_PASSES: NUM("--passes", 1, 1000000, c->passes); break;
 		case O_MIN: NUM("--min-size", 1, 1ull << 30, c->min_size); break;
 		case O_MAX: NUM("--max-size", 1, 1ull << 30, c->max_size); break;
 		case O_PER: NUM("--per-octave", 1, 64, c->per_octave); break;
@@ -264,59 +270,88 @@ static void stats(double *v, size_t k, double q, double *median, double *spread)
 	*spread = quantile(v, k, 0.75) - quantile(v, k, 0.25);
 }
 
-/* Measure every size; rank 0 fills pts.  Both ranks run the same loops. */
+/* Progress on stderr: "pass R of T (WHAT)". */
+static void progress(const config *c, int tty, unsigned r, unsigned total,
+                     const char *what)
+{
+	if (!c->quiet)
+		fprintf(stderr, "%sloggp-measure: pass %u of %u (%s)%s", tty ? "\r" : "",
+		        r + 1, total, what, tty ? "\033[K" : "\n");
+}
+
+/* Measure every size; rank 0 fills pts.  Both ranks run the same loops.
+ * The reps measurements of a size come in c->passes blocks, one per pass
+ * over all sizes, each after c->warmup discarded ones: a burst of
+ * interference from other processes (some milliseconds on a shared
+ * machine) spoils a block of a few sizes, which a low quantile leaves
+ * out, rather than every measurement of one size.  tmp holds
+ * 4 * reps * nsizes times. */
 static void measure(const config *c, int rank, char *buf, loggp_point *pts, double *tmp)
 {
-	unsigned reps = c->reps, total = c->warmup + reps;
-	double *t1 = tmp, *t2 = tmp + reps, *tn = tmp + 2 * reps, *td = tmp + 3 * reps;
-	int tty = isatty(2);
-	for (size_t i = 0; i < c->nsizes; i++) {
+	unsigned reps = c->reps, passes = c->passes < reps ? c->passes : reps;
+	size_t ns = c->nsizes;
+	double *t1 = tmp, *t2 = tmp + ns * reps, *tn = tmp + 2 * ns * reps,
+	       *td = tmp + 3 * ns * reps;
+	int tty = isatty(2) && rank == 0;
+	/* PRTT(1,0,s), PRTT(2,0,s), PRTT(n,0,s), interleaved. */
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned r0 = reps * p / passes, r1 = reps * (p + 1) / passes;
+		if (rank == 0)
+			progress(c, tty, p, 2 * passes, "PRTT(1,0,s), PRTT(2,0,s), PRTT(n,0,s)");
+		for (size_t i = 0; i < ns; i++) {
+			int s = (int)c->sizes[i];
+			for (unsigned w = 0; w < c->warmup + r1 - r0; w++) {
+				unsigned k[3] = { 1, 2, c->n };
+				double *dst[3] = { t1, t2, tn };
+				for (int j = 0; j < 3; j++) {
+					if (rank == 1) {
+						prtt_server(buf, s, k[j]);
+						continue;
+					}
+					double t = prtt_client(buf, s, k[j], 0);
+					if (w >= c->warmup)
+						dst[j][i * reps + r0 + w - c->warmup] = t;
+				}
+			}
+		}
+	}
+	for (size_t i = 0; rank == 0 && i < ns; i++) {
+		loggp_point *p = &pts[i];
 		int s = (int)c->sizes[i];
-		if (rank == 0 && !c->quiet && (tty || i % 8 == 0 || i + 1 == c->nsizes))
-			fprintf(stderr, "%sloggp-measure: size %d (%zu of %zu)%s", tty ? "\r" : "",
-			        s, i + 1, c->nsizes, tty ? "\033[K" : "\n");
-		/* PRTT(1,0,s), PRTT(2,0,s), PRTT(n,0,s), interleaved. */
-		for (unsigned r = 0; r < total; r++) {
-			unsigned k[3] = { 1, 2, c->n };
-			double *dst[3] = { t1, t2, tn };
-			for (int j = 0; j < 3; j++) {
+		p->size = (uint64_t)s;
+		double sp2;
+		stats(t1 + i * reps, reps, c->quant, &p->prtt1, &p->spread1);
+		stats(t2 + i * reps, reps, c->quant, &p->prtt2, &sp2);
+		stats(tn + i * reps, reps, c->quant, &p->prttn, &p->spreadn);
+		int fallback;
+		p->d = loggp_delay(p->prtt1, p->prtt2, loggp_gap(p, c->n), &fallback);
+		if (fallback)
+			fprintf(stderr, "%sloggp-measure: warning: size %d: g+(s-1)G = %.1f ns "
+			        "> PRTT(1,0,s) = %.1f ns; using d = PRTT(2,0,s) = %.1f ns\n",
+			        tty && !c->quiet ? "\r\033[K" : "", s, loggp_gap(p, c->n),
+			        p->prtt1, p->d);
+	}
+	/* PRTT(n,d,s) with the delay of each size (the server needs no d). */
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned r0 = reps * p / passes, r1 = reps * (p + 1) / passes;
+		if (rank == 0)
+			progress(c, tty, passes + p, 2 * passes, "PRTT(n,d,s)");
+		for (size_t i = 0; i < ns; i++) {
+			int s = (int)c->sizes[i];
+			for (unsigned w = 0; w < c->warmup + r1 - r0; w++) {
 				if (rank == 1) {
-					prtt_server(buf, s, k[j]);
+					prtt_server(buf, s, c->n);
 					continue;
 				}
-				double t = prtt_client(buf, s, k[j], 0);
-				if (r >= c->warmup)
-					dst[j][r - c->warmup] = t;
+				double t = prtt_client(buf, s, c->n, pts[i].d);
+				if (w >= c->warmup)
+					td[i * reps + r0 + w - c->warmup] = t;
 			}
 		}
-		loggp_point *p = &pts[i];
-		if (rank == 0) {
-			p->size = (uint64_t)s;
-			double sp2;
-			stats(t1, reps, c->quant, &p->prtt1, &p->spread1);
-			stats(t2, reps, c->quant, &p->prtt2, &sp2);
-			stats(tn, reps, c->quant, &p->prttn, &p->spreadn);
-			int fallback;
-			p->d = loggp_delay(p->prtt1, p->prtt2, loggp_gap(p, c->n), &fallback);
-			if (fallback)
-				fprintf(stderr, "%sloggp-measure: warning: size %d: g+(s-1)G = %.1f ns "
-				        "> PRTT(1,0,s) = %.1f ns; using d = PRTT(2,0,s) = %.1f ns\n",
-				        tty && !c->quiet ? "\r\033[K" : "", s, loggp_gap(p, c->n),
-				        p->prtt1, p->d);
-		}
-		for (unsigned r = 0; r < total; r++) {
-			if (rank == 1) {
-				prtt_server(buf, s, c->n);
-				continue;
-			}
-			double t = prtt_client(buf, s, c->n, p->d);
-			if (r >= c->warmup)
-				td[r - c->warmup] = t;
-		}
-		if (rank == 0)
-			stats(td, reps, c->quant, &p->prttd, &p->spreadd);
 	}
-	if (rank == 0 && !c->quiet && tty)
+	for (size_t i = 0; rank == 0 && i < ns; i++)
+		stats(td + i * reps, reps, c->quant, &pts[i].prttd, &pts[i].spreadd);
+	if (tty && !c->quiet)
 		fprintf(stderr, "\r\033[K");
 }
 
@@ -349,19 +384,21 @@ int main(int argc, char **argv)
 	uint64_t maxs = c.sizes[c.nsizes - 1];
 	char *buf = calloc(maxs, 1);
 	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
-	double *tmp = malloc(4 * (size_t)c.reps * sizeof *tmp);
+	double *tmp = malloc(4 * (size_t)c.reps * c.nsizes * sizeof *tmp);
 	int ok = buf && pts && tmp, all_ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all_ok) {
 		if (rank == 0)
-			fprintf(stderr, "loggp-measure: out of memory\n");
+			fprintf(stderr, "loggp-measure: out of memory (%u repetitions of %zu "
+			        "sizes up to %llu B)\n", c.reps, c.nsizes, (unsigned long long)maxs);
 		MPI_Finalize();
 		return 1;
 	}
 	if (rank == 0 && !c.quiet)
 		fprintf(stderr, "loggp-measure: %zu sizes %llu..%llu B, n = %u, %u reps "
-		        "(+%u warm-up)\n", c.nsizes, (unsigned long long)c.sizes[0],
-		        (unsigned long long)maxs, c.n, c.reps, c.warmup);
+		        "in %u passes (+%u warm-up each)\n", c.nsizes,
+		        (unsigned long long)c.sizes[0], (unsigned long long)maxs, c.n, c.reps,
+		        c.passes < c.reps ? c.passes : c.reps, c.warmup);
 	measure(&c, rank, buf, pts, tmp);
 	int rc = 0;
 	if (rank == 0) {
@@ -373,7 +410,8 @@ int main(int argc, char **argv)
 		char comment[1024];
 		snprintf(comment, sizeof comment,
 		         "measured by loggp-measure on %s with %s\n%u repetitions per PRTT "
-		         "(quantile %g), %u warm-up", host, lib, c.reps, c.quant, c.warmup);
+		         "(quantile %g) in %u passes, %u warm-up each", host, lib, c.reps,
+		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
 			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f)) {

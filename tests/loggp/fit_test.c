@@ -93,6 +93,12 @@ static void test_detect(void)
 	double three[15] = { 100, 100, 100, 100, 100, 100, 200, 200, 200,
 	                     400, 400, 400, 400, 400, 400 };
 	CHECK_STR(starts_of(three, 15), "0 6 9");
+	/* A bend after point 7, then a step after 9 three times the size of
+	 * the bend's: the test sees the step from point 7 on, and the change
+	 * goes to the step (two points, 110 and 120, cannot make a range). */
+	double step[16] = { 100, 100, 100, 100, 100, 100, 100, 100, 110, 120,
+	                    400, 400, 400, 400, 400, 400 };
+	CHECK_STR(starts_of(step, 16), "0 10");
 	/* Outliers beyond the 5% floor on both sides of the line: noise, no
 	 * change. */
 	double noise[10] = { 100, 100, 100, 100, 100, 108, 92, 108, 100, 100 };
