@@ -284,7 +284,9 @@ static void progress(const config *c, int tty, unsigned r, unsigned total,
  * over all sizes, each after c->warmup discarded ones: a burst of
  * interference from other processes (some milliseconds on a shared
  * machine) spoils a block of a few sizes, which a low quantile leaves
- * out, rather than every measurement of one size.  tmp holds
+ * out, rather than every measurement of one size.  Passes go up and down
+ * the sizes in turn, so that no size follows a much larger one (the
+ * smallest would be measured cold after the largest).  tmp holds
  * 4 * reps * nsizes times. */
 static void measure(const config *c, int rank, char *buf, loggp_point *pts, double *tmp)
 {
@@ -298,7 +300,8 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 		unsigned r0 = reps * p / passes, r1 = reps * (p + 1) / passes;
 		if (rank == 0)
 			progress(c, tty, p, 2 * passes, "PRTT(1,0,s), PRTT(2,0,s), PRTT(n,0,s)");
-		for (size_t i = 0; i < ns; i++) {
+		for (size_t q = 0; q < ns; q++) {
+			size_t i = p % 2 ? ns - 1 - q : q;
 			int s = (int)c->sizes[i];
 			for (unsigned w = 0; w < c->warmup + r1 - r0; w++) {
 				unsigned k[3] = { 1, 2, c->n };
@@ -336,7 +339,8 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 		unsigned r0 = reps * p / passes, r1 = reps * (p + 1) / passes;
 		if (rank == 0)
 			progress(c, tty, passes + p, 2 * passes, "PRTT(n,d,s)");
-		for (size_t i = 0; i < ns; i++) {
+		for (size_t q = 0; q < ns; q++) {
+			size_t i = p % 2 ? ns - 1 - q : q;
 			int s = (int)c->sizes[i];
 			for (unsigned w = 0; w < c->warmup + r1 - r0; w++) {
 				if (rank == 1) {
