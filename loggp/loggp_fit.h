@@ -98,9 +98,12 @@ double loggp_lsq_dev(const double *x, const double *y, size_t k, size_t l);
  * and point c+j lies more than f off the least-squares line of
  * y[last..c], all of them on the same side; f = max(floor_ns, floor_rel *
  * mean of y[last..c]): deviations within the measurement noise do not
- * count.  The next range starts at c+1.  Writes the first index of each
- * range to starts (at most max entries) and returns their number (>= 1
- * when np >= 1). */
+ * count.  The change then moves to the point c' of c..c+lookahead-1 (at
+ * most 64 of them) after which that series steps, net of the slope of
+ * last..c, more than LOGGP_STEP_FACTOR times as far as after any other, if
+ * there is one (a large step seen early); the next range starts at c'+1.
+ * Writes the first index of each range to starts (at most max entries) and
+ * returns their number (>= 1 when np >= 1). */
 size_t loggp_detect_ranges(const double *x, const double *const *y, size_t ny,
                            size_t np, const loggp_detect *opt, size_t *starts,
                            size_t max);
