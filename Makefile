@@ -90,7 +90,8 @@ test-run: all
 # build/fuzz/corpus-*; crashes are written to build/fuzz/.
 FUZZ_SECONDS ?= 20
 fuzz: deps
-	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin build/fuzz/bin/goalc
+	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
+		build/fuzz/fuzz_loggp build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 # A schedule of more than 2^32 ops in a 137 GB (sparse) file.

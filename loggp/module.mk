@@ -25,6 +25,13 @@ $(B)/obj/tests/loggp/%.o: ALL_CFLAGS += -I loggp -I tests
 $(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
+# libFuzzer target (make fuzz builds it with SAN=fuzz).
+ifeq ($(SAN),fuzz)
+$(B)/obj/tests/fuzz/fuzz_loggp.o: ALL_CFLAGS += -I loggp
+$(B)/fuzz_loggp: $(B)/obj/tests/fuzz/fuzz_loggp.o $(LIBLOGGP)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif
+
 # The MPI program: built with mpicc (no sanitizers: it runs under mpirun),
 # same warnings; the estimator is compiled into it again with mpicc.
 LOGGP_MPICC ?= mpicc
