@@ -95,11 +95,12 @@ label
 	| NIC    { $$ = goal_ps_intern(ps, "nic", 3); }
 	;
 
+/* The optional fields may come before and after the peer, in any order. */
 op_def
-	: SEND size TO NUMBER opts
-		{ goal_ps_pending(ps, GOAL_SEND, &$2, &@2, &$4, &@4); }
-	| RECV size FROM NUMBER opts
-		{ goal_ps_pending(ps, GOAL_RECV, &$2, &@2, &$4, &@4); }
+	: SEND size opts TO NUMBER more_opts
+		{ goal_ps_pending(ps, GOAL_SEND, &$2, &@2, &$5, &@5); }
+	| RECV size opts FROM NUMBER more_opts
+		{ goal_ps_pending(ps, GOAL_RECV, &$2, &@2, &$5, &@5); }
 	| CALC NUMBER opts
 		{ goal_ps_pending(ps, GOAL_CALC, &$2, &@2, NULL, NULL); }
 	;
@@ -111,9 +112,18 @@ size
 
 opts
 	: %empty            { goal_ps_opts_reset(ps); }
-	| opts TAG NUMBER   { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
-	| opts CPU NUMBER   { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
-	| opts NIC NUMBER   { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	| opts opt
+	;
+
+more_opts
+	: %empty
+	| more_opts opt
+	;
+
+opt
+	: TAG NUMBER        { goal_ps_opt(ps, GOAL_OPT_TAG, &$2, &@2); }
+	| CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$2, &@2); }
+	| NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$2, &@2); }
 	;
 
 %%
