@@ -50,6 +50,15 @@ static size_t synth(loggp_point *pts, unsigned n, const model *m1, const model *
 	return np;
 }
 
+/* loggp_fit with the default detection and n = 10; 0 on success. */
+static int fit10(const loggp_point *pts, size_t np, loggp_result *res)
+{
+	loggp_detect det;
+	loggp_detect_default(&det);
+	char err[200];
+	return loggp_fit(pts, np, 10, &det, res, err, sizeof err);
+}
+
 static void test_lsq(void)
 {
 	double x[4] = { 0, 1, 2, 3 }, y[4] = { 0, 0, 0, 4 }, G, g;
@@ -124,11 +133,8 @@ static void test_one_protocol(void)
 	model m = { 2000, 500, 1000, 2, 1 };
 	loggp_point pts[80];
 	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
-	loggp_detect det;
-	loggp_detect_default(&det);
 	loggp_result res;
-	char err[200];
-	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK(fit10(pts, np, &res) == 0);
 	CHECK_EQ_U64(res.nranges, 1);
 	CHECK_NEAR(res.range[0].o, 500, 1e-6);
 	CHECK_NEAR(res.range[0].O_send, 1, 1e-9);
@@ -234,11 +240,8 @@ static void test_latency_change(void)
 	model m1 = { 1000, 500, 2000, 1, 0 }, m2 = { 4000, 500, 2000, 1, 0 };
 	loggp_point pts[80];
 	size_t np = synth(pts, 10, &m1, &m2, 4096);
-	loggp_detect det;
-	loggp_detect_default(&det);
 	loggp_result res;
-	char err[200];
-	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK(fit10(pts, np, &res) == 0);
 	CHECK_EQ_U64(res.nranges, 2);
 	CHECK_EQ_U64(pts[res.range[1].first].size, 4871);
 	CHECK_NEAR(res.range[0].L, 1000, 0.5);
@@ -259,11 +262,8 @@ static void test_cheap_receiver(void)
 	model m = { -600, 800, 1000, 2, 0 };
 	loggp_point pts[80];
 	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
-	loggp_detect det;
-	loggp_detect_default(&det);
 	loggp_result res;
-	char err[200];
-	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK(fit10(pts, np, &res) == 0);
 	CHECK_EQ_U64(res.nranges, 1);
 	const loggp_fitrange *r = &res.range[0];
 	CHECK_NEAR(r->o_send, 800, 1e-6);
@@ -286,11 +286,8 @@ static void test_noisy_send_overhead(void)
 	size_t np = synth(pts, 10, &m, &m, UINT64_MAX);
 	for (size_t i = 0; i < np; i++)
 		pts[i].prttd += 9 * 2.0 * (double)(pts[i].size - 1);
-	loggp_detect det;
-	loggp_detect_default(&det);
 	loggp_result res;
-	char err[200];
-	CHECK(loggp_fit(pts, np, 10, &det, &res, err, sizeof err) == 0);
+	CHECK(fit10(pts, np, &res) == 0);
 	CHECK_EQ_U64(res.nranges, 1);
 	const loggp_fitrange *r = &res.range[0];
 	CHECK_NEAR(r->O_send, 2, 1e-9);
