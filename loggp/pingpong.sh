@@ -54,4 +54,4 @@ awk -v max="$MAX_ERR" '
 	{ e = ($3 - $2) / $2 * 100; a = e < 0 ? -e : e; if (a > worst) worst = a
 	  printf "%10s %12.0f %12s %+7.1f%%\n", $1, $2, $3, e }
 	BEGIN { printf "%10s %12s %12s %8s\n", "size", "measured", "simulated", "error" }
-	END { printf "largest error: %.1f%% (limit %s%%)\n", worst, max; exit !(worst <= max) }'
+	END { printf "largest error: %.2f%% (limit %s%%)\n", worst, max; exit !(worst <= max) }'
