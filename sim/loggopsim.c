@@ -47,7 +47,8 @@ static void usage(FILE *f)
 "                        a file of sets ('NAME L=.. G=*10 O=G' per line) or,\n"
 "                        if it contains '=', the compact form, a cartesian\n"
 "                        product like 'L=1000..64000*2 G=1,2,4'; values not\n"
-"                        given come from the options above\n"
+"                        given come from the options above (in a file, a\n"
+"                        set may start from its own 'params=FILE')\n"
 "  -j, --jobs N          sets run in N threads (default: the number of cores)\n"
 "      --csv FILE        with --sweep: the CSV of the sets ('-': stdout)\n"
 "      --relative-to NAME  report times relative to set NAME\n"
@@ -183,9 +184,11 @@ static int put_svg(FILE *f, void *ctx)
 
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
  * table, the CSV and the chart.  Returns the exit status. */
-static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base)
+static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base,
+                     const sim_pchange *flags)
 {
 	sweep sw = { 0 };
+	sw.flags = *flags;
 	char err[1024];
 	int status = 0;
 	if (strchr(o->spec, '=')) {
@@ -397,7 +400,7 @@ int main(int argc, char **argv)
 	}
 	const sim_params *pp = &pset.p;
 	if (so_sw.spec)
-		return run_sweep(&so_sw, file, &pset);
+		return run_sweep(&so_sw, file, &pset, &flags);
 
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {

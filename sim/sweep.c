@@ -21,6 +21,8 @@ static int per_byte(int k)
 
 void sweep_free(sweep *sw)
 {
+	for (size_t i = 0; i < sw->n; i++)
+		free(sw->set[i].own);
 	free(sw->set);
 	sw->set = NULL;
 	sw->n = sw->cap = 0;
@@ -360,13 +362,28 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 				if (!x)
 					FERR(col, "out of memory");
 				memcpy(x->name, nm, wl + 1);
+			} else if (eq && (size_t)(eq - w) == 6 && memcmp(w, "params", 6) == 0 &&
+			           eq + 1 < w + wl) {
+				char path[4096], e[1024];
+				size_t pl = wl - 7;
+				if (x->own)
+					FERR(col, "params given twice");
+				if (pl >= sizeof path)
+					FERR(col + 7, "file name too long");
+				memcpy(path, eq + 1, pl);
+				path[pl] = 0;
+				x->own = malloc(sizeof *x->own);
+				if (!x->own)
+					FERR(col, "out of memory");
+				if (sim_pset_read(path, x->own, e, sizeof e))
+					FERR(col + 7, "cannot use the parameter file: %s", e);
 			} else {
 				if (!eq || eq == w || eq == w + wl - 1)
 					FERR(col, "expected NAME=VALUE, got '%.*s'", (int)wl, w);
 				int k = sim_pname_find(w, (size_t)(eq - w));
 				if (k < 0)
-					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O or S)",
-					     (int)(eq - w), w);
+					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O, S "
+					     "or params)", (int)(eq - w), w);
 				if (seen[k])
 					FERR(col, "%s given twice", sim_pname_str((sim_pname)k));
 				seen[k] = 1;
@@ -427,8 +444,15 @@ int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen)
 int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *out,
                      char *err, size_t errlen)
 {
-	sim_pset_copy(out, base);
-	return sim_pset_apply(out, &sw->set[i].change, err, errlen);
+	const sweep_set *x = &sw->set[i];
+	if (x->own) {
+		sim_pset_copy(out, x->own);
+		if (sim_pset_apply(out, &sw->flags, err, errlen))
+			return -1;
+	} else {
+		sim_pset_copy(out, base);
+	}
+	return sim_pset_apply(out, &x->change, err, errlen);
 }
 
 /* ---- Running ---------------------------------------------------------------- */

@@ -15,9 +15,12 @@
 #define SWEEP_MAX_SETS 100000
 #define SWEEP_NAME_MAX 128
 
-/* One parameter set of a sweep: its name and its change to the base set. */
+/* One parameter set of a sweep: its name, its own base set (a parameter
+ * file named in the sweep file; NULL: the command line's) and its change
+ * to the base set. */
 typedef struct sweep_set {
 	char name[SWEEP_NAME_MAX];
+	sim_pset *own;
 	sim_pchange change;
 } sweep_set;
 
@@ -29,10 +32,13 @@ typedef struct sweep_result {
 	double wall;                /* seconds, the only nondeterministic value */
 } sweep_result;
 
-/* The sets of a sweep, in order. */
+/* The sets of a sweep, in order.  flags: the command line's single values
+ * (-L ...), applied to a set's own parameter file as to -p FILE (all
+ * SIM_PX_KEEP unless the caller sets them). */
 typedef struct sweep {
 	sweep_set *set;
 	size_t n, cap;
+	sim_pchange flags;
 } sweep;
 
 /* Expand the compact form ("L=1000..64000*2 G=1,2,4": docs/sweep.md) into
@@ -48,8 +54,9 @@ int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen);
 int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
                      char *err, size_t errlen);
 
-/* The parameters of set i: base with the set's change.  Returns 0, or -1
- * with the reason in err (a product too large). */
+/* The parameters of set i: base (or the set's own file with sw->flags)
+ * with the set's change.  Returns 0, or -1 with the reason in err (a
+ * product too large). */
 int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *out,
                      char *err, size_t errlen);
 

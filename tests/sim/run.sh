@@ -224,6 +224,24 @@ printf '%s\n' name,L,o,g,G,O,S base,100,1500,1000,6,2,65535 rdma,100,1500,1000,6
 	no-overlap,100,1500,1000,6,6,65535 bw,100,1500,1000,60,2,65535 lat,1000,1500,1000,6,2,65535 >"$tmp/want"
 check "sweep: file sets over the command-line values" "$tmp/want" "$tmp/got"
 
+# A parameter file per set: the set starts from its file (with the
+# command line's single values), its changes refer to that.  pp100.goal is a
+# ping-pong of 100 bytes: 2(L + 2o + max(sO, sG)) with sG = round(99 G):
+# base 2(2500 + 3000 + 594) = 12188; a 2(1000 + 200 + 198) = 2796; b (100
+# bytes in the second range) 2(3000 + 400 + 50) = 6900; b2 (L doubled, O =
+# G) 2(6000 + 400 + 50) = 12900; with -L 7: 810, 914 and 2(14 + 400 + 50).
+printf 'num_ranks 2\nrank 0 {\nl1: send 100b to 1\nl2: recv 100b from 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 100b from 0\nl2: send 100b to 0\nl2 requires l1\n}\n' >"$tmp/pp100.goal"
+printf 'loggp-params 1\nrange 0 inf L=1000 o=100 g=50 G=2 O=0\n' >"$tmp/a.params"
+printf 'loggp-params 1\nS 100\nrange 0 63 L=500 o=10 g=5 G=1 O=0\nrange 64 inf L=3000 o=200 g=100 G=0.5 O=0\n' >"$tmp/b.params"
+printf 'base\na params=%s\nb params=%s\nb2 params=%s L=*2 O=G\n' "$tmp/a.params" "$tmp/b.params" "$tmp/b.params" >"$tmp/own.sweep"
+"$SIM" -q --sweep "$tmp/own.sweep" --no-wall --csv - "$tmp/pp100.goal" 2>&1 | cut -d, -f2,4-9,11 >"$tmp/got"
+printf '%s\n' name,L,o,g,G,O,S,time_ns base,2500,1500,1000,6,0,65535,12188 a,1000,100,50,2,0,65535,2796 \
+	b,mixed,mixed,mixed,mixed,0,100,6900 b2,mixed,mixed,mixed,mixed,mixed,100,12900 >"$tmp/want"
+check "sweep: a parameter file per set" "$tmp/want" "$tmp/got"
+"$SIM" -q -L 7 --sweep "$tmp/own.sweep" --no-wall --csv - "$tmp/pp100.goal" 2>&1 | cut -d, -f2,11 >"$tmp/got"
+printf '%s\n' name,time_ns base,7202 a,810 b,914 b2,928 >"$tmp/want"
+check "sweep: command-line values over a set's parameter file" "$tmp/want" "$tmp/got"
+
 # Bad specifications and options: exact messages and exit statuses.
 expect_err() { # NAME STATUS EXPECTED-STDERR ARGS...
 	local name=$1 st=$2 want=$3
@@ -237,6 +255,12 @@ expect_err "sweep: bad range" 2 "loggopsim: error: --sweep: range '1..9*1': the 
 	--sweep 'G=1,2 L=1..9*1' busy-nic.goal
 expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O or S)" \
 	--sweep 'l=1' busy-nic.goal
+printf 'a params=%s\n' "$tmp/none.params" >"$tmp/np.sweep"
+expect_err "sweep: a set's parameter file missing" 1 "$tmp/np.sweep:1:10: error: cannot use the parameter file: $tmp/none.params: error: cannot open: No such file or directory" \
+	--sweep "$tmp/np.sweep" busy-nic.goal
+printf 'a params=%s params=%s\n' "$tmp/a.params" "$tmp/a.params" >"$tmp/np.sweep"
+expect_err "sweep: params given twice" 1 "$tmp/np.sweep:1:$((${#tmp} + 20)): error: params given twice" \
+	--sweep "$tmp/np.sweep" busy-nic.goal
 printf 'a L=1\nb L=2 x\n' >"$tmp/bad.sweep"
 expect_err "sweep: file error" 1 "$tmp/bad.sweep:2:7: error: expected NAME=VALUE, got 'x'" \
 	--sweep "$tmp/bad.sweep" busy-nic.goal

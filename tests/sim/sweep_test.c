@@ -180,7 +180,7 @@ static void test_file(void)
 	CHECK_STR(file_err("a L5\n", err, sizeof err),
 	          "f.sweep:1:3: error: expected NAME=VALUE, got 'L5'");
 	CHECK_STR(file_err("a Q=5\n", err, sizeof err),
-	          "f.sweep:1:3: error: unknown parameter 'Q' (expected L, o, g, G, O or S)");
+	          "f.sweep:1:3: error: unknown parameter 'Q' (expected L, o, g, G, O, S or params)");
 	CHECK_STR(file_err("a L=5 L=6\n", err, sizeof err), "f.sweep:1:7: error: L given twice");
 	CHECK_STR(file_err("a\nb  G=x\n", err, sizeof err),
 	          "f.sweep:2:6: error: G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'x'");
