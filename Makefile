@@ -40,7 +40,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wimplicit-fallthrough -Wdouble-promotion -Werror=implicit-function-declaration
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) \
-	$(SANFLAGS) -MMD -MP -I goal-parser -I $(B)/gen
+	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I $(B)/gen
 LDFLAGS ?=
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LDLIBS ?= -lm
@@ -56,6 +56,7 @@ OBJS :=
 all:
 
 include goal-parser/module.mk
+include util/module.mk
 -include schedgen/module.mk
 -include sim/module.mk
 -include viz/module.mk

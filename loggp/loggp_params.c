@@ -1,5 +1,6 @@
 /* loggp_params.c: reads and writes the LogGP parameter file (format in docs/loggp.md). */
 #include "loggp_params.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -256,36 +257,18 @@ int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
 		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap)
-			break;
-		if (cap > ((size_t)1 << 26)) {
-			free(buf);
-			fclose(f);
-			snprintf(err, LOGGP_ERRLEN, "%s: error: file too large for a parameter file",
-			         path);
-			return -1;
-		}
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
+	char *buf;
+	size_t len;
+	int e = util_read_stream(f, (size_t)1 << 27, &buf, &len);
+	fclose(f);
+	if (e == EFBIG) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: file too large for a parameter file", path);
+		return -1;
 	}
-	if (!buf || ferror(f)) {
-		int e = buf ? errno : ENOMEM;
-		free(buf);
-		fclose(f);
+	if (e) {
 		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(e));
 		return -1;
 	}
-	fclose(f);
 	int rc = loggp_params_parse(path, buf, len, p, err);
 	free(buf);
 	return rc;

@@ -14,7 +14,7 @@ $(LIBLOGGP): $(LOGGP_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP)
+$(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/loggp/NAME_test.c -> $(B)/tests/loggp_NAME_test
@@ -22,27 +22,32 @@ LOGGP_TESTS := fit params
 TEST_PROGS += $(LOGGP_TESTS:%=$(B)/tests/loggp_%_test)
 OBJS += $(LOGGP_TESTS:%=$(B)/obj/tests/loggp/%_test.o)
 $(B)/obj/tests/loggp/%.o: ALL_CFLAGS += -I loggp -I tests
-$(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP)
+$(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # libFuzzer target (make fuzz builds it with SAN=fuzz).
 ifeq ($(SAN),fuzz)
 $(B)/obj/tests/fuzz/fuzz_loggp.o: ALL_CFLAGS += -I loggp
-$(B)/fuzz_loggp: $(B)/obj/tests/fuzz/fuzz_loggp.o $(LIBLOGGP)
+$(B)/fuzz_loggp: $(B)/obj/tests/fuzz/fuzz_loggp.o $(LIBLOGGP) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif
 
 # The MPI program: built with mpicc (no sanitizers: it runs under mpirun),
-# same warnings; the estimator is compiled into it again with mpicc.
+# same warnings; the estimator (and util) is compiled into it again with mpicc.
 LOGGP_MPICC ?= mpicc
 LOGGP_HAVE_MPICC := $(shell command -v $(LOGGP_MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(LOGGP_HAVE_MPICC),1)
-LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP
-LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) loggp_measure.c))
+LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util
+LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) loggp_measure.c)) \
+	$(B)/obj/mpi-loggp/util.o
 TOOLS += $(B)/bin/loggp-measure
 OBJS += $(LOGGP_MPI_OBJS)
 
 $(B)/obj/mpi-loggp/%.o: loggp/%.c $(MK_FILES)
+	@mkdir -p $(@D)
+	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
+
+$(B)/obj/mpi-loggp/util.o: util/util.c $(MK_FILES)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 

@@ -1,6 +1,7 @@
 /* model_plot.c: SVG plots written as text: axes, ticks, labels, a legend,
  * markers for simulated values and lines for formulas. */
 #include "model_plot.h"
+#include "util.h"
 
 #include <math.h>
 #include <string.h>
@@ -34,20 +35,6 @@ static double axis_map(const axis *ax, double v)
 static int usable(const axis *ax, double v)
 {
 	return isfinite(v) && (!ax->log || v > 0);
-}
-
-/* Escape the XML special characters of s. */
-static void put_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
 }
 
 /* The data range of one coordinate over every usable point. */
@@ -131,7 +118,7 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
 	fprintf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">",
 	        (ML + W - MR) / 2);
-	put_text(out, pl->title);
+	util_xml_put(out, pl->title);
 	fputs("</text>\n", out);
 
 	/* Grid, ticks and tick labels. */
@@ -156,11 +143,11 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
 	        ML, MT, W - MR - ML, H - MB - MT);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (ML + W - MR) / 2, H - 18);
-	put_text(out, pl->xlabel);
+	util_xml_put(out, pl->xlabel);
 	fprintf(out, "%s</text>\n", pl->xlog ? " (log scale)" : "");
 	fprintf(out, "<text transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\">",
 	        (MT + H - MB) / 2);
-	put_text(out, pl->ylabel);
+	util_xml_put(out, pl->ylabel);
 	fprintf(out, "%s</text>\n", pl->ylog ? " (log scale)" : "");
 
 	/* Series: lines first, markers on top. */
@@ -198,7 +185,7 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
 			        x, y, x + 20, y, c, i >= NCOLOURS ? " stroke-dasharray=\"6 3\"" : "");
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y + 4);
-		put_text(out, s[i].name);
+		util_xml_put(out, s[i].name);
 		fputs("</text>\n", out);
 	}
 	fputs("</svg>\n", out);

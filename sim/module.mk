@@ -21,7 +21,7 @@ $(SIM_LIB): $(SIM_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
@@ -41,5 +41,5 @@ OBJS += $(B)/obj/tests/sim/simgen_main.o
 # The sweep and parameter-set test links the command-line layer as well.
 TEST_PROGS += $(B)/tests/sim_sweep_test
 OBJS += $(B)/obj/tests/sim/sweep_test.o
-$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a
+$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@

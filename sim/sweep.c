@@ -1,6 +1,7 @@
 /* sweep.c: parameter sweeps: specifications, threaded runs of one shared
  * schedule, CSV / table / SVG output (docs/sweep.md). */
 #include "sweep.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -414,26 +415,13 @@ int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap);
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *nb = cap < (64u << 20) ? realloc(buf, 2 * cap) : NULL;
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int bad = ferror(f);
+	char *buf;
+	size_t len;
+	int e = util_read_stream(f, 64u << 20, &buf, &len);
 	fclose(f);
-	if (!buf || bad) {
-		snprintf(err, errlen, "%s: error: %s", path, buf ? "read failed" : "too large");
-		free(buf);
+	if (e) {
+		snprintf(err, errlen, "%s: error: %s", path,
+		         e == EFBIG || e == ENOMEM ? "too large" : "read failed");
 		return -1;
 	}
 	int rc = sweep_parse_file(path, buf, len, sw, err, errlen);
@@ -689,19 +677,6 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
 	return ferror(f) ? -1 : 0;
 }
 
-/* text with &, <, > and " escaped for XML. */
-static void put_xml(FILE *f, const char *text)
-{
-	for (; *text; text++) {
-		switch (*text) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*text, f); break;
-		}
-	}
-}
 
 int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
                     const char *title)
@@ -739,10 +714,10 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 	        width, height, width, height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(f, "<text x=\"%.1f\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", 16.0);
-	put_xml(f, title);
+	util_xml_put(f, title);
 	fprintf(f, "</text>\n");
 	fprintf(f, "<text x=\"%.1f\" y=\"40\" fill=\"#555\">time relative to '", 16.0);
-	put_xml(f, base_idx >= 0 ? sw->set[base_idx].name : "");
+	util_xml_put(f, base_idx >= 0 ? sw->set[base_idx].name : "");
 	fprintf(f, "' (1 = same)</text>\n");
 	double axy = top + row * (double)nrow + 6;
 	for (int t = 0; (double)t * step <= axmax + 1e-9; t++) {
@@ -760,7 +735,7 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 		char rel[32];
 		relative(res, i, base_idx, rel, sizeof rel);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 8, y + 17);
-		put_xml(f, sw->set[i].name);
+		util_xml_put(f, sw->set[i].name);
 		fprintf(f, "</text>\n");
 		if (!rel[0]) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#b00\">%s</text>\n", left + 4,

@@ -15,11 +15,11 @@ $(LIBVIZ): $(VIZ_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBGOAL)
+$(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 TEST_PROGS += $(B)/tests/viz_timeline_test
 OBJS += $(B)/obj/tests/viz/viz_timeline_test.o
 $(B)/obj/tests/viz/viz_timeline_test.o: ALL_CFLAGS += -I viz -I tests
-$(B)/tests/viz_timeline_test: $(B)/obj/tests/viz/viz_timeline_test.o $(LIBVIZ) $(LIBGOAL)
+$(B)/tests/viz_timeline_test: $(B)/obj/tests/viz/viz_timeline_test.o $(LIBVIZ) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

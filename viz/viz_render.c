@@ -1,6 +1,7 @@
 /* viz_render.c: lays out a timeline once (lanes, rows, axis, legend) and
  * draws it through a small canvas with two back ends: SVG and dot. */
 #include "viz_render.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -17,26 +18,18 @@ typedef struct cv {
 /* Write s escaped for XML (SVG) or for a dot "string". */
 static void put_esc(cv *c, const char *s)
 {
+	if (!c->dot) {
+		util_xml_put(c->f, s);
+		return;
+	}
 	for (; *s; s++) {
-		if (c->dot) {
-			if (*s == '"' || *s == '\\')
-				fputc('\\', c->f);
-			if (*s == '\n') {
-				fputs("\\n", c->f);
-				continue;
-			}
-			fputc(*s, c->f);
-		} else if (*s == '&') {
-			fputs("&amp;", c->f);
-		} else if (*s == '<') {
-			fputs("&lt;", c->f);
-		} else if (*s == '>') {
-			fputs("&gt;", c->f);
-		} else if (*s == '"') {
-			fputs("&quot;", c->f);
-		} else {
-			fputc(*s, c->f);
+		if (*s == '"' || *s == '\\')
+			fputc('\\', c->f);
+		if (*s == '\n') {
+			fputs("\\n", c->f);
+			continue;
 		}
+		fputc(*s, c->f);
 	}
 }
 

@@ -1,0 +1,53 @@
+/* util.c: small text helpers shared by the tools (util.h). */
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int util_read_stream(FILE *f, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap);
+	int rerr = 0;
+	*buf = NULL;
+	*len = 0;
+	while (b) {
+		errno = 0;
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap) {
+			rerr = errno;
+			break;
+		}
+		if (cap >= max) {
+			free(b);
+			return EFBIG;
+		}
+		char *nb = realloc(b, 2 * cap);
+		if (!nb)
+			free(b);
+		b = nb;
+		cap *= 2;
+	}
+	if (!b)
+		return ENOMEM;
+	if (ferror(f)) {
+		free(b);
+		return rerr ? rerr : EIO;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+void util_xml_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f); break;
+		}
+	}
+}
