@@ -1,46 +1,179 @@
 #!/usr/bin/env python3
-"""randsched.py SEED: a random small GOAL schedule exercising every rule of
-the semantics: eager and rendezvous messages, 0-byte messages, any-source and
-any-tag receives, requires and irequires, calcs, two CPUs and two NICs.  Each
-send has one receive that can match it; dependencies only point backwards in
-a rank and to ops of earlier messages, so a run completes unless wildcards
-take a message meant for another receive (then both sides must say so)."""
+"""randsched.py SEED: a random small GOAL schedule and a loggopsim command
+line for it, exercising every rule of the semantics: eager and rendezvous
+messages, 0-byte messages, self-sends, any-source and any-tag receives,
+requires and irequires (several per op, across CPUs), calcs, up to three CPUs
+and NICs per rank, size ranges, and parameter sets where many times are equal.
+The text uses every form the compiler accepts: custom, canonical and missing
+labels, fields in any order, comments (a block comment may span lines inside
+a statement), dependencies before the ops they name, repeated dependency
+lines, `}` on the last statement's line, CRLF line ends.
+
+Each send has one receive that can match it; dependencies point backwards in
+a rank's list, which is in message order, so a run completes unless wildcards
+take a message meant for another receive (then both simulators must say so).
+
+Prints the schedule; with --args, prints the loggopsim options instead (a
+`-p FILE` option names FILE as given by --params-file, whose text --params
+prints).
+"""
 import random
 import sys
 
+SIZES = [0, 1, 2, 8, 100, 101, 1000, 65535, 65536, 70000]
+CALCS = [0, 1, 10, 100, 500, 1000, 3000]
+# Parameter sets: the defaults, fractional rates, small S, all zero, and sets
+# where o, g, L and the calcs coincide so that many events tie.
+PARAMS = [
+    [],
+    ["-L", "100", "-o", "2000", "-g", "50", "-G", "0.4", "-O", "0.25"],
+    ["-L", "9000", "-o", "10", "-g", "3000", "-G", "2.5", "-O", "1.5", "-S", "100"],
+    ["-S", "0", "-G", "0", "-O", "3"],
+    ["-L", "0", "-o", "0", "-g", "0", "-G", "0", "-O", "0"],
+    ["-L", "100", "-o", "100", "-g", "100", "-G", "0", "-O", "0", "-S", "100"],
+    ["-L", "1000", "-o", "500", "-g", "1000", "-G", "1", "-O", "1", "-S", "1000"],
+    ["-L", "10", "-o", "1", "-g", "1000", "-G", "10", "-O", "0"],
+]
+RANGES = """loggp-params 1
+# three ranges; S inside the second
+S 1000
+range 0 8 L=100 o=10 g=20 G=1 O=0
+range 9 65535 L=1000 o=50 g=5 G=0.5 O=2
+range 65536 inf L=10 o=500 g=100 G=0.25 O=0.125
+"""
+NAMES = ["a", "b", "x_1", "send_2", "to", "tag", "cpu", "nic", "from", "_q", "l0", "L9", "op"]
+
+
+class Rank:
+    def __init__(self):
+        self.ops = []      # op texts (without label)
+        self.pair = {}     # the text of a self-send's recv -> its send's text
+
+    def add(self, text, pos=None):
+        if pos is None:
+            self.ops.append(text)
+        else:
+            self.ops.insert(pos, text)
+
+
+def fields(rng, pairs):
+    """The optional fields in a random order, defaults sometimes left out."""
+    out = [" %s %d" % (k, v) for k, v in pairs if v != 0 or rng.random() < 0.5]
+    rng.shuffle(out)
+    return out
+
+
+def send_text(rng, size, peer, tag, cpu, nic):
+    b = "b" if rng.random() < 0.8 else ""
+    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic)])
+    k = rng.randint(0, len(f))
+    return "send %d%s%s to %d%s" % (size, b, "".join(f[:k]), peer, "".join(f[k:]))
+
+
+def recv_text(rng, size, peer, tag, cpu, nic):
+    b = "b" if rng.random() < 0.8 else ""
+    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic)])
+    k = rng.randint(0, len(f))
+    return "recv %d%s%s from %d%s" % (size, b, "".join(f[:k]), peer, "".join(f[k:]))
+
+
+def generate(seed):
+    """(schedule text, loggopsim options) of a seed.  Options may contain
+    "@PARAMS", to be replaced by the path of a file holding RANGES."""
+    rng = random.Random(seed)
+    P = rng.randint(1, 6)
+    ranks = [Rank() for _ in range(P)]
+    ncpu = rng.choice([1, 1, 2, 3])
+    nnic = rng.choice([1, 1, 2, 3])
+    nmsg = rng.randint(0, 4 * P + 2)
+    for _ in range(nmsg):
+        a = rng.randrange(P)
+        b = a if rng.random() < 0.15 else rng.randrange(P)
+        size = rng.choice(SIZES)
+        tag = len(ranks[b].ops)                     # unique per receiver
+        send = send_text(rng, size, b, tag, rng.randrange(ncpu), rng.randrange(nnic))
+        ranks[a].add(send)
+        src = -1 if rng.random() < 0.08 else a
+        rtag = -1 if rng.random() < 0.06 else tag
+        recv = recv_text(rng, size, src, rtag, rng.randrange(ncpu), rng.randrange(nnic))
+        ranks[b].add(recv)
+        if a == b:
+            ranks[a].pair[recv] = send
+    for rk in ranks:
+        for _ in range(rng.randint(0, 4)):
+            c = rng.randrange(ncpu)
+            f = " cpu %d" % c if c or rng.random() < 0.3 else ""
+            rk.add("calc %d%s" % (rng.choice(CALCS), f), rng.randint(0, len(rk.ops)))
+    if rng.random() < 0.15:
+        args = ["-p", "@PARAMS"] + rng.choice([[], ["-L", "0"], ["-S", "10"], ["-G", "0"]])
+    else:
+        args = list(PARAMS[rng.randrange(len(PARAMS))])
+    return render(rng, ranks), args
+
+
+def render(rng, ranks):
+    crlf = rng.random() < 0.1
+    out = ["// random schedule", "num_ranks %d" % len(ranks)]
+    for r, rk in enumerate(ranks):
+        n = len(rk.ops)
+        # A self-send's recv never depends on its send, even through other
+        # ops (a rendezvous send completes only when the recv is posted).
+        deps = []
+        anc = [set() for _ in range(n)]
+        for i in range(1, n):
+            send = rk.pair.get(rk.ops[i])
+            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+                j = rng.randrange(i)
+                if send is not None and (rk.ops[j] == send or any(rk.ops[x] == send for x in anc[j])):
+                    continue
+                anc[i] |= anc[j] | {j}
+                deps.append((i, "irequires" if rng.random() < 0.25 else "requires", j))
+        if deps and rng.random() < 0.2:
+            deps.append(rng.choice(deps))           # a repeated line
+        # Labels: canonical, custom (unique) or none (for ops in no dependency).
+        style = rng.choice(["canonical", "canonical", "custom", "mixed"])
+        used = {i for i, _, _ in deps} | {j for _, _, j in deps}
+        labels = []
+        pool = rng.sample(NAMES, len(NAMES))
+        for i in range(n):
+            if style == "canonical":
+                lab = "l%d" % (i + 1)
+            elif style == "custom":
+                lab = pool[i] if i < len(pool) else "n%d" % i
+            else:
+                lab = rng.choice(["l%d" % (i + 1), "m%d" % i, None])
+            if lab is None and (i in used or rng.random() < 0.5):
+                lab = "z%d" % i
+            labels.append(lab)
+        lines = []
+        for i, op in enumerate(rk.ops):
+            if rng.random() < 0.1:
+                op = op.replace(" ", " /* a\ncomment */ ", 1)
+            lines.append(("%s: %s" % (labels[i], op)) if labels[i] else op)
+        deplines = ["%s %s %s" % (labels[a], how, labels[b]) for a, how, b in deps]
+        for d in deplines:                          # some dependencies go first
+            lines.insert(rng.randint(0, len(lines)) if rng.random() < 0.3 else len(lines), d)
+        out.append("rank %d {" % r)
+        for ln in lines:
+            if rng.random() < 0.05:
+                out.append("")
+            out.append(("\t" if rng.random() < 0.2 else "") + ln + ("  // c" if rng.random() < 0.05 else ""))
+        if lines and "//" not in out[-1] and rng.random() < 0.2:
+            out[-1] += " }"
+        else:
+            out.append("}")
+    return ("\r\n" if crlf else "\n").join(out) + ("\r\n" if crlf else "\n")
+
 
 def main():
-    rng = random.Random(int(sys.argv[1]))
-    P = rng.randint(2, 6)
-    ranks = [[] for _ in range(P)]
-    nmsg = rng.randint(1, 4 * P)
-    sizes = [0, 1, 2, 8, 100, 1000, 65535, 65536, 70000]
-    multi = rng.random() < 0.3     # several CPUs and NICs
-    for _ in range(nmsg):
-        a, b = rng.randrange(P), rng.randrange(P)
-        size, tag = rng.choice(sizes), len(ranks[b])  # unique per receiver
-        cpu = rng.randint(0, 1) if multi else 0
-        nic = rng.randint(0, 1) if multi else 0
-        ranks[a].append("send %db to %d tag %d cpu %d nic %d" % (size, b, tag, cpu, nic))
-        src = -1 if rng.random() < 0.2 else a
-        rtag = -1 if rng.random() < 0.1 else tag
-        rcpu = rng.randint(0, 1) if multi else 0
-        ranks[b].append("recv %db from %d tag %d cpu %d" % (size, src, rtag, rcpu))
-    for ops in ranks:
-        for _ in range(rng.randint(0, 3)):
-            ops.insert(rng.randint(0, len(ops)), "calc %d cpu %d" % (rng.choice([0, 1, 500, 3000]), rng.randint(0, 1) if multi else 0))
-    out = ["num_ranks %d" % P]
-    for r, ops in enumerate(ranks):
-        out.append("rank %d {" % r)
-        for i, op in enumerate(ops):
-            out.append("l%d: %s" % (i + 1, op))
-        for i in range(1, len(ops)):
-            for _ in range(rng.randint(0, 2)):
-                j = rng.randrange(i)
-                how = "irequires" if rng.random() < 0.25 else "requires"
-                out.append("l%d %s l%d" % (i + 1, how, j + 1))
-        out.append("}")
-    print("\n".join(out))
+    seed = int(sys.argv[1])
+    text, args = generate(seed)
+    if "--args" in sys.argv:
+        print(" ".join(args))
+    elif "--params" in sys.argv:
+        sys.stdout.write(RANGES)
+    else:
+        sys.stdout.write(text)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """refsim.py: a deliberately plain reference implementation of the LogGOPS
-semantics of docs/semantics.md (sections 2-5), written from the page alone,
-for differential tests against loggopsim.  Slow (a heap of Python tuples) and
-exact (Fractions for G and O).
+semantics of docs/semantics.md (sections 2-5 and 8), written from the page
+alone, for differential tests against loggopsim.  Slow (a heap of Python
+tuples) and exact (Fractions for G and O).
 
-Usage: refsim.py [-L N] [-o N] [-g N] [-G X] [-O X] [-S N] SCHEDULE.goal
-SCHEDULE is GOAL text as `goalc --dump` prints it.  Prints `rank,finish_ns`
-lines (like loggopsim --csv) and a last line `events,N`, or `incomplete` and
-exits 1 when the run is incomplete.
+Usage: refsim.py [-p PARAMS] [-L N] [-o N] [-g N] [-G X] [-O X] [-S N] SCHEDULE.goal
+SCHEDULE is GOAL text in any form goalc accepts (docs/goal.md); it is assumed
+to be valid (compile it with goalc first).  PARAMS is a parameter file
+(docs/loggp.md); single flags override its values in every range.  Prints
+`rank,finish_ns` lines (like loggopsim --csv) and a last line `events,N`, or
+`incomplete` and exits 1 when the run is incomplete.
 """
 import argparse
 import heapq
@@ -18,49 +20,121 @@ from fractions import Fraction
 ANY = -1
 SEND, RECV, CALC = 0, 1, 2
 KIND = {"send": SEND, "recv": RECV, "calc": CALC}
+INF = float("inf")
 
 
 class Op:
-    __slots__ = ("rank", "idx", "kind", "size", "peer", "tag", "cpu", "nic",
-                 "deps", "left", "started", "start", "done_at", "out")
+    __slots__ = ("rank", "kind", "size", "peer", "tag", "cpu", "nic",
+                 "left", "rel", "started", "start", "out")
 
-    def __init__(self, rank, idx, kind, size, peer, tag, cpu, nic):
-        self.rank, self.idx, self.kind, self.size = rank, idx, kind, size
+    def __init__(self, rank, kind, size, peer, tag, cpu, nic):
+        self.rank, self.kind, self.size = rank, kind, size
         self.peer, self.tag, self.cpu, self.nic = peer, tag, cpu, nic
         self.left = 0          # unsatisfied dependencies
+        self.rel = 0           # latest satisfaction time so far
         self.started = False
         self.start = None
         self.out = []          # (dependent op, irequires?) in line order
 
 
-def parse(path):
+# ---- GOAL text -------------------------------------------------------------
+
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+TOKEN = re.compile(r"[{}:]|[^\s{}:]+")
+
+
+def statements(text):
+    """The statements of a GOAL text as token lists, with '{' and '}' as
+    statements of their own.  A block comment is one blank, so a newline
+    inside it does not end a statement (as in the compiler's scanner)."""
+    text = COMMENT.sub(lambda m: " " if m.group().startswith("/*") else "", text)
+    for line in text.split("\n"):
+        stmt = []
+        for tok in TOKEN.findall(line):
+            if tok in "{}":
+                if stmt:
+                    yield stmt
+                yield [tok]
+                stmt = []
+            else:
+                stmt.append(tok)
+        if stmt:
+            yield stmt
+
+
+def parse_text(text):
+    """Per-rank op lists of a valid GOAL text."""
     ranks = []
-    labels = {}
-    line_re = re.compile(r"^(?:(\w+): )?(send|recv|calc) (\d+)(?:b (?:to|from) (-?\d+))?(.*)$")
-    with open(path) as fh:
-        for line in fh:
-            line = line.strip()
-            if not line or line.startswith("num_ranks") or line == "}":
-                continue
-            if line.startswith("rank "):
-                ranks.append([])
-                labels = {}
-                continue
-            m = line_re.match(line)
-            if m:
-                label, kind, size, peer, rest = m.groups()
-                opts = dict(zip(rest.split()[::2], map(int, rest.split()[1::2])))
-                ops = ranks[-1]
-                op = Op(len(ranks) - 1, len(ops), KIND[kind], int(size),
-                        int(peer) if peer is not None else 0, opts.get("tag", 0),
-                        opts.get("cpu", 0), opts.get("nic", 0))
-                ops.append(op)
-                labels[label if label else "l%d" % len(ops)] = op
-                continue
-            a, how, b = line.split()
-            labels[b].out.append((labels[a], how == "irequires"))
-            labels[a].left += 1
+    labels = deps = None
+    for st in statements(text):
+        if st[0] in ("num_ranks", "{"):
+            continue
+        if st[0] == "rank":
+            ranks.append([])
+            labels, deps = {}, []
+            continue
+        if st[0] == "}":
+            seen = set()
+            for a, how, b in deps:
+                if (a, how, b) in seen:
+                    continue                # a repeated line adds nothing
+                seen.add((a, how, b))
+                labels[b].out.append((labels[a], how == "irequires"))
+                labels[a].left += 1
+            continue
+        if len(st) == 3 and st[1] in ("requires", "irequires"):
+            deps.append(tuple(st))
+            continue
+        label = None
+        if len(st) > 1 and st[1] == ":":
+            label, st = st[0], st[2:]
+        fields = dict(zip(st[2::2], map(int, st[3::2])))
+        peer = fields.get("to", fields.get("from", 0))
+        op = Op(len(ranks) - 1, KIND[st[0]], int(st[1].rstrip("b")), peer,
+                fields.get("tag", 0), fields.get("cpu", 0), fields.get("nic", 0))
+        ranks[-1].append(op)
+        if label is not None:
+            labels[label] = op
     return ranks
+
+
+# ---- Parameters --------------------------------------------------------------
+
+class Params:
+    """S and the size ranges: a list of (last, L, o, g, G, O), last INF for
+    the last one (docs/semantics.md section 8)."""
+
+    def __init__(self, L=2500, o=1500, g=1000, G=Fraction(6), O=Fraction(0), S=65535):
+        self.S = S
+        self.ranges = [(INF, L, o, g, G, O)]
+
+    def read_file(self, path):
+        self.ranges = []
+        with open(path) as fh:
+            for line in fh:
+                w = line.split("#")[0].split()
+                if not w or w[0] == "loggp-params":
+                    continue
+                if w[0] == "S":
+                    self.S = int(w[1])
+                    continue
+                kv = dict(x.split("=") for x in w[3:])
+                last = INF if w[2] == "inf" else int(w[2])
+                self.ranges.append((last, int(kv["L"]), int(kv["o"]), int(kv["g"]),
+                                    Fraction(kv["G"]), Fraction(kv["O"])))
+
+    def override(self, **flags):
+        """Flags given on the command line set a value in every range."""
+        names = ("L", "o", "g", "G", "O")
+        self.ranges = [(r[0],) + tuple(flags[n] if flags.get(n) is not None else r[1 + i]
+                                       for i, n in enumerate(names)) for r in self.ranges]
+
+    def of(self, size):
+        """(L, o, g, G, O) of a message of size bytes."""
+        for r in self.ranges:
+            if size <= r[0]:
+                return r[1:]
+        raise ValueError("no range for size %d" % size)
 
 
 def per_byte(size, x):
@@ -68,61 +142,66 @@ def per_byte(size, x):
     return int(v + Fraction(1, 2)) if v else 0   # floor(v + 0.5), v >= 0
 
 
-def simulate(ranks, L, o, g, G, O, S):
+# ---- Simulation --------------------------------------------------------------
+
+def simulate(ranks, par):
+    """(per-rank finishing times, events, incomplete?) of the schedule."""
     P = len(ranks)
+    S = par.S
     ncpu = 1 + max((op.cpu for ops in ranks for op in ops), default=0)
     nnic = 1 + max((op.nic for ops in ranks for op in ops), default=0)
     cpu = [[0] * ncpu for _ in range(P)]
     nsend = [[0] * nnic for _ in range(P)]
     nrecv = [[0] * nnic for _ in range(P)]
     RQ = [[] for _ in range(P)]     # posted recv ops
-    UQ = [[] for _ in range(P)]     # handled messages
+    UQ = [[] for _ in range(P)]     # handled messages (their send ops)
     heap = []
     seq = [0]
     events = [0]
 
-    def nextseq():
+    def push(time, what, x):
         seq[0] += 1
-        return seq[0]
+        heapq.heappush(heap, (time, seq[0], what, x))
+        events[0] += 1
 
     def queue_time(op, release):
         if op.kind == SEND:
             return max(release, cpu[op.rank][op.cpu], nsend[op.rank][op.nic])
         return max(release, cpu[op.rank][op.cpu])
 
-    def push_ops(released):
+    def push_ops(released, now):
         """released: list of (op, release time) in release order."""
         order = {SEND: 0, RECV: 1, CALC: 2}
         keyed = sorted(enumerate(released), key=lambda e: (e[1][0].rank, order[e[1][0].kind], e[0]))
         for _, (op, rel) in keyed:
-            heapq.heappush(heap, (queue_time(op, rel), nextseq(), "op", op))
-            events[0] += 1
+            push(queue_time(op, max(rel, now)), "op", op)
 
     def satisfy(op, when, released, irequires):
+        """The dependents of op over edges of one kind, satisfied at when; an
+        op is released at the latest of its satisfaction times."""
         for dep, ireq in op.out:
             if ireq == irequires:
+                dep.rel = max(dep.rel, when)
                 dep.left -= 1
                 if dep.left == 0:
-                    released.append((dep, when))
+                    released.append((dep, dep.rel))
 
     def matches(src, tag, msrc, mtag):
         return (src == ANY or msrc == ANY or src == msrc) and (tag == ANY or mtag == ANY or tag == mtag)
 
     def complete_rendezvous(send, t, released):
+        _, o, _, _, O = par.of(send.size)
         done = max(t, send.start + o + per_byte(send.size, O))
-        send.done_at = done
         q = send.rank
         cpu[q][send.cpu] = max(cpu[q][send.cpu], t)
         nsend[q][send.nic] = max(nsend[q][send.nic], t)
         satisfy(send, done, released, False)
 
-    roots = []
     for r in range(P):
         for kind in (SEND, RECV, CALC):
-            roots += [op for op in ranks[r] if op.kind == kind and op.left == 0]
-    for op in roots:
-        heapq.heappush(heap, (0, nextseq(), "op", op))
-        events[0] += 1
+            for op in ranks[r]:
+                if op.kind == kind and op.left == 0:
+                    push(0, "op", op)
 
     while heap:
         t, s, what, x = heapq.heappop(heap)
@@ -144,11 +223,11 @@ def simulate(ranks, L, o, g, G, O, S):
                     heapq.heappush(heap, (busy, s, what, x))
                     continue
                 op.started, op.start = True, t
+                L, o, g, G, O = par.of(op.size)
                 sO, sG = per_byte(op.size, O), per_byte(op.size, G)
                 cpu[r][op.cpu] = t + o + sO
                 nsend[r][op.nic] = t + g + sG
-                heapq.heappush(heap, (t + o + L, nextseq(), "msg", op))
-                events[0] += 1
+                push(t + o + L, "msg", op)
                 satisfy(op, t, released, True)
                 if op.size <= S:
                     satisfy(op, t + o + sO, released, False)
@@ -171,6 +250,7 @@ def simulate(ranks, L, o, g, G, O, S):
             if busy > t:
                 heapq.heappush(heap, (busy, s, what, x))
                 continue
+            _, o, g, G, O = par.of(m.size)
             sO, sG = per_byte(m.size, O), per_byte(m.size, G)
             cpu[r][m.cpu] = t + o + max(sO, sG)
             nrecv[r][m.nic] = t + g + sG
@@ -183,30 +263,45 @@ def simulate(ranks, L, o, g, G, O, S):
                     break
             else:
                 UQ[r].append(m)
-        push_ops(released)
+        push_ops(released, t)
 
     stuck = any(not op.started for ops in ranks for op in ops) or any(RQ) or any(UQ)
     return [max(c) for c in cpu], events[0], stuck
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-L", type=int, default=2500)
-    ap.add_argument("-o", type=int, default=1500)
-    ap.add_argument("-g", type=int, default=1000)
-    ap.add_argument("-G", type=Fraction, default=Fraction(6))
-    ap.add_argument("-O", type=Fraction, default=Fraction(0))
-    ap.add_argument("-S", type=int, default=65535)
-    ap.add_argument("schedule")
-    a = ap.parse_args()
-    finish, events, stuck = simulate(parse(a.schedule), a.L, a.o, a.g, a.G, a.O, a.S)
+def run(text, par):
+    """The lines refsim prints for a schedule text, as one string."""
+    finish, events, stuck = simulate(parse_text(text), par)
     if stuck:
-        print("incomplete")
-        return 1
-    for r, f in enumerate(finish):
-        print("%d,%d" % (r, f))
-    print("events,%d" % events)
-    return 0
+        return "incomplete\n"
+    return "".join("%d,%d\n" % (r, f) for r, f in enumerate(finish)) + "events,%d\n" % events
+
+
+def params_from_args(argv):
+    """Params and the schedule path from a loggopsim-style command line."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-p")
+    for f in ("L", "o", "g", "S"):
+        ap.add_argument("-" + f, type=int)
+    ap.add_argument("-G", type=Fraction)
+    ap.add_argument("-O", type=Fraction)
+    ap.add_argument("schedule")
+    a = ap.parse_args(argv)
+    par = Params()
+    if a.p:
+        par.read_file(a.p)
+    par.override(L=a.L, o=a.o, g=a.g, G=a.G, O=a.O)
+    if a.S is not None:
+        par.S = a.S
+    return par, a.schedule
+
+
+def main():
+    par, path = params_from_args(sys.argv[1:])
+    with open(path) as fh:
+        out = run(fh.read(), par)
+    sys.stdout.write(out)
+    return 1 if out == "incomplete\n" else 0
 
 
 if __name__ == "__main__":
