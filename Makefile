@@ -5,6 +5,7 @@
 #   make bench           build optimised and print speed / memory figures
 #   make example         build and simulate a real example end to end
 #   make fuzz            run the libFuzzer targets for a short time (FUZZ_SECONDS)
+#   make soak            loggopsim against the reference on SOAK_N random schedules
 #   make install PREFIX=DIR
 #   make clean
 #
@@ -52,7 +53,7 @@ TOOLS :=        # installed programs, as $(B)/bin/NAME
 TEST_PROGS :=   # unit test programs, as $(B)/tests/NAME
 OBJS :=
 
-.PHONY: all deps test test-run test-large bench example fuzz install clean
+.PHONY: all deps test test-run test-large bench example fuzz soak install clean
 all:
 
 include goal-parser/module.mk
@@ -94,6 +95,14 @@ fuzz: deps
 	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
 		build/fuzz/fuzz_loggp build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# The differential test against tests/refsim/refsim.py at length: random
+# schedules SOAK_FIRST.. (SOAK_N of them), schedules per second on stderr,
+# every mismatch written to build/soak as a ready-to-run file.
+SOAK_N ?= 100000
+SOAK_FIRST ?= 1
+soak: all
+	python3 tests/refsim/difftest.py $(B) seeds $(SOAK_FIRST) $(SOAK_N) --progress --out $(B)/soak
 
 # A schedule of more than 2^32 ops in a 137 GB (sparse) file.
 test-large: all
