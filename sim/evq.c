@@ -2,6 +2,8 @@
  * the pending times, batches of equal time sorted by seq. */
 #include "evq.h"
 
+#include "invariant.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -216,6 +218,7 @@ int evq_push(evq *q, evq_node x)
 			return -1;
 		q->hot = s;
 	}
+	ASSERT(x.time >= q->now);
 	evq_vec *v = &q->slot[s].v;
 	if (v->n == v->cap && vec_reserve(v, v->n + 1))
 		return -1;
@@ -309,6 +312,8 @@ long evq_next_batch(evq *q)
 	q->heap[0] = q->heap[--q->nheap];
 	if (q->nheap)
 		heap_down(q, 0);
+	ASSERT(q->slot[s].time >= q->now);
+	q->now = q->slot[s].time;
 	ht_del(q, q->slot[s].time);
 	if (q->hot == s)
 		q->hot = UINT32_MAX;
@@ -326,6 +331,10 @@ long evq_next_batch(evq *q)
 			break;
 		}
 	}
+#if GOAL_CHECKS
+	for (size_t i = 1; i < q->batch.n; i++)
+		ASSERT(q->batch.a[i - 1].seq < q->batch.a[i].seq && q->batch.a[i].time == q->now);
+#endif
 	return (long)q->batch.n;
 }
 

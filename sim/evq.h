@@ -49,6 +49,7 @@ typedef struct evq {
 	evq_vec batch;        /* the current batch, sorted by seq */
 	size_t pos;           /* next unprocessed node of the batch */
 	evq_vec tmp;          /* scratch for sorting a batch */
+	uint64_t now;         /* time of the current batch (0 before the first) */
 } evq;
 
 /* a < b in (time, seq) order. */
@@ -61,14 +62,15 @@ static inline int evq_less(const evq_node *a, const evq_node *b)
 void evq_init(evq *q);
 void evq_free(evq *q);
 
-/* Insert x; x.time must be >= the time of the current batch.  Returns 0, or
+/* Insert x; x.time must be >= the time of the current batch (q->now).  Returns 0, or
  * -1 when out of memory (q unchanged).  O(1) amortised for a time already
  * pending (O(log T) for a new one, T pending times): arrays grow by
  * doubling and are kept, never allocated per event. */
 int evq_push(evq *q, evq_node x);
 
 /* Make the next batch current: every queued node with the smallest queued
- * time, sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
+ * time (never below the previous batch's: the queue never goes back in
+ * time), sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
  * Nodes pushed while a batch is processed (all later in (time, seq) order
  * than the whole batch) wait for a later batch.  Returns the batch size, 0
  * when the queue is empty, or -1 when out of memory.  O(log T) plus the

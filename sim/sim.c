@@ -4,6 +4,7 @@
 #include "sim.h"
 
 #include "evq.h"
+#include "invariant.h"
 #include "timeline.h"
 
 #include <inttypes.h>
@@ -105,6 +106,8 @@ struct sim {
 	uint64_t stride, rs_bytes;
 	uint64_t *started;    /* bitmap over global op indices */
 	uint64_t started_bytes;
+	uint64_t *done;       /* GOAL_CHECKS only: completed ops, as started */
+	uint64_t ops_done;
 
 	sim_pool rqp;         /* sim_rqe */
 	sim_pool uqp;         /* sim_uqe */
@@ -496,6 +499,7 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 	sim_dep *d = dt_get(m, rank_of(m, r)->first_op + a);
 	if (!d)
 		return;
+	ASSERT(d->cnt < nd);
 	if (time > d->maxt)
 		d->maxt = time;
 	if (++d->cnt == nd) {
@@ -560,16 +564,39 @@ static void flush_released(sim *m)
 	m->rel_n = 0;
 }
 
+static int is_started(const sim *m, uint64_t g)
+{
+	return (int)(m->started[g >> 6] >> (g & 63) & 1);
+}
+
+/* Op i of rank r starts: once. */
 static void mark_started(sim *m, uint32_t r, uint32_t i)
 {
 	uint64_t g = rank_of(m, r)->first_op + i;
+	ASSERT(!is_started(m, g));
 	m->started[g >> 6] |= 1ull << (g & 63);
 	m->ops_started++;
 }
 
-static int is_started(const sim *m, uint64_t g)
+/* Op i of rank r completes: once, after it started (checked where
+ * GOAL_CHECKS is on; nothing otherwise). */
+static inline void mark_done(sim *m, uint32_t r, uint32_t i)
 {
-	return (int)(m->started[g >> 6] >> (g & 63) & 1);
+#if GOAL_CHECKS
+	uint64_t g = rank_of(m, r)->first_op + i;
+	ASSERT(is_started(m, g) && !(m->done[g >> 6] >> (g & 63) & 1));
+	m->done[g >> 6] |= 1ull << (g & 63);
+	m->ops_done++;
+#else
+	(void)m, (void)r, (void)i;
+#endif
+}
+
+/* A CPU's or NIC's free time moves forward only. */
+static inline void set_free(uint64_t *f, uint64_t t)
+{
+	ASSERT(t >= *f);
+	*f = t;
 }
 
 /* A rendezvous send (op j of rank q, started at start) matched at t. */
@@ -587,6 +614,7 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 		*cf = t;
 	if (*nf < t)
 		*nf = t;
+	mark_done(m, q, j);
 	satisfy_edges(m, q, ops, j, done, 0);
 }
 
@@ -607,8 +635,8 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t sO = sim_rate_bytes(pr->O, sop->size), sG = sim_rate_bytes(pr->G, sop->size);
 	uint64_t done = t + pr->o + (sO > sG ? sO : sG);
-	*cf = done;
-	*nf = t + pr->g + sG;
+	set_free(cf, done);
+	set_free(nf, t + pr->g + sG);
 	if (m->tl) {
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
@@ -637,6 +665,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	}
 	if (sop->size > m->S)
 		rendezvous_done(m, r, sops, j, start, t);
+	mark_done(m, q, recv);
 	satisfy_edges(m, q, rank_ops(m, q), recv, done, 0);
 	flush_released(m);
 	return 0;
@@ -653,8 +682,9 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		if (*cf > t)
 			return *cf;
 		uint64_t end = t + op->size;
-		*cf = end;
+		set_free(cf, end);
 		mark_started(m, r, i);
+		mark_done(m, r, i);
 		if (m->tl)
 			sim_tl_interval(m->tl, SIM_TL_LOCLOP, r, op->cpu, t, end);
 		satisfy_edges(m, r, ops, i, t, 1);
@@ -668,8 +698,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			return busy;
 		const sim_range *pr = range_of(m, op->size);
 		uint64_t sO = sim_rate_bytes(pr->O, op->size), sG = sim_rate_bytes(pr->G, op->size);
-		*cf = t + pr->o + sO;
-		*nf = t + pr->g + sG;
+		set_free(cf, t + pr->o + sO);
+		set_free(nf, t + pr->g + sG);
 		mark_started(m, r, i);
 		if (m->tl) {
 			sim_tl_interval(m->tl, SIM_TL_OSEND, r, op->cpu, t, *cf);
@@ -684,8 +714,10 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		}
 		m->messages++;
 		satisfy_edges(m, r, ops, i, t, 1);
-		if (op->size <= m->S)
+		if (op->size <= m->S) {
+			mark_done(m, r, i);
 			satisfy_edges(m, r, ops, i, *cf, 0);
+		}
 		break;
 	}
 	case GOAL_RECV: {
@@ -705,6 +737,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		const goal_op *sops = rank_ops(m, q);
 		if (sops[j].size > m->S)
 			rendezvous_done(m, q, sops, j, start, t);
+		mark_done(m, r, i);
 		satisfy_edges(m, r, ops, i, t, 0);
 		break;
 	}
@@ -812,6 +845,11 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->started = big_alloc(m->started_bytes);
 	if (!m->rs || !m->started)
 		goto oom;
+#if GOAL_CHECKS
+	m->done = big_alloc(m->started_bytes);
+	if (!m->done)
+		goto oom;
+#endif
 	for (uint64_t r = 0; r < m->nranks; r++) {
 		sim_rank *k = (sim_rank *)(void *)&m->rs[r * m->stride];
 		k->block_off = s->ranks[r].block_off;
@@ -847,6 +885,7 @@ void sim_destroy(sim *m)
 		return;
 	big_free(m->rs, m->rs_bytes);
 	big_free(m->started, m->started_bytes);
+	big_free(m->done, m->started_bytes);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	free(m->dt);
@@ -968,6 +1007,9 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	}
 	if (res->stuck_ranks || m->ops_started != s->nops)
 		res->complete = 0;
+	/* A complete run completed every op (a rendezvous send completes at
+	 * its match, a recv at its match). */
+	ASSERT(!res->complete || m->ops_done == s->nops || !GOAL_CHECKS);
 	return 0;
 }
 

@@ -45,6 +45,7 @@ int main(void)
 
 	/* Nodes pushed while a batch is processed: same time (larger seq) come
 	 * in the next batch; later times in order. */
+	evq_free(&q);                   /* a new run: time starts at 0 again */
 	evq_push(&q, node(10, 1, 1));
 	evq_push(&q, node(10, 2, 2));
 	evq_push(&q, node(30, 3, 3));
