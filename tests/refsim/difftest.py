@@ -18,6 +18,7 @@ reproduce it in its first lines (and seed-N.params when it uses one).
 import argparse
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -74,6 +75,13 @@ def check(build, text, args, goal, cwd, tmp, dump=False):
 
 
 def one_seed(build, seed, out):
+    try:
+        return seed_check(build, seed, out)
+    except Exception as e:          # a crash of the harness is a finding too
+        return "difftest: %s: %s" % (type(e).__name__, e)
+
+
+def seed_check(build, seed, out):
     text, args = randsched.generate(seed)
     with tempfile.TemporaryDirectory() as tmp:
         goal = os.path.join(tmp, "s.goal")
@@ -110,8 +118,14 @@ def seeds_mode(a):
     seeds = range(a.first, a.first + a.count)
     bad = 0
     t0 = last = time.monotonic()
+    # The tools under test are copied first: a rebuild during a long soak
+    # does not disturb it.
+    build = tempfile.mkdtemp(prefix="difftest-")
+    os.mkdir(os.path.join(build, "bin"))
+    for tool in ("loggopsim", "goalc"):
+        shutil.copy2(os.path.join(a.build, "bin", tool), os.path.join(build, "bin", tool))
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        for n, (seed, why) in enumerate(zip(seeds, ex.map(lambda s: one_seed(a.build, s, a.out), seeds)), 1):
+        for n, (seed, why) in enumerate(zip(seeds, ex.map(lambda s: one_seed(build, s, a.out), seeds)), 1):
             if why:
                 bad += 1
                 if bad <= 10:
@@ -122,6 +136,7 @@ def seeds_mode(a):
                 last = now
                 print("soak: %d/%d schedules, %d mismatches, %.0f schedules/s"
                       % (n, len(seeds), bad, n / (now - t0)), file=sys.stderr)
+    shutil.rmtree(build)
     if bad:
         print("not ok - loggopsim disagrees with the reference on %d of %d random schedules (seeds %d..%d)"
               % (bad, a.count, a.first, a.first + a.count - 1))
