@@ -64,6 +64,77 @@ static int label_char(int c, int first)
 		|| (!first && c >= '0' && c <= '9');
 }
 
+/* The GOAL keywords a label cannot be (docs/goal.md: "to", "from", "tag",
+ * "cpu" and "nic" can). */
+static const char *const label_keywords[] = {
+	"num_ranks", "rank", "send", "recv", "calc", "requires", "irequires",
+};
+
+/* Slots of the label hash table for a rank of n ops: a power of two >= 2n. */
+static uint64_t label_slots(uint64_t n)
+{
+	uint64_t k = 16;
+	while (k < 2 * n)
+		k *= 2;
+	return k;
+}
+
+/* Can the labels of a rank with a label blob be written as GOAL text that
+ * compiles back to the same rank (goal_dump)?  blob holds the n labels of
+ * the rank ("" = unlabeled), ops and nedges are the rank's.  Yes when every
+ * label is no GOAL keyword, no two labels are equal, every op that has a
+ * dependency or a dependent has a label, and some label is not canonical
+ * (a rank of canonical labels has no blob).  ht is scratch of
+ * label_slots(n) entries.  Returns 0, or -1 with the reason in msg.  O(label
+ * bytes), one hash per label. */
+static int labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32_t nedges,
+                        uint32_t *ht, char *msg, size_t msglen)
+{
+	uint64_t mask = label_slots(n) - 1;
+	int canonical = 1;
+	const char *l = blob;
+	memset(ht, 0xff, (mask + 1) * sizeof *ht);
+	for (uint32_t i = 0; i < n; l += strlen(l) + 1, i++) {
+		size_t len = strlen(l);
+		uint32_t end = i + 1 < n ? ops[i + 1].dep_begin : nedges;
+		if (!len) {
+			if (ops[i].ndeps || ops[i].dep_begin != end) {
+				fmt_err(msg, msglen, "op %" PRIu32 " is in a dependency but has no label,"
+				        " and the labels of its rank are not l1, l2, ...", i);
+				return -1;
+			}
+			continue;
+		}
+		if (!label_is_canonical(l, len, i))
+			canonical = 0;
+		for (size_t k = 0; k < sizeof label_keywords / sizeof *label_keywords; k++)
+			if (strcmp(l, label_keywords[k]) == 0) {
+				fmt_err(msg, msglen, "op %" PRIu32 " has the label '%s', a GOAL keyword", i, l);
+				return -1;
+			}
+		uint64_t h = 1469598103934665603ull;
+		for (size_t k = 0; k < len; k++)
+			h = (h ^ (unsigned char)l[k]) * 1099511628211ull;
+		for (h &= mask; ht[h] != UINT32_MAX; h = (h + 1) & mask) {
+			const char *o = blob + ht[h];
+			if (strcmp(o, l) == 0) {
+				uint32_t j = 0;
+				for (const char *p = blob; p < o; p += strlen(p) + 1)
+					j++;
+				fmt_err(msg, msglen, "ops %" PRIu32 " and %" PRIu32 " have the same label '%.64s'",
+				        j, i, l);
+				return -1;
+			}
+		}
+		ht[h] = (uint32_t)(l - blob);
+	}
+	if (canonical) {
+		fmt_err(msg, msglen, "a label blob of canonical labels only (l1, l2, ...)");
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- Writer ------------------------------------------------------------ */
 
 /* A buffered stream of writes into one region of the output file. */
@@ -99,6 +170,8 @@ struct goal_writer {
 	/* Scratch of rank_end, sized to the largest rank so far. */
 	uint32_t *count, *mark_req, *mark_ireq, *queue;
 	size_t scratch_cap;
+	uint32_t *label_ht;   /* labels_check */
+	uint64_t label_ht_cap;
 	goal_edge *edges;
 	uint32_t *edge_seq;
 	size_t edges_cap;
@@ -496,6 +569,20 @@ int goal_writer_rank_end(goal_writer *w)
 			return report_cycle(w, nedges);
 	}
 
+	if (!w->labels_canonical) {
+		char msg[256];
+		uint64_t k = label_slots(n);
+		if (k > w->label_ht_cap) {
+			uint32_t *ht = realloc(w->label_ht, k * sizeof *ht);
+			if (!ht)
+				return werr(w, "out of memory");
+			w->label_ht = ht;
+			w->label_ht_cap = k;
+		}
+		if (labels_check(w->labels, (uint32_t)n, w->ops, (uint32_t)nedges, w->label_ht, msg, sizeof msg))
+			return werr(w, "rank %" PRIu64 ": %s", r, msg);
+	}
+
 	/* Write the block and the rank's table entry. */
 	memset(&ent, 0, sizeof ent);
 	ent.first_op = w->nops;
@@ -538,6 +625,7 @@ static void writer_free(goal_writer *w)
 	free(w->mark_req);
 	free(w->mark_ireq);
 	free(w->queue);
+	free(w->label_ht);
 	free(w->edges);
 	free(w->edge_seq);
 	free(w);
@@ -610,9 +698,10 @@ int goal_writer_close(goal_writer *w)
 
 /* ---- Reader ------------------------------------------------------------ */
 
-/* Validate one rank's block.  indeg and queue have max_rank_ops entries. */
+/* Validate one rank's block.  indeg and queue have max_rank_ops entries,
+ * label_ht label_slots(max_rank_ops) (when the rank has a label blob). */
 static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
-                      uint32_t *queue, char *err, size_t errlen)
+                      uint32_t *queue, uint32_t *label_ht, char *err, size_t errlen)
 {
 	const goal_rank_entry *e = &s->ranks[r];
 	uint32_t n = goal_rank_nops(s, r);
@@ -726,6 +815,11 @@ labels:
 				fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
 				return -1;
 			}
+		char msg[256];
+		if (labels_check(l, n, ops, ne, label_ht, msg, sizeof msg)) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": %s", r, msg);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -735,7 +829,7 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
 	uint64_t table_end, off, first, max_ops = 0;
-	uint32_t *indeg = NULL, *queue = NULL;
+	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL;
 	int any_labels = 0, rc = -1;
 
 	if (s->size < sizeof(goal_header)) {
@@ -825,7 +919,7 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		return -1;
 	}
 	/* Scratch for counting and ordering, allocated at the first rank with
-	 * edges: O(largest rank), never O(file). */
+	 * edges (and with labels): O(largest rank), never O(file). */
 	for (uint64_t r = 0; r < s->nranks; r++) {
 		if (s->ranks[r].nedges && !indeg) {
 			indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
@@ -835,13 +929,19 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 				goto out;
 			}
 		}
-		if (check_rank(s, r, indeg, queue, err, errlen))
+		if (s->ranks[r].label_bytes && !label_ht
+		    && !(label_ht = malloc(label_slots(max_ops) * sizeof *label_ht))) {
+			fmt_err(err, errlen, "out of memory");
+			goto out;
+		}
+		if (check_rank(s, r, indeg, queue, label_ht, err, errlen))
 			goto out;
 	}
 	rc = 0;
 out:
 	free(indeg);
 	free(queue);
+	free(label_ht);
 	return rc;
 }
 

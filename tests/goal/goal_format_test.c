@@ -244,6 +244,87 @@ static void test_canonical_labels(void)
 	free(b);
 }
 
+/* One rank of three calcs labeled a, b, c ("" or NULL: none), with
+ * "1 requires 0" when dep; the writer's error or "" when it accepts it.
+ * Written to PATH when accepted. */
+static const char *write_labels(const char *p, const char *a, const char *b,
+                                const char *c, int dep)
+{
+	static char msg[256];
+	char err[256];
+	const char *lab[3] = { a, b, c };
+	goal_writer *w = goal_writer_create(p, 1, err, sizeof err);
+	goal_op o = op(GOAL_CALC, 5, 0, 0);
+	goal_writer_rank_begin(w);
+	for (int i = 0; i < 3; i++)
+		goal_writer_op(w, &o, lab[i], lab[i] ? strlen(lab[i]) : 0, NULL);
+	if (dep)
+		goal_writer_dep(w, 1, 0, 0);
+	msg[0] = 0;
+	if (goal_writer_rank_end(w) || goal_writer_finish(w))
+		snprintf(msg, sizeof msg, "%s", goal_writer_error(w));
+	if (msg[0])
+		goal_writer_abort(w);
+	else
+		CHECK(goal_writer_close(w) == 0);
+	return msg;
+}
+
+/* The dump is the inverse of the writer: what the writer accepts dumps as
+ * GOAL text naming every op in a dependency, and the writer rejects labels
+ * that the text cannot say (keywords, repeats, an unlabeled op in a
+ * dependency beside non-canonical labels).  The reader rejects such blobs
+ * too, and a blob of canonical labels only (the writer leaves none). */
+static void test_dumpable_labels(void)
+{
+	goal_sched s;
+	char err[256];
+	size_t len;
+	unsigned char *buf;
+
+	CHECK_STR(write_labels(path("k.bin"), "send", "b", NULL, 0),
+	          "rank 0: op 0 has the label 'send', a GOAL keyword");
+	CHECK_STR(write_labels(path("k.bin"), "x", "irequires", NULL, 0),
+	          "rank 0: op 1 has the label 'irequires', a GOAL keyword");
+	CHECK_STR(write_labels(path("k.bin"), "to", "tag", "nic", 1), "");
+	CHECK_STR(write_labels(path("k.bin"), "x", "y", "x", 0),
+	          "rank 0: ops 0 and 2 have the same label 'x'");
+	CHECK_STR(write_labels(path("k.bin"), "l2", "l1", "l1", 0),
+	          "rank 0: ops 1 and 2 have the same label 'l1'");
+	CHECK_STR(write_labels(path("k.bin"), NULL, "b", NULL, 1),
+	          "rank 0: op 0 is in a dependency but has no label, and the labels of its rank are not l1, l2, ...");
+	CHECK_STR(write_labels(path("k.bin"), "a", NULL, "c", 1),
+	          "rank 0: op 1 is in a dependency but has no label, and the labels of its rank are not l1, l2, ...");
+	/* Accepted: the unlabeled op is in no dependency; or the other labels
+	 * are canonical, so the rank has no blob and the dump says l1. */
+	CHECK_STR(write_labels(path("k.bin"), "a", "b", NULL, 1), "");
+	CHECK_STR(write_labels(path("k.bin"), NULL, "l2", "l3", 1), "");
+	CHECK(goal_sched_open(&s, path("k.bin"), err, sizeof err) == 0);
+	CHECK(goal_rank_labels(&s, 0) == NULL);
+	goal_sched_close(&s);
+
+	/* Blobs the writer never writes, made by editing one it wrote. */
+	CHECK_STR(write_labels(path("k.bin"), "xy", "l2", "zz", 1), "");
+	buf = slurp(path("k.bin"), &len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	unsigned char *z = memmem(buf, len, "zz", 3);
+	CHECK(z != NULL);
+	if (z) {
+		memcpy(z, "xy", 2);
+		CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+		CHECK_STR(err, "rank 0: ops 0 and 2 have the same label 'xy'");
+		memcpy(z, "l3", 2);
+		memcpy(z - 6, "l1", 2);
+		CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+		CHECK_STR(err, "rank 0: a label blob of canonical labels only (l1, l2, ...)");
+		memcpy(z - 6, "if", 2);
+		CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -255,6 +336,7 @@ int main(void)
 	test_open_errors();
 	test_writer_errors();
 	test_canonical_labels();
+	test_dumpable_labels();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
