@@ -27,8 +27,14 @@ echo "timeline picture: $W/bcast8.svg"
 step "binomial broadcast of 8 bytes on 1,048,576 ranks"
 "$B/bin/schedgen" bcast_binomial -s 1048576 -d 8 -o "$W/bcast1m.bin"
 "$B/bin/goalc" --stats "$W/bcast1m.bin" | head -2
-"$B/bin/loggopsim" "$W/bcast1m.bin"
+"$B/bin/loggopsim" "$W/bcast1m.bin" | tee "$W/bcast1m.out"
+rm -f "$W/bcast1m.bin"
 # Closed form (docs/semantics.md section 7): log2(P) = 20 rounds of
 # 2o + L + max(sO, sG) = 3000 + 2500 + 7 * 6 ns.
-echo "closed form: 20 * (2o + L + 7G) = $((20 * (3000 + 2500 + 42))) ns"
-rm -f "$W/bcast1m.bin"
+want=$((20 * (3000 + 2500 + 42)))
+got=$(sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p' "$W/bcast1m.out")
+if [ "$got" != "$want" ]; then
+	echo "error: simulated ${got:-nothing}, closed form 20 * (2o + L + 7G) = $want ns" >&2
+	exit 1
+fi
+echo "closed form: 20 * (2o + L + 7G) = $want ns, as simulated"

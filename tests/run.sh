@@ -2,8 +2,9 @@
 # Runs the whole test suite against build folder $1 (default build).
 # Every unit test program $B/tests/*_test and every script tests/*/run.sh
 # prints one line per check: "ok - NAME" or "not ok - NAME" (details after
-# a failing line, indented).  This script counts them and ends with the line
-# "N passed, M failed".
+# a failing line, indented), or "ok - NAME # SKIP REASON" for a check that
+# could not run here.  This script counts them, lists the skipped ones and
+# ends with the line "N passed, M failed, K skipped".
 set -u
 B=${1:-build}
 cd "$(dirname "$0")/.." || exit 2
@@ -29,9 +30,12 @@ for s in tests/*/run.sh; do
 done
 grep -E '^(not )?ok ' "$log" | grep '^not ok' >/dev/null && {
 	echo "Failures:"; grep -A8 '^not ok' "$log"; }
-pass=$(grep -c '^ok ' "$log")
+skipre='^ok .* # [Ss][Kk][Ii][Pp]'
+grep -E "$skipre" "$log" | sed 's/^ok - /skipped: /'
+pass=$(grep '^ok ' "$log" | grep -cvE "$skipre")
+skip=$(grep -cE "$skipre" "$log")
 fail=$(grep -c '^not ok ' "$log")
 [ "$fail" -gt 0 ] && status=1
 [ "$pass" -eq 0 ] && { echo "no test ran"; status=1; }
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 exit $status

@@ -89,7 +89,7 @@ sim_table() {
 }
 
 if [ ! -x "$SIM" ] || ! "$SIM" --help >/dev/null 2>&1; then
-	echo "ok - loggp against the simulator # skip: no $SIM"
+	echo "ok - loggp against the simulator # SKIP no $SIM"
 else
 	# Two protocols, change after 4096 bytes; g >= o and G >= O in both,
 	# so PRTT(n,0,s) measures g + (s-1)G (else it measures the receiver's
@@ -150,7 +150,7 @@ recorded() {
 	fi
 }
 if [ ! -x "$SIM" ]; then
-	echo "ok - recorded measurements # skip: no $SIM"
+	echo "ok - recorded measurements # SKIP no $SIM"
 else
 	for i in 1 2 3 4 5 6 7 8 9 10 11; do
 		recorded "shm-$i.prtt" "257 3445"
@@ -163,7 +163,7 @@ fi
 
 # --- MPI smoke test ---------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MEASURE" ]; then
-	echo "ok - loggp-measure MPI smoke test # skip: no mpirun or no $MEASURE (mpicc)"
+	echo "ok - loggp-measure MPI smoke test # SKIP no mpirun or no $MEASURE (mpicc)"
 else
 	if [ "$(id -u)" = 0 ]; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

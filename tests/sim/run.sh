@@ -179,7 +179,7 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 	if rsvg-convert "$tmp/c.svg" -o "$tmp/c.png" 2>"$tmp/diff" && [ -s "$tmp/c.png" ]; then
 		ok "sweep: SVG renders"; else fail "sweep: SVG renders"; fi
 else
-	echo "ok - loggopsim sweep: SVG renders # skip rsvg-convert not installed"
+	echo "ok - loggopsim sweep: SVG renders # SKIP rsvg-convert not installed"
 fi
 
 # Every set of a sweep gives exactly what a single run with its parameters
@@ -309,7 +309,7 @@ if command -v parallel >/dev/null 2>&1; then
 		--sweep "$spec" --no-wall busy-nic.goal >"$tmp/merged.csv" 2>"$tmp/diff"
 	check "sweep: GNU parallel recipe" "$tmp/full.csv" "$tmp/merged.csv"
 else
-	echo "ok - loggopsim sweep: GNU parallel recipe # skip parallel not installed"
+	echo "ok - loggopsim sweep: GNU parallel recipe # SKIP parallel not installed"
 fi
 
 exit 0

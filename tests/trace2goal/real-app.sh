@@ -22,7 +22,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset ASAN_OPTIONS UBSAN_OPTIONS
 NP=$(command -v NPopenmpi || true)
 if [ -z "$NP" ] || ! command -v mpirun >/dev/null 2>&1; then
-	echo "ok - real-app: NetPIPE traced # skip NPopenmpi not installed (apt-get install netpipe-openmpi)"
+	echo "ok - real-app: NetPIPE traced # SKIP NPopenmpi not installed (apt-get install netpipe-openmpi)"
 	exit 0
 fi
 SIM=${SIM:-$B/bin/loggopsim}

@@ -202,7 +202,7 @@ if "$T2G" --help | grep -q '^usage: trace2goal'; then ok "--help"; else fail "--
 
 # ---- the test MPI program, end to end -------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
-	echo "ok - trace2goal: halo traced, converted, simulated # skip mpicc not installed"
+	echo "ok - trace2goal: halo traced, converted, simulated # SKIP mpicc not installed"
 	exit $st
 fi
 for f in "$B/lib/libgoaltrace.so" "$B/examples/halo"; do
