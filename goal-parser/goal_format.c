@@ -2,6 +2,8 @@
  * validating mmap reader (layout in goal.h and docs/binary-format.md). */
 #include "goal.h"
 
+#include "invariant.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -568,6 +570,20 @@ int goal_writer_rank_end(goal_writer *w)
 		if (tail < n)
 			return report_cycle(w, nedges);
 	}
+#if GOAL_CHECKS
+	/* The block is what the reader accepts: edge ranges in order, targets
+	 * in the rank, each op's ndeps its incoming edges. */
+	{
+		uint64_t in = 0;
+		for (size_t i = 0; i < n; i++) {
+			ASSERT(w->ops[i].dep_begin <= (i + 1 < n ? w->ops[i + 1].dep_begin : nedges));
+			in += w->ops[i].ndeps;
+		}
+		for (size_t k = 0; k < nedges; k++)
+			ASSERT(GOAL_EDGE_OP(w->edges[k]) < n);
+		ASSERT(in == nedges);
+	}
+#endif
 
 	if (!w->labels_canonical) {
 		char msg[256];
