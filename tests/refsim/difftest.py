@@ -7,7 +7,8 @@ binary.
   difftest.py BUILD seeds FIRST COUNT [-j N] [--out DIR] [--progress]
       random schedules of randsched.py, seeds FIRST..FIRST+COUNT-1
   difftest.py BUILD cases DIR
-      every DIR/NAME.goal with the options in DIR/NAME.args (run in DIR)
+      every DIR/NAME.goal that compiles, with the options in DIR/NAME.args
+      (run in DIR)
 
 Prints "ok - ..." / "not ok - ..." lines (details indented) and exits 0 when
 everything agrees, 1 otherwise.  A mismatching random schedule is written to
@@ -153,6 +154,9 @@ def cases_mode(a):
             if not name.endswith(".goal"):
                 continue
             n = name[:-5]
+            if subprocess.run([os.path.join(a.build, "bin", "goalc"), "--check", name], cwd=a.dir,
+                              capture_output=True).returncode:
+                continue                # a compiler error case
             argf = os.path.join(a.dir, n + ".args")
             args = open(argf).read().split() if os.path.exists(argf) else []
             with open(os.path.join(a.dir, name), newline="") as fh:
