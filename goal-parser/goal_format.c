@@ -715,9 +715,11 @@ int goal_writer_close(goal_writer *w)
 /* ---- Reader ------------------------------------------------------------ */
 
 /* Validate one rank's block.  indeg and queue have max_rank_ops entries,
- * label_ht label_slots(max_rank_ops) (when the rank has a label blob). */
+ * label_ht label_slots(max_rank_ops) (when the rank has a label blob).
+ * Raises *maxidx (cpu << 16 | nic, each the largest index seen). */
 static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
-                      uint32_t *queue, uint32_t *label_ht, char *err, size_t errlen)
+                      uint32_t *queue, uint32_t *label_ht, uint32_t *maxidx,
+                      char *err, size_t errlen)
 {
 	const goal_rank_entry *e = &s->ranks[r];
 	uint32_t n = goal_rank_nops(s, r);
@@ -737,6 +739,10 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": cpu %u or nic %u out of range", r, i, o->cpu, o->nic);
 			return -1;
 		}
+		if (o->cpu > *maxidx >> 16)
+			*maxidx = (uint32_t)o->cpu << 16 | (*maxidx & 0xffff);
+		if (o->nic > (*maxidx & 0xffff))
+			*maxidx = (*maxidx & 0xffff0000u) | o->nic;
 		if (o->kind == GOAL_CALC) {
 			if (o->peer || o->tag || o->nic) {
 				fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": calc with peer, tag or nic", r, i);
@@ -845,7 +851,7 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
 	uint64_t table_end, off, first, max_ops = 0;
-	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL;
+	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, maxidx = 0;
 	int any_labels = 0, rc = -1;
 
 	if (s->size < sizeof(goal_header)) {
@@ -950,8 +956,16 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 			fmt_err(err, errlen, "out of memory");
 			goto out;
 		}
-		if (check_rank(s, r, indeg, queue, label_ht, err, errlen))
+		if (check_rank(s, r, indeg, queue, label_ht, &maxidx, err, errlen))
 			goto out;
+	}
+	/* Memory per rank follows the header's counts: they must be the ones
+	 * the ops use. */
+	if ((maxidx >> 16) + 1 != s->ncpus || (maxidx & 0xffff) + 1 != s->nnics) {
+		fmt_err(err, errlen, "the header says %" PRIu32 " CPUs and %" PRIu32 " NICs per rank,"
+		        " the ops use %" PRIu32 " and %" PRIu32, s->ncpus, s->nnics,
+		        (maxidx >> 16) + 1, (maxidx & 0xffff) + 1);
+		goto out;
 	}
 	rc = 0;
 out:

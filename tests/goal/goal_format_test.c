@@ -325,6 +325,32 @@ static void test_dumpable_labels(void)
 	free(buf);
 }
 
+/* The header's CPU and NIC counts size every rank's state in the
+ * simulator: they must be what the ops use (small.bin: 2 CPUs, 3 NICs). */
+static void test_header_counts(void)
+{
+	goal_sched s;
+	char err[256];
+	size_t len;
+	unsigned char *buf = slurp(path("small.bin"), &len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	uint32_t v = 65536;
+	memcpy(buf + 48, &v, 4);
+	memcpy(buf + 52, &v, 4);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the header says 65536 CPUs and 65536 NICs per rank, the ops use 2 and 3");
+	v = 2;
+	memcpy(buf + 48, &v, 4);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the header says 2 CPUs and 65536 NICs per rank, the ops use 2 and 3");
+	v = 3;
+	memcpy(buf + 52, &v, 4);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	free(buf);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -337,6 +363,7 @@ int main(void)
 	test_writer_errors();
 	test_canonical_labels();
 	test_dumpable_labels();
+	test_header_counts();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
