@@ -123,7 +123,9 @@ struct sim {
 	uint64_t seq_floor;   /* seqs below it belong to roots (root phase) */
 	uint64_t now;
 	uint64_t messages, ops_started;
-	int fail;             /* 1: out of memory, 2: seq space exhausted */
+	int fail;             /* 1: out of memory, 2: seq space exhausted,
+	                         3: a time past UINT64_MAX (at fail_rank, fail_op) */
+	uint32_t fail_rank, fail_op;
 
 	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
 };
@@ -592,6 +594,22 @@ static inline void mark_done(sim *m, uint32_t r, uint32_t i)
 #endif
 }
 
+/* a + b for times of op i of rank r; past UINT64_MAX the run fails (a
+ * time that wraps would be a silent wrong answer). */
+static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t i)
+{
+	uint64_t t;
+	if (__builtin_add_overflow(a, b, &t)) {
+		if (!m->fail) {
+			m->fail = 3;
+			m->fail_rank = r;
+			m->fail_op = i;
+		}
+		return UINT64_MAX;
+	}
+	return t;
+}
+
 /* A CPU's or NIC's free time moves forward only. */
 static inline void set_free(uint64_t *f, uint64_t t)
 {
@@ -605,7 +623,7 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 {
 	const goal_op *op = &ops[j];
 	const sim_range *pr = range_of(m, op->size);
-	uint64_t done = start + pr->o + sim_rate_bytes(pr->O, op->size);
+	uint64_t done = tadd(m, tadd(m, start, pr->o, q, j), sim_rate_bytes(pr->O, op->size), q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
@@ -634,9 +652,9 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t sO = sim_rate_bytes(pr->O, sop->size), sG = sim_rate_bytes(pr->G, sop->size);
-	uint64_t done = t + pr->o + (sO > sG ? sO : sG);
+	uint64_t done = tadd(m, tadd(m, t, pr->o, r, j), sO > sG ? sO : sG, r, j);
 	set_free(cf, done);
-	set_free(nf, t + pr->g + sG);
+	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
 	if (m->tl) {
 		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
 		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
@@ -681,7 +699,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t end = t + op->size;
+		uint64_t end = tadd(m, t, op->size, r, i);
 		set_free(cf, end);
 		mark_started(m, r, i);
 		mark_done(m, r, i);
@@ -698,15 +716,16 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			return busy;
 		const sim_range *pr = range_of(m, op->size);
 		uint64_t sO = sim_rate_bytes(pr->O, op->size), sG = sim_rate_bytes(pr->G, op->size);
-		set_free(cf, t + pr->o + sO);
-		set_free(nf, t + pr->g + sG);
+		uint64_t arrive = tadd(m, tadd(m, t, pr->o, r, i), pr->L, r, i);
+		set_free(cf, tadd(m, tadd(m, t, pr->o, r, i), sO, r, i));
+		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
 		mark_started(m, r, i);
 		if (m->tl) {
 			sim_tl_interval(m->tl, SIM_TL_OSEND, r, op->cpu, t, *cf);
 			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
-			sim_tl_transmission(m->tl, r, op->peer, t, t + pr->o + pr->L, op->size);
+			sim_tl_transmission(m->tl, r, op->peer, t, arrive, op->size);
 		}
-		push_event(m, t + pr->o + pr->L, r, i | EV_MSG, op->peer);
+		push_event(m, arrive, r, i | EV_MSG, op->peer);
 		if (op->size > m->S) {
 			sim_dep *d = dt_get(m, RDV_KEY(r, i));
 			if (d)
@@ -975,6 +994,15 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 			if (m->progress && (++iter & 0x3fffff) == 0)
 				report_progress(m);
 		}
+	}
+	if (m->fail == 3) {
+		char lb[256];
+		const char *l = goal_op_label(s, m->fail_rank, m->fail_op, lb, sizeof lb);
+		if (!*l)
+			snprintf(lb, sizeof lb, "#%" PRIu32, m->fail_op);
+		snprintf(err, errlen, "simulated time passes %" PRIu64 " ns at rank %" PRIu32 ", op %s",
+		         UINT64_MAX, m->fail_rank, *l ? l : lb);
+		return -1;
 	}
 	if (m->fail) {
 		snprintf(err, errlen, m->fail == 2 ? "too many queued events"

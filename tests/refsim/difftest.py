@@ -37,6 +37,8 @@ def loggopsim_lines(build, args, goal, cwd, tmp):
                        cwd=cwd, capture_output=True, text=True)
     if p.returncode == 1 and "incomplete" in p.stderr:
         return "incomplete\n", p
+    if p.returncode == 1 and "simulated time passes" in p.stderr:
+        return "overflow\n", p
     if p.returncode != 0 or not os.path.exists(csv):
         return None, p
     events = [ln.split()[1] for ln in p.stdout.splitlines() if ln.startswith("Events:")]

@@ -2,8 +2,9 @@
 """randsched.py SEED: a random small GOAL schedule and a loggopsim command
 line for it, exercising every rule of the semantics: eager and rendezvous
 messages, 0-byte messages, self-sends, any-source and any-tag receives,
-requires and irequires (several per op, across CPUs), calcs, up to three CPUs
-and NICs per rank, size ranges, and parameter sets where many times are equal.
+requires and irequires (several per op, across CPUs), calcs (rarely ones that
+take the time past 2^64 - 1 ns), up to three CPUs and NICs per rank, size
+ranges, and parameter sets where many times are equal.
 The text uses every form the compiler accepts: custom, canonical and missing
 labels, fields in any order, comments (a block comment may span lines inside
 a statement), dependencies before the ops they name, repeated dependency
@@ -103,7 +104,8 @@ def generate(seed):
         for _ in range(rng.randint(0, 4)):
             c = rng.randrange(ncpu)
             f = " cpu %d" % c if c or rng.random() < 0.3 else ""
-            rk.add("calc %d%s" % (rng.choice(CALCS), f), rng.randint(0, len(rk.ops)))
+            d = rng.choice(CALCS) if rng.random() < 0.995 else 2**64 - rng.choice([1, 5000, 2**40])
+            rk.add("calc %d%s" % (d, f), rng.randint(0, len(rk.ops)))
     if rng.random() < 0.15:
         args = ["-p", "@PARAMS"] + rng.choice([[], ["-L", "0"], ["-S", "10"], ["-G", "0"]])
     else:

@@ -9,7 +9,8 @@ SCHEDULE is GOAL text in any form goalc accepts (docs/goal.md); it is assumed
 to be valid (compile it with goalc first).  PARAMS is a parameter file
 (docs/loggp.md); single flags override its values in every range.  Prints
 `rank,finish_ns` lines (like loggopsim --csv) and a last line `events,N`, or
-`incomplete` and exits 1 when the run is incomplete.
+`incomplete` and exits 1 when the run is incomplete, or `overflow` when a
+time passes 2^64 - 1 ns.
 """
 import argparse
 import heapq
@@ -145,7 +146,8 @@ def per_byte(size, x):
 # ---- Simulation --------------------------------------------------------------
 
 def simulate(ranks, par):
-    """(per-rank finishing times, events, incomplete?) of the schedule."""
+    """(per-rank finishing times, events, incomplete?) of the schedule;
+    incomplete is "overflow" when a time passes 2^64 - 1 ns."""
     P = len(ranks)
     S = par.S
     ncpu = 1 + max((op.cpu for ops in ranks for op in ops), default=0)
@@ -266,12 +268,17 @@ def simulate(ranks, par):
         push_ops(released, t)
 
     stuck = any(not op.started for ops in ranks for op in ops) or any(RQ) or any(UQ)
+    # Free times only grow, and every other time is at most one of them.
+    if max(max(v) for v in cpu + nsend + nrecv) > 2**64 - 1:
+        stuck = "overflow"
     return [max(c) for c in cpu], events[0], stuck
 
 
 def run(text, par):
     """The lines refsim prints for a schedule text, as one string."""
     finish, events, stuck = simulate(parse_text(text), par)
+    if stuck == "overflow":
+        return "overflow\n"
     if stuck:
         return "incomplete\n"
     return "".join("%d,%d\n" % (r, f) for r, f in enumerate(finish)) + "events,%d\n" % events
@@ -301,7 +308,7 @@ def main():
     with open(path) as fh:
         out = run(fh.read(), par)
     sys.stdout.write(out)
-    return 1 if out == "incomplete\n" else 0
+    return 1 if out in ("incomplete\n", "overflow\n") else 0
 
 
 if __name__ == "__main__":
