@@ -41,6 +41,8 @@ struct parser {
 	struct tr_trace *t;
 	size_t cap_calls, cap_pool, cap_names;
 	unsigned reqsize;
+	size_t len;             /* of the whole text */
+	size_t nderived;        /* request ids derived from array addresses so far */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -126,6 +128,9 @@ static int parse_i32(struct parser *ps, const struct field *f, int32_t *out)
 	return 0;
 }
 
+/* Times are below 2^64 ns in magnitude (microseconds in the file). */
+#define TIME_LIMIT_US 18446744073709551.616
+
 /* Parses a time ("123", "123.456" or "-"); *known = 0 for "-". */
 static int parse_time(struct parser *ps, const struct field *f, double *out, int *known)
 {
@@ -148,11 +153,12 @@ static int parse_time(struct parser *ps, const struct field *f, double *out, int
 			scale /= 10;
 		}
 	}
-	if (p != f->e || digits == 0) {
-		char q[48];
+	char q[48];
+	if (p != f->e || digits == 0)
 		return fail(ps, f->s, "expected a time in microseconds or '-', found %s",
 		            quote(f, q, sizeof q));
-	}
+	if (!(v < TIME_LIMIT_US))
+		return fail(ps, f->s, "time %s out of range (2^64 ns or more)", quote(f, q, sizeof q));
 	*out = neg ? -v : v;
 	*known = 1;
 	return 0;
@@ -281,11 +287,26 @@ static int intern_name(struct parser *ps, const struct field *f, uint32_t *off)
 	return 0;
 }
 
-/* Multiplies the values of list i of c by size. */
-static void scale_list(struct parser *ps, struct tr_call *c, int i, int64_t size)
+/* count * size into *out, or an error at field f if it overflows. */
+static int mul_bytes(struct parser *ps, const struct field *f, int64_t count, int64_t size,
+                     int64_t *out)
 {
-	for (uint32_t k = 0; k < c->len[i]; k++)
-		ps->t->pool[c->list[i] + k] *= size;
+	if (__builtin_mul_overflow(count, size, out))
+		return fail(ps, f->s, "count %lld times datatype size %lld is too large",
+		            (long long)count, (long long)size);
+	return 0;
+}
+
+/* Multiplies the values of list i of c by size (f: the datatype field). */
+static int scale_list(struct parser *ps, struct tr_call *c, int i, int64_t size,
+                      const struct field *f)
+{
+	for (uint32_t k = 0; k < c->len[i]; k++) {
+		int64_t *v = &ps->t->pool[c->list[i] + k];
+		if (mul_bytes(ps, f, *v, size, v))
+			return -1;
+	}
+	return 0;
 }
 
 /* Fills c from the fields f[0..n) that the layout describes. */
@@ -312,14 +333,10 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 				return -1;
 			if (v[1] < 0)
 				return fail(ps, f->s, "negative datatype size %lld", (long long)v[1]);
-			if (count >= 0) {
-				if (nd == 0)
-					c->bytes = count * v[1];
-				else
-					c->rbytes = count * v[1];
-			}
-			if (pending_list >= 0)
-				scale_list(ps, c, pending_list, v[1]);
+			if (count >= 0 && mul_bytes(ps, f, count, v[1], nd == 0 ? &c->bytes : &c->rbytes))
+				return -1;
+			if (pending_list >= 0 && scale_list(ps, c, pending_list, v[1], f))
+				return -1;
 			count = -1;
 			pending_list = -1;
 			nd++;
@@ -370,6 +387,14 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 		case 'B':
 			if (parse_int(ps, f, &v[0]))
 				return -1;
+			/* The ids are not in the file: before making them, the
+			 * count is bounded by the input, at most one id per byte
+			 * of the trace in all (the calls that started the
+			 * requests take far more). */
+			if ((size_t)c->nreq > ps->len - ps->nderived)
+				return fail(ps, f[-1].s, "request count %d too large for a trace of %zu bytes",
+				            c->nreq, ps->len);
+			ps->nderived += (size_t)c->nreq;
 			c->list[0] = (uint32_t)ps->t->npool;
 			c->len[0] = (uint32_t)c->nreq;
 			for (int32_t k = 0; k < c->nreq; k++)
@@ -550,7 +575,7 @@ int tr_read_mem(const char *fname, const char *text, size_t len,
 {
 	memset(t, 0, sizeof *t);
 	t->rank = t->size = -1;
-	struct parser ps = { .fname = fname, .t = t, .err = err, .errlen = errlen };
+	struct parser ps = { .fname = fname, .t = t, .err = err, .errlen = errlen, .len = len };
 	ps.reqsize = opt && opt->request_size ? opt->request_size : 8;
 	if (errlen)
 		err[0] = '\0';

@@ -97,11 +97,12 @@ const char *tr_kind_name(enum tr_kind kind);
 /* The name of call c as written in the trace (also for TR_OTHER). */
 const char *tr_call_name(const struct tr_trace *t, const struct tr_call *c);
 
-/* Values of list i (0..2) of call c. */
+/* Values of list i (0..2) of call c (NULL when the trace has no list
+ * values at all: then every list is empty). */
 static inline const int64_t *tr_list(const struct tr_trace *t,
                                      const struct tr_call *c, int i)
 {
-	return t->pool + c->list[i];
+	return t->pool ? t->pool + c->list[i] : NULL;
 }
 
 #endif

@@ -287,10 +287,36 @@ static void test_errors(void)
 	            "t.txt:1:9: error: expected an integer, found 'x'");
 	check_error("MPI_Barrier:1:5,-7,2:4\n",
 	            "t.txt:1:15: error: bad communicator rank or size '5,-7,2'");
+	/* liballprof request counts are bounded by the trace before the ids
+	 * are made (at most one per byte of it in all) */
+	check_error("MPI_Waitall:1:301111111:100:200:2\n",
+	            "t.txt:1:15: error: request count 301111111 too large for a trace of 34 bytes");
+	check_error("MPI_Waitall:1:40:100:200:2\nMPI_Waitall:3:40:100:200:4\n",
+	            "t.txt:2:15: error: request count 40 too large for a trace of 54 bytes");
+	/* times beyond 2^64 ns, bytes beyond 2^63 */
+	check_error("MPI_Barrier:1:5,0,2:18446744073709552\n",
+	            "t.txt:1:21: error: time '18446744073709552' out of range (2^64 ns or more)");
+	check_error("MPI_Barrier:-1e1:5,0,2:1\n",
+	            "t.txt:1:13: error: expected a time in microseconds or '-', found '-1e1'");
+	{
+		char text[600] = "MPI_Barrier:-";
+		memset(text + 13, '9', 400);
+		strcpy(text + 413, ":5,0,2:1\n");
+		check_error(text, "t.txt:1:13: error: time '-999999999999999999999999999999999999999' "
+		            "out of range (2^64 ns or more)");
+	}
+	check_error("MPI_Send:1:2:4611686018427387904:1,4,4:1:0:5,0,2:4\n",
+	            "t.txt:1:34: error: count 4611686018427387904 times datatype size 4 is too large");
+	check_error("MPI_Gatherv:1:0:1:1,4,4:0:0:1,4611686018427387904:0:0,1:13,2,2:0:5,0,2:2\n",
+	            "t.txt:1:57: error: count 4611686018427387904 times datatype size 2 is too large");
 	struct tr_trace t;
 	char err[512];
+	CHECK(read_text("MPI_Waitall:1:3:100:200:2\n", &t, err, sizeof err) == 0);
+	CHECK_EQ_U64(t.npool, 3);
+	tr_free(&t);
 	CHECK(read_text("MPI_Barrier:1:5,0,2:4", &t, err, sizeof err) == 0); /* no newline */
 	CHECK_EQ_U64(t.ncalls, 1);
+	CHECK(tr_list(&t, &t.calls[0], 0) == NULL); /* no list values at all */
 	tr_free(&t);
 	CHECK(tr_read_file("/nonexistent/trace.txt", NULL, &t, err, sizeof err) == -1);
 	CHECK_STR(err, "/nonexistent/trace.txt: error: cannot open: No such file or directory");
