@@ -397,14 +397,23 @@ static void front_add(struct conv *cv, uint32_t i)
 	cv->f.n++;
 }
 
-/* Emits the computation time gathered so far as one calc. */
-static void flush_calc(struct conv *cv)
+/* 2^64: times in ns must stay below it. */
+#define NS_LIMIT 18446744073709551616.0
+
+/* Emits the computation time gathered so far as one calc, before call c.
+ * Returns 0, or -1 (an error at c) when it does not fit in 64 bits. */
+static int flush_calc(struct conv *cv, const struct tr_call *c)
 {
 	double ns = cv->pending_us * 1000.0 * cv->opt->compute_scale;
 	cv->pending_us = 0;
 	if (ns < 0.5)
-		return;
-	front_set(cv, emit_calc(cv, ns >= 1.8e19 ? UINT64_MAX : (uint64_t)floor(ns + 0.5)), 0);
+		return 0;
+	ns = floor(ns + 0.5);
+	if (!(ns < NS_LIMIT))
+		return call_err(cv, c, "computation of %.0f ns before this call is too long "
+		                "(2^64 ns or more)", ns);
+	front_set(cv, emit_calc(cv, (uint64_t)ns), 0);
+	return cv->failed ? -1 : 0;
 }
 
 /* ---- Communicators ----------------------------------------------------- */
@@ -815,10 +824,10 @@ static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err,
 /* The mean of v[0..n) (negative values as 0), rounded; 0 for n = 0. */
 static int64_t list_mean(const int64_t *v, uint32_t n)
 {
-	int64_t s = 0;
+	__extension__ __int128 s = 0;
 	for (uint32_t i = 0; i < n; i++)
 		s += v[i] > 0 ? v[i] : 0;
-	return n ? (s + n / 2) / n : 0;
+	return n ? (int64_t)((s + n / 2) / n) : 0;
 }
 
 /* The pattern size of collective c, and the per-peer send bytes where the
@@ -1034,7 +1043,8 @@ static int convert_call(struct conv *cv, size_t i)
 		uint32_t a = NONE, b = NONE;
 		int sendside = k != TR_RECV, recvside = k == TR_RECV || k == TR_SENDRECV ||
 		                                        k == TR_SENDRECV_REPLACE;
-		flush_calc(cv);
+		if (flush_calc(cv, c))
+			return -1;
 		m = comm_of(cv, c);
 		if (!m)
 			return cv->failed ? -1 : 0;
@@ -1058,7 +1068,8 @@ static int convert_call(struct conv *cv, size_t i)
 	}
 	case TR_ISEND: case TR_IBSEND: case TR_ISSEND: case TR_IRSEND: case TR_IRECV: {
 		uint32_t op = NONE;
-		flush_calc(cv);
+		if (flush_calc(cv, c))
+			return -1;
 		m = comm_of(cv, c);
 		if (cv->failed)
 			return -1;
@@ -1077,11 +1088,13 @@ static int convert_call(struct conv *cv, size_t i)
 		/* a failed test is part of a polling loop: nothing happens */
 		if (c->flag <= 0)
 			return 0;
-		flush_calc(cv);
+		if (flush_calc(cv, c))
+			return -1;
 		completions(cv, c, main_done);
 		return cv->failed ? -1 : 0;
 	case TR_WAIT: case TR_WAITALL: case TR_WAITANY: case TR_WAITSOME:
-		flush_calc(cv);
+		if (flush_calc(cv, c))
+			return -1;
 		completions(cv, c, main_done);
 		return cv->failed ? -1 : 0;
 	case TR_REQUEST_FREE: {
@@ -1100,7 +1113,8 @@ static int convert_call(struct conv *cv, size_t i)
 	}
 	cls = coll_class(k);
 	if (cls >= 0) {
-		flush_calc(cv);
+		if (flush_calc(cv, c))
+			return -1;
 		return collective(cv, c, cls);
 	}
 	return 0;
@@ -1111,6 +1125,7 @@ static int convert_rank(struct conv *cv)
 {
 	const struct tr_trace *t = &cv->t;
 	double last_end = 0, init_end = -1, fin_start = -1;
+	const struct tr_call *last = NULL, *fin = NULL;
 	int started = 0;
 
 	cv->f.n = 0;
@@ -1123,6 +1138,7 @@ static int convert_rank(struct conv *cv)
 	for (size_t i = 0; i < t->ncalls && !cv->failed; i++) {
 		const struct tr_call *c = &t->calls[i];
 		enum tr_kind k = (enum tr_kind)c->kind;
+		last = c;
 		if (k == TR_COMMDEF) {
 			if (comm_define(cv, c))
 				return -1;
@@ -1145,12 +1161,16 @@ static int convert_rank(struct conv *cv)
 			last_end = c->end;
 		if (k == TR_FINALIZE) {
 			fin_start = c->start;
-			flush_calc(cv);
+			fin = c;
+			if (flush_calc(cv, c))
+				return -1;
 			break;
 		}
 		if (k == TR_ABORT) {
 			fin_start = c->start;
-			flush_calc(cv);
+			fin = c;
+			if (flush_calc(cv, c))
+				return -1;
 			if (unsupported(cv, c, "the rest of the trace is ignored"))
 				return -1;
 			break;
@@ -1174,13 +1194,17 @@ static int convert_rank(struct conv *cv)
 	}
 	if (cv->failed)
 		return -1;
-	flush_calc(cv);
+	if (last && flush_calc(cv, last))
+		return -1;
 	if (fin_start < 0)
 		fin_start = last_end;
 	if (init_end >= 0 && fin_start > init_end && cv->j == 0) {
-		double ns = (fin_start - init_end) * 1000.0;
+		double ns = floor((fin_start - init_end) * 1000.0 + 0.5);
+		if (!(ns < NS_LIMIT))
+			return call_err(cv, fin ? fin : last, "traced time of %.0f ns is too long "
+			                "(2^64 ns or more)", ns);
 		if ((uint64_t)ns > cv->st.traced_ns)
-			cv->st.traced_ns = (uint64_t)floor(ns + 0.5);
+			cv->st.traced_ns = (uint64_t)ns;
 	}
 	if (sg_out_rank_end(cv->out))
 		return out_fail(cv);

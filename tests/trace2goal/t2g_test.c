@@ -189,6 +189,30 @@ int main(void)
 	CHECK_EQ_U64(s.nwarn, 1);  /* the first copy only */
 	CHECK_EQ_U64(st.ranks, 4);
 
+	/* times whose nanoseconds do not fit in 64 bits: an error */
+	{
+		const char *one[1] = { put(3, "big.txt", "MPI_Init:-:1:2:-10000000000000000\n"
+		                                          "MPI_Finalize:10000000000000000:-\n") };
+		char want[400];
+		t2g_options_default(&o);
+		CHECK(convert(one, 1, &o, &s, &st, err, sizeof err) == -1);
+		snprintf(want, sizeof want, "%s:2:1: error: rank 0: computation of 20000000000000000000 ns "
+		         "before this call is too long (2^64 ns or more)", one[0]);
+		CHECK_STR(err, want);
+		one[0] = put(3, "big.txt", "MPI_Init:-:1:2:0\nMPI_Finalize:2000000000:-\n");
+		o.compute_scale = 1e10;
+		CHECK(convert(one, 1, &o, &s, &st, err, sizeof err) == -1);
+		snprintf(want, sizeof want, "%s:2:1: error: rank 0: computation of 20000000000000000000000 ns "
+		         "before this call is too long (2^64 ns or more)", one[0]);
+		CHECK_STR(err, want);
+		o.compute_scale = 1;
+		one[0] = put(3, "big.txt", "MPI_Init:-:1:2:0\nMPI_Finalize:18446744073709540:-\n");
+		CHECK(convert(one, 1, &o, &s, &st, err, sizeof err) == 0);
+		CHECK_EQ_U64(s.nops, 1);
+		CHECK_EQ_U64(s.op[0].size, 18446744073709539328u); /* the nearest double */
+		unlink(one[0]);
+	}
+
 	unlink(paths[0]);
 	unlink(paths[1]);
 	unlink(put(0, "a.txt", ""));
