@@ -167,7 +167,7 @@ static double minimax_offset(const double *r, const double *h, size_t k, size_t 
 		hi = r[i] > hi ? r[i] : hi;
 	}
 	for (int it = 0; it < 100 && hi - lo > 1e-9; it++) {
-		double m = (lo + hi) / 2, up = -INFINITY, down = -INFINITY;
+		double m = (lo + hi) / 2, up = -HUGE_VAL, down = -HUGE_VAL;
 		for (size_t i = k; i <= l; i++) {
 			double e = (m - r[i]) / (h[i] > 0 ? h[i] : 1);
 			up = e > up ? e : up;

@@ -50,6 +50,8 @@ struct parser {
 
 /* Records the first error, at the column of position at in the line. */
 static int fail(struct parser *ps, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct parser *ps, const char *at, const char *fmt, ...)
 {
 	if (ps->failed)
 		return -1;

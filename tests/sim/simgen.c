@@ -79,7 +79,7 @@ int simgen_dissemination(const char *path, uint64_t P, uint64_t size, char *err,
 		rc = goal_writer_rank_begin(w);
 		for (int k = 0; k < rounds && !rc; k++) {
 			uint64_t d = 1ull << k;
-			uint32_t s, v;
+			uint32_t s = 0, v = 0;
 			goal_op so = mk(GOAL_SEND, size, (uint32_t)((r + d) % P), k);
 			goal_op ro = mk(GOAL_RECV, size, (uint32_t)((r + P - d % P) % P), k);
 			rc = goal_writer_op(w, &so, NULL, 0, &s);
