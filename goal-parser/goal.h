@@ -42,6 +42,9 @@ extern const char *const goal_kind_name[GOAL_NKINDS];
 #define GOAL_MAX_RANKS  (UINT32_MAX - 1u)
 #define GOAL_MAX_INDEX  65535u      /* largest cpu or nic index */
 #define GOAL_MAX_RANK_OPS 0x7fffffffu /* ops in one rank (edge index is 31 bits) */
+/* GOAL text: the longest line (bytes); labels have at most 255 characters,
+ * numbers at most 40 digits (the scanner's rules, goal_lex.l). */
+#define GOAL_MAX_LINE (1u << 20)
 
 /* One op: 32 bytes. */
 typedef struct goal_op {
@@ -109,15 +112,21 @@ typedef struct goal_sched {
  * "PATH: error: ..." in err. */
 int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen);
 
+/* The same for an open regular file fd (not closed; the mapping outlives
+ * it), named name in messages. */
+int goal_sched_open_fd(goal_sched *s, int fd, const char *name, char *err, size_t errlen);
+
 /* Validate a caller-owned buffer (8-byte aligned) the same way; the buffer
  * must outlive s.  Returns 0 or -1 with a message in err. */
 int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
                            char *err, size_t errlen);
 
 /* Open a binary schedule, or compile a GOAL text file (detected by its first
- * bytes) into an unlinked temporary binary and open that.  Text errors are
- * printed to diag in the compiler's format.  Returns 0 or -1 (err set; for
- * text errors err says how many). */
+ * bytes) into an unlinked temporary binary and open that.  path "-" is
+ * standard input; a pipe, FIFO or device is read once (into an unlinked
+ * temporary file, at most one line of GOAL_MAX_LINE bytes past the last
+ * newline).  Text errors are printed to diag in the compiler's format.
+ * Returns 0 or -1 (err set; for text errors err says how many). */
 int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
                         char *err, size_t errlen);
 
@@ -202,8 +211,10 @@ const char *goal_writer_error(const goal_writer *w);
 /* Compile GOAL text from in (named name in messages) to the binary out_path
  * (NULL: check only).  Errors go to diag as "NAME:LINE:COL: error: MSG", the
  * source line and a caret; at most max_errors are printed.  in must be
- * seekable (to show source lines); goal_compile_path copies a pipe to a
- * temporary file first.  Returns the number of errors (0 = success). */
+ * seekable (to show source lines); goal_compile_path copies a stream that
+ * is not a regular file (standard input "-", a pipe, a device) to a
+ * temporary file first, as goal_sched_open_any does.  Returns the number
+ * of errors (0 = success). */
 unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
                            FILE *diag, unsigned max_errors);
 unsigned long goal_compile_path(const char *in_path, const char *out_path,

@@ -994,30 +994,35 @@ int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
 
 int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	void *p;
-	char msg[400];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
 	memset(s, 0, sizeof *s);
 	if (fd < 0) {
 		fmt_err(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
+	int rc = goal_sched_open_fd(s, fd, path, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int goal_sched_open_fd(goal_sched *s, int fd, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	void *p;
+	char msg[400];
+
+	memset(s, 0, sizeof *s);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fmt_err(err, errlen, "%s: error: not a regular file", path);
-		close(fd);
+		fmt_err(err, errlen, "%s: error: not a regular file", name);
 		return -1;
 	}
 	if (st.st_size == 0) {
-		fmt_err(err, errlen, "%s: error: truncated: the file is empty", path);
-		close(fd);
+		fmt_err(err, errlen, "%s: error: truncated: the file is empty", name);
 		return -1;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (p == MAP_FAILED) {
-		fmt_err(err, errlen, "%s: error: cannot map: %s", path, strerror(errno));
+		fmt_err(err, errlen, "%s: error: cannot map: %s", name, strerror(errno));
 		return -1;
 	}
 #ifdef MADV_HUGEPAGE
@@ -1027,7 +1032,7 @@ int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen)
 	s->size = (uint64_t)st.st_size;
 	s->mapped = 1;
 	if (validate(s, msg, sizeof msg)) {
-		fmt_err(err, errlen, "%s: error: %s", path, msg);
+		fmt_err(err, errlen, "%s: error: %s", name, msg);
 		munmap(p, (size_t)st.st_size);
 		memset(s, 0, sizeof *s);
 		return -1;
@@ -1040,44 +1045,6 @@ void goal_sched_close(goal_sched *s)
 	if (s->mapped && s->base)
 		munmap((void *)(uintptr_t)s->base, (size_t)s->size);
 	memset(s, 0, sizeof *s);
-}
-
-int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
-                        char *err, size_t errlen)
-{
-	char magic[8];
-	char tmp[4096];
-	const char *dir = getenv("TMPDIR");
-	unsigned long nerr;
-	int fd, rc;
-	ssize_t n;
-
-	memset(s, 0, sizeof *s);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fmt_err(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	n = read(fd, magic, sizeof magic);
-	close(fd);
-	if (n == (ssize_t)sizeof magic && memcmp(magic, GOAL_MAGIC, 8) == 0)
-		return goal_sched_open(s, path, err, errlen);
-	snprintf(tmp, sizeof tmp, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fmt_err(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	nerr = goal_compile_path(path, tmp, diag, 20);
-	if (nerr) {
-		unlink(tmp);
-		fmt_err(err, errlen, "%s: %lu error%s", path, nerr, nerr == 1 ? "" : "s");
-		return -1;
-	}
-	rc = goal_sched_open(s, tmp, err, errlen);
-	unlink(tmp);
-	return rc;
 }
 
 const char *goal_rank_labels(const goal_sched *s, uint64_t r)

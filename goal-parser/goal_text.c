@@ -3,10 +3,12 @@
 #include "goal_text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "goal_parse.h"
@@ -155,6 +157,11 @@ void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void goal_ps_stop(goal_ps *ps)
+{
+	ps->stopped = 1;
+}
+
 int goal_ps_too_many_errors(const goal_ps *ps)
 {
 	return ps->stopped;
@@ -188,6 +195,10 @@ void goal_ps_syntax_error(goal_ps *ps, const goal_loc *loc, const char *unexpect
 	size_t m;
 	if (ps->scan.eof_error && unexpected && strcmp(unexpected, "end of file") == 0)
 		return; /* the scanner said why already */
+	if (ps->scan.reported) {
+		ps->scan.reported = 0;
+		return;
+	}
 	token_name(ps, unexpected, tok, sizeof tok);
 	m = (size_t)snprintf(msg, sizeof msg, "unexpected %s", tok);
 	for (int i = 0; i < n && m < sizeof msg; i++) {
@@ -225,12 +236,21 @@ static int rehash(goal_ps *ps, size_t nslots)
 	return 0;
 }
 
-/* Forget the labels of the previous rank.  O(table size), but the table
- * only grows to twice the largest rank's label count. */
+/* Forget the labels of the previous rank: O(its labels), not O(table
+ * size) (the table keeps the size of the largest rank so far, and a large
+ * rank followed by many small ones would be quadratic). */
 static void labels_reset(goal_ps *ps)
 {
-	if (ps->nsyms)
+	if (ps->nsyms * 8 >= ps->nslots) {
 		memset(ps->slots, 0, ps->nslots * sizeof *ps->slots);
+	} else {
+		for (size_t i = 0; i < ps->nsyms; i++) {
+			size_t j = ps->syms[i].hash & (ps->nslots - 1);
+			while (ps->slots[j] != i + 1)
+				j = (j + 1) & (ps->nslots - 1);
+			ps->slots[j] = 0;
+		}
+	}
 	ps->nsyms = 0;
 	ps->names_len = 0;
 	ps->ndeps = 0;
@@ -543,6 +563,10 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 	rc = goalyyparse(scanner, &ps);
 	if (rc == 2)
 		goal_ps_error(&ps, NULL, "out of memory");
+	if (ps.scan.read_errno || ferror(in)) {
+		goal_ps_error(&ps, NULL, "cannot read: %s", strerror(ps.scan.read_errno ? ps.scan.read_errno : EIO));
+		ps.stopped = 1;
+	}
 	if (!ps.stopped && rc == 0 && ps.have_nranks && ps.next_rank < ps.nranks) {
 		const goal_loc *end = &ps.nranks_loc;
 		if (ps.next_rank + 1 == ps.nranks)
@@ -554,9 +578,6 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 	}
 	if (!ps.stopped && rc == 0 && !ps.have_nranks && !ps.saw_rank && !ps.nerrors)
 		goal_ps_error(&ps, NULL, "no 'num_ranks N' line: not a GOAL schedule");
-	if (ferror(in)) {
-		goal_ps_error(&ps, NULL, "read error: %s", strerror(errno));
-	}
 	goalyylex_destroy(scanner);
 	if (ps.w) {
 		if (ps.nerrors == 0 && goal_writer_finish(ps.w)) {
@@ -574,38 +595,125 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 	return n;
 }
 
+/* Copy the stream fd to a new unlinked temporary file, rewound; stop one
+ * byte into a line longer than GOAL_MAX_LINE (the scanner reports it, and
+ * an endless stream without newlines ends).  NULL with an error on diag. */
+static FILE *stream_copy(int fd, const char *name, FILE *diag)
+{
+	char buf[1 << 16];
+	uint64_t since_nl = 0;
+	ssize_t k;
+	FILE *out = tmpfile();
+	if (!out) {
+		fprintf(diag, "%s: error: cannot create a temporary file: %s\n", name, strerror(errno));
+		return NULL;
+	}
+	while ((k = read(fd, buf, sizeof buf)) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(diag, "%s: error: cannot read: %s\n", name, strerror(errno));
+			fclose(out);
+			return NULL;
+		}
+		const char *nl = memrchr(buf, '\n', (size_t)k);
+		since_nl = nl ? (uint64_t)(buf + k - nl - 1) : since_nl + (uint64_t)k;
+		if (fwrite(buf, 1, (size_t)k, out) != (size_t)k) {
+			fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
+			fclose(out);
+			return NULL;
+		}
+		if (since_nl > GOAL_MAX_LINE)
+			break;
+	}
+	if (fflush(out) != 0) {
+		fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
+		fclose(out);
+		return NULL;
+	}
+	rewind(out);
+	return out;
+}
+
+/* Open path ("-": standard input) for reading: a regular file as it is,
+ * anything else copied once to a temporary file (stream_copy).  NULL with
+ * an error on diag (a directory: "cannot read: Is a directory"). */
+static FILE *open_input(const char *path, const char *name, FILE *diag)
+{
+	struct stat st;
+	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	FILE *in;
+	if (fd < 0) {
+		fprintf(diag, "%s: error: cannot open: %s\n", name, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		fprintf(diag, "%s: error: cannot read: %s\n", name, strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (!(in = fdopen(fd, "r"))) {
+			fprintf(diag, "%s: error: cannot open: %s\n", name, strerror(errno));
+			close(fd);
+		}
+		return in;
+	}
+	in = stream_copy(fd, name, diag);
+	close(fd);
+	return in;
+}
+
 unsigned long goal_compile_path(const char *in_path, const char *out_path,
                                 FILE *diag, unsigned max_errors)
 {
-	FILE *in;
-	unsigned long n;
-	int is_stdin = strcmp(in_path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : in_path;
-
-	if (is_stdin) {
-		/* Copy a pipe to a temporary file, so errors can show their line. */
-		char buf[1 << 16];
-		size_t k;
-		in = tmpfile();
-		if (!in) {
-			fprintf(diag, "%s: error: cannot create a temporary file: %s\n", name, strerror(errno));
-			return 1;
-		}
-		while ((k = fread(buf, 1, sizeof buf, stdin)) > 0)
-			if (fwrite(buf, 1, k, in) != k) {
-				fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
-				fclose(in);
-				return 1;
-			}
-		rewind(in);
-	} else {
-		in = fopen(in_path, "r");
-		if (!in) {
-			fprintf(diag, "%s: error: cannot open: %s\n", in_path, strerror(errno));
-			return 1;
-		}
-	}
-	n = goal_compile(in, name, out_path, diag, max_errors);
+	const char *name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
+	FILE *in = open_input(in_path, name, diag);
+	if (!in)
+		return 1;
+	unsigned long n = goal_compile(in, name, out_path, diag, max_errors);
 	fclose(in);
 	return n;
+}
+
+int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
+                        char *err, size_t errlen)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	char magic[8], tmp[4096];
+	const char *dir = getenv("TMPDIR");
+	unsigned long nerr;
+	int fd, rc;
+
+	memset(s, 0, sizeof *s);
+	FILE *in = open_input(path, name, diag);
+	if (!in) {
+		snprintf(err, errlen, "%s: 1 error", name);
+		return -1;
+	}
+	if (pread(fileno(in), magic, sizeof magic, 0) == (ssize_t)sizeof magic
+	    && memcmp(magic, GOAL_MAGIC, 8) == 0) {
+		rc = goal_sched_open_fd(s, fileno(in), name, err, errlen);
+		fclose(in);
+		return rc;
+	}
+	/* Text: compiled into a temporary binary, unlinked once mapped. */
+	snprintf(tmp, sizeof tmp, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	nerr = goal_compile(in, name, tmp, diag, 20);
+	fclose(in);
+	unlink(tmp);
+	if (nerr) {
+		close(fd);
+		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
+		return -1;
+	}
+	rc = goal_sched_open_fd(s, fd, name, err, errlen);
+	close(fd);
+	return rc;
 }

@@ -32,9 +32,13 @@ typedef struct goal_ps goal_ps;
 typedef struct goal_scan {
 	goal_loc pos;          /* where the next token starts */
 	uint64_t off;          /* file offset of the next token */
+	int read_errno;        /* a read error ended the input (0: none) */
 	unsigned char invalid; /* the last INVALID character */
 	unsigned char eof_error; /* the scanner reported an error at the end */
+	unsigned char reported;  /* the scanner reported the error of its last
+	                            INVALID token: no syntax error for it */
 } goal_scan;
+
 #define GOAL_SCAN(ps) ((goal_scan *)(void *)(ps))
 
 /* Scanner callbacks. */
@@ -57,6 +61,9 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 void goal_ps_dep(goal_ps *ps, uint32_t a, const goal_loc *aloc, uint32_t b,
                  const goal_loc *bloc, int irequires);
 int goal_ps_too_many_errors(const goal_ps *ps);
+/* Stop: report nothing more (the scanner ends the input after an error it
+ * cannot recover from). */
+void goal_ps_stop(goal_ps *ps);
 /* A syntax error: unexpected is the token's grammar name (NULL: the
  * scanner's invalid character), expected the names of the n tokens that
  * would have been accepted. */

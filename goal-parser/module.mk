@@ -21,7 +21,7 @@ $(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MK_FILES)
 # and bison skeletons trip over.
 GEN_CFLAGS := -Wno-missing-prototypes -Wno-sign-compare -Wno-unused-function \
 	-Wno-null-dereference -I goal-parser
-$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(MK_FILES)
+$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -c $< -o $@
 

@@ -71,4 +71,45 @@ if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "unknow
 "$G" --max-errors 2 --check err-too-many.goal 2>"$tmp/err"
 if [ "$(grep -c ': error: ' "$tmp/err")" -eq 2 ] && tail -1 "$tmp/err" | grep -qx 'err-too-many.goal: too many errors, stopping'; then
 	ok "--max-errors"; else fail "--max-errors"; fi
+
+# Hostile input: one error each, in time linear in the input (timeout: a
+# hang fails the check instead of the suite), no temporary file left.
+expect_err() { # NAME WANT-STDERR COMMAND...
+	local name=$1 want=$2
+	shift 2
+	timeout 60 "$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	printf '%b' "$want" >"$tmp/want"
+	{ echo "exit status $rc"; diff -u "$tmp/want" "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq 1 ] && cmp -s "$tmp/want" "$tmp/err"; then ok "$name"; else fail "$name"; fi
+}
+long=$(printf '%0256d' 0 | tr 0 a)
+printf 'num_ranks 1\nrank 0 {\n%s: calc 1\n}\n' "$long" >"$tmp/label.goal"
+expect_err "a label of 256 characters" "$tmp/label.goal:3:1: error: label longer than 255 characters\n$long: calc 1\n^\n" \
+	"$G" --check "$tmp/label.goal"
+printf 'num_ranks 1\nrank 0 {\nl1: calc 1%040d\n}\n' 0 >"$tmp/num.goal"
+expect_err "a number of 41 digits" "$tmp/num.goal:3:10: error: number longer than 40 characters\nl1: calc 1$(printf '%040d' 0)\n         ^\n" \
+	"$G" --check "$tmp/num.goal"
+{ printf 'num_ranks 1\nrank 0 {\n'; head -c 1048577 /dev/zero | tr '\0' ' '; printf 'l1: calc 1\n}\n'; } >"$tmp/line.goal"
+spaces=$(printf '%511s' '')
+expect_err "a line of more than 1 MiB" "$tmp/line.goal:3:1048577: error: line longer than 1048576 bytes\n$spaces\n$spaces^\n" \
+	"$G" --check "$tmp/line.goal"
+expect_err "endless input without a newline (/dev/zero)" \
+	"/dev/zero:1:1: error: unexpected byte 0x00, expected end of file, end of line, 'num_ranks' or 'rank'\n$spaces\n^\n/dev/zero:1:1048577: error: line longer than 1048576 bytes\n$spaces\n$spaces^\n" \
+	"$G" --check /dev/zero
+printf 'num_ranks 1\nrank 0 {\nl1: calc 5\n}\n' >"$tmp/p.goal"
+"$B/bin/loggopsim" -q <(cat "$tmp/p.goal") >"$tmp/out" 2>&1
+"$G" "$tmp/p.goal" -o "$tmp/p.bin"
+"$B/bin/loggopsim" -q <(cat "$tmp/p.bin") >"$tmp/out2" 2>&1
+if grep -qx 'Host 0: 5' "$tmp/out" && grep -qx 'Host 0: 5' "$tmp/out2"; then
+	ok "a pipe as input, text or binary, is read once"
+else
+	cat "$tmp/out" "$tmp/out2" >"$tmp/diff"
+	fail "a pipe as input, text or binary, is read once"
+fi
+mkdir "$tmp/dir.goal"
+expect_err "a directory as input" "$tmp/dir.goal: error: cannot read: Is a directory\n" "$G" --check "$tmp/dir.goal"
+expect_err "a directory as input (loggopsim)" "$tmp/dir.goal: error: cannot read: Is a directory\n$tmp/dir.goal: 1 error\n" \
+	env TMPDIR="$tmp/dir.goal" "$B/bin/loggopsim" "$tmp/dir.goal"
+if [ -z "$(ls -A "$tmp/dir.goal")" ]; then ok "no temporary file left behind"; else fail "no temporary file left behind"; fi
 exit 0
