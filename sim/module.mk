@@ -43,3 +43,11 @@ TEST_PROGS += $(B)/tests/sim_sweep_test
 OBJS += $(B)/obj/tests/sim/sweep_test.o
 $(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
+
+# libFuzzer target (make fuzz builds it with SAN=fuzz).
+ifeq ($(SAN),fuzz)
+OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
+$(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim -I loggp
+$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
+endif

@@ -65,3 +65,15 @@ $(B)/examples/%: $(B)/obj/mpi/examples/%.o
 	@mkdir -p $(@D)
 	$(MPICC) $< -lm -o $@
 endif
+
+# libFuzzer targets (make fuzz builds them with SAN=fuzz): the reader, and
+# the conversion on top of it.
+ifeq ($(SAN),fuzz)
+OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o
+$(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
+$(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+$(B)/obj/tests/fuzz/fuzz_t2g.o: ALL_CFLAGS += -I traces -I schedgen
+$(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif

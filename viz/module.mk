@@ -23,3 +23,11 @@ OBJS += $(B)/obj/tests/viz/viz_timeline_test.o
 $(B)/obj/tests/viz/viz_timeline_test.o: ALL_CFLAGS += -I viz -I tests
 $(B)/tests/viz_timeline_test: $(B)/obj/tests/viz/viz_timeline_test.o $(LIBVIZ) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# libFuzzer target (make fuzz builds it with SAN=fuzz).
+ifeq ($(SAN),fuzz)
+OBJS += $(B)/obj/tests/fuzz/fuzz_timeline.o
+$(B)/obj/tests/fuzz/fuzz_timeline.o: ALL_CFLAGS += -I viz
+$(B)/fuzz_timeline: $(B)/obj/tests/fuzz/fuzz_timeline.o $(LIBVIZ) $(LIBGOAL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs each libFuzzer target for $1 seconds (default 20), seeded with the
-# golden GOAL cases and their compiled binaries, and for the LogGP files
-# with two recorded PRTT tables and a parameter file.  Exit status
-# non-zero if a target finds a crash (the reproducer is left in
-# build/fuzz/).
+# golden GOAL cases and their compiled binaries, for the LogGP files with
+# two recorded PRTT tables and a parameter file, for the trace reader and
+# trace2goal with the traces of tests/trace2goal/cases (the ranks of a run
+# joined by form feeds), for the timeline reader with the timelines of
+# tests/viz/data and tests/sim/cases, and for sweeps with the files and
+# compact forms of docs/sweep.md.  Exit status non-zero if a target finds
+# a crash, a leak, a timeout (10 s) or more than 2 GB of memory (the
+# reproducer is left in build/fuzz/).
 set -eu
 secs=${1:-20}
 cd "$(dirname "$0")/../.."
@@ -18,10 +22,39 @@ mkdir -p $F/corpus-loggp
 cp tests/loggp/data/shm-1.prtt tests/loggp/data/tcp-7.prtt $F/corpus-loggp/
 printf '%s\n' 'loggp-params 1' 'S 65535' 'range 0 256 L=0 o=96 g=87 G=0.091115 O=0.0033' \
 	'range 257 inf L=39 o=2069 g=1976 G=0.069616 O=0.073073' >$F/corpus-loggp/two.params
-for t in goal_text goal_bin loggp; do
+mkdir -p $F/corpus-trace $F/corpus-t2g
+T=tests/trace2goal/cases
+for d in $T/*/; do
+	n=$(basename "$d")
+	for r in "$d"*.txt; do cp "$r" "$F/corpus-trace/$n-$(basename "$r")"; done
+	# the first three ranks, joined by form feeds
+	set -- "$d"*.txt
+	{ cat "$1"; for r in "${@:2:2}"; do printf '\f'; cat "$r"; done; } >"$F/corpus-t2g/$n"
+	cp "$1" "$F/corpus-t2g/$n-one"
+done
+# the coll case on three ranks (rank 1 alone in its split half)
+for r in 0 1 2; do
+	sed -e 's/^# size: 4/# size: 3/; s/0,1,2,3$/0,1,2/; s/,4:/,3:/g; s/10,20,30,40/10,20,30/' \
+		-e 's/0,10,30,60/0,10,30/; s/\([0-9]*\),\1,\1,\1:/\1,\1,\1:/; s/0,1,2,3:/0,1,2:/' \
+		-e '/^# rank: 1/,$ { s/:3,1$/:1/; s/:2\([01]\),1,2:/:2\1,0,1:/; }' $T/coll/rank-$r.txt
+	[ $r = 2 ] || printf '\f'
+done >$F/corpus-t2g/coll-3
+mkdir -p $F/corpus-timeline
+for f in tests/viz/data/*.tl tests/sim/cases/*.tl; do
+	cp "$f" "$F/corpus-timeline/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+mkdir -p $F/corpus-sweep
+printf '%s\n' '# the four changes of the LogGOPSim paper' base 'rdma       O=0' \
+	'no-overlap O=G' 'G*10       G=*10' 'L*10       L=*10 S=100' >$F/corpus-sweep/four.sweep
+printf '%s\n' 'shm params=fuzz-sweep.params' 'tcp-L*2  params=fuzz-sweep.params L=*2 O=G' \
+	>$F/corpus-sweep/params.sweep
+printf '%s\n' 'none params=no-such.params' >$F/corpus-sweep/no-params.sweep
+printf '%s' 'L=1000..64000*2 G=1,2,4' >$F/corpus-sweep/compact
+printf '%s' 'G=0.1..0.5+0.2 o=*2,L O=0.000000001 S=0,65535 g=1..50*3' >$F/corpus-sweep/compact2
+for t in goal_text goal_bin loggp trace t2g timeline sweep; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
 	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \
-		$c 2>fuzz-$t.log) || { tail -40 $F/fuzz-$t.log; exit 1; }
+		-timeout=10 -rss_limit_mb=2048 $c 2>fuzz-$t.log) || { tail -40 $F/fuzz-$t.log; exit 1; }
 	grep -E '^#[0-9]+.*DONE' $F/fuzz-$t.log | tail -1 >&2 || true
 done

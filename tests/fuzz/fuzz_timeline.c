@@ -1,0 +1,72 @@
+/* fuzz_timeline.c: libFuzzer target for goalviz's timeline reader (viz/
+ * viz_timeline.h, both the loggopsim -V format and the old LogGOPSim one):
+ * the input is read twice, with goalviz's default window and with a small
+ * one (a time window, a rank list, few lanes and items), and what was read
+ * is drawn as SVG and dot into /dev/null.  Any input must be rejected with
+ * a "fuzz.tl:..." message or give a timeline whose bars and messages lie
+ * on its lanes. */
+#include "viz_render.h"
+#include "viz_timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+static void check(const viz_tl *tl)
+{
+	for (size_t i = 0; i < tl->nbars; i++) {
+		const viz_bar *b = &tl->bars[i];
+		if (b->lane >= tl->nlanes || b->kind >= VIZ_NBARS || b->end < b->start)
+			abort();
+		if (!tl->old_format && b->unit >= (VIZ_BAR_ON_NIC(b->kind) ? tl->nnics : tl->ncpus))
+			abort();
+	}
+	for (size_t i = 0; i < tl->nmsgs; i++) {
+		const viz_msg *m = &tl->msgs[i];
+		if (m->src_lane >= tl->nlanes || m->dst_lane >= tl->nlanes || m->arrival < m->depart ||
+		    m->src >= tl->nranks || m->dst >= tl->nranks)
+			abort();
+	}
+	for (uint32_t i = 0; i < tl->nlanes; i++)
+		if (tl->lane_rank[i] >= tl->nranks || (i && tl->lane_rank[i] <= tl->lane_rank[i - 1]))
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static FILE *devnull;
+	static const uint64_t ranges[] = { 1, 2, 5, 9 };
+	const viz_window win[2] = {
+		{ 0, VIZ_NONE, NULL, 0, 256, 1000000 },       /* goalviz's defaults */
+		{ 100, 5000, ranges, 2, 3, 8 },
+	};
+	char err[512], notes[1024];
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	for (int k = 0; k < 2; k++) {
+		/* fmemopen does not take an empty buffer */
+		FILE *f = size ? fmemopen((void *)(uintptr_t)data, size, "r") : fopen("/dev/null", "r");
+		viz_tl tl;
+		if (!f)
+			abort();
+		err[0] = 0;
+		int rc = viz_tl_read(&tl, f, "fuzz.tl", &win[k], err, sizeof err);
+		fclose(f);
+		if (rc) {
+			if (strncmp(err, "fuzz.tl:", 8) != 0 || !strstr(err, "error: "))
+				abort();
+		} else {
+			check(&tl);
+			viz_render_opts ro = { k ? 300 : 0, k ? "fuzz.tl" : NULL };
+			viz_render_notes(&tl, notes, sizeof notes);
+			if (viz_render_svg(&tl, &ro, devnull) || viz_render_dot(&tl, &ro, devnull))
+				abort();
+		}
+		viz_tl_free(&tl);
+	}
+	return 0;
+}
