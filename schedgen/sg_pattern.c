@@ -699,6 +699,14 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
 		return perr(err, errlen, "--fanin must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->fanin);
 	if (p->iterations < 1)
 		return perr(err, errlen, "--iterations must be at least 1");
+	if (p->nb) {
+		uint64_t pieces = p->nb_poll ? p->nb_time / p->nb_poll + (p->nb_time % p->nb_poll != 0) : 1;
+		uint64_t calcs;
+		if (__builtin_mul_overflow(pieces ? pieces : 1, p->iterations, &calcs) || calcs > GOAL_MAX_RANK_OPS)
+			return perr(err, errlen, "--nb %" PRIu64 " in pieces of --nb-poll %" PRIu64 " ns, %" PRIu64
+			            " times: more calcs per rank than the %u ops a rank may have",
+			            p->nb_time, p->nb_poll, p->iterations, GOAL_MAX_RANK_OPS);
+	}
 	t = tags_total(i, p);
 	if (t > (uint64_t)INT32_MAX + 1)
 		return perr(err, errlen, "this schedule needs %s%" PRIu64 " distinct tags, more than the "

@@ -81,6 +81,8 @@ err_case "nway 0" "schedgen: error: --nway must be 1..4294967295 (got 0)" barrie
 err_case "fan-in 0" "schedgen: error: --fanin must be 1..4294967295 (got 0)" barrier_tree --fanin 0
 err_case "iterations 0" "schedgen: error: --iterations must be at least 1" bcast_binomial --iterations 0
 err_case "cpu too large" "schedgen: error: --cpu must be 0..65535 (got 65536)" bcast_binomial --nb 10 --cpu 65536
+err_case "nb in too many pieces" "schedgen: error: --nb 18446744073709551615 in pieces of --nb-poll 1 ns, 1 times: more calcs per rank than the 2147483647 ops a rank may have" bcast_binomial --nb 18446744073709551615 --nb-poll 1
+err_case "nb pieces times iterations" "schedgen: error: --nb 100 in pieces of --nb-poll 1 ns, 100000000 times: more calcs per rank than the 2147483647 ops a rank may have" bcast_binomial --nb 100 --nb-poll 1 --iterations 100000000
 err_case "unknown pattern" "schedgen: error: unknown pattern 'bcast_foo' (schedgen --list shows them)" bcast_foo
 err_case "old pattern not supported" "schedgen: error: the published schedgen's pattern 'resnet' is not supported here (schedgen --list shows the patterns)" -p resnet
 err_case "unknown option" "schedgen: error: unknown option --bogus (see --help)" bcast_binomial --bogus
