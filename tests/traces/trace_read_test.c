@@ -11,6 +11,13 @@ static int read_text(const char *text, struct tr_trace *t, char *err, size_t n)
 	return tr_read_mem("t.txt", text, strlen(text), NULL, t, err, n);
 }
 
+/* Value k of list i of call c (INT64_MIN when the trace has no list values). */
+static int64_t list_value(const struct tr_trace *t, const struct tr_call *c, int i, size_t k)
+{
+	const int64_t *l = tr_list(t, c, i);
+	return l ? l[k] : INT64_MIN;
+}
+
 /* Reads text that must be rejected and checks the message. */
 static void check_error(const char *text, const char *want)
 {
@@ -55,7 +62,7 @@ static void test_goaltrace_p2p(void)
 	CHECK_EQ_U64(c[0].newcomm, 1000);
 	CHECK_EQ_U64(c[0].comm_size, 4);
 	CHECK_EQ_U64(c[0].len[0], 4);
-	CHECK_EQ_U64(tr_list(&t, &c[0], 0)[3], 3);
+	CHECK_EQ_U64(list_value(&t, &c[0], 0, 3), 3);
 
 	CHECK_EQ_U64(c[1].kind, TR_INIT);
 	CHECK_EQ_U64(c[1].flags, TR_F_NO_START);
@@ -84,10 +91,10 @@ static void test_goaltrace_p2p(void)
 	CHECK_EQ_U64(c[5].kind, TR_WAITALL);
 	CHECK_EQ_U64(c[5].nreq, 2);
 	CHECK_EQ_U64(c[5].len[0], 2);
-	CHECK_EQ_U64(tr_list(&t, &c[5], 0)[1], 9002);
+	CHECK_EQ_U64(list_value(&t, &c[5], 0, 1), 9002);
 	CHECK_EQ_U64(c[5].len[2], 6);
-	CHECK_EQ_U64(tr_list(&t, &c[5], 2)[3], 3);
-	CHECK_EQ_U64(tr_list(&t, &c[5], 2)[5], 8);
+	CHECK_EQ_U64(list_value(&t, &c[5], 2, 3), 3);
+	CHECK_EQ_U64(list_value(&t, &c[5], 2, 5), 8);
 
 	CHECK_EQ_U64(c[6].kind, TR_RECV);
 	CHECK_EQ_U64(c[6].flags, TR_F_STATUS);
@@ -112,7 +119,7 @@ static void test_goaltrace_p2p(void)
 	CHECK_EQ_U64(c[10].kind, TR_WAITSOME);
 	CHECK_EQ_U64(c[10].flag, 2);
 	CHECK_EQ_U64(c[10].len[1], 2);
-	CHECK_EQ_U64(tr_list(&t, &c[10], 1)[1], 2);
+	CHECK_EQ_U64(list_value(&t, &c[10], 1, 1), 2);
 	CHECK_EQ_U64(c[11].kind, TR_FINALIZE);
 	CHECK(c[11].end == 30.0);
 	tr_free(&t);
@@ -157,24 +164,24 @@ static void test_goaltrace_colls(void)
 	CHECK_EQ_U64(c[3].bytes, 12);
 	CHECK_EQ_U64(c[3].len[0], 0);
 	CHECK_EQ_U64(c[3].len[1], 4);
-	CHECK_EQ_U64(tr_list(&t, &c[3], 1)[3], 16);
+	CHECK_EQ_U64(list_value(&t, &c[3], 1, 3), 16);
 	CHECK_EQ_U64(c[4].kind, TR_SCATTERV);
 	CHECK_EQ_U64(c[4].len[0], 4);
-	CHECK_EQ_U64(tr_list(&t, &c[4], 0)[0], 16);
+	CHECK_EQ_U64(list_value(&t, &c[4], 0, 0), 16);
 	CHECK_EQ_U64(c[4].rbytes, 8);
 	CHECK_EQ_U64(c[4].root, 3);
 	CHECK_EQ_U64(c[5].kind, TR_ALLTOALLV);
-	CHECK_EQ_U64(tr_list(&t, &c[5], 0)[2], 4);
-	CHECK_EQ_U64(tr_list(&t, &c[5], 1)[2], 8);
+	CHECK_EQ_U64(list_value(&t, &c[5], 0, 2), 4);
+	CHECK_EQ_U64(list_value(&t, &c[5], 1, 2), 8);
 	CHECK_EQ_U64(c[6].kind, TR_REDUCE_SCATTER);
-	CHECK_EQ_U64(tr_list(&t, &c[6], 0)[3], 16);
+	CHECK_EQ_U64(list_value(&t, &c[6], 0, 3), 16);
 	CHECK_EQ_U64(c[7].kind, TR_COMM_SPLIT);
 	CHECK_EQ_U64(c[7].color, 1);
 	CHECK_EQ_U64(c[7].key, 0);
 	CHECK_EQ_U64(c[7].newcomm, 2000);
 	CHECK_EQ_U64(c[8].kind, TR_COMMDEF);
 	CHECK(c[8].start == 16.0);
-	CHECK_EQ_U64(tr_list(&t, &c[8], 0)[1], 3);
+	CHECK_EQ_U64(list_value(&t, &c[8], 0, 1), 3);
 	CHECK_EQ_U64(c[9].comm_size, 2);
 	CHECK_EQ_U64(c[10].kind, TR_COMM_FREE);
 	CHECK_EQ_U64(c[10].newcomm, 2000);
@@ -227,8 +234,8 @@ static void test_liballprof(void)
 	CHECK_EQ_U64(c[2].req, 14118584);
 	CHECK_EQ_U64(c[3].kind, TR_WAITALL);
 	CHECK_EQ_U64(c[3].len[0], 2);
-	CHECK_EQ_U64(tr_list(&t, &c[3], 0)[0], 14118576);
-	CHECK_EQ_U64(tr_list(&t, &c[3], 0)[1], 14118584);
+	CHECK_EQ_U64(list_value(&t, &c[3], 0, 0), 14118576);
+	CHECK_EQ_U64(list_value(&t, &c[3], 0, 1), 14118584);
 	CHECK_EQ_U64(c[3].len[2], 0);
 	CHECK_EQ_U64(c[4].kind, TR_WAIT);
 	CHECK_EQ_U64(c[4].req, 7104000);
@@ -250,7 +257,7 @@ static void test_liballprof(void)
 	const char *w = "MPI_Waitall:1:3:100:200:2\n";
 	CHECK(tr_read_mem("m.txt", w, strlen(w), &opt, &t, err, sizeof err) == 0);
 	CHECK_EQ_U64(t.calls[0].len[0], 3);
-	CHECK_EQ_U64(tr_list(&t, &t.calls[0], 0)[2], 108);
+	CHECK_EQ_U64(list_value(&t, &t.calls[0], 0, 2), 108);
 	tr_free(&t);
 }
 
