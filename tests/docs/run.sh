@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The examples of README.md and docs/model.md print what the text shows.
+# In a fenced block, a line "$ COMMAND" (continued by a trailing "\") is an
+# example; the lines after it, up to the next "$" line or the fence, are its
+# output, where a line "..." stands for any number of lines.  Each document's
+# examples run in order in a scratch folder of their own, with build/bin
+# (and every tool name) mapped to the build folder under test and tests/ to
+# the repository's.  An example with output must print exactly that (stdout
+# and stderr, without loggopsim's speed and progress lines, which are
+# timings); one without must exit with status 0.
+set -u
+B=$(cd "${1:-build}" && pwd)
+cd "$(dirname "$0")/../.." || exit 2
+root=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Examples left out: COMMAND-REGEX|REASON (the first match counts).
+excluded=(
+	'mpirun|GOALTRACE_DIR|traces-out/| tr -o|shm\.params|pingpong\.sh|needs MPI, or LogGP parameters measured on this machine'
+	'bcast8m|8M ranks: a 780 MB schedule, minutes under AddressSanitizer'
+	'--loop 1000|about 5 s under AddressSanitizer, output not shown'
+)
+command -v dot >/dev/null || excluded+=('--schedule|needs Graphviz dot')
+
+# One record per example, ended by a NUL: its line number, the command
+# (continuation lines joined) and its output lines.
+examples() {
+	awk '
+	function flush() { if (cmd != "") printf "%s\n%s\n%s%c", line, cmd, out, 0; cmd = "" }
+	/^```/ { flush(); inb = !inb; next }
+	!inb { next }
+	cont { sub(/\\$/, "", cmd); cmd = cmd $0; cont = /\\$/; next }
+	/^\$ / { flush(); line = NR; cmd = substr($0, 3); out = ""; cont = /\\$/; next }
+	cmd != "" { out = out $0 "\n" }
+	END { flush() }' "$1"
+}
+
+# Does output $2 match expected $1, "..." lines matching any lines?
+matches() {
+	awk 'NR == FNR { e[++ne] = $0; next } { a[++na] = $0 }
+	END {
+		pos = 1; anchored = 1
+		for (i = 1; i <= ne; i = j) {
+			if (e[i] == "...") { anchored = 0; j = i + 1; continue }
+			for (j = i; j <= ne && e[j] != "..."; j++) ;
+			n = j - i; found = 0
+			for (s = pos; s + n - 1 <= na && !found; s++) {
+				if (anchored && s != pos) break
+				if (j > ne && s != na - n + 1) continue
+				found = 1
+				for (k = 0; k < n; k++) if (a[s + k] != e[i + k]) found = 0
+			}
+			if (!found) exit 1
+			pos = s - 1 + n; anchored = 1
+		}
+		exit (anchored && pos != na + 1)
+	}' "$1" "$2"
+}
+
+for doc in README.md docs/model.md; do
+	w=$tmp/$(basename "$doc" .md)
+	mkdir -p "$w/build"
+	ln -s "$B/bin" "$w/build/bin"
+	ln -s "$root/tests" "$w/tests"
+	while IFS= read -r -d '' rec; do
+		line=${rec%%$'\n'*}
+		rest=${rec#*$'\n'}
+		cmd=${rest%%$'\n'*}
+		rest=${rest#*$'\n'}
+		printf '%s' "$rest" >"$tmp/expected"
+		name="docs: $doc:$line $(sed -E 's/ +# .*//; s/ +/ /g' <<<"$cmd")"
+		skip=
+		for x in "${excluded[@]}"; do
+			[[ $cmd =~ ${x%|*} ]] && { skip=${x##*|}; break; }
+		done
+		[ -n "$skip" ] && { echo "ok - $name # SKIP $skip"; continue; }
+		(cd "$w" && PATH=$B/bin:$PATH bash -o pipefail -c "$cmd") 2>&1 |
+			grep -Ev '^loggopsim: (.* events in [0-9.]+ s|.*% of ops started)' >"$tmp/actual"
+		rc=${PIPESTATUS[0]}
+		if [ -s "$tmp/expected" ] && matches "$tmp/expected" "$tmp/actual"; then
+			echo "ok - $name"
+		elif [ ! -s "$tmp/expected" ] && [ "$rc" -eq 0 ]; then
+			echo "ok - $name"
+		else
+			echo "not ok - $name"
+			[ -s "$tmp/expected" ] || echo "exit status $rc" >"$tmp/expected"
+			diff -u --label expected --label actual "$tmp/expected" "$tmp/actual" | sed 's/^/    /' | head -40
+		fi
+	done < <(examples "$doc")
+done
