@@ -8,10 +8,14 @@
 #   make soak            loggopsim against the reference on SOAK_N random schedules
 #   make install PREFIX=DIR
 #   make clean
+#   make WERROR=1        any compiler warning (mpicc's too) is an error; make
+#                        test and make fuzz build so (WERROR=0 to run anyway)
 #
 # Each part adds its rules in DIR/module.mk; objects go to $(B)/obj, tools to
-# $(B)/bin, test programs to $(B)/tests.  Objects depend on the makefiles, so a
-# flag change rebuilds.
+# $(B)/bin, test programs to $(B)/tests.  Objects depend on the makefiles and
+# on $(B)/flags.txt ($(B)/mpi-flags.txt for the mpicc parts), which holds the
+# compiler and flags of the last build in $(B) and is rewritten when they
+# change: make CFLAGS=... rebuilds, and a second make does nothing.
 
 SAN ?= 0
 ifeq ($(SAN),1)
@@ -39,6 +43,12 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wwrite-strings \
 	-Wformat=2 -Wundef -Wvla -Wold-style-definition -Wnull-dereference \
 	-Wimplicit-fallthrough -Wdouble-promotion -Werror=implicit-function-declaration
+# make test and make fuzz compile with -Werror unless WERROR is given.
+CI_WERROR := $(if $(WERROR),$(WERROR),1)
+WERROR ?= 0
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) \
 	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I $(B)/gen
@@ -47,6 +57,12 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LDLIBS ?= -lm
 
 MK_FILES := Makefile $(wildcard */module.mk)
+# What every object depends on besides its sources (the flags files are
+# written below, once every module has set its flags).
+FLAGS_FILE := $(B)/flags.txt
+MPI_FLAGS_FILE := $(B)/mpi-flags.txt
+BUILD_DEPS := $(MK_FILES) $(FLAGS_FILE)
+MPI_BUILD_DEPS := $(MK_FILES) $(MPI_FLAGS_FILE)
 
 # Filled in by the module.mk files.
 TOOLS :=        # installed programs, as $(B)/bin/NAME
@@ -67,12 +83,34 @@ include util/module.mk
 
 all: $(TOOLS) $(TEST_PROGS)
 
-$(B)/obj/%.o: %.c $(MK_FILES)
+$(B)/obj/%.o: %.c $(BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # Output folders exist before any rule runs.
 $(shell mkdir -p $(B)/bin $(B)/tests $(B)/lib $(B)/gen)
+
+# Objects built on the way to a program (tests, MPI examples) are kept, so a
+# second make finds everything up to date.
+.SECONDARY:
+
+# The flags files: rewritten only when the compiler or a flag differs from
+# the last build in $(B) (make CFLAGS=-O0 rebuilds, plain make rebuilds
+# again).  Not by the goals that only run a make of their own.
+CC_FLAGS_NOW = $(CC) $(ALL_CFLAGS) | $(GEN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS)
+MPI_FLAGS_NOW = OMPI_CC=$(OMPI_CC) MPICH_CC=$(MPICH_CC) $(MPICC) $(MPI_CFLAGS) | $(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS)
+ifneq ($(filter-out clean deps test fuzz example,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(file <$(FLAGS_FILE)),$(CC_FLAGS_NOW))
+$(file >$(FLAGS_FILE),$(CC_FLAGS_NOW))
+endif
+ifneq ($(file <$(MPI_FLAGS_FILE)),$(MPI_FLAGS_NOW))
+$(file >$(MPI_FLAGS_FILE),$(MPI_FLAGS_NOW))
+endif
+endif
+$(FLAGS_FILE):
+	$(shell mkdir -p $(@D))$(file >$@,$(CC_FLAGS_NOW))
+$(MPI_FLAGS_FILE):
+	$(shell mkdir -p $(@D))$(file >$@,$(MPI_FLAGS_NOW))
 
 # The test suite runs under AddressSanitizer and UBSan.
 # Installs missing Debian packages (flex, bison, graphviz, ...).
@@ -80,7 +118,7 @@ deps:
 	scripts/install-deps.sh
 
 test: deps
-	$(MAKE) --no-print-directory SAN=1 all
+	$(MAKE) --no-print-directory SAN=1 WERROR=$(CI_WERROR) all
 	tests/run.sh build/san
 
 # Run the suite against an already built tree: make test-run B=build
@@ -92,7 +130,7 @@ test-run: all
 # build/fuzz/corpus-*; crashes are written to build/fuzz/.
 FUZZ_SECONDS ?= 20
 fuzz: deps
-	$(MAKE) --no-print-directory SAN=fuzz build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
+	$(MAKE) --no-print-directory SAN=fuzz WERROR=$(CI_WERROR) build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
 		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g \
 		build/fuzz/fuzz_timeline build/fuzz/fuzz_sweep build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)

@@ -43,11 +43,11 @@ LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) l
 TOOLS += $(B)/bin/loggp-measure
 OBJS += $(LOGGP_MPI_OBJS)
 
-$(B)/obj/mpi-loggp/%.o: loggp/%.c $(MK_FILES)
+$(B)/obj/mpi-loggp/%.o: loggp/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 
-$(B)/obj/mpi-loggp/util.o: util/util.c $(MK_FILES)
+$(B)/obj/mpi-loggp/util.o: util/util.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 

@@ -47,7 +47,7 @@ MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -MMD -MP
 TRACE_EXAMPLES := $(B)/examples/halo $(B)/examples/msgrate
 all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
 
-$(B)/obj/mpi/%.o: traces/%.c $(MK_FILES)
+$(B)/obj/mpi/%.o: traces/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
 OBJS += $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
@@ -56,7 +56,7 @@ $(GOALTRACE_SO): $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
 	@mkdir -p $(@D)
 	$(MPICC) -shared -fPIC $^ -o $@
 
-$(B)/obj/mpi/examples/%.o: traces/examples/%.c $(MK_FILES)
+$(B)/obj/mpi/examples/%.o: traces/examples/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
 OBJS += $(B)/obj/mpi/examples/halo.o $(B)/obj/mpi/examples/msgrate.o
