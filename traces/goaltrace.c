@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +24,7 @@ static int my_rank, world_size;
 static int64_t shift_ns;      /* added to local times: rank 0's clock */
 static uint64_t *wbuf;        /* binary records */
 static size_t wused, wcap;    /* in words */
+static size_t wres;           /* words reserved by the last rec_open */
 static char *tbuf;            /* text being written */
 static size_t tcap;
 
@@ -30,6 +34,31 @@ static uint64_t now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static const char *const kind_name[TR_NKINDS] = {
+#define KIND_NAME(id, name, ours, theirs) name,
+	TR_KINDS(KIND_NAME)
+#undef KIND_NAME
+};
+
+/* Stops the whole job (in every build): a record that cannot be kept
+ * exactly would make the trace describe another run. */
+static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fatal(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "goaltrace: rank %d: %s\n", my_rank, msg);
+	fflush(stderr);
+	int fin = 0;
+	PMPI_Finalized(&fin);
+	if (!fin)
+		PMPI_Abort(MPI_COMM_WORLD, 1);
+	abort();
 }
 
 /* Writes all of p[0..n) to the trace file; gives up tracing on error. */
@@ -64,12 +93,18 @@ static void flush_records(void)
 			if (need > tcap) {
 				char *t = realloc(tbuf, need);
 				if (!t)
-					break;
+					fatal("out of memory for a trace line of %zu bytes", need);
 				tbuf = t;
 				tcap = need;
 			}
 		}
-		tused += tr_format_record(w, shift_ns, tbuf + tused);
+		size_t k = tr_format_record(w, shift_ns, tbuf + tused);
+		if (k == 0 || k > need)
+			fatal("internal error: a %s record of %zu words formats to %zu "
+			      "characters (0: bad record, bound %zu)",
+			      TR_REC_KIND(w[0]) < TR_NKINDS ? kind_name[TR_REC_KIND(w[0])] : "?",
+			      TR_REC_WORDS(w[0]), k, need);
+		tused += k;
 		i += TR_REC_WORDS(w[0]);
 	}
 	write_all(tbuf, tused);
@@ -77,7 +112,8 @@ static void flush_records(void)
 }
 
 /* Returns room for a record of at most n words, or NULL if not tracing.
- * Flushes the buffer to the file when it is full. */
+ * Flushes the buffer to the file when it is full; a record longer than the
+ * whole buffer gets a larger buffer. */
 static uint64_t *rec_open(size_t n)
 {
 	if (!active)
@@ -91,19 +127,26 @@ static uint64_t *rec_open(size_t n)
 		                 (double)((int64_t)now() + shift_ns) / 1e3);
 		write_all(line, (size_t)k);
 		if (n > wcap) {
-			uint64_t *b = realloc(wbuf, n * sizeof *wbuf);
+			uint64_t *b = n > SIZE_MAX / sizeof *wbuf ? NULL
+			                                          : realloc(wbuf, n * sizeof *wbuf);
 			if (!b)
-				return NULL;
+				fatal("out of memory for a record of %zu words", n);
 			wbuf = b;
 			wcap = n;
 		}
 	}
+	wres = n;
 	return wbuf + wused;
 }
 
-/* Completes the record at w of kind with n words. */
+/* Completes the record at w of kind with n words: n must be within what
+ * rec_open reserved. */
 static void rec_close(enum tr_kind kind, uint64_t *w, size_t n, uint64_t t0, uint64_t t1)
 {
+	if (n > wres || n < 3 || w != wbuf + wused)
+		fatal("internal error: a %s record of %zu words overflows its "
+		      "reservation of %zu words", kind_name[kind], n, wres);
+	wres = 0;
 	w[0] = TR_REC_HEAD(kind, n);
 	w[1] = t0;
 	w[2] = t1;
@@ -310,7 +353,7 @@ static void put_commdef(MPI_Comm c, uint64_t t)
 	MPI_Group g, wg;
 	int *in = malloc(2 * (size_t)p * sizeof *in);
 	if (!in)
-		return;
+		fatal("out of memory for the members of a communicator of %d ranks", p);
 	PMPI_Comm_group(c, &g);
 	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
 	for (int k = 0; k < p; k++)
@@ -378,8 +421,23 @@ static void sync_clocks(void)
 	PMPI_Comm_free(&c);
 }
 
-/* Opens the trace file and allocates the buffers; tracing stays off if
- * that fails (with one message on stderr). */
+/* Opens path for writing without truncating it (that waits until every
+ * rank could open its file); *created tells whether the file is new. */
+static int open_trace(const char *path, int *created)
+{
+	int f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	*created = f >= 0;
+	if (f < 0 && errno == EEXIST)
+		f = open(path, O_WRONLY | O_CLOEXEC);
+	return f;
+}
+
+/* Opens the trace file and allocates the buffers.  Then, before any other
+ * collective call, the ranks agree: if one of them failed, none traces
+ * (or, with GOALTRACE_STRICT=1, all stop with exit status 1), and the lowest
+ * failing rank says why on stderr, once.  A rank alone without a trace file
+ * would leave the others' clock synchronisation, or the application's
+ * collectives, waiting for it forever. */
 static void start_tracing(void)
 {
 	PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -387,12 +445,15 @@ static void start_tracing(void)
 	const char *dir = getenv("GOALTRACE_DIR");
 	const char *prefix = getenv("GOALTRACE_PREFIX");
 	const char *htor = getenv("HTOR_PMPI_FILE_PREFIX");
-	char path[4096];
+	const char *strict_env = getenv("GOALTRACE_STRICT");
+	int strict = strict_env && strcmp(strict_env, "1") == 0;
+	char path[4096], why[4200] = "";
+	int plen;
 	if (!dir && !prefix && htor)
-		snprintf(path, sizeof path, "%s%d.txt", htor, my_rank);
+		plen = snprintf(path, sizeof path, "%s%d.txt", htor, my_rank);
 	else
-		snprintf(path, sizeof path, "%s/%s%d.txt", dir ? dir : ".",
-		         prefix ? prefix : "pmpi-trace-rank-", my_rank);
+		plen = snprintf(path, sizeof path, "%s/%s%d.txt", dir ? dir : ".",
+		                prefix ? prefix : "pmpi-trace-rank-", my_rank);
 	const char *mb = getenv("GOALTRACE_BUFFER_MB");
 	size_t bytes = (size_t)(mb && atoi(mb) > 0 ? atoi(mb) : 64) << 20;
 	wcap = bytes / sizeof *wbuf;
@@ -407,15 +468,51 @@ static void start_tracing(void)
 	}
 	tcap = 1 << 20;
 	tbuf = malloc(tcap);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || !wbuf || !tbuf) {
-		fprintf(stderr, "goaltrace: rank %d: not tracing: cannot open %s: %s\n",
-		        my_rank, path, fd < 0 ? strerror(errno) : "out of memory");
-		if (fd >= 0)
+	int created = 0;
+	if (plen < 0 || (size_t)plen >= sizeof path)
+		snprintf(why, sizeof why, "cannot open %.200s...: %s", path, strerror(ENAMETOOLONG));
+	else if ((fd = open_trace(path, &created)) < 0)
+		snprintf(why, sizeof why, "cannot open %s: %s", path, strerror(errno));
+	else if (!wbuf || !tbuf)
+		snprintf(why, sizeof why, "cannot allocate the %zu MiB record buffer: %s",
+		         bytes >> 20, strerror(ENOMEM));
+
+	/* the lowest failing rank (INT_MAX: none) and whether any rank is strict */
+	int in[2] = { why[0] ? my_rank : INT_MAX, -strict }, out[2];
+	PMPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (out[0] != INT_MAX) {
+		int bad = why[0] != 0, nbad = 0;
+		PMPI_Allreduce(&bad, &nbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		strict = out[1] < 0;
+		if (my_rank == out[0]) {
+			char others[64] = "";
+			if (nbad > 1)
+				snprintf(others, sizeof others, " (and %d more rank%s)", nbad - 1,
+				         nbad > 2 ? "s" : "");
+			fprintf(stderr, "goaltrace: rank %d: %s%s; %s\n", my_rank, why, others,
+			        strict ? "stopping (GOALTRACE_STRICT=1)" : "no rank is traced");
+			fflush(stderr);
+		}
+		if (fd >= 0) {
 			close(fd);
+			if (created)
+				unlink(path);
+		}
 		fd = -1;
+		free(wbuf);
+		free(tbuf);
+		wbuf = NULL;
+		tbuf = NULL;
+		wcap = tcap = 0;
+		if (strict) {
+			PMPI_Finalize();
+			exit(1);
+		}
 		return;
 	}
+	struct stat sb;
+	if (!created && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && ftruncate(fd, 0) != 0)
+		fatal("cannot truncate %s: %s", path, strerror(errno));
 	sync_clocks();
 	char host[256] = "";
 	gethostname(host, sizeof host - 1);
@@ -757,6 +854,8 @@ static MPI_Status *status_array(MPI_Status *given, MPI_Status *local, int nlocal
 	if (n <= nlocal)
 		return local;
 	*heap = malloc((size_t)n * sizeof **heap);
+	if (!*heap)
+		fatal("out of memory for %d statuses", n);
 	return *heap;
 }
 
@@ -767,19 +866,26 @@ static uint64_t *save_reqs(int n, const MPI_Request *reqs, uint64_t *local, int 
 	if (!active)
 		return NULL;
 	uint64_t *h = n <= nlocal ? local : malloc((size_t)n * sizeof *h);
-	if (h)
-		for (int k = 0; k < n; k++)
-			h[k] = h_req(reqs[k]);
+	if (!h)
+		fatal("out of memory for %d request handles", n);
+	for (int k = 0; k < n; k++)
+		h[k] = h_req(reqs[k]);
 	return h;
 }
 
 #define NLOCAL 32
 
+/* A count as a list length (an erroneous negative count lists nothing). */
+static size_t list_len(int n)
+{
+	return n > 0 ? (size_t)n : 0;
+}
+
 /* Writes k L for a completion call; returns the next index. */
 static size_t put_reqs(uint64_t *w, size_t i, int n, const uint64_t *h)
 {
 	w[i++] = s64(n);
-	w[i++] = s64(n);
+	w[i++] = list_len(n);
 	for (int k = 0; k < n; k++)
 		w[i++] = h[k];
 	return i;
@@ -788,13 +894,13 @@ static size_t put_reqs(uint64_t *w, size_t i, int n, const uint64_t *h)
 static void rec_all(enum tr_kind kind, int n, const uint64_t *h, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(8 + 4 * (size_t)n);
+	uint64_t *w = rec_open(8 + 4 * list_len(n));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, 3, n, h);
 	if (kind == TR_TESTALL)
 		w[i++] = s64(flag != 0);
-	int ns = flag && st ? n : 0;
+	int ns = flag && st && n > 0 ? n : 0;
 	w[i++] = s64(ns);
 	for (int k = 0; k < ns; k++)
 		i = put_status(w, i, &st[k]);
@@ -844,7 +950,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 static void rec_any(enum tr_kind kind, int n, const uint64_t *h, int index, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(10 + (size_t)n);
+	uint64_t *w = rec_open(10 + list_len(n));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, 3, n, h);
@@ -901,8 +1007,8 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
 static void rec_some(enum tr_kind kind, int n, const uint64_t *h, int outcount,
                      const int *indices, const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	int m = outcount == MPI_UNDEFINED ? 0 : outcount;
-	uint64_t *w = rec_open(8 + (size_t)n + 4 * (size_t)m);
+	int m = outcount >= 0 && outcount <= n ? outcount : 0; /* MPI_UNDEFINED: 0 */
+	uint64_t *w = rec_open(8 + list_len(n) + 4 * list_len(m));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, 3, n, h);
