@@ -67,6 +67,21 @@ static const struct cdef *find_comm(const struct cdef *d, int nd, uint64_t h)
 	return NULL;
 }
 
+#define DONE UINT64_MAX
+
+/* Marks the oldest started request with handle h completed. */
+static void complete(uint64_t *reqs, size_t n, size_t *oldest, size_t *nopen, uint64_t h)
+{
+	for (size_t j = *oldest; j < n; j++)
+		if (reqs[j] == h) {
+			reqs[j] = DONE;
+			(*nopen)--;
+			break;
+		}
+	while (*oldest < n && reqs[*oldest] == DONE)
+		(*oldest)++;
+}
+
 static int is_coll(int k)
 {
 	return k >= TR_BARRIER && k <= TR_EXSCAN;
@@ -129,8 +144,9 @@ int main(int argc, char **argv)
 	for (int r = 0; r < nranks; r++) {
 		struct cdef defs[256];
 		int nd = 0;
-		uint64_t open_reqs[4096];
-		int nopen = 0;
+		/* started requests, oldest first; completed ones become DONE */
+		uint64_t *open_reqs = NULL;
+		size_t nstarted = 0, cap_reqs = 0, oldest = 0, nopen = 0;
 		for (size_t i = 0; i < t[r].ncalls; i++) {
 			const struct tr_call *c = &t[r].calls[i];
 			if (c->kind == TR_COMMDEF && nd < 256) {
@@ -172,9 +188,14 @@ int main(int argc, char **argv)
 				if (src >= 0 && src < d->n && tag >= 0)
 					recvs[nr++] = (struct msg){ (int)d->world[src], r, d->id, tag, bytes };
 			}
-			if ((c->kind >= TR_ISEND && c->kind <= TR_IRECV) && c->kind != TR_RECV &&
-			    nopen < 4096)
-				open_reqs[nopen++] = c->req;
+			if ((c->kind >= TR_ISEND && c->kind <= TR_IRECV) && c->kind != TR_RECV) {
+				if (nstarted == cap_reqs) {
+					cap_reqs = cap_reqs ? 2 * cap_reqs : 1024;
+					open_reqs = realloc(open_reqs, cap_reqs * sizeof *open_reqs);
+				}
+				open_reqs[nstarted++] = c->req;
+				nopen++;
+			}
 			/* completion: remove completed handles (oldest first) */
 			int completes_all = c->kind == TR_WAITALL || (c->kind == TR_TESTALL && c->flag);
 			for (uint32_t k = 0; k < c->len[0]; k++) {
@@ -184,22 +205,11 @@ int main(int argc, char **argv)
 				if (c->kind == TR_WAITSOME || c->kind == TR_TESTSOME)
 					for (uint32_t j = 0; j < c->len[1]; j++)
 						done |= tr_list(&t[r], c, 1)[j] == (int64_t)k;
-				for (int j = 0; done && h && j < nopen; j++)
-					if (open_reqs[j] == h) {
-						memmove(open_reqs + j, open_reqs + j + 1,
-						        (size_t)(nopen - j - 1) * sizeof *open_reqs);
-						nopen--;
-						break;
-					}
+				if (done && h)
+					complete(open_reqs, nstarted, &oldest, &nopen, h);
 			}
-			if (c->kind == TR_WAIT || (c->kind == TR_TEST && c->flag))
-				for (int j = 0; c->req && j < nopen; j++)
-					if (open_reqs[j] == c->req) {
-						memmove(open_reqs + j, open_reqs + j + 1,
-						        (size_t)(nopen - j - 1) * sizeof *open_reqs);
-						nopen--;
-						break;
-					}
+			if ((c->kind == TR_WAIT || (c->kind == TR_TEST && c->flag)) && c->req)
+				complete(open_reqs, nstarted, &oldest, &nopen, c->req);
 			if (is_coll(c->kind) && d->id >= 0 && d->id < 1024) {
 				char **s = &seq[(size_t)r * 1024 + (size_t)d->id];
 				size_t old = *s ? strlen(*s) : 0;
@@ -208,8 +218,8 @@ int main(int argc, char **argv)
 				snprintf(*s + old, strlen(name) + 2, "%s ", name);
 			}
 		}
-		if (nopen)
-			req_bad += nopen;
+		req_bad += (int)nopen;
+		free(open_reqs);
 	}
 	report(comm_bad == 0, "every communicator ", "defined before use");
 	report(req_bad == 0, "every started request ", "completed");
