@@ -72,8 +72,8 @@ OBJS :=
 .PHONY: all deps test test-run test-large bench example fuzz soak install clean
 all:
 
-include goal-parser/module.mk
 include util/module.mk
+include goal-parser/module.mk
 -include schedgen/module.mk
 -include sim/module.mk
 -include viz/module.mk

@@ -165,9 +165,11 @@ const char *goal_op_label(const goal_sched *s, uint64_t r, uint32_t i,
 typedef struct goal_writer goal_writer;
 
 /* Start a schedule of nranks ranks.  path NULL: check only, write nothing.
- * The output must be a regular file (it is written at two offsets).
- * Returns NULL only when out of memory or the file cannot be created; then
- * err holds the reason. */
+ * The file is written safely (util/out.h): into a temporary file renamed
+ * over path by goal_writer_finish, so that a failed or abandoned schedule
+ * leaves path as it was; a pipe or device ("-": standard output) gets the
+ * file's bytes at the finish.  Returns NULL only when out of memory or the
+ * file cannot be created; then err holds the reason. */
 goal_writer *goal_writer_create(const char *path, uint64_t nranks,
                                 char *err, size_t errlen);
 
@@ -197,10 +199,10 @@ uint64_t goal_writer_cycle_dep(const goal_writer *w);
 int goal_writer_finish(goal_writer *w);
 
 /* Finish the file if not yet done, and free w.  Returns 0, or -1 if the
- * file could not be finished (then it is removed). */
+ * file could not be finished (then path is left as it was). */
 int goal_writer_close(goal_writer *w);
 
-/* Give up: free the writer and remove the partial output. */
+/* Give up: free the writer; path is left as it was. */
 void goal_writer_abort(goal_writer *w);
 
 /* The last error message of w. */

@@ -3,6 +3,7 @@
 #include "goal.h"
 
 #include "invariant.h"
+#include "out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,7 +154,8 @@ typedef struct wdep {
 } wdep;
 
 struct goal_writer {
-	int fd;             /* -1: check only */
+	int fd;             /* -1: check only; else fileno(out.f) */
+	util_out out;       /* the output, renamed into place when finished */
 	char *path;
 	uint64_t nranks, next_rank;
 	int in_rank, failed, finished;
@@ -267,24 +269,11 @@ goal_writer *goal_writer_create(const char *path, uint64_t nranks,
 	w->blocks.buf = malloc(w->blocks.cap);
 	if (!w->path || !w->table.buf || !w->blocks.buf)
 		goto oom;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (w->fd < 0) {
-		fmt_err(err, errlen, "%s: error: cannot create: %s", path, strerror(errno));
+	if (util_out_open(&w->out, path, NULL, 0, 1, err, errlen)) {
 		goal_writer_abort(w);
 		return NULL;
 	}
-	{
-		struct stat st;
-		if (fstat(w->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-			fmt_err(err, errlen, "%s: error: a binary schedule must be written to a regular file", path);
-			close(w->fd);
-			w->fd = -1;
-			free(w->path);
-			w->path = NULL; /* do not remove what we did not create */
-			goal_writer_abort(w);
-			return NULL;
-		}
-	}
+	w->fd = fileno(w->out.f);
 	return w;
 oom:
 	fmt_err(err, errlen, "error: out of memory");
@@ -629,8 +618,7 @@ int goal_writer_rank_end(goal_writer *w)
 
 static void writer_free(goal_writer *w)
 {
-	if (w->fd >= 0)
-		close(w->fd);
+	util_out_abort(&w->out);   /* nothing left to do once closed */
 	free(w->path);
 	free(w->table.buf);
 	free(w->blocks.buf);
@@ -649,11 +637,8 @@ static void writer_free(goal_writer *w)
 
 void goal_writer_abort(goal_writer *w)
 {
-	if (!w)
-		return;
-	if (w->fd >= 0 && w->path)
-		unlink(w->path);
-	writer_free(w);
+	if (w)
+		writer_free(w);
 }
 
 int goal_writer_finish(goal_writer *w)
@@ -690,11 +675,11 @@ int goal_writer_finish(goal_writer *w)
 			return -1;
 		if (ftruncate(w->fd, (off_t)h.file_size) != 0)
 			return werr(w, "%s: error: cannot truncate: %s", w->path, strerror(errno));
-		if (close(w->fd) != 0) {
-			w->fd = -1;
-			return werr(w, "%s: error: cannot write: %s", w->path, strerror(errno));
-		}
 		w->fd = -1;
+		if (util_out_close(&w->out, w->err, sizeof w->err)) {
+			w->failed = 1;
+			return -1;
+		}
 	}
 	w->finished = 1;
 	return 0;
@@ -702,14 +687,9 @@ int goal_writer_finish(goal_writer *w)
 
 int goal_writer_close(goal_writer *w)
 {
-	if (goal_writer_finish(w)) {
-		if (w->path)
-			unlink(w->path);
-		writer_free(w);
-		return -1;
-	}
+	int rc = goal_writer_finish(w);
 	writer_free(w);
-	return 0;
+	return rc;
 }
 
 /* ---- Reader ------------------------------------------------------------ */

@@ -241,7 +241,9 @@ static int rehash(goal_ps *ps, size_t nslots)
  * rank followed by many small ones would be quadratic). */
 static void labels_reset(goal_ps *ps)
 {
-	if (ps->nsyms * 8 >= ps->nslots) {
+	if (!ps->nslots) {
+		/* no table yet */
+	} else if (ps->nsyms * 8 >= ps->nslots) {
 		memset(ps->slots, 0, ps->nslots * sizeof *ps->slots);
 	} else {
 		for (size_t i = 0; i < ps->nsyms; i++) {
@@ -705,15 +707,15 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		fclose(in);
 		return -1;
 	}
+	close(fd);   /* the writer renames its own file over tmp */
 	nerr = goal_compile(in, name, tmp, diag, 20);
 	fclose(in);
-	unlink(tmp);
 	if (nerr) {
-		close(fd);
+		unlink(tmp);
 		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
 		return -1;
 	}
-	rc = goal_sched_open_fd(s, fd, name, err, errlen);
-	close(fd);
+	rc = goal_sched_open(s, tmp, err, errlen);
+	unlink(tmp);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* goalc.c: the GOAL compiler's command line (also installed as txt2bin). */
 #include "goal.h"
+#include "out.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -42,29 +43,25 @@ static int die(const char *msg)
 static int do_dump(const char *in, const char *out_path)
 {
 	goal_sched s;
-	char err[512];
-	FILE *out = stdout;
+	util_out o;
+	char err[1024];
 	int rc = 0;
 
 	if (goal_sched_open(&s, in, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	if (out_path && strcmp(out_path, "-") != 0) {
-		out = fopen(out_path, "w");
-		if (!out) {
-			fprintf(stderr, "%s: error: cannot create: ", out_path);
-			perror(NULL);
-			goal_sched_close(&s);
-			return 1;
-		}
+	if (util_out_open(&o, out_path ? out_path : "-", &in, 1, 0, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		goal_sched_close(&s);
+		return 1;
 	}
-	if (goal_dump(&s, out)) {
-		fprintf(stderr, "%s: error: write failed\n", out_path ? out_path : "<stdout>");
+	if (goal_dump(&s, o.f)) {
+		util_out_abort(&o);
+		fprintf(stderr, "%s: error: write failed\n", out_path && strcmp(out_path, "-") ? out_path : "<stdout>");
 		rc = 1;
-	}
-	if (out != stdout && fclose(out) != 0) {
-		fprintf(stderr, "%s: error: write failed\n", out_path);
+	} else if (util_out_close(&o, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
 		rc = 1;
 	}
 	goal_sched_close(&s);
@@ -113,6 +110,10 @@ static int do_stats(const char *in)
 	printf("largest rank   %" PRIu32 " ops\n", s.max_rank_ops);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
 	goal_sched_close(&s);
+	if (util_stdout_close(err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	}
 	return 0;
 }
 
@@ -218,6 +219,14 @@ int main(int argc, char **argv)
 		out = def_out = default_output(in);
 		if (!out)
 			return die("out of memory");
+	}
+	if (out) {
+		char err[1024];
+		if (util_out_check(out, &in, 1, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			free(def_out);
+			return 1;
+		}
 	}
 	nerr = goal_compile_path(in, out, stderr, max_errors);
 	free(def_out);

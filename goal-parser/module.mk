@@ -33,7 +33,7 @@ $(LIBGOAL): $(GOAL_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/goalc: $(B)/obj/goal-parser/goalc.o $(LIBGOAL)
+$(B)/bin/goalc: $(B)/obj/goal-parser/goalc.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/bin/txt2bin: $(B)/bin/goalc
@@ -41,11 +41,11 @@ $(B)/bin/txt2bin: $(B)/bin/goalc
 
 TEST_PROGS += $(B)/tests/goal_format_test
 OBJS += $(B)/obj/tests/goal/goal_format_test.o
-$(B)/tests/goal_format_test: $(B)/obj/tests/goal/goal_format_test.o $(LIBGOAL)
+$(B)/tests/goal_format_test: $(B)/obj/tests/goal/goal_format_test.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # libFuzzer targets (make fuzz builds them with SAN=fuzz).
 ifeq ($(SAN),fuzz)
-$(B)/fuzz_%: $(B)/obj/tests/fuzz/fuzz_%.o $(LIBGOAL)
+$(B)/fuzz_%: $(B)/obj/tests/fuzz/fuzz_%.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif

@@ -6,6 +6,7 @@
 
 #include "loggp_raw.h"
 #include "loggp_report.h"
+#include "out.h"
 
 static void usage(FILE *f)
 {
@@ -88,7 +89,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
-		return loggp_params_write(stdout, &par, NULL) || fflush(stdout) ? 1 : 0;
+		if (loggp_params_write(stdout, &par, NULL) || util_stdout_close(err, LOGGP_ERRLEN)) {
+			fprintf(stderr, "loggp-fit: error: write failed on standard output\n");
+			return 1;
+		}
+		return 0;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "loggp-fit: %s\nTry 'loggp-fit --help'.\n",
@@ -98,6 +103,10 @@ int main(int argc, char **argv)
 	unsigned n;
 	loggp_point *pts;
 	size_t np;
+	if (output && util_out_check(output, (const char *const *)&argv[optind], 1, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
 	if (loggp_raw_read(argv[optind], &n, &pts, &np, err)) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
@@ -108,6 +117,10 @@ int main(int argc, char **argv)
 	                      pts, np, n, &det, S, output, comment, err, sizeof err);
 	free(pts);
 	if (rc) {
+		fprintf(stderr, "loggp-fit: %s\n", err);
+		return 1;
+	}
+	if (util_stdout_close(err, LOGGP_ERRLEN)) {
 		fprintf(stderr, "loggp-fit: %s\n", err);
 		return 1;
 	}

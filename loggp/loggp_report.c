@@ -1,5 +1,6 @@
 /* loggp_report.c: option values, the fit, the human report and the parameter file for loggp-measure and loggp-fit. */
 #include "loggp_report.h"
+#include "out.h"
 
 #include <errno.h>
 #include <math.h>
@@ -125,26 +126,22 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 	}
 	loggp_fit_params(res, pts, S, par);
 	if (params_path) {
-		FILE *f = strcmp(params_path, "-") == 0 ? stdout : fopen(params_path, "w");
-		if (!f) {
-			snprintf(err, errlen, "%s: cannot create: %s", params_path, strerror(errno));
+		util_out o;
+		if (util_out_open(&o, params_path, NULL, 0, 0, err, errlen))
 			goto out;
-		}
 		char c[1024];
 		snprintf(c, sizeof c, "%s%sreported latency PRTT(1,0,%llu)/2 = %.1f ns; "
 		         "n = %u; %zu sizes, %zu protocol range%s",
 		         comment ? comment : "", comment ? "\n" : "",
 		         (unsigned long long)pts[0].size, res->L_reported, n, np,
 		         res->nranges, res->nranges == 1 ? "" : "s");
-		int wr = loggp_params_write(f, par, c);
-		if (f != stdout)
-			wr |= fclose(f);
-		else
-			wr |= fflush(f);
-		if (wr) {
-			snprintf(err, errlen, "%s: write error", params_path);
+		if (loggp_params_write(o.f, par, c)) {
+			util_out_abort(&o);
+			snprintf(err, errlen, "%s: error: write failed", params_path);
 			goto out;
 		}
+		if (util_out_close(&o, err, errlen))
+			goto out;
 	}
 	rc = 0;
 out:

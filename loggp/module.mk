@@ -39,7 +39,7 @@ LOGGP_HAVE_MPICC := $(shell command -v $(LOGGP_MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(LOGGP_HAVE_MPICC),1)
 LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util
 LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) loggp_measure.c)) \
-	$(B)/obj/mpi-loggp/util.o
+	$(patsubst util/%.c,$(B)/obj/mpi-loggp/%.o,$(UTIL_SRCS))
 TOOLS += $(B)/bin/loggp-measure
 OBJS += $(LOGGP_MPI_OBJS)
 
@@ -47,7 +47,7 @@ $(B)/obj/mpi-loggp/%.o: loggp/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 
-$(B)/obj/mpi-loggp/util.o: util/util.c $(MPI_BUILD_DEPS)
+$(B)/obj/mpi-loggp/%.o: util/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 

@@ -4,6 +4,7 @@
 #include "model_formula.h"
 #include "model_plot.h"
 #include "model_sim.h"
+#include "out.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -369,7 +370,6 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 	size_t ns = 0;
 	char title[700], fixed[512], xl[64];
 	model_plot pl;
-	FILE *f;
 	int rc = -1;
 
 	if (!xs || !ys) {
@@ -427,14 +427,18 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 			}
 		pl.ylog = lo > 0 && hi / lo > 20;
 	}
-	f = fopen(u->svg, "w");
-	if (!f) {
-		fprintf(stderr, "%s: error: %s: %s\n", prog, u->svg, strerror(errno));
+	util_out o;
+	char err[1024];
+	if (util_out_open(&o, u->svg, NULL, 0, 0, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
 		goto out;
 	}
-	rc = model_plot_svg(f, &pl, ser, ns);
-	if (fclose(f) || rc) {
+	rc = model_plot_svg(o.f, &pl, ser, ns);
+	if (rc) {
+		util_out_abort(&o);
 		fprintf(stderr, "%s: error: %s: cannot write the plot\n", prog, u->svg);
+	} else if (util_out_close(&o, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
 		rc = -1;
 	}
 out:

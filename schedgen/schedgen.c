@@ -190,7 +190,13 @@ int main(int argc, char **argv)
 			else
 				die("--format is text or binary, not '%s'", optarg);
 			break;
-		case OPT_LIST: list(); return 0;
+		case OPT_LIST:
+			list();
+			if (util_stdout_close(err, sizeof err)) {
+				fprintf(stderr, "%s: %s\n", prog, err);
+				return 1;
+			}
+			return 0;
 		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
 		case 'h': usage(stdout); return 0;
 		case ':': die("option %s needs a value", argv[optind - 1]);

@@ -30,7 +30,7 @@ sg_format sg_format_of_path(const char *path)
 
 static const char *tname(const sg_out *o)
 {
-	return o->path ? o->path : "<stdout>";
+	return strcmp(o->uo.path, "-") ? o->uo.path : "<stdout>";
 }
 
 /* Write the buffered text out. */
@@ -83,8 +83,6 @@ int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
 	memset(o, 0, sizeof *o);
 	o->format = format;
 	if (format == SG_BINARY) {
-		if (strcmp(path, "-") == 0)
-			return oerr(o, "error: the binary format cannot go to standard output (use -o FILE.bin)");
 		o->w = goal_writer_create(path, nranks, err, sizeof err);
 		if (!o->w)
 			return oerr(o, "%s", err);
@@ -93,21 +91,13 @@ int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
 	o->buf = malloc(TEXT_BUF);
 	if (!o->buf)
 		return oerr(o, "error: out of memory");
-	if (strcmp(path, "-") == 0) {
-		o->f = stdout;
-	} else {
-		o->path = strdup(path);
-		o->f = o->path ? fopen(path, "w") : NULL;
-		if (!o->f) {
-			oerr(o, "%s: error: cannot create: %s", path, o->path ? strerror(errno) : "out of memory");
-			free(o->path);
-			o->path = NULL; /* nothing to remove */
-			free(o->buf);
-			o->buf = NULL;
-			return -1;
-		}
-		o->close_f = 1;
+	if (util_out_open(&o->uo, path, NULL, 0, 0, err, sizeof err)) {
+		oerr(o, "%s", err);
+		free(o->buf);
+		o->buf = NULL;
+		return -1;
 	}
+	o->f = o->uo.f;
 	if (comment) {
 		size_t n = strlen(comment);
 		if (n > TEXT_BUF - TEXT_MARGIN)
@@ -294,16 +284,15 @@ int sg_out_close(sg_out *o)
 		return -1;
 	if (!o->failed)
 		text_flush(o);
-	if (!o->failed && fflush(o->f) != 0)
-		oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
-	if (o->close_f && fclose(o->f) != 0 && !o->failed)
-		oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
+	if (o->failed) {
+		util_out_abort(&o->uo);
+	} else {
+		char err[1024];
+		if (util_out_close(&o->uo, err, sizeof err))
+			oerr(o, "%s", err);
+	}
 	o->f = NULL;
-	if (o->failed && o->path)
-		unlink(o->path);
-	free(o->path);
 	free(o->buf);
-	o->path = NULL;
 	o->buf = NULL;
 	return o->failed ? -1 : 0;
 }

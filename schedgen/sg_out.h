@@ -4,6 +4,7 @@
 #define SG_OUT_H
 
 #include "goal.h"
+#include "out.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -28,9 +29,8 @@ typedef struct sg_sink {
 typedef struct sg_out {
 	sg_format format;
 	goal_writer *w;        /* SG_BINARY */
-	FILE *f;               /* SG_TEXT */
-	int close_f;           /* f was opened here */
-	char *path;            /* text: NULL for stdout */
+	util_out uo;           /* SG_TEXT */
+	FILE *f;               /* SG_TEXT: uo.f */
 	char *buf;             /* text line buffer */
 	size_t len;
 	sg_sink sink;          /* SG_SINK */
@@ -39,9 +39,10 @@ typedef struct sg_out {
 	char err[512];
 } sg_out;
 
-/* Open the output.  path "-" means standard output (text only).  comment
- * (may be NULL) is written as a first "// ..." line of a text file.
- * Returns 0, or -1 with a message "PATH: error: ..." in o->err. */
+/* Open the output, written safely (util/out.h: a failed output leaves
+ * path as it was).  path "-" means standard output.  comment (may be
+ * NULL) is written as a first "// ..." line of a text file.  Returns 0, or
+ * -1 with a message "PATH: error: ..." in o->err. */
 int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
                 const char *comment);
 

@@ -1,5 +1,6 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "goal.h"
+#include "out.h"
 #include "params.h"
 #include "sim.h"
 #include "sweep.h"
@@ -138,26 +139,47 @@ typedef struct sweep_opts {
 	int nowall, quiet;
 } sweep_opts;
 
+/* The input files (schedule, parameter file, sweep file): no output may
+ * be one of them. */
+static const char *inputs[3];
+
+/* Open the output path ("-": stdout) safely (util/out.h); 0, or 1 after
+ * printing the error. */
+static int out_open(util_out *o, const char *path)
+{
+	char err[1024];
+	if (util_out_open(o, path, inputs, 3, 0, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Finish an output: 0, or 1 after printing the error (the target is then
+ * left as it was). */
+static int out_close(util_out *o)
+{
+	char err[1024];
+	if (util_out_close(o, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 /* Write to path ("-": stdout) with fn; returns 0, or 1 after printing the
  * error. */
 static int write_out(const char *path, int (*fn)(FILE *, void *), void *ctx)
 {
-	int is_std = strcmp(path, "-") == 0;
-	FILE *f = is_std ? stdout : fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "%s: error: cannot create: %s\n", path, strerror(errno));
+	util_out o;
+	if (out_open(&o, path))
 		return 1;
-	}
-	int bad = fn(f, ctx) != 0;
-	if (is_std)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad) {
+	if (fn(o.f, ctx) != 0) {
+		util_out_abort(&o);
 		fprintf(stderr, "%s: error: write failed\n", path);
 		return 1;
 	}
-	return 0;
+	return out_close(&o);
 }
 
 typedef struct sweep_out {
@@ -386,6 +408,15 @@ int main(int argc, char **argv)
 	so_sw.quiet = ps.quiet;
 
 	char err[1024];
+	inputs[0] = file;
+	inputs[1] = pfile;
+	inputs[2] = so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL;
+	const char *outs[] = { viz, csv, so_sw.svg };
+	for (size_t i = 0; i < 3; i++)
+		if (outs[i] && util_out_check(outs[i], inputs, 3, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
 	if (pfile) {
 		if (sim_pset_read(pfile, &pset, err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
@@ -409,14 +440,14 @@ int main(int argc, char **argv)
 	}
 
 	FILE *tl = NULL;
+	util_out tlo = { 0 };
 	static char tlbuf[1 << 20];
 	if (viz) {
-		tl = fopen(viz, "w");
-		if (!tl) {
-			fprintf(stderr, "%s: error: cannot create: %s\n", viz, strerror(errno));
+		if (out_open(&tlo, viz)) {
 			goal_sched_close(&s);
 			return 1;
 		}
+		tl = tlo.f;
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
 		/* The header has room for one set: the first range's. */
 		const sim_range *r0 = pp->nranges >= 2 ? &pp->range[0] : NULL;
@@ -432,6 +463,7 @@ int main(int argc, char **argv)
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		fprintf(stderr, "%s: error: %s\n", prog, err);
+		util_out_abort(&tlo);
 		goal_sched_close(&s);
 		return 1;
 	}
@@ -449,14 +481,9 @@ int main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	if (tl) {
-		int bad = ferror(tl);
-		if (fclose(tl) != 0 || bad) {
-			fprintf(stderr, "%s: error: write failed\n", viz);
-			status = 1;
-		}
-		tl = NULL;
-	}
+	/* The timeline of an incomplete run is kept: it shows what happened. */
+	if (tl && out_close(&tlo))
+		status = 1;
 	if (!res.complete) {
 		fprintf(stderr, "%s: error: incomplete run: %" PRIu64 " of %" PRIu64
 		        " ranks stuck, %" PRIu64 " of %" PRIu64 " ops never started\n",
@@ -486,18 +513,15 @@ int main(int argc, char **argv)
 		       res.events, res.ops_started, res.messages);
 	}
 	if (csv) {
-		FILE *f = fopen(csv, "w");
-		if (!f) {
-			fprintf(stderr, "%s: error: cannot create: %s\n", csv, strerror(errno));
+		util_out o;
+		if (out_open(&o, csv)) {
 			status = 1;
 		} else {
-			fprintf(f, "rank,finish_ns\n");
+			fprintf(o.f, "rank,finish_ns\n");
 			for (uint64_t r = 0; r < s.nranks; r++)
-				fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(m, r));
-			if (ferror(f) | fclose(f)) {
-				fprintf(stderr, "%s: error: write failed\n", csv);
+				fprintf(o.f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(m, r));
+			if (out_close(&o))
 				status = 1;
-			}
 		}
 	}
 	if (!ps.quiet)
@@ -508,8 +532,7 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 out:
-	if (tl)
-		fclose(tl);
+	util_out_abort(&tlo);
 	sim_destroy(m);
 	goal_sched_close(&s);
 	return status;

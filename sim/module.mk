@@ -30,11 +30,11 @@ TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
 OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
 
 $(B)/obj/tests/sim/%.o: ALL_CFLAGS += -I sim -I tests
-$(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBGOAL)
+$(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Large schedules for the benchmark (writer API), until schedgen covers them.
-$(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL)
+$(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/simgen_main.o
 

@@ -29,12 +29,12 @@ T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal
 $(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
-$(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+$(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/trace2goal/t2g_test.o
 TEST_PROGS += $(B)/tests/trace2goal_test
 $(B)/obj/tests/trace2goal/t2g_test.o: ALL_CFLAGS += -I schedgen -I traces -I tests
-$(B)/tests/trace2goal_test: $(B)/obj/tests/trace2goal/t2g_test.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+$(B)/tests/trace2goal_test: $(B)/obj/tests/trace2goal/t2g_test.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # MPI parts: built without sanitizers (the library is preloaded into MPI
@@ -75,6 +75,6 @@ $(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
 $(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_t2g.o: ALL_CFLAGS += -I traces -I schedgen
-$(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL)
+$(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "goal.h"
+#include "out.h"
 #include "viz_render.h"
 #include "viz_sched.h"
 #include "viz_timeline.h"
@@ -130,6 +131,52 @@ static int gv_finish(FILE *f, pid_t pid, const char *tool)
 	return bad ? -1 : 0;
 }
 
+/* The output: written safely (util/out.h) to out (NULL: standard output),
+ * never over the input in; by the program itself, or through Graphviz's
+ * tool (piped: it writes the file, into the temporary one). */
+typedef struct gv_out {
+	util_out uo;
+	FILE *f;
+	pid_t pid;
+	const char *tool;
+} gv_out;
+
+static int out_begin(gv_out *g, const char *out, const char *in, const char *tool,
+                     const char *extra, const char *fmt)
+{
+	char err[1024];
+	memset(g, 0, sizeof *g);
+	g->tool = tool;
+	if (util_out_open(&g->uo, out ? out : "-", &in, 1, 0, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	g->f = tool ? gv_start(tool, extra, fmt, out ? (g->uo.tmp ? g->uo.tmp : out) : NULL, &g->pid)
+	            : g->uo.f;
+	if (!g->f) {
+		util_out_abort(&g->uo);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish (ok: everything was written) or give up; 0 or -1. */
+static int out_end(gv_out *g, int ok)
+{
+	char err[1024];
+	if (g->tool && gv_finish(g->f, g->pid, g->tool))
+		ok = 0;
+	if (!ok) {
+		util_out_abort(&g->uo);
+		return -1;
+	}
+	if (util_out_close(&g->uo, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -224,25 +271,17 @@ int main(int argc, char **argv)
 		}
 		viz_sched_opts so = { rg, nrg, max_ops, in };
 		viz_sched_info info;
-		FILE *o;
-		pid_t pid = 0;
-		int piped = f != FMT_DOT;
-		if (piped)
-			o = gv_start("dot", NULL, fmt_name[f], out, &pid);
-		else
-			o = out ? fopen(out, "w") : stdout;
-		if (!o) {
-			if (!piped)
-				fprintf(stderr, "goalviz: error: cannot write %s: %s\n", out, strerror(errno));
+		gv_out g;
+		if (out_begin(&g, out, in, f != FMT_DOT ? "dot" : NULL, NULL, fmt_name[f])) {
 			goal_sched_close(&s);
 			free(rg);
 			return 1;
 		}
-		if (viz_schedule_dot(&s, &so, o, &info, err, sizeof err)) {
+		if (viz_schedule_dot(&s, &so, g.f, &info, err, sizeof err)) {
 			fprintf(stderr, "goalviz: error: %s\n", err);
 			status = 1;
 		}
-		if (piped ? gv_finish(o, pid, "dot") : (o != stdout ? fclose(o) : fflush(o)))
+		if (out_end(&g, !status))
 			status = 1;
 		if (info.ranks_left_out)
 			fprintf(stderr, "goalviz: note: left out %" PRIu64 " ranks from rank %" PRIu64
@@ -279,25 +318,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "goalviz: note: %.*s\n", (int)(nl - p), p);
 	}
 	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in };
-	FILE *o;
-	pid_t pid = 0;
-	int piped = f == FMT_PNG || f == FMT_PDF;
-	if (piped)
-		o = gv_start("neato", "-n2", fmt_name[f], out, &pid);
-	else
-		o = out ? fopen(out, "w") : stdout;
-	if (!o) {
-		if (!piped)
-			fprintf(stderr, "goalviz: error: cannot write %s: %s\n", out, strerror(errno));
+	gv_out g;
+	if (out_begin(&g, out, in, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2", fmt_name[f])) {
 		viz_tl_free(&tl);
 		return 1;
 	}
-	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, o) : viz_render_dot(&tl, &ro, o);
+	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, g.f) : viz_render_dot(&tl, &ro, g.f);
 	if (rc) {
 		fprintf(stderr, "goalviz: error: write error on %s\n", out ? out : "standard output");
 		status = 1;
 	}
-	if (piped ? gv_finish(o, pid, "neato") : (o != stdout ? fclose(o) : fflush(o)))
+	if (out_end(&g, !status))
 		status = 1;
 	viz_tl_free(&tl);
 	return status;

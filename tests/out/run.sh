@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Output files (util/out.h), tool by tool: an output that is one of the
+# inputs is refused before anything is written (also through a symlink); a
+# failed run (an error in the input, a file-size limit standing in for a
+# full disk) leaves the old file as it was, or none, and no temporary file;
+# a device given as output is written, never removed; a write error on
+# standard output is an error.  Prints "ok - ..." / "not ok - ...".
+set -u
+B=$(cd "${1:-build}" && pwd)
+cd "$(dirname "$0")/../.." || exit 2
+R=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok - output: $1"; }
+fail() { echo "not ok - output: $1"; [ -s "$tmp/diff" ] && sed 's/^/    /' "$tmp/diff" | head -20; }
+# expect NAME STATUS WANT-STDERR COMMAND...: exit status and stderr exactly.
+expect() {
+	local name=$1 st=$2 want=$3
+	shift 3
+	"$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	printf '%b' "$want" >"$tmp/want"
+	{ echo "exit status $rc, want $st"; diff -u "$tmp/want" "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq "$st" ] && cmp -s "$tmp/want" "$tmp/err"; then ok "$name"; else fail "$name"; fi
+}
+# unchanged NAME FILE COPY: FILE still equals COPY, and no temporary file.
+unchanged() {
+	ls -A "$tmp/w" | grep '^\.' >"$tmp/diff"
+	if cmp -s "$2" "$3" && [ ! -s "$tmp/diff" ]; then ok "$1"; else fail "$1"; fi
+}
+mkdir "$tmp/w"
+cd "$tmp/w" || exit 2
+"$B/bin/schedgen" bcast_binomial -s 4 -o a.goal
+cp a.goal a.orig
+
+expect "goalc refuses to write over its input" 1 "a.goal: error: the output is also the input a.goal\n" \
+	"$B/bin/goalc" a.goal -o a.goal
+unchanged "goalc: the input is unchanged" a.goal a.orig
+ln -s a.goal link.goal
+expect "goalc refuses a symlink to its input" 1 "link.goal: error: the output is also the input a.goal\n" \
+	"$B/bin/goalc" a.goal -o link.goal
+unchanged "goalc: the input behind the symlink is unchanged" a.goal a.orig
+"$B/bin/goalc" a.goal -o a.bin
+expect "goalc --dump refuses to write over its input" 1 "a.bin: error: the output is also the input a.bin\n" \
+	"$B/bin/goalc" --dump a.bin -o a.bin
+expect "loggopsim -V refuses to write over the schedule" 1 "a.goal: error: the output is also the input a.goal\n" \
+	"$B/bin/loggopsim" -V a.goal a.goal
+expect "loggopsim --csv refuses to write over the schedule" 1 "a.bin: error: the output is also the input a.bin\n" \
+	"$B/bin/loggopsim" --csv a.bin a.bin
+unchanged "loggopsim: the schedule is unchanged" a.goal a.orig
+"$B/bin/loggopsim" -q -V a.tl a.goal >/dev/null
+expect "goalviz refuses to write over its timeline" 1 "a.tl: error: the output is also the input a.tl\n" \
+	"$B/bin/goalviz" --format svg a.tl -o a.tl
+
+# A failed run leaves the old output as it was, and no temporary file.
+printf 'num_ranks 1\nrank 0 {\nl1: calc x\n}\n' >bad.goal
+cp a.bin old.bin
+"$B/bin/goalc" bad.goal -o old.bin 2>/dev/null
+unchanged "goalc: an error in the input leaves the old output" old.bin a.bin
+"$B/bin/schedgen" bcast_binomial -s 300000 -o big.goal
+cp a.goal keep.goal
+( trap '' XFSZ; ulimit -f 64; "$B/bin/schedgen" bcast_binomial -s 300000 -o keep.goal 2>"$tmp/err" )
+grep -q 'keep.goal: error: .*File too large' "$tmp/err" && ok "schedgen: a file-size limit is an error" || { cp "$tmp/err" "$tmp/diff"; fail "schedgen: a file-size limit is an error"; }
+unchanged "schedgen: the old output stays, no partial file" keep.goal a.goal
+( trap '' XFSZ; ulimit -f 64; "$B/bin/goalc" big.goal -o old.bin 2>/dev/null )
+unchanged "goalc: a file-size limit leaves the old binary" old.bin a.bin
+cp a.goal keep.goal
+"$B/bin/goalc" big.goal -o big.bin
+( trap '' XFSZ; ulimit -f 64; "$B/bin/goalc" --dump big.bin -o keep.goal 2>/dev/null )
+unchanged "goalc --dump: a file-size limit leaves the old text" keep.goal a.goal
+
+# Devices: written directly, never removed.
+if [ -c /dev/full ]; then
+	expect "goalc --stats: a write error on standard output" 1 "goalc: error: write failed: No space left on device\n" \
+		sh -c "'$B/bin/goalc' --stats a.bin >/dev/full"
+	expect "schedgen -o /dev/full" 1 "schedgen: <stdout>: error: write failed: No space left on device\n" \
+		sh -c "'$B/bin/schedgen' bcast_binomial -s 4 -o - >/dev/full"
+	expect "loggp-fit: a write error on standard output" 1 "loggp-fit: error: write failed on standard output\n" \
+		sh -c "'$B/bin/loggp-fit' --check '$R/tests/sim/cases/ranges-two.params' >/dev/full"
+fi
+ln -s /dev/null null
+"$B/bin/schedgen" bcast_binomial -s 4 -o null.bin --format binary 2>/dev/null
+"$B/bin/schedgen" bcast_foo -o null 2>/dev/null
+"$B/bin/goalc" bad.goal -o null 2>/dev/null
+if [ -c /dev/null ] && [ -L null ]; then ok "a failed run does not remove a device"; else fail "a failed run does not remove a device"; fi
+if "$B/bin/schedgen" bcast_binomial -s 4 -o null --format binary && "$B/bin/goalc" a.goal -o null; then
+	ok "binary output to a device"; else fail "binary output to a device"; fi
+exit 0

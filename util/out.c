@@ -1,0 +1,167 @@
+/* out.c: output files written safely (out.h). */
+#include "out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int util_out_check(const char *out, const char *const *inputs, size_t n,
+                   char *err, size_t errlen)
+{
+	struct stat so, si;
+	if (strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &si) != 0)
+			continue;
+		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			snprintf(err, errlen, "%s: error: the output is also the input %s", out, inputs[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The mode a new file gets (0666 less the umask). */
+static mode_t new_mode(void)
+{
+	mode_t m = umask(0);
+	umask(m);
+	return 0666 & ~m;
+}
+
+int util_out_open(util_out *o, const char *path, const char *const *inputs, size_t n,
+                  int seekable, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(o, 0, sizeof *o);
+	if (util_out_check(path, inputs, n, err, errlen))
+		return -1;
+	int is_stdout = strcmp(path, "-") == 0;
+	int exists = !is_stdout && stat(path, &st) == 0;
+	if (!(o->path = strdup(path)))
+		goto fail;
+	if (is_stdout || (exists && !S_ISREG(st.st_mode))) {
+		/* A pipe, device or standard output: written directly, or
+		 * through scratch when the caller writes at offsets. */
+		if (seekable) {
+			o->copy = 1;
+			o->f = tmpfile();   /* unlinked, in TMPDIR */
+		} else {
+			o->f = is_stdout ? stdout : fopen(path, "w");
+		}
+		if (!o->f)
+			goto fail;
+		return 0;
+	}
+	/* A regular file or a new one: a temporary file in its folder (the
+	 * folder of the file a symlink points to). */
+	o->dest = exists ? realpath(path, NULL) : strdup(path);
+	if (!o->dest)
+		goto fail;
+	const char *base = strrchr(o->dest, '/');
+	size_t dirlen = base ? (size_t)(base - o->dest) + 1 : 0;
+	base = base ? base + 1 : o->dest;
+	if (!(o->tmp = malloc(dirlen + strlen(base) + 9)))
+		goto fail;
+	memcpy(o->tmp, o->dest, dirlen);
+	sprintf(o->tmp + dirlen, ".%s.XXXXXX", base);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		goto fail;
+	}
+	if (fchmod(fd, exists ? st.st_mode & 07777 : new_mode()) != 0 || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		errno = e;
+		goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: error: cannot create: %s", path, strerror(errno));
+	util_out_abort(o);
+	return -1;
+}
+
+/* Copy the scratch file to the target; 0 or an errno. */
+static int copy_out(util_out *o)
+{
+	char buf[1 << 16];
+	size_t k;
+	FILE *to = strcmp(o->path, "-") == 0 ? stdout : fopen(o->path, "w");
+	int e = 0;
+	if (!to)
+		return errno;
+	rewind(o->f);
+	while (!e && (k = fread(buf, 1, sizeof buf, o->f)) > 0)
+		if (fwrite(buf, 1, k, to) != k)
+			e = errno ? errno : EIO;
+	if (!e && ferror(o->f))
+		e = EIO;
+	if (fflush(to) != 0 && !e)
+		e = errno;
+	if (!e && ferror(to))
+		e = EIO;
+	if (to != stdout && fclose(to) != 0 && !e)
+		e = errno;
+	return e;
+}
+
+int util_out_close(util_out *o, char *err, size_t errlen)
+{
+	int e = 0;
+	if (!o->f)
+		return 0;
+	errno = 0;
+	if (fflush(o->f) != 0)
+		e = errno ? errno : EIO;
+	if (!e && ferror(o->f))
+		e = EIO;
+	if (!e && o->copy)
+		e = copy_out(o);
+	if (o->f != stdout) {
+		if (fclose(o->f) != 0 && !e)
+			e = errno;
+	}
+	o->f = NULL;
+	if (!e && o->tmp && rename(o->tmp, o->dest) != 0)
+		e = errno;
+	if (e)
+		snprintf(err, errlen, "%s: error: write failed: %s",
+		         strcmp(o->path, "-") ? o->path : "<stdout>", strerror(e));
+	else {
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	util_out_abort(o);
+	return e ? -1 : 0;
+}
+
+void util_out_abort(util_out *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->dest);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}
+
+int util_stdout_close(char *err, size_t errlen)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		snprintf(err, errlen, "error: write failed: %s", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
