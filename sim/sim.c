@@ -79,6 +79,15 @@ typedef struct sim_dep {
 	uint64_t cnt;
 } sim_dep;
 
+/* A CPU or NIC free time outside the rank records (key OVF_KEY). */
+typedef struct sim_ovf {
+	uint64_t key;         /* UINT64_MAX: empty */
+	uint64_t t;
+} sim_ovf;
+#define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
+enum { OVF_CPU, OVF_NICS, OVF_NICR };
+#define OVF_KEY(rank, what, idx) ((uint64_t)(rank) << 18 | (uint64_t)(what) << 16 | (idx))
+
 /* An op released while processing the current event. */
 typedef struct sim_rel {
 	uint32_t rank;
@@ -95,7 +104,7 @@ struct sim {
 	void *pctx;
 	uint64_t seq_limit;
 	uint64_t nranks;
-	uint32_t ncpus, nnics;
+	uint32_t ncpus, nnics;  /* in the record: at most SIM_REC_INDEX each */
 
 	/* Per-rank state, one record of stride words per rank (64 bytes with
 	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry
@@ -104,6 +113,14 @@ struct sim {
 	 * nic_recv_free[nnics], then the sim_rq queue heads. */
 	uint64_t *rs;
 	uint64_t stride, rs_bytes;
+	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
+	 * the (rank, index) pairs the schedule uses: memory follows the
+	 * schedule, not P times the largest index.  Filled before the run and
+	 * never grown during it, so pointers into it stay valid. */
+	sim_ovf *ovf;
+	uint64_t ovf_mask;
+	uint64_t *ovf_max;    /* per rank: the latest free time among its
+	                         overflow CPUs, set at the end of the run */
 	uint64_t *started;    /* bitmap over global op indices */
 	uint64_t started_bytes;
 	uint64_t *done;       /* GOAL_CHECKS only: completed ops, as started */
@@ -305,17 +322,52 @@ static inline const sim_rank *rank_of(const sim *m, uint64_t r)
 {
 	return (const sim_rank *)(const void *)&m->rs[r * m->stride];
 }
+static uint64_t ovf_hash(const sim *m, uint64_t key)
+{
+	return (key * 0x9E3779B97F4A7C15ull >> 20) & m->ovf_mask;
+}
+
+/* The slot of key: found, or (insert) a new one with time 0; NULL if
+ * absent and not inserting. */
+static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
+{
+	uint64_t h = ovf_hash(m, key);
+	while (m->ovf[h].key != key) {
+		if (m->ovf[h].key == UINT64_MAX) {
+			if (!insert)
+				return NULL;
+			m->ovf[h].key = key;
+			m->ovf[h].t = 0;
+			break;
+		}
+		h = (h + 1) & m->ovf_mask;
+	}
+	return &m->ovf[h];
+}
+
+/* The free time of CPU or NIC idx of rank r (what: OVF_*): in the record
+ * below SIM_REC_INDEX, else in the overflow table (filled by sim_create
+ * for every pair the schedule uses). */
+static inline uint64_t *free_time(const sim *m, uint64_t r, unsigned what, uint32_t idx)
+{
+	uint32_t lim = what == OVF_CPU ? m->ncpus : m->nnics;
+	if (idx < lim) {
+		uint64_t off = what == OVF_CPU ? 0 : what == OVF_NICS ? m->ncpus : m->ncpus + m->nnics;
+		return &m->rs[r * m->stride + RANK_WORDS + off + idx];
+	}
+	return &ovf_slot(m, OVF_KEY(r, what, idx), 0)->t;
+}
 static inline uint64_t *cpu_free(const sim *m, uint64_t r, uint32_t c)
 {
-	return &m->rs[r * m->stride + RANK_WORDS + c];
+	return free_time(m, r, OVF_CPU, c);
 }
 static inline uint64_t *nic_send(const sim *m, uint64_t r, uint32_t n)
 {
-	return &m->rs[r * m->stride + RANK_WORDS + m->ncpus + n];
+	return free_time(m, r, OVF_NICS, n);
 }
 static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
 {
-	return &m->rs[r * m->stride + RANK_WORDS + m->ncpus + m->nnics + n];
+	return free_time(m, r, OVF_NICR, n);
 }
 static inline sim_rq *rank_q(const sim *m, uint64_t r)
 {
@@ -819,6 +871,54 @@ static void prefetch_stage(const sim *m, const evq_node *x, int stage)
 	}
 }
 
+/* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
+ * SIM_REC_INDEX and above that the schedule uses: an op's CPU, a send's
+ * NIC on its rank, and the send's CPU and NIC on the receiver (a message
+ * is handled there with the send's indices).  One pass over the ops, only
+ * for schedules that use such indices.  0 or -1 (out of memory). */
+static int ovf_fill(sim *m)
+{
+	const goal_sched *s = m->s;
+	uint64_t n = 0, cap = 16;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			while (cap < 2 * n + 2)
+				cap *= 2;
+			m->ovf = malloc(cap * sizeof *m->ovf);
+			if (!m->ovf)
+				return -1;
+			for (uint64_t i = 0; i < cap; i++)
+				m->ovf[i].key = UINT64_MAX;
+			m->ovf_mask = cap - 1;
+		}
+		for (uint64_t r = 0; r < s->nranks; r++) {
+			const goal_op *ops = goal_rank_ops(s, r);
+			for (uint32_t i = 0, k = goal_rank_nops(s, r); i < k; i++) {
+				const goal_op *o = &ops[i];
+				uint64_t keys[4];
+				unsigned nk = 0;
+				if (o->cpu >= m->ncpus)
+					keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
+				if (o->kind == GOAL_SEND) {
+					if (o->nic >= m->nnics)
+						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
+					if (o->cpu >= m->ncpus)
+						keys[nk++] = OVF_KEY(o->peer, OVF_CPU, o->cpu);
+					if (o->nic >= m->nnics)
+						keys[nk++] = OVF_KEY(o->peer, OVF_NICR, o->nic);
+				}
+				for (unsigned j = 0; j < nk; j++) {
+					if (pass)
+						ovf_slot(m, keys[j], 1);
+					else
+						n++;   /* an upper bound (repeats counted) */
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen)
 {
@@ -854,6 +954,10 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
 	m->nnics = s->nnics ? s->nnics : 1;
+	if (m->ncpus > SIM_REC_INDEX)
+		m->ncpus = SIM_REC_INDEX;
+	if (m->nnics > SIM_REC_INDEX)
+		m->nnics = SIM_REC_INDEX;
 	m->stride = RANK_WORDS + m->ncpus + 2ull * m->nnics + sizeof(sim_rq) / sizeof(uint64_t);
 	if (m->stride <= 8)
 		m->stride = 8;  /* a cache line per rank */
@@ -887,6 +991,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
 #endif
 	evq_init(&m->q);
+	if ((s->ncpus > m->ncpus || s->nnics > m->nnics) && ovf_fill(m))
+		goto oom;
 	return m;
 oom:
 	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
@@ -909,6 +1015,8 @@ void sim_destroy(sim *m)
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	free(m->dt);
 	free(m->rel);
+	free(m->ovf);
+	free(m->ovf_max);
 	evq_free(&m->q);
 	free(m);
 }
@@ -1012,6 +1120,19 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	if (m->progress)
 		report_progress(m);
 
+	if (m->ovf) {
+		/* The overflow CPUs' part of each rank's finishing time. */
+		m->ovf_max = calloc(s->nranks ? s->nranks : 1, sizeof *m->ovf_max);
+		if (!m->ovf_max) {
+			snprintf(err, errlen, "out of memory while simulating");
+			return -1;
+		}
+		for (uint64_t i = 0; i <= m->ovf_mask; i++) {
+			const sim_ovf *o = &m->ovf[i];
+			if (o->key != UINT64_MAX && (o->key >> 16 & 3) == OVF_CPU && o->t > m->ovf_max[o->key >> 18])
+				m->ovf_max[o->key >> 18] = o->t;
+		}
+	}
 	res->events = m->ops_started + m->messages;
 	res->messages = m->messages;
 	res->ops_started = m->ops_started;
@@ -1043,7 +1164,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 
 uint64_t sim_rank_finish(const sim *m, uint64_t r)
 {
-	uint64_t f = 0;
+	uint64_t f = m->ovf_max ? m->ovf_max[r] : 0;
 	for (uint32_t c = 0; c < m->ncpus; c++)
 		if (*cpu_free(m, r, c) > f)
 			f = *cpu_free(m, r, c);
