@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Hostile inputs of at most 1 MB, made here: each tool ends (under timeout
+# 60) with the expected exit status and uses at most 64 MB more memory
+# (peak RSS, /usr/bin/time) than on a small ordinary input.  Prints
+# "ok - ..." / "not ok - ..." lines.
+set -u
+B=$(cd "${1:-build}" && pwd)
+cd "$(dirname "$0")/../.." || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+T=/usr/bin/time
+if [ ! -x $T ]; then
+	echo "ok - hostile inputs # SKIP /usr/bin/time not installed"
+	exit 0
+fi
+LIMIT_KB=$((64 * 1024))
+
+# rss KB-FILE COMMAND...: run under time and timeout; sets rc.
+rss() {
+	local out=$1
+	shift
+	$T -f %M -o "$out" timeout 60 "$@" >/dev/null 2>"$tmp/stderr"
+	rc=$?
+}
+# hostile NAME STATUS BASELINE-KB COMMAND...
+hostile() {
+	local name=$1 want=$2 base=$3
+	shift 3
+	rss "$tmp/kb" "$@"
+	local kb
+	kb=$(tail -1 "$tmp/kb")
+	if [ "$rc" -eq "$want" ] && [ "$kb" -le $((base + LIMIT_KB)) ]; then
+		echo "ok - hostile: $name"
+	else
+		echo "not ok - hostile: $name"
+		echo "    exit status $rc (want $want), peak RSS $kb KB (ordinary input: $base KB)"
+		head -3 "$tmp/stderr" | cut -c1-200 | sed 's/^/    /'
+	fi
+}
+baseline() { # COMMAND...: the peak RSS in KB on an ordinary input
+	rss "$tmp/kb" "$@"
+	tail -1 "$tmp/kb"
+}
+
+"$B/bin/schedgen" bcast_binomial -s 64 -o "$tmp/ok.goal"
+"$B/bin/goalc" "$tmp/ok.goal" -o "$tmp/ok.bin"
+sim0=$(baseline "$B/bin/loggopsim" -q "$tmp/ok.goal")
+goalc0=$(baseline "$B/bin/goalc" --check "$tmp/ok.goal")
+
+# One op on cpu 65535 (and one send on nic 65535) among many ranks.
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+with open(d + "/cpu.goal", "w") as w:
+    w.write("num_ranks 20000\n")
+    for r in range(20000):
+        w.write("rank %d {\nl1: calc 10%s\n}\n" % (r, " cpu 65535" if r == 0 else ""))
+with open(d + "/nic.goal", "w") as w:
+    P = 2000
+    w.write("num_ranks %d\n" % P)
+    for r in range(P):
+        w.write("rank %d {\nl1: send 10b to %d nic 65535\nl2: recv 10b from %d\n}\n" % (r, (r + 1) % P, (r - 1) % P))
+with open(d + "/huge-calc.goal", "w") as w:
+    w.write("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\nl2: calc 2\nl2 requires l1\n}\n")
+PY
+hostile "loggopsim: cpu 65535 on one op of 20,000 ranks" 0 "$sim0" "$B/bin/loggopsim" -q -b "$tmp/cpu.goal"
+hostile "loggopsim: nic 65535 on 2,000 ranks" 0 "$sim0" "$B/bin/loggopsim" -q -b "$tmp/nic.goal"
+hostile "loggopsim: calc times past 2^64 ns" 1 "$sim0" "$B/bin/loggopsim" -q "$tmp/huge-calc.goal"
+
+# A binary whose header claims 65,536 CPUs and NICs.
+cp "$tmp/ok.bin" "$tmp/claims.bin"
+printf '\000\000\001\000\000\000\001\000' | dd of="$tmp/claims.bin" bs=1 seek=48 conv=notrunc 2>/dev/null
+hostile "loggopsim: a header claiming 65,536 CPUs and NICs" 1 "$sim0" "$B/bin/loggopsim" -q "$tmp/claims.bin"
+
+# GOAL text: a 1 MB line, a 1 MB label, 1 MB of NUL bytes.
+head -c 1000000 /dev/zero | tr '\0' ' ' >"$tmp/spaces.goal"
+hostile "goalc: a line of 1 MB" 1 "$goalc0" "$B/bin/goalc" --check "$tmp/spaces.goal"
+{ printf 'num_ranks 1\nrank 0 {\n'; head -c 1000000 /dev/zero | tr '\0' a; printf ': calc 1\n}\n'; } >"$tmp/label.goal"
+hostile "goalc: a label of 1 MB" 1 "$goalc0" "$B/bin/goalc" --check "$tmp/label.goal"
+head -c 1000000 /dev/zero >"$tmp/zero.goal"
+hostile "loggopsim: 1 MB of NUL bytes" 1 "$sim0" "$B/bin/loggopsim" "$tmp/zero.goal"
+exit 0
