@@ -45,10 +45,13 @@ int util_out_open(util_out *o, const char *path, const char *const *inputs, size
 	int exists = !is_stdout && stat(path, &st) == 0;
 	if (!(o->path = strdup(path)))
 		goto fail;
-	if (is_stdout || (exists && !S_ISREG(st.st_mode))) {
+	/* A path under /dev or /proc (/dev/stdout, /proc/self/fd/N) stands for
+	 * an open file: written in place, whatever it is. */
+	int special = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+	if (is_stdout || (exists && !S_ISREG(st.st_mode)) || special) {
 		/* A pipe, device or standard output: written directly, or
 		 * through scratch when the caller writes at offsets. */
-		if (seekable) {
+		if (seekable && !(exists && S_ISREG(st.st_mode))) {
 			o->copy = 1;
 			o->f = tmpfile();   /* unlinked, in TMPDIR */
 		} else {
