@@ -22,11 +22,87 @@ static int per_byte(int k)
 
 void sweep_free(sweep *sw)
 {
-	for (size_t i = 0; i < sw->n; i++)
-		free(sw->set[i].own);
+	for (size_t i = 0; i < sw->npf; i++)
+		free(sw->pf[i].path);
+	free(sw->pf);
 	free(sw->set);
 	sw->set = NULL;
-	sw->n = sw->cap = 0;
+	sw->pf = NULL;
+	sw->n = sw->cap = sw->npf = 0;
+}
+
+/* The parameters of file path, read at its first use (a sweep names few
+ * files, so a linear search).  NULL with the reason in err. */
+static const sim_pset *pfile_get(sweep *sw, const char *path, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sw->npf; i++)
+		if (strcmp(sw->pf[i].path, path) == 0)
+			return &sw->pf[i].ps;
+	if (sw->npf >= 64) {
+		snprintf(err, errlen, "more than 64 parameter files");
+		return NULL;
+	}
+	if (sw->npf % 8 == 0) {
+		sweep_pfile *np = realloc(sw->pf, (sw->npf + 8) * sizeof *np);
+		if (!np) {
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		sw->pf = np;
+	}
+	sweep_pfile *f = &sw->pf[sw->npf];
+	if (!(f->path = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sim_pset_read(path, &f->ps, err, errlen)) {
+		free(f->path);
+		return NULL;
+	}
+	sw->npf++;
+	return &f->ps;
+}
+
+/* Set names seen while parsing a file: open addressing over set indices
+ * + 1 (0: empty), a power of two of at least twice the sets. */
+typedef struct name_set {
+	uint32_t *slot;
+	size_t cap;
+} name_set;
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* Is name among the sets of sw (as recorded in ns)?  Else record it as set
+ * index n.  1: seen before; 0: recorded; -1: out of memory. */
+static int name_seen(name_set *ns, const sweep *sw, const char *name, size_t n)
+{
+	if (2 * (n + 1) > ns->cap) {
+		size_t nc = ns->cap ? 2 * ns->cap : 64;
+		uint32_t *s = calloc(nc, sizeof *s);
+		if (!s)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			size_t h = name_hash(sw->set[i].name) & (nc - 1);
+			while (s[h])
+				h = (h + 1) & (nc - 1);
+			s[h] = (uint32_t)i + 1;
+		}
+		free(ns->slot);
+		ns->slot = s;
+		ns->cap = nc;
+	}
+	size_t h = name_hash(name) & (ns->cap - 1);
+	for (; ns->slot[h]; h = (h + 1) & (ns->cap - 1))
+		if (strcmp(sw->set[ns->slot[h] - 1].name, name) == 0)
+			return 1;
+	ns->slot[h] = (uint32_t)n + 1;
+	return 0;
 }
 
 /* A new zeroed set at the end of sw: its address, or NULL when out of
@@ -321,8 +397,8 @@ out:
 	return -1; \
 } while (0)
 
-int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
-                     char *err, size_t errlen)
+static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
+                      name_set *ns, char *err, size_t errlen)
 {
 	size_t line = 0;
 	for (size_t ls = 0; ls < len;) {
@@ -357,8 +433,13 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 				char nm[SWEEP_NAME_MAX];
 				memcpy(nm, w, wl);
 				nm[wl] = 0;
-				if (sweep_find(sw, nm) >= 0)
+				int seen_name = name_seen(ns, sw, nm, sw->n);
+				if (seen_name > 0)
 					FERR(col, "set '%s' defined twice", nm);
+				if (seen_name < 0)
+					FERR(col, "out of memory");
+				if (sw->n >= SWEEP_MAX_SETS)
+					FERR(col, "more than %d sets", SWEEP_MAX_SETS);
 				x = add_set(sw);
 				if (!x)
 					FERR(col, "out of memory");
@@ -373,10 +454,7 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 					FERR(col + 7, "file name too long");
 				memcpy(path, eq + 1, pl);
 				path[pl] = 0;
-				x->own = malloc(sizeof *x->own);
-				if (!x->own)
-					FERR(col, "out of memory");
-				if (sim_pset_read(path, x->own, e, sizeof e))
+				if (!(x->own = pfile_get(sw, path, e, sizeof e)))
 					FERR(col + 7, "cannot use the parameter file: %s", e);
 			} else {
 				if (!eq || eq == w || eq == w + wl - 1)
@@ -406,6 +484,15 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 		return -1;
 	}
 	return 0;
+}
+
+int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
+                     char *err, size_t errlen)
+{
+	name_set ns = { NULL, 0 };
+	int rc = parse_file(name, text, len, sw, &ns, err, errlen);
+	free(ns.slot);
+	return rc;
 }
 
 int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen)

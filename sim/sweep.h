@@ -16,13 +16,20 @@
 #define SWEEP_NAME_MAX 128
 
 /* One parameter set of a sweep: its name, its own base set (a parameter
- * file named in the sweep file; NULL: the command line's) and its change
- * to the base set. */
+ * file named in the sweep file, read once for all sets that name it and
+ * owned by the sweep; NULL: the command line's) and its change to the base
+ * set. */
 typedef struct sweep_set {
 	char name[SWEEP_NAME_MAX];
-	sim_pset *own;
+	const sim_pset *own;
 	sim_pchange change;
 } sweep_set;
+
+/* A parameter file named in a sweep file. */
+typedef struct sweep_pfile {
+	char *path;
+	sim_pset ps;
+} sweep_pfile;
 
 /* The outcome of one set. */
 typedef enum sweep_status { SWEEP_NOT_RUN, SWEEP_OK, SWEEP_INCOMPLETE, SWEEP_FAILED } sweep_status;
@@ -39,13 +46,17 @@ typedef struct sweep {
 	sweep_set *set;
 	size_t n, cap;
 	sim_pchange flags;
+	sweep_pfile *pf;       /* the parameter files its sets name */
+	size_t npf;
 } sweep;
 
 /* Expand the compact form ("L=1000..64000*2 G=1,2,4": docs/sweep.md) into
  * *sw (empty before).  Returns 0, or -1 with the reason in err. */
 int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen);
 
-/* Read a sweep file ("NAME K=V ..." per line) into *sw (empty before).
+/* Read a sweep file ("NAME K=V ..." per line) into *sw (empty before):
+ * at most SWEEP_MAX_SETS sets, in time linear in the file (names are
+ * hashed; a parameter file is read once, whatever number of sets name it).
  * Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" (or "PATH: error:
  * MESSAGE") in err. */
 int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen);
@@ -60,7 +71,7 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *out,
                      char *err, size_t errlen);
 
-/* The index of the set named name, or -1. */
+/* The index of the set named name, or -1.  O(sets). */
 long sweep_find(const sweep *sw, const char *name);
 
 /* Run every set i with i % nparts == part (all with nparts 1) on schedule s

@@ -187,6 +187,37 @@ static void test_file(void)
 	CHECK_STR(file_err("# nothing\n\n", err, sizeof err), "f.sweep: error: no parameter sets");
 	CHECK(sweep_read_file("/nonexistent/x.sweep", &sw, err, sizeof err) == -1);
 	CHECK_STR(err, "/nonexistent/x.sweep: error: cannot open: No such file or directory");
+
+	/* At most SWEEP_MAX_SETS sets; duplicate names found by hash at any
+	 * distance. */
+	size_t cap = (size_t)(SWEEP_MAX_SETS + 2) * 12;
+	char *big = malloc(cap), *p = big;
+	CHECK(big != NULL);
+	if (!big)
+		return;
+	for (int i = 0; i <= SWEEP_MAX_SETS; i++)
+		p += sprintf(p, "s%d\n", i);
+	CHECK_STR(file_err(big, err, sizeof err), "f.sweep:100001:1: error: more than 100000 sets");
+	p = big;
+	for (int i = 0; i < 50000; i++)
+		p += sprintf(p, "s%d L=%d\n", i, i);
+	sprintf(p, "s7 G=1\n");
+	CHECK_STR(file_err(big, err, sizeof err), "f.sweep:50001:1: error: set 's7' defined twice");
+	free(big);
+
+	/* A parameter file named by many sets is read once. */
+	char pf[] = "/tmp/sweep-test-XXXXXX", text2[256];
+	const char *pt = "loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=0 O=0\n";
+	int fd = mkstemp(pf);
+	CHECK(fd >= 0 && write(fd, pt, strlen(pt)) == (ssize_t)strlen(pt));
+	if (fd >= 0)
+		close(fd);
+	snprintf(text2, sizeof text2, "a params=%s\nb params=%s L=5\n", pf, pf);
+	CHECK(sweep_parse_file("f.sweep", text2, strlen(text2), &sw, err, sizeof err) == 0);
+	CHECK_EQ_U64(sw.npf, 1);
+	CHECK(sw.n == 2 && sw.set[0].own && sw.set[0].own == sw.set[1].own);
+	sweep_free(&sw);
+	unlink(pf);
 }
 
 static void test_params(void)
