@@ -189,7 +189,7 @@ static void row_of(const lay *l, uint32_t lane, int nic, int send, uint32_t unit
 		*h = CPU_H;
 		return;
 	}
-	t += l->tl->ncpus * (CPU_H + CPU_GAP);
+	t += l->tl->cpu_rows * (CPU_H + CPU_GAP);
 	*y = t + unit * (2 * NIC_H + NIC_GAP) + (send ? 0 : NIC_H);
 	*h = NIC_H;
 }
@@ -305,12 +305,12 @@ static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
 	l->range = tl->to > tl->from ? tl->to - tl->from : 1;
 	if (tl->to_auto && l->range / 50 <= UINT64_MAX - tl->to)  /* room after the last event */
 		l->range += l->range / 50;
-	l->nic_rows = tl->old_format ? 0 : tl->nnics;
-	l->sublabels = tl->ncpus > 1 || l->nic_rows > 1;
+	l->nic_rows = tl->old_format ? 0 : tl->nic_rows;
+	l->sublabels = tl->cpu_rows > 1 || l->nic_rows > 1;
 	char b[40];
 	snprintf(b, sizeof b, "rank %" PRIu64, tl->nlanes ? tl->lane_rank[tl->nlanes - 1] : 0);
 	l->lm = 20 + text_w(b, 11) * 1.1 + (l->sublabels ? 34 : 0);
-	l->lane_h = 2 * LANE_PAD + tl->ncpus * (CPU_H + CPU_GAP) +
+	l->lane_h = 2 * LANE_PAD + tl->cpu_rows * (CPU_H + CPU_GAP) +
 	            l->nic_rows * (2 * NIC_H + NIC_GAP);
 	l->axis_y = TOP + l->lane_h * tl->nlanes + 2;
 	l->total_w = l->lm + l->w + RIGHT;
@@ -417,7 +417,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		        "#000000", buf);
 		if (!l->sublabels)
 			continue;
-		for (uint32_t u = 0; u < tl->ncpus; u++) {
+		for (uint32_t u = 0; u < tl->cpu_rows; u++) {
 			double ry, rh;
 			row_of(l, i, 0, 1, u, &ry, &rh);
 			snprintf(buf, sizeof buf, "cpu %" PRIu32, u);

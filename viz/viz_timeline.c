@@ -418,6 +418,9 @@ static int do_interval(rd *r, viz_bar_kind k, const char *p)
 		                VIZ_BAR_ON_NIC(k) ? "nic" : "cpu", unit, rows);
 	if (tl->old_format && unit >= tl->ncpus)
 		tl->ncpus = (uint32_t)unit + 1;
+	uint32_t *used = VIZ_BAR_ON_NIC(k) ? &tl->nic_rows : &tl->cpu_rows;
+	if (unit >= *used)
+		*used = (uint32_t)unit + 1;
 	if (end > tl->tmax)
 		tl->tmax = end;
 	if (k == VIZ_BAR_OSEND) {
@@ -717,6 +720,17 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 		snprintf(err, errlen, "%s:1:1: error: empty timeline (no header line)", name);
 		rc = -1;
 	}
+	/* A lane has a row per CPU and NIC; a header that claims thousands
+	 * gets the rows its records use (so 73 bytes cannot make a 3 GB
+	 * picture). */
+	if (tl->ncpus <= VIZ_MAX_ROWS || tl->cpu_rows > tl->ncpus)
+		tl->cpu_rows = tl->ncpus;
+	if (tl->nnics <= VIZ_MAX_ROWS || tl->nic_rows > tl->nnics)
+		tl->nic_rows = tl->nnics;
+	if (!tl->cpu_rows)
+		tl->cpu_rows = 1;
+	if (!tl->nic_rows)
+		tl->nic_rows = 1;
 	tl->lines = r.line;
 	tl->from = w->from;
 	tl->to = w->to != VIZ_NONE ? w->to : tl->tmax;

@@ -28,6 +28,7 @@ extern const char *const viz_bar_colour[VIZ_NBARS];
 
 /* True for the kinds drawn on a NIC row (gsend, grecv). */
 #define VIZ_BAR_ON_NIC(k) ((k) == VIZ_BAR_GSEND || (k) == VIZ_BAR_GRECV)
+#define VIZ_MAX_ROWS 16   /* CPUs or NICs per lane drawn even when unused */
 
 #define VIZ_NONE UINT64_MAX  /* an unknown time */
 
@@ -65,7 +66,9 @@ typedef struct viz_window {
 typedef struct viz_tl {
 	int old_format;           /* 1: the old LogGOPSim text format */
 	uint64_t nranks;
-	uint32_t ncpus, nnics;    /* rows per lane */
+	uint32_t ncpus, nnics;    /* per rank, as the header says */
+	uint32_t cpu_rows, nic_rows; /* rows per lane: the header's counts, or
+	                             past VIZ_MAX_ROWS the largest index used + 1 */
 	int has_params;
 	uint64_t L, o, g, S;
 	char G[32], O[32];        /* as written in the header */

@@ -79,4 +79,15 @@ hostile "goalc: a line of 1 MB" 1 "$goalc0" "$B/bin/goalc" --check "$tmp/spaces.
 hostile "goalc: a label of 1 MB" 1 "$goalc0" "$B/bin/goalc" --check "$tmp/label.goal"
 head -c 1000000 /dev/zero >"$tmp/zero.goal"
 hostile "loggopsim: 1 MB of NUL bytes" 1 "$sim0" "$B/bin/loggopsim" "$tmp/zero.goal"
+# A timeline header claiming 65,535 CPUs and NICs per rank.
+printf 'loggopsim-timeline 1 P 256 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 65535 nnics 65535\n' >"$tmp/rows.tl"
+"$B/bin/loggopsim" -q -V "$tmp/ok.tl" "$tmp/ok.goal" >/dev/null
+viz0=$(baseline "$B/bin/goalviz" "$tmp/ok.tl" -o "$tmp/ok.svg")
+hostile "goalviz: a header claiming 65,535 CPUs and NICs" 0 "$viz0" "$B/bin/goalviz" "$tmp/rows.tl" -o "$tmp/rows.svg"
+if [ "$(stat -c %s "$tmp/rows.svg")" -lt 1000000 ]; then
+	echo "ok - hostile: goalviz: that header draws less than 1 MB"
+else
+	echo "not ok - hostile: goalviz: that header draws less than 1 MB"
+	echo "    $(stat -c %s "$tmp/rows.svg") bytes"
+fi
 exit 0

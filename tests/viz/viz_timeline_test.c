@@ -83,5 +83,19 @@ int main(void)
 	CHECK(read_str(&tl, "numranks 1;\nosend 0 0 5 9 x 0 1;\n", &w, err, sizeof err) != 0);
 	CHECK_STR(err, "t.tl:2:15: error: bad colour field (expected a number)");
 	viz_tl_free(&tl);
+
+	/* A lane has a row per CPU and NIC of the header, up to VIZ_MAX_ROWS;
+	 * past that, the rows its records use. */
+	CHECK(read_str(&tl, "loggopsim-timeline 1 P 2 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 3 nnics 2\n",
+	               &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.cpu_rows, 3);
+	CHECK_EQ_U64(tl.nic_rows, 2);
+	viz_tl_free(&tl);
+	CHECK(read_str(&tl, "loggopsim-timeline 1 P 2 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 65535 nnics 65535\n"
+	               "loclop 1 4 0 10\n", &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.ncpus, 65535);
+	CHECK_EQ_U64(tl.cpu_rows, 5);
+	CHECK_EQ_U64(tl.nic_rows, 1);
+	viz_tl_free(&tl);
 	return check_done();
 }
