@@ -5,6 +5,7 @@
 #include "../../traces/trace_write.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static int read_text(const char *text, struct tr_trace *t, char *err, size_t n)
 {
@@ -389,6 +390,29 @@ static void test_round_trip(void)
 	tr_free(&t);
 }
 
+/* Unknown call names are stored once each, however many there are. */
+static void test_unknown_names(void)
+{
+	struct tr_trace t;
+	char err[256], *text = malloc(40 * 3000 + 100), *p = text;
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	p += sprintf(p, "# goaltrace trace format 1\n# rank: 0\n# size: 1\n");
+	for (int i = 0; i < 3000; i++)
+		p += sprintf(p, "MPI_Foo%d:%d.000:%d.000\n", i % 1000, 2 * i, 2 * i + 1);
+	CHECK(read_text(text, &t, err, sizeof err) == 0);
+	CHECK_EQ_U64(t.ncalls, 3000);
+	size_t want = 0;
+	for (int i = 0; i < 1000; i++)
+		want += (size_t)snprintf(NULL, 0, "MPI_Foo%d", i) + 1;
+	CHECK_EQ_U64(t.nnames, want);
+	CHECK(t.ncalls == 3000 && t.calls[7].name == t.calls[1007].name && t.calls[7].name != t.calls[8].name);
+	CHECK_STR(tr_call_name(&t, &t.calls[2999]), "MPI_Foo999");
+	tr_free(&t);
+	free(text);
+}
+
 int main(void)
 {
 	test_goaltrace_p2p();
@@ -396,5 +420,6 @@ int main(void)
 	test_liballprof();
 	test_errors();
 	test_round_trip();
+	test_unknown_names();
 	return check_done();
 }
