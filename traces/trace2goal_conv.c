@@ -254,6 +254,8 @@ struct conv {
 	struct kmap comm_ids;    /* member list and occurrence -> global id */
 	struct kmap tags;        /* (space, comm id, tag) -> GOAL tag */
 	uint32_t ncomm_ids, ntags;
+	struct kmap pairs;       /* (src, dst) -> sends minus receives (int32) */
+	struct kmap anyrecv;     /* dst -> receives from any source */
 	/* per output rank */
 	const char *path;
 	struct tr_trace t;
@@ -333,6 +335,73 @@ static int out_fail(struct conv *cv)
 	return cerr(cv, "%s", cv->out->err[0] ? cv->out->err : "error: cannot write the schedule");
 }
 
+/* Counts a send from src to dst (d = 1) or a receive there (d = -1); src
+ * UINT64_MAX counts a receive from any source at dst. */
+static void balance(struct conv *cv, uint64_t src, uint64_t dst, int d)
+{
+	uint64_t key[2] = { src, dst };
+	struct kmap *m = src == UINT64_MAX ? &cv->anyrecv : &cv->pairs;
+	size_t len = src == UINT64_MAX ? sizeof key[1] : sizeof key;
+	const void *k = src == UINT64_MAX ? (const void *)&key[1] : (const void *)key;
+	uint32_t *v = kmap_get(m, k, len);
+	if (v)
+		*v = (uint32_t)((int32_t)*v + d);
+	else if (kmap_put(m, k, len, (uint32_t)d))
+		cerr(cv, "error: out of memory");
+}
+
+/* After the conversion: the sends that no receive of the output can take,
+ * and the receives no send feeds (a trace cut short, a rank's file from
+ * another run).  A warning, an error with --strict.  Returns 0 or -1. */
+static int check_balance(struct conv *cv)
+{
+	uint64_t lost_sends = 0, lost_recvs = 0, any_left = 0, first[2] = { 0, 0 };
+	int have_first = 0;
+	/* Entries in insertion order: the first lost send is the earliest. */
+	for (size_t i = 0; i < cv->pairs.nent; i++) {
+		const struct kent *e = &cv->pairs.ent[i];
+		int32_t b = (int32_t)e->val;
+		uint64_t key[2];
+		memcpy(key, cv->pairs.arena + e->off, sizeof key);
+		if (b > 0) {
+			lost_sends += (uint64_t)b;
+			if (!have_first) {
+				memcpy(first, key, sizeof first);
+				have_first = 1;
+			}
+		} else if (b < 0) {
+			lost_recvs += (uint64_t)-(int64_t)b;
+		}
+	}
+	for (size_t i = 0; i < cv->anyrecv.nent; i++)
+		any_left += cv->anyrecv.ent[i].val;
+	/* A receive from any source may take any of the sends left over. */
+	uint64_t taken = any_left < lost_sends ? any_left : lost_sends;
+	lost_sends -= taken;
+	lost_recvs += any_left - taken;
+	if (!lost_sends && !lost_recvs)
+		return 0;
+	char msg[400] = "";
+	size_t n = 0;
+	if (lost_sends)
+		n += (size_t)snprintf(msg, sizeof msg, "%" PRIu64 " send%s no receive to match %s"
+		                      " (rank %" PRIu64 " to rank %" PRIu64 ", for one)", lost_sends,
+		                      lost_sends == 1 ? " has" : "s have", lost_sends == 1 ? "it" : "them",
+		                      first[0], first[1]);
+	if (lost_recvs && n < sizeof msg)
+		snprintf(msg + n, sizeof msg - n, "%s%" PRIu64 " receive%s no send to match %s",
+		         n ? ", and " : "", lost_recvs, lost_recvs == 1 ? " has" : "s have",
+		         lost_recvs == 1 ? "it" : "them");
+	if (cv->opt->strict)
+		return cerr(cv, "error: %s (--strict)", msg);
+	if (cv->opt->warn) {
+		char full[600];
+		snprintf(full, sizeof full, "warning: %s; the simulation will not complete", msg);
+		cv->opt->warn(cv->opt->warn_ctx, full);
+	}
+	return 0;
+}
+
 /* Appends op; it depends on the frontier.  Returns its index or NONE. */
 static uint32_t emit(struct conv *cv, const goal_op *op)
 {
@@ -349,10 +418,16 @@ static uint32_t emit(struct conv *cv, const goal_op *op)
 			return NONE;
 		}
 	cv->st.ops++;
-	if (op->kind == GOAL_SEND)
+	if (op->kind == GOAL_SEND) {
 		cv->st.sends++;
-	else if (op->kind == GOAL_RECV)
+		balance(cv, cv->R, op->peer, 1);
+	} else if (op->kind == GOAL_RECV) {
 		cv->st.recvs++;
+		if (op->peer == GOAL_ANY_SOURCE)
+			balance(cv, UINT64_MAX, cv->R, 1);
+		else
+			balance(cv, op->peer, cv->R, -1);
+	}
 	else {
 		cv->st.calcs++;
 		cv->st.calc_ns += op->size;
@@ -1265,11 +1340,17 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 		} else if (cv.t.rank >= 0 && (uint64_t)cv.t.rank != cv.r) {
 			rc = cerr(&cv, "%s: error: the trace is of rank %d, expected rank %" PRIu64,
 			          cv.path, cv.t.rank, cv.r);
+		} else if (cv.t.ncalls == 0) {
+			rc = cerr(&cv, "%s: error: no MPI call in the trace (an empty or cut file)", cv.path);
 		} else {
 			rc = convert_rank(&cv);
 		}
 		rank_free(&cv);
 	}
+	if (!rc)
+		rc = check_balance(&cv);
+	kmap_free(&cv.pairs);
+	kmap_free(&cv.anyrecv);
 	kmap_free(&cv.comm_ids);
 	kmap_free(&cv.tags);
 	kmap_free(&cv.warned);

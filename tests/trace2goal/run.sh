@@ -91,6 +91,26 @@ simulates coll-ring "$tmp/coll-ring.out"
 # --strict: the first unsupported call is an error
 golden p2p-strict 1 --strict $C/p2p
 
+# A trace whose messages do not balance (a receive and a send cut out of
+# rank 1): a warning, an error with --strict; an empty trace is an error.
+mkdir "$tmp/lost" "$tmp/empty"
+cp $C/p2p/rank-0.txt "$tmp/lost/"
+grep -v -e '^MPI_Recv:13.000' -e '^MPI_Send:19.000' -e '^MPI_Foo' $C/p2p/rank-1.txt >"$tmp/lost/rank-1.txt"
+"$T2G" "$tmp/lost" 2>&1 >/dev/null | tail -1 >"$tmp/got"
+echo "warning: 1 send has no receive to match it (rank 0 to rank 1, for one), and 1 receive has no send to match it; the simulation will not complete" >"$tmp/want"
+same "unmatched messages: a warning" "$tmp/got" "$tmp/want"
+grep -v '^MPI_Foo' "$tmp/lost/rank-0.txt" >"$tmp/r0" && mv "$tmp/r0" "$tmp/lost/rank-0.txt"
+"$T2G" --strict "$tmp/lost" >/dev/null 2>"$tmp/got"
+echo "exit $?" >>"$tmp/got"
+printf '%s\n' "error: 1 send has no receive to match it (rank 0 to rank 1, for one), and 1 receive has no send to match it (--strict)" "exit 1" >"$tmp/want"
+same "unmatched messages: an error with --strict" "$tmp/got" "$tmp/want"
+cp "$tmp/lost/rank-0.txt" "$tmp/empty/"
+: >"$tmp/empty/rank-1.txt"
+"$T2G" "$tmp/empty" >/dev/null 2>"$tmp/got"
+echo "exit $?" >>"$tmp/got"
+printf '%s\n' "$tmp/empty/rank-1.txt: error: no MPI call in the trace (an empty or cut file)" "exit 1" >"$tmp/want"
+same "an empty trace file is an error" "$tmp/got" "$tmp/want"
+
 # --compute-scale: every calc of the scaled schedule is 2.5 times the
 # unscaled one (rounded half up), everything else is equal
 "$T2G" -q $C/p2p >"$tmp/s1.goal" && "$T2G" -q --compute-scale 2.5 $C/p2p >"$tmp/s2.goal"
