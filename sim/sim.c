@@ -355,7 +355,9 @@ static inline uint64_t *free_time(const sim *m, uint64_t r, unsigned what, uint3
 		uint64_t off = what == OVF_CPU ? 0 : what == OVF_NICS ? m->ncpus : m->ncpus + m->nnics;
 		return &m->rs[r * m->stride + RANK_WORDS + off + idx];
 	}
-	return &ovf_slot(m, OVF_KEY(r, what, idx), 0)->t;
+	sim_ovf *o = ovf_slot(m, OVF_KEY(r, what, idx), 0);
+	ASSERT(o != NULL);   /* ovf_fill saw every pair the schedule uses */
+	return &o->t;
 }
 static inline uint64_t *cpu_free(const sim *m, uint64_t r, uint32_t c)
 {

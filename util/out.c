@@ -45,9 +45,10 @@ int util_out_open(util_out *o, const char *path, const char *const *inputs, size
 	int exists = !is_stdout && stat(path, &st) == 0;
 	if (!(o->path = strdup(path)))
 		goto fail;
-	/* A path under /dev or /proc (/dev/stdout, /proc/self/fd/N) stands for
-	 * an open file: written in place, whatever it is. */
-	int special = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+	/* /dev/stdout, /dev/fd/N, /proc/self/fd/N stand for an open file:
+	 * written in place, whatever it is. */
+	int special = strncmp(path, "/dev/std", 8) == 0 || strncmp(path, "/dev/fd/", 8) == 0
+	              || strncmp(path, "/proc/", 6) == 0;
 	if (is_stdout || (exists && !S_ISREG(st.st_mode)) || special) {
 		/* A pipe, device or standard output: written directly, or
 		 * through scratch when the caller writes at offsets. */

@@ -3,8 +3,8 @@
  * it and renamed over it only once complete, so a failed run (a full disk,
  * an error in the input) leaves the old file, or none, never a partial one;
  * a tool removes only the temporary files it created.  A device, a pipe or
- * standard output ("-") is written directly, and so is a path under /dev or
- * /proc (/dev/stdout, /proc/self/fd/N: an open file). */
+ * standard output ("-") is written directly, and so are /dev/stdout,
+ * /dev/fd/N and /proc/... (an open file). */
 #ifndef UTIL_OUT_H
 #define UTIL_OUT_H
 
