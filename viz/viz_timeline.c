@@ -676,6 +676,25 @@ static int do_line(rd *r, const char *line)
 	return rd_error(r, kw, "unknown line kind '%.*s'", (int)(kl > 40 ? 40 : kl), kw);
 }
 
+/* Draw only the first n lanes: the others are left out (and named) like
+ * the ranks past max_lanes, with their bars and messages. */
+static void drop_lanes(viz_tl *tl, uint32_t n)
+{
+	size_t k = 0;
+	tl->lanes_left_out += tl->nlanes - n;
+	tl->first_left_out = tl->lane_rank[n];
+	tl->nlanes = n;
+	for (size_t i = 0; i < tl->nbars; i++)
+		if (tl->bars[i].lane < n)
+			tl->bars[k++] = tl->bars[i];
+	tl->nbars = k;
+	k = 0;
+	for (size_t i = 0; i < tl->nmsgs; i++)
+		if (tl->msgs[i].src_lane < n && tl->msgs[i].dst_lane < n)
+			tl->msgs[k++] = tl->msgs[i];
+	tl->nmsgs = k;
+}
+
 int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
                 char *err, size_t errlen)
 {
@@ -743,6 +762,12 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 		free(r.q[i].v);
 	free(r.q);
 	free(buf);
+	/* One record can still ask for 65,536 rows per lane: the lanes
+	 * drawn have at most VIZ_MAX_ALL_ROWS rows in all. */
+	uint64_t rows = (uint64_t)tl->cpu_rows + (tl->old_format ? 0 : tl->nic_rows);
+	uint64_t fit = VIZ_MAX_ALL_ROWS / rows ? VIZ_MAX_ALL_ROWS / rows : 1;
+	if (tl->nlanes > fit)
+		drop_lanes(tl, (uint32_t)fit);
 	return rc;
 }
 

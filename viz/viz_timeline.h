@@ -29,6 +29,7 @@ extern const char *const viz_bar_colour[VIZ_NBARS];
 /* True for the kinds drawn on a NIC row (gsend, grecv). */
 #define VIZ_BAR_ON_NIC(k) ((k) == VIZ_BAR_GSEND || (k) == VIZ_BAR_GRECV)
 #define VIZ_MAX_ROWS 16   /* CPUs or NICs per lane drawn even when unused */
+#define VIZ_MAX_ALL_ROWS 65536u /* rows of all lanes drawn (one lane always) */
 
 #define VIZ_NONE UINT64_MAX  /* an unknown time */
 
@@ -59,7 +60,8 @@ typedef struct viz_window {
 	uint64_t from, to;        /* time window [from, to]; to = VIZ_NONE: to the end */
 	const uint64_t *ranges;   /* pairs lo, hi (inclusive), sorted, disjoint; NULL: all */
 	size_t nranges;
-	uint32_t max_lanes;       /* draw at most this many ranks (the first ones) */
+	uint32_t max_lanes;       /* draw at most this many ranks (the first ones;
+	                           * fewer when they have more than VIZ_MAX_ALL_ROWS rows) */
 	uint64_t max_items;       /* keep at most this many bars + messages */
 } viz_window;
 

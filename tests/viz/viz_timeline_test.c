@@ -97,5 +97,29 @@ int main(void)
 	CHECK_EQ_U64(tl.cpu_rows, 5);
 	CHECK_EQ_U64(tl.nic_rows, 1);
 	viz_tl_free(&tl);
+
+	/* One record can make a lane of 1000 rows: then the lanes drawn have
+	 * at most VIZ_MAX_ALL_ROWS rows in all, the others are left out. */
+	CHECK(read_str(&tl, "loggopsim-timeline 1 P 300 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 65535 nnics 1\n"
+	               "loclop 0 999 0 10\nloclop 64 0 0 10\nloclop 65 0 0 10\n"
+	               "transmission 64 0 0 1 8\ntransmission 65 0 0 1 8\n", &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.cpu_rows, 1000);
+	CHECK_EQ_U64(tl.nlanes, 65);
+	CHECK_EQ_U64(tl.lanes_left_out, 235);
+	CHECK_EQ_U64(tl.first_left_out, 65);
+	CHECK_EQ_U64(tl.nbars, 2);
+	CHECK_EQ_U64(tl.nmsgs, 1);
+	viz_tl_free(&tl);
+	/* a lane of 65,536 cpus and 65,536 nics is drawn alone */
+	CHECK(read_str(&tl, "loggopsim-timeline 1 P 300 ncpus 65536 nnics 65536\n"
+	               "loclop 0 65535 0 1\ngsend 0 65535 0 1\n", &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.nlanes, 1);
+	CHECK_EQ_U64(tl.lanes_left_out, 299);
+	viz_tl_free(&tl);
+	/* the old format: the rows are the cpus used */
+	CHECK(read_str(&tl, "numranks 300;\nosend 0 65535 0 1 0 0 0;\n", &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.cpu_rows, 65536);
+	CHECK_EQ_U64(tl.nlanes, 1);
+	viz_tl_free(&tl);
 	return check_done();
 }
