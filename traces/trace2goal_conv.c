@@ -262,6 +262,7 @@ struct conv {
 	uint64_t r, j, R;        /* traced rank, copy, output rank */
 	struct comm *comms;
 	size_t ncomms, capcomms;
+	struct kmap handles;     /* communicator handle -> index in comms */
 	struct kmap seen;        /* member list -> definitions so far on this rank */
 	struct preq *pend;
 	size_t npend, cappend, headpend;
@@ -520,13 +521,20 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 	return 0;
 }
 
+/* The entry of handle in the rank's table, or NULL. */
+static struct comm *comm_find(struct conv *cv, uint64_t handle)
+{
+	uint32_t *i = kmap_get(&cv->handles, &handle, sizeof handle);
+	return i ? &cv->comms[*i] : NULL;
+}
+
 /* The entry of handle in the rank's table, a new (dead) one if absent, or
  * NULL when out of memory. */
 static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 {
-	for (size_t i = 0; i < cv->ncomms; i++)
-		if (cv->comms[i].handle == handle)
-			return &cv->comms[i];
+	struct comm *found = comm_find(cv, handle);
+	if (found)
+		return found;
 	if (cv->ncomms == cv->capcomms) {
 		size_t c = cv->capcomms ? 2 * cv->capcomms : 16;
 		struct comm *n = realloc(cv->comms, c * sizeof *n);
@@ -536,6 +544,10 @@ static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 		}
 		cv->comms = n;
 		cv->capcomms = c;
+	}
+	if (kmap_put(&cv->handles, &handle, sizeof handle, (uint32_t)cv->ncomms)) {
+		cerr(cv, "error: out of memory");
+		return NULL;
 	}
 	struct comm *m = &cv->comms[cv->ncomms++];
 	memset(m, 0, sizeof *m);
@@ -579,13 +591,8 @@ static int comm_define(struct conv *cv, const struct tr_call *c)
  * MPI_COMM_WORLD, one of size 1 as MPI_COMM_SELF. */
 static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 {
-	struct comm *m = NULL;
+	struct comm *m = comm_find(cv, c->comm);
 	char key[64];
-	for (size_t i = 0; i < cv->ncomms; i++)
-		if (cv->comms[i].handle == c->comm) {
-			m = &cv->comms[i];
-			break;
-		}
 	if (m && !m->dead) {
 		if (m->size != c->comm_size || c->comm_rank < 0 || c->comm_rank >= m->size ||
 		    (uint64_t)m->members[c->comm_rank] != cv->r) {
@@ -1293,6 +1300,7 @@ static void rank_free(struct conv *cv)
 	for (size_t i = 0; i < cv->ncomms; i++)
 		free(cv->comms[i].own);
 	cv->ncomms = 0;
+	kmap_free(&cv->handles);
 	kmap_free(&cv->seen);
 	free(cv->rsrc);
 	free(cv->rtag);

@@ -174,6 +174,16 @@ else
 	fail "--stats figures" "$(cat "$tmp/st")"
 fi
 
+# 200,000 communicators on one rank: found by handle, not by a scan of the
+# ones before (it took 25 s, quadratic)
+awk 'BEGIN { print "MPI_Init:-:1:2:0"; for (i = 0; i < 200000; i++) print "# comm:" i + 100 ":0";
+	print "MPI_Barrier:1:199999,0,1:2"; print "MPI_Finalize:3:4" }' >"$tmp/comms.txt"
+if timeout 20 "$T2G" -q "$tmp/comms.txt" -o "$tmp/comms.goal"; then
+	ok "200,000 communicators converted within 20 s"
+else
+	fail "200,000 communicators converted within 20 s"
+fi
+
 # ---- errors -------------------------------------------------------------------
 mkdir -p "$tmp/e"
 printf '# goaltrace trace format 1\n# rank: 0\n# size: 2\nMPI_Init:0:1:2:1\n# comm:5:0,1\nMPI_Send:2:1:1:13,1,1:5:0:5,0,2:3\n' >"$tmp/e/peer-0.txt"
