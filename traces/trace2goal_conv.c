@@ -230,7 +230,7 @@ struct preq {
 	uint64_t id;
 	uint32_t call;           /* its call index */
 	uint32_t op;             /* its op, or NONE */
-	int live;
+	uint32_t next;           /* the next one pushed with the same id, or NONE */
 };
 
 /* Ops the current program position depends on. */
@@ -264,8 +264,10 @@ struct conv {
 	size_t ncomms, capcomms;
 	struct kmap handles;     /* communicator handle -> index in comms */
 	struct kmap seen;        /* member list -> definitions so far on this rank */
-	struct preq *pend;
-	size_t npend, cappend, headpend;
+	struct preq *pend;       /* in push order, completed ones too */
+	size_t npend, cappend;
+	struct kmap pend_head;   /* request id -> oldest live entry, or NONE */
+	struct kmap pend_tail;   /* request id -> newest entry */
 	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
 	uint8_t *cancelled;      /* per call: cancelled request */
 	struct front f;
@@ -658,19 +660,20 @@ static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t t
 
 /* ---- Requests ---------------------------------------------------------- */
 
-/* Appends a pending operation (call index, op or NONE) under request id.
- * Returns 0 or -1 (out of memory). */
+/* No pending operations (a new pass over a trace). */
+static void pend_reset(struct conv *cv)
+{
+	cv->npend = 0;
+	kmap_free(&cv->pend_head);
+	kmap_free(&cv->pend_tail);
+}
+
+/* Appends a pending operation (call index, op or NONE) under request id;
+ * the entries of one id are chained in push order.  Returns 0 or -1 (out
+ * of memory). */
 static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 {
-	if (cv->npend == cv->cappend) {
-		/* drop completed entries at the front first */
-		if (cv->headpend > cv->npend / 2) {
-			memmove(cv->pend, cv->pend + cv->headpend,
-			        (cv->npend - cv->headpend) * sizeof *cv->pend);
-			cv->npend -= cv->headpend;
-			cv->headpend = 0;
-		}
-	}
+	uint32_t i = (uint32_t)cv->npend, *head, *tail;
 	if (cv->npend == cv->cappend) {
 		size_t c = cv->cappend ? 2 * cv->cappend : 64;
 		struct preq *p = realloc(cv->pend, c * sizeof *p);
@@ -679,29 +682,41 @@ static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 		cv->pend = p;
 		cv->cappend = c;
 	}
-	cv->pend[cv->npend].id = id;
-	cv->pend[cv->npend].call = call;
-	cv->pend[cv->npend].op = op;
-	cv->pend[cv->npend].live = 1;
+	head = kmap_get(&cv->pend_head, &id, sizeof id);
+	tail = kmap_get(&cv->pend_tail, &id, sizeof id);
+	if (!head) {
+		if (kmap_put(&cv->pend_head, &id, sizeof id, i) ||
+		    kmap_put(&cv->pend_tail, &id, sizeof id, i))
+			return cerr(cv, "error: out of memory");
+	} else {
+		if (*head == NONE)
+			*head = i;
+		else
+			cv->pend[*tail].next = i;
+		*tail = i;
+	}
+	cv->pend[i].id = id;
+	cv->pend[i].call = call;
+	cv->pend[i].op = op;
+	cv->pend[i].next = NONE;
 	cv->npend++;
 	return 0;
 }
 
-/* The oldest live pending operation with request id, or NULL.  O(pending). */
+/* The oldest live pending operation with request id, or NULL. */
 static struct preq *pend_find(struct conv *cv, uint64_t id)
 {
-	for (size_t i = cv->headpend; i < cv->npend; i++)
-		if (cv->pend[i].live && cv->pend[i].id == id)
-			return &cv->pend[i];
-	return NULL;
+	uint32_t *head = kmap_get(&cv->pend_head, &id, sizeof id);
+	return head && *head != NONE ? &cv->pend[*head] : NULL;
 }
 
-/* The pending operation p is complete (or forgotten). */
+/* The pending operation p (found by pend_find: the oldest of its id) is
+ * complete (or forgotten). */
 static void pend_done(struct conv *cv, struct preq *p)
 {
-	p->live = 0;
-	while (cv->headpend < cv->npend && !cv->pend[cv->headpend].live)
-		cv->headpend++;
+	uint32_t *head = kmap_get(&cv->pend_head, &p->id, sizeof p->id);
+	if (head && *head == (uint32_t)(p - cv->pend))
+		*head = p->next;
 }
 
 /* Calls fn for every request that call c completes, with its status
@@ -828,7 +843,7 @@ static int prescan(struct conv *cv)
 			completions(cv, c, scan_done);
 		}
 	}
-	cv->npend = cv->headpend = 0;
+	pend_reset(cv);
 	return 0;
 }
 
@@ -1212,7 +1227,7 @@ static int convert_rank(struct conv *cv)
 
 	cv->f.n = 0;
 	cv->pending_us = 0;
-	cv->npend = cv->headpend = 0;
+	pend_reset(cv);
 	if (prescan(cv))
 		return -1;
 	if (sg_out_rank_begin(cv->out, cv->R))
@@ -1363,6 +1378,7 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	kmap_free(&cv.tags);
 	kmap_free(&cv.warned);
 	free(cv.comms);
+	pend_reset(&cv);
 	free(cv.pend);
 	free(cv.cops);
 	free(cv.cdeps);

@@ -184,6 +184,18 @@ else
 	fail "200,000 communicators converted within 20 s"
 fi
 
+# 100,000 pending requests completed newest first: each found by its id
+# (it took 5 s, quadratic)
+awk 'BEGIN { print "# goaltrace trace format 1"; print "MPI_Init:-:1:2:0";
+	for (i = 1; i <= 100000; i++) print "MPI_Isend:1:0:1:1,1,1:0:0:5,0,1:" i ":1";
+	for (i = 100000; i >= 1; i--) print "MPI_Wait:2:" i ":0,0,0:2"; print "MPI_Finalize:3:4" }' >"$tmp/reqs.txt"
+if timeout 20 "$T2G" -q "$tmp/reqs.txt" -o "$tmp/reqs.goal" &&
+	[ "$(grep -c ': send 1b to 0 ' "$tmp/reqs.goal")" = 100000 ]; then
+	ok "100,000 pending requests converted within 20 s"
+else
+	fail "100,000 pending requests converted within 20 s"
+fi
+
 # ---- errors -------------------------------------------------------------------
 mkdir -p "$tmp/e"
 printf '# goaltrace trace format 1\n# rank: 0\n# size: 2\nMPI_Init:0:1:2:1\n# comm:5:0,1\nMPI_Send:2:1:1:13,1,1:5:0:5,0,2:3\n' >"$tmp/e/peer-0.txt"
