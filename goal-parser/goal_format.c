@@ -4,6 +4,7 @@
 
 #include "invariant.h"
 #include "out.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,10 +116,8 @@ static int labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32
 				fmt_err(msg, msglen, "op %" PRIu32 " has the label '%s', a GOAL keyword", i, l);
 				return -1;
 			}
-		uint64_t h = 1469598103934665603ull;
-		for (size_t k = 0; k < len; k++)
-			h = (h ^ (unsigned char)l[k]) * 1099511628211ull;
-		for (h &= mask; ht[h] != UINT32_MAX; h = (h + 1) & mask) {
+		uint64_t h;
+		for (h = util_hash(l, len) & mask; ht[h] != UINT32_MAX; h = (h + 1) & mask) {
 			const char *o = blob + ht[h];
 			if (strcmp(o, l) == 0) {
 				uint32_t j = 0;

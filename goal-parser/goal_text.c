@@ -1,6 +1,7 @@
 /* goal_text.c: the GOAL front end's actions: labels, checks, diagnostics,
  * and the compile driver that feeds the binary writer. */
 #include "goal_text.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -211,14 +212,6 @@ void goal_ps_syntax_error(goal_ps *ps, const goal_loc *loc, const char *unexpect
 
 /* ---- Labels ------------------------------------------------------------ */
 
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 static int rehash(goal_ps *ps, size_t nslots)
 {
 	uint32_t *slots = calloc(nslots, sizeof *slots);
@@ -261,7 +254,7 @@ static void labels_reset(goal_ps *ps)
 
 uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len)
 {
-	uint32_t h = hash_bytes(s, len);
+	uint32_t h = (uint32_t)util_hash(s, len);
 	size_t j;
 	sym *y;
 

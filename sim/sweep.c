@@ -1,6 +1,7 @@
 /* sweep.c: parameter sweeps: specifications, threaded runs of one shared
  * schedule, CSV / table / SVG output (docs/sweep.md). */
 #include "sweep.h"
+#include "kmap.h"
 #include "util.h"
 
 #include <errno.h>
@@ -61,48 +62,6 @@ static const sim_pset *pfile_get(sweep *sw, const char *path, char *err, size_t 
 	}
 	sw->npf++;
 	return &f->ps;
-}
-
-/* Set names seen while parsing a file: open addressing over set indices
- * + 1 (0: empty), a power of two of at least twice the sets. */
-typedef struct name_set {
-	uint32_t *slot;
-	size_t cap;
-} name_set;
-
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* Is name among the sets of sw (as recorded in ns)?  Else record it as set
- * index n.  1: seen before; 0: recorded; -1: out of memory. */
-static int name_seen(name_set *ns, const sweep *sw, const char *name, size_t n)
-{
-	if (2 * (n + 1) > ns->cap) {
-		size_t nc = ns->cap ? 2 * ns->cap : 64;
-		uint32_t *s = calloc(nc, sizeof *s);
-		if (!s)
-			return -1;
-		for (size_t i = 0; i < n; i++) {
-			size_t h = name_hash(sw->set[i].name) & (nc - 1);
-			while (s[h])
-				h = (h + 1) & (nc - 1);
-			s[h] = (uint32_t)i + 1;
-		}
-		free(ns->slot);
-		ns->slot = s;
-		ns->cap = nc;
-	}
-	size_t h = name_hash(name) & (ns->cap - 1);
-	for (; ns->slot[h]; h = (h + 1) & (ns->cap - 1))
-		if (strcmp(sw->set[ns->slot[h] - 1].name, name) == 0)
-			return 1;
-	ns->slot[h] = (uint32_t)n + 1;
-	return 0;
 }
 
 /* A new zeroed set at the end of sw: its address, or NULL when out of
@@ -398,7 +357,7 @@ out:
 } while (0)
 
 static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
-                      name_set *ns, char *err, size_t errlen)
+                      util_kmap *names, char *err, size_t errlen)
 {
 	size_t line = 0;
 	for (size_t ls = 0; ls < len;) {
@@ -433,10 +392,9 @@ static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
 				char nm[SWEEP_NAME_MAX];
 				memcpy(nm, w, wl);
 				nm[wl] = 0;
-				int seen_name = name_seen(ns, sw, nm, sw->n);
-				if (seen_name > 0)
+				if (util_kmap_get(names, nm, wl))
 					FERR(col, "set '%s' defined twice", nm);
-				if (seen_name < 0)
+				if (util_kmap_put(names, nm, wl, (uint32_t)sw->n))
 					FERR(col, "out of memory");
 				if (sw->n >= SWEEP_MAX_SETS)
 					FERR(col, "more than %d sets", SWEEP_MAX_SETS);
@@ -489,9 +447,9 @@ static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
 int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
                      char *err, size_t errlen)
 {
-	name_set ns = { NULL, 0 };
-	int rc = parse_file(name, text, len, sw, &ns, err, errlen);
-	free(ns.slot);
+	util_kmap names = { 0 };   /* set names, hashed: a linear parse */
+	int rc = parse_file(name, text, len, sw, &names, err, errlen);
+	util_kmap_free(&names);
 	return rc;
 }
 

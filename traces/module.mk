@@ -15,12 +15,12 @@ $(LIBTRACE): $(TRACE_OBJS)
 	$(AR) rcs $@ $^
 
 TEST_PROGS += $(B)/tests/trace_read_test
-$(B)/tests/trace_read_test: $(B)/obj/tests/traces/trace_read_test.o $(LIBTRACE)
+$(B)/tests/trace_read_test: $(B)/obj/tests/traces/trace_read_test.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Checker of a run's traces, used by tests/traces/run.sh.
 TEST_PROGS += $(B)/tests/trace_check
-$(B)/tests/trace_check: $(B)/obj/tests/traces/trace_check.o $(LIBTRACE)
+$(B)/tests/trace_check: $(B)/obj/tests/traces/trace_check.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # trace2goal: traces to GOAL schedules, with schedgen's patterns for the
@@ -72,7 +72,7 @@ endif
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o
 $(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
-$(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE)
+$(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_t2g.o: ALL_CFLAGS += -I traces -I schedgen
 $(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)

@@ -4,6 +4,8 @@
 
 #include "sg_pattern.h"
 #include "trace_read.h"
+#include "kmap.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -115,104 +117,6 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- A map from byte strings to numbers -------------------------------- */
-
-/* Open addressing, keys in one arena; values are assigned by the caller. */
-struct kmap {
-	uint32_t *slot;         /* entry index + 1, 0 = empty */
-	size_t nslot;
-	struct kent { size_t off, len; uint64_t hash; uint32_t val; } *ent;
-	size_t nent, cap;
-	unsigned char *arena;
-	size_t alen, acap;
-};
-
-/* FNV-1a of n bytes. */
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211u;
-	return h;
-}
-
-/* Frees m; it becomes an empty map. */
-static void kmap_free(struct kmap *m)
-{
-	free(m->slot);
-	free(m->ent);
-	free(m->arena);
-	memset(m, 0, sizeof *m);
-}
-
-/* Looks key up: returns a pointer to its value, or NULL if absent. */
-static uint32_t *kmap_get(struct kmap *m, const void *key, size_t len)
-{
-	uint64_t h = hash_bytes(key, len);
-	if (!m->nslot)
-		return NULL;
-	for (size_t i = h & (m->nslot - 1);; i = (i + 1) & (m->nslot - 1)) {
-		uint32_t s = m->slot[i];
-		if (!s)
-			return NULL;
-		struct kent *e = &m->ent[s - 1];
-		if (e->hash == h && e->len == len && memcmp(m->arena + e->off, key, len) == 0)
-			return &e->val;
-	}
-}
-
-/* Adds key (absent) with value val.  Returns 0 or -1 (out of memory). */
-static int kmap_put(struct kmap *m, const void *key, size_t len, uint32_t val)
-{
-	if (2 * (m->nent + 1) > m->nslot) {
-		size_t ns = m->nslot ? 2 * m->nslot : 64;
-		uint32_t *sl = calloc(ns, sizeof *sl);
-		if (!sl)
-			return -1;
-		for (size_t k = 0; k < m->nent; k++) {
-			size_t i = m->ent[k].hash & (ns - 1);
-			while (sl[i])
-				i = (i + 1) & (ns - 1);
-			sl[i] = (uint32_t)k + 1;
-		}
-		free(m->slot);
-		m->slot = sl;
-		m->nslot = ns;
-	}
-	if (m->nent == m->cap) {
-		size_t c = m->cap ? 2 * m->cap : 64;
-		struct kent *e = realloc(m->ent, c * sizeof *e);
-		if (!e)
-			return -1;
-		m->ent = e;
-		m->cap = c;
-	}
-	if (m->alen + len > m->acap) {
-		size_t c = m->acap ? 2 * m->acap : 4096;
-		while (c < m->alen + len)
-			c *= 2;
-		unsigned char *a = realloc(m->arena, c);
-		if (!a)
-			return -1;
-		m->arena = a;
-		m->acap = c;
-	}
-	memcpy(m->arena + m->alen, key, len);
-	struct kent *e = &m->ent[m->nent];
-	e->off = m->alen;
-	e->len = len;
-	e->hash = hash_bytes(key, len);
-	e->val = val;
-	m->alen += len;
-	size_t i = e->hash & (m->nslot - 1);
-	while (m->slot[i])
-		i = (i + 1) & (m->nslot - 1);
-	m->slot[i] = (uint32_t)m->nent + 1;
-	m->nent++;
-	return 0;
-}
-
 /* ---- Conversion state -------------------------------------------------- */
 
 /* A communicator of the current trace. */
@@ -251,29 +155,29 @@ struct conv {
 	int failed;
 	uint64_t N, K;           /* traced ranks, copies */
 	/* global */
-	struct kmap comm_ids;    /* member list and occurrence -> global id */
-	struct kmap tags;        /* (space, comm id, tag) -> GOAL tag */
+	util_kmap comm_ids;      /* member list and occurrence -> global id */
+	util_kmap tags;          /* (space, comm id, tag) -> GOAL tag */
 	uint32_t ncomm_ids, ntags;
-	struct kmap pairs;       /* (src, dst) -> sends minus receives (int32) */
-	struct kmap anyrecv;     /* dst -> receives from any source */
+	util_kmap pairs;         /* (src, dst) -> sends minus receives (int32) */
+	util_kmap anyrecv;       /* dst -> receives from any source */
 	/* per output rank */
 	const char *path;
 	struct tr_trace t;
 	uint64_t r, j, R;        /* traced rank, copy, output rank */
 	struct comm *comms;
 	size_t ncomms, capcomms;
-	struct kmap handles;     /* communicator handle -> index in comms */
-	struct kmap seen;        /* member list -> definitions so far on this rank */
+	util_kmap handles;     /* communicator handle -> index in comms */
+	util_kmap seen;        /* member list -> definitions so far on this rank */
 	struct preq *pend;       /* in push order, completed ones too */
 	size_t npend, cappend;
-	struct kmap pend_head;   /* request id -> oldest live entry, or NONE */
-	struct kmap pend_tail;   /* request id -> newest entry */
+	util_kmap pend_head;   /* request id -> oldest live entry, or NONE */
+	util_kmap pend_tail;   /* request id -> newest entry */
 	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
 	uint8_t *cancelled;      /* per call: cancelled request */
 	struct front f;
 	double pending_us;
 	/* warnings already given on this traced rank */
-	struct kmap warned;
+	util_kmap warned;
 	/* collective buffer */
 	goal_op *cops;
 	size_t ncops, capcops;
@@ -320,9 +224,9 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 {
 	char msg[400], full[600];
 	va_list ap;
-	if (cv->j > 0 || !cv->opt->warn || kmap_get(&cv->warned, key, strlen(key)))
+	if (cv->j > 0 || !cv->opt->warn || util_kmap_get(&cv->warned, key, strlen(key)))
 		return;
-	if (kmap_put(&cv->warned, key, strlen(key), 1))
+	if (util_kmap_put(&cv->warned, key, strlen(key), 1))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -343,13 +247,13 @@ static int out_fail(struct conv *cv)
 static void balance(struct conv *cv, uint64_t src, uint64_t dst, int d)
 {
 	uint64_t key[2] = { src, dst };
-	struct kmap *m = src == UINT64_MAX ? &cv->anyrecv : &cv->pairs;
+	util_kmap *m = src == UINT64_MAX ? &cv->anyrecv : &cv->pairs;
 	size_t len = src == UINT64_MAX ? sizeof key[1] : sizeof key;
 	const void *k = src == UINT64_MAX ? (const void *)&key[1] : (const void *)key;
-	uint32_t *v = kmap_get(m, k, len);
+	uint32_t *v = util_kmap_get(m, k, len);
 	if (v)
 		*v = (uint32_t)((int32_t)*v + d);
-	else if (kmap_put(m, k, len, (uint32_t)d))
+	else if (util_kmap_put(m, k, len, (uint32_t)d))
 		cerr(cv, "error: out of memory");
 }
 
@@ -362,7 +266,7 @@ static int check_balance(struct conv *cv)
 	int have_first = 0;
 	/* Entries in insertion order: the first lost send is the earliest. */
 	for (size_t i = 0; i < cv->pairs.nent; i++) {
-		const struct kent *e = &cv->pairs.ent[i];
+		const util_kent *e = &cv->pairs.ent[i];
 		int32_t b = (int32_t)e->val;
 		uint64_t key[2];
 		memcpy(key, cv->pairs.arena + e->off, sizeof key);
@@ -509,12 +413,12 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 	memcpy(key, &occurrence, sizeof occurrence);
 	if (size)
 		memcpy(key + sizeof occurrence, members, (size_t)size * sizeof(int64_t));
-	v = kmap_get(&cv->comm_ids, key, len);
+	v = util_kmap_get(&cv->comm_ids, key, len);
 	if (v) {
 		*gid = *v;
 	} else {
 		*gid = cv->ncomm_ids++;
-		if (kmap_put(&cv->comm_ids, key, len, *gid)) {
+		if (util_kmap_put(&cv->comm_ids, key, len, *gid)) {
 			free(key);
 			return cerr(cv, "error: out of memory");
 		}
@@ -526,7 +430,7 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 /* The entry of handle in the rank's table, or NULL. */
 static struct comm *comm_find(struct conv *cv, uint64_t handle)
 {
-	uint32_t *i = kmap_get(&cv->handles, &handle, sizeof handle);
+	uint32_t *i = util_kmap_get(&cv->handles, &handle, sizeof handle);
 	return i ? &cv->comms[*i] : NULL;
 }
 
@@ -547,7 +451,7 @@ static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 		cv->comms = n;
 		cv->capcomms = c;
 	}
-	if (kmap_put(&cv->handles, &handle, sizeof handle, (uint32_t)cv->ncomms)) {
+	if (util_kmap_put(&cv->handles, &handle, sizeof handle, (uint32_t)cv->ncomms)) {
 		cerr(cv, "error: out of memory");
 		return NULL;
 	}
@@ -570,10 +474,10 @@ static int comm_define(struct conv *cv, const struct tr_call *c)
 		if (w[i] < 0 || (uint64_t)w[i] >= cv->N)
 			return call_err(cv, c, "communicator member %" PRId64 " is not a rank (0..%" PRIu64 ")",
 			                w[i], cv->N - 1);
-	cnt = n ? kmap_get(&cv->seen, w, len) : NULL;
+	cnt = n ? util_kmap_get(&cv->seen, w, len) : NULL;
 	if (cnt) {
 		occ = ++*cnt;
-	} else if (n && kmap_put(&cv->seen, w, len, 0)) {
+	} else if (n && util_kmap_put(&cv->seen, w, len, 0)) {
 		return cerr(cv, "error: out of memory");
 	}
 	m = comm_slot(cv, c->newcomm);
@@ -644,14 +548,14 @@ static uint64_t world_of(const struct conv *cv, const struct comm *m, int32_t q)
 static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t tag)
 {
 	int64_t key[3] = { space, gid, tag };
-	uint32_t *v = kmap_get(&cv->tags, key, sizeof key);
+	uint32_t *v = util_kmap_get(&cv->tags, key, sizeof key);
 	if (v)
 		return (int32_t)*v;
 	if (cv->ntags > (uint32_t)INT32_MAX) {
 		cerr(cv, "error: more than 2^31 distinct tags");
 		return 0;
 	}
-	if (kmap_put(&cv->tags, key, sizeof key, cv->ntags)) {
+	if (util_kmap_put(&cv->tags, key, sizeof key, cv->ntags)) {
 		cerr(cv, "error: out of memory");
 		return 0;
 	}
@@ -664,8 +568,8 @@ static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t t
 static void pend_reset(struct conv *cv)
 {
 	cv->npend = 0;
-	kmap_free(&cv->pend_head);
-	kmap_free(&cv->pend_tail);
+	util_kmap_free(&cv->pend_head);
+	util_kmap_free(&cv->pend_tail);
 }
 
 /* Appends a pending operation (call index, op or NONE) under request id;
@@ -682,11 +586,11 @@ static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 		cv->pend = p;
 		cv->cappend = c;
 	}
-	head = kmap_get(&cv->pend_head, &id, sizeof id);
-	tail = kmap_get(&cv->pend_tail, &id, sizeof id);
+	head = util_kmap_get(&cv->pend_head, &id, sizeof id);
+	tail = util_kmap_get(&cv->pend_tail, &id, sizeof id);
 	if (!head) {
-		if (kmap_put(&cv->pend_head, &id, sizeof id, i) ||
-		    kmap_put(&cv->pend_tail, &id, sizeof id, i))
+		if (util_kmap_put(&cv->pend_head, &id, sizeof id, i) ||
+		    util_kmap_put(&cv->pend_tail, &id, sizeof id, i))
 			return cerr(cv, "error: out of memory");
 	} else {
 		if (*head == NONE)
@@ -706,7 +610,7 @@ static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 /* The oldest live pending operation with request id, or NULL. */
 static struct preq *pend_find(struct conv *cv, uint64_t id)
 {
-	uint32_t *head = kmap_get(&cv->pend_head, &id, sizeof id);
+	uint32_t *head = util_kmap_get(&cv->pend_head, &id, sizeof id);
 	return head && *head != NONE ? &cv->pend[*head] : NULL;
 }
 
@@ -714,7 +618,7 @@ static struct preq *pend_find(struct conv *cv, uint64_t id)
  * complete (or forgotten). */
 static void pend_done(struct conv *cv, struct preq *p)
 {
-	uint32_t *head = kmap_get(&cv->pend_head, &p->id, sizeof p->id);
+	uint32_t *head = util_kmap_get(&cv->pend_head, &p->id, sizeof p->id);
 	if (head && *head == (uint32_t)(p - cv->pend))
 		*head = p->next;
 }
@@ -1315,8 +1219,8 @@ static void rank_free(struct conv *cv)
 	for (size_t i = 0; i < cv->ncomms; i++)
 		free(cv->comms[i].own);
 	cv->ncomms = 0;
-	kmap_free(&cv->handles);
-	kmap_free(&cv->seen);
+	util_kmap_free(&cv->handles);
+	util_kmap_free(&cv->seen);
 	free(cv->rsrc);
 	free(cv->rtag);
 	free(cv->cancelled);
@@ -1352,7 +1256,7 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 		cv.j = R / cv.N;
 		cv.r = R % cv.N;
 		cv.path = paths[cv.r];
-		kmap_free(&cv.warned);
+		util_kmap_free(&cv.warned);
 		if (tr_read_file(cv.path, &to, &cv.t, rerr, sizeof rerr)) {
 			rc = cerr(&cv, "%s", rerr);
 			break;
@@ -1372,11 +1276,11 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	}
 	if (!rc)
 		rc = check_balance(&cv);
-	kmap_free(&cv.pairs);
-	kmap_free(&cv.anyrecv);
-	kmap_free(&cv.comm_ids);
-	kmap_free(&cv.tags);
-	kmap_free(&cv.warned);
+	util_kmap_free(&cv.pairs);
+	util_kmap_free(&cv.anyrecv);
+	util_kmap_free(&cv.comm_ids);
+	util_kmap_free(&cv.tags);
+	util_kmap_free(&cv.warned);
 	free(cv.comms);
 	pend_reset(&cv);
 	free(cv.pend);

@@ -1,6 +1,8 @@
 /* trace_read.c: parser for per-rank MPI trace files (goaltrace and
  * liballprof dialects) into arrays of struct tr_call. */
 #include "trace_read.h"
+#include "kmap.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,8 +45,7 @@ struct parser {
 	unsigned reqsize;
 	size_t len;             /* of the whole text */
 	size_t nderived;        /* request ids derived from array addresses so far */
-	uint32_t *name_ht;      /* unknown call names: offset + 1 (0: empty) */
-	size_t name_cap, name_n; /* slots (a power of two), names stored */
+	util_kmap names;        /* unknown call names -> their offset in t->names */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -272,49 +273,22 @@ static enum tr_kind find_kind(const struct field *f)
 	return TR_OTHER;
 }
 
-static size_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return (size_t)h;
-}
-
-/* Stores the name of an unknown call once (a hash table of the names, so
- * many distinct ones cost linear time); returns its offset. */
+/* Stores the name of an unknown call once (hashed: many distinct names
+ * cost linear time); returns its offset. */
 static int intern_name(struct parser *ps, const struct field *f, uint32_t *off)
 {
 	struct tr_trace *t = ps->t;
 	size_t n = (size_t)(f->e - f->s);
-	if (2 * (ps->name_n + 1) > ps->name_cap) {
-		size_t nc = ps->name_cap ? 2 * ps->name_cap : 64;
-		uint32_t *ht = calloc(nc, sizeof *ht);
-		if (!ht)
-			return fail(ps, f->s, "out of memory");
-		for (size_t i = 0; i < t->nnames; i += strlen(t->names + i) + 1) {
-			size_t h = name_hash(t->names + i, strlen(t->names + i)) & (nc - 1);
-			while (ht[h])
-				h = (h + 1) & (nc - 1);
-			ht[h] = (uint32_t)i + 1;
-		}
-		free(ps->name_ht);
-		ps->name_ht = ht;
-		ps->name_cap = nc;
-	}
-	size_t h = name_hash(f->s, n) & (ps->name_cap - 1);
-	for (; ps->name_ht[h]; h = (h + 1) & (ps->name_cap - 1)) {
-		const char *o = t->names + ps->name_ht[h] - 1;
-		if (strlen(o) == n && memcmp(o, f->s, n) == 0) {
-			*off = ps->name_ht[h] - 1;
-			return 0;
-		}
+	const uint32_t *known = util_kmap_get(&ps->names, f->s, n);
+	if (known) {
+		*off = *known;
+		return 0;
 	}
 	if (t->nnames + n + 1 > UINT32_MAX)
 		return fail(ps, f->s, "too many distinct call names");
-	if (grow((void **)&t->names, &ps->cap_names, t->nnames + n + 1, 1))
+	if (grow((void **)&t->names, &ps->cap_names, t->nnames + n + 1, 1)
+	    || util_kmap_put(&ps->names, f->s, n, (uint32_t)t->nnames))
 		return fail(ps, f->s, "out of memory");
-	ps->name_ht[h] = (uint32_t)t->nnames + 1;
-	ps->name_n++;
 	memcpy(t->names + t->nnames, f->s, n);
 	t->names[t->nnames + n] = '\0';
 	*off = (uint32_t)t->nnames;
@@ -635,7 +609,7 @@ int tr_read_mem(const char *fname, const char *text, size_t len,
 			fail(&ps, f.s, "expected a call name starting with MPI_ or a '#' comment");
 		p = nl ? nl + 1 : end;
 	}
-	free(ps.name_ht);
+	util_kmap_free(&ps.names);
 	if (ps.failed) {
 		tr_free(t);
 		return -1;

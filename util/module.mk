@@ -1,7 +1,7 @@
 # util: small helpers shared by the tools (reading a small file whole,
 # escaping text for XML, writing output files safely).
 
-UTIL_SRCS := util/util.c util/out.c
+UTIL_SRCS := util/util.c util/out.c util/kmap.c
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(B)/obj/%.o)
 LIBUTIL := $(B)/lib/libutil.a
 OBJS += $(UTIL_OBJS)

@@ -4,7 +4,19 @@
 #define UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* FNV-1a of the n bytes at p: the one hash of the project's tables of
+ * names and keys. */
+static inline uint64_t util_hash(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h;
+}
 
 /* Read the rest of f into a new buffer *buf (free it) of *len bytes, at
  * most max bytes.  Returns 0, or EFBIG (max bytes or more), ENOMEM or the
