@@ -166,12 +166,12 @@ struct conv {
 	uint64_t r, j, R;        /* traced rank, copy, output rank */
 	struct comm *comms;
 	size_t ncomms, capcomms;
-	util_kmap handles;     /* communicator handle -> index in comms */
-	util_kmap seen;        /* member list -> definitions so far on this rank */
+	util_kmap handles;       /* communicator handle -> index in comms */
+	util_kmap seen;          /* member list -> definitions so far on this rank */
 	struct preq *pend;       /* in push order, completed ones too */
 	size_t npend, cappend;
-	util_kmap pend_head;   /* request id -> oldest live entry, or NONE */
-	util_kmap pend_tail;   /* request id -> newest entry */
+	util_kmap pend_head;     /* request id -> oldest live entry, or NONE */
+	util_kmap pend_tail;     /* request id -> newest entry */
 	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
 	uint8_t *cancelled;      /* per call: cancelled request */
 	struct front f;
