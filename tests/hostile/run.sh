@@ -14,6 +14,9 @@ if [ ! -x $T ]; then
 	exit 0
 fi
 LIMIT_KB=$((64 * 1024))
+# Under AddressSanitizer freed memory waits in a quarantine (256 MB): not
+# what the tools use.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}quarantine_size_mb=0"
 
 # rss KB-FILE COMMAND...: run under time and timeout; sets rc.
 rss() {
@@ -90,4 +93,24 @@ else
 	echo "not ok - hostile: goalviz: that header draws less than 1 MB"
 	echo "    $(stat -c %s "$tmp/rows.svg") bytes"
 fi
+# Traces: a liballprof MPI_Waitall claiming 301,111,111 requests; 20,000
+# distinct unknown call names.
+mkdir "$tmp/tr" "$tmp/wa"
+cp tests/trace2goal/cases/lap/*.txt "$tmp/tr/"
+t2g0=$(baseline "$B/bin/trace2goal" -q "$tmp/tr" -o "$tmp/tr.goal")
+cp tests/trace2goal/cases/lap/*.txt "$tmp/wa/"
+printf 'MPI_Init:-:1:2:100\nMPI_Waitall:130:301111111:5000:6000:140\nMPI_Finalize:200:210\n' >"$tmp/wa/pmpi-trace-rank-0.txt"
+hostile "trace2goal: a Waitall claiming 301,111,111 requests" 1 "$t2g0" "$B/bin/trace2goal" -q "$tmp/wa" -o "$tmp/wa.goal"
+awk 'BEGIN { print "# goaltrace trace format 1"; print "# rank: 0"; print "# size: 1";
+	print "MPI_Init:0.000:1:1:10.000"; for (i = 0; i < 20000; i++) print "MPI_Foo" i ":" 20 + i ".000:" 20 + i ".500";
+	print "MPI_Finalize:30000.000:30001.000" }' >"$tmp/names.txt"
+hostile "trace2goal: 20,000 distinct unknown call names" 0 "$t2g0" "$B/bin/trace2goal" -q "$tmp/names.txt" -o "$tmp/names.goal"
+
+# A sweep file of 50,000 sets that all name one parameter file.
+printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=0 O=0\n' >"$tmp/p.params"
+awk -v p="$tmp/p.params" 'BEGIN { for (i = 0; i < 50000; i++) print "s" i " params=" p }' >"$tmp/many.sweep"
+printf 'a\nb L=5\n' >"$tmp/two.sweep"
+sweep0=$(baseline "$B/bin/loggopsim" -q --sweep "$tmp/two.sweep" "$tmp/ok.goal")
+hostile "loggopsim --sweep: 50,000 sets naming one parameter file" 0 "$sweep0" \
+	"$B/bin/loggopsim" -q -j 2 --sweep "$tmp/many.sweep" "$tmp/ok.goal"
 exit 0

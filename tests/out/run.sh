@@ -69,6 +69,34 @@ cp a.goal keep.goal
 ( trap '' XFSZ; ulimit -f 64; "$B/bin/goalc" --dump big.bin -o keep.goal 2>/dev/null )
 unchanged "goalc --dump: a file-size limit leaves the old text" keep.goal a.goal
 
+# Every other output under a file-size limit of 0 (a full disk): exit 1,
+# the old file kept, no temporary file.
+printf 'a\nb L=5\n' >two.sweep
+"$B/bin/goalc" a.goal -o a.bin
+"$B/bin/loggopsim" -q -V a.tl a.goal >/dev/null
+limited() { ( trap '' XFSZ; ulimit -f 0; "$@" ) >/dev/null 2>&1; }
+for c in "loggopsim -V|keep.tl|-q -V keep.tl a.bin" "loggopsim --csv|keep.csv|-q --csv keep.csv a.bin" \
+	"loggopsim --sweep --csv|keep.csv|-q --sweep two.sweep --csv keep.csv a.bin" \
+	"goalviz -o|keep.svg|a.tl -o keep.svg" \
+	"loggp-fit -o|keep.params|$R/tests/loggp/data/shm-1.prtt -o keep.params" \
+	"loggops-model --svg|keep.svg|bcast_binomial -P 2..4 --svg keep.svg"; do
+	name=${c%%|*}; rest=${c#*|}; file=${rest%%|*}; args=${rest#*|}
+	echo old >"$file"
+	cp "$file" "$file.orig"
+	tool=${name%% *}
+	# shellcheck disable=SC2086
+	limited "$B/bin/$tool" $args
+	rc=$?
+	ls -A | grep '^\.' >"$tmp/diff"
+	if [ $rc -eq 1 ] && cmp -s "$file" "$file.orig" && [ ! -s "$tmp/diff" ]; then
+		ok "$name: a full disk leaves the old file"
+	else
+		echo "exit status $rc" >>"$tmp/diff"
+		fail "$name: a full disk leaves the old file"
+	fi
+	rm -f "$file" "$file.orig"
+done
+
 # Devices: written directly, never removed.
 if [ -c /dev/full ]; then
 	expect "goalc --stats: a write error on standard output" 1 "goalc: error: write failed: No space left on device\n" \
