@@ -1,5 +1,6 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
+#include "out.h"
 
 #include "sg_pattern.h"
 
@@ -351,8 +352,11 @@ int main(int argc, char **argv)
 			         fs.n, o.extrapolate);
 		else
 			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", fs.n);
-		if (sg_out_open(&out, out_path, sg_format_of_path(out_path),
-		                (uint64_t)fs.n * o.extrapolate, comment)) {
+		if (util_out_check(out_path, paths, fs.n, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			rc = 1;
+		} else if (sg_out_open(&out, out_path, sg_format_of_path(out_path),
+		                       (uint64_t)fs.n * o.extrapolate, comment)) {
 			fprintf(stderr, "%s\n", out.err);
 			rc = 1;
 		} else if (t2g_convert(paths, fs.n, &o, &out, &st, err, sizeof err)) {

@@ -48,6 +48,12 @@ expect "loggopsim -V refuses to write over the schedule" 1 "a.goal: error: the o
 expect "loggopsim --csv refuses to write over the schedule" 1 "a.bin: error: the output is also the input a.bin\n" \
 	"$B/bin/loggopsim" --csv a.bin a.bin
 unchanged "loggopsim: the schedule is unchanged" a.goal a.orig
+mkdir tr
+cp "$R"/tests/trace2goal/cases/p2p/*.txt tr/
+cp tr/rank-1.txt rank1.orig
+expect "trace2goal refuses to write over a trace" 1 "tr/rank-1.txt: error: the output is also the input tr/rank-1.txt\n" \
+	"$B/bin/trace2goal" -q tr -o tr/rank-1.txt
+unchanged "trace2goal: the trace is unchanged" tr/rank-1.txt rank1.orig
 "$B/bin/loggopsim" -q -V a.tl a.goal >/dev/null
 expect "goalviz refuses to write over its timeline" 1 "a.tl: error: the output is also the input a.tl\n" \
 	"$B/bin/goalviz" --format svg a.tl -o a.tl
