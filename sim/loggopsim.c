@@ -224,6 +224,16 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	/* The parameter files the sets name are inputs too. */
+	for (size_t i = 0; i < sw.npf; i++) {
+		const char *pf = sw.pf[i].path, *outs[] = { o->csv, o->svg };
+		for (size_t k = 0; k < 2; k++)
+			if (outs[k] && util_out_check(outs[k], &pf, 1, err, sizeof err)) {
+				fprintf(stderr, "%s\n", err);
+				sweep_free(&sw);
+				return 1;
+			}
+	}
 	long base_idx = -1;
 	if (o->rel && (base_idx = sweep_find(&sw, o->rel)) < 0) {
 		fprintf(stderr, "%s: error: --relative-to: no set named '%s'\n", prog, o->rel);

@@ -48,6 +48,12 @@ expect "loggopsim -V refuses to write over the schedule" 1 "a.goal: error: the o
 expect "loggopsim --csv refuses to write over the schedule" 1 "a.bin: error: the output is also the input a.bin\n" \
 	"$B/bin/loggopsim" --csv a.bin a.bin
 unchanged "loggopsim: the schedule is unchanged" a.goal a.orig
+printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=0 O=0\n' >p.params
+cp p.params p.orig
+echo "x params=p.params" >p.sweep
+expect "loggopsim --sweep refuses to write over a set's parameter file" 1 "p.params: error: the output is also the input p.params\n" \
+	"$B/bin/loggopsim" --sweep p.sweep --csv p.params a.goal
+unchanged "loggopsim --sweep: the parameter file is unchanged" p.params p.orig
 mkdir tr
 cp "$R"/tests/trace2goal/cases/p2p/*.txt tr/
 cp tr/rank-1.txt rank1.orig
