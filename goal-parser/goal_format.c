@@ -695,9 +695,10 @@ int goal_writer_close(goal_writer *w)
 
 /* Validate one rank's block.  indeg and queue have max_rank_ops entries,
  * label_ht label_slots(max_rank_ops) (when the rank has a label blob).
- * Raises *maxidx (cpu << 16 | nic, each the largest index seen). */
+ * Raises used[0] and used[1] to the CPUs and NICs its ops use (largest
+ * index + 1). */
 static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
-                      uint32_t *queue, uint32_t *label_ht, uint32_t *maxidx,
+                      uint32_t *queue, uint32_t *label_ht, uint32_t used[2],
                       char *err, size_t errlen)
 {
 	const goal_rank_entry *e = &s->ranks[r];
@@ -718,10 +719,10 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": cpu %u or nic %u out of range", r, i, o->cpu, o->nic);
 			return -1;
 		}
-		if (o->cpu > *maxidx >> 16)
-			*maxidx = (uint32_t)o->cpu << 16 | (*maxidx & 0xffff);
-		if (o->nic > (*maxidx & 0xffff))
-			*maxidx = (*maxidx & 0xffff0000u) | o->nic;
+		if (o->cpu >= used[0])
+			used[0] = o->cpu + 1u;
+		if (o->nic >= used[1])
+			used[1] = o->nic + 1u;
 		if (o->kind == GOAL_CALC) {
 			if (o->peer || o->tag || o->nic) {
 				fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": calc with peer, tag or nic", r, i);
@@ -830,7 +831,7 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
 	uint64_t table_end, off, first, max_ops = 0;
-	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, maxidx = 0;
+	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, used[2] = { 1, 1 };
 	int any_labels = 0, rc = -1;
 
 	if (s->size < sizeof(goal_header)) {
@@ -935,15 +936,14 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 			fmt_err(err, errlen, "out of memory");
 			goto out;
 		}
-		if (check_rank(s, r, indeg, queue, label_ht, &maxidx, err, errlen))
+		if (check_rank(s, r, indeg, queue, label_ht, used, err, errlen))
 			goto out;
 	}
 	/* Memory per rank follows the header's counts: they must be the ones
 	 * the ops use. */
-	if ((maxidx >> 16) + 1 != s->ncpus || (maxidx & 0xffff) + 1 != s->nnics) {
+	if (used[0] != s->ncpus || used[1] != s->nnics) {
 		fmt_err(err, errlen, "the header says %" PRIu32 " CPUs and %" PRIu32 " NICs per rank,"
-		        " the ops use %" PRIu32 " and %" PRIu32, s->ncpus, s->nnics,
-		        (maxidx >> 16) + 1, (maxidx & 0xffff) + 1);
+		        " the ops use %" PRIu32 " and %" PRIu32, s->ncpus, s->nnics, used[0], used[1]);
 		goto out;
 	}
 	rc = 0;

@@ -234,9 +234,7 @@ static int rehash(goal_ps *ps, size_t nslots)
  * rank followed by many small ones would be quadratic). */
 static void labels_reset(goal_ps *ps)
 {
-	if (!ps->nslots) {
-		/* no table yet */
-	} else if (ps->nsyms * 8 >= ps->nslots) {
+	if (ps->nslots && ps->nsyms * 8 >= ps->nslots) {
 		memset(ps->slots, 0, ps->nslots * sizeof *ps->slots);
 	} else {
 		for (size_t i = 0; i < ps->nsyms; i++) {

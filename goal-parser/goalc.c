@@ -40,10 +40,14 @@ static int die(const char *msg)
 	return 2;
 }
 
+static int put_dump(FILE *f, void *s)
+{
+	return goal_dump(s, f);
+}
+
 static int do_dump(const char *in, const char *out_path)
 {
 	goal_sched s;
-	util_out o;
 	char err[1024];
 	int rc = 0;
 
@@ -51,16 +55,7 @@ static int do_dump(const char *in, const char *out_path)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	if (util_out_open(&o, out_path ? out_path : "-", &in, 1, 0, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		goal_sched_close(&s);
-		return 1;
-	}
-	if (goal_dump(&s, o.f)) {
-		util_out_abort(&o);
-		fprintf(stderr, "%s: error: write failed\n", out_path && strcmp(out_path, "-") ? out_path : "<stdout>");
-		rc = 1;
-	} else if (util_out_close(&o, err, sizeof err)) {
+	if (util_out_write(out_path ? out_path : "-", &in, 1, put_dump, &s, err, sizeof err)) {
 		fprintf(stderr, "%s\n", err);
 		rc = 1;
 	}

@@ -79,6 +79,18 @@ int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
 	}
 }
 
+/* The parameter file and its comment, for util_out_write. */
+typedef struct params_out {
+	const loggp_params *par;
+	const char *comment;
+} params_out;
+
+static int put_params(FILE *f, void *ctx)
+{
+	const params_out *p = ctx;
+	return loggp_params_write(f, p->par, p->comment);
+}
+
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
                  const loggp_detect *det, uint64_t S, const char *params_path,
                  const char *comment, char *err, size_t errlen)
@@ -126,21 +138,14 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 	}
 	loggp_fit_params(res, pts, S, par);
 	if (params_path) {
-		util_out o;
-		if (util_out_open(&o, params_path, NULL, 0, 0, err, errlen))
-			goto out;
 		char c[1024];
 		snprintf(c, sizeof c, "%s%sreported latency PRTT(1,0,%llu)/2 = %.1f ns; "
 		         "n = %u; %zu sizes, %zu protocol range%s",
 		         comment ? comment : "", comment ? "\n" : "",
 		         (unsigned long long)pts[0].size, res->L_reported, n, np,
 		         res->nranges, res->nranges == 1 ? "" : "s");
-		if (loggp_params_write(o.f, par, c)) {
-			util_out_abort(&o);
-			snprintf(err, errlen, "%s: error: write failed", params_path);
-			goto out;
-		}
-		if (util_out_close(&o, err, errlen))
+		params_out po = { par, c };
+		if (util_out_write(params_path, NULL, 0, put_params, &po, err, errlen))
 			goto out;
 	}
 	rc = 0;

@@ -361,6 +361,19 @@ static void put_minima(const setup *u, const model_formula **fs, size_t nf,
 	printf("\n");
 }
 
+/* The plot and its series, for util_out_write. */
+typedef struct plot_out {
+	const model_plot *pl;
+	const model_series *ser;
+	size_t ns;
+} plot_out;
+
+static int put_plot(FILE *f, void *ctx)
+{
+	const plot_out *p = ctx;
+	return model_plot_svg(f, p->pl, p->ser, p->ns);
+}
+
 /* Write the SVG plot of the results.  Returns 0 or -1 (error printed). */
 static int draw(const setup *u, const model_formula **fs, size_t nf, const double *simt,
                 const double *fval, const int *in, const double *loopv, const double *rotv)
@@ -427,20 +440,11 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 			}
 		pl.ylog = lo > 0 && hi / lo > 20;
 	}
-	util_out o;
+	plot_out po = { &pl, ser, ns };
 	char err[1024];
-	if (util_out_open(&o, u->svg, NULL, 0, 0, err, sizeof err)) {
+	rc = util_out_write(u->svg, NULL, 0, put_plot, &po, err, sizeof err);
+	if (rc)
 		fprintf(stderr, "%s\n", err);
-		goto out;
-	}
-	rc = model_plot_svg(o.f, &pl, ser, ns);
-	if (rc) {
-		util_out_abort(&o);
-		fprintf(stderr, "%s: error: %s: cannot write the plot\n", prog, u->svg);
-	} else if (util_out_close(&o, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		rc = -1;
-	}
 out:
 	free(xs);
 	free(ys);

@@ -36,7 +36,7 @@ static const char *tname(const sg_out *o)
 /* Write the buffered text out. */
 static int text_flush(sg_out *o)
 {
-	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+	if (o->len && fwrite(o->buf, 1, o->len, o->uo.f) != o->len)
 		return oerr(o, "%s: error: cannot write: %s", tname(o), strerror(errno));
 	o->len = 0;
 	return 0;
@@ -97,7 +97,6 @@ int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
 		o->buf = NULL;
 		return -1;
 	}
-	o->f = o->uo.f;
 	if (comment) {
 		size_t n = strlen(comment);
 		if (n > TEXT_BUF - TEXT_MARGIN)
@@ -280,7 +279,7 @@ int sg_out_close(sg_out *o)
 		o->w = NULL;
 		return rc;
 	}
-	if (!o->f)
+	if (!o->uo.f)
 		return -1;
 	if (!o->failed)
 		text_flush(o);
@@ -291,7 +290,6 @@ int sg_out_close(sg_out *o)
 		if (util_out_close(&o->uo, err, sizeof err))
 			oerr(o, "%s", err);
 	}
-	o->f = NULL;
 	free(o->buf);
 	o->buf = NULL;
 	return o->failed ? -1 : 0;

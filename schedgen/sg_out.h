@@ -30,7 +30,6 @@ typedef struct sg_out {
 	sg_format format;
 	goal_writer *w;        /* SG_BINARY */
 	util_out uo;           /* SG_TEXT */
-	FILE *f;               /* SG_TEXT: uo.f */
 	char *buf;             /* text line buffer */
 	size_t len;
 	sg_sink sink;          /* SG_SINK */

@@ -139,47 +139,32 @@ typedef struct sweep_opts {
 	int nowall, quiet;
 } sweep_opts;
 
-/* The input files (schedule, parameter file, sweep file): no output may
- * be one of them. */
-static const char *inputs[3];
-
-/* Open the output path ("-": stdout) safely (util/out.h); 0, or 1 after
- * printing the error. */
-static int out_open(util_out *o, const char *path)
-{
-	char err[1024];
-	if (util_out_open(o, path, inputs, 3, 0, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	return 0;
-}
-
-/* Finish an output: 0, or 1 after printing the error (the target is then
- * left as it was). */
-static int out_close(util_out *o)
-{
-	char err[1024];
-	if (util_out_close(o, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	return 0;
-}
-
-/* Write to path ("-": stdout) with fn; returns 0, or 1 after printing the
- * error. */
+/* Write to path ("-": stdout) safely (util/out.h) with fn; returns 0, or
+ * 1 after printing the error.  main has checked that no output is one of
+ * the inputs. */
 static int write_out(const char *path, int (*fn)(FILE *, void *), void *ctx)
 {
-	util_out o;
-	if (out_open(&o, path))
-		return 1;
-	if (fn(o.f, ctx) != 0) {
-		util_out_abort(&o);
-		fprintf(stderr, "%s: error: write failed\n", path);
+	char err[1024];
+	if (util_out_write(path, NULL, 0, fn, ctx, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	return out_close(&o);
+	return 0;
+}
+
+/* The CSV of the finishing times. */
+typedef struct finish_out {
+	const sim *m;
+	uint64_t nranks;
+} finish_out;
+
+static int put_finish(FILE *f, void *ctx)
+{
+	const finish_out *o = ctx;
+	fprintf(f, "rank,finish_ns\n");
+	for (uint64_t r = 0; r < o->nranks; r++)
+		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(o->m, r));
+	return ferror(f) ? -1 : 0;
 }
 
 typedef struct sweep_out {
@@ -418,9 +403,8 @@ int main(int argc, char **argv)
 	so_sw.quiet = ps.quiet;
 
 	char err[1024];
-	inputs[0] = file;
-	inputs[1] = pfile;
-	inputs[2] = so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL;
+	/* No output may be one of the inputs (checked before anything runs). */
+	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL };
 	const char *outs[] = { viz, csv, so_sw.svg };
 	for (size_t i = 0; i < 3; i++)
 		if (outs[i] && util_out_check(outs[i], inputs, 3, err, sizeof err)) {
@@ -453,7 +437,8 @@ int main(int argc, char **argv)
 	util_out tlo = { 0 };
 	static char tlbuf[1 << 20];
 	if (viz) {
-		if (out_open(&tlo, viz)) {
+		if (util_out_open(&tlo, viz, NULL, 0, 0, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
 			goal_sched_close(&s);
 			return 1;
 		}
@@ -492,8 +477,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* The timeline of an incomplete run is kept: it shows what happened. */
-	if (tl && out_close(&tlo))
+	if (tl && util_out_close(&tlo, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
 		status = 1;
+	}
 	if (!res.complete) {
 		fprintf(stderr, "%s: error: incomplete run: %" PRIu64 " of %" PRIu64
 		        " ranks stuck, %" PRIu64 " of %" PRIu64 " ops never started\n",
@@ -522,18 +509,9 @@ int main(int argc, char **argv)
 		printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
 		       res.events, res.ops_started, res.messages);
 	}
-	if (csv) {
-		util_out o;
-		if (out_open(&o, csv)) {
-			status = 1;
-		} else {
-			fprintf(o.f, "rank,finish_ns\n");
-			for (uint64_t r = 0; r < s.nranks; r++)
-				fprintf(o.f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(m, r));
-			if (out_close(&o))
-				status = 1;
-		}
-	}
+	finish_out fo = { m, s.nranks };
+	if (csv && write_out(csv, put_finish, &fo))
+		status = 1;
 	if (!ps.quiet)
 		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", prog,
 		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);

@@ -87,6 +87,8 @@ typedef struct sim_ovf {
 #define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
 enum { OVF_CPU, OVF_NICS, OVF_NICR };
 #define OVF_KEY(rank, what, idx) ((uint64_t)(rank) << 18 | (uint64_t)(what) << 16 | (idx))
+#define OVF_RANK(key) ((key) >> 18)
+#define OVF_WHAT(key) ((key) >> 16 & 3)
 
 /* An op released while processing the current event. */
 typedef struct sim_rel {
@@ -1029,6 +1031,16 @@ static void report_progress(sim *m)
 	m->progress(m->pctx, &pr);
 }
 
+/* Op i of rank r in messages: its label, or "#i" when it has none. */
+static const char *op_name(const goal_sched *s, uint64_t r, uint32_t i, char *buf, size_t n)
+{
+	const char *l = goal_op_label(s, r, i, buf, n);
+	if (l && *l)
+		return l;
+	snprintf(buf, n, "#%" PRIu32, i);
+	return buf;
+}
+
 int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 {
 	const goal_sched *s = m->s;
@@ -1107,11 +1119,8 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	}
 	if (m->fail == 3) {
 		char lb[256];
-		const char *l = goal_op_label(s, m->fail_rank, m->fail_op, lb, sizeof lb);
-		if (!*l)
-			snprintf(lb, sizeof lb, "#%" PRIu32, m->fail_op);
 		snprintf(err, errlen, "simulated time passes %" PRIu64 " ns at rank %" PRIu32 ", op %s",
-		         UINT64_MAX, m->fail_rank, *l ? l : lb);
+		         UINT64_MAX, m->fail_rank, op_name(s, m->fail_rank, m->fail_op, lb, sizeof lb));
 		return -1;
 	}
 	if (m->fail) {
@@ -1131,8 +1140,8 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 		}
 		for (uint64_t i = 0; i <= m->ovf_mask; i++) {
 			const sim_ovf *o = &m->ovf[i];
-			if (o->key != UINT64_MAX && (o->key >> 16 & 3) == OVF_CPU && o->t > m->ovf_max[o->key >> 18])
-				m->ovf_max[o->key >> 18] = o->t;
+			if (o->key != UINT64_MAX && OVF_WHAT(o->key) == OVF_CPU && o->t > m->ovf_max[OVF_RANK(o->key)])
+				m->ovf_max[OVF_RANK(o->key)] = o->t;
 		}
 	}
 	res->events = m->ops_started + m->messages;
@@ -1176,11 +1185,7 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 static void put_label(const sim *m, FILE *out, uint64_t r, uint32_t i)
 {
 	char buf[256];
-	const char *l = goal_op_label(m->s, r, i, buf, sizeof buf);
-	if (l && *l)
-		fprintf(out, "%s", l);
-	else
-		fprintf(out, "#%" PRIu32, i);
+	fputs(op_name(m->s, r, i, buf, sizeof buf), out);
 }
 
 static void put_peer_tag(FILE *out, uint32_t peer, int32_t tag)

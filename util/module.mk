@@ -1,5 +1,6 @@
 # util: small helpers shared by the tools (reading a small file whole,
-# escaping text for XML, writing output files safely).
+# escaping text for XML, one hash and a string map, writing output files
+# safely; ASSERT in invariant.h).
 
 UTIL_SRCS := util/util.c util/out.c util/kmap.c
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(B)/obj/%.o)

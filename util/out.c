@@ -160,6 +160,20 @@ void util_out_abort(util_out *o)
 	memset(o, 0, sizeof *o);
 }
 
+int util_out_write(const char *path, const char *const *inputs, size_t n,
+                   int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+{
+	util_out o;
+	if (util_out_open(&o, path, inputs, n, 0, err, errlen))
+		return -1;
+	if (fn(o.f, ctx) != 0) {
+		snprintf(err, errlen, "%s: error: write failed", strcmp(path, "-") ? path : "<stdout>");
+		util_out_abort(&o);
+		return -1;
+	}
+	return util_out_close(&o, err, errlen);
+}
+
 int util_stdout_close(char *err, size_t errlen)
 {
 	errno = 0;

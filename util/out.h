@@ -16,7 +16,7 @@ typedef struct util_out {
 	char *path;     /* the target as given ("-": standard output) */
 	char *dest;     /* the file renamed into place (symlinks resolved) */
 	char *tmp;      /* the temporary file, or NULL when written directly */
-	int copy;       /* 1: tmp is unlinked scratch, copied to path at close */
+	int copy;       /* 1: f is unlinked scratch, copied to path at close */
 } util_out;
 
 /* Refuse an output that is one of the inputs: out and each of the n paths
@@ -41,6 +41,12 @@ int util_out_close(util_out *o, char *err, size_t errlen);
 
 /* Give up: close and remove the temporary file; the target is untouched. */
 void util_out_abort(util_out *o);
+
+/* An output written in one go: util_out_open (not seekable), fn(f, ctx)
+ * writes it (non-zero: a write failed), util_out_close.  Returns 0, or -1
+ * with "PATH: error: ..." in err and the target left as it was. */
+int util_out_write(const char *path, const char *const *inputs, size_t n,
+                   int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
 
 /* Flush standard output and report a write error on it (a full disk,
  * a closed pipe): returns 0, or -1 with "error: write failed: REASON" in

@@ -742,9 +742,9 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 	/* A lane has a row per CPU and NIC; a header that claims thousands
 	 * gets the rows its records use (so 73 bytes cannot make a 3 GB
 	 * picture). */
-	if (tl->ncpus <= VIZ_MAX_ROWS || tl->cpu_rows > tl->ncpus)
+	if (tl->ncpus <= VIZ_MAX_ROWS)
 		tl->cpu_rows = tl->ncpus;
-	if (tl->nnics <= VIZ_MAX_ROWS || tl->nic_rows > tl->nnics)
+	if (tl->nnics <= VIZ_MAX_ROWS)
 		tl->nic_rows = tl->nnics;
 	if (!tl->cpu_rows)
 		tl->cpu_rows = 1;
