@@ -74,6 +74,7 @@ all:
 
 include util/module.mk
 include goal-parser/module.mk
+-include timeline/module.mk
 -include schedgen/module.mk
 -include sim/module.mk
 -include viz/module.mk

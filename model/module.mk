@@ -10,12 +10,12 @@ TOOLS += $(B)/bin/loggops-model
 
 $(MODEL_OBJS) $(B)/obj/model/loggops_model.o: ALL_CFLAGS += -I sim -I schedgen
 
-$(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Unit test: every formula against the simulator in its domain.
 TEST_PROGS += $(B)/tests/model_formula_test
 OBJS += $(B)/obj/tests/model/formula_test.o
 $(B)/obj/tests/model/formula_test.o: ALL_CFLAGS += -I sim -I schedgen -I model -I tests
-$(B)/tests/model_formula_test: $(B)/obj/tests/model/formula_test.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBGOAL) $(LIBUTIL)
+$(B)/tests/model_formula_test: $(B)/obj/tests/model/formula_test.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

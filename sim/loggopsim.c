@@ -100,6 +100,27 @@ static int parse_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+_Static_assert(SIM_MAX_RANGES <= TL_MAX_RANGES, "a timeline holds every size range");
+
+/* The size ranges of p for the timeline header: their number. */
+static uint32_t timeline_ranges(const sim_params *p, tl_range *out)
+{
+	sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
+	const sim_range *rg = p->nranges >= 2 ? p->range : &one;
+	uint32_t n = p->nranges >= 2 ? p->nranges : 1;
+	for (uint32_t i = 0; i < n; i++) {
+		tl_range *t = &out[i];
+		t->first = i ? rg[i - 1].last + 1 : 0;
+		t->last = rg[i].last; /* UINT64_MAX is TL_NONE */
+		t->L = rg[i].L;
+		t->o = rg[i].o;
+		t->g = rg[i].g;
+		sim_rate_format(rg[i].G, t->G, sizeof t->G);
+		sim_rate_format(rg[i].O, t->O, sizeof t->O);
+	}
+	return n;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -444,13 +465,9 @@ int main(int argc, char **argv)
 		}
 		tl = tlo.f;
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
-		/* The header has room for one set: the first range's. */
-		const sim_range *r0 = pp->nranges >= 2 ? &pp->range[0] : NULL;
-		char Gs[48], Os[48];
-		sim_rate_format(r0 ? r0->G : pp->G, Gs, sizeof Gs);
-		sim_rate_format(r0 ? r0->O : pp->O, Os, sizeof Os);
-		sim_tl_header(tl, s.nranks, r0 ? r0->L : pp->L, r0 ? r0->o : pp->o,
-		              r0 ? r0->g : pp->g, Gs, Os, pp->S, s.ncpus, s.nnics);
+		tl_range trg[TL_MAX_RANGES];
+		tl_write_header(tl, s.nranks, pp->S, s.ncpus, s.nnics, trg,
+		                timeline_ranges(pp, trg));
 	}
 
 	ps.tty = isatty(2);

@@ -1,7 +1,7 @@
-# sim: the LogGOPS simulation core (event queue, engine, timeline) and the
+# sim: the LogGOPS simulation core (event queue, engine) and the
 # loggopsim tool.
 
-SIM_SRCS := sim/evq.c sim/sim.c sim/timeline.c
+SIM_SRCS := sim/evq.c sim/sim.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 
@@ -14,14 +14,15 @@ SIM_CLI_OBJS := $(SIM_CLI_SRCS:%.c=$(B)/obj/%.o)
 OBJS += $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o
 TOOLS += $(B)/bin/loggopsim
 
-$(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I loggp
+$(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I loggp -I timeline
+$(SIM_OBJS): ALL_CFLAGS += -I timeline
 
 $(SIM_LIB): $(SIM_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
@@ -30,7 +31,7 @@ TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
 OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
 
 $(B)/obj/tests/sim/%.o: ALL_CFLAGS += -I sim -I tests
-$(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBGOAL) $(LIBUTIL)
+$(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Large schedules for the benchmark (writer API), until schedgen covers them.
@@ -41,13 +42,13 @@ OBJS += $(B)/obj/tests/sim/simgen_main.o
 # The sweep and parameter-set test links the command-line layer as well.
 TEST_PROGS += $(B)/tests/sim_sweep_test
 OBJS += $(B)/obj/tests/sim/sweep_test.o
-$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # libFuzzer target (make fuzz builds it with SAN=fuzz).
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
 $(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim -I loggp
-$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
 endif

@@ -712,8 +712,8 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	set_free(cf, done);
 	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
 	if (m->tl) {
-		sim_tl_interval(m->tl, SIM_TL_ORECV, q, sop->cpu, t, done);
-		sim_tl_interval(m->tl, SIM_TL_GRECV, q, sop->nic, t, *nf);
+		tl_write_orecv(m->tl, q, sop->cpu, t, done, r, j);
+		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, *nf);
 	}
 	uint64_t start = 0;
 	if (sop->size > m->S) {
@@ -760,7 +760,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		mark_started(m, r, i);
 		mark_done(m, r, i);
 		if (m->tl)
-			sim_tl_interval(m->tl, SIM_TL_LOCLOP, r, op->cpu, t, end);
+			tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
 		satisfy_edges(m, r, ops, i, t, 1);
 		satisfy_edges(m, r, ops, i, end, 0);
 		break;
@@ -772,14 +772,15 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			return busy;
 		const sim_range *pr = range_of(m, op->size);
 		uint64_t sO = sim_rate_bytes(pr->O, op->size), sG = sim_rate_bytes(pr->G, op->size);
-		uint64_t arrive = tadd(m, tadd(m, t, pr->o, r, i), pr->L, r, i);
-		set_free(cf, tadd(m, tadd(m, t, pr->o, r, i), sO, r, i));
+		uint64_t depart = tadd(m, t, pr->o, r, i), arrive = tadd(m, depart, pr->L, r, i);
+		set_free(cf, tadd(m, depart, sO, r, i));
 		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
 		mark_started(m, r, i);
 		if (m->tl) {
-			sim_tl_interval(m->tl, SIM_TL_OSEND, r, op->cpu, t, *cf);
-			sim_tl_interval(m->tl, SIM_TL_GSEND, r, op->nic, t, *nf);
-			sim_tl_transmission(m->tl, r, op->peer, t, arrive, op->size);
+			tl_write_interval(m->tl, TL_OSEND, r, op->cpu, t, *cf);
+			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
+			tl_write_transmission(m->tl, r, op->peer, t, depart, arrive, op->size, i,
+			                      op->cpu, op->nic);
 		}
 		push_event(m, arrive, r, i | EV_MSG, op->peer);
 		if (op->size > m->S) {

@@ -18,6 +18,21 @@ static inline uint64_t util_hash(const void *p, size_t n)
 	return h;
 }
 
+/* Write the decimal digits of v at p (at most 20); returns the new end.
+ * The formatter of the lines written per event (timelines, CSV). */
+static inline char *util_put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
 /* Read the rest of f into a new buffer *buf (free it) of *len bytes, at
  * most max bytes.  Returns 0, or EFBIG (max bytes or more), ENOMEM or the
  * errno of a read error (EIO if it set none), with *buf NULL. */

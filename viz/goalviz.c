@@ -14,7 +14,8 @@
 #include "out.h"
 #include "viz_render.h"
 #include "viz_sched.h"
-#include "viz_timeline.h"
+#include "timeline.h"
+#include "viz_args.h"
 
 extern char **environ;
 
@@ -194,7 +195,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *format = NULL, *ranks = NULL;
-	viz_window w = { 0, VIZ_NONE, NULL, 0, 256, 1000000 };
+	tl_window w = { 0, TL_NONE, NULL, 0, 256, 1000000 };
 	uint64_t max_ops = 2000;
 	double width = 1000;
 	int schedule = 0, c;
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 				return bad_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 't':
-			if (viz_parse_time(optarg, &w.to) || w.to == VIZ_NONE)
+			if (viz_parse_time(optarg, &w.to) || w.to == TL_NONE)
 				return bad_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 'r': ranks = optarg; break;
@@ -241,7 +242,7 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		return bad_usage("%s", optind >= argc ? "no input file" : "more than one input file");
 	const char *in = argv[optind];
-	if (w.to != VIZ_NONE && w.to < w.from)
+	if (w.to != TL_NONE && w.to < w.from)
 		return bad_usage("%s", "--to is before --from");
 
 	enum fmt f = FMT_SVG;
@@ -301,14 +302,14 @@ int main(int argc, char **argv)
 		free(rg);
 		return 1;
 	}
-	viz_tl tl;
-	int rc = viz_tl_read(&tl, fin, strcmp(in, "-") == 0 ? "<stdin>" : in, &w, err, sizeof err);
+	tl_file tl;
+	int rc = tl_read(&tl, fin, strcmp(in, "-") == 0 ? "<stdin>" : in, &w, err, sizeof err);
 	if (fin != stdin)
 		fclose(fin);
 	free(rg);
 	if (rc) {
 		fprintf(stderr, "%s\n", err);
-		viz_tl_free(&tl);
+		tl_free(&tl);
 		return 1;
 	}
 	char notes[1024];
@@ -320,7 +321,7 @@ int main(int argc, char **argv)
 	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in };
 	gv_out g;
 	if (out_begin(&g, out, in, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2", fmt_name[f])) {
-		viz_tl_free(&tl);
+		tl_free(&tl);
 		return 1;
 	}
 	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, g.f) : viz_render_dot(&tl, &ro, g.f);
@@ -330,6 +331,6 @@ int main(int argc, char **argv)
 	}
 	if (out_end(&g, !status))
 		status = 1;
-	viz_tl_free(&tl);
+	tl_free(&tl);
 	return status;
 }

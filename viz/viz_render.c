@@ -151,7 +151,7 @@ enum {
 };
 
 typedef struct lay {
-	const viz_tl *tl;
+	const tl_file *tl;
 	double lm, w;          /* left margin, axis width */
 	uint64_t from, range;  /* range >= 1 */
 	double lane_h;
@@ -225,7 +225,7 @@ static void fmt_tick(char *buf, size_t n, uint64_t t, uint64_t step)
 }
 
 /* A rank list like "0-255" of lanes a..b. */
-static void lane_span(const viz_tl *tl, char *buf, size_t n)
+static void lane_span(const tl_file *tl, char *buf, size_t n)
 {
 	if (!tl->nlanes) {
 		snprintf(buf, n, "none");
@@ -251,7 +251,7 @@ static void lane_span(const viz_tl *tl, char *buf, size_t n)
 		snprintf(buf + used, n - used, ",...");
 }
 
-void viz_render_notes(const viz_tl *tl, char *buf, size_t n)
+void viz_render_notes(const tl_file *tl, char *buf, size_t n)
 {
 	size_t used = 0;
 	buf[0] = 0;
@@ -278,25 +278,54 @@ void viz_render_notes(const viz_tl *tl, char *buf, size_t n)
 	}
 }
 
-static void title_text(const viz_tl *tl, char *buf, size_t n)
+/* "L=.. o=.. g=.. G=.. O=.." of range r at buf; returns the length. */
+static int range_text(const tl_range *r, char *buf, size_t n)
 {
-	if (tl->old_format && tl->old_G)
-		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64 " G=%" PRIu64,
-		         tl->nranks, tl->old_G);
-	else if (tl->old_format)
-		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64, tl->nranks);
-	else if (tl->ncpus > 1 || tl->nnics > 1)
-		snprintf(buf, n, "LogGOPS timeline: P=%" PRIu64 " L=%" PRIu64 " o=%" PRIu64
-		         " g=%" PRIu64 " G=%s O=%s S=%" PRIu64 " (%" PRIu32 " CPUs, %" PRIu32
-		         " NICs per rank)", tl->nranks, tl->L, tl->o, tl->g, tl->G[0] ? tl->G : "?",
-		         tl->O[0] ? tl->O : "?", tl->S, tl->ncpus, tl->nnics);
-	else
-		snprintf(buf, n, "LogGOPS timeline: P=%" PRIu64 " L=%" PRIu64 " o=%" PRIu64
-		         " g=%" PRIu64 " G=%s O=%s S=%" PRIu64, tl->nranks, tl->L, tl->o, tl->g,
-		         tl->G[0] ? tl->G : "?", tl->O[0] ? tl->O : "?", tl->S);
+	return snprintf(buf, n, "L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64 " G=%s O=%s", r->L,
+	                r->o, r->g, r->G[0] ? r->G : "?", r->O[0] ? r->O : "?");
 }
 
-static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
+#define TITLE_RANGES 3  /* size ranges named in the title; the rest counted */
+
+static void title_text(const tl_file *tl, char *buf, size_t n)
+{
+	if (tl->old_format && tl->old_G) {
+		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64 " G=%" PRIu64,
+		         tl->nranks, tl->old_G);
+		return;
+	}
+	if (tl->old_format) {
+		snprintf(buf, n, "LogGOPSim timeline (old format): P=%" PRIu64, tl->nranks);
+		return;
+	}
+	size_t k = (size_t)snprintf(buf, n, "LogGOPS timeline: P=%" PRIu64, tl->nranks);
+	if (tl->nranges == 1) {
+		k += (size_t)snprintf(buf + k, n - k, " ");
+		k += (size_t)range_text(&tl->range[0], buf + k, n - k);
+		k += (size_t)snprintf(buf + k, n - k, " S=%" PRIu64, tl->S);
+	} else {
+		k += (size_t)snprintf(buf + k, n - k, " S=%" PRIu64 ", %" PRIu32 " size ranges:",
+		                      tl->S, tl->nranges);
+		for (uint32_t i = 0; i < tl->nranges && i < TITLE_RANGES && k < n; i++) {
+			const tl_range *r = &tl->range[i];
+			k += (size_t)snprintf(buf + k, n - k, "%s %" PRIu64 "..", i ? ";" : "", r->first);
+			if (k < n && r->last == TL_NONE)
+				k += (size_t)snprintf(buf + k, n - k, "inf ");
+			else if (k < n)
+				k += (size_t)snprintf(buf + k, n - k, "%" PRIu64 " ", r->last);
+			if (k < n)
+				k += (size_t)range_text(r, buf + k, n - k);
+		}
+		if (k < n && tl->nranges > TITLE_RANGES)
+			k += (size_t)snprintf(buf + k, n - k, "; %" PRIu32 " more",
+			                      tl->nranges - TITLE_RANGES);
+	}
+	if (k < n && (tl->ncpus > 1 || tl->nnics > 1))
+		snprintf(buf + k, n - k, " (%" PRIu32 " CPUs, %" PRIu32 " NICs per rank)",
+		         tl->ncpus, tl->nnics);
+}
+
+static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 {
 	memset(l, 0, sizeof *l);
 	l->tl = tl;
@@ -319,30 +348,30 @@ static void make_layout(lay *l, const viz_tl *tl, const viz_render_opts *o)
 /* Legend entries, wrapped to the width: returns the height used. */
 static double legend(cv *c, const lay *l, double y, int draw)
 {
-	const viz_tl *tl = l->tl;
-	int present[VIZ_NBARS + 2] = { 0 };
+	const tl_file *tl = l->tl;
+	int present[TL_NKINDS + 2] = { 0 };
 	for (size_t i = 0; i < tl->nbars; i++)
 		present[tl->bars[i].kind] = 1;
 	for (size_t i = 0; i < tl->nmsgs; i++) {
-		present[VIZ_NBARS] = 1;
-		if (tl->msgs[i].handled != VIZ_NONE && tl->msgs[i].handled > tl->msgs[i].arrival)
-			present[VIZ_NBARS + 1] = 1;
+		present[TL_NKINDS] = 1;
+		if (tl->msgs[i].handled != TL_NONE && tl->msgs[i].handled > tl->msgs[i].arrival)
+			present[TL_NKINDS + 1] = 1;
 	}
 	double x = l->lm, x_end = l->lm + l->w, y0 = y;
-	for (int k = 0; k < VIZ_NBARS + 2; k++) {
+	for (int k = 0; k < TL_NKINDS + 2; k++) {
 		const char *text;
 		if (!present[k])
 			continue;
-		if (k < VIZ_NBARS) {
-			if (k == VIZ_BAR_NOISE && !tl->old_format)
+		if (k < TL_NKINDS) {
+			if (k == TL_NOISE && !tl->old_format)
 				continue;
-			if (VIZ_BAR_ON_NIC(k) && !l->nic_rows)
+			if (tl_kind_on_nic[k] && !l->nic_rows)
 				continue;
-			text = viz_bar_legend[k];
+			text = tl_kind_legend[k];
 		} else {
-			text = k == VIZ_NBARS + 1 ? "message waits for the CPU" : tl->old_format ?
+			text = k == TL_NKINDS + 1 ? "message waits for the CPU" : tl->old_format ?
 			       "message (leaves to received)" : "message (send + o to arrival)";
-			if (k == VIZ_NBARS + 1 && tl->old_format)
+			if (k == TL_NKINDS + 1 && tl->old_format)
 				continue;
 		}
 		double w = 20 + text_w(text, 10) + 16;
@@ -351,12 +380,12 @@ static double legend(cv *c, const lay *l, double y, int draw)
 			y += 16;
 		}
 		if (draw) {
-			if (k < VIZ_NBARS)
-				cv_rect(c, x, y - 9, 14, VIZ_BAR_ON_NIC(k) ? 5 : 10, viz_bar_colour[k],
+			if (k < TL_NKINDS)
+				cv_rect(c, x, y - 9, 14, tl_kind_on_nic[k] ? 5 : 10, tl_kind_colour[k],
 				        NULL, NULL, NULL, NULL);
 			else
 				cv_line(c, x, y - 4, x + 14, y - 4, "#333333", 1,
-				        k == VIZ_NBARS ? LINE_SOLID : LINE_DOTTED, k == VIZ_NBARS, NULL);
+				        k == TL_NKINDS ? LINE_SOLID : LINE_DOTTED, k == TL_NKINDS, NULL);
 			cv_text(c, x + 20, y, -1, 10, 0, "#222222", text);
 		}
 		x += w;
@@ -385,7 +414,7 @@ static int clip(const lay *l, double *t1, double *y1, double *t2, double *y2)
 
 static void draw(cv *c, const lay *l, const viz_render_opts *o)
 {
-	const viz_tl *tl = l->tl;
+	const tl_file *tl = l->tl;
 	char buf[512], tip[512], data[256];
 
 	/* Title and notes. */
@@ -449,28 +478,28 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 
 	/* Bars. */
 	for (size_t i = 0; i < tl->nbars; i++) {
-		const viz_bar *b = &tl->bars[i];
-		int nic = VIZ_BAR_ON_NIC(b->kind);
+		const tl_bar *b = &tl->bars[i];
+		int nic = tl_kind_on_nic[b->kind];
 		double y, h;
-		row_of(l, b->lane, nic, b->kind == VIZ_BAR_GSEND, b->unit, &y, &h);
+		row_of(l, b->lane, nic, b->kind == TL_GSEND, b->unit, &y, &h);
 		double x1 = xt(l, b->start), x2 = xt(l, b->end);
 		if (x2 - x1 < 0.75)
 			x2 = x1 + 0.75;
 		uint64_t rank = tl->lane_rank[b->lane];
 		int k = snprintf(tip, sizeof tip, "rank %" PRIu64 " %s %u: %s\n%" PRIu64 " .. %" PRIu64
 		                 " ns (%" PRIu64 " ns)", rank, nic ? "nic" : "cpu", (unsigned)b->unit,
-		                 viz_bar_legend[b->kind], b->start, b->end, b->end - b->start);
+		                 tl_kind_legend[b->kind], b->start, b->end, b->end - b->start);
 		if (b->has_msg && k > 0 && (size_t)k < sizeof tip)
 			snprintf(tip + k, sizeof tip - (size_t)k, "\nmessage from rank %" PRIu64, b->msg_src);
 		snprintf(data, sizeof data, "data-rank=\"%" PRIu64 "\" data-unit=\"%u\" data-start=\"%"
 		         PRIu64 "\" data-end=\"%" PRIu64 "\"", rank, (unsigned)b->unit, b->start, b->end);
-		cv_rect(c, x1, y, x2 - x1, h, viz_bar_colour[b->kind],
-		        nic ? NULL : "#ffffff", viz_bar_word[b->kind], data, tip);
+		cv_rect(c, x1, y, x2 - x1, h, tl_kind_colour[b->kind],
+		        nic ? NULL : "#ffffff", tl_kind_word[b->kind], data, tip);
 	}
 
 	/* Messages. */
 	for (size_t i = 0; i < tl->nmsgs; i++) {
-		const viz_msg *m = &tl->msgs[i];
+		const tl_msg *m = &tl->msgs[i];
 		double sy, sh, dy, dh;
 		row_of(l, m->src_lane, 0, 1, m->src_cpu, &sy, &sh);
 		row_of(l, m->dst_lane, 0, 1, m->dst_cpu, &dy, &dh);
@@ -488,7 +517,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		int k = snprintf(tip, sizeof tip, "message %" PRIu64 " -> %" PRIu64 ", %" PRIu64
 		                 " byte%s\n", m->src, m->dst, m->size, m->size == 1 ? "" : "s");
 		if (k > 0 && (size_t)k < sizeof tip) {
-			if (m->send != VIZ_NONE)
+			if (m->send != TL_NONE)
 				k += snprintf(tip + k, sizeof tip - (size_t)k, "send starts %" PRIu64
 				              " ns, leaves %" PRIu64 " ns, first byte arrives %" PRIu64 " ns",
 				              m->send, m->depart, m->arrival);
@@ -497,7 +526,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 				              " ns, received %" PRIu64 " ns", m->depart, m->arrival);
 		}
 		if (!tl->old_format && k > 0 && (size_t)k < sizeof tip) {
-			if (m->handled != VIZ_NONE)
+			if (m->handled != TL_NONE)
 				snprintf(tip + k, sizeof tip - (size_t)k, ", received %" PRIu64 " ns",
 				         m->handled);
 			else
@@ -507,9 +536,9 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			fprintf(c->f, "<g class=\"msg\" data-src=\"%" PRIu64 "\" data-dst=\"%" PRIu64
 			        "\" data-depart=\"%" PRIu64 "\" data-arrival=\"%" PRIu64 "\" data-size=\"%"
 			        PRIu64 "\"", m->src, m->dst, m->depart, m->arrival, m->size);
-			if (m->send != VIZ_NONE)
+			if (m->send != TL_NONE)
 				fprintf(c->f, " data-send=\"%" PRIu64 "\"", m->send);
-			if (m->handled != VIZ_NONE && !tl->old_format)
+			if (m->handled != TL_NONE && !tl->old_format)
 				fprintf(c->f, " data-handled=\"%" PRIu64 "\"", m->handled);
 			fputs("><title>", c->f);
 			put_esc(c, tip);
@@ -520,7 +549,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		if (clip(l, &t1, &cy1, &t2, &cy2))
 			cv_line(c, xt_f(l, t1), cy1, xt_f(l, t2), cy2, "#333333", 1, LINE_SOLID,
 			        t2 == (double)m->arrival, tip);
-		if (!tl->old_format && m->handled != VIZ_NONE && m->handled > m->arrival) {
+		if (!tl->old_format && m->handled != TL_NONE && m->handled > m->arrival) {
 			double w1 = (double)m->arrival, w2 = (double)m->handled, a = y2, b2 = y2;
 			if (clip(l, &w1, &a, &w2, &b2))
 				cv_line(c, xt_f(l, w1), a, xt_f(l, w2), b2, "#333333", 1.2, LINE_DOTTED, 0,
@@ -533,7 +562,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 	legend(c, l, l->axis_y + 50, 1);
 }
 
-int viz_render_svg(const viz_tl *tl, const viz_render_opts *o, FILE *out)
+int viz_render_svg(const tl_file *tl, const viz_render_opts *o, FILE *out)
 {
 	lay l;
 	make_layout(&l, tl, o);
@@ -553,7 +582,7 @@ int viz_render_svg(const viz_tl *tl, const viz_render_opts *o, FILE *out)
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
-int viz_render_dot(const viz_tl *tl, const viz_render_opts *o, FILE *out)
+int viz_render_dot(const tl_file *tl, const viz_render_opts *o, FILE *out)
 {
 	lay l;
 	make_layout(&l, tl, o);

@@ -1,29 +1,29 @@
-/* fuzz_timeline.c: libFuzzer target for goalviz's timeline reader (viz/
- * viz_timeline.h, both the loggopsim -V format and the old LogGOPSim one):
+/* fuzz_timeline.c: libFuzzer target for goalviz's timeline reader
+ * (timeline/timeline.h: versions 1 and 2 of loggopsim -V and the old format):
  * the input is read twice, with goalviz's default window and with a small
  * one (a time window, a rank list, few lanes and items), and what was read
  * is drawn as SVG and dot into /dev/null.  Any input must be rejected with
  * a "fuzz.tl:..." message or give a timeline whose bars and messages lie
  * on its lanes. */
 #include "viz_render.h"
-#include "viz_timeline.h"
+#include "timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-static void check(const viz_tl *tl)
+static void check(const tl_file *tl)
 {
 	for (size_t i = 0; i < tl->nbars; i++) {
-		const viz_bar *b = &tl->bars[i];
-		if (b->lane >= tl->nlanes || b->kind >= VIZ_NBARS || b->end < b->start)
+		const tl_bar *b = &tl->bars[i];
+		if (b->lane >= tl->nlanes || b->kind >= TL_NKINDS || b->end < b->start)
 			abort();
-		if (!tl->old_format && b->unit >= (VIZ_BAR_ON_NIC(b->kind) ? tl->nnics : tl->ncpus))
+		if (!tl->old_format && b->unit >= (tl_kind_on_nic[b->kind] ? tl->nnics : tl->ncpus))
 			abort();
 	}
 	for (size_t i = 0; i < tl->nmsgs; i++) {
-		const viz_msg *m = &tl->msgs[i];
+		const tl_msg *m = &tl->msgs[i];
 		if (m->src_lane >= tl->nlanes || m->dst_lane >= tl->nlanes || m->arrival < m->depart ||
 		    m->src >= tl->nranks || m->dst >= tl->nranks)
 			abort();
@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static FILE *devnull;
 	static const uint64_t ranges[] = { 1, 2, 5, 9 };
-	const viz_window win[2] = {
-		{ 0, VIZ_NONE, NULL, 0, 256, 1000000 },       /* goalviz's defaults */
+	const tl_window win[2] = {
+		{ 0, TL_NONE, NULL, 0, 256, 1000000 },       /* goalviz's defaults */
 		{ 100, 5000, ranges, 2, 3, 8 },
 	};
 	char err[512], notes[1024];
@@ -50,11 +50,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	for (int k = 0; k < 2; k++) {
 		/* fmemopen does not take an empty buffer */
 		FILE *f = size ? fmemopen((void *)(uintptr_t)data, size, "r") : fopen("/dev/null", "r");
-		viz_tl tl;
+		tl_file tl;
 		if (!f)
 			abort();
 		err[0] = 0;
-		int rc = viz_tl_read(&tl, f, "fuzz.tl", &win[k], err, sizeof err);
+		int rc = tl_read(&tl, f, "fuzz.tl", &win[k], err, sizeof err);
 		fclose(f);
 		if (rc) {
 			if (strncmp(err, "fuzz.tl:", 8) != 0 || !strstr(err, "error: "))
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			if (viz_render_svg(&tl, &ro, devnull) || viz_render_dot(&tl, &ro, devnull))
 				abort();
 		}
-		viz_tl_free(&tl);
+		tl_free(&tl);
 	}
 	return 0;
 }

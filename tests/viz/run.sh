@@ -180,6 +180,34 @@ EOF
 	check "loggopsim -V: a message waiting for a busy CPU joins its receive" \
 		grep -x 'msg 0 1 send=0 depart=1500 arrival=4000 handled=5000 size=8' <($CHECK "$tmp/busy.svg")
 	check "loggopsim -V: the wait is drawn dotted" grep -q 'stroke-dasharray="1.5,2"' "$tmp/busy.svg"
+	# Two size ranges (tests/sim/cases/ranges-two.goal, hand-computed
+	# there): each message leaves o of its own range after its send.
+	C=$here/../sim/cases
+	"$S" -q -p "$C/ranges-two.params" -V "$tmp/r2.tl" "$C/ranges-two.goal" >/dev/null 2>&1
+	"$V" "$tmp/r2.tl" -o "$tmp/r2.svg" 2>"$tmp/diff"
+	cat >"$tmp/want" <<'EOF'
+msg 0 1 send=0 depart=10 arrival=110 handled=110 size=11
+msg 0 1 send=30 depart=80 arrival=1080 handled=1080 size=1001
+EOF
+	check "loggopsim -V with two size ranges: exact messages" \
+		diff -u "$tmp/want" <($CHECK "$tmp/r2.svg" | grep '^msg')
+	check "two size ranges: both in the title" grep -q \
+		'P=2 S=100000, 2 size ranges: 0..64 L=100 o=10 g=20 G=1 O=0; 65..inf L=1000 o=50 g=5 G=0.5 O=2' \
+		"$tmp/r2.svg"
+	# The ranges the other way round: the 1001-byte message (sent at 70)
+	# overtakes the 11-byte one (arrives at 180, before 1050) and is handled
+	# first; the 11-byte one waits for rank 1's NIC until 1200.
+	sed -e 's/^range 0 64 .*/range 0 64 L=1000 o=50 g=5 G=0.5 O=2/' \
+		-e 's/^range 65 inf .*/range 65 inf L=100 o=10 g=20 G=1 O=0/' \
+		"$C/ranges-two.params" >"$tmp/rev.params"
+	"$S" -q -p "$tmp/rev.params" -V "$tmp/rev.tl" "$C/ranges-two.goal" >/dev/null 2>&1
+	"$V" "$tmp/rev.tl" -o "$tmp/rev.svg" 2>"$tmp/diff"
+	cat >"$tmp/want" <<'EOF'
+msg 0 1 send=0 depart=50 arrival=1050 handled=1200 size=11
+msg 0 1 send=70 depart=80 arrival=180 handled=180 size=1001
+EOF
+	check "two size ranges, a message that overtakes: exact messages" \
+		diff -u "$tmp/want" <($CHECK "$tmp/rev.svg" | grep '^msg')
 else
 	echo "ok - goalviz end to end # SKIP no $S"
 fi

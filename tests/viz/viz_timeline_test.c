@@ -3,7 +3,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "viz_timeline.h"
+#include "timeline.h"
+#include "viz_args.h"
 
 static const char pingpong[] =
 	"loggopsim-timeline 1 P 2 L 2500 o 1500 g 1000 G 0.4 O 0 S 65535 ncpus 2 nnics 1\n"
@@ -14,10 +15,10 @@ static const char pingpong[] =
 	"orecv 1 0 5000 6542\n"
 	"grecv 1 0 5000 5542\n";
 
-static int read_str(viz_tl *tl, const char *text, const viz_window *w, char *err, size_t n)
+static int read_str(tl_file *tl, const char *text, const tl_window *w, char *err, size_t n)
 {
 	FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "r");
-	int rc = viz_tl_read(tl, f, "t.tl", w, err, n);
+	int rc = tl_read(tl, f, "t.tl", w, err, n);
 	fclose(f);
 	return rc;
 }
@@ -50,21 +51,21 @@ int main(void)
 	CHECK(viz_parse_ranges("5-3", &r, &n, err, sizeof err) != 0);
 	CHECK(viz_parse_ranges("1,,2", &r, &n, err, sizeof err) != 0);
 
-	viz_window w = { 0, VIZ_NONE, NULL, 0, 256, 1000000 };
-	viz_tl tl;
+	tl_window w = { 0, TL_NONE, NULL, 0, 256, 1000000 };
+	tl_file tl;
 	CHECK(read_str(&tl, pingpong, &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.nranks, 2);
 	CHECK_EQ_U64(tl.ncpus, 2);
-	CHECK_STR(tl.G, "0.4");
+	CHECK_STR(tl.range[0].G, "0.4");
 	CHECK_EQ_U64(tl.nbars, 5);
 	CHECK_EQ_U64(tl.nmsgs, 1);
 	CHECK_EQ_U64(tl.msgs[0].depart, 1500);
 	CHECK_EQ_U64(tl.msgs[0].src_cpu, 1);    /* from the osend of the send */
 	CHECK_EQ_U64(tl.msgs[0].handled, 5000); /* joined to the orecv */
-	CHECK_EQ_U64(tl.bars[3].kind, VIZ_BAR_ORECV);
+	CHECK_EQ_U64(tl.bars[3].kind, TL_ORECV);
 	CHECK(tl.bars[3].has_msg && tl.bars[3].msg_src == 0);
 	CHECK_EQ_U64(tl.to, 6542);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 
 	/* A window ending at 1000 stops reading at the first later line. */
 	w.to = 1000;
@@ -72,34 +73,87 @@ int main(void)
 	CHECK(tl.stopped_early);
 	CHECK_EQ_U64(tl.nbars, 3);
 	CHECK_EQ_U64(tl.nmsgs, 0);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 
-	w.to = VIZ_NONE;
+	/* Version 2: the ranges' parameters, and the facts of every message:
+	 * its departure, its CPU, and the orecv that handled it by (SRC, OP),
+	 * here the second message first. */
+	w.to = TL_NONE;
+	static const char v2[] =
+		"loggopsim-timeline 2 P 2 S 100 ncpus 2 nnics 1 ranges 2\n"
+		"range 0 64 L 100 o 10 g 20 G 1 O 0\n"
+		"range 65 inf L 1000 o 50 g 5 G 0.5 O 2\n"
+		"transmission 0 1 0 10 110 11 0 1 0\n"
+		"transmission 0 1 5 55 1055 100 3 0 0\n"
+		"orecv 1 0 1055 1200 0 3\n"
+		"orecv 1 1 1300 1400 0 0\n";
+	CHECK(read_str(&tl, v2, &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.version, 2);
+	CHECK_EQ_U64(tl.nranges, 2);
+	CHECK_EQ_U64(tl.range[1].first, 65);
+	CHECK(tl.range[1].last == TL_NONE);
+	CHECK_EQ_U64(tl.range[1].o, 50);
+	CHECK_STR(tl.range[1].G, "0.5");
+	CHECK_EQ_U64(tl.msgs[0].depart, 10);
+	CHECK_EQ_U64(tl.msgs[0].src_cpu, 1);
+	CHECK_EQ_U64(tl.msgs[0].handled, 1300);
+	CHECK_EQ_U64(tl.msgs[0].dst_cpu, 1);
+	CHECK_EQ_U64(tl.msgs[1].depart, 55);
+	CHECK_EQ_U64(tl.msgs[1].handled, 1055);
+	tl_free(&tl);
+	static const struct {
+		const char *text, *err;
+	} bad2[] = {
+		{ "loggopsim-timeline 2 P 2\n", "t.tl:1:25: error: the header has no ranges" },
+		{ "loggopsim-timeline 2 P 2 ranges 2\nrange 0 9 L 1 o 1 g 1 G 1 O 1\n",
+		  "t.tl:3:1: error: expected 1 more range line after the header" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nosend 0 0 0 1\n",
+		  "t.tl:2:1: error: expected 1 more range line after the header" },
+		{ "loggopsim-timeline 2 P 2 ranges 2\nrange 0 9 L 1\nrange 11 inf L 1\n",
+		  "t.tl:3:7: error: range starts at 11, not 10" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 9 L 1\n",
+		  "t.tl:2:9: error: the last range ends at 'inf'" },
+		{ "loggopsim-timeline 2 P 2 ranges 65\n", "t.tl:1:33: error: ranges must be 1..64" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\ntransmission 0 1 5 4 9 1 0 0 0\n",
+		  "t.tl:3:20: error: departure 4 before the send starts (5)" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\ntransmission 0 1 5 6 9 1 0 1 0\n",
+		  "t.tl:3:28: error: cpu 1 out of range (the header says 1)" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\norecv 1 0 5 6 2 0\n",
+		  "t.tl:3:15: error: rank 2 out of range (P = 2)" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\norecv 1 0 5 6 0\n",
+		  "t.tl:3:16: error: missing send op" },
+	};
+	for (size_t i = 0; i < sizeof bad2 / sizeof bad2[0]; i++) {
+		CHECK(read_str(&tl, bad2[i].text, &w, err, sizeof err) != 0);
+		CHECK_STR(err, bad2[i].err);
+		tl_free(&tl);
+	}
+
 	CHECK(read_str(&tl, "numranks 1;\nosend 0 0 5 9 0.5 0 1;\n", &w, err, sizeof err) == 0);
 	CHECK(tl.old_format);
 	CHECK_EQ_U64(tl.bars[0].end, 9);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 
 	CHECK(read_str(&tl, "numranks 1;\nosend 0 0 5 9 x 0 1;\n", &w, err, sizeof err) != 0);
 	CHECK_STR(err, "t.tl:2:15: error: bad colour field (expected a number)");
-	viz_tl_free(&tl);
+	tl_free(&tl);
 
-	/* A lane has a row per CPU and NIC of the header, up to VIZ_MAX_ROWS;
+	/* A lane has a row per CPU and NIC of the header, up to TL_MAX_ROWS;
 	 * past that, the rows its records use. */
 	CHECK(read_str(&tl, "loggopsim-timeline 1 P 2 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 3 nnics 2\n",
 	               &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.cpu_rows, 3);
 	CHECK_EQ_U64(tl.nic_rows, 2);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 	CHECK(read_str(&tl, "loggopsim-timeline 1 P 2 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 65535 nnics 65535\n"
 	               "loclop 1 4 0 10\n", &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.ncpus, 65535);
 	CHECK_EQ_U64(tl.cpu_rows, 5);
 	CHECK_EQ_U64(tl.nic_rows, 1);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 
 	/* One record can make a lane of 1000 rows: then the lanes drawn have
-	 * at most VIZ_MAX_ALL_ROWS rows in all, the others are left out. */
+	 * at most TL_MAX_ALL_ROWS rows in all, the others are left out. */
 	CHECK(read_str(&tl, "loggopsim-timeline 1 P 300 L 1 o 1 g 1 G 0 O 0 S 1 ncpus 65535 nnics 1\n"
 	               "loclop 0 999 0 10\nloclop 64 0 0 10\nloclop 65 0 0 10\n"
 	               "transmission 64 0 0 1 8\ntransmission 65 0 0 1 8\n", &w, err, sizeof err) == 0);
@@ -109,17 +163,17 @@ int main(void)
 	CHECK_EQ_U64(tl.first_left_out, 65);
 	CHECK_EQ_U64(tl.nbars, 2);
 	CHECK_EQ_U64(tl.nmsgs, 1);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 	/* a lane of 65,536 cpus and 65,536 nics is drawn alone */
 	CHECK(read_str(&tl, "loggopsim-timeline 1 P 300 ncpus 65536 nnics 65536\n"
 	               "loclop 0 65535 0 1\ngsend 0 65535 0 1\n", &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.nlanes, 1);
 	CHECK_EQ_U64(tl.lanes_left_out, 299);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 	/* the old format: the rows are the cpus used */
 	CHECK(read_str(&tl, "numranks 300;\nosend 0 65535 0 1 0 0 0;\n", &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.cpu_rows, 65536);
 	CHECK_EQ_U64(tl.nlanes, 1);
-	viz_tl_free(&tl);
+	tl_free(&tl);
 	return check_done();
 }

@@ -1,71 +1,13 @@
-/* viz_timeline.c: the one-pass timeline reader behind goalviz (both the
- * loggopsim -V format and the old LogGOPSim format; see docs/viz.md). */
-#include "viz_timeline.h"
+/* tl_read.c: the one-pass timeline reader (versions 1 and 2 of the
+ * loggopsim -V format and the published LogGOPSim format; docs/timeline.md). */
+#include "timeline.h"
+#include "kmap.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *const viz_bar_word[VIZ_NBARS] = {
-#define VIZ_BAR_X(name, kw, legend, colour) kw,
-	VIZ_BAR_KINDS(VIZ_BAR_X)
-#undef VIZ_BAR_X
-};
-const char *const viz_bar_legend[VIZ_NBARS] = {
-#define VIZ_BAR_X(name, kw, legend, colour) legend,
-	VIZ_BAR_KINDS(VIZ_BAR_X)
-#undef VIZ_BAR_X
-};
-const char *const viz_bar_colour[VIZ_NBARS] = {
-#define VIZ_BAR_X(name, kw, legend, colour) colour,
-	VIZ_BAR_KINDS(VIZ_BAR_X)
-#undef VIZ_BAR_X
-};
-
-/* ---- Small parsers ------------------------------------------------------ */
-
-int viz_parse_time(const char *s, uint64_t *t)
-{
-	uint64_t ip = 0, frac = 0, fdiv = 1;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			return -1;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return -1;
-		for (; *p >= '0' && *p <= '9'; p++)
-			if (fdiv < 1000000000u) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				fdiv *= 10;
-			}
-	}
-	uint64_t mul;
-	if (*p == 0 || strcmp(p, "ns") == 0)
-		mul = 1;
-	else if (strcmp(p, "us") == 0)
-		mul = 1000;
-	else if (strcmp(p, "ms") == 0)
-		mul = 1000000;
-	else if (strcmp(p, "s") == 0)
-		mul = 1000000000;
-	else
-		return -1;
-	if (ip > UINT64_MAX / mul)
-		return -1;
-	uint64_t v = ip * mul, f = frac * mul / fdiv;
-	if (v > UINT64_MAX - f)
-		return -1;
-	*t = v + f;
-	return 0;
-}
 
 /* Parse decimal digits at *p (no sign); 0 on success, advancing *p. */
 static int parse_u64(const char **p, uint64_t *v)
@@ -85,86 +27,11 @@ static int parse_u64(const char **p, uint64_t *v)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t errlen)
-{
-	size_t cap = 8, k = 0;
-	uint64_t *r = malloc(cap * 2 * sizeof *r);
-	const char *p = s;
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (;;) {
-		uint64_t lo, hi;
-		if (parse_u64(&p, &lo))
-			goto bad;
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			if (parse_u64(&p, &hi) || hi < lo)
-				goto bad;
-		}
-		if (k == cap) {
-			uint64_t *nr = realloc(r, cap * 4 * sizeof *r);
-			if (!nr) {
-				free(r);
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			r = nr;
-			cap *= 2;
-		}
-		r[2 * k] = lo;
-		r[2 * k + 1] = hi;
-		k++;
-		if (*p == 0)
-			break;
-		if (*p != ',')
-			goto bad;
-		p++;
-	}
-	/* Sort the pairs by lo (pairs are adjacent u64s: sort as 16-byte items). */
-	for (size_t i = 1; i < k; i++) {
-		uint64_t lo = r[2 * i], hi = r[2 * i + 1];
-		size_t j = i;
-		while (j > 0 && cmp_u64(&r[2 * (j - 1)], &lo) > 0) {
-			r[2 * j] = r[2 * (j - 1)];
-			r[2 * j + 1] = r[2 * (j - 1) + 1];
-			j--;
-		}
-		r[2 * j] = lo;
-		r[2 * j + 1] = hi;
-	}
-	size_t m = 0;
-	for (size_t i = 0; i < k; i++) {
-		if (m && (r[2 * i] <= r[2 * (m - 1) + 1] ||
-		          r[2 * i] - 1 == r[2 * (m - 1) + 1])) {
-			if (r[2 * i + 1] > r[2 * (m - 1) + 1])
-				r[2 * (m - 1) + 1] = r[2 * i + 1];
-		} else {
-			r[2 * m] = r[2 * i];
-			r[2 * m + 1] = r[2 * i + 1];
-			m++;
-		}
-	}
-	*out = r;
-	*n = m;
-	return 0;
-bad:
-	free(r);
-	snprintf(err, errlen, "bad rank list '%s' (expected e.g. 0-15,32)", s);
-	return -1;
-}
-
 /* ---- Reader state ------------------------------------------------------- */
 
-/* A message waiting at a drawn rank for the orecv that handles it. */
+/* Version 1 and the old format do not say which message an orecv handled:
+ * it is the oldest message waiting at its rank (as they were written).  A
+ * message waiting at a kept rank for the orecv that handles it: */
 typedef struct pend {
 	uint64_t arrival, src, size;
 	size_t msg;           /* index in tl->msgs, or SIZE_MAX if not kept */
@@ -176,19 +43,26 @@ typedef struct pqueue {
 } pqueue;
 
 typedef struct rd {
-	viz_tl *tl;
-	const viz_window *w;
+	tl_file *tl;
+	const tl_window *w;
 	const char *name;
 	uint64_t line;
 	const char *lbuf;     /* start of the current line */
 	char *err;
 	size_t errlen;
-	pqueue *q;            /* per lane */
+	pqueue *q;            /* per lane (version 1, old format) */
+	util_kmap sent;       /* version 2: (src, op) -> index in tl->msgs */
 	int have_header;
+	uint32_t ranges_due;  /* range lines still to come after the header */
 	uint64_t last_osend_rank, last_osend_start;
 	uint16_t last_osend_cpu;
 	int have_last_osend;
 } rd;
+
+/* The key of send op `op` of rank src in rd.sent. */
+typedef struct msg_key {
+	uint64_t src, op;
+} msg_key;
 
 static int rd_error(rd *r, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -260,7 +134,7 @@ static int line_end(rd *r, const char *p)
 }
 
 /* Lane of rank, or UINT32_MAX when it is not drawn. */
-static uint32_t lane_of(const viz_tl *tl, uint64_t rank)
+static uint32_t lane_of(const tl_file *tl, uint64_t rank)
 {
 	uint32_t lo = 0, hi = tl->nlanes;
 	while (lo < hi) {
@@ -276,8 +150,8 @@ static uint32_t lane_of(const viz_tl *tl, uint64_t rank)
 /* Choose the lanes once P is known. */
 static int make_lanes(rd *r)
 {
-	viz_tl *tl = r->tl;
-	const viz_window *w = r->w;
+	tl_file *tl = r->tl;
+	const tl_window *w = r->w;
 	uint64_t max = w->max_lanes ? w->max_lanes : 1;
 	size_t cap = (size_t)(tl->nranks < max ? tl->nranks : max);
 	tl->lane_rank = malloc((cap ? cap : 1) * sizeof *tl->lane_rank);
@@ -314,7 +188,7 @@ static int make_lanes(rd *r)
 /* Keeping an item: count it against max_items.  Returns 1 to keep. */
 static int room(rd *r, uint64_t start)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	if (tl->nbars + tl->nmsgs < r->w->max_items)
 		return 1;
 	if (!tl->items_left_out || start < tl->first_time_left_out)
@@ -323,12 +197,12 @@ static int room(rd *r, uint64_t start)
 	return 0;
 }
 
-static int push_bar(rd *r, const viz_bar *b)
+static int push_bar(rd *r, const tl_bar *b)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	if (tl->nbars == tl->cap_bars) {
 		size_t nc = tl->cap_bars ? tl->cap_bars * 2 : 256;
-		viz_bar *nb = realloc(tl->bars, nc * sizeof *nb);
+		tl_bar *nb = realloc(tl->bars, nc * sizeof *nb);
 		if (!nb)
 			goto oom;
 		tl->bars = nb;
@@ -341,12 +215,12 @@ oom:
 	return -1;
 }
 
-static int push_msg(rd *r, const viz_msg *m)
+static int push_msg(rd *r, const tl_msg *m)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	if (tl->nmsgs == tl->cap_msgs) {
 		size_t nc = tl->cap_msgs ? tl->cap_msgs * 2 : 256;
-		viz_msg *nm = realloc(tl->msgs, nc * sizeof *nm);
+		tl_msg *nm = realloc(tl->msgs, nc * sizeof *nm);
 		if (!nm) {
 			snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
 			return -1;
@@ -380,25 +254,33 @@ static int pq_push(rd *r, pqueue *q, const pend *e)
 
 static int in_window(const rd *r, uint64_t start, uint64_t end)
 {
-	return end >= r->w->from && (r->w->to == VIZ_NONE || start <= r->w->to);
+	return end >= r->w->from && (r->w->to == TL_NONE || start <= r->w->to);
 }
 
 /* An interval line after its keyword. */
-static int do_interval(rd *r, viz_bar_kind k, const char *p)
+static int do_interval(rd *r, tl_kind k, const char *p)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	uint64_t rank, unit, start, end;
 	const char *at_rank = skip_ws(p), *at_unit, *at_end;
 	if (field_u64(r, &p, &rank, "rank"))
 		return -1;
 	at_unit = skip_ws(p);
-	if (field_u64(r, &p, &unit, VIZ_BAR_ON_NIC(k) ? "nic" : "cpu"))
+	if (field_u64(r, &p, &unit, tl_kind_on_nic[k] ? "nic" : "cpu"))
 		return -1;
 	if (field_u64(r, &p, &start, "start time"))
 		return -1;
 	at_end = skip_ws(p);
 	if (field_u64(r, &p, &end, "end time"))
 		return -1;
+	uint64_t src = 0, op = 0;
+	const char *at_src = NULL;
+	if (k == TL_ORECV && tl->version >= 2) {
+		at_src = skip_ws(p);
+		if (field_u64(r, &p, &src, "source rank") ||
+		    field_u64(r, &p, &op, "send op"))
+			return -1;
+	}
 	if (tl->old_format)
 		for (int i = 0; i < 3; i++)
 			if (field_colour(r, &p))
@@ -412,18 +294,21 @@ static int do_interval(rd *r, viz_bar_kind k, const char *p)
 		return rd_error(r, at_unit, "unit %" PRIu64 " out of range (at most 65535)", unit);
 	if (end < start)
 		return rd_error(r, at_end, "end %" PRIu64 " before start %" PRIu64, end, start);
-	uint32_t rows = VIZ_BAR_ON_NIC(k) ? tl->nnics : tl->ncpus;
+	if (at_src && src >= tl->nranks)
+		return rd_error(r, at_src, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
+		                src, tl->nranks);
+	uint32_t rows = tl_kind_on_nic[k] ? tl->nnics : tl->ncpus;
 	if (!tl->old_format && unit >= rows)
 		return rd_error(r, at_unit, "%s %" PRIu64 " out of range (the header says %" PRIu32 ")",
-		                VIZ_BAR_ON_NIC(k) ? "nic" : "cpu", unit, rows);
+		                tl_kind_on_nic[k] ? "nic" : "cpu", unit, rows);
 	if (tl->old_format && unit >= tl->ncpus)
 		tl->ncpus = (uint32_t)unit + 1;
-	uint32_t *used = VIZ_BAR_ON_NIC(k) ? &tl->nic_rows : &tl->cpu_rows;
+	uint32_t *used = tl_kind_on_nic[k] ? &tl->nic_rows : &tl->cpu_rows;
 	if (unit >= *used)
 		*used = (uint32_t)unit + 1;
 	if (end > tl->tmax)
 		tl->tmax = end;
-	if (k == VIZ_BAR_OSEND) {
+	if (k == TL_OSEND) {
 		r->have_last_osend = 1;
 		r->last_osend_rank = rank;
 		r->last_osend_start = start;
@@ -432,8 +317,17 @@ static int do_interval(rd *r, viz_bar_kind k, const char *p)
 	uint32_t lane = lane_of(tl, rank);
 	if (lane == UINT32_MAX)
 		return 0;
-	viz_bar b = { start, end, lane, (uint16_t)unit, (uint8_t)k, 0, 0 };
-	if (k == VIZ_BAR_ORECV) {
+	tl_bar b = { start, end, lane, (uint16_t)unit, (uint8_t)k, 0, 0 };
+	if (at_src) {
+		msg_key key = { src, op };
+		uint32_t *mi = util_kmap_get(&r->sent, &key, sizeof key);
+		b.has_msg = 1;
+		b.msg_src = src;
+		if (mi) {
+			tl->msgs[*mi].handled = start;
+			tl->msgs[*mi].dst_cpu = (uint16_t)unit;
+		}
+	} else if (k == TL_ORECV) {
 		/* Join to the oldest message waiting at this rank. */
 		pqueue *q = &r->q[lane];
 		if (q->n && q->v[q->head].arrival <= start) {
@@ -455,9 +349,10 @@ static int do_interval(rd *r, viz_bar_kind k, const char *p)
 
 static int do_transmission(rd *r, const char *p)
 {
-	viz_tl *tl = r->tl;
-	uint64_t src, dst, start, arr, size, G = 0;
-	const char *at_src = skip_ws(p), *at_dst, *at_arr;
+	tl_file *tl = r->tl;
+	uint64_t src, dst, start, depart = 0, arr, size, G = 0, op = 0, cpu = 0, nic = 0;
+	const char *at_src = skip_ws(p), *at_dst, *at_dep = NULL, *at_arr, *at_cpu = NULL,
+	           *at_nic = NULL;
 	if (field_u64(r, &p, &src, "source rank"))
 		return -1;
 	at_dst = skip_ws(p);
@@ -465,11 +360,26 @@ static int do_transmission(rd *r, const char *p)
 		return -1;
 	if (field_u64(r, &p, &start, "start time"))
 		return -1;
+	if (tl->version >= 2) {
+		at_dep = skip_ws(p);
+		if (field_u64(r, &p, &depart, "departure time"))
+			return -1;
+	}
 	at_arr = skip_ws(p);
 	if (field_u64(r, &p, &arr, "arrival time"))
 		return -1;
 	if (field_u64(r, &p, &size, "size"))
 		return -1;
+	if (tl->version >= 2) {
+		if (field_u64(r, &p, &op, "send op"))
+			return -1;
+		at_cpu = skip_ws(p);
+		if (field_u64(r, &p, &cpu, "cpu"))
+			return -1;
+		at_nic = skip_ws(p);
+		if (field_u64(r, &p, &nic, "nic"))
+			return -1;
+	}
 	if (tl->old_format) {
 		if (field_u64(r, &p, &G, "G"))
 			return -1;
@@ -485,22 +395,38 @@ static int do_transmission(rd *r, const char *p)
 	if (dst >= tl->nranks)
 		return rd_error(r, at_dst, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
 		                dst, tl->nranks);
-	viz_msg m;
+	tl_msg m;
 	memset(&m, 0, sizeof m);
 	m.src = src;
 	m.dst = dst;
 	m.size = size;
-	m.handled = VIZ_NONE;
+	m.handled = TL_NONE;
 	if (tl->old_format) {
 		tl->old_G = G;
-		m.send = VIZ_NONE;
+		m.send = TL_NONE;
 		m.depart = start;
 		m.handled = arr;
-	} else {
+	} else if (tl->version == 1) {
+		/* Version 1 wrote one set of parameters: a message leaves o after
+		 * its send starts (no later than it arrives, for a size range
+		 * whose o the header does not have). */
 		m.send = start;
-		if (start > UINT64_MAX - tl->o)
-			return rd_error(r, at_arr, "time overflow");
-		m.depart = start + tl->o;
+		m.depart = start > UINT64_MAX - tl->range[0].o ? arr : start + tl->range[0].o;
+		if (m.depart > arr)
+			m.depart = arr;
+	} else {
+		if (cpu >= tl->ncpus)
+			return rd_error(r, at_cpu, "cpu %" PRIu64 " out of range (the header says %" PRIu32 ")",
+			                cpu, tl->ncpus);
+		if (nic >= tl->nnics)
+			return rd_error(r, at_nic, "nic %" PRIu64 " out of range (the header says %" PRIu32 ")",
+			                nic, tl->nnics);
+		if (depart < start)
+			return rd_error(r, at_dep, "departure %" PRIu64 " before the send starts (%" PRIu64 ")",
+			                depart, start);
+		m.send = start;
+		m.depart = depart;
+		m.src_cpu = (uint16_t)cpu;
 	}
 	if (arr < m.depart)
 		return rd_error(r, at_arr, "arrival %" PRIu64 " before the message leaves (%" PRIu64 ")",
@@ -510,7 +436,8 @@ static int do_transmission(rd *r, const char *p)
 		tl->tmax = arr;
 	m.src_lane = lane_of(tl, src);
 	m.dst_lane = lane_of(tl, dst);
-	if (r->have_last_osend && r->last_osend_rank == src && r->last_osend_start == start)
+	if (tl->version == 1 && r->have_last_osend && r->last_osend_rank == src &&
+	    r->last_osend_start == start)
 		m.src_cpu = r->last_osend_cpu;
 	size_t idx = SIZE_MAX;
 	if (m.src_lane != UINT32_MAX && m.dst_lane != UINT32_MAX &&
@@ -518,8 +445,16 @@ static int do_transmission(rd *r, const char *p)
 		idx = tl->nmsgs;
 		if (push_msg(r, &m))
 			return -1;
+		if (tl->version >= 2 && idx < UINT32_MAX) {
+			msg_key key = { src, op };
+			uint32_t *mi = util_kmap_get(&r->sent, &key, sizeof key);
+			if (mi)
+				*mi = (uint32_t)idx;  /* the send op again: the latest */
+			else if (util_kmap_put(&r->sent, &key, sizeof key, (uint32_t)idx))
+				return rd_error(r, at_src, "out of memory");
+		}
 	}
-	if (m.dst_lane != UINT32_MAX) {
+	if (m.dst_lane != UINT32_MAX && tl->version != 2) {
 		pend e = { arr, src, size, idx };
 		if (pq_push(r, &r->q[m.dst_lane], &e))
 			return -1;
@@ -527,22 +462,16 @@ static int do_transmission(rd *r, const char *p)
 	return 0;
 }
 
-/* "loggopsim-timeline 1 P N L N o N g N G X O X S N ncpus N nnics N" */
-static int do_header(rd *r, const char *p)
+/* The "KEY VALUE" pairs from p to the end of a header or range line: P, S,
+ * ncpus, nnics and ranges into tl (*nranges), L, o, g, G and O into *rg.
+ * Other keys are ignored (later versions may add some). */
+static int do_keys(rd *r, const char *p, tl_range *rg, int *haveP, uint64_t *nranges)
 {
-	viz_tl *tl = r->tl;
-	uint64_t ver;
-	const char *at = skip_ws(p);
-	if (field_u64(r, &p, &ver, "version"))
-		return -1;
-	if (ver != 1)
-		return rd_error(r, at, "timeline version %" PRIu64 " is not supported (this reads 1)", ver);
-	int haveP = 0;
-	tl->ncpus = tl->nnics = 1;
+	tl_file *tl = r->tl;
 	for (;;) {
 		p = skip_ws(p);
 		if (*p == 0 || *p == '\n' || *p == '\r')
-			break;
+			return 0;
 		const char *key = p;
 		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
 			p++;
@@ -555,8 +484,8 @@ static int do_header(rd *r, const char *p)
 			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
 				e++;
 			size_t vl = (size_t)(e - val);
-			char *dst = *key == 'G' ? tl->G : tl->O;
-			if (vl >= sizeof tl->G)
+			char *dst = *key == 'G' ? rg->G : rg->O;
+			if (vl >= sizeof rg->G)
 				return rd_error(r, val, "value of %c too long", *key);
 			for (size_t i = 0; i < vl; i++)
 				if (!((val[i] >= '0' && val[i] <= '9') || val[i] == '.'))
@@ -573,15 +502,19 @@ static int do_header(rd *r, const char *p)
 #define KEY(s) (kl == sizeof(s) - 1 && memcmp(key, s, kl) == 0)
 		if (KEY("P")) {
 			tl->nranks = v;
-			haveP = 1;
+			*haveP = 1;
 		} else if (KEY("L")) {
-			tl->L = v;
+			rg->L = v;
 		} else if (KEY("o")) {
-			tl->o = v;
+			rg->o = v;
 		} else if (KEY("g")) {
-			tl->g = v;
+			rg->g = v;
 		} else if (KEY("S")) {
 			tl->S = v;
+		} else if (KEY("ranges")) {
+			if (v < 1 || v > TL_MAX_RANGES)
+				return rd_error(r, val, "ranges must be 1..%d", TL_MAX_RANGES);
+			*nranges = v;
 		} else if (KEY("ncpus") || KEY("nnics")) {
 			if (v < 1 || v > 65536)
 				return rd_error(r, val, "%.*s must be 1..65536", (int)kl, key);
@@ -589,19 +522,75 @@ static int do_header(rd *r, const char *p)
 				tl->ncpus = (uint32_t)v;
 			else
 				tl->nnics = (uint32_t)v;
-		} /* other keys: ignored (later versions may add some) */
+		}
 #undef KEY
 	}
+}
+
+/* Version 1: "loggopsim-timeline 1 P N L N o N g N G X O X S N ncpus N
+ * nnics N"; version 2: "loggopsim-timeline 2 P N S N ncpus N nnics N
+ * ranges K", then K range lines. */
+static int do_header(rd *r, const char *p)
+{
+	tl_file *tl = r->tl;
+	uint64_t ver, nranges = 0;
+	int haveP = 0;
+	const char *at = skip_ws(p);
+	if (field_u64(r, &p, &ver, "version"))
+		return -1;
+	if (ver < 1 || ver > TL_VERSION)
+		return rd_error(r, at, "timeline version %" PRIu64 " is not supported (this reads 1 and 2)",
+		                ver);
+	tl->version = (uint32_t)ver;
+	tl->ncpus = tl->nnics = 1;
+	if (do_keys(r, p, &tl->range[0], &haveP, &nranges))
+		return -1;
 	if (!haveP)
-		return rd_error(r, p, "the header has no P");
-	tl->has_params = 1;
+		return rd_error(r, p + strcspn(p, "\r\n"), "the header has no P");
+	if (ver == 1) {
+		tl->nranges = 1;
+		tl->range[0].last = TL_NONE;
+	} else if (!nranges) {
+		return rd_error(r, p + strcspn(p, "\r\n"), "the header has no ranges");
+	} else {
+		r->ranges_due = (uint32_t)nranges;
+	}
 	return make_lanes(r);
+}
+
+/* "range FIRST LAST L N o N g N G X O X" (LAST "inf" on the last one). */
+static int do_range(rd *r, const char *p)
+{
+	tl_file *tl = r->tl;
+	tl_range *rg = &tl->range[tl->nranges];
+	uint64_t nranges = 0;
+	int haveP = 0;
+	const char *at = skip_ws(p);
+	if (field_u64(r, &p, &rg->first, "first size"))
+		return -1;
+	uint64_t want = tl->nranges ? tl->range[tl->nranges - 1].last + 1 : 0;
+	if (rg->first != want)
+		return rd_error(r, at, "range starts at %" PRIu64 ", not %" PRIu64, rg->first, want);
+	at = p = skip_ws(p);
+	int last = --r->ranges_due == 0;
+	if (last) {
+		if (strncmp(p, "inf", 3) != 0 || !strchr(" \t\r\n", p[3]))
+			return rd_error(r, at, "the last range ends at 'inf'");
+		rg->last = TL_NONE;
+		p += 3;
+	} else if (field_u64(r, &p, &rg->last, "last size")) {
+		return -1;
+	} else if (rg->last < rg->first || rg->last == UINT64_MAX) {
+		return rd_error(r, at, "bad last size %" PRIu64, rg->last);
+	}
+	tl->nranges++;
+	return do_keys(r, p, rg, &haveP, &nranges);
 }
 
 /* "numranks N;" */
 static int do_numranks(rd *r, const char *p)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	uint64_t n;
 	if (field_u64(r, &p, &n, "number of ranks"))
 		return -1;
@@ -616,7 +605,7 @@ static int do_numranks(rd *r, const char *p)
 }
 
 /* Start time of an event line (the field after the kind and two numbers),
- * or VIZ_NONE: used to stop reading after the window. */
+ * or TL_NONE: used to stop reading after the window. */
 static uint64_t line_start(const char *p)
 {
 	for (int i = 0; i < 2; i++) {
@@ -626,12 +615,12 @@ static uint64_t line_start(const char *p)
 	}
 	p = skip_ws(p);
 	uint64_t v;
-	return parse_u64(&p, &v) ? VIZ_NONE : v;
+	return parse_u64(&p, &v) ? TL_NONE : v;
 }
 
 static int do_line(rd *r, const char *line)
 {
-	viz_tl *tl = r->tl;
+	tl_file *tl = r->tl;
 	const char *p = skip_ws(line);
 	if (*p == 0 || *p == '\n' || (*p == '\r' && (p[1] == 0 || p[1] == '\n')))
 		return 0;
@@ -655,20 +644,26 @@ static int do_line(rd *r, const char *line)
 		r->have_header = 1;
 		return rc;
 	}
-	if (!tl->old_format && r->w->to != VIZ_NONE && !IS("transmission")) {
+	if (r->ranges_due) {
+		if (!IS("range"))
+			return rd_error(r, kw, "expected %" PRIu32 " more range line%s after the header",
+			                r->ranges_due, r->ranges_due > 1 ? "s" : "");
+		return do_range(r, p);
+	}
+	if (!tl->old_format && r->w->to != TL_NONE && !IS("transmission")) {
 		uint64_t s = line_start(p);
-		if (s != VIZ_NONE && s > r->w->to) {
+		if (s != TL_NONE && s > r->w->to) {
 			tl->stopped_early = 1;
 			return 1;
 		}
 	}
 	if (IS("transmission"))
 		return do_transmission(r, p);
-	for (int k = 0; k < VIZ_NBARS; k++)
-		if (kl == strlen(viz_bar_word[k]) && memcmp(kw, viz_bar_word[k], kl) == 0) {
-			if (k == VIZ_BAR_NOISE && !tl->old_format)
+	for (int k = 0; k < TL_NKINDS; k++)
+		if (kl == strlen(tl_kind_word[k]) && memcmp(kw, tl_kind_word[k], kl) == 0) {
+			if (k == TL_NOISE && !tl->old_format)
 				break;
-			return do_interval(r, (viz_bar_kind)k, p);
+			return do_interval(r, (tl_kind)k, p);
 		}
 	if (IS("numranks") || IS("loggopsim-timeline"))
 		return rd_error(r, kw, "a second header line");
@@ -678,7 +673,7 @@ static int do_line(rd *r, const char *line)
 
 /* Draw only the first n lanes: the others are left out (and named) like
  * the ranks past max_lanes, with their bars and messages. */
-static void drop_lanes(viz_tl *tl, uint32_t n)
+static void drop_lanes(tl_file *tl, uint32_t n)
 {
 	size_t k = 0;
 	tl->lanes_left_out += tl->nlanes - n;
@@ -695,8 +690,8 @@ static void drop_lanes(viz_tl *tl, uint32_t n)
 	tl->nmsgs = k;
 }
 
-int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
-                char *err, size_t errlen)
+int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
+            char *err, size_t errlen)
 {
 	memset(tl, 0, sizeof *tl);
 	rd r;
@@ -735,6 +730,12 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 		snprintf(err, errlen, "%s: error: read error", name);
 		rc = -1;
 	}
+	if (rc == 0 && r.ranges_due) {
+		snprintf(err, errlen, "%s:%" PRIu64 ":1: error: expected %" PRIu32
+		         " more range line%s after the header", name, r.line + 1, r.ranges_due,
+		         r.ranges_due > 1 ? "s" : "");
+		rc = -1;
+	}
 	if (rc == 0 && !r.have_header) {
 		snprintf(err, errlen, "%s:1:1: error: empty timeline (no header line)", name);
 		rc = -1;
@@ -742,9 +743,9 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 	/* A lane has a row per CPU and NIC; a header that claims thousands
 	 * gets the rows its records use (so 73 bytes cannot make a 3 GB
 	 * picture). */
-	if (tl->ncpus <= VIZ_MAX_ROWS)
+	if (tl->ncpus <= TL_MAX_ROWS)
 		tl->cpu_rows = tl->ncpus;
-	if (tl->nnics <= VIZ_MAX_ROWS)
+	if (tl->nnics <= TL_MAX_ROWS)
 		tl->nic_rows = tl->nnics;
 	if (!tl->cpu_rows)
 		tl->cpu_rows = 1;
@@ -752,8 +753,8 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 		tl->nic_rows = 1;
 	tl->lines = r.line;
 	tl->from = w->from;
-	tl->to = w->to != VIZ_NONE ? w->to : tl->tmax;
-	tl->to_auto = w->to == VIZ_NONE;
+	tl->to = w->to != TL_NONE ? w->to : tl->tmax;
+	tl->to_auto = w->to == TL_NONE;
 	if (tl->items_left_out && tl->first_time_left_out < tl->to && !tl->old_format)
 		tl->to = tl->first_time_left_out;
 	if (tl->to < tl->from)
@@ -761,17 +762,18 @@ int viz_tl_read(viz_tl *tl, FILE *f, const char *name, const viz_window *w,
 	for (uint32_t i = 0; r.q && i < tl->nlanes; i++)
 		free(r.q[i].v);
 	free(r.q);
+	util_kmap_free(&r.sent);
 	free(buf);
 	/* One record can still ask for 65,536 rows per lane: the lanes
-	 * drawn have at most VIZ_MAX_ALL_ROWS rows in all. */
+	 * drawn have at most TL_MAX_ALL_ROWS rows in all. */
 	uint64_t rows = (uint64_t)tl->cpu_rows + (tl->old_format ? 0 : tl->nic_rows);
-	uint64_t fit = VIZ_MAX_ALL_ROWS / rows ? VIZ_MAX_ALL_ROWS / rows : 1;
+	uint64_t fit = TL_MAX_ALL_ROWS / rows ? TL_MAX_ALL_ROWS / rows : 1;
 	if (tl->nlanes > fit)
 		drop_lanes(tl, (uint32_t)fit);
 	return rc;
 }
 
-void viz_tl_free(viz_tl *tl)
+void tl_free(tl_file *tl)
 {
 	free(tl->lane_rank);
 	free(tl->bars);

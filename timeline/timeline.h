@@ -1,0 +1,150 @@
+/* timeline.h: the timeline format (loggopsim -V; docs/timeline.md), its one
+ * owner: the kinds of its lines, its version, the writer the simulator calls
+ * while it runs, and the one-pass reader behind goalviz.
+ *
+ * The writer records facts, never rules: a message's departure and arrival,
+ * the CPU and NIC of its send, the message each receive overhead handled and
+ * every size range's parameters.  So the reader of a version-2 file derives
+ * nothing from the LogGOPS rules; only files of version 1 (which lack these
+ * facts) and of the published LogGOPSim are read with the rules they were
+ * written by (see docs/timeline.md). */
+#ifndef TIMELINE_H
+#define TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TL_VERSION 2          /* written; versions 1 and 2 are read */
+#define TL_MAX_RANGES 64      /* size ranges in a header */
+#define TL_NONE UINT64_MAX    /* an unknown time */
+
+/* Interval kinds.  X(enum suffix, keyword, on a NIC, legend, fill colour) */
+#define TL_KINDS(X) \
+	X(OSEND, "osend", 0, "send overhead (o + sO)", "#1f6fd0") \
+	X(ORECV, "orecv", 0, "receive overhead (o + max(sO, sG))", "#e07b10") \
+	X(LOCLOP, "loclop", 0, "calc", "#2ca02c") \
+	X(NOISE, "noise", 0, "noise (old format)", "#9467bd") \
+	X(GSEND, "gsend", 1, "send NIC gap (g + sG)", "#8fb8ea") \
+	X(GRECV, "grecv", 1, "receive NIC gap (g + sG)", "#f2c08a")
+
+typedef enum tl_kind {
+#define TL_X(name, kw, nic, legend, colour) TL_##name,
+	TL_KINDS(TL_X)
+#undef TL_X
+	TL_NKINDS
+} tl_kind;
+
+extern const char *const tl_kind_word[TL_NKINDS];
+extern const char *const tl_kind_legend[TL_NKINDS];
+extern const char *const tl_kind_colour[TL_NKINDS];
+extern const unsigned char tl_kind_on_nic[TL_NKINDS];
+
+/* The parameters of messages of first..last bytes (last TL_NONE: no upper
+ * end); G and O as decimal text ("6", "0.4"). */
+typedef struct tl_range {
+	uint64_t first, last;
+	uint64_t L, o, g;
+	char G[32], O[32];
+} tl_range;
+
+/* ---- Writer ------------------------------------------------------------- */
+
+/* The header line and one range line per size range (nranges >= 1, ranges
+ * contiguous from 0, the last one open). */
+void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
+                     uint32_t nnics, const tl_range *range, uint32_t nranges);
+
+/* "KIND RANK UNIT START END" for osend, gsend, loclop, grecv (unit: the cpu
+ * or nic index).  A receive overhead is written by tl_write_orecv. */
+void tl_write_interval(FILE *f, tl_kind k, uint64_t rank, uint32_t unit,
+                       uint64_t start, uint64_t end);
+
+/* "orecv RANK CPU START END SRC OP": the receive overhead that handles the
+ * message of send op OP of rank SRC. */
+void tl_write_orecv(FILE *f, uint64_t rank, uint32_t cpu, uint64_t start,
+                    uint64_t end, uint64_t src, uint32_t op);
+
+/* "transmission SRC DST START DEPART ARRIVAL SIZE OP CPU NIC": send op OP of
+ * rank SRC, started at START on its CPU and NIC, leaves at DEPART, and its
+ * first byte is at rank DST at ARRIVAL. */
+void tl_write_transmission(FILE *f, uint64_t src, uint64_t dst, uint64_t start,
+                           uint64_t depart, uint64_t arrival, uint64_t size,
+                           uint32_t op, uint32_t cpu, uint32_t nic);
+
+/* ---- Reader ------------------------------------------------------------- */
+
+#define TL_MAX_ROWS 16          /* CPUs or NICs per lane drawn even when unused */
+#define TL_MAX_ALL_ROWS 65536u  /* rows of all lanes kept (one lane always) */
+
+/* One interval of a CPU or NIC: 32 bytes. */
+typedef struct tl_bar {
+	uint64_t start, end;
+	uint32_t lane;      /* index into tl_file.lane_rank */
+	uint16_t unit;      /* cpu or nic index */
+	uint8_t kind;       /* tl_kind */
+	uint8_t has_msg;    /* orecv joined to a message: msg_src valid */
+	uint64_t msg_src;   /* orecv: the sender of the message it handled */
+} tl_bar;
+
+/* One message. */
+typedef struct tl_msg {
+	uint64_t src, dst;
+	uint64_t send;      /* start of the send, or TL_NONE (old format) */
+	uint64_t depart;    /* leaves the sender */
+	uint64_t arrival;   /* first byte at the receiver (old format: handled) */
+	uint64_t handled;   /* the receiver's orecv starts, or TL_NONE if not known */
+	uint64_t size;
+	uint32_t src_lane, dst_lane; /* UINT32_MAX: rank not kept */
+	uint16_t src_cpu, dst_cpu;
+} tl_msg;
+
+/* What to keep. */
+typedef struct tl_window {
+	uint64_t from, to;        /* time window [from, to]; to = TL_NONE: to the end */
+	const uint64_t *ranges;   /* rank pairs lo, hi (inclusive), sorted,
+	                           * disjoint; NULL: all */
+	size_t nranges;
+	uint32_t max_lanes;       /* keep at most this many ranks (the first ones;
+	                           * fewer when they have more than TL_MAX_ALL_ROWS rows) */
+	uint64_t max_items;       /* keep at most this many bars + messages */
+} tl_window;
+
+/* A timeline as read. */
+typedef struct tl_file {
+	int old_format;           /* 1: the published LogGOPSim text format */
+	uint32_t version;         /* 1 or 2 (0: old format) */
+	uint64_t nranks;
+	uint32_t ncpus, nnics;    /* per rank, as the header says */
+	uint32_t cpu_rows, nic_rows; /* rows per lane: the header's counts, or
+	                             past TL_MAX_ROWS the largest index used + 1 */
+	uint64_t S;
+	uint32_t nranges;         /* 0: no parameters (old format) */
+	tl_range range[TL_MAX_RANGES];
+	uint64_t old_G;           /* old format: the G of its transmission lines */
+	uint64_t tmax;            /* latest end or arrival in the file (read part) */
+	uint64_t from, to;        /* the window, to resolved */
+	int to_auto;              /* to is the end of the file's events */
+	uint64_t *lane_rank;      /* ranks kept, increasing */
+	uint32_t nlanes;
+	uint64_t lanes_left_out;  /* selected ranks beyond max_lanes */
+	uint64_t first_left_out;  /* the first of them */
+	tl_bar *bars;
+	size_t nbars, cap_bars;
+	tl_msg *msgs;
+	size_t nmsgs, cap_msgs;
+	uint64_t items_left_out;  /* over max_items */
+	uint64_t first_time_left_out; /* start of the first item left out */
+	uint64_t lines;           /* lines read */
+	int stopped_early;        /* stopped reading after the window */
+} tl_file;
+
+/* Read the timeline from f (named name in messages) and keep what w selects.
+ * Returns 0, or -1 with "NAME:LINE:COL: error: ..." in err (tl is then still
+ * to be freed with tl_free). */
+int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
+            char *err, size_t errlen);
+
+void tl_free(tl_file *tl);
+
+#endif

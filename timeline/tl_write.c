@@ -1,0 +1,83 @@
+/* tl_write.c: writes the timeline lines with the integer formatter of
+ * util.h (printf is the cost of a timeline run otherwise). */
+#include "timeline.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+const char *const tl_kind_word[TL_NKINDS] = {
+#define TL_X(name, kw, nic, legend, colour) kw,
+	TL_KINDS(TL_X)
+#undef TL_X
+};
+const char *const tl_kind_legend[TL_NKINDS] = {
+#define TL_X(name, kw, nic, legend, colour) legend,
+	TL_KINDS(TL_X)
+#undef TL_X
+};
+const char *const tl_kind_colour[TL_NKINDS] = {
+#define TL_X(name, kw, nic, legend, colour) colour,
+	TL_KINDS(TL_X)
+#undef TL_X
+};
+const unsigned char tl_kind_on_nic[TL_NKINDS] = {
+#define TL_X(name, kw, nic, legend, colour) nic,
+	TL_KINDS(TL_X)
+#undef TL_X
+};
+
+void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
+                     uint32_t nnics, const tl_range *range, uint32_t nranges)
+{
+	fprintf(f, "loggopsim-timeline %d P %" PRIu64 " S %" PRIu64 " ncpus %" PRIu32
+	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", TL_VERSION, nranks, S, ncpus,
+	        nnics, nranges);
+	for (uint32_t i = 0; i < nranges; i++) {
+		const tl_range *r = &range[i];
+		fprintf(f, "range %" PRIu64, r->first);
+		if (r->last == TL_NONE)
+			fputs(" inf", f);
+		else
+			fprintf(f, " %" PRIu64, r->last);
+		fprintf(f, " L %" PRIu64 " o %" PRIu64 " g %" PRIu64 " G %s O %s\n",
+		        r->L, r->o, r->g, r->G, r->O);
+	}
+}
+
+/* The line "WORD V0 V1 ... V(n-1)\n". */
+static void put_line(FILE *f, const char *word, const uint64_t *v, int n)
+{
+	char line[256], *p = line;
+	size_t k = strlen(word);
+	memcpy(p, word, k);
+	p += k;
+	for (int i = 0; i < n; i++) {
+		*p++ = ' ';
+		p = util_put_u64(p, v[i]);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), f);
+}
+
+void tl_write_interval(FILE *f, tl_kind k, uint64_t rank, uint32_t unit,
+                       uint64_t start, uint64_t end)
+{
+	const uint64_t v[] = { rank, unit, start, end };
+	put_line(f, tl_kind_word[k], v, 4);
+}
+
+void tl_write_orecv(FILE *f, uint64_t rank, uint32_t cpu, uint64_t start,
+                    uint64_t end, uint64_t src, uint32_t op)
+{
+	const uint64_t v[] = { rank, cpu, start, end, src, op };
+	put_line(f, tl_kind_word[TL_ORECV], v, 6);
+}
+
+void tl_write_transmission(FILE *f, uint64_t src, uint64_t dst, uint64_t start,
+                           uint64_t depart, uint64_t arrival, uint64_t size,
+                           uint32_t op, uint32_t cpu, uint32_t nic)
+{
+	const uint64_t v[] = { src, dst, start, depart, arrival, size, op, cpu, nic };
+	put_line(f, "transmission", v, 9);
+}
