@@ -36,24 +36,6 @@ static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Grow *p (of *cap elements of size sz) to hold at least need elements.
- * Returns 0 or -1 (out of memory; *p unchanged). */
-static int grow(void *p, size_t *cap, size_t need, size_t sz)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*(void **)p, n * sz);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = n;
-	return 0;
-}
-
 /* Is label (len bytes) the canonical label of op index i, "l<i+1>"? */
 static int label_is_canonical(const char *label, size_t len, uint32_t i)
 {
@@ -347,8 +329,8 @@ int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
 		/* An unlabeled op dumps without label: the rank keeps a blob only
 		 * if some other label is not canonical. */
 	}
-	if (grow(&w->ops, &w->ops_cap, w->nops_rank + 1, sizeof *w->ops)
-	    || grow(&w->labels, &w->labels_cap, w->labels_len + len + 1, 1))
+	if (util_grow(&w->ops, &w->ops_cap, w->nops_rank + 1, sizeof *w->ops)
+	    || util_grow(&w->labels, &w->labels_cap, w->labels_len + len + 1, 1))
 		return werr(w, "out of memory");
 	w->ops[w->nops_rank++] = o;
 	if (len)
@@ -372,7 +354,7 @@ int goal_writer_dep(goal_writer *w, uint32_t a, uint32_t b, int irequires)
 		return werr(w, "dependency outside a rank");
 	if (w->ndeps >= UINT32_MAX)
 		return werr(w, "too many dependencies in rank %" PRIu64, w->next_rank);
-	if (grow(&w->deps, &w->deps_cap, w->ndeps + 1, sizeof *w->deps))
+	if (util_grow(&w->deps, &w->deps_cap, w->ndeps + 1, sizeof *w->deps))
 		return werr(w, "out of memory");
 	w->deps[w->ndeps] = (wdep){ a, b, irequires ? 1u : 0u, (uint32_t)w->ndeps };
 	w->ndeps++;
@@ -484,7 +466,7 @@ int goal_writer_rank_end(goal_writer *w)
 			return werr(w, "rank %" PRIu64 ": dependency names op %" PRIu32
 			            " but the rank has %zu ops", r,
 			            w->deps[k].a >= n ? w->deps[k].a : w->deps[k].b, n);
-	if (grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count)) {
+	if (util_grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count)) {
 		return werr(w, "out of memory");
 	} else {
 		size_t cap = w->scratch_cap;
@@ -500,7 +482,7 @@ int goal_writer_rank_end(goal_writer *w)
 		if (!a)
 			return werr(w, "out of memory");
 	}
-	if (grow(&w->edges, &w->edges_cap, nd + 1, sizeof *w->edges)) {
+	if (util_grow(&w->edges, &w->edges_cap, nd + 1, sizeof *w->edges)) {
 		return werr(w, "out of memory");
 	} else {
 		uint32_t *s = realloc(w->edge_seq, w->edges_cap * sizeof *s);

@@ -69,22 +69,6 @@ struct goal_ps {
 
 static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic" };
 
-static int grow(void *p, size_t *cap, size_t need, size_t sz)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*(void **)p, n * sz);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = n;
-	return 0;
-}
-
 /* ---- Diagnostics ------------------------------------------------------- */
 
 /* Print the source line that starts at off, and a caret under column col.
@@ -266,8 +250,8 @@ uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len)
 			return ps->slots[j] - 1;
 	}
 	if (ps->names_len + len + 1 > UINT32_MAX || ps->nsyms >= UINT32_MAX - 1
-	    || grow(&ps->syms, &ps->syms_cap, ps->nsyms + 1, sizeof *ps->syms)
-	    || grow(&ps->names, &ps->names_cap, ps->names_len + len + 1, 1))
+	    || util_grow(&ps->syms, &ps->syms_cap, ps->nsyms + 1, sizeof *ps->syms)
+	    || util_grow(&ps->names, &ps->names_cap, ps->names_len + len + 1, 1))
 		goto oom;
 	y = &ps->syms[ps->nsyms];
 	y->name = (uint32_t)ps->names_len;
@@ -497,7 +481,7 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 void goal_ps_dep(goal_ps *ps, uint32_t a, const goal_loc *aloc, uint32_t b,
                  const goal_loc *bloc, int irequires)
 {
-	if (grow(&ps->deps, &ps->deps_cap, ps->ndeps + 1, sizeof *ps->deps)) {
+	if (util_grow(&ps->deps, &ps->deps_cap, ps->ndeps + 1, sizeof *ps->deps)) {
 		fprintf(ps->diag, "%s: error: out of memory\n", ps->name);
 		exit(1);
 	}

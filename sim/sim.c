@@ -6,6 +6,7 @@
 #include "evq.h"
 #include "invariant.h"
 #include "timeline.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -529,15 +530,9 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 
 static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time)
 {
-	if (m->rel_n == m->rel_cap) {
-		size_t nc = m->rel_cap ? 2 * m->rel_cap : 64;
-		sim_rel *nr = realloc(m->rel, nc * sizeof *nr);
-		if (!nr) {
-			m->fail = 1;
-			return;
-		}
-		m->rel = nr;
-		m->rel_cap = nc;
+	if (util_grow(&m->rel, &m->rel_cap, m->rel_n + 1, sizeof *m->rel)) {
+		m->fail = 1;
+		return;
 	}
 	m->rel[m->rel_n].rank = r;
 	m->rel[m->rel_n].op = a;

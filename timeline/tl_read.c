@@ -2,6 +2,7 @@
  * loggopsim -V format and the published LogGOPSim format; docs/timeline.md). */
 #include "timeline.h"
 #include "kmap.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -76,6 +77,12 @@ static int rd_error(rd *r, const char *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+static int oom(rd *r)
+{
+	snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
 	return -1;
 }
 
@@ -157,8 +164,7 @@ static int make_lanes(rd *r)
 	tl->lane_rank = malloc((cap ? cap : 1) * sizeof *tl->lane_rank);
 	r->q = calloc(cap ? cap : 1, sizeof *r->q);
 	if (!tl->lane_rank || !r->q) {
-		snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
-		return -1;
+		return oom(r);
 	}
 	uint64_t dummy[2] = { 0, tl->nranks ? tl->nranks - 1 : 0 };
 	const uint64_t *rg = w->ranges ? w->ranges : dummy;
@@ -200,34 +206,17 @@ static int room(rd *r, uint64_t start)
 static int push_bar(rd *r, const tl_bar *b)
 {
 	tl_file *tl = r->tl;
-	if (tl->nbars == tl->cap_bars) {
-		size_t nc = tl->cap_bars ? tl->cap_bars * 2 : 256;
-		tl_bar *nb = realloc(tl->bars, nc * sizeof *nb);
-		if (!nb)
-			goto oom;
-		tl->bars = nb;
-		tl->cap_bars = nc;
-	}
+	if (util_grow(&tl->bars, &tl->cap_bars, tl->nbars + 1, sizeof *tl->bars))
+		return oom(r);
 	tl->bars[tl->nbars++] = *b;
 	return 0;
-oom:
-	snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
-	return -1;
 }
 
 static int push_msg(rd *r, const tl_msg *m)
 {
 	tl_file *tl = r->tl;
-	if (tl->nmsgs == tl->cap_msgs) {
-		size_t nc = tl->cap_msgs ? tl->cap_msgs * 2 : 256;
-		tl_msg *nm = realloc(tl->msgs, nc * sizeof *nm);
-		if (!nm) {
-			snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
-			return -1;
-		}
-		tl->msgs = nm;
-		tl->cap_msgs = nc;
-	}
+	if (util_grow(&tl->msgs, &tl->cap_msgs, tl->nmsgs + 1, sizeof *tl->msgs))
+		return oom(r);
 	tl->msgs[tl->nmsgs++] = *m;
 	return 0;
 }
@@ -238,16 +227,8 @@ static int pq_push(rd *r, pqueue *q, const pend *e)
 		memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
 		q->head = 0;
 	}
-	if (q->n == q->cap) {
-		size_t nc = q->cap ? q->cap * 2 : 16;
-		pend *nv = realloc(q->v, nc * sizeof *nv);
-		if (!nv) {
-			snprintf(r->err, r->errlen, "%s: error: out of memory", r->name);
-			return -1;
-		}
-		q->v = nv;
-		q->cap = nc;
-	}
+	if (util_grow(&q->v, &q->cap, q->n + 1, sizeof *q->v))
+		return oom(r);
 	q->v[q->head + q->n++] = *e;
 	return 0;
 }
@@ -451,7 +432,7 @@ static int do_transmission(rd *r, const char *p)
 			if (mi)
 				*mi = (uint32_t)idx;  /* the send op again: the latest */
 			else if (util_kmap_put(&r->sent, &key, sizeof key, (uint32_t)idx))
-				return rd_error(r, at_src, "out of memory");
+				return oom(r);
 		}
 	}
 	if (m.dst_lane != UINT32_MAX && tl->version != 2) {

@@ -205,27 +205,12 @@ static int parse_triple(struct parser *ps, const struct field *f, int64_t v[3],
 	return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static int pool_push(struct parser *ps, int64_t v)
 {
 	struct tr_trace *t = ps->t;
 	if (t->npool >= UINT32_MAX)
 		return fail(ps, ps->line, "trace too large");
-	if (grow((void **)&t->pool, &ps->cap_pool, t->npool + 1, sizeof *t->pool))
+	if (util_grow(&t->pool, &ps->cap_pool, t->npool + 1, sizeof *t->pool))
 		return fail(ps, ps->line, "out of memory");
 	t->pool[t->npool++] = v;
 	return 0;
@@ -286,7 +271,7 @@ static int intern_name(struct parser *ps, const struct field *f, uint32_t *off)
 	}
 	if (t->nnames + n + 1 > UINT32_MAX)
 		return fail(ps, f->s, "too many distinct call names");
-	if (grow((void **)&t->names, &ps->cap_names, t->nnames + n + 1, 1)
+	if (util_grow(&t->names, &ps->cap_names, t->nnames + n + 1, 1)
 	    || util_kmap_put(&ps->names, f->s, n, (uint32_t)t->nnames))
 		return fail(ps, f->s, "out of memory");
 	memcpy(t->names + t->nnames, f->s, n);
@@ -544,7 +529,7 @@ static int parse_call(struct parser *ps, const char *s, const char *e)
 	if (k != TR_OTHER && parse_fields(ps, &call, l, f + 1 + (ntimes ? 1 : 0)))
 		return -1;
 	struct tr_trace *t = ps->t;
-	if (grow((void **)&t->calls, &ps->cap_calls, t->ncalls + 1, sizeof *t->calls))
+	if (util_grow(&t->calls, &ps->cap_calls, t->ncalls + 1, sizeof *t->calls))
 		return fail(ps, s, "out of memory");
 	t->calls[t->ncalls++] = call;
 	return 0;
@@ -629,7 +614,7 @@ int tr_read_file(const char *path, const struct tr_options *opt,
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	for (;;) {
-		if (grow((void **)&buf, &cap, len + 65536, 1)) {
+		if (util_grow(&buf, &cap, len + 65536, 1)) {
 			snprintf(err, errlen, "%s: error: out of memory", path);
 			free(buf);
 			fclose(fp);

@@ -45,24 +45,9 @@ int util_kmap_put(util_kmap *m, const void *key, size_t len, uint32_t val)
 		m->slot = sl;
 		m->nslot = ns;
 	}
-	if (m->nent == m->cap) {
-		size_t c = m->cap ? 2 * m->cap : 64;
-		util_kent *e = realloc(m->ent, c * sizeof *e);
-		if (!e)
-			return -1;
-		m->ent = e;
-		m->cap = c;
-	}
-	if (m->alen + len > m->acap) {
-		size_t c = m->acap ? 2 * m->acap : 4096;
-		while (c < m->alen + len)
-			c *= 2;
-		unsigned char *a = realloc(m->arena, c);
-		if (!a)
-			return -1;
-		m->arena = a;
-		m->acap = c;
-	}
+	if (util_grow(&m->ent, &m->cap, m->nent + 1, sizeof *m->ent) ||
+	    util_grow(&m->arena, &m->acap, m->alen + len, 1))
+		return -1;
 	memcpy(m->arena + m->alen, key, len);
 	util_kent *e = &m->ent[m->nent];
 	e->off = m->alen;

@@ -1,8 +1,27 @@
-/* util.c: small text helpers shared by the tools (util.h). */
+/* util.c: small helpers shared by the tools (util.h). */
 #include "util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+
+int util_grow_to(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (elem && n > SIZE_MAX / elem)
+		return -1;
+	void *q = realloc(*(void **)pp, n * elem);
+	if (!q)
+		return -1;
+	*(void **)pp = q;
+	*cap = n;
+	return 0;
+}
 
 int util_read_stream(FILE *f, size_t max, char **buf, size_t *len)
 {

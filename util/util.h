@@ -1,5 +1,6 @@
-/* util.h: small text helpers shared by the tools: reading a small file
- * whole, and writing text escaped for XML (SVG). */
+/* util.h: small helpers shared by the tools: the hash of tables, the
+ * integer formatter, the growable array, reading a small file whole, and
+ * writing text escaped for XML (SVG). */
 #ifndef UTIL_H
 #define UTIL_H
 
@@ -31,6 +32,16 @@ static inline char *util_put_u64(char *p, uint64_t v)
 	while (n)
 		*p++ = tmp[--n];
 	return p;
+}
+
+/* The one growable array: make room for need elements of elem bytes in
+ * the array *(T **)pp of capacity *cap, doubling it (from 64) until need
+ * fits.  Returns 0, or -1 (out of memory, or more than SIZE_MAX bytes) with
+ * *pp and *cap unchanged. */
+int util_grow_to(void *pp, size_t *cap, size_t need, size_t elem);
+static inline int util_grow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? 0 : util_grow_to(pp, cap, need, elem);
 }
 
 /* Read the rest of f into a new buffer *buf (free it) of *len bytes, at

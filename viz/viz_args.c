@@ -1,5 +1,6 @@
 /* viz_args.c: goalviz's option values: rank lists and times. */
 #include "viz_args.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,9 @@ static int cmp_u64(const void *a, const void *b)
 
 int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t errlen)
 {
-	size_t cap = 8, k = 0;
-	uint64_t *r = malloc(cap * 2 * sizeof *r);
+	size_t cap = 0, k = 0;
+	uint64_t *r = NULL;
 	const char *p = s;
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	for (;;) {
 		uint64_t lo, hi;
 		if (parse_u64(&p, &lo))
@@ -88,15 +85,10 @@ int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t
 			if (parse_u64(&p, &hi) || hi < lo)
 				goto bad;
 		}
-		if (k == cap) {
-			uint64_t *nr = realloc(r, cap * 4 * sizeof *r);
-			if (!nr) {
-				free(r);
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			r = nr;
-			cap *= 2;
+		if (util_grow(&r, &cap, k + 1, 2 * sizeof *r)) {
+			free(r);
+			snprintf(err, errlen, "out of memory");
+			return -1;
 		}
 		r[2 * k] = lo;
 		r[2 * k + 1] = hi;

@@ -1,6 +1,7 @@
 /* viz_sched.c: writes a schedule's dependency graph as dot, with each send
  * joined to the receive it matches (see docs/viz.md for the matching). */
 #include "viz_sched.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -123,14 +124,8 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 				info->ranks_left_out += hi - r + 1;
 				break;
 			}
-			if (ndr == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				uint64_t *nd = realloc(dr, nc * sizeof *nd);
-				if (!nd)
-					goto oom;
-				dr = nd;
-				cap = nc;
-			}
+			if (util_grow(&dr, &cap, ndr + 1, sizeof *dr))
+				goto oom;
 			dr[ndr++] = r;
 			ops += n;
 			if (r == hi)
@@ -154,14 +149,8 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 			if (d == SIZE_MAX)
 				continue;
 			vlist *l = &lists[d];
-			if (l->n == l->cap) {
-				size_t nc = l->cap ? l->cap * 2 : 16;
-				vsend *nv = realloc(l->v, nc * sizeof *nv);
-				if (!nv)
-					goto oom_lists;
-				l->v = nv;
-				l->cap = nc;
-			}
+			if (util_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v))
+				goto oom_lists;
 			vsend v = { r, i, o[i].tag, UINT32_MAX, 0 };
 			l->v[l->n++] = v;
 		}
