@@ -1,6 +1,7 @@
 /* model_plot.c: SVG plots written as text: axes, ticks, labels, a legend,
  * markers for simulated values and lines for formulas. */
 #include "model_plot.h"
+#include "svg.h"
 #include "util.h"
 
 #include <math.h>
@@ -91,9 +92,7 @@ static size_t ticks(axis *ax, double lo, double hi, int base2, double *t)
 		hi = lo + 1;
 		lo = lo - 1;
 	}
-	double span = hi - lo, step = pow(10, floor(log10(span / 5)));
-	if (span / step > 10)
-		step *= span / step > 25 ? 5 : 2;
+	double step = util_nice_step(hi - lo, 10);
 	ax->lo = floor(lo / step) * step;
 	ax->hi = ceil(hi / step) * step;
 	for (double v = ax->lo; v <= ax->hi + step / 2 && n < MAXTICKS; v += step)
@@ -112,14 +111,9 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 	nx = ticks(&ax, xlo, xhi, pl->xbase2, xt);
 	ny = ticks(&ay, ylo, yhi, 0, yt);
 
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
-	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
-	fprintf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">",
-	        (ML + W - MR) / 2);
-	util_xml_put(out, pl->title);
-	fputs("</text>\n", out);
+	util_svg_begin(out, W, H, "font-family=\"sans-serif\" font-size=\"12\"");
+	util_svg_text(out, pl->title, "x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"14\"",
+	              (ML + W - MR) / 2);
 
 	/* Grid, ticks and tick labels. */
 	for (size_t i = 0; i < nx; i++) {
@@ -142,13 +136,13 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 	}
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
 	        ML, MT, W - MR - ML, H - MB - MT);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (ML + W - MR) / 2, H - 18);
-	util_xml_put(out, pl->xlabel);
-	fprintf(out, "%s</text>\n", pl->xlog ? " (log scale)" : "");
-	fprintf(out, "<text transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\">",
-	        (MT + H - MB) / 2);
-	util_xml_put(out, pl->ylabel);
-	fprintf(out, "%s</text>\n", pl->ylog ? " (log scale)" : "");
+	char label[512];
+	snprintf(label, sizeof label, "%s%s", pl->xlabel, pl->xlog ? " (log scale)" : "");
+	util_svg_text(out, label, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"", (ML + W - MR) / 2,
+	              H - 18);
+	snprintf(label, sizeof label, "%s%s", pl->ylabel, pl->ylog ? " (log scale)" : "");
+	util_svg_text(out, label, "transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\"",
+	              (MT + H - MB) / 2);
 
 	/* Series: lines first, markers on top. */
 	for (int pass = 0; pass < 2; pass++)
@@ -184,10 +178,7 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 		else
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
 			        x, y, x + 20, y, c, i >= NCOLOURS ? " stroke-dasharray=\"6 3\"" : "");
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y + 4);
-		util_xml_put(out, s[i].name);
-		fputs("</text>\n", out);
+		util_svg_text(out, s[i].name, "x=\"%.1f\" y=\"%.1f\"", x + 26, y + 4);
 	}
-	fputs("</svg>\n", out);
-	return ferror(out) ? -1 : 0;
+	return util_svg_end(out);
 }

@@ -1,6 +1,7 @@
 /* viz_render.c: lays out a timeline once (lanes, rows, axis, legend) and
  * draws it through a small canvas with two back ends: SVG and dot. */
 #include "viz_render.h"
+#include "svg.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -136,11 +137,9 @@ static void cv_text(cv *c, double x, double y, int anchor, double sz, int bold,
 		fputs("\"];\n", c->f);
 		return;
 	}
-	fprintf(c->f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"%s%s fill=\"%s\">", x, y,
-	        sz, anchor < 0 ? "" : anchor > 0 ? " text-anchor=\"end\"" :
-	        " text-anchor=\"middle\"", bold ? " font-weight=\"bold\"" : "", colour);
-	put_esc(c, s);
-	fputs("</text>\n", c->f);
+	util_svg_text(c->f, s, "x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\"%s%s fill=\"%s\"", x, y,
+	              sz, anchor < 0 ? "" : anchor > 0 ? " text-anchor=\"end\"" :
+	              " text-anchor=\"middle\"", bold ? " font-weight=\"bold\"" : "", colour);
 }
 
 /* ---- Layout ------------------------------------------------------------- */
@@ -194,21 +193,11 @@ static void row_of(const lay *l, uint32_t lane, int nic, int send, uint32_t unit
 	*h = NIC_H;
 }
 
-/* Nice tick step: 1, 2 or 5 times a power of ten, about range/n. */
+/* Nice tick step in ns (at least 1): about range/n. */
 static uint64_t tick_step(uint64_t range, uint64_t n)
 {
-	uint64_t raw = range / (n ? n : 1), p = 1;
-	if (raw < 1)
-		raw = 1;
-	while (p <= raw / 10)
-		p *= 10;
-	if (raw <= p)
-		return p;
-	if (raw <= 2 * p)
-		return 2 * p;
-	if (raw <= 5 * p)
-		return 5 * p;
-	return 10 * p;
+	double s = util_nice_step((double)range, (double)(n ? n : 1));
+	return s < 1 ? 1 : s >= 1e19 ? UINT64_C(10000000000000000000) : (uint64_t)s;
 }
 
 /* A time for a tick label, in the unit of step. */
@@ -569,17 +558,12 @@ int viz_render_svg(const tl_file *tl, const viz_render_opts *o, FILE *out)
 	cv c = { out, 0, 0, 0 };
 	double lh = legend(&c, &l, l.axis_y + 50, 0);
 	l.height = l.axis_y + 50 + lh;
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"Helvetica, Arial, sans-serif\">\n"
-	        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
-	        "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-	        "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker></defs>\n"
-	        "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-	        l.total_w, l.height, l.total_w, l.height);
+	util_svg_begin(out, l.total_w, l.height, "font-family=\"Helvetica, Arial, sans-serif\"");
+	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+	      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+	      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker></defs>\n", out);
 	draw(&c, &l, o);
-	fputs("</svg>\n", out);
-	return fflush(out) || ferror(out) ? -1 : 0;
+	return util_svg_end(out) || fflush(out) ? -1 : 0;
 }
 
 int viz_render_dot(const tl_file *tl, const viz_render_opts *o, FILE *out)
