@@ -1,6 +1,7 @@
 /* goal_dump.c: print a binary schedule as GOAL text (the inverse of the
  * compiler: compiling the output gives back the same binary). */
 #include "goal.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -42,13 +43,8 @@ static void lb_cstr(lbuf *l, const char *s)
 
 static void lb_u64(lbuf *l, uint64_t v)
 {
-	char t[24];
-	size_t i = sizeof t;
-	do {
-		t[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	lb_str(l, t + i, sizeof t - i);
+	char t[20];
+	lb_str(l, t, (size_t)(util_put_u64(t, v) - t));
 }
 
 static void lb_i64(lbuf *l, int64_t v)
