@@ -1,5 +1,8 @@
 /* goal.h: the binary GOAL schedule format, its streaming writer and its
- * validating, memory-mapped reader.  Every tool links this library.
+ * validating, memory-mapped reader, and goal_dump (libgoal.a).  Every tool
+ * links this library.  It is the bottom layer: it calls nothing of the GOAL
+ * compiler, which sits above it with the opening of a schedule that is
+ * binary or text (goal_compile.h, libgoalc.a).
  *
  * The on-disk layout is described in docs/binary-format.md; the structs below
  * are that layout (little-endian, naturally aligned, no padding gaps).
@@ -121,15 +124,6 @@ int goal_sched_open_fd(goal_sched *s, int fd, const char *name, char *err, size_
 int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
                            char *err, size_t errlen);
 
-/* Open a binary schedule, or compile a GOAL text file (detected by its first
- * bytes) into an unlinked temporary binary and open that.  path "-" is
- * standard input; a pipe, FIFO or device is read once (into an unlinked
- * temporary file, at most one line of GOAL_MAX_LINE bytes past the last
- * newline).  Text errors are printed to diag in the compiler's format.
- * Returns 0 or -1 (err set; for text errors err says how many). */
-int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
-                        char *err, size_t errlen);
-
 void goal_sched_close(goal_sched *s);
 
 static inline uint32_t goal_rank_nops(const goal_sched *s, uint64_t r)
@@ -209,18 +203,6 @@ void goal_writer_abort(goal_writer *w);
 const char *goal_writer_error(const goal_writer *w);
 
 /* ---- Text ------------------------------------------------------------- */
-
-/* Compile GOAL text from in (named name in messages) to the binary out_path
- * (NULL: check only).  Errors go to diag as "NAME:LINE:COL: error: MSG", the
- * source line and a caret; at most max_errors are printed.  in must be
- * seekable (to show source lines); goal_compile_path copies a stream that
- * is not a regular file (standard input "-", a pipe, a device) to a
- * temporary file first, as goal_sched_open_any does.  Returns the number
- * of errors (0 = success). */
-unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
-                           FILE *diag, unsigned max_errors);
-unsigned long goal_compile_path(const char *in_path, const char *out_path,
-                                FILE *diag, unsigned max_errors);
 
 /* Print s as GOAL text; compiling the text gives back the same binary, byte
  * for byte.  Returns 0 or -1 on a write error. */

@@ -1,15 +1,14 @@
 /* goal_text.c: the GOAL front end's actions: labels, checks, diagnostics,
  * and the compile driver that feeds the binary writer. */
+#include "goal_compile.h"
 #include "goal_text.h"
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "goal_parse.h"
@@ -570,127 +569,4 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 	free(ps.deps);
 	n = ps.nerrors;
 	return n;
-}
-
-/* Copy the stream fd to a new unlinked temporary file, rewound; stop one
- * byte into a line longer than GOAL_MAX_LINE (the scanner reports it, and
- * an endless stream without newlines ends).  NULL with an error on diag. */
-static FILE *stream_copy(int fd, const char *name, FILE *diag)
-{
-	char buf[1 << 16];
-	uint64_t since_nl = 0;
-	ssize_t k;
-	FILE *out = tmpfile();
-	if (!out) {
-		fprintf(diag, "%s: error: cannot create a temporary file: %s\n", name, strerror(errno));
-		return NULL;
-	}
-	while ((k = read(fd, buf, sizeof buf)) != 0) {
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(diag, "%s: error: cannot read: %s\n", name, strerror(errno));
-			fclose(out);
-			return NULL;
-		}
-		const char *nl = memrchr(buf, '\n', (size_t)k);
-		since_nl = nl ? (uint64_t)(buf + k - nl - 1) : since_nl + (uint64_t)k;
-		if (fwrite(buf, 1, (size_t)k, out) != (size_t)k) {
-			fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
-			fclose(out);
-			return NULL;
-		}
-		if (since_nl > GOAL_MAX_LINE)
-			break;
-	}
-	if (fflush(out) != 0) {
-		fprintf(diag, "%s: error: cannot write a temporary file: %s\n", name, strerror(errno));
-		fclose(out);
-		return NULL;
-	}
-	rewind(out);
-	return out;
-}
-
-/* Open path ("-": standard input) for reading: a regular file as it is,
- * anything else copied once to a temporary file (stream_copy).  NULL with
- * an error on diag (a directory: "cannot read: Is a directory"). */
-static FILE *open_input(const char *path, const char *name, FILE *diag)
-{
-	struct stat st;
-	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
-	FILE *in;
-	if (fd < 0) {
-		fprintf(diag, "%s: error: cannot open: %s\n", name, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		fprintf(diag, "%s: error: cannot read: %s\n", name, strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
-		close(fd);
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode)) {
-		if (!(in = fdopen(fd, "r"))) {
-			fprintf(diag, "%s: error: cannot open: %s\n", name, strerror(errno));
-			close(fd);
-		}
-		return in;
-	}
-	in = stream_copy(fd, name, diag);
-	close(fd);
-	return in;
-}
-
-unsigned long goal_compile_path(const char *in_path, const char *out_path,
-                                FILE *diag, unsigned max_errors)
-{
-	const char *name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
-	FILE *in = open_input(in_path, name, diag);
-	if (!in)
-		return 1;
-	unsigned long n = goal_compile(in, name, out_path, diag, max_errors);
-	fclose(in);
-	return n;
-}
-
-int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
-                        char *err, size_t errlen)
-{
-	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	char magic[8], tmp[4096];
-	const char *dir = getenv("TMPDIR");
-	unsigned long nerr;
-	int fd, rc;
-
-	memset(s, 0, sizeof *s);
-	FILE *in = open_input(path, name, diag);
-	if (!in) {
-		snprintf(err, errlen, "%s: 1 error", name);
-		return -1;
-	}
-	if (pread(fileno(in), magic, sizeof magic, 0) == (ssize_t)sizeof magic
-	    && memcmp(magic, GOAL_MAGIC, 8) == 0) {
-		rc = goal_sched_open_fd(s, fileno(in), name, err, errlen);
-		fclose(in);
-		return rc;
-	}
-	/* Text: compiled into a temporary binary, unlinked once mapped. */
-	snprintf(tmp, sizeof tmp, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	close(fd);   /* the writer renames its own file over tmp */
-	nerr = goal_compile(in, name, tmp, diag, 20);
-	fclose(in);
-	if (nerr) {
-		unlink(tmp);
-		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
-		return -1;
-	}
-	rc = goal_sched_open(s, tmp, err, errlen);
-	unlink(tmp);
-	return rc;
 }

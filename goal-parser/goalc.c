@@ -1,5 +1,6 @@
 /* goalc.c: the GOAL compiler's command line (also installed as txt2bin). */
 #include "goal.h"
+#include "goal_compile.h"
 #include "out.h"
 
 #include <getopt.h>

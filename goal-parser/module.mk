@@ -1,12 +1,16 @@
-# goal-parser: the GOAL compiler (flex + bison) and libgoal, the binary
-# schedule format library every tool links.
+# goal-parser: libgoal, the binary schedule format library every tool links
+# (goal.h), and above it libgoalc, the GOAL compiler (flex + bison) with the
+# opening of a schedule that is binary or text (goal_compile.h).  Only the
+# tools that read GOAL text link libgoalc (before libgoal).
 
-GOAL_SRCS := goal-parser/goal_format.c goal-parser/goal_text.c goal-parser/goal_dump.c
-GOAL_GEN := $(B)/gen/goal_parse.c $(B)/gen/goal_lex.c
-GOAL_OBJS := $(GOAL_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/goal_parse.o $(B)/obj/gen/goal_lex.o
+GOAL_SRCS := goal-parser/goal_format.c goal-parser/goal_dump.c
+GOAL_OBJS := $(GOAL_SRCS:%.c=$(B)/obj/%.o)
 LIBGOAL := $(B)/lib/libgoal.a
+GOALC_SRCS := goal-parser/goal_text.c goal-parser/goal_open.c
+GOALC_OBJS := $(GOALC_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/goal_parse.o $(B)/obj/gen/goal_lex.o
+LIBGOALC := $(B)/lib/libgoalc.a
 
-OBJS += $(GOAL_OBJS) $(B)/obj/goal-parser/goalc.o
+OBJS += $(GOAL_OBJS) $(GOALC_OBJS) $(B)/obj/goal-parser/goalc.o
 TOOLS += $(B)/bin/goalc $(B)/bin/txt2bin
 
 $(B)/gen/goal_parse.c $(B)/gen/goal_parse.h &: goal-parser/goal_parse.y $(MK_FILES)
@@ -29,11 +33,13 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(BUILD
 $(B)/obj/goal-parser/goal_text.o: $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h
 
 $(LIBGOAL): $(GOAL_OBJS)
+$(LIBGOALC): $(GOALC_OBJS)
+$(LIBGOAL) $(LIBGOALC):
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/goalc: $(B)/obj/goal-parser/goalc.o $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/goalc: $(B)/obj/goal-parser/goalc.o $(LIBGOALC) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/bin/txt2bin: $(B)/bin/goalc
@@ -44,8 +50,11 @@ OBJS += $(B)/obj/tests/goal/goal_format_test.o
 $(B)/tests/goal_format_test: $(B)/obj/tests/goal/goal_format_test.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
-# libFuzzer targets (make fuzz builds them with SAN=fuzz).
+# libFuzzer targets (make fuzz builds them with SAN=fuzz): the binary
+# reader, and the compiler.
 ifeq ($(SAN),fuzz)
-$(B)/fuzz_%: $(B)/obj/tests/fuzz/fuzz_%.o $(LIBGOAL) $(LIBUTIL)
+$(B)/fuzz_goal_bin: $(B)/obj/tests/fuzz/fuzz_goal_bin.o $(LIBGOAL) $(LIBUTIL)
+$(B)/fuzz_goal_text: $(B)/obj/tests/fuzz/fuzz_goal_text.o $(LIBGOALC) $(LIBGOAL) $(LIBUTIL)
+$(B)/fuzz_goal_bin $(B)/fuzz_goal_text:
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif

@@ -36,7 +36,7 @@ int model_simulate(model_sim *ms, const char *pattern, const sg_params *sp,
                    const sim_params *prm, uint64_t *time, char *err, size_t errlen)
 {
 	int idx = sg_pattern_find(pattern);
-	sg_out o;
+	sg_out *o;
 	goal_sched s;
 	sim *m;
 	sim_result res;
@@ -48,18 +48,15 @@ int model_simulate(model_sim *ms, const char *pattern, const sg_params *sp,
 	}
 	if (sg_params_check((size_t)idx, sp, err, errlen))
 		return -1;
-	if (sg_out_open(&o, ms->path, SG_BINARY, sp->nranks, NULL)) {
-		snprintf(err, errlen, "%s", o.err);
+	o = sg_out_open(ms->path, SG_BINARY, sp->nranks, NULL, err, errlen);
+	if (!o)
+		return -1;
+	if (sg_generate((size_t)idx, sp, o, NULL, NULL, err, errlen)) {
+		sg_out_abort(o);
 		return -1;
 	}
-	if (sg_generate((size_t)idx, sp, &o, NULL, NULL, err, errlen)) {
-		sg_out_abort(&o);
+	if (sg_out_close(o, err, errlen))
 		return -1;
-	}
-	if (sg_out_close(&o)) {
-		snprintf(err, errlen, "%s", o.err);
-		return -1;
-	}
 	rc = goal_sched_open(&s, ms->path, err, errlen);
 	unlink(ms->path); /* the mapping stays valid */
 	if (rc)

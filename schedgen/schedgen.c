@@ -1,5 +1,6 @@
 /* schedgen.c: the schedgen command line: generate the GOAL schedule of a
  * collective algorithm or communication pattern, as text or binary. */
+#include "out.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
 
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
 	sg_params p;
 	const char *pattern = NULL, *out = "schedule.goal";
 	int format = -1, c, idx;
-	sg_out o;
+	sg_out *o;
 	char err[512], comment[512];
 	progress_state ps;
 
@@ -251,24 +252,25 @@ int main(int argc, char **argv)
 			       p.nb_poll, (unsigned)p.cpu);
 #undef APPEND
 	}
-	if (sg_out_open(&o, out, (sg_format)format, p.nranks, comment)) {
-		fprintf(stderr, "%s: %s\n", prog, o.err);
+	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
+	if (!o) {
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;
 	}
 	memset(&ps, 0, sizeof ps);
 	ps.total = p.nranks;
 	clock_gettime(CLOCK_MONOTONIC, &ps.t0);
-	if (sg_generate((size_t)idx, &p, &o, isatty(2) ? progress : NULL, &ps, err, sizeof err)) {
+	if (sg_generate((size_t)idx, &p, o, isatty(2) ? progress : NULL, &ps, err, sizeof err)) {
 		if (ps.shown)
 			fputc('\n', stderr);
-		sg_out_abort(&o);
+		sg_out_abort(o);
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;
 	}
 	if (ps.shown)
 		fputc('\n', stderr);
-	if (sg_out_close(&o)) {
-		fprintf(stderr, "%s: %s\n", prog, o.err);
+	if (sg_out_close(o, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;
 	}
 	return 0;

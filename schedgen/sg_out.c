@@ -1,15 +1,30 @@
 /* sg_out.c: schedgen's output stream, as GOAL text or binary. */
 #include "sg_out.h"
 
+#include "out.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define TEXT_BUF (1u << 20)  /* text buffer; a line is far shorter than TEXT_MARGIN */
 #define TEXT_MARGIN 256u
+
+struct sg_out {
+	sg_format format;
+	goal_writer *w;        /* SG_BINARY */
+	util_out uo;           /* SG_TEXT */
+	char *buf;             /* text line buffer */
+	size_t len;
+	sg_sink sink;          /* SG_SINK */
+	uint32_t nops;         /* ops in the current rank */
+	int failed;
+	char err[512];
+};
 
 static int oerr(sg_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int oerr(sg_out *o, const char *fmt, ...)
@@ -76,27 +91,33 @@ static int text_room(sg_out *o)
 	return o->len + TEXT_MARGIN > TEXT_BUF ? text_flush(o) : 0;
 }
 
-int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
-                const char *comment)
+/* Frees o after a failed open; returns NULL. */
+static sg_out *open_fail(sg_out *o, char *err, size_t errlen, const char *msg)
 {
-	char err[512];
-	memset(o, 0, sizeof *o);
+	snprintf(err, errlen, "%s", msg);
+	if (o)
+		free(o->buf);
+	free(o);
+	return NULL;
+}
+
+sg_out *sg_out_open(const char *path, sg_format format, uint64_t nranks,
+                    const char *comment, char *err, size_t errlen)
+{
+	char msg[512];
+	sg_out *o = calloc(1, sizeof *o);
+	if (!o)
+		return open_fail(o, err, errlen, "error: out of memory");
 	o->format = format;
 	if (format == SG_BINARY) {
-		o->w = goal_writer_create(path, nranks, err, sizeof err);
-		if (!o->w)
-			return oerr(o, "%s", err);
-		return 0;
+		o->w = goal_writer_create(path, nranks, msg, sizeof msg);
+		return o->w ? o : open_fail(o, err, errlen, msg);
 	}
 	o->buf = malloc(TEXT_BUF);
 	if (!o->buf)
-		return oerr(o, "error: out of memory");
-	if (util_out_open(&o->uo, path, NULL, 0, 0, err, sizeof err)) {
-		oerr(o, "%s", err);
-		free(o->buf);
-		o->buf = NULL;
-		return -1;
-	}
+		return open_fail(o, err, errlen, "error: out of memory");
+	if (util_out_open(&o->uo, path, NULL, 0, 0, msg, sizeof msg))
+		return open_fail(o, err, errlen, msg);
 	if (comment) {
 		size_t n = strlen(comment);
 		if (n > TEXT_BUF - TEXT_MARGIN)
@@ -108,14 +129,27 @@ int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
 	PUT_LIT(o, "num_ranks ");
 	put_u64(o, nranks);
 	PUT_LIT(o, "\n");
-	return 0;
+	return o;
 }
 
-void sg_out_open_sink(sg_out *o, const sg_sink *sink)
+sg_out *sg_out_open_sink(const sg_sink *sink)
 {
-	memset(o, 0, sizeof *o);
+	sg_out *o = calloc(1, sizeof *o);
+	if (!o)
+		return NULL;
 	o->format = SG_SINK;
 	o->sink = *sink;
+	return o;
+}
+
+uint32_t sg_out_nops(const sg_out *o)
+{
+	return o->nops;
+}
+
+const char *sg_out_error(const sg_out *o)
+{
+	return o->failed ? o->err : NULL;
 }
 
 int sg_out_rank_begin(sg_out *o, uint64_t r)
@@ -257,17 +291,15 @@ int sg_out_rank_end(sg_out *o)
 	return 0;
 }
 
-int sg_out_close(sg_out *o)
+/* Finishes the output file (removed if o failed); returns 0 or -1. */
+static int finish(sg_out *o)
 {
-	int rc = 0;
 	if (o->format == SG_SINK)
 		return o->failed ? -1 : 0;
 	if (o->format == SG_BINARY) {
-		if (!o->w)
-			return -1;
+		int rc = 0;
 		if (o->failed) {
 			goal_writer_abort(o->w);
-			o->w = NULL;
 			return -1;
 		}
 		if (goal_writer_finish(o->w)) {
@@ -276,11 +308,8 @@ int sg_out_close(sg_out *o)
 		}
 		if (goal_writer_close(o->w))
 			rc = -1;
-		o->w = NULL;
 		return rc;
 	}
-	if (!o->uo.f)
-		return -1;
 	if (!o->failed)
 		text_flush(o);
 	if (o->failed) {
@@ -291,14 +320,20 @@ int sg_out_close(sg_out *o)
 			oerr(o, "%s", err);
 	}
 	free(o->buf);
-	o->buf = NULL;
 	return o->failed ? -1 : 0;
+}
+
+int sg_out_close(sg_out *o, char *err, size_t errlen)
+{
+	int rc = finish(o);
+	if (rc && errlen)
+		snprintf(err, errlen, "%s", o->err);
+	free(o);
+	return rc;
 }
 
 void sg_out_abort(sg_out *o)
 {
 	o->failed = 1;
-	if (!o->err[0])
-		snprintf(o->err, sizeof o->err, "aborted");
-	sg_out_close(o);
+	sg_out_close(o, NULL, 0);
 }

@@ -4,10 +4,9 @@
 #define SG_OUT_H
 
 #include "goal.h"
-#include "out.h"
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 typedef enum sg_format {
 	SG_TEXT,   /* GOAL text, canonical labels l1, l2, ... */
@@ -25,49 +24,52 @@ typedef struct sg_sink {
 	void *ctx;
 } sg_sink;
 
-/* The writer.  Fields are private to sg_out.c. */
-typedef struct sg_out {
-	sg_format format;
-	goal_writer *w;        /* SG_BINARY */
-	util_out uo;           /* SG_TEXT */
-	char *buf;             /* text line buffer */
-	size_t len;
-	sg_sink sink;          /* SG_SINK */
-	uint32_t nops;         /* ops in the current rank */
-	int failed;
-	char err[512];
-} sg_out;
+/* The writer (opaque). */
+typedef struct sg_out sg_out;
 
 /* Open the output, written safely (util/out.h: a failed output leaves
  * path as it was).  path "-" means standard output.  comment (may be
- * NULL) is written as a first "// ..." line of a text file.  Returns 0, or
- * -1 with a message "PATH: error: ..." in o->err. */
-int sg_out_open(sg_out *o, const char *path, sg_format format, uint64_t nranks,
-                const char *comment);
+ * NULL) is written as a first "// ..." line of a text file.  Returns the
+ * output, or NULL with a message "PATH: error: ..." in err (errlen bytes). */
+sg_out *sg_out_open(const char *path, sg_format format, uint64_t nranks,
+                    const char *comment, char *err, size_t errlen);
 
 /* Open an output that passes ops and dependencies to sink's functions
  * (which are not called for ranks: the caller knows where a rank begins).
- * sg_out_rank_begin restarts the op count; sg_out_close only frees. */
-void sg_out_open_sink(sg_out *o, const sg_sink *sink);
+ * sg_out_rank_begin restarts the op count; sg_out_close only frees.
+ * Returns NULL only when out of memory. */
+sg_out *sg_out_open_sink(const sg_sink *sink);
 
-/* Begin rank r (ranks come in order 0..nranks-1). */
+/* Once a call below has failed (returned -1), every later one fails too;
+ * sg_out_error says why. */
+
+/* Begin rank r (ranks come in order 0..nranks-1).  Returns 0 or -1. */
 int sg_out_rank_begin(sg_out *o, uint64_t r);
 
 /* Append an op to the current rank; its index in the rank is stored in
- * *index.  Returns 0 or -1 (o->err set). */
+ * *index (may be NULL).  Returns 0 or -1. */
 int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index);
 
-/* "a requires b" (irequires 0) or "a irequires b" in the current rank. */
+/* "a requires b" (irequires 0) or "a irequires b" in the current rank.
+ * Returns 0 or -1. */
 int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires);
 
-/* Finish the current rank. */
+/* Finish the current rank.  Returns 0 or -1. */
 int sg_out_rank_end(sg_out *o);
 
-/* Finish and close the output.  Returns 0, or -1 (o->err set; a partial
- * output file is removed). */
-int sg_out_close(sg_out *o);
+/* The number of ops in the current rank so far (the index of the next). */
+uint32_t sg_out_nops(const sg_out *o);
 
-/* Give up: free everything and remove a partial output file. */
+/* The message of o's failure (possibly "" for a sink's), or NULL if no
+ * call on o has failed. */
+const char *sg_out_error(const sg_out *o);
+
+/* Finish and close the output, and free o.  Returns 0, or -1 with the
+ * message in err (errlen bytes; err may be NULL if errlen is 0) and a
+ * partial output file removed. */
+int sg_out_close(sg_out *o, char *err, size_t errlen);
+
+/* Give up: free o and remove a partial output file. */
 void sg_out_abort(sg_out *o);
 
 /* The format a path asks for: binary for "*.bin", text otherwise. */

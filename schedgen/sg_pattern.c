@@ -35,7 +35,7 @@ typedef struct ctx {
 
 static uint32_t nops(const ctx *c)
 {
-	return c->o->nops;
+	return sg_out_nops(c->o);
 }
 
 static void push(ctx *c, ilist *l, uint32_t i)
@@ -719,8 +719,9 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
  * op of this one that no other op of it requires. */
 static void end_phase(ctx *c)
 {
+	uint32_t n = nops(c);
 	c->exits.n = 0;
-	for (uint32_t i = c->first; i < nops(c) && i < c->used_cap; i++)
+	for (uint32_t i = c->first; i < n && i < c->used_cap; i++)
 		if (!c->used[i])
 			push(c, &c->exits, i);
 	if (c->exits.n)
@@ -793,8 +794,8 @@ static int ctx_finish(ctx *c, sg_out *o, char *err, size_t errlen)
 	int rc = 0;
 	if (c->oom)
 		rc = perr(err, errlen, "error: out of memory");
-	else if (o->failed)
-		rc = perr(err, errlen, "%s", o->err);
+	else if (sg_out_error(o))
+		rc = perr(err, errlen, "%s", sg_out_error(o));
 	free(c->used);
 	free(c->la.v);
 	free(c->lb.v);

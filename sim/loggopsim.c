@@ -1,5 +1,6 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "goal.h"
+#include "goal_compile.h"
 #include "out.h"
 #include "params.h"
 #include "sim.h"

@@ -22,7 +22,7 @@ $(SIM_LIB): $(SIM_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test

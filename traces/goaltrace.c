@@ -25,6 +25,7 @@ static int64_t shift_ns;      /* added to local times: rank 0's clock */
 static uint64_t *wbuf;        /* binary records */
 static size_t wused, wcap;    /* in words */
 static size_t wres;           /* words reserved by the last rec_open */
+static enum tr_kind wkind;    /* and the kind of its record */
 static char *tbuf;            /* text being written */
 static size_t tcap;
 
@@ -111,13 +112,14 @@ static void flush_records(void)
 	wused = 0;
 }
 
-/* Returns room for a record of at most n words, or NULL if not tracing.
- * Flushes the buffer to the file when it is full; a record longer than the
- * whole buffer gets a larger buffer. */
-static uint64_t *rec_open(size_t n)
+/* Returns room for a record of kind whose lists hold at most list values
+ * each, or NULL if not tracing.  Flushes the buffer to the file when it is
+ * full; a record longer than the whole buffer gets a larger buffer. */
+static uint64_t *rec_open(enum tr_kind kind, size_t list)
 {
 	if (!active)
 		return NULL;
+	size_t n = tr_record_words(kind, list);
 	if (wused + n > wcap) {
 		uint64_t t0 = now();
 		flush_records();
@@ -136,18 +138,19 @@ static uint64_t *rec_open(size_t n)
 		}
 	}
 	wres = n;
+	wkind = kind;
 	return wbuf + wused;
 }
 
-/* Completes the record at w of kind with n words: n must be within what
- * rec_open reserved. */
-static void rec_close(enum tr_kind kind, uint64_t *w, size_t n, uint64_t t0, uint64_t t1)
+/* Completes the record at w that rec_open returned, with n words: n must be
+ * within what rec_open reserved. */
+static void rec_close(uint64_t *w, size_t n, uint64_t t0, uint64_t t1)
 {
-	if (n > wres || n < 3 || w != wbuf + wused)
+	if (n > wres || n < TR_REC_FIRST || w != wbuf + wused)
 		fatal("internal error: a %s record of %zu words overflows its "
-		      "reservation of %zu words", kind_name[kind], n, wres);
+		      "reservation of %zu words", kind_name[wkind], n, wres);
 	wres = 0;
-	w[0] = TR_REC_HEAD(kind, n);
+	w[0] = TR_REC_HEAD(wkind, n);
 	w[1] = t0;
 	w[2] = t1;
 	wused += n;
@@ -347,7 +350,7 @@ static void put_commdef(MPI_Comm c, uint64_t t)
 	if (c == MPI_COMM_NULL)
 		return;
 	int p = comm_size(c);
-	uint64_t *w = rec_open(5 + (size_t)p);
+	uint64_t *w = rec_open(TR_COMMDEF, (size_t)p);
 	if (!w)
 		return;
 	MPI_Group g, wg;
@@ -361,13 +364,13 @@ static void put_commdef(MPI_Comm c, uint64_t t)
 	PMPI_Group_translate_ranks(g, p, in, wg, in + p);
 	PMPI_Group_free(&g);
 	PMPI_Group_free(&wg);
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	w[i++] = h_comm(c);
 	w[i++] = s64(p);
 	for (int k = 0; k < p; k++)
 		w[i++] = s64(in[p + k]);
 	free(in);
-	rec_close(TR_COMMDEF, w, i, t, t);
+	rec_close(w, i, t, t);
 }
 
 /* ---- setup and teardown --------------------------------------------- */
@@ -552,17 +555,17 @@ static void after_init(uint64_t t0, int *argc, char ***argv, int thread,
 {
 	start_tracing();
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(8);
+	uint64_t *w = rec_open(thread ? TR_INIT_THREAD : TR_INIT, 0);
 	if (!w)
 		return;
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	w[i++] = h_ptr(argc);
 	w[i++] = h_ptr(argv);
 	if (thread) {
 		w[i++] = s64(required);
 		w[i++] = s64(provided);
 	}
-	rec_close(thread ? TR_INIT_THREAD : TR_INIT, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 	put_commdef(MPI_COMM_WORLD, t1);
 	put_commdef(MPI_COMM_SELF, t1);
 }
@@ -590,9 +593,9 @@ int MPI_Finalize(void)
 	uint64_t t0 = now();
 	int ret = PMPI_Finalize();
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(3);
+	uint64_t *w = rec_open(TR_FINALIZE, 0);
 	if (w)
-		rec_close(TR_FINALIZE, w, 3, t0, t1);
+		rec_close(w, TR_REC_FIRST, t0, t1);
 	stop_tracing();
 	return ret;
 }
@@ -600,11 +603,11 @@ int MPI_Finalize(void)
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
 	uint64_t t0 = now();
-	uint64_t *w = rec_open(7);
+	uint64_t *w = rec_open(TR_ABORT, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(errorcode);
-		rec_close(TR_ABORT, w, i, t0, t0);
+		rec_close(w, i, t0, t0);
 	}
 	stop_tracing();
 	return PMPI_Abort(comm, errorcode);
@@ -617,10 +620,10 @@ static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype 
                     int rank, int tag, MPI_Comm comm, const MPI_Request *req,
                     uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(14);
+	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	w[i++] = h_ptr(buf);
 	w[i++] = s64(count);
 	i = put_dtype(w, i, dt);
@@ -629,7 +632,7 @@ static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype 
 	i = put_comm(w, i, comm);
 	if (req)
 		w[i++] = h_req(*req);
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 #define SEND_FN(NAME, KIND) \
@@ -677,9 +680,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	uint64_t t0 = now();
 	int ret = PMPI_Recv(buf, count, dt, source, tag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(16);
+	uint64_t *w = rec_open(TR_RECV, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(buf);
 		w[i++] = s64(count);
 		i = put_dtype(w, i, dt);
@@ -687,7 +690,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 		w[i++] = tagv(tag);
 		i = put_comm(w, i, comm);
 		i = put_status(w, i, status);
-		rec_close(TR_RECV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -703,9 +706,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 	int ret = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
 	                        source, rtag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(24);
+	uint64_t *w = rec_open(TR_SENDRECV, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(sbuf);
 		w[i++] = s64(scount);
 		i = put_dtype(w, i, stype);
@@ -718,7 +721,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 		w[i++] = tagv(rtag);
 		i = put_comm(w, i, comm);
 		i = put_status(w, i, status);
-		rec_close(TR_SENDRECV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -732,9 +735,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 	uint64_t t0 = now();
 	int ret = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(20);
+	uint64_t *w = rec_open(TR_SENDRECV_REPLACE, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(buf);
 		w[i++] = s64(count);
 		i = put_dtype(w, i, dt);
@@ -744,7 +747,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 		w[i++] = tagv(rtag);
 		i = put_comm(w, i, comm);
 		i = put_status(w, i, status);
-		rec_close(TR_SENDRECV_REPLACE, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -757,14 +760,14 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Probe(source, tag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(11);
+	uint64_t *w = rec_open(TR_PROBE, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = peer(source);
 		w[i++] = tagv(tag);
 		i = put_comm(w, i, comm);
 		i = put_status(w, i, status);
-		rec_close(TR_PROBE, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -777,9 +780,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 	uint64_t t0 = now();
 	int ret = PMPI_Iprobe(source, tag, comm, flag, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(12);
+	uint64_t *w = rec_open(TR_IPROBE, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = peer(source);
 		w[i++] = tagv(tag);
 		i = put_comm(w, i, comm);
@@ -791,7 +794,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 			w[i++] = s64(-1);
 			w[i++] = 0;
 		}
-		rec_close(TR_IPROBE, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -807,12 +810,12 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Wait(req, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(7);
+	uint64_t *w = rec_open(TR_WAIT, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h;
 		i = put_status(w, i, status);
-		rec_close(TR_WAIT, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -826,9 +829,9 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Test(req, flag, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(8);
+	uint64_t *w = rec_open(TR_TEST, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h;
 		w[i++] = s64(*flag != 0);
 		if (*flag) {
@@ -838,7 +841,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 			w[i++] = s64(-1);
 			w[i++] = 0;
 		}
-		rec_close(TR_TEST, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -894,17 +897,17 @@ static size_t put_reqs(uint64_t *w, size_t i, int n, const uint64_t *h)
 static void rec_all(enum tr_kind kind, int n, const uint64_t *h, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(8 + 4 * list_len(n));
+	uint64_t *w = rec_open(kind, list_len(n));
 	if (!w)
 		return;
-	size_t i = put_reqs(w, 3, n, h);
+	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
 	if (kind == TR_TESTALL)
 		w[i++] = s64(flag != 0);
 	int ns = flag && st && n > 0 ? n : 0;
 	w[i++] = s64(ns);
 	for (int k = 0; k < ns; k++)
 		i = put_status(w, i, &st[k]);
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
@@ -950,10 +953,10 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 static void rec_any(enum tr_kind kind, int n, const uint64_t *h, int index, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(10 + list_len(n));
+	uint64_t *w = rec_open(kind, list_len(n));
 	if (!w)
 		return;
-	size_t i = put_reqs(w, 3, n, h);
+	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
 	int done = flag && index != MPI_UNDEFINED;
 	w[i++] = s64(done ? index : -1);
 	if (kind == TR_TESTANY)
@@ -965,7 +968,7 @@ static void rec_any(enum tr_kind kind, int n, const uint64_t *h, int index, int 
 		w[i++] = s64(-1);
 		w[i++] = 0;
 	}
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
@@ -1008,10 +1011,10 @@ static void rec_some(enum tr_kind kind, int n, const uint64_t *h, int outcount,
                      const int *indices, const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
 	int m = outcount >= 0 && outcount <= n ? outcount : 0; /* MPI_UNDEFINED: 0 */
-	uint64_t *w = rec_open(8 + list_len(n) + 4 * list_len(m));
+	uint64_t *w = rec_open(kind, list_len(n));
 	if (!w)
 		return;
-	size_t i = put_reqs(w, 3, n, h);
+	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
 	w[i++] = s64(m);
 	w[i++] = s64(m);
 	for (int k = 0; k < m; k++)
@@ -1019,7 +1022,7 @@ static void rec_some(enum tr_kind kind, int n, const uint64_t *h, int outcount,
 	w[i++] = s64(m);
 	for (int k = 0; k < m; k++)
 		i = put_status(w, i, &st[k]);
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 #define SOME_FN(NAME, KIND) \
@@ -1049,11 +1052,11 @@ SOME_FN(MPI_Testsome, TR_TESTSOME)
 
 static void rec_req(enum tr_kind kind, uint64_t h, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(4);
+	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
-	w[3] = h;
-	rec_close(kind, w, 4, t0, t1);
+	w[TR_REC_FIRST] = h;
+	rec_close(w, TR_REC_FIRST + 1, t0, t1);
 }
 
 int MPI_Request_free(MPI_Request *req)
@@ -1079,9 +1082,9 @@ int MPI_Barrier(MPI_Comm comm)
 	uint64_t t0 = now();
 	int ret = PMPI_Barrier(comm);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(6);
+	uint64_t *w = rec_open(TR_BARRIER, 0);
 	if (w)
-		rec_close(TR_BARRIER, w, put_comm(w, 3, comm), t0, t1);
+		rec_close(w, put_comm(w, TR_REC_FIRST, comm), t0, t1);
 	return ret;
 }
 
@@ -1090,15 +1093,15 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 	uint64_t t0 = now();
 	int ret = PMPI_Bcast(buf, count, dt, root, comm);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(12);
+	uint64_t *w = rec_open(TR_BCAST, 0);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(buf);
 		w[i++] = s64(count);
 		i = put_dtype(w, i, dt);
 		w[i++] = s64(root);
 		i = put_comm(w, i, comm);
-		rec_close(TR_BCAST, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1108,10 +1111,10 @@ static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, in
                        MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                        uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(14);
+	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	w[i++] = h_ptr(sbuf);
 	w[i++] = h_ptr(rbuf);
 	w[i++] = s64(count);
@@ -1120,7 +1123,7 @@ static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, in
 	if (kind == TR_REDUCE)
 		w[i++] = s64(root);
 	i = put_comm(w, i, comm);
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
@@ -1161,9 +1164,9 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 	int ret = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
 	uint64_t t1 = now();
 	int p = comm_size(comm);
-	uint64_t *w = rec_open(13 + (size_t)p);
+	uint64_t *w = rec_open(TR_REDUCE_SCATTER, (size_t)p);
 	if (w) {
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(sbuf);
 		w[i++] = h_ptr(rbuf);
 		w[i++] = s64(p);
@@ -1172,7 +1175,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 		i = put_dtype(w, i, dt);
 		w[i++] = op_id(op);
 		i = put_comm(w, i, comm);
-		rec_close(TR_REDUCE_SCATTER, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1196,7 +1199,7 @@ static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Data
                        const void *rbuf, int rcount, MPI_Datatype rtype, int root,
                        MPI_Comm comm, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(20);
+	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
 	int me = comm_rank(comm);
@@ -1204,13 +1207,13 @@ static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Data
 	/* arguments that MPI ignores at this rank are recorded as 0 */
 	int send_ok = !(kind == TR_SCATTER && me != root);
 	int recv_ok = !(kind == TR_GATHER && me != root);
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	i = put_side(w, i, sbuf, send_ok ? scount : 0, send_ok ? stype : MPI_DATATYPE_NULL);
 	i = put_side(w, i, rbuf, recv_ok ? rcount : 0, recv_ok ? rtype : MPI_DATATYPE_NULL);
 	if (rooted)
 		w[i++] = s64(root);
 	i = put_comm(w, i, comm);
-	rec_close(kind, w, i, t0, t1);
+	rec_close(w, i, t0, t1);
 }
 
 #define GATHER_FN(NAME, KIND) \
@@ -1245,17 +1248,17 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int ret = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
 	uint64_t t1 = now();
 	int p = comm_size(comm), me = comm_rank(comm);
-	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	uint64_t *w = rec_open(TR_GATHERV, (size_t)p);
 	if (w) {
 		int at_root = me == root;
-		size_t i = put_side(w, 3, sbuf, scount, stype);
+		size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
 		w[i++] = h_ptr(rbuf);
 		i = put_counts(w, i, at_root ? rcounts : NULL, p);
 		i = put_counts(w, i, at_root ? displs : NULL, p);
 		i = put_dtype(w, i, at_root ? rtype : MPI_DATATYPE_NULL);
 		w[i++] = s64(root);
 		i = put_comm(w, i, comm);
-		rec_close(TR_GATHERV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1268,10 +1271,10 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 	int ret = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
 	uint64_t t1 = now();
 	int p = comm_size(comm), me = comm_rank(comm);
-	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	uint64_t *w = rec_open(TR_SCATTERV, (size_t)p);
 	if (w) {
 		int at_root = me == root;
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(sbuf);
 		i = put_counts(w, i, at_root ? scounts : NULL, p);
 		i = put_counts(w, i, at_root ? displs : NULL, p);
@@ -1279,7 +1282,7 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 		i = put_side(w, i, rbuf, rcount, rtype);
 		w[i++] = s64(root);
 		i = put_comm(w, i, comm);
-		rec_close(TR_SCATTERV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1292,15 +1295,15 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	int ret = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 	uint64_t t1 = now();
 	int p = comm_size(comm);
-	uint64_t *w = rec_open(24 + 2 * (size_t)p);
+	uint64_t *w = rec_open(TR_ALLGATHERV, (size_t)p);
 	if (w) {
-		size_t i = put_side(w, 3, sbuf, scount, stype);
+		size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
 		w[i++] = h_ptr(rbuf);
 		i = put_counts(w, i, rcounts, p);
 		i = put_counts(w, i, displs, p);
 		i = put_dtype(w, i, rtype);
 		i = put_comm(w, i, comm);
-		rec_close(TR_ALLGATHERV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1314,10 +1317,10 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 	                         rtype, comm);
 	uint64_t t1 = now();
 	int p = comm_size(comm);
-	uint64_t *w = rec_open(30 + 4 * (size_t)p);
+	uint64_t *w = rec_open(TR_ALLTOALLV, (size_t)p);
 	if (w) {
 		int in_place = sbuf == MPI_IN_PLACE;
-		size_t i = 3;
+		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(sbuf);
 		i = put_counts(w, i, in_place ? NULL : scounts, p);
 		i = put_counts(w, i, in_place ? NULL : sdispls, p);
@@ -1327,7 +1330,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 		i = put_counts(w, i, rdispls, p);
 		i = put_dtype(w, i, rtype);
 		i = put_comm(w, i, comm);
-		rec_close(TR_ALLTOALLV, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1339,13 +1342,13 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_split(comm, color, key, newcomm);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(9);
+	uint64_t *w = rec_open(TR_COMM_SPLIT, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(color == MPI_UNDEFINED ? -1 : color);
 		w[i++] = s64(key);
 		w[i++] = h_comm(*newcomm);
-		rec_close(TR_COMM_SPLIT, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 		put_commdef(*newcomm, t1);
 	}
 	return ret;
@@ -1356,11 +1359,11 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_dup(comm, newcomm);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(7);
+	uint64_t *w = rec_open(TR_COMM_DUP, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = h_comm(*newcomm);
-		rec_close(TR_COMM_DUP, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 		put_commdef(*newcomm, t1);
 	}
 	return ret;
@@ -1371,12 +1374,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_create(comm, group, newcomm);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(8);
+	uint64_t *w = rec_open(TR_COMM_CREATE, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = h_group(group);
 		w[i++] = h_comm(*newcomm);
-		rec_close(TR_COMM_CREATE, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 		put_commdef(*newcomm, t1);
 	}
 	return ret;
@@ -1396,11 +1399,11 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_rank(comm, rank);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(7);
+	uint64_t *w = rec_open(TR_COMM_RANK, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(*rank);
-		rec_close(TR_COMM_RANK, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }
@@ -1410,11 +1413,11 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_size(comm, size);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(7);
+	uint64_t *w = rec_open(TR_COMM_SIZE, 0);
 	if (w) {
-		size_t i = put_comm(w, 3, comm);
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(*size);
-		rec_close(TR_COMM_SIZE, w, i, t0, t1);
+		rec_close(w, i, t0, t1);
 	}
 	return ret;
 }

@@ -247,7 +247,7 @@ int main(int argc, char **argv)
 	int stats = 0, quiet = 0, list = 0, ch, rc = 0;
 	uint64_t v;
 	char err[1024], comment[128];
-	sg_out out;
+	sg_out *out;
 	const char **paths = NULL;
 
 	t2g_options_default(&o);
@@ -355,16 +355,17 @@ int main(int argc, char **argv)
 		if (util_out_check(out_path, paths, fs.n, err, sizeof err)) {
 			fprintf(stderr, "%s\n", err);
 			rc = 1;
-		} else if (sg_out_open(&out, out_path, sg_format_of_path(out_path),
-		                       (uint64_t)fs.n * o.extrapolate, comment)) {
-			fprintf(stderr, "%s\n", out.err);
-			rc = 1;
-		} else if (t2g_convert(paths, fs.n, &o, &out, &st, err, sizeof err)) {
+		} else if (!(out = sg_out_open(out_path, sg_format_of_path(out_path),
+		                               (uint64_t)fs.n * o.extrapolate, comment,
+		                               err, sizeof err))) {
 			fprintf(stderr, "%s\n", err);
-			sg_out_abort(&out);
 			rc = 1;
-		} else if (sg_out_close(&out)) {
-			fprintf(stderr, "%s\n", out.err);
+		} else if (t2g_convert(paths, fs.n, &o, out, &st, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
+			sg_out_abort(out);
+			rc = 1;
+		} else if (sg_out_close(out, err, sizeof err)) {
+			fprintf(stderr, "%s\n", err);
 			rc = 1;
 		} else if (stats) {
 			fprintf(stderr, "ranks          %" PRIu64 "\n", st.ranks);

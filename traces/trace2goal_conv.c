@@ -239,7 +239,8 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 /* The output failed: its message becomes the error; returns -1. */
 static int out_fail(struct conv *cv)
 {
-	return cerr(cv, "%s", cv->out->err[0] ? cv->out->err : "error: cannot write the schedule");
+	const char *e = sg_out_error(cv->out);
+	return cerr(cv, "%s", e && e[0] ? e : "error: cannot write the schedule");
 }
 
 /* Counts a send from src to dst (d = 1) or a receive there (d = -1); src
@@ -883,7 +884,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 	int pat = cv->opt->pattern[cls];
 	uint64_t P, me, n;
 	int grow;
-	sg_out sink;
+	sg_out *sink;
 	sg_sink s;
 	char err[512];
 	uint32_t base = NONE;
@@ -914,12 +915,15 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 	s.op = sink_op;
 	s.dep = sink_dep;
 	s.ctx = cv;
-	sg_out_open_sink(&sink, &s);
-	sg_out_rank_begin(&sink, me);
-	if (sg_generate_rank((size_t)pat, &p, me, &sink, err, sizeof err))
+	sink = sg_out_open_sink(&s);
+	if (!sink)
+		return cerr(cv, "error: out of memory");
+	sg_out_rank_begin(sink, me);
+	int gen = sg_generate_rank((size_t)pat, &p, me, sink, err, sizeof err);
+	sg_out_close(sink, NULL, 0);
+	if (gen)
 		return call_err(cv, c, "%s with pattern %s: %s", tr_call_name(&cv->t, c),
 		                sg_pattern((size_t)pat)->name, err);
-	sg_out_close(&sink);
 	if (cv->ncops == 0)
 		return 0;
 	if (cv->capcflag < cv->ncops) {

@@ -15,6 +15,44 @@ static const char *const kind_layout[TR_NKINDS] = {
 #undef TR_KIND_LAYOUT
 };
 
+/* The words of field letter l in a record (the encoding in trace_write.h):
+ * FIELD_WORDS without the values of its list, VALUE_WORDS per value of its
+ * list (0: the letter has no list). */
+#define FIELD_WORDS(l) ((l) == 'd' || (l) == 'c' || (l) == 's' ? 3 \
+	: (l) == 'A' || (l) == 'D' ? 2 : 1)
+#define VALUE_WORDS(l) ((l) == 'S' ? 3 \
+	: (l) == 'L' || (l) == 'I' || (l) == 'W' || (l) == 'Q' || (l) == 'A' || (l) == 'D' ? 1 : 0)
+
+/* WORDS(layout, F): the sum of F over the letters of a layout string
+ * literal of at most 16 letters (checked below), folded at compile time
+ * (GCC and clang fold a string literal's characters in an initializer). */
+#define LETTER(s, k, F) ((k) < sizeof(s) - 1 ? F((s)[(k) < sizeof(s) ? (k) : 0]) : 0)
+#define WORDS(s, F) (LETTER(s, 0, F) + LETTER(s, 1, F) + LETTER(s, 2, F) + \
+	LETTER(s, 3, F) + LETTER(s, 4, F) + LETTER(s, 5, F) + LETTER(s, 6, F) + \
+	LETTER(s, 7, F) + LETTER(s, 8, F) + LETTER(s, 9, F) + LETTER(s, 10, F) + \
+	LETTER(s, 11, F) + LETTER(s, 12, F) + LETTER(s, 13, F) + LETTER(s, 14, F) + \
+	LETTER(s, 15, F))
+#define TR_KIND_SHORT(id, name, ours, theirs) \
+	_Static_assert(sizeof(ours) <= 17, "the layout of " name " is longer than WORDS reads");
+TR_KINDS(TR_KIND_SHORT)
+#undef TR_KIND_SHORT
+
+/* Per kind: the words of a record whose lists are empty, and the words
+ * added per value in every list. */
+static const struct {
+	unsigned char fixed, per_value;
+} kind_words[TR_NKINDS] = {
+#define TR_KIND_WORDS(id, name, ours, theirs) \
+	{ TR_REC_FIRST + WORDS(ours, FIELD_WORDS), WORDS(ours, VALUE_WORDS) },
+	TR_KINDS(TR_KIND_WORDS)
+#undef TR_KIND_WORDS
+};
+
+size_t tr_record_words(enum tr_kind kind, size_t n)
+{
+	return kind_words[kind].fixed + kind_words[kind].per_value * n;
+}
+
 /* Writes v in decimal at p; returns the end. */
 static char *put_u64(char *p, uint64_t v)
 {
@@ -89,7 +127,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 {
 	unsigned kind = TR_REC_KIND(w[0]);
 	size_t nw = TR_REC_WORDS(w[0]);
-	if (kind >= TR_OTHER || nw < 3)
+	if (kind >= TR_OTHER || nw < TR_REC_FIRST)
 		return 0;
 	char *p = out;
 	size_t nl = strlen(kind_name[kind]);
@@ -99,12 +137,9 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 		*p++ = ':';
 		p = put_time(p, w[1], shift_ns);
 	}
-	size_t i = 3;
+	size_t i = TR_REC_FIRST;
 	for (const char *l = kind_layout[kind]; *l; l++) {
-		size_t need = 1;
-		if (strchr("dcs", *l))
-			need = 3;
-		if (i + need > nw)
+		if (i + FIELD_WORDS(*l) > nw)
 			return 0;
 		*p++ = ':';
 		switch (*l) {
@@ -129,9 +164,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			i += 3;
 			break;
 		case 'L': case 'I': case 'W': case 'Q': case 'S': {
-			uint64_t n = w[i++];
-			if (*l == 'S')
-				n *= 3;
+			uint64_t n = w[i++] * VALUE_WORDS(*l);
 			if (n > nw - i)
 				return 0;
 			if (*l == 'L') { /* request handles are unsigned */
@@ -149,8 +182,6 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			break;
 		}
 		case 'A': case 'D': {
-			if (i + 2 > nw)
-				return 0;
 			p = put_u64(p, w[i]);
 			*p++ = ':';
 			uint64_t n = w[i + 1];

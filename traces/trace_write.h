@@ -18,9 +18,15 @@
  *   count and the values for A and D.
  * Records of kind TR_COMMDEF have no times in their line. */
 
+#define TR_REC_FIRST 3 /* index of the first field word */
 #define TR_REC_KIND(w0) ((unsigned)((w0) & 0xffff))
 #define TR_REC_WORDS(w0) ((size_t)((w0) >> 16))
 #define TR_REC_HEAD(kind, nwords) ((uint64_t)(kind) | ((uint64_t)(nwords) << 16))
+
+/* Upper bound of the words of a record of kind whose lists hold at most n
+ * values each (n statuses for S), computed from the kind's layout: the size
+ * to reserve before writing it. */
+size_t tr_record_words(enum tr_kind kind, size_t n);
 
 /* Upper bound of the characters tr_format_record writes for the record at
  * w (including the newline). */

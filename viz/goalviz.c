@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "goal.h"
+#include "goal_compile.h"
 #include "out.h"
 #include "viz_render.h"
 #include "viz_sched.h"

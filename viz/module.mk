@@ -15,7 +15,7 @@ $(LIBVIZ): $(VIZ_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 TEST_PROGS += $(B)/tests/viz_timeline_test

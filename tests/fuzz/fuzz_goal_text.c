@@ -1,6 +1,6 @@
 /* fuzz_goal_text.c: libFuzzer target for the GOAL compiler (text in,
  * check only).  Any input must give errors or success, never a crash. */
-#include "goal.h"
+#include "goal_compile.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	const char *paths[MAX_RANKS];
 	struct t2g_options o;
 	struct t2g_stats st;
-	sg_out so;
+	sg_out *so;
 	char err[1024];
 	size_t n = 0, pos = 0;
 
@@ -82,17 +82,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			o.pattern[c] = (int)((size / 4 + (size_t)c * 7) % sg_npatterns());
 	o.warn = check_warning;
 
-	if (sg_out_open(&so, out.path, SG_BINARY, n * o.extrapolate, NULL))
+	so = sg_out_open(out.path, SG_BINARY, n * o.extrapolate, NULL, err, sizeof err);
+	if (!so)
 		abort();
-	if (t2g_convert(paths, n, &o, &so, &st, err, sizeof err)) {
+	if (t2g_convert(paths, n, &o, so, &st, err, sizeof err)) {
 		if (!strstr(err, "error: "))
 			abort();
-		sg_out_abort(&so);
+		sg_out_abort(so);
 		return 0;
 	}
 	/* the writer checks the schedule: peers, tags, dependencies, cycles */
-	if (sg_out_close(&so)) {
-		fprintf(stderr, "converted, but the writer says: %s\n", so.err);
+	if (sg_out_close(so, err, sizeof err)) {
+		fprintf(stderr, "converted, but the writer says: %s\n", err);
 		abort();
 	}
 	if (st.ranks != n * o.extrapolate || st.ops != st.sends + st.recvs + st.calcs)

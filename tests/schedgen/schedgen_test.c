@@ -14,19 +14,19 @@ static char path[64];
 /* Generate pattern i into path and open it.  Returns 0 or -1. */
 static int gen(size_t i, const sg_params *p, goal_sched *s)
 {
-	sg_out o;
 	char err[512];
-	if (sg_out_open(&o, path, SG_BINARY, p->nranks, NULL)) {
-		printf("    open: %s\n", o.err);
+	sg_out *o = sg_out_open(path, SG_BINARY, p->nranks, NULL, err, sizeof err);
+	if (!o) {
+		printf("    open: %s\n", err);
 		return -1;
 	}
-	if (sg_generate(i, p, &o, NULL, NULL, err, sizeof err)) {
+	if (sg_generate(i, p, o, NULL, NULL, err, sizeof err)) {
 		printf("    generate: %s\n", err);
-		sg_out_abort(&o);
+		sg_out_abort(o);
 		return -1;
 	}
-	if (sg_out_close(&o)) {
-		printf("    close: %s\n", o.err);
+	if (sg_out_close(o, err, sizeof err)) {
+		printf("    close: %s\n", err);
 		return -1;
 	}
 	if (goal_sched_open(s, path, err, sizeof err)) {

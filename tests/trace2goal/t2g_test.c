@@ -71,14 +71,15 @@ static void s_warn(void *ctx, const char *msg)
 static int convert(const char *const *paths, size_t n, struct t2g_options *o,
                    struct seen *s, struct t2g_stats *st, char *err, size_t errlen)
 {
-	sg_out out;
 	sg_sink k = { s_op, s_dep, s };
 	memset(s, 0, sizeof *s);
 	o->warn = s_warn;
 	o->warn_ctx = s;
-	sg_out_open_sink(&out, &k);
-	int rc = t2g_convert(paths, n, o, &out, st, err, errlen);
-	sg_out_close(&out);
+	sg_out *out = sg_out_open_sink(&k);
+	if (!out)
+		return snprintf(err, errlen, "error: out of memory"), -1;
+	int rc = t2g_convert(paths, n, o, out, st, err, errlen);
+	sg_out_close(out, NULL, 0);
 	return rc;
 }
 

@@ -346,6 +346,7 @@ static void test_round_trip(void)
 	line[n] = '\0';
 	CHECK_STR(line, "MPI_Isend:1000.000:2147291700:3:10,8,8:2:-1:77,0,4:555:1001.500\n");
 	CHECK(n <= tr_record_max_chars(w));
+	CHECK_EQ_U64(tr_record_words(TR_ISEND, 0), 14);
 
 	/* MPI_Waitall: k L S */
 	uint64_t wa[] = { TR_REC_HEAD(TR_WAITALL, 14), 5, TR_NO_TIME,
@@ -361,6 +362,9 @@ static void test_round_trip(void)
 	n = tr_format_record(gv, 0, line);
 	line[n] = '\0';
 	CHECK_STR(line, "MPI_Gatherv:1.000:11:2:1,4,4:12:0:-:0:-:1,4,4:0:9,0,4:2.000\n");
+	CHECK_EQ_U64(tr_record_words(TR_GATHERV, 3), 26); /* b n d b A D d r c */
+	CHECK_EQ_U64(tr_record_words(TR_WAITSOME, 2), 18); /* k L O I S */
+	CHECK_EQ_U64(tr_record_words(TR_FINALIZE, 5), TR_REC_FIRST);
 
 	uint64_t cd[] = { TR_REC_HEAD(TR_COMMDEF, 7), 0, 0, 42, 2, 1, 3 };
 	n = tr_format_record(cd, 0, line);
