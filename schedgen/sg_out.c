@@ -2,6 +2,7 @@
 #include "sg_out.h"
 
 #include "out.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -67,13 +68,7 @@ static void put_str(sg_out *o, const char *s, size_t n)
 
 static void put_u64(sg_out *o, uint64_t v)
 {
-	char t[24];
-	size_t i = sizeof t;
-	do {
-		t[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put_str(o, t + i, sizeof t - i);
+	o->len = (size_t)(util_put_u64(o->buf + o->len, v) - o->buf);
 }
 
 static void put_i32(sg_out *o, int32_t v)

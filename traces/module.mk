@@ -43,7 +43,7 @@ MPICC ?= mpicc
 HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_MPICC),1)
 GOALTRACE_SO := $(B)/lib/libgoaltrace.so
-MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -MMD -MP
+MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -MMD -MP -I util
 TRACE_EXAMPLES := $(B)/examples/halo $(B)/examples/msgrate $(B)/examples/manyreq
 all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
 

@@ -1,5 +1,6 @@
 /* trace_write.c: formats binary call records as goaltrace text lines. */
 #include "trace_write.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -53,27 +54,13 @@ size_t tr_record_words(enum tr_kind kind, size_t n)
 	return kind_words[kind].fixed + kind_words[kind].per_value * n;
 }
 
-/* Writes v in decimal at p; returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[24];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 static char *put_i64(char *p, int64_t v)
 {
 	if (v < 0) {
 		*p++ = '-';
-		return put_u64(p, (uint64_t)0 - (uint64_t)v);
+		return util_put_u64(p, (uint64_t)0 - (uint64_t)v);
 	}
-	return put_u64(p, (uint64_t)v);
+	return util_put_u64(p, (uint64_t)v);
 }
 
 /* Writes nanoseconds t + shift as microseconds with three decimals. */
@@ -87,7 +74,7 @@ static char *put_time(char *p, uint64_t t, int64_t shift)
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	if (ns < 0)
 		*p++ = '-';
-	p = put_u64(p, a / 1000);
+	p = util_put_u64(p, a / 1000);
 	unsigned frac = (unsigned)(a % 1000);
 	*p++ = '.';
 	*p++ = (char)('0' + frac / 100);
@@ -144,7 +131,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 		*p++ = ':';
 		switch (*l) {
 		case 'd': /* id unsigned, size and extent signed */
-			p = put_u64(p, w[i]);
+			p = util_put_u64(p, w[i]);
 			*p++ = ',';
 			p = put_i64(p, (int64_t)w[i + 1]);
 			*p++ = ',';
@@ -152,7 +139,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			i += 3;
 			break;
 		case 'c':
-			p = put_u64(p, w[i]);
+			p = util_put_u64(p, w[i]);
 			*p++ = ',';
 			p = put_i64(p, (int64_t)w[i + 1]);
 			*p++ = ',';
@@ -173,7 +160,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 				for (uint64_t k = 0; k < n; k++) {
 					if (k)
 						*p++ = ',';
-					p = put_u64(p, w[i + k]);
+					p = util_put_u64(p, w[i + k]);
 				}
 			} else {
 				p = put_list(p, w + i, n);
@@ -182,7 +169,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			break;
 		}
 		case 'A': case 'D': {
-			p = put_u64(p, w[i]);
+			p = util_put_u64(p, w[i]);
 			*p++ = ':';
 			uint64_t n = w[i + 1];
 			i += 2;
@@ -196,7 +183,7 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			if (is_signed(*l))
 				p = put_i64(p, (int64_t)w[i]);
 			else
-				p = put_u64(p, w[i]);
+				p = util_put_u64(p, w[i]);
 			i++;
 			break;
 		}
