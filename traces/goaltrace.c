@@ -37,12 +37,6 @@ static uint64_t now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static const char *const kind_name[TR_NKINDS] = {
-#define KIND_NAME(id, name, ours, theirs) name,
-	TR_KINDS(KIND_NAME)
-#undef KIND_NAME
-};
-
 /* Stops the whole job (in every build): a record that cannot be kept
  * exactly would make the trace describe another run. */
 static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -103,7 +97,7 @@ static void flush_records(void)
 		if (k == 0 || k > need)
 			fatal("internal error: a %s record of %zu words formats to %zu "
 			      "characters (0: bad record, bound %zu)",
-			      TR_REC_KIND(w[0]) < TR_NKINDS ? kind_name[TR_REC_KIND(w[0])] : "?",
+			      TR_REC_KIND(w[0]) < TR_NKINDS ? tr_kind_names[TR_REC_KIND(w[0])] : "?",
 			      TR_REC_WORDS(w[0]), k, need);
 		tused += k;
 		i += TR_REC_WORDS(w[0]);
@@ -148,7 +142,7 @@ static void rec_close(uint64_t *w, size_t n, uint64_t t0, uint64_t t1)
 {
 	if (n > wres || n < TR_REC_FIRST || w != wbuf + wused)
 		fatal("internal error: a %s record of %zu words overflows its "
-		      "reservation of %zu words", kind_name[wkind], n, wres);
+		      "reservation of %zu words", tr_kind_names[wkind], n, wres);
 	wres = 0;
 	w[0] = TR_REC_HEAD(wkind, n);
 	w[1] = t0;

@@ -89,6 +89,9 @@ enum tr_kind {
 	TR_NKINDS
 };
 
+/* The line name of each kind (defined in trace_write.c). */
+extern const char *const tr_kind_names[TR_NKINDS];
+
 /* Normalised special ranks and tags written by goaltrace (Open MPI's values;
  * MPICH's differ and are translated when recording). */
 #define TR_ANY_SOURCE (-1)

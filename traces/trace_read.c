@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_name[TR_NKINDS] = {
-#define TR_KIND_NAME(id, name, ours, theirs) name,
-	TR_KINDS(TR_KIND_NAME)
-#undef TR_KIND_NAME
-};
-
 static const char *const layout[2][TR_NKINDS] = {
 	{
 #define TR_KIND_THEIRS(id, name, ours, theirs) theirs,
@@ -252,8 +246,8 @@ static enum tr_kind find_kind(const struct field *f)
 {
 	size_t n = (size_t)(f->e - f->s);
 	for (int k = 0; k < TR_OTHER; k++)
-		if (k != TR_COMMDEF && strlen(kind_name[k]) == n &&
-		    memcmp(kind_name[k], f->s, n) == 0)
+		if (k != TR_COMMDEF && strlen(tr_kind_names[k]) == n &&
+		    memcmp(tr_kind_names[k], f->s, n) == 0)
 			return (enum tr_kind)k;
 	return TR_OTHER;
 }
@@ -505,7 +499,7 @@ static int parse_call(struct parser *ps, const char *s, const char *e)
 	} else if (n != want) {
 		return fail(ps, n > want ? f[want].s : e,
 		            "%s: expected %d fields after the name, found %d",
-		            kind_name[k], want - 1, n - 1);
+		            tr_kind_names[k], want - 1, n - 1);
 	}
 	if (ntimes) {
 		int ks, ke;
@@ -648,7 +642,7 @@ void tr_free(struct tr_trace *t)
 
 const char *tr_kind_name(enum tr_kind kind)
 {
-	return (unsigned)kind < TR_NKINDS ? kind_name[kind] : "";
+	return (unsigned)kind < TR_NKINDS ? tr_kind_names[kind] : "";
 }
 
 const char *tr_call_name(const struct tr_trace *t, const struct tr_call *c)

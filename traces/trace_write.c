@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-static const char *const kind_name[TR_NKINDS] = {
+const char *const tr_kind_names[TR_NKINDS] = {
 #define TR_KIND_NAME(id, name, ours, theirs) name,
 	TR_KINDS(TR_KIND_NAME)
 #undef TR_KIND_NAME
@@ -117,8 +117,8 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 	if (kind >= TR_OTHER || nw < TR_REC_FIRST)
 		return 0;
 	char *p = out;
-	size_t nl = strlen(kind_name[kind]);
-	memcpy(p, kind_name[kind], nl);
+	size_t nl = strlen(tr_kind_names[kind]);
+	memcpy(p, tr_kind_names[kind], nl);
 	p += nl;
 	if (kind != TR_COMMDEF) {
 		*p++ = ':';
