@@ -84,6 +84,15 @@ include goal-parser/module.mk
 
 all: $(TOOLS) $(TEST_PROGS)
 
+# The picture of the modules (docs/architecture.md), when Graphviz is here.
+DOT ?= dot
+ifneq ($(shell command -v $(DOT) 2>/dev/null),)
+all: $(B)/docs/architecture.svg
+$(B)/docs/architecture.svg: docs/architecture.dot
+	@mkdir -p $(@D)
+	$(DOT) -Tsvg $< -o $@
+endif
+
 $(B)/obj/%.o: %.c $(BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

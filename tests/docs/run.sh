@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The examples of README.md and docs/model.md print what the text shows.
+# The examples of README.md and docs/model.md print what the text shows,
+# and the code follows the module picture of docs/architecture.dot.
 # In a fenced block, a line "$ COMMAND" (continued by a trailing "\") is an
 # example; the lines after it, up to the next "$" line or the fence, are its
 # output, where a line "..." stands for any number of lines.  Each document's
@@ -99,3 +100,17 @@ for doc in README.md docs/model.md; do
 	done
 	unset skipped
 done
+
+# The picture of the modules: the code follows it, and Graphviz draws it
+# without a warning.
+python3 tests/docs/arch.py
+if command -v dot >/dev/null; then
+	if dot -Tsvg docs/architecture.dot -o "$tmp/arch.svg" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
+		echo "ok - docs: architecture.dot renders without warnings"
+	else
+		echo "not ok - docs: architecture.dot renders without warnings"
+		sed 's/^/    /' "$tmp/err"
+	fi
+else
+	echo "ok - docs: architecture.dot renders # SKIP Graphviz dot not installed"
+fi

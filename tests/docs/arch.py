@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# arch.py: docs/architecture.dot against the code.  Every source file
+# (.c .h .l .y outside tests/) belongs to exactly one module (its `files`
+# globs); every #include "X" of a file names a header of its own module, of a
+# base module (util/), or of a module its module has a solid edge to; every
+# such edge is used by some include.  Prints "ok - ..." / "not ok - ..."
+# lines (the reasons indented below a failing one).
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+os.chdir(root)
+dot = open('docs/architecture.dot').read()
+dot = re.sub(r'//[^\n]*', '', dot)
+
+# Modules: NAME [... files="GLOBS" ...]; base=1 marks one everyone may call.
+mods, base = {}, set()
+for m in re.finditer(r'(\w+)\s*\[([^\]]*)\]', dot):
+    f = re.search(r'files="([^"]*)"', m.group(2))
+    if f:
+        mods[m.group(1)] = f.group(1).split()
+        if re.search(r'\bbase=1\b', m.group(2)):
+            base.add(m.group(1))
+
+# Edges between modules: A -> B; or A -> { B C };
+edges = set()
+for m in re.finditer(r'(\w+)\s*->\s*(\{[^}]*\}|\w+)', dot):
+    a = m.group(1)
+    for b in m.group(2).strip('{} ').split():
+        if a in mods and b in mods:
+            edges.add((a, b))
+
+try:
+    files = subprocess.run(['git', 'ls-files'], capture_output=True, text=True,
+                           check=True).stdout.split()
+except (OSError, subprocess.CalledProcessError):
+    files = [os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk('.') for f in fs]
+files = sorted(f for f in files if re.search(r'\.[chly]$', f) and not f.startswith(('tests/', 'build')))
+
+bad = []
+owner = {}
+for f in files:
+    own = [n for n, gl in mods.items() if any(fnmatch.fnmatchcase(f, g) for g in gl)]
+    if len(own) != 1:
+        bad.append('%s: in %s' % (f, ' and '.join(own) if own else 'no module'))
+    else:
+        owner[f] = own[0]
+for n, gl in mods.items():
+    for g in gl:
+        if not any(fnmatch.fnmatchcase(f, g) for f in files):
+            bad.append('module %s: "%s" matches no file' % (n, g))
+print(('ok' if not bad else 'not ok') + ' - architecture: every source file is in one module')
+for b in bad:
+    print('    ' + b)
+
+# Headers by name; the parser's generated headers belong to their sources.
+header = {os.path.basename(f): owner[f] for f in owner if f.endswith('.h')}
+for gen, src in (('goal_parse.h', 'goal-parser/goal_parse.y'),
+                 ('goal_lex.h', 'goal-parser/goal_lex.l')):
+    if src in owner:
+        header[gen] = owner[src]
+bad, used = [], set()
+for f, a in owner.items():
+    for n, line in enumerate(open(f, errors='replace'), 1):
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if not m:
+            continue
+        b = header.get(os.path.basename(m.group(1)))
+        if b is None:
+            bad.append('%s:%d: includes "%s", which no module has' % (f, n, m.group(1)))
+        elif b == a or (b in base and a not in base) or (a, b) in edges:
+            used.add((a, b))
+        else:
+            bad.append('%s:%d: includes "%s" of %s, but there is no edge %s -> %s'
+                       % (f, n, m.group(1), b, a, b))
+print(('ok' if not bad else 'not ok') + ' - architecture: every #include follows an edge')
+for b in bad:
+    print('    ' + b)
+unused = sorted(edges - used)
+print(('ok' if not unused else 'not ok') + ' - architecture: every edge is used')
+for a, b in unused:
+    print('    %s -> %s: no file of %s includes a header of %s' % (a, b, a, b))
