@@ -1,7 +1,6 @@
 /* params.c: parameter sets for loggopsim: the parameter file, changes to
  * single values, formatting (docs/semantics.md "Size ranges", docs/sim.md). */
 #include "params.h"
-
 #include "loggp_params.h"
 
 #include <inttypes.h>
@@ -91,18 +90,14 @@ int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
 		free(lp);
 		return -1;
 	}
-	for (size_t k = 0; k < lp->nranges && k < SIM_MAX_RANGES; k++) {
+	for (size_t k = 0; k < lp->nranges; k++) {
 		const loggp_range *r = &lp->range[k];
 		rg[k].last = r->last;
 		rg[k].L = r->L;
 		rg[k].o = r->o;
 		rg[k].g = r->g;
-		/* The reader accepts exactly what sim_rate_parse does. */
-		if (sim_rate_parse(r->G, &rg[k].G) || sim_rate_parse(r->O, &rg[k].O)) {
-			snprintf(err, errlen, "%s: error: range %zu: G or O is not exact", path, k + 1);
-			free(lp);
-			return -1;
-		}
+		rg[k].G = r->G;
+		rg[k].O = r->O;
 	}
 	sim_pset_default(ps);
 	ps->p.S = lp->S;

@@ -1,5 +1,5 @@
 /* params.h: parameter sets for loggopsim: the parameter file (size ranges,
- * read with libloggp), changes to single values (flags, sweep sets) and
+ * read with libparams), changes to single values (flags, sweep sets) and
  * their formatting. */
 #ifndef PARAMS_H
 #define PARAMS_H
@@ -61,7 +61,7 @@ void sim_pset_default(sim_pset *ps);
 /* *dst = *src, its range pointer following. */
 void sim_pset_copy(sim_pset *dst, const sim_pset *src);
 
-/* Read the parameter file at path (docs/loggp.md, read by libloggp) into
+/* Read the parameter file at path (docs/loggp.md, read by libparams) into
  * *ps: S and the ranges (one range: the plain fields, nranges 0).  Returns
  * 0, or -1 with the reader's message in err ("PATH:LINE:COL: error: ..."). */
 int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen);
