@@ -1,13 +1,13 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "goal.h"
 #include "goal_compile.h"
+#include "num.h"
 #include "out.h"
 #include "params.h"
 #include "sim.h"
 #include "sweep.h"
 #include "timeline.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,20 +87,6 @@ static int flag_value(sim_pchange *c, sim_pname k, const char *text)
 	return 0;
 }
 
-/* A non-negative decimal integer filling all of s: 0, or -1. */
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 _Static_assert(SIM_MAX_RANGES <= TL_MAX_RANGES, "a timeline holds every size range");
 
 /* The size ranges of p for the timeline header: their number. */
@@ -116,8 +102,8 @@ static uint32_t timeline_ranges(const sim_params *p, tl_range *out)
 		t->L = rg[i].L;
 		t->o = rg[i].o;
 		t->g = rg[i].g;
-		sim_rate_format(rg[i].G, t->G, sizeof t->G);
-		sim_rate_format(rg[i].O, t->O, sizeof t->O);
+		num_dec_format(rg[i].G, t->G, sizeof t->G);
+		num_dec_format(rg[i].O, t->O, sizeof t->O);
 	}
 	return n;
 }
@@ -375,7 +361,7 @@ int main(int argc, char **argv)
 		case OPT_SWEEP: so_sw.spec = optarg; break;
 		case 'j': {
 			uint64_t v;
-			if (parse_count(optarg, &v) || v < 1 || v > 1024)
+			if (num_u64_parse(optarg, strlen(optarg), &v) || v < 1 || v > 1024)
 				return die_usage("-j needs a number of threads from 1 to 1024, not", optarg);
 			so_sw.jobs = (unsigned)v;
 			break;
@@ -385,12 +371,8 @@ int main(int argc, char **argv)
 		case OPT_TITLE: so_sw.title = optarg; break;
 		case OPT_PART: {
 			const char *sl = strchr(optarg, '/');
-			char kb[32];
-			if (!sl || (size_t)(sl - optarg) >= sizeof kb)
-				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
-			memcpy(kb, optarg, (size_t)(sl - optarg));
-			kb[sl - optarg] = 0;
-			if (parse_count(kb, &so_sw.part) || parse_count(sl + 1, &so_sw.nparts)
+			if (!sl || num_u64_parse(optarg, (size_t)(sl - optarg), &so_sw.part)
+			    || num_u64_parse(sl + 1, strlen(sl + 1), &so_sw.nparts)
 			    || so_sw.part < 1 || so_sw.part > so_sw.nparts)
 				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
 			break;

@@ -106,32 +106,22 @@ int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
 	return 0;
 }
 
-/* A non-negative decimal integer filling all of s: 0, or -1. */
-static int parse_int(const char *s, uint64_t *v)
+unsigned sim_pname_frac(sim_pname k)
 {
-	uint64_t x = 0;
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
-	*v = x;
-	return 0;
+	return per_byte[k] ? NUM_FRAC_MAX : 0;
 }
 
 int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t errlen)
 {
+	size_t len = strlen(text);
 	memset(x, 0, sizeof *x);
 	x->v.den = 1;
 	if (text[0] == '*') {
-		if (parse_int(text + 1, &x->v.num) == 0) {
+		if (num_u64_parse(text + 1, len - 1, &x->v.num) == NUM_OK) {
 			x->kind = SIM_PX_MUL;
 			return 0;
 		}
-	} else if (per_byte[k] ? sim_rate_parse(text, &x->v) == 0
-	                       : parse_int(text, &x->v.num) == 0) {
+	} else if (num_value_parse(text, len, sim_pname_frac(k), &x->v) == NUM_OK) {
 		x->kind = SIM_PX_SET;
 		return 0;
 	} else if (k != SIM_P_S) {
@@ -181,20 +171,13 @@ static void range_set(sim_range *r, int k, sim_rate v)
 }
 
 /* old * factor into *out: 0, or -1 when it does not fit (rates: value below
- * 2^32 as sim_rate_parse requires). */
+ * NUM_DEC_LIMIT, as num_dec_parse requires). */
 static int mul(sim_rate old, uint64_t factor, int rate, sim_rate *out)
 {
 	sim_pu128 v = (sim_pu128)old.num * factor;
-	if (v > UINT64_MAX || (rate && v >= (sim_pu128)old.den << 32))
+	if (v > UINT64_MAX || (rate && v >= (sim_pu128)old.den * NUM_DEC_LIMIT))
 		return -1;
-	out->num = (uint64_t)v;
-	out->den = old.den;
-	while (out->den > 1 && out->num % 10 == 0) {
-		out->num /= 10;
-		out->den /= 10;
-	}
-	if (out->num == 0)
-		out->den = 1;
+	*out = num_dec_make((uint64_t)v, old.den);
 	return 0;
 }
 
@@ -235,14 +218,6 @@ int sim_pset_apply(sim_pset *ps, const sim_pchange *c, char *err, size_t errlen)
 	return 0;
 }
 
-static void format_value(sim_rate v, int rate, char *buf, size_t n)
-{
-	if (rate)
-		sim_rate_format(v, buf, n);
-	else
-		snprintf(buf, n, "%" PRIu64, v.num);
-}
-
 void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 {
 	if (k == SIM_P_S) {
@@ -259,7 +234,7 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 			return;
 		}
 	}
-	format_value(v, per_byte[k], buf, n);
+	num_dec_format(v, buf, n);
 }
 
 /* "L=.. o=.. g=.. G=.. O=.." of range r (JSON members when json). */
@@ -267,7 +242,7 @@ static void put_range(FILE *f, const sim_range *r, int json)
 {
 	for (int k = SIM_P_L; k <= SIM_P_O; k++) {
 		char buf[48];
-		format_value(range_get(r, k), per_byte[k], buf, sizeof buf);
+		num_dec_format(range_get(r, k), buf, sizeof buf);
 		if (json)
 			fprintf(f, "%s\"%s\": %s", k ? ", " : "", pname[k], buf);
 		else

@@ -55,6 +55,10 @@ const char *sim_pname_str(sim_pname k);
 /* The parameter named by the n bytes at name, or -1. */
 int sim_pname_find(const char *name, size_t n);
 
+/* The fraction digits parameter k's values may have (num.h): NUM_FRAC_MAX
+ * for the per-byte G and O, 0 for the integers L, o, g, S. */
+unsigned sim_pname_frac(sim_pname k);
+
 /* The defaults (sim_params_default), one range. */
 void sim_pset_default(sim_pset *ps);
 

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-__extension__ typedef unsigned __int128 sweep_u128;
-
-#define RATE_SCALE 1000000000ull   /* rates in range arithmetic: ns * 10^9 */
-
-static int per_byte(int k)
-{
-	return k == SIM_P_G || k == SIM_P_O;
-}
-
 void sweep_free(sweep *sw)
 {
 	for (size_t i = 0; i < sw->npf; i++)
@@ -117,105 +108,60 @@ static int axis_add(axis *a, const sim_px *x, const char *label)
 	return 0;
 }
 
-/* The label of value x of parameter k: "1000", "0.4", "*10", "G". */
-static void px_label(int k, const sim_px *x, char *buf, size_t n)
+/* The label of value x: "1000", "0.4", "*10", "G". */
+static void px_label(const sim_px *x, char *buf, size_t n)
 {
 	if (x->kind == SIM_PX_MUL)
 		snprintf(buf, n, "*%" PRIu64, x->v.num);
 	else if (x->kind == SIM_PX_COPY)
 		snprintf(buf, n, "%s", sim_pname_str((sim_pname)x->from));
-	else if (per_byte(k))
-		sim_rate_format(x->v, buf, n);
 	else
-		snprintf(buf, n, "%" PRIu64, x->v.num);
+		num_dec_format(x->v, buf, n);
 }
 
-/* The plain number text of parameter k, scaled (rates times 10^9): 0 or -1. */
-static int scaled_value(int k, const char *text, uint64_t *out)
+/* Add value x to a: 0, or -1 with the reason in err. */
+static int add_value(axis *a, const sim_px *x, char *err, size_t errlen)
 {
-	sim_px x;
-	char e[256];
-	if (sim_px_parse((sim_pname)k, text, &x, e, sizeof e) || x.kind != SIM_PX_SET)
+	char label[48];
+	if (a->n >= SWEEP_MAX_SETS) {
+		snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
 		return -1;
-	*out = per_byte(k) ? x.v.num * (RATE_SCALE / x.v.den) : x.v.num;
+	}
+	px_label(x, label, sizeof label);
+	if (axis_add(a, x, label)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
-/* Expand the range item "A..B*F" or "A..B+D" of parameter k into a. */
+/* Expand the range item (num.h: "A..B*F", "A..B+D", "A..B", "A..B:D") of
+ * parameter k into a. */
 static int expand_range(axis *a, int k, const char *item, char *err, size_t errlen)
 {
-	char buf[128];
-	const char *dots = strstr(item, "..");
-	size_t alen = (size_t)(dots - item);
-	const char *op = strpbrk(dots + 2, "*+");
-	uint64_t A, B, step;
-	if (strlen(item) >= sizeof buf || !op)
-		goto bad;
-	memcpy(buf, item, alen);
-	buf[alen] = 0;
-	if (scaled_value(k, buf, &A))
-		goto bad;
-	memcpy(buf, dots + 2, (size_t)(op - dots - 2));
-	buf[op - dots - 2] = 0;
-	if (scaled_value(k, buf, &B))
-		goto bad;
-	if (*op == '*') {
-		sim_px f;
-		char e[256];
-		if (sim_px_parse(SIM_P_L, op + 1, &f, e, sizeof e) || f.kind != SIM_PX_SET
-		    || f.v.num < 2) {
-			snprintf(err, errlen, "range '%s': the factor after '*' must be an integer of at least 2", item);
-			return -1;
-		}
-		step = f.v.num;
-		if (A == 0) {
-			snprintf(err, errlen, "range '%s': a range with '*' must start above 0", item);
-			return -1;
-		}
-	} else {
-		if (scaled_value(k, op + 1, &step))
-			goto bad;
-		if (step == 0) {
-			snprintf(err, errlen, "range '%s': the step after '+' must be above 0", item);
-			return -1;
-		}
+	num_range r;
+	num_range_it it;
+	sim_px x;
+	num_err e = num_range_parse(item, strlen(item), sim_pname_frac((sim_pname)k), &r);
+	if (e == NUM_RANGE) {
+		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", item,
+		         num_err_str(e), sim_pname_str((sim_pname)k));
+		return -1;
 	}
-	if (B < A) {
+	if (e == NUM_EMPTY) {
 		snprintf(err, errlen, "range '%s' is empty (it ends below its start)", item);
 		return -1;
 	}
-	for (sweep_u128 v = A; v <= B;) {
-		sim_px x;
-		char label[48];
-		memset(&x, 0, sizeof x);
-		x.kind = SIM_PX_SET;
-		x.v.num = (uint64_t)v;
-		x.v.den = 1;
-		if (per_byte(k)) {
-			x.v.den = RATE_SCALE;
-			while (x.v.den > 1 && x.v.num % 10 == 0) {
-				x.v.num /= 10;
-				x.v.den /= 10;
-			}
-			if (x.v.num == 0)
-				x.v.den = 1;
-		}
-		if (a->n >= SWEEP_MAX_SETS) {
-			snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
-			return -1;
-		}
-		px_label(k, &x, label, sizeof label);
-		if (axis_add(a, &x, label)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		v = *op == '*' ? v * step : v + step;
+	if (e) {
+		snprintf(err, errlen, "range '%s': %s", item, num_err_str(e));
+		return -1;
 	}
+	memset(&x, 0, sizeof x);
+	x.kind = SIM_PX_SET;
+	for (num_range_begin(&r, &it); num_range_next(&r, &it, &x.v);)
+		if (add_value(a, &x, err, errlen))
+			return -1;
 	return 0;
-bad:
-	snprintf(err, errlen, "bad range '%s': expected A..B*F or A..B+D with numbers for %s",
-	         item, sim_pname_str((sim_pname)k));
-	return -1;
 }
 
 /* Parse one axis word "K=ITEM,ITEM,..." into a. */
@@ -253,20 +199,14 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 			snprintf(err, errlen, "empty value in '%.*s'", (int)len, word);
 			return -1;
 		}
-		if (strstr(item, "..")) {
+		if (num_is_range(item, strlen(item))) {
 			if (expand_range(a, k, item, err, errlen))
 				return -1;
 			continue;
 		}
 		sim_px x;
-		char label[48];
-		if (sim_px_parse((sim_pname)k, item, &x, err, errlen))
+		if (sim_px_parse((sim_pname)k, item, &x, err, errlen) || add_value(a, &x, err, errlen))
 			return -1;
-		px_label(k, &x, label, sizeof label);
-		if (a->n >= SWEEP_MAX_SETS || axis_add(a, &x, label)) {
-			snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
-			return -1;
-		}
 	}
 	return 0;
 }

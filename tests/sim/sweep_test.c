@@ -37,6 +37,16 @@ static const char *value(const sweep *sw, size_t i, sim_pname k, char *buf, size
 	return buf;
 }
 
+/* The names of the sets of the compact spec, or its error. */
+static const char *expanded(const char *spec, char *buf, size_t n)
+{
+	sweep sw = { 0 };
+	if (sweep_parse_compact(spec, &sw, buf, n) == 0)
+		names(&sw, buf, n);
+	sweep_free(&sw);
+	return buf;
+}
+
 /* The error of the compact spec (or "" if it parses). */
 static const char *compact_err(const char *spec, char *err, size_t n)
 {
@@ -74,6 +84,13 @@ static void test_compact(void)
 	CHECK(sweep_parse_compact("g=1..50*3", &sw, err, sizeof err) == 0);
 	CHECK_STR(names(&sw, buf, sizeof buf), "g=1 g=3 g=9 g=27");
 	sweep_free(&sw);
+
+	/* Doubling and stepping ranges end at B. */
+	CHECK_STR(expanded("L=1..10", buf, sizeof buf), "L=1 L=2 L=4 L=8 L=10");
+	CHECK_STR(expanded("S=0..10:4 G=0.5..2", buf, sizeof buf),
+	          "S=0:G=0.5 S=0:G=1 S=0:G=2 S=4:G=0.5 S=4:G=1 S=4:G=2 "
+	          "S=8:G=0.5 S=8:G=1 S=8:G=2 S=10:G=0.5 S=10:G=1 S=10:G=2");
+	CHECK_STR(expanded("O=0..0.25:0.1,1", buf, sizeof buf), "O=0 O=0.1 O=0.2 O=0.25 O=1");
 
 	/* Cartesian product: the first parameter varies slowest. */
 	CHECK(sweep_parse_compact("L=1,2 G=1,2,4", &sw, err, sizeof err) == 0);
@@ -132,12 +149,20 @@ static void test_compact(void)
 	          "L needs a non-negative integer, '*K' or one of L, o, g, not '1.5'");
 	CHECK_STR(compact_err("G=-1", err, sizeof err),
 	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '-1'");
+	CHECK_STR(compact_err("G=.5", err, sizeof err),
+	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '.5'");
 	CHECK_STR(compact_err("S=o", err, sizeof err),
 	          "S needs a non-negative integer or '*K', not 'o'");
 	CHECK_STR(compact_err("O=L", err, sizeof err),
 	          "O needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'L'");
-	CHECK_STR(compact_err("L=1..10", err, sizeof err),
-	          "bad range '1..10': expected A..B*F or A..B+D with numbers for L");
+	CHECK_STR(compact_err("L=1..x", err, sizeof err),
+	          "bad range '1..x': expected A..B*F, A..B+D, A..B or A..B:D with numbers for L");
+	CHECK_STR(compact_err("G=0.1234567891..1", err, sizeof err),
+	          "bad range '0.1234567891..1': expected A..B*F, A..B+D, A..B or A..B:D with numbers for G");
+	CHECK_STR(compact_err("L=0..8", err, sizeof err),
+	          "range '0..8': a doubling range A..B needs A > 0 (or give A..B:STEP)");
+	CHECK_STR(compact_err("L=1..8:0", err, sizeof err),
+	          "range '1..8:0': the step after ':' must be above 0");
 	CHECK_STR(compact_err("L=1..10*1", err, sizeof err),
 	          "range '1..10*1': the factor after '*' must be an integer of at least 2");
 	CHECK_STR(compact_err("L=0..10*2", err, sizeof err),
