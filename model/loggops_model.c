@@ -6,6 +6,7 @@
 #include "model_sim.h"
 #include "num.h"
 #include "out.h"
+#include "params.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -38,13 +39,9 @@ static void usage(FILE *f)
 "\n"
 "  -P RANGE             ranks (default 2..64): N, A..B (A, 2A, 4A, ... and B),\n"
 "                       A..B:STEP (A, A+STEP, ... and B) or a list N,M,...\n"
-"  -s, --size BYTES     message size s (default 1)\n"
-"  -L N                 latency, ns                   (default 2500)\n"
-"  -o N                 CPU overhead per message, ns  (default 1500)\n"
-"  -g N                 NIC gap per message, ns       (default 1000)\n"
-"  -G X                 NIC gap per byte, ns          (default 6; may be fractional)\n"
-"  -O X                 CPU overhead per byte, ns     (default 0; may be fractional)\n"
-"  -S N                 rendezvous above N bytes      (default 65535)\n"
+"  -s, --size BYTES     message size s (default 1)\n");
+	sim_pflag_help(f, 23);
+	fprintf(f,
 "  -n, --fanin N        fan-in of barrier_tree        (default 2)\n"
 "      --sweep X=RANGE  sweep X (L, o, g, G, O, S, s or n) over RANGE instead\n"
 "                       of P; -P then gives one P (default 16)\n"
@@ -171,6 +168,24 @@ static num_dec parse_one(const char *opt, const char *str, unsigned frac, uint64
 		die("%s expects a number, not '%s'", opt, str);
 	}
 	return v;
+}
+
+/* A LogGOPS flag -K TEXT (sim_pflag_parse) into *c, within this tool's
+ * limits: at most RATE_FRAC fraction digits and MAX_RATE for G and O,
+ * MAX_TIME for L, o, g.  Dies with the reason; returns 1 when opt is not
+ * such a flag. */
+static int param_flag(int opt, const char *text, sim_pchange *c)
+{
+	char err[256], name[3] = { '-', (char)opt, 0 };
+	int r = sim_pflag_parse(opt, text, c, err, sizeof err);
+	if (r > 0)
+		return 1;
+	int k = sim_pname_find(name + 1, 1);
+	unsigned frac = sim_pname_frac((sim_pname)k) ? RATE_FRAC : 0;
+	parse_one(name, text, frac, k == SIM_P_S ? UINT64_MAX / 10 : frac ? MAX_RATE : MAX_TIME);
+	if (r < 0)
+		die("%s", err);
+	return 0;
 }
 
 /* The swept quantity. */
@@ -614,23 +629,20 @@ int main(int argc, char **argv)
 	setup u;
 	const char *prange = NULL, *sweep = NULL;
 	int c, idx;
+	sim_pchange flags;
+	sim_pset ps;
+	char err[256];
 
 	memset(&u, 0, sizeof u);
-	sim_params_default(&u.prm);
+	memset(&flags, 0, sizeof flags);
 	u.s = 1;
 	u.n = 2;
 	u.vals = vals;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":P:s:L:o:g:G:O:S:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":P:s:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': prange = optarg; break;
 		case 's': u.s = parse_one("--size", optarg, 0, MAX_SIZE).num; break;
-		case 'L': u.prm.L = parse_one("-L", optarg, 0, MAX_TIME).num; break;
-		case 'o': u.prm.o = parse_one("-o", optarg, 0, MAX_TIME).num; break;
-		case 'g': u.prm.g = parse_one("-g", optarg, 0, MAX_TIME).num; break;
-		case 'G': u.prm.G = parse_one("-G", optarg, RATE_FRAC, MAX_RATE); break;
-		case 'O': u.prm.O = parse_one("-O", optarg, RATE_FRAC, MAX_RATE); break;
-		case 'S': u.prm.S = parse_one("-S", optarg, 0, UINT64_MAX / 10).num; break;
 		case 'n':
 			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
 			if (u.n < 2)
@@ -648,11 +660,17 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case ':': die("option %s needs a value", argv[optind - 1]);
 		default:
+			if (param_flag(c, optarg, &flags) == 0)
+				break;
 			if (optopt)
 				die("unknown option -%c (see --help)", optopt);
 			die("unknown option %s (see --help)", argv[optind - 1]);
 		}
 	}
+	sim_pset_default(&ps);
+	if (sim_pset_apply(&ps, &flags, err, sizeof err))
+		die("%s", err);
+	u.prm = ps.p;
 	if (optind >= argc)
 		die("no pattern given (--list shows the patterns with formulas)");
 	u.pattern = argv[optind++];

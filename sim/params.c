@@ -10,14 +10,19 @@
 __extension__ typedef unsigned __int128 sim_pu128;
 
 static const char *const pname[SIM_NPARAMS] = {
-#define SIM_PS_X(e, n, r) n,
+#define SIM_PS_X(e, n, r, h) n,
 	SIM_PARAMS(SIM_PS_X)
 #undef SIM_PS_X
 };
 static const int per_byte[SIM_NPARAMS] = {
-#define SIM_PB_X(e, n, r) r,
+#define SIM_PB_X(e, n, r, h) r,
 	SIM_PARAMS(SIM_PB_X)
 #undef SIM_PB_X
+};
+static const char *const meaning[SIM_NPARAMS] = {
+#define SIM_PM_X(e, n, r, h) h,
+	SIM_PARAMS(SIM_PM_X)
+#undef SIM_PM_X
 };
 
 const char *sim_pname_str(sim_pname k)
@@ -141,6 +146,39 @@ int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t err
 		snprintf(err, errlen, "%s needs a non-negative integer, '*K' or one of L, o, g, "
 		         "not '%s'", pname[k], text);
 	return -1;
+}
+
+int sim_pflag_parse(int opt, const char *text, sim_pchange *c, char *err, size_t errlen)
+{
+	char name[2] = { (char)opt, 0 };
+	int k = opt > 0 && opt < 128 ? sim_pname_find(name, 1) : -1;
+	sim_px x;
+	if (k < 0)
+		return 1;
+	if (sim_px_parse((sim_pname)k, text, &x, err, errlen) || x.kind != SIM_PX_SET) {
+		snprintf(err, errlen, "-%s needs a non-negative %s, not '%s'", pname[k],
+		         per_byte[k] ? "number (at most 9 decimals)" : "integer", text);
+		return -1;
+	}
+	c->x[k] = x;
+	return 0;
+}
+
+void sim_pflag_help(FILE *f, int col)
+{
+	sim_pset ps;
+	int w = 0;
+	sim_pset_default(&ps);
+	for (int k = 0; k < SIM_NPARAMS; k++)
+		if ((int)strlen(meaning[k]) > w)
+			w = (int)strlen(meaning[k]);
+	for (int k = 0; k < SIM_NPARAMS; k++) {
+		char v[NUM_DEC_TEXT];
+		sim_pset_value(&ps, (sim_pname)k, v, sizeof v);
+		fprintf(f, "  -%s %-*s%-*s(default %s%s)\n", pname[k], col - 5,
+		        per_byte[k] ? "X" : "N", w + 2, meaning[k], v,
+		        per_byte[k] ? "; may be fractional" : "");
+	}
 }
 
 /* Parameter k of range r as a rate (den 1 for L, o, g). */

@@ -1,4 +1,4 @@
-/* sweep_test.c: parameter changes and size ranges (params.c), the sweep
+/* sweep_test.c: parameter changes, flags and size ranges (params.c), the sweep
  * specifications (compact form and files, with their exact errors), and
  * sweep runs equal to single runs at any number of threads (sweep.c). */
 #include "check.h"
@@ -326,6 +326,53 @@ static void test_params(void)
 	}
 }
 
+/* The flags -L ... -S: values into a change, exact errors, the help. */
+static void test_flags(void)
+{
+	sim_pchange c;
+	sim_pset ps;
+	char err[256], v[64], *help = NULL;
+	size_t hlen = 0;
+	memset(&c, 0, sizeof c);
+	CHECK(sim_pflag_parse('L', "7", &c, err, sizeof err) == 0);
+	CHECK(sim_pflag_parse('G', "0.25", &c, err, sizeof err) == 0);
+	CHECK(sim_pflag_parse('S', "100", &c, err, sizeof err) == 0);
+	CHECK(c.x[SIM_P_L].kind == SIM_PX_SET && c.x[SIM_P_o].kind == SIM_PX_KEEP);
+	sim_pset_default(&ps);
+	CHECK(sim_pset_apply(&ps, &c, err, sizeof err) == 0);
+	sim_pset_value(&ps, SIM_P_L, v, sizeof v);
+	CHECK_STR(v, "7");
+	sim_pset_value(&ps, SIM_P_G, v, sizeof v);
+	CHECK_STR(v, "0.25");
+	sim_pset_value(&ps, SIM_P_o, v, sizeof v);
+	CHECK_STR(v, "1500");
+	sim_pset_value(&ps, SIM_P_S, v, sizeof v);
+	CHECK_STR(v, "100");
+	CHECK(sim_pflag_parse('q', NULL, &c, err, sizeof err) == 1);
+	CHECK(sim_pflag_parse('?', NULL, &c, err, sizeof err) == 1);
+	CHECK(sim_pflag_parse('L', "abc", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-L needs a non-negative integer, not 'abc'");
+	CHECK(sim_pflag_parse('S', "*2", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-S needs a non-negative integer, not '*2'");
+	CHECK(sim_pflag_parse('O', "G", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-O needs a non-negative number (at most 9 decimals), not 'G'");
+	CHECK(sim_pflag_parse('G', "0.1234567891", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-G needs a non-negative number (at most 9 decimals), not '0.1234567891'");
+	CHECK_EQ_U64(c.x[SIM_P_G].v.num, 25);                  /* unchanged by the errors */
+	CHECK_STR(SIM_PFLAGS, "L:o:g:G:O:S:");
+	FILE *f = open_memstream(&help, &hlen);
+	sim_pflag_help(f, 10);
+	fclose(f);
+	CHECK_STR(help,
+	          "  -L N    latency, ns                   (default 2500)\n"
+	          "  -o N    CPU overhead per message, ns  (default 1500)\n"
+	          "  -g N    NIC gap per message, ns       (default 1000)\n"
+	          "  -G X    NIC gap per byte, ns          (default 6; may be fractional)\n"
+	          "  -O X    CPU overhead per byte, ns     (default 0; may be fractional)\n"
+	          "  -S N    rendezvous above N bytes      (default 65535)\n");
+	free(help);
+}
+
 /* A sweep gives for every set exactly what one simulation with its
  * parameters gives, at 1, 2 and 5 threads and in parts. */
 static void test_run(void)
@@ -405,6 +452,7 @@ int main(void)
 	test_compact();
 	test_file();
 	test_params();
+	test_flags();
 	test_run();
 	rmdir(tmpdir);
 	return check_done();
