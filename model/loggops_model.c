@@ -8,7 +8,6 @@
 #include "out.h"
 #include "params.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -38,7 +37,9 @@ static void usage(FILE *f)
 "each formula and its relative error.\n"
 "\n"
 "  -P RANGE             ranks (default 2..64): N, A..B (A, 2A, 4A, ... and B),\n"
-"                       A..B:STEP (A, A+STEP, ... and B) or a list N,M,...\n"
+"                       A..B:STEP (A, A+STEP, ... and B), A..B*F (A, A*F,\n"
+"                       A*F*F, ... up to B), A..B+D (A, A+D, ... up to B), or\n"
+"                       a list of them N,M,...\n"
 "  -s, --size BYTES     message size s (default 1)\n");
 	sim_pflag_help(f, 23);
 	fprintf(f,

@@ -1,6 +1,8 @@
 /* params.c: parameter sets for loggopsim: the parameter file, changes to
- * single values, formatting (docs/semantics.md "Size ranges", docs/sim.md). */
+ * single values, the flags, formatting (docs/semantics.md "Size ranges",
+ * docs/sim.md). */
 #include "params.h"
+
 #include "loggp_params.h"
 
 #include <inttypes.h>

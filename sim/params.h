@@ -1,6 +1,6 @@
-/* params.h: parameter sets for loggopsim: the parameter file (size ranges,
- * read with libparams), changes to single values (flags, sweep sets) and
- * their formatting. */
+/* params.h: parameter sets for loggopsim (and the flags of loggops-model):
+ * the parameter file (size ranges, read with libparams), changes to single
+ * values (flags, sweep sets) and their formatting. */
 #ifndef PARAMS_H
 #define PARAMS_H
 
