@@ -3,7 +3,6 @@
 #include "num.h"
 #include "util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -216,23 +215,10 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 
 int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
 	char *buf;
 	size_t len;
-	int e = util_read_stream(f, (size_t)1 << 27, &buf, &len);
-	fclose(f);
-	if (e == EFBIG) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: file too large for a parameter file", path);
+	if (util_read_file(path, (size_t)1 << 27, &buf, &len, err, LOGGP_ERRLEN))
 		return -1;
-	}
-	if (e) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(e));
-		return -1;
-	}
 	int rc = loggp_params_parse(path, buf, len, p, err);
 	free(buf);
 	return rc;

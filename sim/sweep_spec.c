@@ -5,7 +5,6 @@
 #include "kmap.h"
 #include "util.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +56,8 @@ static const sim_pset *pfile_get(sweep *sw, const char *path, char *err, size_t 
  * memory. */
 static sweep_set *add_set(sweep *sw)
 {
-	if (sw->n == sw->cap) {
-		size_t nc = sw->cap ? 2 * sw->cap : 16;
-		sweep_set *ns = realloc(sw->set, nc * sizeof *ns);
-		if (!ns)
-			return NULL;
-		sw->set = ns;
-		sw->cap = nc;
-	}
+	if (util_grow(&sw->set, &sw->cap, sw->n + 1, sizeof *sw->set))
+		return NULL;
 	sweep_set *x = &sw->set[sw->n++];
 	memset(x, 0, sizeof *x);
 	return x;
@@ -80,33 +73,18 @@ long sweep_find(const sweep *sw, const char *name)
 
 /* ---- Compact form ------------------------------------------------------ */
 
-/* One axis of the compact form: a parameter and its values. */
+/* One axis of the compact form: a parameter and its values, each with its
+ * label in set names. */
+typedef struct axis_val {
+	sim_px x;
+	char label[48];
+} axis_val;
+
 typedef struct axis {
 	int k;
 	size_t n, cap;
-	sim_px *v;
-	char (*label)[48];
+	axis_val *v;
 } axis;
-
-static int axis_add(axis *a, const sim_px *x, const char *label)
-{
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? 2 * a->cap : 8;
-		sim_px *nv = realloc(a->v, nc * sizeof *nv);
-		if (!nv)
-			return -1;
-		a->v = nv;
-		char (*nl)[48] = realloc(a->label, nc * sizeof *nl);
-		if (!nl)
-			return -1;
-		a->label = nl;
-		a->cap = nc;
-	}
-	a->v[a->n] = *x;
-	snprintf(a->label[a->n], sizeof a->label[a->n], "%s", label);
-	a->n++;
-	return 0;
-}
 
 /* The label of value x: "1000", "0.4", "*10", "G". */
 static void px_label(const sim_px *x, char *buf, size_t n)
@@ -122,16 +100,17 @@ static void px_label(const sim_px *x, char *buf, size_t n)
 /* Add value x to a: 0, or -1 with the reason in err. */
 static int add_value(axis *a, const sim_px *x, char *err, size_t errlen)
 {
-	char label[48];
 	if (a->n >= SWEEP_MAX_SETS) {
 		snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
 		return -1;
 	}
-	px_label(x, label, sizeof label);
-	if (axis_add(a, x, label)) {
+	if (util_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	a->v[a->n].x = *x;
+	px_label(x, a->v[a->n].label, sizeof a->v[a->n].label);
+	a->n++;
 	return 0;
 }
 
@@ -231,7 +210,6 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 			if (parse_axis(&tmp, p, len, seen, err, errlen) == 0)
 				snprintf(err, errlen, "too many parameters");
 			free(tmp.v);
-			free(tmp.label);
 			goto out;
 		}
 		if (parse_axis(&ax[na], p, len, seen, err, errlen)) {
@@ -266,9 +244,9 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 			stride /= ax[i].n;
 			size_t j = rem / stride;
 			rem %= stride;
-			x->change.x[ax[i].k] = ax[i].v[j];
+			x->change.x[ax[i].k] = ax[i].v[j].x;
 			int w = snprintf(x->name + pos, sizeof x->name - pos, "%s%s=%s", i ? ":" : "",
-			                 sim_pname_str((sim_pname)ax[i].k), ax[i].label[j]);
+			                 sim_pname_str((sim_pname)ax[i].k), ax[i].v[j].label);
 			if (w < 0 || (size_t)w >= sizeof x->name - pos) {
 				snprintf(err, errlen, "set name longer than %d bytes", SWEEP_NAME_MAX - 1);
 				goto out;
@@ -280,7 +258,6 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 out:
 	for (size_t i = 0; i < na; i++) {
 		free(ax[i].v);
-		free(ax[i].label);
 	}
 	return rc;
 }
@@ -393,20 +370,10 @@ int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
 
 int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
 	char *buf;
 	size_t len;
-	int e = util_read_stream(f, 64u << 20, &buf, &len);
-	fclose(f);
-	if (e) {
-		snprintf(err, errlen, "%s: error: %s", path,
-		         e == EFBIG || e == ENOMEM ? "too large" : "read failed");
+	if (util_read_file(path, 64u << 20, &buf, &len, err, errlen))
 		return -1;
-	}
 	int rc = sweep_parse_file(path, buf, len, sw, err, errlen);
 	free(buf);
 	return rc;

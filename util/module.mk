@@ -13,7 +13,7 @@ $(LIBUTIL): $(UTIL_OBJS)
 	$(AR) rcs $@ $^
 
 # Unit test: tests/util/NAME_test.c -> $(B)/tests/util_NAME_test
-UTIL_TESTS := num
+UTIL_TESTS := num file
 TEST_PROGS += $(UTIL_TESTS:%=$(B)/tests/util_%_test)
 OBJS += $(UTIL_TESTS:%=$(B)/obj/tests/util/%_test.o)
 $(B)/obj/tests/util/%.o: ALL_CFLAGS += -I tests
