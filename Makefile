@@ -51,7 +51,7 @@ WARN += -Werror
 endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) \
-	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I $(B)/gen
+	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I params -I $(B)/gen
 LDFLAGS ?=
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LDLIBS ?= -lm
@@ -73,6 +73,7 @@ OBJS :=
 all:
 
 include util/module.mk
+include params/module.mk
 include goal-parser/module.mk
 -include timeline/module.mk
 -include schedgen/module.mk

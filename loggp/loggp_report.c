@@ -1,5 +1,6 @@
 /* loggp_report.c: option values, the fit, the human report and the parameter file for loggp-measure and loggp-fit. */
 #include "loggp_report.h"
+#include "num.h"
 #include "out.h"
 
 #include <errno.h>
@@ -9,12 +10,8 @@
 
 int loggp_arg_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v)
 {
-	char *e;
-	if (!arg || *arg < '0' || *arg > '9')
-		return -1;
-	errno = 0;
-	unsigned long long x = strtoull(arg, &e, 10);
-	if (errno || *e || x < min || x > max)
+	uint64_t x;
+	if (!arg || num_u64_parse(arg, strlen(arg), &x) || x < min || x > max)
 		return -1;
 	*v = x;
 	return 0;

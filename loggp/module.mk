@@ -1,8 +1,8 @@
-# loggp: the LogGP estimator (plain C: fits, protocol detection, parameter
-# and PRTT files), the loggp-fit tool, and, when mpicc exists, the MPI
-# measurement program loggp-measure.
+# loggp: the LogGP estimator (plain C: fits, protocol detection, PRTT
+# files; the parameter file is libparams'), the loggp-fit tool, and, when
+# mpicc exists, the MPI measurement program loggp-measure.
 
-LOGGP_SRCS := loggp/loggp_fit.c loggp/loggp_params.c loggp/loggp_raw.c loggp/loggp_report.c
+LOGGP_SRCS := loggp/loggp_fit.c loggp/loggp_raw.c loggp/loggp_report.c
 LOGGP_OBJS := $(LOGGP_SRCS:%.c=$(B)/obj/%.o)
 LIBLOGGP := $(B)/lib/libloggp.a
 
@@ -14,40 +14,37 @@ $(LIBLOGGP): $(LOGGP_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP) $(LIBUTIL)
+$(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/loggp/NAME_test.c -> $(B)/tests/loggp_NAME_test
-LOGGP_TESTS := fit params
+LOGGP_TESTS := fit raw
 TEST_PROGS += $(LOGGP_TESTS:%=$(B)/tests/loggp_%_test)
 OBJS += $(LOGGP_TESTS:%=$(B)/obj/tests/loggp/%_test.o)
 $(B)/obj/tests/loggp/%.o: ALL_CFLAGS += -I loggp -I tests
-$(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP) $(LIBUTIL)
+$(B)/tests/loggp_%_test: $(B)/obj/tests/loggp/%_test.o $(LIBLOGGP) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # libFuzzer target (make fuzz builds it with SAN=fuzz).
 ifeq ($(SAN),fuzz)
 $(B)/obj/tests/fuzz/fuzz_loggp.o: ALL_CFLAGS += -I loggp
-$(B)/fuzz_loggp: $(B)/obj/tests/fuzz/fuzz_loggp.o $(LIBLOGGP) $(LIBUTIL)
+$(B)/fuzz_loggp: $(B)/obj/tests/fuzz/fuzz_loggp.o $(LIBLOGGP) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif
 
 # The MPI program: built with mpicc (no sanitizers: it runs under mpirun),
-# same warnings; the estimator (and util) is compiled into it again with mpicc.
+# same warnings; the estimator (with params and util) is compiled into it
+# again with mpicc.
 LOGGP_MPICC ?= mpicc
 LOGGP_HAVE_MPICC := $(shell command -v $(LOGGP_MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(LOGGP_HAVE_MPICC),1)
-LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util
-LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(notdir $(LOGGP_SRCS) loggp_measure.c)) \
-	$(patsubst util/%.c,$(B)/obj/mpi-loggp/%.o,$(UTIL_SRCS))
+LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util -I params
+LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(LOGGP_SRCS) loggp/loggp_measure.c \
+	$(PARAMS_SRCS) $(UTIL_SRCS))
 TOOLS += $(B)/bin/loggp-measure
 OBJS += $(LOGGP_MPI_OBJS)
 
-$(B)/obj/mpi-loggp/%.o: loggp/%.c $(MPI_BUILD_DEPS)
-	@mkdir -p $(@D)
-	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
-
-$(B)/obj/mpi-loggp/%.o: util/%.c $(MPI_BUILD_DEPS)
+$(B)/obj/mpi-loggp/%.o: %.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS) -c $< -o $@
 

@@ -4,9 +4,10 @@
 #include "model_formula.h"
 #include "model_plot.h"
 #include "model_sim.h"
+#include "num.h"
 #include "out.h"
+#include "params.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -36,14 +37,12 @@ static void usage(FILE *f)
 "each formula and its relative error.\n"
 "\n"
 "  -P RANGE             ranks (default 2..64): N, A..B (A, 2A, 4A, ... and B),\n"
-"                       A..B:STEP (A, A+STEP, ... and B) or a list N,M,...\n"
-"  -s, --size BYTES     message size s (default 1)\n"
-"  -L N                 latency, ns                   (default 2500)\n"
-"  -o N                 CPU overhead per message, ns  (default 1500)\n"
-"  -g N                 NIC gap per message, ns       (default 1000)\n"
-"  -G X                 NIC gap per byte, ns          (default 6; may be fractional)\n"
-"  -O X                 CPU overhead per byte, ns     (default 0; may be fractional)\n"
-"  -S N                 rendezvous above N bytes      (default 65535)\n"
+"                       A..B:STEP (A, A+STEP, ... and B), A..B*F (A, A*F,\n"
+"                       A*F*F, ... up to B), A..B+D (A, A+D, ... up to B), or\n"
+"                       a list of them N,M,...\n"
+"  -s, --size BYTES     message size s (default 1)\n");
+	sim_pflag_help(f, 23);
+	fprintf(f,
 "  -n, --fanin N        fan-in of barrier_tree        (default 2)\n"
 "      --sweep X=RANGE  sweep X (L, o, g, G, O, S, s or n) over RANGE instead\n"
 "                       of P; -P then gives one P (default 16)\n"
@@ -72,122 +71,122 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
-/* A decimal number with at most `frac` fraction digits, scaled by 10^frac,
- * in *out.  Returns 0, or -1 if str is not such a number or too large. */
-static int parse_scaled(const char *str, int frac, uint64_t *out)
+/* Fraction digits of G and O. */
+#define RATE_FRAC 3
+
+/* What is wrong with the range str of option what: a message and exit 2. */
+static void bad_range(const char *what, const char *str) __attribute__((noreturn));
+static void bad_range(const char *what, const char *str)
 {
-	uint64_t v = 0;
-	int digits = 0, seen_dot = 0, fd = 0;
-	const char *p = str;
-	for (; *p; p++) {
-		if (*p == '.' && !seen_dot && frac > 0) {
-			seen_dot = 1;
-			continue;
-		}
-		if (*p < '0' || *p > '9')
-			return -1;
-		if (seen_dot && ++fd > frac)
-			return -1;
-		if (v > (UINT64_MAX / 10 - 9))
-			return -1;
-		v = v * 10 + (uint64_t)(*p - '0');
-		digits++;
-	}
-	if (!digits || (seen_dot && fd == 0))
-		return -1;
-	for (; fd < frac; fd++) {
-		if (v > UINT64_MAX / 10)
-			return -1;
-		v *= 10;
-	}
-	*out = v;
-	return 0;
+	die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
 }
 
-/* A range of values (scaled integers): N, A..B, A..B:STEP, or N,M,....
- * what names the option in messages.  Fills v (at most MAX_POINTS) and
- * returns the count; *geometric is set for A..B and for a list spanning a
- * factor of 16 or more (a log axis suits them).  Dies on a bad range. */
-static size_t parse_range(const char *what, const char *str, int frac, uint64_t *v,
+/* v in units of 10^-frac (v has at most frac fraction digits). */
+static uint64_t units(num_dec v, unsigned frac)
+{
+	uint64_t scale = 1;
+	while (frac--)
+		scale *= 10;
+	return v.num * (scale / v.den);
+}
+
+/* Whether v > max. */
+static int above(num_dec v, uint64_t max)
+{
+	return v.num / v.den > max || (v.num / v.den == max && v.num % v.den);
+}
+
+/* A list of values and ranges (util/num.h: A..B, A..B:STEP, A..B*F,
+ * A..B+D), each with at most frac fraction digits.  what names the option
+ * in messages.  Fills v (at most MAX_POINTS) and returns the count;
+ * *geometric is set for a single range A..B or A..B*F and for a list
+ * spanning a factor of 16 or more (a log axis suits them).  Dies on a bad
+ * range. */
+static size_t parse_range(const char *what, const char *str, unsigned frac, num_dec *v,
                           int *geometric)
 {
 	char buf[256];
-	size_t n = 0;
-	const char *dots = strstr(str, "..");
-	*geometric = 0;
+	size_t n = 0, items = 0;
+	int geo = 0;
 	if (strlen(str) >= sizeof buf)
 		die("%s: '%s' is too long", what, str);
 	strcpy(buf, str);
-	if (dots) {
-		char *a = buf, *b = buf + (dots - str) + 2, *step = strchr(b, ':');
-		uint64_t lo, hi, st = 0;
-		buf[dots - str] = '\0';
-		if (step)
-			*step++ = '\0';
-		if (parse_scaled(a, frac, &lo) || parse_scaled(b, frac, &hi) ||
-		    (step && (parse_scaled(step, frac, &st) || st == 0)))
-			die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
-		if (lo > hi)
-			die("%s: the range '%s' is empty", what, str);
-		if (!step && lo == 0)
-			die("%s: a doubling range A..B needs A > 0 (or give A..B:STEP)", what);
-		*geometric = !step;
-		for (uint64_t x = lo; x < hi; x = step ? x + st : x * 2) {
-			if (n >= MAX_POINTS - 1)
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), items++) {
+		size_t len = strlen(tok);
+		num_range r;
+		num_range_it it;
+		num_dec x;
+		if (!num_is_range(tok, len)) {
+			if (n >= MAX_POINTS)
 				die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
-			v[n++] = x;
-			if ((step && x > UINT64_MAX - st) || (!step && x > UINT64_MAX / 2))
-				break;
+			if (num_value_parse(tok, len, frac, &v[n++]))
+				bad_range(what, str);
+			continue;
 		}
-		v[n++] = hi;
-		return n;
-	}
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		if (n >= MAX_POINTS)
-			die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
-		if (parse_scaled(tok, frac, &v[n]))
-			die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
-		n++;
+		num_err e = num_range_parse(tok, len, frac, &r);
+		if (e == NUM_RANGE)
+			bad_range(what, str);
+		if (e == NUM_EMPTY)
+			die("%s: the range '%s' is empty", what, tok);
+		if (e)
+			die("%s: %s", what, num_err_str(e));
+		geo = r.kind == NUM_RANGE_DOUBLE || r.kind == NUM_RANGE_MUL;
+		for (num_range_begin(&r, &it); num_range_next(&r, &it, &x); v[n++] = x)
+			if (n >= MAX_POINTS)
+				die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
 	}
 	if (n == 0)
-		die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
-	{
+		bad_range(what, str);
+	if (items > 1 || !num_is_range(str, strlen(str))) {
 		/* A list that spans a factor of 16 or more is plotted on a log axis. */
-		uint64_t lo = v[0], hi = v[0];
+		uint64_t lo = units(v[0], frac), hi = lo;
 		for (size_t i = 1; i < n; i++) {
-			lo = v[i] < lo ? v[i] : lo;
-			hi = v[i] > hi ? v[i] : hi;
+			uint64_t x = units(v[i], frac);
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
 		}
-		*geometric = lo > 0 && hi / lo >= 16;
+		geo = lo > 0 && hi / lo >= 16;
 	}
+	*geometric = geo;
 	return n;
 }
 
-/* One value of a single-valued option, or die. */
-static uint64_t parse_one(const char *opt, const char *str, int frac, uint64_t max)
+/* One value of a single-valued option with at most frac fraction digits,
+ * at most max, or die. */
+static num_dec parse_one(const char *opt, const char *str, unsigned frac, uint64_t max)
 {
-	uint64_t v;
+	num_dec v;
+	num_err e;
 	if (str[0] == '-' && str[1] >= '0' && str[1] <= '9')
 		die("%s must not be negative (got %s)", opt, str);
-	if (parse_scaled(str, frac, &v))
-		die("%s expects a %snumber, not '%s'", opt,
-		    frac ? "decimal (at most 3 fraction digits) " : "", str);
-	if (v > max)
-		die("%s must be at most %" PRIu64 "%s (got %s)", opt, frac ? max / 1000 : max,
-		    frac ? " ns/byte" : "", str);
+	e = num_value_parse(str, strlen(str), frac, &v);
+	if (e == NUM_BIG || (e == NUM_OK && above(v, max)))
+		die("%s must be at most %" PRIu64 "%s (got %s)", opt, max, frac ? " ns/byte" : "", str);
+	if (e) {
+		if (frac)
+			die("%s expects a decimal (at most %u fraction digits) number, not '%s'", opt,
+			    frac, str);
+		die("%s expects a number, not '%s'", opt, str);
+	}
 	return v;
 }
 
-/* v thousandths of a ns per byte as a rate, in lowest terms (so that it
- * prints as "6", not "6.000"). */
-static sim_rate milli(uint64_t v)
+/* A LogGOPS flag -K TEXT (sim_pflag_parse) into *c, within this tool's
+ * limits: at most RATE_FRAC fraction digits and MAX_RATE for G and O,
+ * MAX_TIME for L, o, g.  Dies with the reason; returns 1 when opt is not
+ * such a flag. */
+static int param_flag(int opt, const char *text, sim_pchange *c)
 {
-	sim_rate r = { v, 1000 };
-	while (r.den > 1 && r.num % 10 == 0) {
-		r.num /= 10;
-		r.den /= 10;
-	}
-	return r;
+	char err[256], name[3] = { '-', (char)opt, 0 };
+	int r = sim_pflag_parse(opt, text, c, err, sizeof err);
+	if (r > 0)
+		return 1;
+	int k = sim_pname_find(name + 1, 1);
+	unsigned frac = sim_pname_frac((sim_pname)k) ? RATE_FRAC : 0;
+	parse_one(name, text, frac, k == SIM_P_S ? UINT64_MAX / 10 : frac ? MAX_RATE : MAX_TIME);
+	if (r < 0)
+		die("%s", err);
+	return 0;
 }
 
 /* The swept quantity. */
@@ -200,9 +199,8 @@ typedef struct setup {
 	const char *pattern;
 	uint64_t P, s, n;      /* when not swept */
 	sim_params prm;
-	uint64_t G1000, O1000; /* G and O in thousandths of ns/byte */
 	sweep_var var;
-	uint64_t *vals;
+	num_dec *vals;
 	size_t nvals;
 	int geometric;
 	uint64_t loop;         /* 0: the formula comparison */
@@ -213,37 +211,31 @@ typedef struct setup {
 /* The value of point i in the units of its variable (G, O: ns/byte). */
 static double x_of(const setup *u, size_t i)
 {
-	double v = (double)u->vals[i];
-	return (u->var == SW_G || u->var == SW_O) ? v / 1000 : v;
+	return (double)u->vals[i].num / (double)u->vals[i].den;
 }
 
 /* Format point i's value of the swept variable. */
 static void fmt_x(const setup *u, size_t i, char *buf, size_t n)
 {
-	if (u->var == SW_G || u->var == SW_O) {
-		sim_rate_format(milli(u->vals[i]), buf, n);
-	} else {
-		snprintf(buf, n, "%" PRIu64, u->vals[i]);
-	}
+	num_dec_format(u->vals[i], buf, n);
 }
 
 /* The parameters of point i. */
 static void point(const setup *u, size_t i, uint64_t *P, uint64_t *s, uint64_t *n, sim_params *prm)
 {
-	uint64_t v = u->vals[i];
+	num_dec x = u->vals[i];
+	uint64_t v = x.num;    /* the integers: den 1 */
 	*P = u->P;
 	*s = u->s;
 	*n = u->n;
 	*prm = u->prm;
-	prm->G = milli(u->G1000);
-	prm->O = milli(u->O1000);
 	switch (u->var) {
 	case SW_P: *P = v; break;
 	case SW_L: prm->L = v; break;
 	case SW_o: prm->o = v; break;
 	case SW_g: prm->g = v; break;
-	case SW_G: prm->G = milli(v); break;
-	case SW_O: prm->O = milli(v); break;
+	case SW_G: prm->G = x; break;
+	case SW_O: prm->O = x; break;
 	case SW_S: prm->S = v; break;
 	case SW_s: *s = v; break;
 	case SW_n: *n = v; break;
@@ -269,10 +261,10 @@ static void list_formulas(void)
 /* The parameters that are not swept, as " P=16 s=1 L=2500 ..." into buf. */
 static void fixed_params(const setup *u, char *buf, size_t n)
 {
-	char g[32], o[32];
+	char g[NUM_DEC_TEXT], o[NUM_DEC_TEXT];
 	size_t len = 0;
-	sim_rate_format(milli(u->G1000), g, sizeof g);
-	sim_rate_format(milli(u->O1000), o, sizeof o);
+	num_dec_format(u->prm.G, g, sizeof g);
+	num_dec_format(u->prm.O, o, sizeof o);
 	buf[0] = '\0';
 #define ADD(...) do { if (len < n) len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__); } while (0)
 	if (u->var != SW_P)
@@ -634,37 +626,32 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static uint64_t vals[MAX_POINTS];
+	static num_dec vals[MAX_POINTS];
 	setup u;
 	const char *prange = NULL, *sweep = NULL;
 	int c, idx;
+	sim_pchange flags;
+	sim_pset ps;
+	char err[256];
 
 	memset(&u, 0, sizeof u);
-	sim_params_default(&u.prm);
+	memset(&flags, 0, sizeof flags);
 	u.s = 1;
 	u.n = 2;
-	u.G1000 = 6000;
-	u.O1000 = 0;
 	u.vals = vals;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":P:s:L:o:g:G:O:S:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":P:s:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': prange = optarg; break;
-		case 's': u.s = parse_one("--size", optarg, 0, MAX_SIZE); break;
-		case 'L': u.prm.L = parse_one("-L", optarg, 0, MAX_TIME); break;
-		case 'o': u.prm.o = parse_one("-o", optarg, 0, MAX_TIME); break;
-		case 'g': u.prm.g = parse_one("-g", optarg, 0, MAX_TIME); break;
-		case 'G': u.G1000 = parse_one("-G", optarg, 3, MAX_RATE * 1000); break;
-		case 'O': u.O1000 = parse_one("-O", optarg, 3, MAX_RATE * 1000); break;
-		case 'S': u.prm.S = parse_one("-S", optarg, 0, UINT64_MAX / 10); break;
+		case 's': u.s = parse_one("--size", optarg, 0, MAX_SIZE).num; break;
 		case 'n':
-			u.n = parse_one("--fanin", optarg, 0, MAX_P);
+			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
 			if (u.n < 2)
 				die("--fanin must be at least 2 (got %s)", optarg);
 			break;
 		case OPT_SWEEP: sweep = optarg; break;
 		case OPT_LOOP:
-			u.loop = parse_one("--loop", optarg, 0, MAX_LOOP);
+			u.loop = parse_one("--loop", optarg, 0, MAX_LOOP).num;
 			if (u.loop < 1)
 				die("--loop must be at least 1 (got %s)", optarg);
 			break;
@@ -674,11 +661,17 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case ':': die("option %s needs a value", argv[optind - 1]);
 		default:
+			if (param_flag(c, optarg, &flags) == 0)
+				break;
 			if (optopt)
 				die("unknown option -%c (see --help)", optopt);
 			die("unknown option %s (see --help)", argv[optind - 1]);
 		}
 	}
+	sim_pset_default(&ps);
+	if (sim_pset_apply(&ps, &flags, err, sizeof err))
+		die("%s", err);
+	u.prm = ps.p;
 	if (optind >= argc)
 		die("no pattern given (--list shows the patterns with formulas)");
 	u.pattern = argv[optind++];
@@ -694,7 +687,7 @@ int main(int argc, char **argv)
 	if (sweep) {
 		const char *eq = strchr(sweep, '=');
 		size_t k, len = eq ? (size_t)(eq - sweep) : 0;
-		int frac;
+		unsigned frac;
 		uint64_t max;
 		for (k = 1; k < sizeof sweep_names / sizeof sweep_names[0]; k++)
 			if (eq && strlen(sweep_names[k]) == len && strncmp(sweep, sweep_names[k], len) == 0)
@@ -702,25 +695,24 @@ int main(int argc, char **argv)
 		if (!eq || k == sizeof sweep_names / sizeof sweep_names[0])
 			die("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
 		u.var = (sweep_var)k;
-		frac = (u.var == SW_G || u.var == SW_O) ? 3 : 0;
+		frac = (u.var == SW_G || u.var == SW_O) ? RATE_FRAC : 0;
 		u.nvals = parse_range("--sweep", eq + 1, frac, vals, &u.geometric);
-		max = u.var == SW_G || u.var == SW_O ? MAX_RATE * 1000 :
+		max = u.var == SW_G || u.var == SW_O ? MAX_RATE :
 		      u.var == SW_s ? MAX_SIZE : u.var == SW_n ? MAX_P :
 		      u.var == SW_S ? UINT64_MAX / 10 : MAX_TIME;
 		for (size_t i = 0; i < u.nvals; i++) {
-			if (vals[i] > max)
-				die("--sweep: %s must be at most %" PRIu64, sweep_names[k],
-				    frac ? max / 1000 : max);
-			if (u.var == SW_n && vals[i] < 2)
+			if (above(vals[i], max))
+				die("--sweep: %s must be at most %" PRIu64, sweep_names[k], max);
+			if (u.var == SW_n && vals[i].num < 2)
 				die("--sweep: the fan-in n must be at least 2");
 		}
 		u.P = 16;
 		if (prange) {
 			int geo;
-			uint64_t one[MAX_POINTS];
+			static num_dec one[MAX_POINTS];
 			if (parse_range("-P", prange, 0, one, &geo) != 1)
 				die("with --sweep, -P takes one value (got '%s')", prange);
-			u.P = one[0];
+			u.P = one[0].num;
 		}
 		if (u.P < 2 || u.P > MAX_P)
 			die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, u.P);
@@ -728,14 +720,14 @@ int main(int argc, char **argv)
 		u.var = SW_P;
 		u.nvals = parse_range("-P", prange ? prange : "2..64", 0, vals, &u.geometric);
 		for (size_t i = 0; i < u.nvals; i++)
-			if (vals[i] < 2 || vals[i] > MAX_P)
-				die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i]);
+			if (vals[i].num < 2 || vals[i].num > MAX_P)
+				die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i].num);
 	}
 	if (u.loop) {
 		uint64_t maxP = u.var == SW_P ? 0 : u.P;
 		for (size_t i = 0; u.var == SW_P && i < u.nvals; i++)
-			if (vals[i] > maxP)
-				maxP = vals[i];
+			if (vals[i].num > maxP)
+				maxP = vals[i].num;
 		if (maxP * u.loop > MAX_LOOP_RANKS)
 			die("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
 			    u.loop, maxP, MAX_LOOP_RANKS);

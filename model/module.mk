@@ -1,6 +1,6 @@
 # model: loggops-model, closed-form LogP / LogGP / LogGOPS models of
-# collectives checked against the simulator (schedgen's generator and the
-# simulation core, linked in).
+# collectives checked against the simulator (schedgen's generator, the
+# simulation core and its parameter flags, sim/params.c, linked in).
 
 MODEL_SRCS := model/model_formula.c model/model_sim.c model/model_plot.c
 MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/obj/%.o)
@@ -10,7 +10,8 @@ TOOLS += $(B)/bin/loggops-model
 
 $(MODEL_OBJS) $(B)/obj/model/loggops_model.o: ALL_CFLAGS += -I sim -I schedgen
 
-$(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) $(B)/obj/sim/params.o \
+		$(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Unit test: every formula against the simulator in its domain.

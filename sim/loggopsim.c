@@ -1,13 +1,13 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "goal.h"
 #include "goal_compile.h"
+#include "num.h"
 #include "out.h"
 #include "params.h"
 #include "sim.h"
 #include "sweep.h"
 #include "timeline.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,13 +26,9 @@ static void usage(FILE *f)
 "the LogGOPS model and print the finishing times.\n"
 "\n"
 "options (times in ns; G and O may be fractional, e.g. -G 0.4):\n"
-"  -f, --filename FILE   the schedule (instead of the SCHEDULE argument)\n"
-"  -L N                  latency                      (default 2500)\n"
-"  -o N                  CPU overhead per message     (default 1500)\n"
-"  -g N                  NIC gap per message          (default 1000)\n"
-"  -G X                  NIC gap per byte             (default 6)\n"
-"  -O X                  CPU overhead per byte        (default 0)\n"
-"  -S N                  rendezvous above N bytes     (default 65535)\n"
+"  -f, --filename FILE   the schedule (instead of the SCHEDULE argument)\n");
+	sim_pflag_help(f, 24);
+	fprintf(f,
 "  -p, --params FILE     parameters from a parameter file (docs/loggp.md):\n"
 "                        S and size ranges, each with its own L, o, g, G, O;\n"
 "                        -L/-o/-g/-G/-O then set that value in every range,\n"
@@ -76,31 +72,6 @@ static int die_usage(const char *what, const char *arg)
 	return 2;
 }
 
-/* A flag -K VALUE: a plain value for parameter k into *c.  0, or -1. */
-static int flag_value(sim_pchange *c, sim_pname k, const char *text)
-{
-	char err[256];
-	sim_px x;
-	if (sim_px_parse(k, text, &x, err, sizeof err) || x.kind != SIM_PX_SET)
-		return -1;
-	c->x[k] = x;
-	return 0;
-}
-
-/* A non-negative decimal integer filling all of s: 0, or -1. */
-static int parse_count(const char *s, uint64_t *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 _Static_assert(SIM_MAX_RANGES <= TL_MAX_RANGES, "a timeline holds every size range");
 
 /* The size ranges of p for the timeline header: their number. */
@@ -116,8 +87,8 @@ static uint32_t timeline_ranges(const sim_params *p, tl_range *out)
 		t->L = rg[i].L;
 		t->o = rg[i].o;
 		t->g = rg[i].g;
-		sim_rate_format(rg[i].G, t->G, sizeof t->G);
-		sim_rate_format(rg[i].O, t->O, sizeof t->O);
+		num_dec_format(rg[i].G, t->G, sizeof t->G);
+		num_dec_format(rg[i].O, t->O, sizeof t->O);
 	}
 	return n;
 }
@@ -359,23 +330,18 @@ int main(int argc, char **argv)
 	prog_state ps = { 0 };
 	sweep_opts so_sw = { 0 };
 
-	while ((c = getopt_long(argc, argv, "f:V:bL:o:g:G:O:S:p:j:qh", longopts, NULL)) != -1) {
+	char err[1024];
+	while ((c = getopt_long(argc, argv, "f:V:b" SIM_PFLAGS "p:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'V': viz = optarg; break;
 		case 'b': batch = 1; break;
-		case 'L': if (flag_value(&flags, SIM_P_L, optarg)) return die_usage("-L needs a non-negative integer, not", optarg); break;
-		case 'o': if (flag_value(&flags, SIM_P_o, optarg)) return die_usage("-o needs a non-negative integer, not", optarg); break;
-		case 'g': if (flag_value(&flags, SIM_P_g, optarg)) return die_usage("-g needs a non-negative integer, not", optarg); break;
-		case 'S': if (flag_value(&flags, SIM_P_S, optarg)) return die_usage("-S needs a non-negative integer, not", optarg); break;
-		case 'G': if (flag_value(&flags, SIM_P_G, optarg)) return die_usage("-G needs a non-negative number (at most 9 decimals), not", optarg); break;
-		case 'O': if (flag_value(&flags, SIM_P_O, optarg)) return die_usage("-O needs a non-negative number (at most 9 decimals), not", optarg); break;
 		case 'p': pfile = optarg; break;
 		case OPT_CSV: csv = optarg; break;
 		case OPT_SWEEP: so_sw.spec = optarg; break;
 		case 'j': {
 			uint64_t v;
-			if (parse_count(optarg, &v) || v < 1 || v > 1024)
+			if (num_u64_parse(optarg, strlen(optarg), &v) || v < 1 || v > 1024)
 				return die_usage("-j needs a number of threads from 1 to 1024, not", optarg);
 			so_sw.jobs = (unsigned)v;
 			break;
@@ -385,12 +351,8 @@ int main(int argc, char **argv)
 		case OPT_TITLE: so_sw.title = optarg; break;
 		case OPT_PART: {
 			const char *sl = strchr(optarg, '/');
-			char kb[32];
-			if (!sl || (size_t)(sl - optarg) >= sizeof kb)
-				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
-			memcpy(kb, optarg, (size_t)(sl - optarg));
-			kb[sl - optarg] = 0;
-			if (parse_count(kb, &so_sw.part) || parse_count(sl + 1, &so_sw.nparts)
+			if (!sl || num_u64_parse(optarg, (size_t)(sl - optarg), &so_sw.part)
+			    || num_u64_parse(sl + 1, strlen(sl + 1), &so_sw.nparts)
 			    || so_sw.part < 1 || so_sw.part > so_sw.nparts)
 				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
 			break;
@@ -400,9 +362,16 @@ int main(int argc, char **argv)
 		case OPT_PROGRESS: ps.force = 1; break;
 		case 'q': ps.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
-		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return 2;
+		default: {
+			int r = sim_pflag_parse(c, optarg, &flags, err, sizeof err);
+			if (r < 0)
+				return die_usage(err, NULL);
+			if (r > 0) {
+				fprintf(stderr, "Try '%s --help'.\n", prog);
+				return 2;
+			}
+			break;
+		}
 		}
 	}
 	if (optind < argc) {
@@ -424,7 +393,6 @@ int main(int argc, char **argv)
 	so_sw.csv = csv;
 	so_sw.quiet = ps.quiet;
 
-	char err[1024];
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL };
 	const char *outs[] = { viz, csv, so_sw.svg };

@@ -6,23 +6,21 @@ SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 
 # The command-line layer: parameter sets (the parameter file is read by
-# libloggp, $(B)/lib/libloggp.a, named here by path since loggp/module.mk
-# is read later) and sweeps (threads).
-SIM_CLI_SRCS := sim/params.c sim/sweep.c
+# libparams) and sweeps (threads).
+SIM_CLI_SRCS := sim/params.c sim/sweep_spec.c sim/sweep_run.c sim/sweep_out.c
 SIM_CLI_OBJS := $(SIM_CLI_SRCS:%.c=$(B)/obj/%.o)
 
 OBJS += $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o
 TOOLS += $(B)/bin/loggopsim
 
-$(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I loggp -I timeline
-$(SIM_OBJS): ALL_CFLAGS += -I timeline
+$(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I timeline
 
 $(SIM_LIB): $(SIM_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
@@ -42,13 +40,13 @@ OBJS += $(B)/obj/tests/sim/simgen_main.o
 # The sweep and parameter-set test links the command-line layer as well.
 TEST_PROGS += $(B)/tests/sim_sweep_test
 OBJS += $(B)/obj/tests/sim/sweep_test.o
-$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # libFuzzer target (make fuzz builds it with SAN=fuzz).
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
-$(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim -I loggp
-$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(B)/lib/libloggp.a $(LIBUTIL)
+$(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim
+$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
 endif

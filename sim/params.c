@@ -1,5 +1,6 @@
 /* params.c: parameter sets for loggopsim: the parameter file, changes to
- * single values, formatting (docs/semantics.md "Size ranges", docs/sim.md). */
+ * single values, the flags, formatting (docs/semantics.md "Size ranges",
+ * docs/sim.md). */
 #include "params.h"
 
 #include "loggp_params.h"
@@ -11,14 +12,19 @@
 __extension__ typedef unsigned __int128 sim_pu128;
 
 static const char *const pname[SIM_NPARAMS] = {
-#define SIM_PS_X(e, n, r) n,
+#define SIM_PS_X(e, n, r, h) n,
 	SIM_PARAMS(SIM_PS_X)
 #undef SIM_PS_X
 };
 static const int per_byte[SIM_NPARAMS] = {
-#define SIM_PB_X(e, n, r) r,
+#define SIM_PB_X(e, n, r, h) r,
 	SIM_PARAMS(SIM_PB_X)
 #undef SIM_PB_X
+};
+static const char *const meaning[SIM_NPARAMS] = {
+#define SIM_PM_X(e, n, r, h) h,
+	SIM_PARAMS(SIM_PM_X)
+#undef SIM_PM_X
 };
 
 const char *sim_pname_str(sim_pname k)
@@ -91,18 +97,14 @@ int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
 		free(lp);
 		return -1;
 	}
-	for (size_t k = 0; k < lp->nranges && k < SIM_MAX_RANGES; k++) {
+	for (size_t k = 0; k < lp->nranges; k++) {
 		const loggp_range *r = &lp->range[k];
 		rg[k].last = r->last;
 		rg[k].L = r->L;
 		rg[k].o = r->o;
 		rg[k].g = r->g;
-		/* The reader accepts exactly what sim_rate_parse does. */
-		if (sim_rate_parse(r->G, &rg[k].G) || sim_rate_parse(r->O, &rg[k].O)) {
-			snprintf(err, errlen, "%s: error: range %zu: G or O is not exact", path, k + 1);
-			free(lp);
-			return -1;
-		}
+		rg[k].G = r->G;
+		rg[k].O = r->O;
 	}
 	sim_pset_default(ps);
 	ps->p.S = lp->S;
@@ -111,32 +113,22 @@ int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
 	return 0;
 }
 
-/* A non-negative decimal integer filling all of s: 0, or -1. */
-static int parse_int(const char *s, uint64_t *v)
+unsigned sim_pname_frac(sim_pname k)
 {
-	uint64_t x = 0;
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
-	*v = x;
-	return 0;
+	return per_byte[k] ? NUM_FRAC_MAX : 0;
 }
 
 int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t errlen)
 {
+	size_t len = strlen(text);
 	memset(x, 0, sizeof *x);
 	x->v.den = 1;
 	if (text[0] == '*') {
-		if (parse_int(text + 1, &x->v.num) == 0) {
+		if (num_u64_parse(text + 1, len - 1, &x->v.num) == NUM_OK) {
 			x->kind = SIM_PX_MUL;
 			return 0;
 		}
-	} else if (per_byte[k] ? sim_rate_parse(text, &x->v) == 0
-	                       : parse_int(text, &x->v.num) == 0) {
+	} else if (num_value_parse(text, len, sim_pname_frac(k), &x->v) == NUM_OK) {
 		x->kind = SIM_PX_SET;
 		return 0;
 	} else if (k != SIM_P_S) {
@@ -156,6 +148,39 @@ int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t err
 		snprintf(err, errlen, "%s needs a non-negative integer, '*K' or one of L, o, g, "
 		         "not '%s'", pname[k], text);
 	return -1;
+}
+
+int sim_pflag_parse(int opt, const char *text, sim_pchange *c, char *err, size_t errlen)
+{
+	char name[2] = { (char)opt, 0 };
+	int k = opt > 0 && opt < 128 ? sim_pname_find(name, 1) : -1;
+	sim_px x;
+	if (k < 0)
+		return 1;
+	if (sim_px_parse((sim_pname)k, text, &x, err, errlen) || x.kind != SIM_PX_SET) {
+		snprintf(err, errlen, "-%s needs a non-negative %s, not '%s'", pname[k],
+		         per_byte[k] ? "number (at most 9 decimals)" : "integer", text);
+		return -1;
+	}
+	c->x[k] = x;
+	return 0;
+}
+
+void sim_pflag_help(FILE *f, int col)
+{
+	sim_pset ps;
+	int w = 0;
+	sim_pset_default(&ps);
+	for (int k = 0; k < SIM_NPARAMS; k++)
+		if ((int)strlen(meaning[k]) > w)
+			w = (int)strlen(meaning[k]);
+	for (int k = 0; k < SIM_NPARAMS; k++) {
+		char v[NUM_DEC_TEXT];
+		sim_pset_value(&ps, (sim_pname)k, v, sizeof v);
+		fprintf(f, "  -%s %-*s%-*s(default %s%s)\n", pname[k], col - 5,
+		        per_byte[k] ? "X" : "N", w + 2, meaning[k], v,
+		        per_byte[k] ? "; may be fractional" : "");
+	}
 }
 
 /* Parameter k of range r as a rate (den 1 for L, o, g). */
@@ -186,20 +211,13 @@ static void range_set(sim_range *r, int k, sim_rate v)
 }
 
 /* old * factor into *out: 0, or -1 when it does not fit (rates: value below
- * 2^32 as sim_rate_parse requires). */
+ * NUM_DEC_LIMIT, as num_dec_parse requires). */
 static int mul(sim_rate old, uint64_t factor, int rate, sim_rate *out)
 {
 	sim_pu128 v = (sim_pu128)old.num * factor;
-	if (v > UINT64_MAX || (rate && v >= (sim_pu128)old.den << 32))
+	if (v > UINT64_MAX || (rate && v >= (sim_pu128)old.den * NUM_DEC_LIMIT))
 		return -1;
-	out->num = (uint64_t)v;
-	out->den = old.den;
-	while (out->den > 1 && out->num % 10 == 0) {
-		out->num /= 10;
-		out->den /= 10;
-	}
-	if (out->num == 0)
-		out->den = 1;
+	*out = num_dec_make((uint64_t)v, old.den);
 	return 0;
 }
 
@@ -240,14 +258,6 @@ int sim_pset_apply(sim_pset *ps, const sim_pchange *c, char *err, size_t errlen)
 	return 0;
 }
 
-static void format_value(sim_rate v, int rate, char *buf, size_t n)
-{
-	if (rate)
-		sim_rate_format(v, buf, n);
-	else
-		snprintf(buf, n, "%" PRIu64, v.num);
-}
-
 void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 {
 	if (k == SIM_P_S) {
@@ -264,7 +274,7 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 			return;
 		}
 	}
-	format_value(v, per_byte[k], buf, n);
+	num_dec_format(v, buf, n);
 }
 
 /* "L=.. o=.. g=.. G=.. O=.." of range r (JSON members when json). */
@@ -272,7 +282,7 @@ static void put_range(FILE *f, const sim_range *r, int json)
 {
 	for (int k = SIM_P_L; k <= SIM_P_O; k++) {
 		char buf[48];
-		format_value(range_get(r, k), per_byte[k], buf, sizeof buf);
+		num_dec_format(range_get(r, k), buf, sizeof buf);
 		if (json)
 			fprintf(f, "%s\"%s\": %s", k ? ", " : "", pname[k], buf);
 		else

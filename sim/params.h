@@ -1,6 +1,6 @@
-/* params.h: parameter sets for loggopsim: the parameter file (size ranges,
- * read with libloggp), changes to single values (flags, sweep sets) and
- * their formatting. */
+/* params.h: parameter sets for loggopsim (and the flags of loggops-model):
+ * the parameter file (size ranges, read with libparams), changes to single
+ * values (flags, sweep sets) and their formatting. */
 #ifndef PARAMS_H
 #define PARAMS_H
 
@@ -10,17 +10,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The six parameters, in output order.  X(enum suffix, name, per byte) */
+/* The six parameters, in output order; each is also the flag -NAME VALUE
+ * of the tools that take them.  X(enum suffix, name, per byte (a rate,
+ * may be fractional), meaning for --help) */
 #define SIM_PARAMS(X) \
-	X(L, "L", 0) /* latency, ns                       */ \
-	X(o, "o", 0) /* CPU overhead per message, ns      */ \
-	X(g, "g", 0) /* NIC gap per message, ns           */ \
-	X(G, "G", 1) /* NIC gap per byte, ns (a rate)     */ \
-	X(O, "O", 1) /* CPU overhead per byte, ns (a rate)*/ \
-	X(S, "S", 0) /* rendezvous threshold, bytes       */
+	X(L, "L", 0, "latency, ns") \
+	X(o, "o", 0, "CPU overhead per message, ns") \
+	X(g, "g", 0, "NIC gap per message, ns") \
+	X(G, "G", 1, "NIC gap per byte, ns") \
+	X(O, "O", 1, "CPU overhead per byte, ns") \
+	X(S, "S", 0, "rendezvous above N bytes")
+
+/* The flags in getopt's option string: "L:o:g:G:O:S:". */
+#define SIM_PF_OPT_X(e, n, r, h) n ":"
+#define SIM_PFLAGS SIM_PARAMS(SIM_PF_OPT_X)
 
 typedef enum sim_pname {
-#define SIM_PN_X(e, n, r) SIM_P_##e,
+#define SIM_PN_X(e, n, r, h) SIM_P_##e,
 	SIM_PARAMS(SIM_PN_X)
 #undef SIM_PN_X
 	SIM_NPARAMS
@@ -55,16 +61,33 @@ const char *sim_pname_str(sim_pname k);
 /* The parameter named by the n bytes at name, or -1. */
 int sim_pname_find(const char *name, size_t n);
 
+/* The fraction digits parameter k's values may have (num.h): NUM_FRAC_MAX
+ * for the per-byte G and O, 0 for the integers L, o, g, S. */
+unsigned sim_pname_frac(sim_pname k);
+
 /* The defaults (sim_params_default), one range. */
 void sim_pset_default(sim_pset *ps);
 
 /* *dst = *src, its range pointer following. */
 void sim_pset_copy(sim_pset *dst, const sim_pset *src);
 
-/* Read the parameter file at path (docs/loggp.md, read by libloggp) into
+/* Read the parameter file at path (docs/loggp.md, read by libparams) into
  * *ps: S and the ranges (one range: the plain fields, nranges 0).  Returns
  * 0, or -1 with the reader's message in err ("PATH:LINE:COL: error: ..."). */
 int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen);
+
+/* A parameter flag -K TEXT (getopt's option character and optarg): the
+ * value of parameter K, a plain number (no '*K', no parameter name), into
+ * c->x[K].  Returns 0; 1 when opt is not one of the flags (text is not
+ * read, c is unchanged); -1 with "-L needs a non-negative integer, not
+ * 'TEXT'" (G and O: "-G needs a non-negative number (at most 9 decimals),
+ * not 'TEXT'") in err. */
+int sim_pflag_parse(int opt, const char *text, sim_pchange *c, char *err, size_t errlen);
+
+/* Write the --help lines of the flags, one per parameter: "  -L N", the
+ * meaning from column col on, and the default (sim_params_default):
+ * "  -L N   latency, ns   (default 2500)". */
+void sim_pflag_help(FILE *f, int col);
 
 /* Parse the value text of parameter k into *x: a number ("2500", "0.4" for
  * G and O), "*K" (times the old value, K an integer) or a parameter name

@@ -4,29 +4,29 @@
 #define SIM_H
 
 #include "goal.h"
+#include "loggp_params.h"
+#include "num.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
-/* A non-negative per-byte rate num/den ns (den a power of ten), so that
+/* A per-byte rate in ns: an exact decimal below 2^32 (num.h), so that
  * fractional G and O are exact. */
-typedef struct sim_rate {
-	uint64_t num, den;
-} sim_rate;
+typedef num_dec sim_rate;
 
-/* Parse a decimal "6", "0.4", "12.125" (at most 9 fraction digits, value
- * below 2^32).  Returns 0, or -1 if str is not such a number. */
+/* As num_dec_parse with 9 fraction digits (but also ".5" and "5.").
+ * Returns 0, or -1 if str is not such a number. */
 int sim_rate_parse(const char *str, sim_rate *out);
 
-/* Format r as the shortest decimal ("6", "0.4") into buf. */
+/* As num_dec_format. */
 void sim_rate_format(sim_rate r, char *buf, size_t n);
 
 /* The per-byte term of a message of size bytes: max(size-1,0) * r rounded
  * half up, floor(x + 0.5).  Exact (128-bit arithmetic). */
 uint64_t sim_rate_bytes(sim_rate r, uint64_t size);
 
-/* Most size ranges a parameter set may have. */
-#define SIM_MAX_RANGES 64
+/* Most size ranges a parameter set may have: those of a parameter file. */
+#define SIM_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
 
 /* The parameters of the messages of a size range (docs/semantics.md,
  * "Size ranges"): sizes from the previous range's last + 1 (0 for the first)

@@ -1,6 +1,7 @@
 /* sweep.h: parameter sweeps (docs/sweep.md): sweep specifications (a file of
- * named sets or the compact form), running the sets of one schedule in
- * threads, and the CSV, table and SVG outputs. */
+ * named sets or the compact form; sweep_spec.c), running the sets of one
+ * schedule in threads (sweep_run.c), and the CSV, table and SVG outputs
+ * (sweep_out.c). */
 #ifndef SWEEP_H
 #define SWEEP_H
 
@@ -50,6 +51,8 @@ typedef struct sweep {
 	size_t npf;
 } sweep;
 
+/* ---- The sweep language (sweep_spec.c) ---- */
+
 /* Expand the compact form ("L=1000..64000*2 G=1,2,4": docs/sweep.md) into
  * *sw (empty before).  Returns 0, or -1 with the reason in err. */
 int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen);
@@ -74,6 +77,11 @@ int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *
 /* The index of the set named name, or -1.  O(sets). */
 long sweep_find(const sweep *sw, const char *name);
 
+/* Free the sets and parameter files of *sw, leaving it empty. */
+void sweep_free(sweep *sw);
+
+/* ---- Running (sweep_run.c) ---- */
+
 /* Run every set i with i % nparts == part (all with nparts 1) on schedule s
  * (open, shared read-only by all threads) in jobs threads, each set in its
  * own simulation created and destroyed by the thread running it.  res has
@@ -83,6 +91,8 @@ long sweep_find(const sweep *sw, const char *name);
 int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
               size_t part, size_t nparts, unsigned jobs, sweep_result *res,
               char *err, size_t errlen);
+
+/* ---- Outputs (sweep_out.c) ---- */
 
 /* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
  * per set in order.  base_idx: the baseline set for the relative column (-1:
@@ -100,7 +110,5 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
  * write error. */
 int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
                     const char *title);
-
-void sweep_free(sweep *sw);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int util_grow_to(void *pp, size_t *cap, size_t need, size_t elem)
 {
@@ -56,6 +57,23 @@ int util_read_stream(FILE *f, size_t max, char **buf, size_t *len)
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+int util_read_file(const char *path, size_t max, char **buf, size_t *len, char *err,
+                   size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	int e = util_read_stream(f, max, buf, len);
+	fclose(f);
+	if (e == EFBIG)
+		snprintf(err, errlen, "%s: error: too large (%zu bytes or more)", path, max);
+	else if (e)
+		snprintf(err, errlen, "%s: error: cannot read: %s", path, strerror(e));
+	return e ? -1 : 0;
 }
 
 void util_xml_put(FILE *f, const char *s)

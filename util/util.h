@@ -49,6 +49,13 @@ static inline int util_grow(void *pp, size_t *cap, size_t need, size_t elem)
  * errno of a read error (EIO if it set none), with *buf NULL. */
 int util_read_stream(FILE *f, size_t max, char **buf, size_t *len);
 
+/* Read the file at path whole (util_read_stream) into a new buffer *buf
+ * (free it) of *len bytes, at most max bytes.  Returns 0, or -1 with
+ * "PATH: error: cannot open: REASON", "PATH: error: cannot read: REASON"
+ * or "PATH: error: too large (MAX bytes or more)" in err. */
+int util_read_file(const char *path, size_t max, char **buf, size_t *len, char *err,
+                   size_t errlen);
+
 /* Write s to f with &, <, > and " escaped for XML. */
 void util_xml_put(FILE *f, const char *s);
 

@@ -51,6 +51,7 @@ printf '%s\n' 'shm params=fuzz-sweep.params' 'tcp-L*2  params=fuzz-sweep.params 
 printf '%s\n' 'none params=no-such.params' >$F/corpus-sweep/no-params.sweep
 printf '%s' 'L=1000..64000*2 G=1,2,4' >$F/corpus-sweep/compact
 printf '%s' 'G=0.1..0.5+0.2 o=*2,L O=0.000000001 S=0,65535 g=1..50*3' >$F/corpus-sweep/compact2
+printf '%s' 'L=1..10 S=0..10:4,100 G=0.5..2,4..4.5:0.25' >$F/corpus-sweep/compact3
 for t in goal_text goal_bin loggp trace t2g timeline sweep; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}

@@ -189,8 +189,8 @@ static void test_protocol_change(void)
 	CHECK(par.range[1].last == LOGGP_SIZE_INF);
 	CHECK_EQ_U64(par.range[0].L, 2000);
 	CHECK_EQ_U64(par.range[1].g, 3000);
-	CHECK_STR(par.range[1].G, "0.5");
-	CHECK_STR(par.range[0].O, "0");
+	CHECK(par.range[1].G.num == 5 && par.range[1].G.den == 10);   /* 0.5 */
+	CHECK(par.range[0].O.num == 0 && par.range[0].O.den == 1);
 
 	/* Detection off: one range. */
 	det.enabled = 0;

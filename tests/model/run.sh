@@ -48,6 +48,20 @@ want "tournament P=16: 8 (2o+L) = 44000" 2 44000 barrier_tournament -P 16
 # message is handled at o + L = 4000, then one every o: 4000 + 4 o = 10000.
 want "loop of 4 on 2 ranks: (o + L + 4 o) / 4 = 2500" 3 2500.000 bcast_chain -P 2 --loop 4
 
+# Every range form of util/num.h, exactly: the first CSV column.
+xs() { # NAME EXPECTED ARGS...
+	local n=$1 w=$2; shift 2
+	local got
+	got=$("$M" "$@" --csv 2>"$tmp/diff" | sed 1d | cut -d, -f1 | paste -sd' ')
+	if [ "$got" = "$w" ]; then ok "values: $n"; else echo "got '$got', want '$w'" >"$tmp/diff"; fail "values: $n"; fi
+}
+xs "A..B doubles and ends at B" "2 4 8 16 32 48" bcast_binomial -P 2..48
+xs "A..B:STEP ends at B" "4 9 14 16" bcast_binomial -P 4..16:5
+xs "A..B*F up to B" "2 6 18" bcast_binomial -P 2..48*3
+xs "A..B+D up to B, in a list" "4 9 14 100" bcast_binomial -P 4..16+5,100
+xs "decimal steps are exact" "0.25 0.55 0.85 1" bcast_binomial --sweep G=0.25..1:0.3
+xs "a list of ranges" "0 0.001 0.002 0.5 1000" bcast_binomial --sweep O=0..0.002:0.001,0.5..1000*2000
+
 # CSV: a header and one line per P, the same columns on every line.
 "$M" gather_linear -P 2..64 --csv >"$tmp/g.csv" 2>"$tmp/diff"
 if [ "$(wc -l <"$tmp/g.csv")" = 7 ] && [ "$(awk -F, '{print NF}' "$tmp/g.csv" | sort -u)" = 11 ] &&
@@ -75,6 +89,10 @@ err_case "pattern without formula" "no formula covers pattern 'ring_double' (--l
 err_case "P = 1" "-P must be 2..1048576 (got 1)" bcast_binomial -P 1
 err_case "bad range" "-P expects N, A..B, A..B:STEP or N,M,..., not '2..x'" bcast_binomial -P 2..x
 err_case "empty range" "-P: the range '8..4' is empty" bcast_binomial -P 8..4
+err_case "doubling from 0" "-P: a doubling range A..B needs A > 0 (or give A..B:STEP)" bcast_binomial -P 0..8
+err_case "step 0" "-P: the step after ':' must be above 0" bcast_binomial -P 2..8:0
+err_case "factor 1" "-P: the factor after '*' must be an integer of at least 2" bcast_binomial -P 2..8*1
+err_case "too many values" "-P: '2..20000:1' has more than 10000 values" bcast_binomial -P 2..20000:1
 err_case "negative size" "--size must not be negative (got -3)" bcast_binomial -s -3
 err_case "G with 4 decimals" "-G expects a decimal (at most 3 fraction digits) number, not '0.0001'" bcast_binomial -G 0.0001
 err_case "L not a number" "-L expects a number, not '1e3'" bcast_binomial -L 1e3

@@ -1,4 +1,4 @@
-/* sweep_test.c: parameter changes and size ranges (params.c), the sweep
+/* sweep_test.c: parameter changes, flags and size ranges (params.c), the sweep
  * specifications (compact form and files, with their exact errors), and
  * sweep runs equal to single runs at any number of threads (sweep.c). */
 #include "check.h"
@@ -34,6 +34,16 @@ static const char *value(const sweep *sw, size_t i, sim_pname k, char *buf, size
 		return buf;
 	}
 	sim_pset_value(&ps, k, buf, n);
+	return buf;
+}
+
+/* The names of the sets of the compact spec, or its error. */
+static const char *expanded(const char *spec, char *buf, size_t n)
+{
+	sweep sw = { 0 };
+	if (sweep_parse_compact(spec, &sw, buf, n) == 0)
+		names(&sw, buf, n);
+	sweep_free(&sw);
 	return buf;
 }
 
@@ -74,6 +84,13 @@ static void test_compact(void)
 	CHECK(sweep_parse_compact("g=1..50*3", &sw, err, sizeof err) == 0);
 	CHECK_STR(names(&sw, buf, sizeof buf), "g=1 g=3 g=9 g=27");
 	sweep_free(&sw);
+
+	/* Doubling and stepping ranges end at B. */
+	CHECK_STR(expanded("L=1..10", buf, sizeof buf), "L=1 L=2 L=4 L=8 L=10");
+	CHECK_STR(expanded("S=0..10:4 G=0.5..2", buf, sizeof buf),
+	          "S=0:G=0.5 S=0:G=1 S=0:G=2 S=4:G=0.5 S=4:G=1 S=4:G=2 "
+	          "S=8:G=0.5 S=8:G=1 S=8:G=2 S=10:G=0.5 S=10:G=1 S=10:G=2");
+	CHECK_STR(expanded("O=0..0.25:0.1,1", buf, sizeof buf), "O=0 O=0.1 O=0.2 O=0.25 O=1");
 
 	/* Cartesian product: the first parameter varies slowest. */
 	CHECK(sweep_parse_compact("L=1,2 G=1,2,4", &sw, err, sizeof err) == 0);
@@ -132,12 +149,20 @@ static void test_compact(void)
 	          "L needs a non-negative integer, '*K' or one of L, o, g, not '1.5'");
 	CHECK_STR(compact_err("G=-1", err, sizeof err),
 	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '-1'");
+	CHECK_STR(compact_err("G=.5", err, sizeof err),
+	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '.5'");
 	CHECK_STR(compact_err("S=o", err, sizeof err),
 	          "S needs a non-negative integer or '*K', not 'o'");
 	CHECK_STR(compact_err("O=L", err, sizeof err),
 	          "O needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'L'");
-	CHECK_STR(compact_err("L=1..10", err, sizeof err),
-	          "bad range '1..10': expected A..B*F or A..B+D with numbers for L");
+	CHECK_STR(compact_err("L=1..x", err, sizeof err),
+	          "bad range '1..x': expected A..B*F, A..B+D, A..B or A..B:D with numbers for L");
+	CHECK_STR(compact_err("G=0.1234567891..1", err, sizeof err),
+	          "bad range '0.1234567891..1': expected A..B*F, A..B+D, A..B or A..B:D with numbers for G");
+	CHECK_STR(compact_err("L=0..8", err, sizeof err),
+	          "range '0..8': a doubling range A..B needs A > 0 (or give A..B:STEP)");
+	CHECK_STR(compact_err("L=1..8:0", err, sizeof err),
+	          "range '1..8:0': the step after ':' must be above 0");
 	CHECK_STR(compact_err("L=1..10*1", err, sizeof err),
 	          "range '1..10*1': the factor after '*' must be an integer of at least 2");
 	CHECK_STR(compact_err("L=0..10*2", err, sizeof err),
@@ -301,6 +326,53 @@ static void test_params(void)
 	}
 }
 
+/* The flags -L ... -S: values into a change, exact errors, the help. */
+static void test_flags(void)
+{
+	sim_pchange c;
+	sim_pset ps;
+	char err[256], v[64], *help = NULL;
+	size_t hlen = 0;
+	memset(&c, 0, sizeof c);
+	CHECK(sim_pflag_parse('L', "7", &c, err, sizeof err) == 0);
+	CHECK(sim_pflag_parse('G', "0.25", &c, err, sizeof err) == 0);
+	CHECK(sim_pflag_parse('S', "100", &c, err, sizeof err) == 0);
+	CHECK(c.x[SIM_P_L].kind == SIM_PX_SET && c.x[SIM_P_o].kind == SIM_PX_KEEP);
+	sim_pset_default(&ps);
+	CHECK(sim_pset_apply(&ps, &c, err, sizeof err) == 0);
+	sim_pset_value(&ps, SIM_P_L, v, sizeof v);
+	CHECK_STR(v, "7");
+	sim_pset_value(&ps, SIM_P_G, v, sizeof v);
+	CHECK_STR(v, "0.25");
+	sim_pset_value(&ps, SIM_P_o, v, sizeof v);
+	CHECK_STR(v, "1500");
+	sim_pset_value(&ps, SIM_P_S, v, sizeof v);
+	CHECK_STR(v, "100");
+	CHECK(sim_pflag_parse('q', NULL, &c, err, sizeof err) == 1);
+	CHECK(sim_pflag_parse('?', NULL, &c, err, sizeof err) == 1);
+	CHECK(sim_pflag_parse('L', "abc", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-L needs a non-negative integer, not 'abc'");
+	CHECK(sim_pflag_parse('S', "*2", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-S needs a non-negative integer, not '*2'");
+	CHECK(sim_pflag_parse('O', "G", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-O needs a non-negative number (at most 9 decimals), not 'G'");
+	CHECK(sim_pflag_parse('G', "0.1234567891", &c, err, sizeof err) == -1);
+	CHECK_STR(err, "-G needs a non-negative number (at most 9 decimals), not '0.1234567891'");
+	CHECK_EQ_U64(c.x[SIM_P_G].v.num, 25);                  /* unchanged by the errors */
+	CHECK_STR(SIM_PFLAGS, "L:o:g:G:O:S:");
+	FILE *f = open_memstream(&help, &hlen);
+	sim_pflag_help(f, 10);
+	fclose(f);
+	CHECK_STR(help,
+	          "  -L N    latency, ns                   (default 2500)\n"
+	          "  -o N    CPU overhead per message, ns  (default 1500)\n"
+	          "  -g N    NIC gap per message, ns       (default 1000)\n"
+	          "  -G X    NIC gap per byte, ns          (default 6; may be fractional)\n"
+	          "  -O X    CPU overhead per byte, ns     (default 0; may be fractional)\n"
+	          "  -S N    rendezvous above N bytes      (default 65535)\n");
+	free(help);
+}
+
 /* A sweep gives for every set exactly what one simulation with its
  * parameters gives, at 1, 2 and 5 threads and in parts. */
 static void test_run(void)
@@ -380,6 +452,7 @@ int main(void)
 	test_compact();
 	test_file();
 	test_params();
+	test_flags();
 	test_run();
 	rmdir(tmpdir);
 	return check_done();

@@ -1,10 +1,20 @@
-/* params_test.c: the LogGP parameter file and the PRTT table: round trips and exact error texts. */
+/* file_test.c: the LogGP parameter file: exact values, round trip and
+ * exact error texts. */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "loggp_params.h"
-#include "loggp_raw.h"
+
+/* v as text ("6", "0.4"). */
+static const char *dec(num_dec v)
+{
+	static char buf[4][NUM_DEC_TEXT];
+	static unsigned k;
+	char *b = buf[k++ % 4];
+	num_dec_format(v, b, NUM_DEC_TEXT);
+	return b;
+}
 
 /* Parse text as "t.params"; returns the error text or "" on success. */
 static const char *perr(const char *text, loggp_params *p)
@@ -26,9 +36,13 @@ static void test_parse_ok(void)
 	CHECK_EQ_U64(p.range[0].L, 2500);
 	CHECK_EQ_U64(p.range[0].o, 1500);
 	CHECK_EQ_U64(p.range[0].g, 1000);
-	CHECK_STR(p.range[0].G, "6");
-	CHECK(p.range[1].Gv == 0.4);
-	CHECK_STR(p.range[1].O, "0.000001");
+	CHECK_EQ_U64(p.range[0].G.num, 6);
+	CHECK_EQ_U64(p.range[0].G.den, 1);
+	CHECK_EQ_U64(p.range[1].G.num, 4);
+	CHECK_EQ_U64(p.range[1].G.den, 10);
+	CHECK_EQ_U64(p.range[1].O.num, 1);
+	CHECK_EQ_U64(p.range[1].O.den, 1000000);
+	CHECK_STR(dec(p.range[1].O), "0.000001");
 	CHECK(p.range[1].last == LOGGP_SIZE_INF);
 	CHECK(loggp_params_lookup(&p, 0) == &p.range[0]);
 	CHECK(loggp_params_lookup(&p, 1024) == &p.range[0]);
@@ -110,10 +124,13 @@ static void test_round_trip(void)
 	loggp_range_set(&p.range[2], 1025, LOGGP_SIZE_INF, 2e3, 0, 4e3, 12.5, 3);
 	CHECK_EQ_U64(p.range[0].L, 10);
 	CHECK_EQ_U64(p.range[0].o, 94);
-	CHECK_STR(p.range[0].G, "0.14249");
-	CHECK_STR(p.range[0].O, "0");
+	CHECK_STR(dec(p.range[0].G), "0.14249");
+	CHECK_STR(dec(p.range[0].O), "0");
 	CHECK_EQ_U64(p.range[1].L, 0);
-	CHECK_STR(p.range[2].G, "12.5");
+	CHECK_STR(dec(p.range[1].G), "0.017682");
+	CHECK_STR(dec(p.range[1].O), "0.044988");
+	CHECK_STR(dec(p.range[2].G), "12.5");
+	CHECK_STR(dec(p.range[2].O), "3");
 	char path[] = "/tmp/loggp_params_testXXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
@@ -130,60 +147,10 @@ static void test_round_trip(void)
 		CHECK_EQ_U64(q.range[i].L, p.range[i].L);
 		CHECK_EQ_U64(q.range[i].o, p.range[i].o);
 		CHECK_EQ_U64(q.range[i].g, p.range[i].g);
-		CHECK_STR(q.range[i].G, p.range[i].G);
-		CHECK_STR(q.range[i].O, p.range[i].O);
-		CHECK(q.range[i].Gv == p.range[i].Gv && q.range[i].Ov == p.range[i].Ov);
+		CHECK(q.range[i].G.num == p.range[i].G.num && q.range[i].G.den == p.range[i].G.den);
+		CHECK(q.range[i].O.num == p.range[i].O.num && q.range[i].O.den == p.range[i].O.den);
 	}
 	unlink(path);
-}
-
-/* Write text to a temporary file and read it as a PRTT table. */
-static const char *raw(const char *text, unsigned *n, loggp_point **pts, size_t *np)
-{
-	static char err[LOGGP_ERRLEN];
-	FILE *f = fopen("/tmp/loggp_raw_test.prtt", "w");
-	fputs(text, f);
-	fclose(f);
-	int rc = loggp_raw_read("/tmp/loggp_raw_test.prtt", n, pts, np, err);
-	unlink("/tmp/loggp_raw_test.prtt");
-	return rc ? err : "";
-}
-
-static void test_raw(void)
-{
-	loggp_point in[2] = { { 1, 500, 500, 700, 2300, 6000, 1.5, 2, 3 },
-	                      { 4096, 900, 900, 1100, 3000, 9000, 0, 0, 0 } };
-	FILE *f = fopen("/tmp/loggp_raw_rt.prtt", "w");
-	CHECK(loggp_raw_write(f, 10, in, 2) == 0);
-	fclose(f);
-	unsigned n;
-	loggp_point *pts;
-	size_t np;
-	char err[LOGGP_ERRLEN];
-	CHECK(loggp_raw_read("/tmp/loggp_raw_rt.prtt", &n, &pts, &np, err) == 0);
-	unlink("/tmp/loggp_raw_rt.prtt");
-	CHECK_EQ_U64(n, 10);
-	CHECK_EQ_U64(np, 2);
-	CHECK(memcmp(pts, in, sizeof in) == 0);
-	free(pts);
-	CHECK_STR(raw("loggp-prtt 1\nn 5\n8 1 2 3 4 5\n", &n, &pts, &np), "");
-	CHECK(np == 1 && pts[0].size == 8 && pts[0].prttd == 5 && pts[0].spreadd == 0);
-	free(pts);
-	CHECK_STR(raw("", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:1:1: error: empty file, expected 'loggp-prtt 1'");
-	CHECK_STR(raw("loggp-prtt 1\nn 1\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:2:1: error: expected 'n N' with 2 <= N <= 1000000");
-	CHECK_STR(raw("loggp-prtt 1\nn 4\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:3:1: error: no sizes in the table");
-	CHECK_STR(raw("loggp-prtt 1\nn 4\n1 2 3 x 5 6\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:3:7: error: expected a non-negative number, got 'x'");
-	CHECK_STR(raw("loggp-prtt 1\nn 4\n1 2 3\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:3:1: error: expected 6 or 9 columns: size d "
-	          "PRTT(1,0,s) PRTT(2,0,s) PRTT(n,0,s) PRTT(n,d,s) [3 spreads]");
-	CHECK_STR(raw("loggp-prtt 1\nn 4\n2 2 3 4 5 6\n2 2 3 4 5 6\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:4:1: error: sizes must increase");
-	CHECK_STR(raw("loggp-prtt 1\nn 4\n2.5 2 3 4 5 6\n", &n, &pts, &np),
-	          "/tmp/loggp_raw_test.prtt:3:1: error: the size must be an integer");
 }
 
 int main(void)
@@ -191,6 +158,5 @@ int main(void)
 	test_parse_ok();
 	test_parse_errors();
 	test_round_trip();
-	test_raw();
 	return check_done();
 }

@@ -2,22 +2,23 @@
 #ifndef LOGGP_PARAMS_H
 #define LOGGP_PARAMS_H
 
+#include "num.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* Most size ranges of a file (and of the simulator's parameters). */
 #define LOGGP_PARAMS_MAX_RANGES 64
 #define LOGGP_ERRLEN 512
 #define LOGGP_SIZE_INF UINT64_MAX   /* 'inf' as the last size of a range */
 
-/* The parameters of messages of first..last bytes.  G and O are kept as
- * the decimal text of the file ("6", "0.4", at most 9 fraction digits) so a
- * reader can convert them exactly; Gv and Ov are the same as doubles. */
+/* The parameters of messages of first..last bytes: L, o, g in ns, G and O
+ * in ns per byte, exact. */
 typedef struct loggp_range {
 	uint64_t first, last;
 	uint64_t L, o, g;
-	char G[32], O[32];
-	double Gv, Ov;
+	num_dec G, O;
 } loggp_range;
 
 /* Ranges in increasing order, contiguous, from 0 to LOGGP_SIZE_INF. */
@@ -41,13 +42,9 @@ const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size);
 
 /* Fill *r from measured values: L, o, g rounded half up to integers,
  * negative values as 0, G and O to 5 significant
- * digits (at most 9 fraction digits). */
+ * digits (at most 9 fraction digits, below 2^32). */
 void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
                      double o, double g, double G, double O);
-
-/* Parse a decimal "6", "0.4" (at most 9 fraction digits, below 2^32) into
- * *v.  Returns 0, or -1 if s is not such a number. */
-int loggp_decimal_parse(const char *s, double *v);
 
 /* Write *p in the file format; every line of comment (may be NULL) is
  * written first as a '# ' line.  Returns 0, or -1 on a write error. */

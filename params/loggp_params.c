@@ -1,8 +1,8 @@
 /* loggp_params.c: reads and writes the LogGP parameter file (format in docs/loggp.md). */
 #include "loggp_params.h"
+#include "num.h"
 #include "util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,45 +70,17 @@ static int tok_is(tok t, const char *w)
 /* Non-negative integer; 0 or -1 with the error set. */
 static int parse_u64(pstate *ps, tok t, uint64_t *v)
 {
-	uint64_t x = 0;
 	if (t.len == 0)
 		return fail(ps, t.s, "expected a non-negative integer");
-	for (size_t i = 0; i < t.len; i++) {
-		unsigned d = (unsigned)(unsigned char)t.s[i] - '0';
-		if (d > 9)
-			return fail(ps, t.s, "expected a non-negative integer, got '%.*s'",
-			            (int)t.len, t.s);
-		if (x > (UINT64_MAX - d) / 10)
-			return fail(ps, t.s, "number '%.*s' out of range", (int)t.len, t.s);
-		x = x * 10 + d;
+	switch (num_u64_parse(t.s, t.len, v)) {
+	case NUM_OK:
+		return 0;
+	case NUM_BIG:
+		return fail(ps, t.s, "number '%.*s' out of range", (int)t.len, t.s);
+	default:
+		return fail(ps, t.s, "expected a non-negative integer, got '%.*s'",
+		            (int)t.len, t.s);
 	}
-	*v = x;
-	return 0;
-}
-
-int loggp_decimal_parse(const char *s, double *v)
-{
-	size_t i = 0, ip = 0, fp = 0;
-	uint64_t whole = 0;
-	while (s[i] >= '0' && s[i] <= '9') {
-		if (whole < (1ull << 33))
-			whole = whole * 10 + (uint64_t)(s[i] - '0');
-		i++;
-		ip++;
-	}
-	if (s[i] == '.') {
-		i++;
-		while (s[i] >= '0' && s[i] <= '9') {
-			i++;
-			fp++;
-		}
-		if (fp == 0)
-			return -1;
-	}
-	if (s[i] != '\0' || ip == 0 || fp > 9 || whole >= (1ull << 32))
-		return -1;
-	*v = strtod(s, NULL);
-	return 0;
 }
 
 static const char *const FIELDS[5] = { "L", "o", "g", "G", "O" };
@@ -156,18 +128,9 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 			uint64_t *dst = f == 0 ? &r->L : f == 1 ? &r->o : &r->g;
 			if (parse_u64(ps, val, dst))
 				return -1;
-		} else {
-			char *txt = f == 3 ? r->G : r->O;
-			double *dv = f == 3 ? &r->Gv : &r->Ov;
-			if (val.len >= sizeof r->G)
-				return fail(ps, val.s, "expected a decimal like 6 or 0.4, got '%.*s'",
-				            (int)val.len, val.s);
-			memcpy(txt, val.s, val.len);
-			txt[val.len] = '\0';
-			if (loggp_decimal_parse(txt, dv))
-				return fail(ps, val.s,
-				            "expected a decimal like 6 or 0.4 (at most 9 fraction "
-				            "digits, below 2^32), got '%s'", txt);
+		} else if (num_dec_parse(val.s, val.len, NUM_FRAC_MAX, f == 3 ? &r->G : &r->O)) {
+			return fail(ps, val.s, "expected a decimal like 6 or 0.4 (at most 9 fraction "
+			            "digits, below 2^32), got '%.*s'", (int)val.len, val.s);
 		}
 	}
 	for (int k = 0; k < 5; k++)
@@ -252,23 +215,10 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 
 int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
 	char *buf;
 	size_t len;
-	int e = util_read_stream(f, (size_t)1 << 27, &buf, &len);
-	fclose(f);
-	if (e == EFBIG) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: file too large for a parameter file", path);
+	if (util_read_file(path, (size_t)1 << 27, &buf, &len, err, LOGGP_ERRLEN))
 		return -1;
-	}
-	if (e) {
-		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(e));
-		return -1;
-	}
 	int rc = loggp_params_parse(path, buf, len, p, err);
 	free(buf);
 	return rc;
@@ -297,10 +247,12 @@ static uint64_t round_ns(double v)
 	return (uint64_t)floor(v + 0.5);
 }
 
-/* Format a non-negative rate with 5 significant digits (at most 9 fraction
- * digits), trailing zeros cut: more would be noise for a measured value. */
-static void format_rate(double v, char *buf, size_t n, double *back)
+/* A non-negative rate rounded to 5 significant digits (at most 9 fraction
+ * digits): more would be noise for a measured value. */
+static num_dec round_rate(double v)
 {
+	char buf[64];
+	num_dec r = { 0, 1 };
 	if (!(v > 0))
 		v = 0;
 	if (v > 4e9)
@@ -310,13 +262,9 @@ static void format_rate(double v, char *buf, size_t n, double *back)
 		digits++;
 	for (double t = v; t >= 10 && digits > 0; t /= 10)
 		digits--;
-	snprintf(buf, n, "%.*f", digits, v);
-	char *e = buf + strlen(buf) - 1;
-	while (strchr(buf, '.') && *e == '0')
-		*e-- = '\0';
-	if (*e == '.')
-		*e = '\0';
-	*back = strtod(buf, NULL);
+	snprintf(buf, sizeof buf, "%.*f", digits, v);
+	num_dec_parse(buf, strlen(buf), NUM_FRAC_MAX, &r);
+	return r;
 }
 
 void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
@@ -327,8 +275,8 @@ void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
 	r->L = round_ns(L);
 	r->o = round_ns(o);
 	r->g = round_ns(g);
-	format_rate(G, r->G, sizeof r->G, &r->Gv);
-	format_rate(O, r->O, sizeof r->O, &r->Ov);
+	r->G = round_rate(G);
+	r->O = round_rate(O);
 }
 
 int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
@@ -344,14 +292,16 @@ int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
 	fprintf(f, "#     first       last\n");
 	for (size_t i = 0; i < p->nranges; i++) {
 		const loggp_range *r = &p->range[i];
-		char last[24];
+		char last[24], G[NUM_DEC_TEXT], O[NUM_DEC_TEXT];
 		if (r->last == LOGGP_SIZE_INF)
 			snprintf(last, sizeof last, "inf");
 		else
 			snprintf(last, sizeof last, "%llu", (unsigned long long)r->last);
+		num_dec_format(r->G, G, sizeof G);
+		num_dec_format(r->O, O, sizeof O);
 		fprintf(f, "range %10llu %10s L=%llu o=%llu g=%llu G=%s O=%s\n",
 		        (unsigned long long)r->first, last, (unsigned long long)r->L,
-		        (unsigned long long)r->o, (unsigned long long)r->g, r->G, r->O);
+		        (unsigned long long)r->o, (unsigned long long)r->g, G, O);
 	}
 	return ferror(f) ? -1 : 0;
 }

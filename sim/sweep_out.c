@@ -1,0 +1,208 @@
+/* sweep_out.c: the outputs of a sweep: CSV, table and SVG bar chart
+ * (docs/sweep.md "Output"). */
+#include "sweep.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *status_word(sweep_status st)
+{
+	switch (st) {
+	case SWEEP_OK: return "ok";
+	case SWEEP_INCOMPLETE: return "incomplete";
+	case SWEEP_FAILED: return "failed";
+	default: return "not-run";
+	}
+}
+
+/* The relative time of set i to set b as "%.4f" text, or "" when either is
+ * not a complete run or the baseline's time is 0. */
+static void relative(const sweep_result *res, size_t i, long b, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (b < 0 || res[i].status != SWEEP_OK || res[b].status != SWEEP_OK || res[b].time == 0)
+		return;
+	snprintf(buf, n, "%.4f", (double)res[i].time / (double)res[b].time);
+}
+
+/* The parameter values of set i as text (vals[k], "?" when the set's
+ * parameters cannot be formed). */
+static void set_values(const sweep *sw, size_t i, const sim_pset *base,
+                       char vals[SIM_NPARAMS][48])
+{
+	sim_pset ps;
+	char e[256];
+	if (sweep_set_params(sw, i, base, &ps, e, sizeof e)) {
+		for (int k = 0; k < SIM_NPARAMS; k++)
+			snprintf(vals[k], 48, "?");
+		return;
+	}
+	for (int k = 0; k < SIM_NPARAMS; k++)
+		sim_pset_value(&ps, (sim_pname)k, vals[k], 48);
+}
+
+int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
+                    const sweep_result *res, long base_idx, int wall)
+{
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s\n");
+	for (size_t i = 0; i < sw->n; i++) {
+		if (res[i].status == SWEEP_NOT_RUN)
+			continue;
+		char vals[SIM_NPARAMS][48], rel[32];
+		set_values(sw, i, base, vals);
+		relative(res, i, base_idx, rel, sizeof rel);
+		fprintf(f, "%zu,%s,%" PRIu64, i + 1, sw->set[i].name, s->nranks);
+		for (int k = 0; k < SIM_NPARAMS; k++)
+			fprintf(f, ",%s", vals[k]);
+		fprintf(f, ",%s", status_word(res[i].status));
+		if (res[i].status == SWEEP_OK)
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, res[i].time, res[i].host,
+			        res[i].events);
+		else
+			fprintf(f, ",,,");
+		fprintf(f, ",%s,", rel);
+		if (wall)
+			fprintf(f, "%.3f", res[i].wall);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
+                      const sweep_result *res, long base_idx)
+{
+	enum { NCOL = 11 };
+	static const char *const head[NCOL] = { "name", "L", "o", "g", "G", "O", "S",
+		"time_ns", "host", "events", "relative" };
+	size_t ncol = base_idx >= 0 ? NCOL : NCOL - 1, w[NCOL];
+	for (size_t c = 0; c < NCOL; c++)
+		w[c] = strlen(head[c]);
+	/* Two passes: widths, then the rows. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			size_t ran = 0;
+			for (size_t i = 0; i < sw->n; i++)
+				ran += res[i].status != SWEEP_NOT_RUN;
+			if (ran == sw->n)
+				fprintf(f, "sweep: %zu sets, P=%" PRIu64 "\n", sw->n, s->nranks);
+			else
+				fprintf(f, "sweep: %zu of %zu sets, P=%" PRIu64 "\n", ran, sw->n, s->nranks);
+			for (size_t c = 0; c < ncol; c++)
+				fprintf(f, c ? "  %*s" : "%-*s", (int)w[c], head[c]);
+			fputc('\n', f);
+		}
+		for (size_t i = 0; i < sw->n; i++) {
+			if (res[i].status == SWEEP_NOT_RUN)
+				continue;
+			char cell[NCOL][SWEEP_NAME_MAX], vals[SIM_NPARAMS][48];
+			_Static_assert(sizeof vals[0] <= sizeof cell[0], "a value fits a cell");
+			set_values(sw, i, base, vals);
+			memcpy(cell[0], sw->set[i].name, sizeof cell[0]);
+			for (int k = 0; k < SIM_NPARAMS; k++)
+				memcpy(cell[1 + k], vals[k], sizeof vals[k]);
+			if (res[i].status == SWEEP_OK) {
+				snprintf(cell[7], sizeof cell[7], "%" PRIu64, res[i].time);
+				snprintf(cell[8], sizeof cell[8], "%" PRIu64, res[i].host);
+				snprintf(cell[9], sizeof cell[9], "%" PRIu64, res[i].events);
+			} else {
+				snprintf(cell[7], sizeof cell[7], "%s", status_word(res[i].status));
+				cell[8][0] = cell[9][0] = 0;
+			}
+			relative(res, i, base_idx, cell[10], sizeof cell[10]);
+			for (size_t c = 0; c < ncol; c++) {
+				size_t l = strlen(cell[c]);
+				if (!pass) {
+					if (l > w[c])
+						w[c] = l;
+					continue;
+				}
+				fprintf(f, c ? "  %*s" : "%-*s", (int)w[c], cell[c]);
+			}
+			if (pass)
+				fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+
+int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
+                    const char *title)
+{
+	/* Layout in px: one row per set, labels on the left, bars to the right
+	 * from ratio 0, a dashed line at 1 (the baseline). */
+	const double row = 26, top = 56, barw = 480, charw = 7.8;
+	size_t nrow = 0, maxlab = 0;
+	double maxr = 1;
+	for (size_t i = 0; i < sw->n; i++) {
+		if (res[i].status == SWEEP_NOT_RUN)
+			continue;
+		nrow++;
+		size_t l = strlen(sw->set[i].name);
+		if (l > maxlab)
+			maxlab = l;
+		char rel[32];
+		relative(res, i, base_idx, rel, sizeof rel);
+		if (rel[0] && atof(rel) > maxr)
+			maxr = atof(rel);
+	}
+	/* Tick step: 1, 2 or 5 times a power of ten, at most 10 ticks. */
+	double step = 0.1;
+	for (int k = 0; maxr / step > 10; k++)
+		step *= (k % 3 == 1) ? 2.5 : 2;
+	double axmax = step * (double)(long)(maxr / step + 0.999999);
+	if (axmax < maxr)
+		axmax += step;
+	double left = 16 + charw * (double)maxlab + 12, scale = barw / axmax;
+	double width = left + barw + 90, height = top + row * (double)nrow + 40;
+	if (width < 32 + 9.2 * (double)strlen(title))   /* the title, 15 px bold */
+		width = 32 + 9.2 * (double)strlen(title);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"13\">\n",
+	        width, height, width, height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(f, "<text x=\"%.1f\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", 16.0);
+	util_xml_put(f, title);
+	fprintf(f, "</text>\n");
+	fprintf(f, "<text x=\"%.1f\" y=\"40\" fill=\"#555\">time relative to '", 16.0);
+	util_xml_put(f, base_idx >= 0 ? sw->set[base_idx].name : "");
+	fprintf(f, "' (1 = same)</text>\n");
+	double axy = top + row * (double)nrow + 6;
+	for (int t = 0; (double)t * step <= axmax + 1e-9; t++) {
+		double x = left + (double)t * step * scale;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		        x, top - 4, x, axy);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+		        x, axy + 16, (double)t * step);
+	}
+	size_t r = 0;
+	for (size_t i = 0; i < sw->n; i++) {
+		if (res[i].status == SWEEP_NOT_RUN)
+			continue;
+		double y = top + row * (double)r++;
+		char rel[32];
+		relative(res, i, base_idx, rel, sizeof rel);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 8, y + 17);
+		util_xml_put(f, sw->set[i].name);
+		fprintf(f, "</text>\n");
+		if (!rel[0]) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#b00\">%s</text>\n", left + 4,
+			        y + 17, status_word(res[i].status));
+			continue;
+		}
+		double v = atof(rel), bw = v * scale;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+		        left, y + 4, bw, row - 8, (long)i == base_idx || res[i].time == res[base_idx].time ? "#888"
+		        : v > 1 ? "#c0504d" : "#4f81bd");
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", left + bw + 6, y + 17, rel);
+	}
+	double x1 = left + scale;
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" "
+	        "stroke-dasharray=\"4 3\"/>\n", x1, top - 4, x1, axy);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
+	        left, axy, left + barw, axy);
+	fprintf(f, "</svg>\n");
+	return ferror(f) ? -1 : 0;
+}

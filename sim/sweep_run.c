@@ -1,0 +1,119 @@
+/* sweep_run.c: runs the sets of a sweep on one shared schedule in threads
+ * (docs/sweep.md "How it runs"). */
+#include "sweep.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct sweep_job {
+	const goal_sched *s;
+	const sim_pset *base;
+	const sweep *sw;
+	sweep_result *res;
+	size_t part, nparts;
+	atomic_size_t next;         /* next index to claim */
+	pthread_mutex_t lock;       /* guards err */
+	char *err;
+	size_t errlen;
+	int failed;
+} sweep_job;
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run one set; its result into j->res[i]. */
+static void run_one(sweep_job *j, size_t i)
+{
+	sim_pset ps;
+	sim_result r;
+	char e[512];
+	double t0 = wall_now();
+	sweep_result *out = &j->res[i];
+	sim *m = NULL;
+	out->status = SWEEP_FAILED;
+	if (sweep_set_params(j->sw, i, j->base, &ps, e, sizeof e) == 0
+	    && (m = sim_create(j->s, &ps.p, NULL, e, sizeof e)) != NULL
+	    && sim_run(m, &r, e, sizeof e) == 0) {
+		out->status = r.complete ? SWEEP_OK : SWEEP_INCOMPLETE;
+		out->time = r.time;
+		out->host = r.host;
+		out->events = r.events;
+	}
+	sim_destroy(m);
+	out->wall = wall_now() - t0;
+	if (out->status == SWEEP_FAILED) {
+		pthread_mutex_lock(&j->lock);
+		if (!j->failed)
+			snprintf(j->err, j->errlen, "set '%s': %s", j->sw->set[i].name, e);
+		j->failed = 1;
+		pthread_mutex_unlock(&j->lock);
+	}
+}
+
+static void *worker(void *arg)
+{
+	sweep_job *j = arg;
+	for (;;) {
+		size_t k = atomic_fetch_add(&j->next, 1);
+		size_t i = j->part + k * j->nparts;
+		if (i >= j->sw->n)
+			break;
+		run_one(j, i);
+	}
+	return NULL;
+}
+
+int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
+              size_t part, size_t nparts, unsigned jobs, sweep_result *res,
+              char *err, size_t errlen)
+{
+	sweep_job j;
+	size_t mine = part < sw->n ? (sw->n - part + nparts - 1) / nparts : 0;
+	memset(res, 0, sw->n * sizeof *res);
+	j.s = s;
+	j.base = base;
+	j.sw = sw;
+	j.res = res;
+	j.part = part;
+	j.nparts = nparts;
+	atomic_init(&j.next, 0);
+	pthread_mutex_init(&j.lock, NULL);
+	j.err = err;
+	j.errlen = errlen;
+	j.failed = 0;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > mine)
+		jobs = mine ? (unsigned)mine : 1;
+	pthread_t *t = calloc(jobs, sizeof *t);
+	unsigned started = 0;
+	int rc = 0;
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	/* One thread runs in the caller; jobs - 1 more. */
+	for (unsigned k = 1; t && k < jobs; k++) {
+		int e = pthread_create(&t[k], NULL, worker, &j);
+		if (e) {
+			snprintf(err, errlen, "cannot start a thread: %s", strerror(e));
+			rc = -1;
+			break;
+		}
+		started++;
+	}
+	if (t)
+		worker(&j);
+	for (unsigned k = 1; k <= started; k++)
+		pthread_join(t[k], NULL);
+	free(t);
+	pthread_mutex_destroy(&j.lock);
+	return rc;
+}

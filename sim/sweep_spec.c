@@ -1,0 +1,394 @@
+/* sweep_spec.c: the sweep language: the compact form and sweep files into
+ * the sets of a sweep, and each set's parameters (docs/sweep.md "The
+ * sets"). */
+#include "sweep.h"
+#include "kmap.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sweep_free(sweep *sw)
+{
+	for (size_t i = 0; i < sw->npf; i++)
+		free(sw->pf[i].path);
+	free(sw->pf);
+	free(sw->set);
+	sw->set = NULL;
+	sw->pf = NULL;
+	sw->n = sw->cap = sw->npf = 0;
+}
+
+/* The parameters of file path, read at its first use (a sweep names few
+ * files, so a linear search).  NULL with the reason in err. */
+static const sim_pset *pfile_get(sweep *sw, const char *path, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sw->npf; i++)
+		if (strcmp(sw->pf[i].path, path) == 0)
+			return &sw->pf[i].ps;
+	if (sw->npf >= 64) {
+		snprintf(err, errlen, "more than 64 parameter files");
+		return NULL;
+	}
+	if (sw->npf % 8 == 0) {
+		sweep_pfile *np = realloc(sw->pf, (sw->npf + 8) * sizeof *np);
+		if (!np) {
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		sw->pf = np;
+	}
+	sweep_pfile *f = &sw->pf[sw->npf];
+	if (!(f->path = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sim_pset_read(path, &f->ps, err, errlen)) {
+		free(f->path);
+		return NULL;
+	}
+	sw->npf++;
+	return &f->ps;
+}
+
+/* A new zeroed set at the end of sw: its address, or NULL when out of
+ * memory. */
+static sweep_set *add_set(sweep *sw)
+{
+	if (util_grow(&sw->set, &sw->cap, sw->n + 1, sizeof *sw->set))
+		return NULL;
+	sweep_set *x = &sw->set[sw->n++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+long sweep_find(const sweep *sw, const char *name)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (strcmp(sw->set[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* ---- Compact form ------------------------------------------------------ */
+
+/* One axis of the compact form: a parameter and its values, each with its
+ * label in set names. */
+typedef struct axis_val {
+	sim_px x;
+	char label[48];
+} axis_val;
+
+typedef struct axis {
+	int k;
+	size_t n, cap;
+	axis_val *v;
+} axis;
+
+/* The label of value x: "1000", "0.4", "*10", "G". */
+static void px_label(const sim_px *x, char *buf, size_t n)
+{
+	if (x->kind == SIM_PX_MUL)
+		snprintf(buf, n, "*%" PRIu64, x->v.num);
+	else if (x->kind == SIM_PX_COPY)
+		snprintf(buf, n, "%s", sim_pname_str((sim_pname)x->from));
+	else
+		num_dec_format(x->v, buf, n);
+}
+
+/* Add value x to a: 0, or -1 with the reason in err. */
+static int add_value(axis *a, const sim_px *x, char *err, size_t errlen)
+{
+	if (a->n >= SWEEP_MAX_SETS) {
+		snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
+		return -1;
+	}
+	if (util_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	a->v[a->n].x = *x;
+	px_label(x, a->v[a->n].label, sizeof a->v[a->n].label);
+	a->n++;
+	return 0;
+}
+
+/* Expand the range item (num.h: "A..B*F", "A..B+D", "A..B", "A..B:D") of
+ * parameter k into a. */
+static int expand_range(axis *a, int k, const char *item, char *err, size_t errlen)
+{
+	num_range r;
+	num_range_it it;
+	sim_px x;
+	num_err e = num_range_parse(item, strlen(item), sim_pname_frac((sim_pname)k), &r);
+	if (e == NUM_RANGE) {
+		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", item,
+		         num_err_str(e), sim_pname_str((sim_pname)k));
+		return -1;
+	}
+	if (e == NUM_EMPTY) {
+		snprintf(err, errlen, "range '%s' is empty (it ends below its start)", item);
+		return -1;
+	}
+	if (e) {
+		snprintf(err, errlen, "range '%s': %s", item, num_err_str(e));
+		return -1;
+	}
+	memset(&x, 0, sizeof x);
+	x.kind = SIM_PX_SET;
+	for (num_range_begin(&r, &it); num_range_next(&r, &it, &x.v);)
+		if (add_value(a, &x, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* Parse one axis word "K=ITEM,ITEM,..." into a. */
+static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
+                      char *err, size_t errlen)
+{
+	char w[4096];
+	if (len >= sizeof w) {
+		snprintf(err, errlen, "'%.40s...' is too long", word);
+		return -1;
+	}
+	memcpy(w, word, len);
+	w[len] = 0;
+	char *eq = strchr(w, '=');
+	if (!eq || eq == w || !eq[1]) {
+		snprintf(err, errlen, "expected NAME=VALUES, got '%s'", w);
+		return -1;
+	}
+	int k = sim_pname_find(w, (size_t)(eq - w));
+	if (k < 0) {
+		*eq = 0;
+		snprintf(err, errlen, "unknown parameter '%s' (expected L, o, g, G, O or S)", w);
+		return -1;
+	}
+	if (seen[k]) {
+		snprintf(err, errlen, "%s given twice", sim_pname_str((sim_pname)k));
+		return -1;
+	}
+	a->k = k;
+	for (char *item = eq + 1, *next; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = 0;
+		if (!*item) {
+			snprintf(err, errlen, "empty value in '%.*s'", (int)len, word);
+			return -1;
+		}
+		if (num_is_range(item, strlen(item))) {
+			if (expand_range(a, k, item, err, errlen))
+				return -1;
+			continue;
+		}
+		sim_px x;
+		if (sim_px_parse((sim_pname)k, item, &x, err, errlen) || add_value(a, &x, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
+{
+	axis ax[SIM_NPARAMS];
+	int seen[SIM_NPARAMS] = { 0 };
+	size_t na = 0;
+	int rc = -1;
+	memset(ax, 0, sizeof ax);
+	for (const char *p = spec; *p;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		size_t len = strcspn(p, " \t\n");
+		if (na == SIM_NPARAMS) {
+			/* Seven axes: one parameter is repeated. */
+			axis tmp;
+			memset(&tmp, 0, sizeof tmp);
+			if (parse_axis(&tmp, p, len, seen, err, errlen) == 0)
+				snprintf(err, errlen, "too many parameters");
+			free(tmp.v);
+			goto out;
+		}
+		if (parse_axis(&ax[na], p, len, seen, err, errlen)) {
+			na++;
+			goto out;
+		}
+		seen[ax[na].k] = 1;
+		na++;
+		p += len;
+	}
+	if (na == 0) {
+		snprintf(err, errlen, "empty sweep");
+		goto out;
+	}
+	size_t total = 1;
+	for (size_t i = 0; i < na; i++) {
+		if (total * ax[i].n > SWEEP_MAX_SETS) {
+			snprintf(err, errlen, "more than %d sets", SWEEP_MAX_SETS);
+			goto out;
+		}
+		total *= ax[i].n;
+	}
+	/* The first axis varies slowest, the last fastest. */
+	for (size_t idx = 0; idx < total; idx++) {
+		sweep_set *x = add_set(sw);
+		if (!x) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		size_t rem = idx, stride = total, pos = 0;
+		for (size_t i = 0; i < na; i++) {
+			stride /= ax[i].n;
+			size_t j = rem / stride;
+			rem %= stride;
+			x->change.x[ax[i].k] = ax[i].v[j].x;
+			int w = snprintf(x->name + pos, sizeof x->name - pos, "%s%s=%s", i ? ":" : "",
+			                 sim_pname_str((sim_pname)ax[i].k), ax[i].v[j].label);
+			if (w < 0 || (size_t)w >= sizeof x->name - pos) {
+				snprintf(err, errlen, "set name longer than %d bytes", SWEEP_NAME_MAX - 1);
+				goto out;
+			}
+			pos += (size_t)w;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < na; i++) {
+		free(ax[i].v);
+	}
+	return rc;
+}
+
+/* ---- Sweep files ----------------------------------------------------------- */
+
+#define FERR(col, ...) do { \
+	int n_ = snprintf(err, errlen, "%s:%zu:%zu: error: ", name, line, (size_t)(col)); \
+	if (n_ > 0 && (size_t)n_ < errlen) \
+		snprintf(err + n_, errlen - (size_t)n_, __VA_ARGS__); \
+	return -1; \
+} while (0)
+
+static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
+                      util_kmap *names, char *err, size_t errlen)
+{
+	size_t line = 0;
+	for (size_t ls = 0; ls < len;) {
+		size_t le = ls;
+		while (le < len && text[le] != '\n')
+			le++;
+		line++;
+		size_t end = ls;
+		while (end < le && text[end] != '#')
+			end++;
+		sweep_set *x = NULL;
+		int seen[SIM_NPARAMS] = { 0 };
+		for (size_t p = ls; p < end;) {
+			if (text[p] == ' ' || text[p] == '\t' || text[p] == '\r') {
+				p++;
+				continue;
+			}
+			size_t we = p;
+			while (we < end && text[we] != ' ' && text[we] != '\t' && text[we] != '\r')
+				we++;
+			size_t wl = we - p, col = p - ls + 1;
+			const char *w = text + p;
+			const char *eq = memchr(w, '=', wl);
+			if (!x) {
+				if (eq)
+					FERR(col, "expected a set name first, got '%.*s'", (int)wl, w);
+				for (size_t i = 0; i < wl; i++)
+					if (w[i] == ',' || w[i] == '"' || (unsigned char)w[i] < ' ')
+						FERR(col + i, "a set name may not contain ',', '\"' or control characters");
+				if (wl >= SWEEP_NAME_MAX)
+					FERR(col, "set name longer than %d bytes", SWEEP_NAME_MAX - 1);
+				char nm[SWEEP_NAME_MAX];
+				memcpy(nm, w, wl);
+				nm[wl] = 0;
+				if (util_kmap_get(names, nm, wl))
+					FERR(col, "set '%s' defined twice", nm);
+				if (util_kmap_put(names, nm, wl, (uint32_t)sw->n))
+					FERR(col, "out of memory");
+				if (sw->n >= SWEEP_MAX_SETS)
+					FERR(col, "more than %d sets", SWEEP_MAX_SETS);
+				x = add_set(sw);
+				if (!x)
+					FERR(col, "out of memory");
+				memcpy(x->name, nm, wl + 1);
+			} else if (eq && (size_t)(eq - w) == 6 && memcmp(w, "params", 6) == 0 &&
+			           eq + 1 < w + wl) {
+				char path[4096], e[1024];
+				size_t pl = wl - 7;
+				if (x->own)
+					FERR(col, "params given twice");
+				if (pl >= sizeof path)
+					FERR(col + 7, "file name too long");
+				memcpy(path, eq + 1, pl);
+				path[pl] = 0;
+				if (!(x->own = pfile_get(sw, path, e, sizeof e)))
+					FERR(col + 7, "cannot use the parameter file: %s", e);
+			} else {
+				if (!eq || eq == w || eq == w + wl - 1)
+					FERR(col, "expected NAME=VALUE, got '%.*s'", (int)wl, w);
+				int k = sim_pname_find(w, (size_t)(eq - w));
+				if (k < 0)
+					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O, S "
+					     "or params)", (int)(eq - w), w);
+				if (seen[k])
+					FERR(col, "%s given twice", sim_pname_str((sim_pname)k));
+				seen[k] = 1;
+				char val[64], e[256];
+				size_t vl = wl - (size_t)(eq + 1 - w);
+				if (vl >= sizeof val)
+					FERR(col + (size_t)(eq + 1 - w), "value too long");
+				memcpy(val, eq + 1, vl);
+				val[vl] = 0;
+				if (sim_px_parse((sim_pname)k, val, &x->change.x[k], e, sizeof e))
+					FERR(col + (size_t)(eq + 1 - w), "%s", e);
+			}
+			p = we;
+		}
+		ls = le + 1;
+	}
+	if (sw->n == 0) {
+		snprintf(err, errlen, "%s: error: no parameter sets", name);
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_parse_file(const char *name, const char *text, size_t len, sweep *sw,
+                     char *err, size_t errlen)
+{
+	util_kmap names = { 0 };   /* set names, hashed: a linear parse */
+	int rc = parse_file(name, text, len, sw, &names, err, errlen);
+	util_kmap_free(&names);
+	return rc;
+}
+
+int sweep_read_file(const char *path, sweep *sw, char *err, size_t errlen)
+{
+	char *buf;
+	size_t len;
+	if (util_read_file(path, 64u << 20, &buf, &len, err, errlen))
+		return -1;
+	int rc = sweep_parse_file(path, buf, len, sw, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *out,
+                     char *err, size_t errlen)
+{
+	const sweep_set *x = &sw->set[i];
+	if (x->own) {
+		sim_pset_copy(out, x->own);
+		if (sim_pset_apply(out, &sw->flags, err, errlen))
+			return -1;
+	} else {
+		sim_pset_copy(out, base);
+	}
+	return sim_pset_apply(out, &x->change, err, errlen);
+}

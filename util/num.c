@@ -1,0 +1,266 @@
+/* num.c: integers, exact decimals, ranges and times as the tools write
+ * them (num.h). */
+#include "num.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const err_str[] = {
+#define NUM_STR_X(e, m) m,
+	NUM_ERRORS(NUM_STR_X)
+#undef NUM_STR_X
+};
+
+const char *num_err_str(num_err e)
+{
+	return err_str[e];
+}
+
+/* The digits of a number at the start of s[0..n): "DIGITS[.DIGITS]". */
+typedef struct num_scan {
+	size_t end;          /* bytes read */
+	size_t nint, nfrac;  /* digits before and after the point */
+	int dot;             /* a '.' was read */
+	int big;             /* the integer part is above UINT64_MAX */
+	uint64_t ip;         /* the integer part (unless big) */
+	uint64_t frac;       /* the first NUM_FRAC_MAX fraction digits */
+	unsigned kept;       /* how many: min(nfrac, NUM_FRAC_MAX) */
+} num_scan;
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static num_scan scan(const char *s, size_t n)
+{
+	num_scan c = { 0 };
+	size_t i = 0;
+	for (; i < n && is_digit(s[i]); i++, c.nint++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (c.ip > (UINT64_MAX - d) / 10)
+			c.big = 1;
+		else
+			c.ip = c.ip * 10 + d;
+	}
+	if (i < n && s[i] == '.') {
+		c.dot = 1;
+		for (i++; i < n && is_digit(s[i]); i++, c.nfrac++)
+			if (c.kept < NUM_FRAC_MAX) {
+				c.frac = c.frac * 10 + (uint64_t)(s[i] - '0');
+				c.kept++;
+			}
+	}
+	c.end = i;
+	return c;
+}
+
+/* 10^k, k <= 19. */
+static uint64_t pow10u(unsigned k)
+{
+	uint64_t p = 1;
+	while (k--)
+		p *= 10;
+	return p;
+}
+
+num_err num_u64_parse(const char *s, size_t n, uint64_t *v)
+{
+	num_scan c = scan(s, n);
+	if (c.nint == 0 || c.dot || c.end != n)
+		return NUM_SYNTAX;
+	if (c.big)
+		return NUM_BIG;
+	*v = c.ip;
+	return NUM_OK;
+}
+
+num_err num_dec_parse(const char *s, size_t n, unsigned frac_max, num_dec *v)
+{
+	num_scan c = scan(s, n);
+	if (c.nint == 0 || (c.dot && c.nfrac == 0) || c.end != n)
+		return NUM_SYNTAX;
+	if (c.nfrac > frac_max || c.nfrac > NUM_FRAC_MAX)
+		return NUM_FRAC;
+	if (c.big || c.ip >= NUM_DEC_LIMIT)
+		return NUM_BIG;
+	uint64_t den = pow10u(c.kept);
+	*v = num_dec_make(c.ip * den + c.frac, den);
+	return NUM_OK;
+}
+
+num_dec num_dec_make(uint64_t num, uint64_t den)
+{
+	num_dec v = { num, den };
+	while (v.den > 1 && v.num % 10 == 0) {
+		v.num /= 10;
+		v.den /= 10;
+	}
+	if (v.num == 0)
+		v.den = 1;
+	return v;
+}
+
+void num_dec_format(num_dec v, char *buf, size_t n)
+{
+	char frac[NUM_FRAC_MAX + 2];
+	size_t w = 0;
+	uint64_t fp = v.num % v.den;
+	/* den = 10^w: the fraction digits, most significant first. */
+	if (v.den > 1)
+		frac[w++] = '.';
+	for (uint64_t d = v.den / 10; d >= 1 && w < sizeof frac - 1; d /= 10)
+		frac[w++] = (char)('0' + fp / d % 10);
+	frac[w] = 0;
+	snprintf(buf, n, "%" PRIu64 "%s", v.num / v.den, frac);
+}
+
+num_err num_value_parse(const char *s, size_t n, unsigned frac, num_dec *v)
+{
+	if (frac)
+		return num_dec_parse(s, n, frac, v);
+	v->den = 1;
+	return num_u64_parse(s, n, &v->num);
+}
+
+/* ---- Ranges ---------------------------------------------------------- */
+
+__extension__ typedef unsigned __int128 num_u128;
+
+static const char range_op[NUM_RANGE_NKINDS] = {
+#define NUM_OP_X(e, op) op,
+	NUM_RANGE_KINDS(NUM_OP_X)
+#undef NUM_OP_X
+};
+
+int num_is_range(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		if (s[i] == '.' && s[i + 1] == '.')
+			return 1;
+	return 0;
+}
+
+/* The value s[0..n) in units of 10^-frac: 0, or -1 if it is not such a
+ * value. */
+static int units(const char *s, size_t n, unsigned frac, uint64_t *out)
+{
+	num_dec v;
+	if (num_value_parse(s, n, frac, &v))
+		return -1;
+	*out = v.num * (pow10u(frac) / v.den);   /* below 2^32 * 10^9 */
+	return 0;
+}
+
+num_err num_range_parse(const char *s, size_t n, unsigned frac, num_range *r)
+{
+	size_t dots = 0, op;
+	while (dots + 1 < n && !(s[dots] == '.' && s[dots + 1] == '.'))
+		dots++;
+	if (dots + 1 >= n)
+		return NUM_RANGE;
+	/* The first operator after "..", if any, gives the kind. */
+	r->kind = NUM_RANGE_DOUBLE;
+	for (op = dots + 2; op < n && r->kind == NUM_RANGE_DOUBLE; op++)
+		for (int k = 0; k < NUM_RANGE_NKINDS; k++)
+			if (range_op[k] && s[op] == range_op[k])
+				r->kind = (num_range_kind)k;
+	if (r->kind != NUM_RANGE_DOUBLE)
+		op--;
+	r->frac = frac;
+	if (units(s, dots, frac, &r->a) || units(s + dots + 2, op - dots - 2, frac, &r->b))
+		return NUM_RANGE;
+	const char *d = s + op + 1;
+	size_t dl = op < n ? n - op - 1 : 0;
+	switch (r->kind) {
+	case NUM_RANGE_MUL:
+		if (num_u64_parse(d, dl, &r->step) || r->step < 2)
+			return NUM_FACTOR;
+		if (r->a == 0)
+			return NUM_START;
+		break;
+	case NUM_RANGE_ADD:
+	case NUM_RANGE_STEP:
+		if (units(d, dl, frac, &r->step))
+			return NUM_RANGE;
+		if (r->step == 0)
+			return r->kind == NUM_RANGE_ADD ? NUM_STEP_PLUS : NUM_STEP_COLON;
+		break;
+	default:
+		r->step = 2;
+		if (r->a == 0)
+			return NUM_DOUBLING;
+		break;
+	}
+	return r->b < r->a ? NUM_EMPTY : NUM_OK;
+}
+
+void num_range_begin(const num_range *r, num_range_it *it)
+{
+	it->next = r->a;
+	it->state = 0;
+}
+
+int num_range_next(const num_range *r, num_range_it *it, num_dec *v)
+{
+	/* STEP and DOUBLE end at B whether or not a step reaches it. */
+	int to_b = r->kind == NUM_RANGE_STEP || r->kind == NUM_RANGE_DOUBLE;
+	uint64_t x = it->next;
+	if (it->state == 2)
+		return 0;
+	if (it->state == 1 || (to_b && x >= r->b)) {
+		x = r->b;
+		it->state = 2;
+	} else {
+		int mul = r->kind == NUM_RANGE_MUL || r->kind == NUM_RANGE_DOUBLE;
+		num_u128 nx = mul ? (num_u128)x * r->step : (num_u128)x + r->step;
+		if (to_b ? nx >= r->b : nx > r->b)
+			it->state = to_b ? 1 : 2;
+		else
+			it->next = (uint64_t)nx;
+	}
+	*v = num_dec_make(x, pow10u(r->frac));
+	return 1;
+}
+
+/* ---- Times ----------------------------------------------------------- */
+
+/* The units of a time.  X(name, ns) */
+#define NUM_TIME_UNITS(X) \
+	X("", 1) \
+	X("ns", 1) \
+	X("us", 1000) \
+	X("ms", 1000000) \
+	X("s", 1000000000)
+
+static const struct {
+	const char *name;
+	uint64_t ns;
+} time_unit[] = {
+#define NUM_TU_X(name, ns) { name, ns },
+	NUM_TIME_UNITS(NUM_TU_X)
+#undef NUM_TU_X
+};
+
+num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
+{
+	num_scan c = scan(s, n);
+	uint64_t mul = 0;
+	if (c.nint == 0 || (c.dot && c.nfrac == 0))
+		return NUM_SYNTAX;
+	for (size_t k = 0; k < sizeof time_unit / sizeof time_unit[0]; k++)
+		if (strlen(time_unit[k].name) == n - c.end
+		    && memcmp(time_unit[k].name, s + c.end, n - c.end) == 0)
+			mul = time_unit[k].ns;
+	if (!mul)
+		return NUM_SYNTAX;
+	if (c.big || c.ip > UINT64_MAX / mul)
+		return NUM_BIG;
+	/* frac < 10^9 and mul <= 10^9: the product fits. */
+	uint64_t v = c.ip * mul, f = c.frac * mul / pow10u(c.kept);
+	if (v > UINT64_MAX - f)
+		return NUM_BIG;
+	*ns = v + f;
+	return NUM_OK;
+}
