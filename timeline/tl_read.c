@@ -443,10 +443,12 @@ static int do_transmission(rd *r, const char *p)
 	return 0;
 }
 
-/* The "KEY VALUE" pairs from p to the end of a header or range line: P, S,
- * ncpus, nnics and ranges into tl (*nranges), L, o, g, G and O into *rg.
- * Other keys are ignored (later versions may add some). */
-static int do_keys(rd *r, const char *p, tl_range *rg, int *haveP, uint64_t *nranges)
+/* The "KEY VALUE" pairs from p to the end of a header line (header set:
+ * P, S, ncpus, nnics and ranges into tl, *haveP and *nranges) or of a range
+ * line; L, o, g, G and O into *rg.  Other keys are ignored (later versions
+ * may add some). */
+static int do_keys(rd *r, const char *p, tl_range *rg, int header, int *haveP,
+                   uint64_t *nranges)
 {
 	tl_file *tl = r->tl;
 	for (;;) {
@@ -481,15 +483,17 @@ static int do_keys(rd *r, const char *p, tl_range *rg, int *haveP, uint64_t *nra
 		if (field_u64(r, &p, &v, "header value"))
 			return -1;
 #define KEY(s) (kl == sizeof(s) - 1 && memcmp(key, s, kl) == 0)
-		if (KEY("P")) {
-			tl->nranks = v;
-			*haveP = 1;
-		} else if (KEY("L")) {
+		if (KEY("L")) {
 			rg->L = v;
 		} else if (KEY("o")) {
 			rg->o = v;
 		} else if (KEY("g")) {
 			rg->g = v;
+		} else if (!header) {
+			continue;  /* a range line has only the keys above */
+		} else if (KEY("P")) {
+			tl->nranks = v;
+			*haveP = 1;
 		} else if (KEY("S")) {
 			tl->S = v;
 		} else if (KEY("ranges")) {
@@ -524,7 +528,7 @@ static int do_header(rd *r, const char *p)
 		                ver);
 	tl->version = (uint32_t)ver;
 	tl->ncpus = tl->nnics = 1;
-	if (do_keys(r, p, &tl->range[0], &haveP, &nranges))
+	if (do_keys(r, p, &tl->range[0], 1, &haveP, &nranges))
 		return -1;
 	if (!haveP)
 		return rd_error(r, p + strcspn(p, "\r\n"), "the header has no P");
@@ -544,8 +548,6 @@ static int do_range(rd *r, const char *p)
 {
 	tl_file *tl = r->tl;
 	tl_range *rg = &tl->range[tl->nranges];
-	uint64_t nranges = 0;
-	int haveP = 0;
 	const char *at = skip_ws(p);
 	if (field_u64(r, &p, &rg->first, "first size"))
 		return -1;
@@ -565,7 +567,7 @@ static int do_range(rd *r, const char *p)
 		return rd_error(r, at, "bad last size %" PRIu64, rg->last);
 	}
 	tl->nranges++;
-	return do_keys(r, p, rg, &haveP, &nranges);
+	return do_keys(r, p, rg, 0, NULL, NULL);
 }
 
 /* "numranks N;" */

@@ -101,6 +101,15 @@ int main(void)
 	CHECK_EQ_U64(tl.msgs[1].depart, 55);
 	CHECK_EQ_U64(tl.msgs[1].handled, 1055);
 	tl_free(&tl);
+	/* A range line's keys are L, o, g, G and O: a "P" there changes nothing
+	 * (a fuzzer's input; P 1 made the lanes disagree with P). */
+	CHECK(read_str(&tl, "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf L 5 P 1 S 6 ncpus 9\n"
+	               "loclop 1 0 0 1\n", &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.nranks, 2);
+	CHECK_EQ_U64(tl.nlanes, 2);
+	CHECK_EQ_U64(tl.ncpus, 1);
+	CHECK_EQ_U64(tl.range[0].L, 5);
+	tl_free(&tl);
 	static const struct {
 		const char *text, *err;
 	} bad2[] = {
