@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	loggp_detect det;
 	loggp_detect_default(&det);
 	const char *output = NULL, *check = NULL;
-	uint64_t S = 65535;
+	uint64_t S = LOGGP_DEFAULT_S;
 	char err[LOGGP_ERRLEN];
 	int c;
 	while ((c = getopt_long(argc, argv, "o:S:h", longopts, NULL)) != -1) {

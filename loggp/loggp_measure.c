@@ -141,7 +141,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->quant = 0.5;
 	c->min_size = 1;
 	c->max_size = 262144;
-	c->S = 65535;
+	c->S = LOGGP_DEFAULT_S;
 	c->output = "loggp.params";
 	loggp_detect_default(&c->det);
 	int explicit_sizes = 0, opt;

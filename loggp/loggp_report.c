@@ -39,7 +39,8 @@ const char loggp_detect_help[] =
 	"                        off the range's line, all on one side (default 1)\n"
 	"      --rel-floor F     ... and more than F times the mean value (default 0.05)\n"
 	"      --no-detect       one range over all sizes\n"
-	"  -S N                  rendezvous threshold written to the file (default 65535)\n";
+	"  -S N                  rendezvous threshold written to the file (default "
+	LOGGP_STR(LOGGP_DEFAULT_S) ")\n";
 
 int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
                         size_t errlen)

@@ -147,7 +147,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 	uint64_t next_first = 0;
 	int open_ended = 0;
 	memset(p, 0, sizeof *p);
-	p->S = 65535;
+	p->S = LOGGP_DEFAULT_S;
 	const char *s = text, *end = text + len;
 	while (s < end) {
 		const char *e = memchr(s, '\n', (size_t)(end - s));

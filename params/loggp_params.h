@@ -12,6 +12,9 @@
 #define LOGGP_PARAMS_MAX_RANGES 64
 #define LOGGP_ERRLEN 512
 #define LOGGP_SIZE_INF UINT64_MAX   /* 'inf' as the last size of a range */
+#define LOGGP_DEFAULT_S 65535       /* S when a file or flag gives none */
+#define LOGGP_STR(x) LOGGP_STR_(x)   /* a macro's value as a string literal */
+#define LOGGP_STR_(x) #x
 
 /* The parameters of messages of first..last bytes: L, o, g in ns, G and O
  * in ns per byte, exact. */
@@ -23,7 +26,7 @@ typedef struct loggp_range {
 
 /* Ranges in increasing order, contiguous, from 0 to LOGGP_SIZE_INF. */
 typedef struct loggp_params {
-	uint64_t S;                 /* rendezvous above S bytes (default 65535) */
+	uint64_t S;                 /* rendezvous above S bytes (LOGGP_DEFAULT_S) */
 	size_t nranges;             /* 1..LOGGP_PARAMS_MAX_RANGES */
 	loggp_range range[LOGGP_PARAMS_MAX_RANGES];
 } loggp_params;

@@ -72,23 +72,21 @@ static int die_usage(const char *what, const char *arg)
 	return 2;
 }
 
-_Static_assert(SIM_MAX_RANGES <= TL_MAX_RANGES, "a timeline holds every size range");
-
 /* The size ranges of p for the timeline header: their number. */
-static uint32_t timeline_ranges(const sim_params *p, tl_range *out)
+static uint32_t timeline_ranges(const sim_params *p, loggp_range *out)
 {
 	sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
 	const sim_range *rg = p->nranges >= 2 ? p->range : &one;
 	uint32_t n = p->nranges >= 2 ? p->nranges : 1;
 	for (uint32_t i = 0; i < n; i++) {
-		tl_range *t = &out[i];
+		loggp_range *t = &out[i];
 		t->first = i ? rg[i - 1].last + 1 : 0;
-		t->last = rg[i].last; /* UINT64_MAX is TL_NONE */
+		t->last = rg[i].last; /* UINT64_MAX is LOGGP_SIZE_INF */
 		t->L = rg[i].L;
 		t->o = rg[i].o;
 		t->g = rg[i].g;
-		num_dec_format(rg[i].G, t->G, sizeof t->G);
-		num_dec_format(rg[i].O, t->O, sizeof t->O);
+		t->G = rg[i].G;
+		t->O = rg[i].O;
 	}
 	return n;
 }
@@ -434,7 +432,7 @@ int main(int argc, char **argv)
 		}
 		tl = tlo.f;
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
-		tl_range trg[TL_MAX_RANGES];
+		loggp_range trg[SIM_MAX_RANGES];
 		tl_write_header(tl, s.nranks, pp->S, s.ncpus, s.nnics, trg,
 		                timeline_ranges(pp, trg));
 	}

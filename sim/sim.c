@@ -163,51 +163,6 @@ static inline const sim_range *range_of(const sim *m, uint64_t size)
 
 /* ---- Rates ------------------------------------------------------------ */
 
-int sim_rate_parse(const char *str, sim_rate *out)
-{
-	uint64_t num = 0, den = 1;
-	const char *p = str;
-	int digits = 0, frac = 0;
-
-	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		num = num * 10 + (uint64_t)(*p - '0');
-		if (num >= (1ull << 32))
-			return -1;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, frac++) {
-			if (frac == 9)
-				return -1;
-			num = num * 10 + (uint64_t)(*p - '0');
-			den *= 10;
-		}
-		digits += frac;
-	}
-	if (*p || digits == 0)
-		return -1;
-	while (den > 1 && num % 10 == 0) {
-		num /= 10;
-		den /= 10;
-	}
-	if (num == 0)
-		den = 1;
-	out->num = num;
-	out->den = den;
-	return 0;
-}
-
-void sim_rate_format(sim_rate r, char *buf, size_t n)
-{
-	uint64_t ip = r.num / r.den, fp = r.num % r.den;
-	char frac[24];
-	size_t w = 0;
-	/* den = 10^w: the fraction digits, most significant first. */
-	for (uint64_t d = r.den / 10; d >= 1 && w < sizeof frac - 1; d /= 10)
-		frac[w++] = (char)('0' + fp / d % 10);
-	frac[w] = 0;
-	snprintf(buf, n, "%" PRIu64 "%s%s", ip, w ? "." : "", frac);
-}
-
 uint64_t sim_rate_bytes(sim_rate r, uint64_t size)
 {
 	if (size <= 1 || r.num == 0)
@@ -223,7 +178,7 @@ void sim_params_default(sim_params *p)
 	p->L = 2500;
 	p->o = 1500;
 	p->g = 1000;
-	p->S = 65535;
+	p->S = LOGGP_DEFAULT_S;
 	p->G.num = 6;
 	p->G.den = 1;
 	p->O.num = 0;

@@ -14,13 +14,6 @@
  * fractional G and O are exact. */
 typedef num_dec sim_rate;
 
-/* As num_dec_parse with 9 fraction digits (but also ".5" and "5.").
- * Returns 0, or -1 if str is not such a number. */
-int sim_rate_parse(const char *str, sim_rate *out);
-
-/* As num_dec_format. */
-void sim_rate_format(sim_rate r, char *buf, size_t n);
-
 /* The per-byte term of a message of size bytes: max(size-1,0) * r rounded
  * half up, floor(x + 0.5).  Exact (128-bit arithmetic). */
 uint64_t sim_rate_bytes(sim_rate r, uint64_t size);

@@ -11,12 +11,13 @@
 #ifndef TIMELINE_H
 #define TIMELINE_H
 
+#include "loggp_params.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define TL_VERSION 2          /* written; versions 1 and 2 are read */
-#define TL_MAX_RANGES 64      /* size ranges in a header */
 #define TL_NONE UINT64_MAX    /* an unknown time */
 
 /* Interval kinds.  X(enum suffix, keyword, on a NIC, legend, fill colour) */
@@ -40,20 +41,13 @@ extern const char *const tl_kind_legend[TL_NKINDS];
 extern const char *const tl_kind_colour[TL_NKINDS];
 extern const unsigned char tl_kind_on_nic[TL_NKINDS];
 
-/* The parameters of messages of first..last bytes (last TL_NONE: no upper
- * end); G and O as decimal text ("6", "0.4"). */
-typedef struct tl_range {
-	uint64_t first, last;
-	uint64_t L, o, g;
-	char G[32], O[32];
-} tl_range;
-
 /* ---- Writer ------------------------------------------------------------- */
 
-/* The header line and one range line per size range (nranges >= 1, ranges
- * contiguous from 0, the last one open). */
+/* The header line and one range line per size range (the parameter file's
+ * ranges: 1 to LOGGP_PARAMS_MAX_RANGES, contiguous from 0, the last one to
+ * LOGGP_SIZE_INF). */
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const tl_range *range, uint32_t nranges);
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges);
 
 /* "KIND RANK UNIT START END" for osend, gsend, loclop, grecv (unit: the cpu
  * or nic index).  A receive overhead is written by tl_write_orecv. */
@@ -120,7 +114,8 @@ typedef struct tl_file {
 	                             past TL_MAX_ROWS the largest index used + 1 */
 	uint64_t S;
 	uint32_t nranges;         /* 0: no parameters (old format) */
-	tl_range range[TL_MAX_RANGES];
+	loggp_range range[LOGGP_PARAMS_MAX_RANGES]; /* G.den (O.den) 0: the
+	                             header has no G (O), as version 1 allows */
 	uint64_t old_G;           /* old format: the G of its transmission lines */
 	uint64_t tmax;            /* latest end or arrival in the file (read part) */
 	uint64_t from, to;        /* the window, to resolved */

@@ -10,24 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Parse decimal digits at *p (no sign); 0 on success, advancing *p. */
-static int parse_u64(const char **p, uint64_t *v)
-{
-	const char *q = *p;
-	uint64_t x = 0;
-	if (*q < '0' || *q > '9')
-		return -1;
-	for (; *q >= '0' && *q <= '9'; q++) {
-		uint64_t d = (uint64_t)(*q - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*p = q;
-	*v = x;
-	return 0;
-}
-
 /* ---- Reader state ------------------------------------------------------- */
 
 /* Version 1 and the old format do not say which message an orecv handled:
@@ -102,7 +84,7 @@ static int field_u64(rd *r, const char **pp, uint64_t *v, const char *what)
 	if (*p == '-')
 		return rd_error(r, p, "negative %s", what);
 	const char *q = p;
-	if (parse_u64(&q, v))
+	if (num_u64_scan(&q, v) != NUM_OK)
 		return rd_error(r, p, "bad %s (expected an unsigned integer)", what);
 	if (*q != 0 && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r' && *q != ';')
 		return rd_error(r, p, "bad %s (expected an unsigned integer)", what);
@@ -447,7 +429,7 @@ static int do_transmission(rd *r, const char *p)
  * P, S, ncpus, nnics and ranges into tl, *haveP and *nranges) or of a range
  * line; L, o, g, G and O into *rg.  Other keys are ignored (later versions
  * may add some). */
-static int do_keys(rd *r, const char *p, tl_range *rg, int header, int *haveP,
+static int do_keys(rd *r, const char *p, loggp_range *rg, int header, int *haveP,
                    uint64_t *nranges)
 {
 	tl_file *tl = r->tl;
@@ -466,15 +448,10 @@ static int do_keys(rd *r, const char *p, tl_range *rg, int header, int *haveP,
 			const char *e = val;
 			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
 				e++;
-			size_t vl = (size_t)(e - val);
-			char *dst = *key == 'G' ? rg->G : rg->O;
-			if (vl >= sizeof rg->G)
-				return rd_error(r, val, "value of %c too long", *key);
-			for (size_t i = 0; i < vl; i++)
-				if (!((val[i] >= '0' && val[i] <= '9') || val[i] == '.'))
-					return rd_error(r, val + i, "bad value of %c (expected a number)", *key);
-			memcpy(dst, val, vl);
-			dst[vl] = 0;
+			num_err ne = num_dec_parse(val, (size_t)(e - val), NUM_FRAC_MAX,
+			                           *key == 'G' ? &rg->G : &rg->O);
+			if (ne != NUM_OK)
+				return rd_error(r, val, "bad value of %c: %s", *key, num_err_str(ne));
 			p = e;
 			continue;
 		}
@@ -497,8 +474,8 @@ static int do_keys(rd *r, const char *p, tl_range *rg, int header, int *haveP,
 		} else if (KEY("S")) {
 			tl->S = v;
 		} else if (KEY("ranges")) {
-			if (v < 1 || v > TL_MAX_RANGES)
-				return rd_error(r, val, "ranges must be 1..%d", TL_MAX_RANGES);
+			if (v < 1 || v > LOGGP_PARAMS_MAX_RANGES)
+				return rd_error(r, val, "ranges must be 1..%d", LOGGP_PARAMS_MAX_RANGES);
 			*nranges = v;
 		} else if (KEY("ncpus") || KEY("nnics")) {
 			if (v < 1 || v > 65536)
@@ -534,7 +511,7 @@ static int do_header(rd *r, const char *p)
 		return rd_error(r, p + strcspn(p, "\r\n"), "the header has no P");
 	if (ver == 1) {
 		tl->nranges = 1;
-		tl->range[0].last = TL_NONE;
+		tl->range[0].last = LOGGP_SIZE_INF;
 	} else if (!nranges) {
 		return rd_error(r, p + strcspn(p, "\r\n"), "the header has no ranges");
 	} else {
@@ -547,7 +524,7 @@ static int do_header(rd *r, const char *p)
 static int do_range(rd *r, const char *p)
 {
 	tl_file *tl = r->tl;
-	tl_range *rg = &tl->range[tl->nranges];
+	loggp_range *rg = &tl->range[tl->nranges];
 	const char *at = skip_ws(p);
 	if (field_u64(r, &p, &rg->first, "first size"))
 		return -1;
@@ -559,7 +536,7 @@ static int do_range(rd *r, const char *p)
 	if (last) {
 		if (strncmp(p, "inf", 3) != 0 || !strchr(" \t\r\n", p[3]))
 			return rd_error(r, at, "the last range ends at 'inf'");
-		rg->last = TL_NONE;
+		rg->last = LOGGP_SIZE_INF;
 		p += 3;
 	} else if (field_u64(r, &p, &rg->last, "last size")) {
 		return -1;
@@ -598,7 +575,7 @@ static uint64_t line_start(const char *p)
 	}
 	p = skip_ws(p);
 	uint64_t v;
-	return parse_u64(&p, &v) ? TL_NONE : v;
+	return num_u64_scan(&p, &v) != NUM_OK ? TL_NONE : v;
 }
 
 static int do_line(rd *r, const char *line)

@@ -28,20 +28,23 @@ const unsigned char tl_kind_on_nic[TL_NKINDS] = {
 };
 
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const tl_range *range, uint32_t nranges)
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges)
 {
 	fprintf(f, "loggopsim-timeline %d P %" PRIu64 " S %" PRIu64 " ncpus %" PRIu32
 	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", TL_VERSION, nranks, S, ncpus,
 	        nnics, nranges);
 	for (uint32_t i = 0; i < nranges; i++) {
-		const tl_range *r = &range[i];
+		const loggp_range *r = &range[i];
+		char G[NUM_DEC_TEXT], O[NUM_DEC_TEXT];
+		num_dec_format(r->G, G, sizeof G);
+		num_dec_format(r->O, O, sizeof O);
 		fprintf(f, "range %" PRIu64, r->first);
-		if (r->last == TL_NONE)
+		if (r->last == LOGGP_SIZE_INF)
 			fputs(" inf", f);
 		else
 			fprintf(f, " %" PRIu64, r->last);
 		fprintf(f, " L %" PRIu64 " o %" PRIu64 " g %" PRIu64 " G %s O %s\n",
-		        r->L, r->o, r->g, r->G, r->O);
+		        r->L, r->o, r->g, G, O);
 	}
 }
 

@@ -76,6 +76,17 @@ num_err num_u64_parse(const char *s, size_t n, uint64_t *v)
 	return NUM_OK;
 }
 
+num_err num_u64_scan(const char **p, uint64_t *v)
+{
+	size_t n = 0;
+	while ((*p)[n] >= '0' && (*p)[n] <= '9')
+		n++;
+	num_err e = num_u64_parse(*p, n, v);
+	if (e == NUM_OK)
+		*p += n;
+	return e;
+}
+
 num_err num_dec_parse(const char *s, size_t n, unsigned frac_max, num_dec *v)
 {
 	num_scan c = scan(s, n);

@@ -54,6 +54,10 @@ const char *num_err_str(num_err e);
  * (above UINT64_MAX). */
 num_err num_u64_parse(const char *s, size_t n, uint64_t *v);
 
+/* The same for the digits at *p (a string), which stop at the first other
+ * character: on NUM_OK *p moves past them. */
+num_err num_u64_scan(const char **p, uint64_t *v);
+
 /* Parse s[0..n) as a decimal: digits, optionally '.' and at least one
  * digit ("6", "0.4"; not ".5", "5." or "1e3").  Returns NUM_OK with *v set,
  * NUM_SYNTAX, NUM_FRAC (more than frac_max fraction digits; frac_max at

@@ -12,6 +12,7 @@
 
 #include "goal.h"
 #include "goal_compile.h"
+#include "num.h"
 #include "out.h"
 #include "viz_render.h"
 #include "viz_sched.h"
@@ -208,11 +209,11 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'T': format = optarg; break;
 		case 'F':
-			if (viz_parse_time(optarg, &w.from))
+			if (num_time_parse(optarg, strlen(optarg), &w.from) != NUM_OK)
 				return bad_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 't':
-			if (viz_parse_time(optarg, &w.to) || w.to == TL_NONE)
+			if (num_time_parse(optarg, strlen(optarg), &w.to) != NUM_OK || w.to == TL_NONE)
 				return bad_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 'r': ranks = optarg; break;

@@ -1,68 +1,10 @@
-/* viz_args.c: goalviz's option values: rank lists and times. */
+/* viz_args.c: goalviz's rank lists. */
 #include "viz_args.h"
+#include "num.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int viz_parse_time(const char *s, uint64_t *t)
-{
-	uint64_t ip = 0, frac = 0, fdiv = 1;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (ip > (UINT64_MAX - 9) / 10)
-			return -1;
-		ip = ip * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return -1;
-		for (; *p >= '0' && *p <= '9'; p++)
-			if (fdiv < 1000000000u) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				fdiv *= 10;
-			}
-	}
-	uint64_t mul;
-	if (*p == 0 || strcmp(p, "ns") == 0)
-		mul = 1;
-	else if (strcmp(p, "us") == 0)
-		mul = 1000;
-	else if (strcmp(p, "ms") == 0)
-		mul = 1000000;
-	else if (strcmp(p, "s") == 0)
-		mul = 1000000000;
-	else
-		return -1;
-	if (ip > UINT64_MAX / mul)
-		return -1;
-	uint64_t v = ip * mul, f = frac * mul / fdiv;
-	if (v > UINT64_MAX - f)
-		return -1;
-	*t = v + f;
-	return 0;
-}
-
-/* Parse decimal digits at *p (no sign); 0 on success, advancing *p. */
-static int parse_u64(const char **p, uint64_t *v)
-{
-	const char *q = *p;
-	uint64_t x = 0;
-	if (*q < '0' || *q > '9')
-		return -1;
-	for (; *q >= '0' && *q <= '9'; q++) {
-		uint64_t d = (uint64_t)(*q - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*p = q;
-	*v = x;
-	return 0;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -77,12 +19,12 @@ int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t
 	const char *p = s;
 	for (;;) {
 		uint64_t lo, hi;
-		if (parse_u64(&p, &lo))
+		if (num_u64_scan(&p, &lo) != NUM_OK)
 			goto bad;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (parse_u64(&p, &hi) || hi < lo)
+			if (num_u64_scan(&p, &hi) != NUM_OK || hi < lo)
 				goto bad;
 		}
 		if (util_grow(&r, &cap, k + 1, 2 * sizeof *r)) {

@@ -1,4 +1,4 @@
-/* viz_args.h: goalviz's option values: rank lists and times. */
+/* viz_args.h: goalviz's rank lists. */
 #ifndef VIZ_ARGS_H
 #define VIZ_ARGS_H
 
@@ -9,9 +9,5 @@
 /* Parse a list like "0-15,32" into sorted, merged pairs lo, hi in *out
  * (malloc'ed; free it).  Returns 0, or -1 with a message in err. */
 int viz_parse_ranges(const char *s, uint64_t **out, size_t *n, char *err, size_t errlen);
-
-/* Parse a time: an integer or decimal number with an optional unit ns, us,
- * ms or s (default ns), e.g. "12000", "12us", "1.5ms".  Returns 0 or -1. */
-int viz_parse_time(const char *s, uint64_t *t);
 
 #endif

@@ -268,10 +268,15 @@ void viz_render_notes(const tl_file *tl, char *buf, size_t n)
 }
 
 /* "L=.. o=.. g=.. G=.. O=.." of range r at buf; returns the length. */
-static int range_text(const tl_range *r, char *buf, size_t n)
+static int range_text(const loggp_range *r, char *buf, size_t n)
 {
+	char G[NUM_DEC_TEXT] = "?", O[NUM_DEC_TEXT] = "?";
+	if (r->G.den)
+		num_dec_format(r->G, G, sizeof G);
+	if (r->O.den)
+		num_dec_format(r->O, O, sizeof O);
 	return snprintf(buf, n, "L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64 " G=%s O=%s", r->L,
-	                r->o, r->g, r->G[0] ? r->G : "?", r->O[0] ? r->O : "?");
+	                r->o, r->g, G, O);
 }
 
 #define TITLE_RANGES 3  /* size ranges named in the title; the rest counted */
@@ -296,9 +301,9 @@ static void title_text(const tl_file *tl, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, " S=%" PRIu64 ", %" PRIu32 " size ranges:",
 		                      tl->S, tl->nranges);
 		for (uint32_t i = 0; i < tl->nranges && i < TITLE_RANGES && k < n; i++) {
-			const tl_range *r = &tl->range[i];
+			const loggp_range *r = &tl->range[i];
 			k += (size_t)snprintf(buf + k, n - k, "%s %" PRIu64 "..", i ? ";" : "", r->first);
-			if (k < n && r->last == TL_NONE)
+			if (k < n && r->last == LOGGP_SIZE_INF)
 				k += (size_t)snprintf(buf + k, n - k, "inf ");
 			else if (k < n)
 				k += (size_t)snprintf(buf + k, n - k, "%" PRIu64 " ", r->last);

@@ -64,7 +64,8 @@ int main(void)
 		prm.o = pc->o;
 		prm.g = pc->g;
 		prm.S = pc->S;
-		if (sim_rate_parse(pc->G, &prm.G) || sim_rate_parse(pc->O, &prm.O)) {
+		if (num_dec_parse(pc->G, strlen(pc->G), NUM_FRAC_MAX, &prm.G) != NUM_OK ||
+		    num_dec_parse(pc->O, strlen(pc->O), NUM_FRAC_MAX, &prm.O) != NUM_OK) {
 			printf("not ok - case %s: bad rates\n", pc->name);
 			return 1;
 		}

@@ -36,7 +36,8 @@ static void params_of(const pset *ps, sim_params *p)
 	p->L = ps->L;
 	p->o = ps->o;
 	p->g = ps->g;
-	if (sim_rate_parse(ps->G, &p->G) || sim_rate_parse(ps->O, &p->O))
+	if (num_dec_parse(ps->G, strlen(ps->G), NUM_FRAC_MAX, &p->G) != NUM_OK ||
+	    num_dec_parse(ps->O, strlen(ps->O), NUM_FRAC_MAX, &p->O) != NUM_OK)
 		abort();
 }
 
@@ -148,35 +149,35 @@ static void check_rates(void)
 {
 	sim_rate r;
 	char buf[64];
-	CHECK(sim_rate_parse("0.4", &r) == 0);
+	CHECK(num_dec_parse("0.4", 3, NUM_FRAC_MAX, &r) == NUM_OK);
 	CHECK_EQ_U64(sim_rate_bytes(r, 0), 0);
 	CHECK_EQ_U64(sim_rate_bytes(r, 1), 0);
 	CHECK_EQ_U64(sim_rate_bytes(r, 2), 0);       /* 0.4 -> 0 */
 	CHECK_EQ_U64(sim_rate_bytes(r, 3), 1);       /* 0.8 -> 1 */
 	CHECK_EQ_U64(sim_rate_bytes(r, 1001), 400);  /* 400.0 */
-	CHECK(sim_rate_parse("2.5", &r) == 0);
+	CHECK(num_dec_parse("2.5", 3, NUM_FRAC_MAX, &r) == NUM_OK);
 	CHECK_EQ_U64(sim_rate_bytes(r, 2), 3);       /* 2.5 -> 3 (half up) */
 	CHECK_EQ_U64(sim_rate_bytes(r, 4), 8);       /* 7.5 -> 8 */
-	CHECK(sim_rate_parse("0.000000001", &r) == 0);
+	CHECK(num_dec_parse("0.000000001", 11, NUM_FRAC_MAX, &r) == NUM_OK);
 	CHECK_EQ_U64(sim_rate_bytes(r, 500000001), 1); /* 0.5 -> 1 */
 	CHECK_EQ_U64(sim_rate_bytes(r, 500000000), 0); /* 0.499999999 -> 0 */
-	CHECK(sim_rate_parse("6", &r) == 0);
+	CHECK(num_dec_parse("6", 1, NUM_FRAC_MAX, &r) == NUM_OK);
 	CHECK_EQ_U64(sim_rate_bytes(r, UINT64_MAX), UINT64_MAX); /* saturates */
-	CHECK(sim_rate_parse("1.50", &r) == 0);
-	sim_rate_format(r, buf, sizeof buf);
+	CHECK(num_dec_parse("1.50", 4, NUM_FRAC_MAX, &r) == NUM_OK);
+	num_dec_format(r, buf, sizeof buf);
 	CHECK_STR(buf, "1.5");
-	CHECK(sim_rate_parse("0.05", &r) == 0);
-	sim_rate_format(r, buf, sizeof buf);
+	CHECK(num_dec_parse("0.05", 4, NUM_FRAC_MAX, &r) == NUM_OK);
+	num_dec_format(r, buf, sizeof buf);
 	CHECK_STR(buf, "0.05");
-	CHECK(sim_rate_parse("3.0", &r) == 0);
-	sim_rate_format(r, buf, sizeof buf);
+	CHECK(num_dec_parse("3.0", 3, NUM_FRAC_MAX, &r) == NUM_OK);
+	num_dec_format(r, buf, sizeof buf);
 	CHECK_STR(buf, "3");
-	CHECK(sim_rate_parse("", &r) == -1);
-	CHECK(sim_rate_parse(".", &r) == -1);
-	CHECK(sim_rate_parse("-1", &r) == -1);
-	CHECK(sim_rate_parse("1e3", &r) == -1);
-	CHECK(sim_rate_parse("0.1234567891", &r) == -1);
-	CHECK(sim_rate_parse("4294967296", &r) == -1);
+	CHECK(num_dec_parse("", 0, NUM_FRAC_MAX, &r) != NUM_OK);
+	CHECK(num_dec_parse(".", 1, NUM_FRAC_MAX, &r) != NUM_OK);
+	CHECK(num_dec_parse("-1", 2, NUM_FRAC_MAX, &r) != NUM_OK);
+	CHECK(num_dec_parse("1e3", 3, NUM_FRAC_MAX, &r) != NUM_OK);
+	CHECK(num_dec_parse("0.1234567891", 12, NUM_FRAC_MAX, &r) != NUM_OK);
+	CHECK(num_dec_parse("4294967296", 10, NUM_FRAC_MAX, &r) != NUM_OK);
 }
 
 /* Renumbering the queue (tiny seq space) gives the same result, rank by rank. */

@@ -124,7 +124,7 @@ static void test_compact(void)
 		sim_pchange c;
 		memset(&c, 0, sizeof c);
 		sim_pset_default(&b);
-		CHECK(sim_rate_parse("0.1", &b.p.G) == 0);
+		CHECK(num_dec_parse("0.1", 3, NUM_FRAC_MAX, &b.p.G) == NUM_OK);
 		CHECK(sim_px_parse(SIM_P_G, "*10", &c.x[SIM_P_G], err, sizeof err) == 0);
 		sim_pset_copy(&q, &b);
 		CHECK(sim_pset_apply(&q, &c, err, sizeof err) == 0);

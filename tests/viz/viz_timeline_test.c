@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "num.h"
 #include "timeline.h"
 #include "viz_args.h"
 
@@ -23,20 +24,26 @@ static int read_str(tl_file *tl, const char *text, const tl_window *w, char *err
 	return rc;
 }
 
+/* goalviz's --from and --to. */
+static int ptime(const char *s, uint64_t *t)
+{
+	return num_time_parse(s, strlen(s), t) == NUM_OK ? 0 : -1;
+}
+
 int main(void)
 {
 	uint64_t t;
-	CHECK(viz_parse_time("1.5us", &t) == 0);
+	CHECK(ptime("1.5us", &t) == 0);
 	CHECK_EQ_U64(t, 1500);
-	CHECK(viz_parse_time("2ms", &t) == 0);
+	CHECK(ptime("2ms", &t) == 0);
 	CHECK_EQ_U64(t, 2000000);
-	CHECK(viz_parse_time("12000", &t) == 0);
+	CHECK(ptime("12000", &t) == 0);
 	CHECK_EQ_U64(t, 12000);
-	CHECK(viz_parse_time("1.25s", &t) == 0);
+	CHECK(ptime("1.25s", &t) == 0);
 	CHECK_EQ_U64(t, 1250000000);
-	CHECK(viz_parse_time("1h", &t) != 0);
-	CHECK(viz_parse_time("-1", &t) != 0);
-	CHECK(viz_parse_time("99999999999999999999", &t) != 0);
+	CHECK(ptime("1h", &t) != 0);
+	CHECK(ptime("-1", &t) != 0);
+	CHECK(ptime("99999999999999999999", &t) != 0);
 
 	char err[256];
 	uint64_t *r;
@@ -56,7 +63,7 @@ int main(void)
 	CHECK(read_str(&tl, pingpong, &w, err, sizeof err) == 0);
 	CHECK_EQ_U64(tl.nranks, 2);
 	CHECK_EQ_U64(tl.ncpus, 2);
-	CHECK_STR(tl.range[0].G, "0.4");
+	CHECK(tl.range[0].G.num == 4 && tl.range[0].G.den == 10);
 	CHECK_EQ_U64(tl.nbars, 5);
 	CHECK_EQ_U64(tl.nmsgs, 1);
 	CHECK_EQ_U64(tl.msgs[0].depart, 1500);
@@ -91,9 +98,9 @@ int main(void)
 	CHECK_EQ_U64(tl.version, 2);
 	CHECK_EQ_U64(tl.nranges, 2);
 	CHECK_EQ_U64(tl.range[1].first, 65);
-	CHECK(tl.range[1].last == TL_NONE);
+	CHECK(tl.range[1].last == LOGGP_SIZE_INF);
 	CHECK_EQ_U64(tl.range[1].o, 50);
-	CHECK_STR(tl.range[1].G, "0.5");
+	CHECK(tl.range[1].G.num == 5 && tl.range[1].G.den == 10);
 	CHECK_EQ_U64(tl.msgs[0].depart, 10);
 	CHECK_EQ_U64(tl.msgs[0].src_cpu, 1);
 	CHECK_EQ_U64(tl.msgs[0].handled, 1300);
@@ -123,6 +130,10 @@ int main(void)
 		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 9 L 1\n",
 		  "t.tl:2:9: error: the last range ends at 'inf'" },
 		{ "loggopsim-timeline 2 P 2 ranges 65\n", "t.tl:1:33: error: ranges must be 1..64" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf G 0.1234567891\n",
+		  "t.tl:2:15: error: bad value of G: too many fraction digits" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf O .5\n",
+		  "t.tl:2:15: error: bad value of O: not a number" },
 		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\ntransmission 0 1 5 4 9 1 0 0 0\n",
 		  "t.tl:3:20: error: departure 4 before the send starts (5)" },
 		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\ntransmission 0 1 5 6 9 1 0 1 0\n",
