@@ -1,0 +1,64 @@
+/* die.c: the one way a tool fails (die.h). */
+#include "die.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *prog_name = "?";
+
+void util_set_prog(const char *prog)
+{
+	prog_name = prog;
+}
+
+const char *util_prog(void)
+{
+	return prog_name;
+}
+
+static void put(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void put(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: error: ", prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int util_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help'.\n", prog_name);
+	return 2;
+}
+
+int util_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put(fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+void util_die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help'.\n", prog_name);
+	exit(2);
+}
+
+void util_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	put(fmt, ap);
+	va_end(ap);
+	exit(1);
+}

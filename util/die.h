@@ -1,0 +1,24 @@
+/* die.h: the one way a tool fails.  Every message reads "PROG: error:
+ * MESSAGE" on standard error.  A usage error (a bad flag or argument) adds
+ * "Try 'PROG --help'." and exits with status 2; an input error (a bad file,
+ * a run that fails) exits with status 1. */
+#ifndef UTIL_DIE_H
+#define UTIL_DIE_H
+
+/* The program name of the messages (set once, first thing in main). */
+void util_set_prog(const char *prog);
+const char *util_prog(void);
+
+/* Print a usage error; returns 2, the status to exit with. */
+int util_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print an input error; returns 1, the status to exit with. */
+int util_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* util_usage, then exit(2). */
+_Noreturn void util_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* util_error, then exit(1). */
+_Noreturn void util_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
