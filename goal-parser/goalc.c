@@ -1,4 +1,5 @@
 /* goalc.c: the GOAL compiler's command line (also installed as txt2bin). */
+#include "die.h"
 #include "goal.h"
 #include "goal_compile.h"
 #include "out.h"
@@ -7,8 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *prog = "goalc";
 
 static void usage(FILE *f)
 {
@@ -31,14 +30,8 @@ static void usage(FILE *f)
 "      --version         format version\n"
 "\n"
 "As txt2bin (the old tool's interface): txt2bin -i IN.goal -o OUT.bin\n"
-"Errors read FILE:LINE:COL: error: MESSAGE; the exit status is 1 on any error.\n");
-}
-
-static int die(const char *msg)
-{
-	fprintf(stderr, "%s: error: %s\n", prog, msg);
-	fprintf(stderr, "Try '%s --help'.\n", prog);
-	return 2;
+"Errors read FILE:LINE:COL: error: MESSAGE; the exit status is 1 on a bad input,\n"
+"2 on a bad command line.\n");
 }
 
 static int put_dump(FILE *f, void *s)
@@ -52,14 +45,10 @@ static int do_dump(const char *in, const char *out_path)
 	char err[1024];
 	int rc = 0;
 
-	if (goal_sched_open(&s, in, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	if (util_out_write(out_path ? out_path : "-", &in, 1, put_dump, &s, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		rc = 1;
-	}
+	if (goal_sched_open(&s, in, err, sizeof err))
+		return util_error_msg(err);
+	if (util_out_write(out_path ? out_path : "-", &in, 1, put_dump, &s, err, sizeof err))
+		rc = util_error_msg(err);
 	goal_sched_close(&s);
 	return rc;
 }
@@ -70,10 +59,8 @@ static int do_stats(const char *in)
 	char err[512];
 	uint64_t kinds[GOAL_NKINDS] = { 0 }, req = 0, ireq = 0, bytes = 0, calc = 0;
 
-	if (goal_sched_open_any(&s, in, stderr, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
+	if (goal_sched_open_any(&s, in, stderr, err, sizeof err))
+		return util_error_msg(err);
 	for (uint64_t r = 0; r < s.nranks; r++) {
 		uint32_t n = goal_rank_nops(&s, r);
 		const goal_op *ops = goal_rank_ops(&s, r);
@@ -106,11 +93,7 @@ static int do_stats(const char *in)
 	printf("largest rank   %" PRIu32 " ops\n", s.max_rank_ops);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
 	goal_sched_close(&s);
-	if (util_stdout_close(err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 1;
-	}
-	return 0;
+	return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 }
 
 /* Default output for IN: IN without .goal, plus .bin. */
@@ -149,8 +132,7 @@ int main(int argc, char **argv)
 	unsigned long nerr;
 
 	base = base ? base + 1 : argv[0];
-	if (strcmp(base, "txt2bin") == 0)
-		prog = "txt2bin";
+	util_set_prog(strcmp(base, "txt2bin") == 0 ? "txt2bin" : "goalc");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:i:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -164,14 +146,14 @@ int main(int argc, char **argv)
 		case OPT_DUMP:
 		case OPT_STATS:
 			if (mode && mode != c)
-				return die("--check, --dump and --stats exclude each other");
+				return util_usage("--check, --dump and --stats exclude each other");
 			mode = c;
 			break;
 		case OPT_MAXERR: {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*optarg == '\0' || *end || v == 0 || v > 100000)
-				return die("--max-errors needs a number from 1 to 100000");
+				return util_usage("--max-errors needs a number from 1 to 100000");
 			max_errors = (unsigned)v;
 			break;
 		}
@@ -179,49 +161,42 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case OPT_VERSION:
-			printf("%s (binary schedule format version %u)\n", prog, GOAL_VERSION);
+			printf("%s (binary schedule format version %u)\n", util_prog(), GOAL_VERSION);
 			return 0;
-		case ':': {
-			char msg[96];
-			snprintf(msg, sizeof msg, "option '%s' needs an argument", argv[optind - 1]);
-			return die(msg);
-		}
-		default: {
-			char msg[96];
-			snprintf(msg, sizeof msg, "unknown option '%s'", argv[optind - 1]);
-			return die(msg);
-		}
+		case ':':
+			return util_usage("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return util_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
 		if (in)
-			return die("more than one input file");
+			return util_usage("more than one input file");
 		in = argv[optind++];
 	}
 	if (optind < argc)
-		return die("more than one input file");
+		return util_usage("more than one input file");
 	if (!in)
-		return die("no input file");
+		return util_usage("no input file");
 	if (mode == OPT_DUMP)
 		return do_dump(in, out);
 	if (mode == OPT_STATS)
 		return do_stats(in);
 	if (mode == OPT_CHECK) {
 		if (out)
-			return die("--check writes nothing; drop -o");
+			return util_usage("--check writes nothing; drop -o");
 	} else if (!out) {
 		if (strcmp(in, "-") == 0)
-			return die("reading standard input needs -o FILE");
+			return util_usage("reading standard input needs -o FILE");
 		out = def_out = default_output(in);
 		if (!out)
-			return die("out of memory");
+			return util_error("out of memory");
 	}
 	if (out) {
 		char err[1024];
 		if (util_out_check(out, &in, 1, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
 			free(def_out);
-			return 1;
+			return util_error_msg(err);
 		}
 	}
 	nerr = goal_compile_path(in, out, stderr, max_errors);

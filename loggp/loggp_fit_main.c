@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "die.h"
 #include "loggp_raw.h"
 #include "loggp_report.h"
 #include "out.h"
@@ -43,18 +44,18 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	util_set_prog("loggp-fit");
 	loggp_detect det;
 	loggp_detect_default(&det);
 	const char *output = NULL, *check = NULL;
 	uint64_t S = LOGGP_DEFAULT_S;
 	char err[LOGGP_ERRLEN];
 	int c;
-	while ((c = getopt_long(argc, argv, "o:S:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:S:h", longopts, NULL)) != -1) {
 		int r = loggp_detect_option(c, optarg, &det, err, sizeof err);
-		if (r < 0) {
-			fprintf(stderr, "loggp-fit: %s\n", err);
-			return 2;
-		}
+		if (r < 0)
+			return util_usage("%s", err);
 		if (r > 0)
 			continue;
 		switch (c) {
@@ -62,11 +63,8 @@ int main(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'S':
-			if (loggp_arg_u64(optarg, 0, UINT64_MAX - 1, &S)) {
-				fprintf(stderr, "loggp-fit: -S: expected a byte count, got '%s'\n",
-				        optarg);
-				return 2;
-			}
+			if (loggp_arg_u64(optarg, 0, UINT64_MAX - 1, &S))
+				return util_usage("-S: expected a byte count, got '%s'", optarg);
 			break;
 		case 'c':
 			check = optarg;
@@ -74,55 +72,38 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			return util_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			fprintf(stderr, "Try 'loggp-fit --help'.\n");
-			return 2;
+			return optopt ? util_usage("unknown option '-%c'", optopt)
+			              : util_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (check) {
 		static loggp_params par;
-		if (optind != argc) {
-			fprintf(stderr, "loggp-fit: --check takes no TABLE\n");
-			return 2;
-		}
-		if (loggp_params_read(check, &par, err)) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		if (loggp_params_write(stdout, &par, NULL) || util_stdout_close(err, LOGGP_ERRLEN)) {
-			fprintf(stderr, "loggp-fit: error: write failed on standard output\n");
-			return 1;
-		}
+		if (optind != argc)
+			return util_usage("--check takes no TABLE");
+		if (loggp_params_read(check, &par, err))
+			return util_error_msg(err);
+		if (loggp_params_write(stdout, &par, NULL) || util_stdout_close(err, LOGGP_ERRLEN))
+			return util_error("write failed on standard output");
 		return 0;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "loggp-fit: %s\nTry 'loggp-fit --help'.\n",
-		        optind == argc ? "missing TABLE" : "more than one TABLE");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return util_usage("%s", optind == argc ? "missing TABLE" : "more than one TABLE");
 	unsigned n;
 	loggp_point *pts;
 	size_t np;
-	if (output && util_out_check(output, (const char *const *)&argv[optind], 1, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	if (loggp_raw_read(argv[optind], &n, &pts, &np, err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
+	if (output && util_out_check(output, (const char *const *)&argv[optind], 1, err, sizeof err))
+		return util_error_msg(err);
+	if (loggp_raw_read(argv[optind], &n, &pts, &np, err))
+		return util_error_msg(err);
 	char comment[600];
 	snprintf(comment, sizeof comment, "fitted by loggp-fit from %s", argv[optind]);
 	int rc = loggp_report(output && strcmp(output, "-") == 0 ? stderr : stdout, stderr,
 	                      pts, np, n, &det, S, output, comment, err, sizeof err);
 	free(pts);
-	if (rc) {
-		fprintf(stderr, "loggp-fit: %s\n", err);
-		return 1;
-	}
-	if (util_stdout_close(err, LOGGP_ERRLEN)) {
-		fprintf(stderr, "loggp-fit: %s\n", err);
-		return 1;
-	}
-	return 0;
+	if (rc)
+		return util_error_msg(err);
+	return util_stdout_close(err, LOGGP_ERRLEN) ? util_error_msg(err) : 0;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "die.h"
 #include "loggp_raw.h"
 #include "loggp_report.h"
 
@@ -361,6 +362,7 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 
 int main(int argc, char **argv)
 {
+	util_set_prog("loggp-measure");
 	MPI_Init(&argc, &argv);
 	int rank, size;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -369,19 +371,16 @@ int main(int argc, char **argv)
 	char err[LOGGP_ERRLEN];
 	int pr = parse_args(argc, argv, &c, err, sizeof err);
 	if (pr != 0) {
-		if (rank == 0) {
-			if (pr > 0)
-				usage(stdout);
-			else
-				fprintf(stderr, "loggp-measure: %s\nTry 'loggp-measure --help'.\n", err);
-		}
+		if (rank == 0 && pr > 0)
+			usage(stdout);
+		else if (rank == 0)
+			util_usage("%s", err);
 		MPI_Finalize();
 		return pr > 0 ? 0 : 2;
 	}
 	if (size != 2) {
 		if (rank == 0)
-			fprintf(stderr, "loggp-measure: needs exactly 2 ranks (mpirun -np 2), "
-			        "has %d\n", size);
+			util_usage("needs exactly 2 ranks (mpirun -np 2), has %d", size);
 		MPI_Finalize();
 		return 2;
 	}
@@ -393,8 +392,8 @@ int main(int argc, char **argv)
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all_ok) {
 		if (rank == 0)
-			fprintf(stderr, "loggp-measure: out of memory (%u repetitions of %zu "
-			        "sizes up to %llu B)\n", c.reps, c.nsizes, (unsigned long long)maxs);
+			util_error("out of memory (%u repetitions of %zu sizes up to %llu B)", c.reps,
+			           c.nsizes, (unsigned long long)maxs);
 		MPI_Finalize();
 		return 1;
 	}
@@ -418,17 +417,13 @@ int main(int argc, char **argv)
 		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
-			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f)) {
-				fprintf(stderr, "loggp-measure: %s: cannot write\n", c.raw);
-				rc = 1;
-			}
+			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f))
+				rc = util_error("%s: cannot write", c.raw);
 		}
 		if (loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, pts,
 		                 c.nsizes, c.n, &c.det, c.S, c.output, comment, err,
-		                 sizeof err)) {
-			fprintf(stderr, "loggp-measure: %s\n", err);
-			rc = 1;
-		}
+		                 sizeof err))
+			rc = util_error_msg(err);
 	}
 	free(buf);
 	free(pts);

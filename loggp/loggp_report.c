@@ -96,12 +96,15 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 	loggp_result *res = malloc(sizeof *res);
 	loggp_params *par = malloc(sizeof *par);
 	int rc = -1;
+	char msg[LOGGP_ERRLEN];
 	if (!res || !par) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "error: out of memory");
 		goto out;
 	}
-	if (loggp_fit(pts, np, n, det, res, err, errlen))
+	if (loggp_fit(pts, np, n, det, res, msg, sizeof msg)) {
+		snprintf(err, errlen, "error: %s", msg);
 		goto out;
+	}
 	loggp_print_table(out, pts, np, res);
 	fflush(out);
 	for (size_t r = 0; r < res->nranges; r++) {

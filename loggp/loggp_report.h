@@ -25,7 +25,8 @@ extern const char loggp_detect_help[];
 
 /* Fit pts, print the table to out, write the parameter file to params_path
  * (unless NULL) with comment, and print warnings about clamped fits to
- * warn.  Returns 0, or -1 with a message in err. */
+ * warn.  Returns 0, or -1 with "PATH: error: ..." (the parameter file) or
+ * "error: ..." (the fit) in err. */
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
                  const loggp_detect *det, uint64_t S, const char *params_path,
                  const char *comment, char *err, size_t errlen);

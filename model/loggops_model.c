@@ -1,6 +1,7 @@
 /* loggops_model.c: the loggops-model command line: simulate a pattern over
  * P or one parameter, compare with every closed form known for it, print a
  * table or CSV and draw an SVG plot. */
+#include "die.h"
 #include "model_formula.h"
 #include "model_plot.h"
 #include "model_sim.h"
@@ -10,14 +11,11 @@
 
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static const char *prog = "loggops-model";
 
 #define MAX_POINTS 10000
 #define MAX_P 1048576u
@@ -59,26 +57,14 @@ static void usage(FILE *f)
 "Example: loggops-model bcast_binomial -P 2..4096 -s 1024 --svg bcast.svg\n");
 }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: error: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
 /* Fraction digits of G and O. */
 #define RATE_FRAC 3
 
-/* What is wrong with the range str of option what: a message and exit 2. */
+/* What is wrong with the range str of option what: a usage error. */
 static void bad_range(const char *what, const char *str) __attribute__((noreturn));
 static void bad_range(const char *what, const char *str)
 {
-	die("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+	util_die_usage("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
 }
 
 /* v in units of 10^-frac (v has at most frac fraction digits). */
@@ -109,7 +95,7 @@ static size_t parse_range(const char *what, const char *str, unsigned frac, num_
 	size_t n = 0, items = 0;
 	int geo = 0;
 	if (strlen(str) >= sizeof buf)
-		die("%s: '%s' is too long", what, str);
+		util_die_usage("%s: '%s' is too long", what, str);
 	strcpy(buf, str);
 	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), items++) {
 		size_t len = strlen(tok);
@@ -118,7 +104,7 @@ static size_t parse_range(const char *what, const char *str, unsigned frac, num_
 		num_dec x;
 		if (!num_is_range(tok, len)) {
 			if (n >= MAX_POINTS)
-				die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
+				util_die_usage("%s: '%s' has more than %u values", what, str, MAX_POINTS);
 			if (num_value_parse(tok, len, frac, &v[n++]))
 				bad_range(what, str);
 			continue;
@@ -127,13 +113,13 @@ static size_t parse_range(const char *what, const char *str, unsigned frac, num_
 		if (e == NUM_RANGE)
 			bad_range(what, str);
 		if (e == NUM_EMPTY)
-			die("%s: the range '%s' is empty", what, tok);
+			util_die_usage("%s: the range '%s' is empty", what, tok);
 		if (e)
-			die("%s: %s", what, num_err_str(e));
+			util_die_usage("%s: %s", what, num_err_str(e));
 		geo = r.kind == NUM_RANGE_DOUBLE || r.kind == NUM_RANGE_MUL;
 		for (num_range_begin(&r, &it); num_range_next(&r, &it, &x); v[n++] = x)
 			if (n >= MAX_POINTS)
-				die("%s: '%s' has more than %u values", what, str, MAX_POINTS);
+				util_die_usage("%s: '%s' has more than %u values", what, str, MAX_POINTS);
 	}
 	if (n == 0)
 		bad_range(what, str);
@@ -158,15 +144,15 @@ static num_dec parse_one(const char *opt, const char *str, unsigned frac, uint64
 	num_dec v;
 	num_err e;
 	if (str[0] == '-' && str[1] >= '0' && str[1] <= '9')
-		die("%s must not be negative (got %s)", opt, str);
+		util_die_usage("%s must not be negative (got %s)", opt, str);
 	e = num_value_parse(str, strlen(str), frac, &v);
 	if (e == NUM_BIG || (e == NUM_OK && above(v, max)))
-		die("%s must be at most %" PRIu64 "%s (got %s)", opt, max, frac ? " ns/byte" : "", str);
+		util_die_usage("%s must be at most %" PRIu64 "%s (got %s)", opt, max, frac ? " ns/byte" : "", str);
 	if (e) {
 		if (frac)
-			die("%s expects a decimal (at most %u fraction digits) number, not '%s'", opt,
+			util_die_usage("%s expects a decimal (at most %u fraction digits) number, not '%s'", opt,
 			    frac, str);
-		die("%s expects a number, not '%s'", opt, str);
+		util_die_usage("%s expects a number, not '%s'", opt, str);
 	}
 	return v;
 }
@@ -185,7 +171,7 @@ static int param_flag(int opt, const char *text, sim_pchange *c)
 	unsigned frac = sim_pname_frac((sim_pname)k) ? RATE_FRAC : 0;
 	parse_one(name, text, frac, k == SIM_P_S ? UINT64_MAX / 10 : frac ? MAX_RATE : MAX_TIME);
 	if (r < 0)
-		die("%s", err);
+		util_die_usage("%s", err);
 	return 0;
 }
 
@@ -378,7 +364,7 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 	int rc = -1;
 
 	if (!xs || !ys) {
-		fprintf(stderr, "%s: error: out of memory\n", prog);
+		util_error("out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < u->nvals; i++) {
@@ -436,7 +422,7 @@ static int draw(const setup *u, const model_formula **fs, size_t nf, const doubl
 	char err[1024];
 	rc = util_out_write(u->svg, NULL, 0, put_plot, &po, err, sizeof err);
 	if (rc)
-		fprintf(stderr, "%s\n", err);
+		util_error_msg(err);
 out:
 	free(xs);
 	free(ys);
@@ -460,7 +446,7 @@ static void progress(progress_state *pg, size_t i, size_t n)
 {
 	if (!isatty(2) || now_s() - pg->t0 < 2.0)
 		return;
-	fprintf(stderr, "\r%s: point %zu of %zu", prog, i + 1, n);
+	fprintf(stderr, "\r%s: point %zu of %zu", util_prog(), i + 1, n);
 	pg->shown = 1;
 }
 
@@ -496,11 +482,11 @@ static int run(const setup *u)
 	loopv = calloc(u->nvals, sizeof *loopv);
 	rotv = calloc(u->nvals, sizeof *rotv);
 	if (!simt || !fval || !in || !loopv || !rotv) {
-		fprintf(stderr, "%s: error: out of memory\n", prog);
+		util_error("out of memory");
 		goto out;
 	}
 	if (model_sim_open(&ms, err, sizeof err)) {
-		fprintf(stderr, "%s: error: %s\n", prog, err);
+		util_error("%s", err);
 		goto out;
 	}
 	for (size_t i = 0; i < u->nvals; i++) {
@@ -592,7 +578,7 @@ static int run(const setup *u)
 	if (!u->csv && !u->loop && u->var != SW_P && u->nvals > 1)
 		put_minima(u, fs, nf, simt, fval);
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: error: cannot write the output\n", prog);
+		util_error("cannot write the output");
 		goto out;
 	}
 	if (u->svg && draw(u, fs, nf, simt, fval, in, loopv, rotv))
@@ -602,7 +588,7 @@ static int run(const setup *u)
 fail:
 	model_sim_close(&ms);
 	progress_end(&pg);
-	fprintf(stderr, "%s: error: %s\n", prog, err);
+	util_error("%s", err);
 out:
 	free(simt);
 	free(fval);
@@ -634,6 +620,7 @@ int main(int argc, char **argv)
 	sim_pset ps;
 	char err[256];
 
+	util_set_prog("loggops-model");
 	memset(&u, 0, sizeof u);
 	memset(&flags, 0, sizeof flags);
 	u.s = 1;
@@ -647,42 +634,42 @@ int main(int argc, char **argv)
 		case 'n':
 			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
 			if (u.n < 2)
-				die("--fanin must be at least 2 (got %s)", optarg);
+				util_die_usage("--fanin must be at least 2 (got %s)", optarg);
 			break;
 		case OPT_SWEEP: sweep = optarg; break;
 		case OPT_LOOP:
 			u.loop = parse_one("--loop", optarg, 0, MAX_LOOP).num;
 			if (u.loop < 1)
-				die("--loop must be at least 1 (got %s)", optarg);
+				util_die_usage("--loop must be at least 1 (got %s)", optarg);
 			break;
 		case OPT_CSV: u.csv = 1; break;
 		case OPT_SVG: u.svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
 		case 'h': usage(stdout); return 0;
-		case ':': die("option %s needs a value", argv[optind - 1]);
+		case ':': util_die_usage("option %s needs a value", argv[optind - 1]);
 		default:
 			if (param_flag(c, optarg, &flags) == 0)
 				break;
 			if (optopt)
-				die("unknown option -%c (see --help)", optopt);
-			die("unknown option %s (see --help)", argv[optind - 1]);
+				util_die_usage("unknown option -%c", optopt);
+			util_die_usage("unknown option %s", argv[optind - 1]);
 		}
 	}
 	sim_pset_default(&ps);
 	if (sim_pset_apply(&ps, &flags, err, sizeof err))
-		die("%s", err);
+		util_die_usage("%s", err);
 	u.prm = ps.p;
 	if (optind >= argc)
-		die("no pattern given (--list shows the patterns with formulas)");
+		util_die_usage("no pattern given (--list shows the patterns with formulas)");
 	u.pattern = argv[optind++];
 	if (optind < argc)
-		die("unexpected argument '%s' (see --help)", argv[optind]);
+		util_die_usage("unexpected argument '%s'", argv[optind]);
 	idx = sg_pattern_find(u.pattern);
 	if (idx < 0)
-		die("unknown pattern '%s' (--list shows the patterns with formulas)", u.pattern);
+		util_die_usage("unknown pattern '%s' (--list shows the patterns with formulas)", u.pattern);
 	u.pattern = sg_pattern((size_t)idx)->name;
 	if (!model_has_pattern(u.pattern))
-		die("no formula covers pattern '%s' (--list shows the patterns with formulas)", u.pattern);
+		util_die_usage("no formula covers pattern '%s' (--list shows the patterns with formulas)", u.pattern);
 
 	if (sweep) {
 		const char *eq = strchr(sweep, '=');
@@ -693,7 +680,7 @@ int main(int argc, char **argv)
 			if (eq && strlen(sweep_names[k]) == len && strncmp(sweep, sweep_names[k], len) == 0)
 				break;
 		if (!eq || k == sizeof sweep_names / sizeof sweep_names[0])
-			die("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
+			util_die_usage("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
 		u.var = (sweep_var)k;
 		frac = (u.var == SW_G || u.var == SW_O) ? RATE_FRAC : 0;
 		u.nvals = parse_range("--sweep", eq + 1, frac, vals, &u.geometric);
@@ -702,26 +689,26 @@ int main(int argc, char **argv)
 		      u.var == SW_S ? UINT64_MAX / 10 : MAX_TIME;
 		for (size_t i = 0; i < u.nvals; i++) {
 			if (above(vals[i], max))
-				die("--sweep: %s must be at most %" PRIu64, sweep_names[k], max);
+				util_die_usage("--sweep: %s must be at most %" PRIu64, sweep_names[k], max);
 			if (u.var == SW_n && vals[i].num < 2)
-				die("--sweep: the fan-in n must be at least 2");
+				util_die_usage("--sweep: the fan-in n must be at least 2");
 		}
 		u.P = 16;
 		if (prange) {
 			int geo;
 			static num_dec one[MAX_POINTS];
 			if (parse_range("-P", prange, 0, one, &geo) != 1)
-				die("with --sweep, -P takes one value (got '%s')", prange);
+				util_die_usage("with --sweep, -P takes one value (got '%s')", prange);
 			u.P = one[0].num;
 		}
 		if (u.P < 2 || u.P > MAX_P)
-			die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, u.P);
+			util_die_usage("-P must be 2..%u (got %" PRIu64 ")", MAX_P, u.P);
 	} else {
 		u.var = SW_P;
 		u.nvals = parse_range("-P", prange ? prange : "2..64", 0, vals, &u.geometric);
 		for (size_t i = 0; i < u.nvals; i++)
 			if (vals[i].num < 2 || vals[i].num > MAX_P)
-				die("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i].num);
+				util_die_usage("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i].num);
 	}
 	if (u.loop) {
 		uint64_t maxP = u.var == SW_P ? 0 : u.P;
@@ -729,7 +716,7 @@ int main(int argc, char **argv)
 			if (vals[i].num > maxP)
 				maxP = vals[i].num;
 		if (maxP * u.loop > MAX_LOOP_RANKS)
-			die("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
+			util_die_usage("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
 			    u.loop, maxP, MAX_LOOP_RANKS);
 	}
 	return run(&u);

@@ -1,5 +1,6 @@
 /* schedgen.c: the schedgen command line: generate the GOAL schedule of a
  * collective algorithm or communication pattern, as text or binary. */
+#include "die.h"
 #include "out.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
@@ -7,14 +8,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static const char *prog = "schedgen";
 
 static void usage(FILE *f)
 {
@@ -47,35 +45,23 @@ static void usage(FILE *f)
 "Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n");
 }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: error: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-/* A non-negative decimal integer, or die naming the option. */
+/* A non-negative decimal integer, or a usage error naming the option. */
 static uint64_t num(const char *opt, const char *s)
 {
 	uint64_t v = 0;
 	const char *p = s;
 	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
-		die("%s must not be negative (got %s)", opt, s);
+		util_die_usage("%s must not be negative (got %s)", opt, s);
 	if (*p < '0' || *p > '9')
-		die("%s expects a number, not '%s'", opt, s);
+		util_die_usage("%s expects a number, not '%s'", opt, s);
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		if (v > (UINT64_MAX - d) / 10)
-			die("%s: %s is too large", opt, s);
+			util_die_usage("%s: %s is too large", opt, s);
 		v = v * 10 + d;
 	}
 	if (*p)
-		die("%s expects a number, not '%s'", opt, s);
+		util_die_usage("%s expects a number, not '%s'", opt, s);
 	return v;
 }
 
@@ -102,7 +88,7 @@ static void progress(void *ctx, uint64_t done)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (t.tv_sec - ps->t0.tv_sec < 1)
 		return;
-	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " ranks", prog, done, ps->total);
+	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " ranks", util_prog(), done, ps->total);
 	ps->shown = 1;
 }
 
@@ -146,6 +132,7 @@ int main(int argc, char **argv)
 	char err[512], comment[512];
 	progress_state ps;
 
+	util_set_prog("schedgen");
 	sg_params_default(&p);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:s:P:d:o:h", opts, NULL)) != -1) {
@@ -154,20 +141,20 @@ int main(int argc, char **argv)
 		case 's':
 		case 'P':
 			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
-				die("the number of ranks must be at least 1 (got %s)", optarg);
+				util_die_usage("the number of ranks must be at least 1 (got %s)", optarg);
 			p.nranks = num("--ranks", optarg);
 			break;
 		case 'd': p.size = num("--size", optarg); break;
 		case 'o': out = optarg; break;
 		case OPT_ROOT:
 			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
-				die("the root %s is not a rank", optarg);
+				util_die_usage("the root %s is not a rank", optarg);
 			p.root = num("--root", optarg);
 			break;
 		case OPT_SEGMENT:
 			p.segment = num("--segment", optarg);
 			if (p.segment == 0)
-				die("the segment size must be at least 1 byte (got 0)");
+				util_die_usage("the segment size must be at least 1 byte (got 0)");
 			break;
 		case OPT_NWAY: p.nway = num("--nway", optarg); break;
 		case OPT_FANIN: p.fanin = num("--fanin", optarg); break;
@@ -179,7 +166,7 @@ int main(int argc, char **argv)
 		case OPT_CPU: {
 			uint64_t v = num("--cpu", optarg);
 			if (v > GOAL_MAX_INDEX)
-				die("--cpu must be 0..%u (got %" PRIu64 ")", GOAL_MAX_INDEX, v);
+				util_die_usage("--cpu must be 0..%u (got %" PRIu64 ")", GOAL_MAX_INDEX, v);
 			p.cpu = (uint16_t)v;
 			break;
 		}
@@ -189,28 +176,24 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "binary") == 0 || strcmp(optarg, "bin") == 0)
 				format = SG_BINARY;
 			else
-				die("--format is text or binary, not '%s'", optarg);
+				util_die_usage("--format is text or binary, not '%s'", optarg);
 			break;
 		case OPT_LIST:
 			list();
-			if (util_stdout_close(err, sizeof err)) {
-				fprintf(stderr, "%s: %s\n", prog, err);
-				return 1;
-			}
-			return 0;
+			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
 		case 'h': usage(stdout); return 0;
-		case ':': die("option %s needs a value", argv[optind - 1]);
+		case ':': util_die_usage("option %s needs a value", argv[optind - 1]);
 		default:
 			if (optopt)
-				die("unknown option -%c (see --help)", optopt);
-			die("unknown option %s (see --help)", argv[optind - 1]);
+				util_die_usage("unknown option -%c", optopt);
+			util_die_usage("unknown option %s", argv[optind - 1]);
 		}
 	}
 	if (optind < argc && !pattern)
 		pattern = argv[optind++];
 	if (optind < argc)
-		die("unexpected argument '%s' (see --help)", argv[optind]);
+		util_die_usage("unexpected argument '%s'", argv[optind]);
 	if (!pattern)
 		pattern = "bcast_binomial"; /* the published tool's default */
 	idx = sg_pattern_find(pattern);
@@ -221,12 +204,12 @@ int main(int argc, char **argv)
 		};
 		for (size_t k = 0; k < sizeof old_only / sizeof old_only[0]; k++)
 			if (strcmp(pattern, old_only[k]) == 0)
-				die("the published schedgen's pattern '%s' is not supported here "
+				util_die_usage("the published schedgen's pattern '%s' is not supported here "
 				    "(schedgen --list shows the patterns)", pattern);
-		die("unknown pattern '%s' (schedgen --list shows them)", pattern);
+		util_die_usage("unknown pattern '%s' (schedgen --list shows them)", pattern);
 	}
 	if (sg_params_check((size_t)idx, &p, err, sizeof err))
-		die("%s", err);
+		util_die_usage("%s", err);
 	if (format < 0)
 		format = (int)sg_format_of_path(out);
 	{
@@ -253,10 +236,8 @@ int main(int argc, char **argv)
 #undef APPEND
 	}
 	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
-	if (!o) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 1;
-	}
+	if (!o)
+		return util_error_msg(err);
 	memset(&ps, 0, sizeof ps);
 	ps.total = p.nranks;
 	clock_gettime(CLOCK_MONOTONIC, &ps.t0);
@@ -264,14 +245,9 @@ int main(int argc, char **argv)
 		if (ps.shown)
 			fputc('\n', stderr);
 		sg_out_abort(o);
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 1;
+		return util_error_msg(err);
 	}
 	if (ps.shown)
 		fputc('\n', stderr);
-	if (sg_out_close(o, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return 1;
-	}
-	return 0;
+	return sg_out_close(o, err, sizeof err) ? util_error_msg(err) : 0;
 }

@@ -1,4 +1,5 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
+#include "die.h"
 #include "goal.h"
 #include "goal_compile.h"
 #include "num.h"
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static const char *prog = "loggopsim";
 
 static void usage(FILE *f)
 {
@@ -62,16 +61,6 @@ static void usage(FILE *f)
 "schedule or incomplete run (deadlock, unmatched messages), 2 bad options.\n");
 }
 
-/* Print "loggopsim: error: WHAT 'ARG'" (ARG omitted when NULL) and the hint. */
-static int die_usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "%s: error: %s", prog, what);
-	if (arg)
-		fprintf(stderr, " '%s'", arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	return 2;
-}
-
 /* The size ranges of p for the timeline header: their number. */
 static uint32_t timeline_ranges(const sim_params *p, loggp_range *out)
 {
@@ -113,7 +102,7 @@ static void on_progress(void *ctx, const sim_progress *pr)
 	ps->shown = 1;
 	double pct = pr->nops ? 100.0 * (double)pr->ops_started / (double)pr->nops : 100.0;
 	fprintf(stderr, "%s: %5.1f%% of ops started, %" PRIu64 " events, %.2f M events/s, simulated time %" PRIu64 " ns%s",
-	        prog, pct, pr->events, (double)pr->events / (t - ps->t0) * 1e-6, pr->now,
+	        util_prog(), pct, pr->events, (double)pr->events / (t - ps->t0) * 1e-6, pr->now,
 	        ps->tty ? "\r" : "\n");
 }
 
@@ -136,11 +125,7 @@ typedef struct sweep_opts {
 static int write_out(const char *path, int (*fn)(FILE *, void *), void *ctx)
 {
 	char err[1024];
-	if (util_out_write(path, NULL, 0, fn, ctx, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	return 0;
+	return util_out_write(path, NULL, 0, fn, ctx, err, sizeof err) ? util_error_msg(err) : 0;
 }
 
 /* The CSV of the finishing times. */
@@ -192,50 +177,44 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	if (strchr(o->spec, '=')) {
 		if (sweep_parse_compact(o->spec, &sw, err, sizeof err)) {
 			sweep_free(&sw);
-			fprintf(stderr, "%s: error: --sweep: %s\n", prog, err);
-			return 2;
+			return util_usage("--sweep: %s", err);
 		}
 	} else if (sweep_read_file(o->spec, &sw, err, sizeof err)) {
 		sweep_free(&sw);
-		fprintf(stderr, "%s\n", err);
-		return 1;
+		return util_error_msg(err);
 	}
 	/* The parameter files the sets name are inputs too. */
 	for (size_t i = 0; i < sw.npf; i++) {
 		const char *pf = sw.pf[i].path, *outs[] = { o->csv, o->svg };
 		for (size_t k = 0; k < 2; k++)
 			if (outs[k] && util_out_check(outs[k], &pf, 1, err, sizeof err)) {
-				fprintf(stderr, "%s\n", err);
 				sweep_free(&sw);
-				return 1;
+				return util_error_msg(err);
 			}
 	}
 	long base_idx = -1;
 	if (o->rel && (base_idx = sweep_find(&sw, o->rel)) < 0) {
-		fprintf(stderr, "%s: error: --relative-to: no set named '%s'\n", prog, o->rel);
 		sweep_free(&sw);
-		return 2;
+		return util_usage("--relative-to: no set named '%s'", o->rel);
 	}
 	for (size_t i = 0; i < sw.n; i++) {
 		sim_pset ps;
 		if (sweep_set_params(&sw, i, base, &ps, err, sizeof err)) {
-			fprintf(stderr, "%s: error: set '%s': %s\n", prog, sw.set[i].name, err);
+			status = util_usage("set '%s': %s", sw.set[i].name, err);
 			sweep_free(&sw);
-			return 2;
+			return status;
 		}
 	}
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
 		sweep_free(&sw);
-		return 1;
+		return util_error_msg(err);
 	}
 	sweep_result *res = calloc(sw.n, sizeof *res);
 	if (!res) {
-		fprintf(stderr, "%s: error: out of memory\n", prog);
 		goal_sched_close(&s);
 		sweep_free(&sw);
-		return 1;
+		return util_error("out of memory");
 	}
 	unsigned jobs = o->jobs;
 	if (!jobs) {
@@ -246,8 +225,7 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	double t0 = now_s();
 	err[0] = 0;
 	if (sweep_run(&s, base, &sw, part, nparts, jobs, res, err, sizeof err)) {
-		fprintf(stderr, "%s: error: %s\n", prog, err);
-		status = 1;
+		status = util_error("%s", err);
 		goto out;
 	}
 	double wall = now_s() - t0;
@@ -260,16 +238,15 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		events += res[i].events;
 		if (res[i].status != SWEEP_OK) {
 			bad++;
-			fprintf(stderr, "%s: error: set '%s': %s\n", prog, sw.set[i].name,
-			        res[i].status == SWEEP_INCOMPLETE ? "incomplete run (deadlock or unmatched messages)"
-			        : err);
+			util_error("set '%s': %s", sw.set[i].name,
+			           res[i].status == SWEEP_INCOMPLETE ? "incomplete run (deadlock or unmatched messages)"
+			           : err);
 		}
 	}
 	if (bad)
 		status = 1;
 	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK) {
-		fprintf(stderr, "%s: error: the baseline set '%s' did not complete\n", prog, o->rel);
-		status = 1;
+		status = util_error("the baseline set '%s' did not complete", o->rel);
 	}
 	sweep_out out = { &s, base, &sw, res, base_idx, !o->nowall, o->title ? o->title : file };
 	if (!(o->csv && strcmp(o->csv, "-") == 0))
@@ -280,11 +257,9 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		status = 1;
 	if (!o->quiet)
 		fprintf(stderr, "%s: %zu sets, %" PRIu64 " events in %.3f s with %u threads (%.2f M events/s)\n",
-		        prog, ran, events, wall, jobs, wall > 0 ? (double)events / wall * 1e-6 : 0.0);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: error: write failed on standard output\n", prog);
-		status = 1;
-	}
+		        util_prog(), ran, events, wall, jobs, wall > 0 ? (double)events / wall * 1e-6 : 0.0);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		status = util_error("write failed on standard output");
 out:
 	free(res);
 	goal_sched_close(&s);
@@ -329,7 +304,9 @@ int main(int argc, char **argv)
 	sweep_opts so_sw = { 0 };
 
 	char err[1024];
-	while ((c = getopt_long(argc, argv, "f:V:b" SIM_PFLAGS "p:j:qh", longopts, NULL)) != -1) {
+	util_set_prog("loggopsim");
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:V:b" SIM_PFLAGS "p:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'V': viz = optarg; break;
@@ -340,7 +317,7 @@ int main(int argc, char **argv)
 		case 'j': {
 			uint64_t v;
 			if (num_u64_parse(optarg, strlen(optarg), &v) || v < 1 || v > 1024)
-				return die_usage("-j needs a number of threads from 1 to 1024, not", optarg);
+				return util_usage("-j needs a number of threads from 1 to 1024, not '%s'", optarg);
 			so_sw.jobs = (unsigned)v;
 			break;
 		}
@@ -352,7 +329,7 @@ int main(int argc, char **argv)
 			if (!sl || num_u64_parse(optarg, (size_t)(sl - optarg), &so_sw.part)
 			    || num_u64_parse(sl + 1, strlen(sl + 1), &so_sw.nparts)
 			    || so_sw.part < 1 || so_sw.part > so_sw.nparts)
-				return die_usage("--part needs K/N with 1 <= K <= N, not", optarg);
+				return util_usage("--part needs K/N with 1 <= K <= N, not '%s'", optarg);
 			break;
 		}
 		case OPT_NOWALL: so_sw.nowall = 1; break;
@@ -360,34 +337,34 @@ int main(int argc, char **argv)
 		case OPT_PROGRESS: ps.force = 1; break;
 		case 'q': ps.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
+		case ':': return util_usage("option '%s' needs an argument", argv[optind - 1]);
 		default: {
 			int r = sim_pflag_parse(c, optarg, &flags, err, sizeof err);
 			if (r < 0)
-				return die_usage(err, NULL);
-			if (r > 0) {
-				fprintf(stderr, "Try '%s --help'.\n", prog);
-				return 2;
-			}
+				return util_usage("%s", err);
+			if (r > 0)
+				return optopt ? util_usage("unknown option '-%c'", optopt)
+				              : util_usage("unknown option '%s'", argv[optind - 1]);
 			break;
 		}
 		}
 	}
 	if (optind < argc) {
 		if (file || optind + 1 < argc)
-			return die_usage("give exactly one schedule", NULL);
+			return util_usage("give exactly one schedule");
 		file = argv[optind];
 	}
 	if (!file)
-		return die_usage("no schedule given", NULL);
+		return util_usage("no schedule given");
 	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts
 	                    || so_sw.nowall))
-		return die_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep", NULL);
+		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
 	if (so_sw.spec && (viz || json))
-		return die_usage("--sweep cannot be combined with -V or --json", NULL);
+		return util_usage("--sweep cannot be combined with -V or --json");
 	if (so_sw.svg && !so_sw.rel)
-		return die_usage("--svg needs --relative-to", NULL);
+		return util_usage("--svg needs --relative-to");
 	if (so_sw.rel && so_sw.nparts > 1)
-		return die_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)", NULL);
+		return util_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)");
 	so_sw.csv = csv;
 	so_sw.quiet = ps.quiet;
 
@@ -395,40 +372,31 @@ int main(int argc, char **argv)
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL };
 	const char *outs[] = { viz, csv, so_sw.svg };
 	for (size_t i = 0; i < 3; i++)
-		if (outs[i] && util_out_check(outs[i], inputs, 3, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
+		if (outs[i] && util_out_check(outs[i], inputs, 3, err, sizeof err))
+			return util_error_msg(err);
 	if (pfile) {
-		if (sim_pset_read(pfile, &pset, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
+		if (sim_pset_read(pfile, &pset, err, sizeof err))
+			return util_error_msg(err);
 	} else {
 		sim_pset_default(&pset);
 	}
-	if (sim_pset_apply(&pset, &flags, err, sizeof err)) {
-		fprintf(stderr, "%s: error: %s\n", prog, err);
-		return 2;
-	}
+	if (sim_pset_apply(&pset, &flags, err, sizeof err))
+		return util_usage("%s", err);
 	const sim_params *pp = &pset.p;
 	if (so_sw.spec)
 		return run_sweep(&so_sw, file, &pset, &flags);
 
 	goal_sched s;
-	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
+	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
+		return util_error_msg(err);
 
 	FILE *tl = NULL;
 	util_out tlo = { 0 };
 	static char tlbuf[1 << 20];
 	if (viz) {
 		if (util_out_open(&tlo, viz, NULL, 0, 0, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
 			goal_sched_close(&s);
-			return 1;
+			return util_error_msg(err);
 		}
 		tl = tlo.f;
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
@@ -441,7 +409,7 @@ int main(int argc, char **argv)
 	sim_options so = { tl, on_progress, &ps, 0 };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
-		fprintf(stderr, "%s: error: %s\n", prog, err);
+		util_error("%s", err);
 		util_out_abort(&tlo);
 		goal_sched_close(&s);
 		return 1;
@@ -456,19 +424,16 @@ int main(int argc, char **argv)
 		fputc('\n', stderr);
 	int status = 0;
 	if (rc) {
-		fprintf(stderr, "%s: error: %s\n", prog, err);
-		status = 1;
+		status = util_error("%s", err);
 		goto out;
 	}
 	/* The timeline of an incomplete run is kept: it shows what happened. */
-	if (tl && util_out_close(&tlo, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		status = 1;
-	}
+	if (tl && util_out_close(&tlo, err, sizeof err))
+		status = util_error_msg(err);
 	if (!res.complete) {
-		fprintf(stderr, "%s: error: incomplete run: %" PRIu64 " of %" PRIu64
-		        " ranks stuck, %" PRIu64 " of %" PRIu64 " ops never started\n",
-		        prog, res.stuck_ranks, s.nranks, s.nops - res.ops_started, s.nops);
+		util_error("incomplete run: %" PRIu64 " of %" PRIu64 " ranks stuck, %" PRIu64 " of %"
+		           PRIu64 " ops never started", res.stuck_ranks, s.nranks,
+		           s.nops - res.ops_started, s.nops);
 		sim_report_stuck(m, stderr, 20, 20);
 		if (json)
 			printf("{\"complete\": false, \"P\": %" PRIu64 ", \"stuck_ranks\": %" PRIu64
@@ -497,12 +462,10 @@ int main(int argc, char **argv)
 	if (csv && write_out(csv, put_finish, &fo))
 		status = 1;
 	if (!ps.quiet)
-		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", prog,
+		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
 		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: error: write failed on standard output\n", prog);
-		status = 1;
-	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		status = util_error("write failed on standard output");
 out:
 	util_out_abort(&tlo);
 	sim_destroy(m);

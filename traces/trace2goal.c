@@ -1,5 +1,6 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
+#include "die.h"
 #include "out.h"
 
 #include "sg_pattern.h"
@@ -9,13 +10,10 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define TOOL "trace2goal"
 
 /* The --help text. */
 static void usage(FILE *f)
@@ -66,19 +64,6 @@ static void print_warning(void *ctx, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
-/* Prints "trace2goal: error: MESSAGE" for a bad command line; returns 2. */
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, TOOL ": error: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return 2;
-}
-
 /* A list of trace files with their ranks. */
 struct file {
 	char *path;
@@ -114,17 +99,18 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Adds the *.txt files of folder dir, in name order.  Returns 0 or 1. */
+/* Adds the *.txt files of folder dir, in name order.  Returns 0 or 1
+ * (message printed). */
 static int add_dir(struct files *fs, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
+	char **names = NULL, msg[600];
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	if (!d) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", dir, strerror(errno));
-		return 1;
+		snprintf(msg, sizeof msg, "%s: error: cannot open: %s", dir, strerror(errno));
+		return util_error_msg(msg);
 	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
@@ -134,7 +120,7 @@ static int add_dir(struct files *fs, const char *dir)
 			cap = cap ? 2 * cap : 16;
 			char **t = realloc(names, cap * sizeof *t);
 			if (!t) {
-				rc = 1;
+				rc = util_error("out of memory");
 				break;
 			}
 			names = t;
@@ -144,7 +130,7 @@ static int add_dir(struct files *fs, const char *dir)
 			dl--;
 		names[n] = malloc(pl);
 		if (!names[n]) {
-			rc = 1;
+			rc = util_error("out of memory");
 			break;
 		}
 		snprintf(names[n], pl, "%.*s/%s", (int)dl, dir, e->d_name);
@@ -152,14 +138,14 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	closedir(d);
 	if (!rc && n == 0) {
-		fprintf(stderr, "%s: error: no *.txt trace files in this folder\n", dir);
-		rc = 1;
+		snprintf(msg, sizeof msg, "%s: error: no *.txt trace files in this folder", dir);
+		rc = util_error_msg(msg);
 	}
 	if (!rc)
 		qsort(names, n, sizeof *names, cmp_name);
 	for (size_t i = 0; i < n; i++) {
 		if (!rc && files_add(fs, names[i]))
-			rc = 1;
+			rc = util_error("out of memory");
 		free(names[i]);
 	}
 	free(names);
@@ -180,10 +166,8 @@ static int order_files(struct files *fs)
 	char err[600];
 	int named = 0;
 	for (size_t i = 0; i < fs->n; i++) {
-		if (t2g_file_rank(fs->v[i].path, &fs->v[i].rank, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
+		if (t2g_file_rank(fs->v[i].path, &fs->v[i].rank, err, sizeof err))
+			return util_error_msg(err);
 		named += fs->v[i].rank >= 0;
 	}
 	if (named == 0) {
@@ -194,22 +178,17 @@ static int order_files(struct files *fs)
 	}
 	for (size_t i = 0; i < fs->n; i++)
 		if (fs->v[i].rank < 0) {
-			fprintf(stderr, "%s: error: cannot tell the rank of this trace (no '# rank:' "
-			        "line, no number before .txt)\n", fs->v[i].path);
-			return 1;
+			snprintf(err, sizeof err, "%s: error: cannot tell the rank of this trace (no "
+			         "'# rank:' line, no number before .txt)", fs->v[i].path);
+			return util_error_msg(err);
 		}
 	qsort(fs->v, fs->n, sizeof *fs->v, cmp_rank);
 	for (size_t i = 0; i < fs->n; i++) {
-		if (i > 0 && fs->v[i].rank == fs->v[i - 1].rank) {
-			fprintf(stderr, TOOL ": error: two traces of rank %ld: %s and %s\n", fs->v[i].rank,
-			        fs->v[i - 1].path, fs->v[i].path);
-			return 1;
-		}
-		if (fs->v[i].rank != (long)i) {
-			fprintf(stderr, TOOL ": error: no trace of rank %zu among the %zu files given\n",
-			        i, fs->n);
-			return 1;
-		}
+		if (i > 0 && fs->v[i].rank == fs->v[i - 1].rank)
+			return util_error("two traces of rank %ld: %s and %s", fs->v[i].rank,
+			                  fs->v[i - 1].path, fs->v[i].path);
+		if (fs->v[i].rank != (long)i)
+			return util_error("no trace of rank %zu among the %zu files given", i, fs->n);
 	}
 	return 0;
 }
@@ -250,6 +229,7 @@ int main(int argc, char **argv)
 	sg_out *out;
 	const char **paths = NULL;
 
+	util_set_prog("trace2goal");
 	t2g_options_default(&o);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":o:c:x:s:qlh", longopts, NULL)) != -1) {
@@ -262,21 +242,21 @@ int main(int argc, char **argv)
 			char name[64];
 			int cls, pat;
 			if (!eq || (size_t)(eq - optarg) >= sizeof name)
-				return bad("--coll wants CLASS=PATTERN (got '%s')", optarg);
+				return util_usage("--coll wants CLASS=PATTERN (got '%s')", optarg);
 			memcpy(name, optarg, (size_t)(eq - optarg));
 			name[eq - optarg] = 0;
 			cls = t2g_coll_find(name);
 			if (cls < 0)
-				return bad("unknown collective class '%s' (see --list)", name);
+				return util_usage("unknown collective class '%s' (see --list)", name);
 			pat = sg_pattern_find(eq + 1);
 			if (pat < 0)
-				return bad("unknown pattern '%s' (see --list)", eq + 1);
+				return util_usage("unknown pattern '%s' (see --list)", eq + 1);
 			o.pattern[cls] = pat;
 			break;
 		}
 		case 'x':
 			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
-				return bad("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
+				return util_usage("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
 			o.extrapolate = (uint32_t)v;
 			break;
 		case 's': {
@@ -284,7 +264,7 @@ int main(int argc, char **argv)
 			errno = 0;
 			o.compute_scale = strtod(optarg, &end);
 			if (errno || *end || !(o.compute_scale >= 0) || !isfinite(o.compute_scale))
-				return bad("--compute-scale wants a number of at least 0 (got '%s')", optarg);
+				return util_usage("--compute-scale wants a number of at least 0 (got '%s')", optarg);
 			break;
 		}
 		case 'S':
@@ -292,7 +272,7 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			if (parse_u64(optarg, &v) || (v != 4 && v != 8))
-				return bad("--request-size must be 4 or 8 (got '%s')", optarg);
+				return util_usage("--request-size must be 4 or 8 (got '%s')", optarg);
 			o.request_size = (unsigned)v;
 			break;
 		case 't':
@@ -308,21 +288,17 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case ':':
-			fprintf(stderr, TOOL ": error: option '%s' needs a value\n", argv[optind - 1]);
-			return 2;
+			return util_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, TOOL ": error: unknown option '%s' (see --help)\n", argv[optind - 1]);
-			return 2;
+			return util_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (list) {
 		list_patterns(&o);
 		return 0;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, TOOL ": error: no trace files (see --help)\n");
-		return 2;
-	}
+	if (optind >= argc)
+		return util_usage("no trace files");
 	if (!quiet)
 		o.warn = print_warning;
 	for (int i = optind; i < argc && !rc; i++) {
@@ -330,19 +306,17 @@ int main(int argc, char **argv)
 		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
 			rc = add_dir(&fs, argv[i]);
 		else if (files_add(&fs, argv[i]))
-			rc = 1;
+			rc = util_error("out of memory");
 	}
 	if (!rc)
 		rc = order_files(&fs);
 	if (!rc && (uint64_t)fs.n * o.extrapolate > GOAL_MAX_RANKS) {
-		fprintf(stderr, TOOL ": error: %zu ranks times %" PRIu32 " is too many ranks\n", fs.n,
-		        o.extrapolate);
-		rc = 2;
+		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", fs.n, o.extrapolate);
 	}
 	if (!rc) {
 		paths = malloc(fs.n * sizeof *paths);
 		if (!paths)
-			rc = 1;
+			rc = util_error("out of memory");
 		for (size_t i = 0; i < fs.n && paths; i++)
 			paths[i] = fs.v[i].path;
 	}
@@ -353,20 +327,16 @@ int main(int argc, char **argv)
 		else
 			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", fs.n);
 		if (util_out_check(out_path, paths, fs.n, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			rc = 1;
+			rc = util_error_msg(err);
 		} else if (!(out = sg_out_open(out_path, sg_format_of_path(out_path),
 		                               (uint64_t)fs.n * o.extrapolate, comment,
 		                               err, sizeof err))) {
-			fprintf(stderr, "%s\n", err);
-			rc = 1;
+			rc = util_error_msg(err);
 		} else if (t2g_convert(paths, fs.n, &o, out, &st, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
+			rc = util_error_msg(err);
 			sg_out_abort(out);
-			rc = 1;
 		} else if (sg_out_close(out, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			rc = 1;
+			rc = util_error_msg(err);
 		} else if (stats) {
 			fprintf(stderr, "ranks          %" PRIu64 "\n", st.ranks);
 			fprintf(stderr, "ops            %" PRIu64 "\n", st.ops);

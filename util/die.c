@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *prog_name = "?";
 
@@ -41,6 +42,14 @@ int util_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	put(fmt, ap);
 	va_end(ap);
+	return 1;
+}
+
+int util_error_msg(const char *msg)
+{
+	if (strncmp(msg, "error: ", 7) == 0)
+		return util_error("%s", msg + 7);
+	fprintf(stderr, "%s\n", msg);
 	return 1;
 }
 

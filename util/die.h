@@ -1,7 +1,8 @@
 /* die.h: the one way a tool fails.  Every message reads "PROG: error:
- * MESSAGE" on standard error.  A usage error (a bad flag or argument) adds
- * "Try 'PROG --help'." and exits with status 2; an input error (a bad file,
- * a run that fails) exits with status 1. */
+ * MESSAGE" on standard error, except a library's message that names its
+ * file ("FILE:LINE:COL: error: MESSAGE"), printed as it is.  A usage error
+ * (a bad flag or argument) adds "Try 'PROG --help'." and exits with status
+ * 2; an input error (a bad file, a run that fails) exits with status 1. */
 #ifndef UTIL_DIE_H
 #define UTIL_DIE_H
 
@@ -14,6 +15,11 @@ int util_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print an input error; returns 1, the status to exit with. */
 int util_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print a library's message: one that starts with "error: " (it names no
+ * file) as "PROG: error: ...", any other ("FILE:LINE:COL: error: ...",
+ * "FILE: error: ...", "FILE: 3 errors") as it is.  Returns 1. */
+int util_error_msg(const char *msg);
 
 /* util_usage, then exit(2). */
 _Noreturn void util_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "die.h"
 #include "goal.h"
 #include "goal_compile.h"
 #include "num.h"
@@ -67,18 +68,6 @@ static int fmt_parse(const char *s, enum fmt *f)
 	return -1;
 }
 
-static int bad_usage(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "goalviz: ");
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	fprintf(stderr, fmt, arg);
-#pragma GCC diagnostic pop
-	fprintf(stderr, "\n(goalviz --help shows the options)\n");
-	return 2;
-}
-
 /* Run Graphviz TOOL -T<fmt> -o OUT (extra arg if not NULL) reading from a
  * pipe; *pid and the write end as a FILE.  Returns NULL on failure. */
 static FILE *gv_start(const char *tool, const char *extra, const char *fmt, const char *out,
@@ -110,8 +99,7 @@ static FILE *gv_start(const char *tool, const char *extra, const char *fmt, cons
 	close(fd[0]);
 	if (rc) {
 		close(fd[1]);
-		fprintf(stderr, "goalviz: error: cannot run %s: %s (install Graphviz)\n", tool,
-		        strerror(rc));
+		util_error("cannot run %s: %s (install Graphviz)", tool, strerror(rc));
 		return NULL;
 	}
 	FILE *f = fdopen(fd[1], "w");
@@ -128,7 +116,7 @@ static int gv_finish(FILE *f, pid_t pid, const char *tool)
 		if (errno != EINTR)
 			return -1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "goalviz: error: %s failed\n", tool);
+		util_error("%s failed", tool);
 		return -1;
 	}
 	return bad ? -1 : 0;
@@ -151,7 +139,7 @@ static int out_begin(gv_out *g, const char *out, const char *in, const char *too
 	memset(g, 0, sizeof *g);
 	g->tool = tool;
 	if (util_out_open(&g->uo, out ? out : "-", &in, 1, 0, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
+		util_error_msg(err);
 		return -1;
 	}
 	g->f = tool ? gv_start(tool, extra, fmt, out ? (g->uo.tmp ? g->uo.tmp : out) : NULL, &g->pid)
@@ -174,7 +162,7 @@ static int out_end(gv_out *g, int ok)
 		return -1;
 	}
 	if (util_out_close(&g->uo, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
+		util_error_msg(err);
 		return -1;
 	}
 	return 0;
@@ -203,18 +191,20 @@ int main(int argc, char **argv)
 	int schedule = 0, c;
 	char err[1024];
 
-	while ((c = getopt_long(argc, argv, "o:T:h", lopts, NULL)) != -1) {
+	util_set_prog("goalviz");
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:T:h", lopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'T': format = optarg; break;
 		case 'F':
 			if (num_time_parse(optarg, strlen(optarg), &w.from) != NUM_OK)
-				return bad_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
+				return util_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 't':
 			if (num_time_parse(optarg, strlen(optarg), &w.to) != NUM_OK || w.to == TL_NONE)
-				return bad_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
+				return util_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
 			break;
 		case 'r': ranks = optarg; break;
 		case 'l': case 'i': case 'x': {
@@ -222,7 +212,7 @@ int main(int argc, char **argv)
 			unsigned long long v = strtoull(optarg, &end, 10);
 			if (errno || *end || !*optarg || v == 0 || optarg[0] == '-' ||
 			    (c == 'l' && v > 100000))
-				return bad_usage("bad count '%s' (a positive integer)", optarg);
+				return util_usage("bad count '%s' (a positive integer)", optarg);
 			if (c == 'l')
 				w.max_lanes = (uint32_t)v;
 			else if (c == 'i')
@@ -234,33 +224,36 @@ int main(int argc, char **argv)
 		case 'w':
 			width = strtod(optarg, &end);
 			if (*end || !(width >= 50 && width <= 100000))
-				return bad_usage("bad width '%s' (50 to 100000 pixels)", optarg);
+				return util_usage("bad width '%s' (50 to 100000 pixels)", optarg);
 			break;
 		case 's': schedule = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: return bad_usage("%s", "bad option");
+		case ':': return util_usage("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return optopt ? util_usage("unknown option '-%c'", optopt)
+			              : util_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
-		return bad_usage("%s", optind >= argc ? "no input file" : "more than one input file");
+		return util_usage("%s", optind >= argc ? "no input file" : "more than one input file");
 	const char *in = argv[optind];
 	if (w.to != TL_NONE && w.to < w.from)
-		return bad_usage("%s", "--to is before --from");
+		return util_usage("--to is before --from");
 
 	enum fmt f = FMT_SVG;
 	if (format) {
 		if (fmt_parse(format, &f))
-			return bad_usage("unknown format '%s' (svg, dot, png, pdf)", format);
+			return util_usage("unknown format '%s' (svg, dot, png, pdf)", format);
 	} else if (out) {
 		const char *dot = strrchr(out, '.');
 		if (!dot || fmt_parse(dot + 1, &f))
-			return bad_usage("cannot tell the format from '%s': use .svg, .dot, .png, "
+			return util_usage("cannot tell the format from '%s': use .svg, .dot, .png, "
 			                 ".pdf or --format", out);
 	}
 	uint64_t *rg = NULL;
 	size_t nrg = 0;
 	if (ranks && viz_parse_ranges(ranks, &rg, &nrg, err, sizeof err))
-		return bad_usage("%s", err);
+		return util_usage("%s", err);
 	w.ranges = rg;
 	w.nranges = nrg;
 
@@ -268,9 +261,8 @@ int main(int argc, char **argv)
 	if (schedule) {
 		goal_sched s;
 		if (goal_sched_open_any(&s, in, stderr, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
 			free(rg);
-			return 1;
+			return util_error_msg(err);
 		}
 		viz_sched_opts so = { rg, nrg, max_ops, in };
 		viz_sched_info info;
@@ -281,8 +273,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (viz_schedule_dot(&s, &so, g.f, &info, err, sizeof err)) {
-			fprintf(stderr, "goalviz: error: %s\n", err);
-			status = 1;
+			status = util_error("%s", err);
 		}
 		if (out_end(&g, !status))
 			status = 1;
@@ -300,9 +291,8 @@ int main(int argc, char **argv)
 
 	FILE *fin = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
 	if (!fin) {
-		fprintf(stderr, "goalviz: error: cannot open %s: %s\n", in, strerror(errno));
 		free(rg);
-		return 1;
+		return util_error("cannot open %s: %s", in, strerror(errno));
 	}
 	tl_file tl;
 	int rc = tl_read(&tl, fin, strcmp(in, "-") == 0 ? "<stdin>" : in, &w, err, sizeof err);
@@ -310,9 +300,8 @@ int main(int argc, char **argv)
 		fclose(fin);
 	free(rg);
 	if (rc) {
-		fprintf(stderr, "%s\n", err);
 		tl_free(&tl);
-		return 1;
+		return util_error_msg(err);
 	}
 	char notes[1024];
 	viz_render_notes(&tl, notes, sizeof notes);
@@ -328,8 +317,7 @@ int main(int argc, char **argv)
 	}
 	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, g.f) : viz_render_dot(&tl, &ro, g.f);
 	if (rc) {
-		fprintf(stderr, "goalviz: error: write error on %s\n", out ? out : "standard output");
-		status = 1;
+		status = util_error("write error on %s", out ? out : "standard output");
 	}
 	if (out_end(&g, !status))
 		status = 1;
