@@ -68,6 +68,10 @@ if [ $rc -eq 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "--dump
 rc=$?
 printf "goalc: error: unknown option '--frobnicate'\nTry 'goalc --help'.\n" >"$tmp/want"
 if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "unknown option"; else fail "unknown option"; fi
+"$B/bin/txt2bin" -o "$tmp/n.bin" 2>"$tmp/err"
+rc=$?
+printf "txt2bin: error: no input file\nTry 'txt2bin --help'.\n" >"$tmp/want"
+if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "txt2bin: no input file"; else fail "txt2bin: no input file"; fi
 "$G" --max-errors 2 --check err-too-many.goal 2>"$tmp/err"
 if [ "$(grep -c ': error: ' "$tmp/err")" -eq 2 ] && tail -1 "$tmp/err" | grep -qx 'err-too-many.goal: too many errors, stopping'; then
 	ok "--max-errors"; else fail "--max-errors"; fi

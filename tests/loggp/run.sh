@@ -18,8 +18,9 @@ notok() { echo "not ok - $1"; shift; [ $# -gt 0 ] && printf '%s\n' "$@" | sed 's
 
 # --- the loggp-fit command line -------------------------------------------
 if "$FIT" --help | grep -q '^usage: loggp-fit'; then ok "loggp-fit --help"; else notok "loggp-fit --help"; fi
-"$FIT" --bogus >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] && ok "loggp-fit bad option exits 2" || notok "loggp-fit bad option exits 2" "rc=$rc"
+out=$("$FIT" --bogus 2>&1); rc=$?
+want=$(printf '%s\n' "loggp-fit: error: unknown option '--bogus'" "Try 'loggp-fit --help'.")
+[ $rc -eq 2 ] && [ "$out" = "$want" ] && ok "loggp-fit bad option" || notok "loggp-fit bad option" "rc=$rc" "$out"
 out=$("$FIT" "$tmp/none.prtt" 2>&1); rc=$?
 want="$tmp/none.prtt: error: cannot open: No such file or directory"
 [ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit missing table" || notok "loggp-fit missing table" "rc=$rc" "$out"
@@ -179,19 +180,24 @@ else
 	else
 		notok "loggp-measure MPI smoke test" "$(cat "$tmp/m.out")"
 	fi
-	# shellcheck disable=SC2086
-	out=$(timeout 60 $MPIRUN -np 3 "$MEASURE" -q --sizes 1 2>&1); rc=$?
-	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q 'loggp-measure: needs exactly 2 ranks (mpirun -np 2), has 3'; then
-		ok "loggp-measure with 3 ranks: clear error"
-	else
-		notok "loggp-measure with 3 ranks" "rc=$rc" "$out"
-	fi
-	# shellcheck disable=SC2086
-	out=$(timeout 60 $MPIRUN -np 2 "$MEASURE" --sizes 4,2 2>&1); rc=$?
-	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "loggp-measure: --sizes: expected increasing sizes 1..2^30, at most 4096, got '2'"; then
-		ok "loggp-measure bad --sizes: clear error"
-	else
-		notok "loggp-measure bad --sizes" "rc=$rc" "$out"
-	fi
+	# measure_err NAME STATUS EXPECTED ARGS...: rank 0's error lines (mpirun's
+	# own lines left out) and the exit status mpirun passes on.
+	measure_err() {
+		local name=$1 st=$2 want=$3
+		shift 3
+		# shellcheck disable=SC2086
+		out=$(timeout 60 $MPIRUN "$@" 2>&1 >/dev/null); rc=$?
+		out=$(printf '%s\n' "$out" | grep -e '^loggp-measure: error: ' -e '^Try ' -e ': error: ')
+		if [ $rc -eq "$st" ] && [ "$out" = "$want" ]; then ok "$name"; else notok "$name" "rc=$rc" "$out"; fi
+	}
+	measure_err "loggp-measure with 3 ranks: usage error" 2 "$(printf '%s\n' \
+		'loggp-measure: error: needs exactly 2 ranks (mpirun -np 2), has 3' "Try 'loggp-measure --help'.")" \
+		-np 3 "$MEASURE" -q --sizes 1
+	measure_err "loggp-measure bad --sizes: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --sizes: expected increasing sizes 1..2^30, at most 4096, got '2'" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --sizes 4,2
+	measure_err "loggp-measure: a parameter file that cannot be written" 1 \
+		"/nonexistent-dir/m.params: error: cannot create: No such file or directory" \
+		-np 2 "$MEASURE" -q --sizes 1,8 -r 1 --warmup 0 -o /nonexistent-dir/m.params
 fi
 exit $status

@@ -71,12 +71,12 @@ else
 	fail "CSV shape"
 fi
 
-# Option errors: exact text, exit status 2.
+# Option errors: exact text and the Try line, exit status 2.
 err_case() { # NAME EXPECTED ARGS...
 	local n=$1 want=$2; shift 2
 	"$M" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	printf 'loggops-model: error: %s\n' "$want" >"$tmp/want"
+	printf 'loggops-model: error: %s\nTry %s.\n' "$want" "'loggops-model --help'" >"$tmp/want"
 	if [ $rc = 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff" && [ ! -s "$tmp/out" ]; then
 		ok "error: $n"
 	else
@@ -101,9 +101,14 @@ err_case "sweep with a P range" "with --sweep, -P takes one value (got '2..8')" 
 err_case "fan-in 1" "--fanin must be at least 2 (got 1)" barrier_tree -n 1
 err_case "loop 0" "--loop must be at least 1 (got 0)" bcast_binomial --loop 0
 err_case "loop too large" "--loop 100000 with P up to 1024 is too large (P x N must be at most 50000000)" bcast_chain -P 2..1024 --loop 100000
-err_case "unknown option" "unknown option --bogus (see --help)" bcast_binomial --bogus
+err_case "unknown option" "unknown option --bogus" bcast_binomial --bogus
 err_case "missing value" "option -P needs a value" bcast_binomial -P
-err_case "extra argument" "unexpected argument 'extra' (see --help)" bcast_binomial extra
+err_case "extra argument" "unexpected argument 'extra'" bcast_binomial extra
+# An output that cannot be written: the library's message, exit status 1.
+"$M" bcast_binomial -P 2 --svg /nonexistent-dir/p.svg >/dev/null 2>"$tmp/err"
+rc=$?
+echo "/nonexistent-dir/p.svg: error: cannot create: No such file or directory" >"$tmp/want"
+if [ $rc = 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "error: cannot create the plot"; else echo "exit status $rc" >>"$tmp/diff"; fail "error: cannot create the plot"; fi
 
 "$M" --help >"$tmp/out" 2>&1 && grep -q '^Usage: loggops-model PATTERN' "$tmp/out" && ok "--help" || fail "--help"
 exit 0

@@ -113,7 +113,7 @@ done
 if [ -c /dev/full ]; then
 	expect "goalc --stats: a write error on standard output" 1 "goalc: error: write failed: No space left on device\n" \
 		sh -c "'$B/bin/goalc' --stats a.bin >/dev/full"
-	expect "schedgen -o /dev/full" 1 "schedgen: <stdout>: error: write failed: No space left on device\n" \
+	expect "schedgen -o /dev/full" 1 "<stdout>: error: write failed: No space left on device\n" \
 		sh -c "'$B/bin/schedgen' bcast_binomial -s 4 -o - >/dev/full"
 	expect "loggp-fit: a write error on standard output" 1 "loggp-fit: error: write failed on standard output\n" \
 		sh -c "'$B/bin/loggp-fit' --check '$R/tests/sim/cases/ranges-two.params' >/dev/full"

@@ -242,13 +242,15 @@ check "sweep: a parameter file per set" "$tmp/want" "$tmp/got"
 printf '%s\n' name,time_ns base,7202 a,810 b,914 b2,928 >"$tmp/want"
 check "sweep: command-line values over a set's parameter file" "$tmp/want" "$tmp/got"
 
-# Bad specifications and options: exact messages and exit statuses.
+# Bad specifications and options: exact messages and exit statuses (2: a
+# usage error, with the Try line).
 expect_err() { # NAME STATUS EXPECTED-STDERR ARGS...
 	local name=$1 st=$2 want=$3
 	shift 3
 	"$SIM" -q "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
 	printf '%s\n' "$want" >"$tmp/want"
+	[ "$st" = 2 ] && echo "Try 'loggopsim --help'." >>"$tmp/want"
 	if [ $rc -eq "$st" ]; then check "$name" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "$name"; fi
 }
 expect_err "sweep: bad range" 2 "loggopsim: error: --sweep: range '1..9*1': the factor after '*' must be an integer of at least 2" \

@@ -91,8 +91,10 @@ for f in err-*.tl; do
 		fail "rejects $f"
 	fi
 done
-"$V" pingpong.tl --bogus >/dev/null 2>&1
+"$V" pingpong.tl --bogus >/dev/null 2>"$tmp/err"
 check "bad option: exit status 2" test $? -eq 2
+printf '%s\n' "goalviz: error: unknown option '--bogus'" "Try 'goalviz --help'." >"$tmp/want"
+check "bad option: the message and the Try line" diff -u "$tmp/want" "$tmp/err"
 "$V" pingpong.tl -o x.jpeg >/dev/null 2>&1
 check "unknown extension: exit status 2" test $? -eq 2
 "$V" --help | grep -q '^usage: goalviz'
