@@ -72,6 +72,12 @@ OBJS :=
 .PHONY: all deps test test-run test-large bench example fuzz soak install clean
 all:
 
+# Every library: each module.mk names its objects ($(LIBX): OBJECTS).
+$(B)/lib/%.a:
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
 include util/module.mk
 include params/module.mk
 include goal-parser/module.mk

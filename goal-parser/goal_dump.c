@@ -87,14 +87,9 @@ int goal_dump(const goal_sched *s, FILE *out)
 		const char *blob = goal_rank_labels(s, r);
 
 		if (blob) {
-			if (n > labels_cap) {
-				const char **p = realloc(labels, n * sizeof *p);
-				if (!p) {
-					free(labels);
-					return -1;
-				}
-				labels = p;
-				labels_cap = n;
+			if (util_grow(&labels, &labels_cap, n, sizeof *labels)) {
+				free(labels);
+				return -1;
 			}
 			for (uint32_t i = 0; i < n; i++) {
 				labels[i] = blob;

@@ -34,10 +34,6 @@ $(B)/obj/goal-parser/goal_text.o: $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h
 
 $(LIBGOAL): $(GOAL_OBJS)
 $(LIBGOALC): $(GOALC_OBJS)
-$(LIBGOAL) $(LIBGOALC):
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 $(B)/bin/goalc: $(B)/obj/goal-parser/goalc.o $(LIBGOALC) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

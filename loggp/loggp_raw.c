@@ -1,5 +1,6 @@
 /* loggp_raw.c: reads and writes the PRTT table "loggp-prtt 1" (format in docs/loggp.md). */
 #include "loggp_raw.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -124,15 +125,10 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 			rc = rfail(err, path, line, col, "sizes must increase", NULL, 0);
 			break;
 		}
-		if (*np == cap) {
-			cap = cap ? cap * 2 : 64;
-			loggp_point *np2 = realloc(*pts, cap * sizeof **pts);
-			if (!np2) {
-				snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
-				rc = -1;
-				break;
-			}
-			*pts = np2;
+		if (util_grow(pts, &cap, *np + 1, sizeof **pts)) {
+			snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
+			rc = -1;
+			break;
 		}
 		loggp_point *p = &(*pts)[(*np)++];
 		*p = (loggp_point){ (uint64_t)v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8] };

@@ -10,9 +10,6 @@ OBJS += $(LOGGP_OBJS) $(B)/obj/loggp/loggp_fit_main.o
 TOOLS += $(B)/bin/loggp-fit
 
 $(LIBLOGGP): $(LOGGP_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 $(B)/bin/loggp-fit: $(B)/obj/loggp/loggp_fit_main.o $(LIBLOGGP) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

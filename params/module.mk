@@ -7,9 +7,6 @@ LIBPARAMS := $(B)/lib/libparams.a
 OBJS += $(PARAMS_OBJS)
 
 $(LIBPARAMS): $(PARAMS_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 # Unit test: tests/params/NAME_test.c -> $(B)/tests/params_NAME_test
 TEST_PROGS += $(B)/tests/params_file_test

@@ -1,6 +1,7 @@
 /* sg_pattern.c: the collective algorithms and communication patterns of
  * schedgen, generated rank by rank, and the benchmark loop around them. */
 #include "sg_pattern.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -40,15 +41,9 @@ static uint32_t nops(const ctx *c)
 
 static void push(ctx *c, ilist *l, uint32_t i)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		uint32_t *v = realloc(l->v, cap * sizeof *v);
-		if (!v) {
-			c->oom = 1;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (util_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v)) {
+		c->oom = 1;
+		return;
 	}
 	l->v[l->n++] = i;
 }
@@ -70,15 +65,9 @@ static uint32_t new_op(ctx *c, const goal_op *op)
 	uint32_t i;
 	if (sg_out_op(c->o, op, &i))
 		return NONE;
-	if (i >= c->used_cap) {
-		size_t cap = c->used_cap ? 2 * c->used_cap : 256;
-		uint8_t *u = realloc(c->used, cap);
-		if (!u) {
-			c->oom = 1;
-			return NONE;
-		}
-		c->used = u;
-		c->used_cap = cap;
+	if (util_grow(&c->used, &c->used_cap, i + 1, 1)) {
+		c->oom = 1;
+		return NONE;
 	}
 	c->used[i] = 0;
 	return i;

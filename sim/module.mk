@@ -16,9 +16,6 @@ TOOLS += $(B)/bin/loggopsim
 $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I timeline
 
 $(SIM_LIB): $(SIM_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 $(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@

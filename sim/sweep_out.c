@@ -1,6 +1,7 @@
 /* sweep_out.c: the outputs of a sweep: CSV, table and SVG bar chart
  * (docs/sweep.md "Output"). */
 #include "sweep.h"
+#include "svg.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -148,10 +149,8 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 		if (rel[0] && atof(rel) > maxr)
 			maxr = atof(rel);
 	}
-	/* Tick step: 1, 2 or 5 times a power of ten, at most 10 ticks. */
-	double step = 0.1;
-	for (int k = 0; maxr / step > 10; k++)
-		step *= (k % 3 == 1) ? 2.5 : 2;
+	/* At most 10 ticks (maxr is at least 1). */
+	double step = util_nice_step(maxr, 10);
 	double axmax = step * (double)(long)(maxr / step + 0.999999);
 	if (axmax < maxr)
 		axmax += step;
@@ -159,16 +158,12 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 	double width = left + barw + 90, height = top + row * (double)nrow + 40;
 	if (width < 32 + 9.2 * (double)strlen(title))   /* the title, 15 px bold */
 		width = 32 + 9.2 * (double)strlen(title);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"13\">\n",
-	        width, height, width, height);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<text x=\"%.1f\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", 16.0);
-	util_xml_put(f, title);
-	fprintf(f, "</text>\n");
-	fprintf(f, "<text x=\"%.1f\" y=\"40\" fill=\"#555\">time relative to '", 16.0);
-	util_xml_put(f, base_idx >= 0 ? sw->set[base_idx].name : "");
-	fprintf(f, "' (1 = same)</text>\n");
+	util_svg_begin(f, width, height, "font-family=\"monospace\" font-size=\"13\"");
+	util_svg_text(f, title, "x=\"16.0\" y=\"22\" font-size=\"15\" font-weight=\"bold\"");
+	char sub[SWEEP_NAME_MAX + 40];
+	snprintf(sub, sizeof sub, "time relative to '%s' (1 = same)",
+	         base_idx >= 0 ? sw->set[base_idx].name : "");
+	util_svg_text(f, sub, "x=\"16.0\" y=\"40\" fill=\"#555\"");
 	double axy = top + row * (double)nrow + 6;
 	for (int t = 0; (double)t * step <= axmax + 1e-9; t++) {
 		double x = left + (double)t * step * scale;
@@ -184,9 +179,8 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 		double y = top + row * (double)r++;
 		char rel[32];
 		relative(res, i, base_idx, rel, sizeof rel);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 8, y + 17);
-		util_xml_put(f, sw->set[i].name);
-		fprintf(f, "</text>\n");
+		util_svg_text(f, sw->set[i].name, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"",
+		              left - 8, y + 17);
 		if (!rel[0]) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#b00\">%s</text>\n", left + 4,
 			        y + 17, status_word(res[i].status));
@@ -203,6 +197,5 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 	        "stroke-dasharray=\"4 3\"/>\n", x1, top - 4, x1, axy);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
 	        left, axy, left + barw, axy);
-	fprintf(f, "</svg>\n");
-	return ferror(f) ? -1 : 0;
+	return util_svg_end(f);
 }

@@ -7,6 +7,3 @@ LIBTL := $(B)/lib/libtimeline.a
 OBJS += $(TL_OBJS)
 
 $(LIBTL): $(TL_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^

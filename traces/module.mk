@@ -10,9 +10,6 @@ OBJS += $(TRACE_OBJS) $(B)/obj/tests/traces/trace_read_test.o \
 	$(B)/obj/tests/traces/trace_check.o
 
 $(LIBTRACE): $(TRACE_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 TEST_PROGS += $(B)/tests/trace_read_test
 $(B)/tests/trace_read_test: $(B)/obj/tests/traces/trace_read_test.o $(LIBTRACE) $(LIBUTIL)

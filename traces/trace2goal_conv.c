@@ -442,15 +442,9 @@ static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 	struct comm *found = comm_find(cv, handle);
 	if (found)
 		return found;
-	if (cv->ncomms == cv->capcomms) {
-		size_t c = cv->capcomms ? 2 * cv->capcomms : 16;
-		struct comm *n = realloc(cv->comms, c * sizeof *n);
-		if (!n) {
-			cerr(cv, "error: out of memory");
-			return NULL;
-		}
-		cv->comms = n;
-		cv->capcomms = c;
+	if (util_grow(&cv->comms, &cv->capcomms, cv->ncomms + 1, sizeof *cv->comms)) {
+		cerr(cv, "error: out of memory");
+		return NULL;
 	}
 	if (util_kmap_put(&cv->handles, &handle, sizeof handle, (uint32_t)cv->ncomms)) {
 		cerr(cv, "error: out of memory");
@@ -579,14 +573,8 @@ static void pend_reset(struct conv *cv)
 static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 {
 	uint32_t i = (uint32_t)cv->npend, *head, *tail;
-	if (cv->npend == cv->cappend) {
-		size_t c = cv->cappend ? 2 * cv->cappend : 64;
-		struct preq *p = realloc(cv->pend, c * sizeof *p);
-		if (!p)
-			return cerr(cv, "error: out of memory");
-		cv->pend = p;
-		cv->cappend = c;
-	}
+	if (util_grow(&cv->pend, &cv->cappend, cv->npend + 1, sizeof *cv->pend))
+		return cerr(cv, "error: out of memory");
 	head = util_kmap_get(&cv->pend_head, &id, sizeof id);
 	tail = util_kmap_get(&cv->pend_tail, &id, sizeof id);
 	if (!head) {
@@ -788,15 +776,9 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
 {
 	struct conv *cv = ctx;
-	if (cv->ncops == cv->capcops) {
-		size_t c = cv->capcops ? 2 * cv->capcops : 64;
-		goal_op *n = realloc(cv->cops, c * sizeof *n);
-		if (!n) {
-			snprintf(err, errlen, "error: out of memory");
-			return -1;
-		}
-		cv->cops = n;
-		cv->capcops = c;
+	if (util_grow(&cv->cops, &cv->capcops, cv->ncops + 1, sizeof *cv->cops)) {
+		snprintf(err, errlen, "error: out of memory");
+		return -1;
 	}
 	cv->cops[cv->ncops++] = *op;
 	return 0;
@@ -806,15 +788,9 @@ static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
 static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
 {
 	struct conv *cv = ctx;
-	if (cv->ncdeps == cv->capcdeps) {
-		size_t c = cv->capcdeps ? 2 * cv->capcdeps : 64;
-		struct dep3 *n = realloc(cv->cdeps, c * sizeof *n);
-		if (!n) {
-			snprintf(err, errlen, "error: out of memory");
-			return -1;
-		}
-		cv->cdeps = n;
-		cv->capcdeps = c;
+	if (util_grow(&cv->cdeps, &cv->capcdeps, cv->ncdeps + 1, sizeof *cv->cdeps)) {
+		snprintf(err, errlen, "error: out of memory");
+		return -1;
 	}
 	cv->cdeps[cv->ncdeps].a = a;
 	cv->cdeps[cv->ncdeps].b = b;
@@ -926,13 +902,8 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 		                sg_pattern((size_t)pat)->name, err);
 	if (cv->ncops == 0)
 		return 0;
-	if (cv->capcflag < cv->ncops) {
-		uint8_t *fl = realloc(cv->cflag, cv->ncops);
-		if (!fl)
-			return cerr(cv, "error: out of memory");
-		cv->cflag = fl;
-		cv->capcflag = cv->ncops;
-	}
+	if (util_grow(&cv->cflag, &cv->capcflag, cv->ncops, 1))
+		return cerr(cv, "error: out of memory");
 	/* bit 0: has a dependency; bit 1: has a dependent */
 	memset(cv->cflag, 0, cv->ncops);
 	for (size_t k = 0; k < cv->ncdeps; k++) {

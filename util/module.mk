@@ -8,9 +8,6 @@ LIBUTIL := $(B)/lib/libutil.a
 OBJS += $(UTIL_OBJS)
 
 $(LIBUTIL): $(UTIL_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 # Unit test: tests/util/NAME_test.c -> $(B)/tests/util_NAME_test
 UTIL_TESTS := num file

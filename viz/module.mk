@@ -11,9 +11,6 @@ TOOLS += $(B)/bin/goalviz
 $(VIZ_OBJS) $(B)/obj/viz/goalviz.o: ALL_CFLAGS += -I viz -I timeline
 
 $(LIBVIZ): $(VIZ_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $^
 
 $(B)/bin/goalviz: $(B)/obj/viz/goalviz.o $(LIBVIZ) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
