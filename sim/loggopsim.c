@@ -245,9 +245,8 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	}
 	if (bad)
 		status = 1;
-	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK) {
+	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK)
 		status = util_error("the baseline set '%s' did not complete", o->rel);
-	}
 	sweep_out out = { &s, base, &sw, res, base_idx, !o->nowall, o->title ? o->title : file };
 	if (!(o->csv && strcmp(o->csv, "-") == 0))
 		sweep_write_table(stdout, &s, base, &sw, res, base_idx);
