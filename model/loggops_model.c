@@ -8,13 +8,13 @@
 #include "num.h"
 #include "out.h"
 #include "params.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_POINTS 10000
@@ -429,35 +429,6 @@ out:
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef struct progress_state {
-	double t0;
-	int shown;
-} progress_state;
-
-/* On a terminal, once a run has taken 2 s: "point i of n" on stderr. */
-static void progress(progress_state *pg, size_t i, size_t n)
-{
-	if (!isatty(2) || now_s() - pg->t0 < 2.0)
-		return;
-	fprintf(stderr, "\r%s: point %zu of %zu", util_prog(), i + 1, n);
-	pg->shown = 1;
-}
-
-/* End the progress line if one was shown. */
-static void progress_end(progress_state *pg)
-{
-	if (pg->shown)
-		fputc('\n', stderr);
-	pg->shown = 0;
-}
-
 /* Simulate every point, print the table or CSV, draw the plot.  Returns the
  * exit status. */
 static int run(const setup *u)
@@ -469,7 +440,8 @@ static int run(const setup *u)
 	model_sim ms;
 	char err[1024];
 	int status = 1;
-	progress_state pg = { now_s(), 0 };
+	util_progress pg;  /* "point i of n", on a terminal only */
+	util_progress_start(&pg, !isatty(2), 0);
 
 	for (size_t k = 0; k < model_nformulas() && nf < 64; k++)
 		if (strcmp(model_formula_at(k)->pattern, u->pattern) == 0) {
@@ -494,7 +466,8 @@ static int run(const setup *u)
 		sim_params prm;
 		model_ctx c;
 		uint64_t P, s, n, t;
-		progress(&pg, i, u->nvals);
+		if (util_progress_due(&pg))
+			util_progress_line(&pg, "point %zu of %zu", i + 1, u->nvals);
 		point(u, i, &P, &s, &n, &prm);
 		sg_params_default(&sp);
 		sp.nranks = P;
@@ -521,7 +494,7 @@ static int run(const setup *u)
 		}
 	}
 	model_sim_close(&ms);
-	progress_end(&pg);
+	util_progress_end(&pg);
 
 	/* The table or CSV. */
 	if (!u->csv)
@@ -587,7 +560,7 @@ static int run(const setup *u)
 	goto out;
 fail:
 	model_sim_close(&ms);
-	progress_end(&pg);
+	util_progress_end(&pg);
 	util_error("%s", err);
 out:
 	free(simt);

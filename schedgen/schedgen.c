@@ -2,6 +2,7 @@
  * collective algorithm or communication pattern, as text or binary. */
 #include "die.h"
 #include "out.h"
+#include "progress.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
 
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -75,21 +75,17 @@ static void list(void)
 	}
 }
 
+/* "DONE of P ranks", on a terminal only. */
 typedef struct progress_state {
 	uint64_t total;
-	struct timespec t0;
-	int shown;
+	util_progress pg;
 } progress_state;
 
 static void progress(void *ctx, uint64_t done)
 {
 	progress_state *ps = ctx;
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	if (t.tv_sec - ps->t0.tv_sec < 1)
-		return;
-	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " ranks", util_prog(), done, ps->total);
-	ps->shown = 1;
+	if (util_progress_due(&ps->pg))
+		util_progress_line(&ps->pg, "%" PRIu64 " of %" PRIu64 " ranks", done, ps->total);
 }
 
 enum {
@@ -238,16 +234,13 @@ int main(int argc, char **argv)
 	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
 	if (!o)
 		return util_error_msg(err);
-	memset(&ps, 0, sizeof ps);
 	ps.total = p.nranks;
-	clock_gettime(CLOCK_MONOTONIC, &ps.t0);
-	if (sg_generate((size_t)idx, &p, o, isatty(2) ? progress : NULL, &ps, err, sizeof err)) {
-		if (ps.shown)
-			fputc('\n', stderr);
+	util_progress_start(&ps.pg, !isatty(2), 0);
+	if (sg_generate((size_t)idx, &p, o, progress, &ps, err, sizeof err)) {
+		util_progress_end(&ps.pg);
 		sg_out_abort(o);
 		return util_error_msg(err);
 	}
-	if (ps.shown)
-		fputc('\n', stderr);
+	util_progress_end(&ps.pg);
 	return sg_out_close(o, err, sizeof err) ? util_error_msg(err) : 0;
 }

@@ -5,6 +5,7 @@
 #include "num.h"
 #include "out.h"
 #include "params.h"
+#include "progress.h"
 #include "sim.h"
 #include "sweep.h"
 #include "timeline.h"
@@ -13,7 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -80,30 +80,15 @@ static uint32_t timeline_ranges(const sim_params *p, loggp_range *out)
 	return n;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef struct prog_state {
-	double t0, last;
-	int force, quiet, tty, shown;
-} prog_state;
-
 static void on_progress(void *ctx, const sim_progress *pr)
 {
-	prog_state *ps = ctx;
-	double t = now_s();
-	if (ps->quiet || (!ps->force && t - ps->t0 < 2.0) || t - ps->last < 1.0)
+	util_progress *pg = ctx;
+	if (!util_progress_due(pg))
 		return;
-	ps->last = t;
-	ps->shown = 1;
 	double pct = pr->nops ? 100.0 * (double)pr->ops_started / (double)pr->nops : 100.0;
-	fprintf(stderr, "%s: %5.1f%% of ops started, %" PRIu64 " events, %.2f M events/s, simulated time %" PRIu64 " ns%s",
-	        util_prog(), pct, pr->events, (double)pr->events / (t - ps->t0) * 1e-6, pr->now,
-	        ps->tty ? "\r" : "\n");
+	util_progress_line(pg, "%5.1f%% of ops started, %" PRIu64 " events, %.2f M events/s, "
+	                   "simulated time %" PRIu64 " ns", pct, pr->events,
+	                   (double)pr->events / (pg->last - pg->t0) * 1e-6, pr->now);
 }
 
 static void put_seconds(FILE *f, uint64_t ns)
@@ -222,13 +207,13 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		jobs = nc > 0 && nc < 1024 ? (unsigned)nc : 1;
 	}
 	size_t part = o->nparts ? (size_t)o->part - 1 : 0, nparts = o->nparts ? (size_t)o->nparts : 1;
-	double t0 = now_s();
+	double t0 = util_now();
 	err[0] = 0;
 	if (sweep_run(&s, base, &sw, part, nparts, jobs, res, err, sizeof err)) {
 		status = util_error("%s", err);
 		goto out;
 	}
-	double wall = now_s() - t0;
+	double wall = util_now() - t0;
 	uint64_t events = 0;
 	size_t ran = 0, bad = 0;
 	for (size_t i = 0; i < sw.n; i++) {
@@ -299,7 +284,8 @@ int main(int argc, char **argv)
 	static sim_pchange flags;
 	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL;
 	int batch = 0, json = 0, c;
-	prog_state ps = { 0 };
+	int quiet = 0, force = 0;
+	util_progress pg;
 	sweep_opts so_sw = { 0 };
 
 	char err[1024];
@@ -333,8 +319,8 @@ int main(int argc, char **argv)
 		}
 		case OPT_NOWALL: so_sw.nowall = 1; break;
 		case OPT_JSON: json = 1; break;
-		case OPT_PROGRESS: ps.force = 1; break;
-		case 'q': ps.quiet = 1; break;
+		case OPT_PROGRESS: force = 1; break;
+		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		case ':': return util_usage("option '%s' needs an argument", argv[optind - 1]);
 		default: {
@@ -365,7 +351,7 @@ int main(int argc, char **argv)
 	if (so_sw.rel && so_sw.nparts > 1)
 		return util_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)");
 	so_sw.csv = csv;
-	so_sw.quiet = ps.quiet;
+	so_sw.quiet = quiet;
 
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL };
@@ -404,8 +390,7 @@ int main(int argc, char **argv)
 		                timeline_ranges(pp, trg));
 	}
 
-	ps.tty = isatty(2);
-	sim_options so = { tl, on_progress, &ps, 0 };
+	sim_options so = { tl, on_progress, &pg, 0 };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
@@ -414,13 +399,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sim_result res;
-	ps.t0 = ps.last = now_s();
-	if (ps.force)
-		ps.last = 0;
+	util_progress_start(&pg, quiet, force);
 	int rc = sim_run(m, &res, err, sizeof err);
-	double wall = now_s() - ps.t0;
-	if (ps.shown && ps.tty)
-		fputc('\n', stderr);
+	double wall = util_now() - pg.t0;
+	util_progress_end(&pg);
 	int status = 0;
 	if (rc) {
 		status = util_error("%s", err);
@@ -460,7 +442,7 @@ int main(int argc, char **argv)
 	finish_out fo = { m, s.nranks };
 	if (csv && write_out(csv, put_finish, &fo))
 		status = 1;
-	if (!ps.quiet)
+	if (!quiet)
 		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
 		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -1,12 +1,12 @@
 /* sweep_run.c: runs the sets of a sweep on one shared schedule in threads
  * (docs/sweep.md "How it runs"). */
 #include "sweep.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct sweep_job {
 	const goal_sched *s;
@@ -21,20 +21,13 @@ typedef struct sweep_job {
 	int failed;
 } sweep_job;
 
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Run one set; its result into j->res[i]. */
 static void run_one(sweep_job *j, size_t i)
 {
 	sim_pset ps;
 	sim_result r;
 	char e[512];
-	double t0 = wall_now();
+	double t0 = util_now();
 	sweep_result *out = &j->res[i];
 	sim *m = NULL;
 	out->status = SWEEP_FAILED;
@@ -47,7 +40,7 @@ static void run_one(sweep_job *j, size_t i)
 		out->events = r.events;
 	}
 	sim_destroy(m);
-	out->wall = wall_now() - t0;
+	out->wall = util_now() - t0;
 	if (out->status == SWEEP_FAILED) {
 		pthread_mutex_lock(&j->lock);
 		if (!j->failed)

@@ -2,7 +2,7 @@
 # escaping text for XML, one hash and a string map, writing output files
 # safely, the number syntax of options and files; ASSERT in invariant.h).
 
-UTIL_SRCS := util/util.c util/out.c util/kmap.c util/svg.c util/die.c util/num.c
+UTIL_SRCS := util/util.c util/out.c util/kmap.c util/svg.c util/die.c util/progress.c util/num.c
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(B)/obj/%.o)
 LIBUTIL := $(B)/lib/libutil.a
 OBJS += $(UTIL_OBJS)
