@@ -26,13 +26,20 @@ static void put(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* The usage error of fmt, ap: the message and the Try line. */
+static void usage(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void usage(const char *fmt, va_list ap)
+{
+	put(fmt, ap);
+	fprintf(stderr, "Try '%s --help'.\n", prog_name);
+}
+
 int util_usage(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	put(fmt, ap);
+	usage(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s --help'.\n", prog_name);
 	return 2;
 }
 
@@ -57,9 +64,8 @@ void util_die_usage(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	put(fmt, ap);
+	usage(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s --help'.\n", prog_name);
 	exit(2);
 }
 

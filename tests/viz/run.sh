@@ -184,15 +184,17 @@ EOF
 	check "loggopsim -V: the wait is drawn dotted" grep -q 'stroke-dasharray="1.5,2"' "$tmp/busy.svg"
 	# Two size ranges (tests/sim/cases/ranges-two.goal, hand-computed
 	# there): each message leaves o of its own range after its send.
+	# msgs PARAMS NAME: the messages goalviz draws of that run, in $tmp/NAME.
 	C=$here/../sim/cases
-	"$S" -q -p "$C/ranges-two.params" -V "$tmp/r2.tl" "$C/ranges-two.goal" >/dev/null 2>&1
-	"$V" "$tmp/r2.tl" -o "$tmp/r2.svg" 2>"$tmp/diff"
-	cat >"$tmp/want" <<'EOF'
-msg 0 1 send=0 depart=10 arrival=110 handled=110 size=11
-msg 0 1 send=30 depart=80 arrival=1080 handled=1080 size=1001
-EOF
+	msgs() {
+		"$S" -q -p "$1" -V "$tmp/$2.tl" "$C/ranges-two.goal" >/dev/null 2>&1
+		"$V" "$tmp/$2.tl" -o "$tmp/$2.svg" 2>"$tmp/diff"
+		$CHECK "$tmp/$2.svg" | grep '^msg'
+	}
+	printf '%s\n' 'msg 0 1 send=0 depart=10 arrival=110 handled=110 size=11' \
+		'msg 0 1 send=30 depart=80 arrival=1080 handled=1080 size=1001' >"$tmp/want"
 	check "loggopsim -V with two size ranges: exact messages" \
-		diff -u "$tmp/want" <($CHECK "$tmp/r2.svg" | grep '^msg')
+		diff -u "$tmp/want" <(msgs "$C/ranges-two.params" r2)
 	check "two size ranges: both in the title" grep -q \
 		'P=2 S=100000, 2 size ranges: 0..64 L=100 o=10 g=20 G=1 O=0; 65..inf L=1000 o=50 g=5 G=0.5 O=2' \
 		"$tmp/r2.svg"
@@ -202,14 +204,10 @@ EOF
 	sed -e 's/^range 0 64 .*/range 0 64 L=1000 o=50 g=5 G=0.5 O=2/' \
 		-e 's/^range 65 inf .*/range 65 inf L=100 o=10 g=20 G=1 O=0/' \
 		"$C/ranges-two.params" >"$tmp/rev.params"
-	"$S" -q -p "$tmp/rev.params" -V "$tmp/rev.tl" "$C/ranges-two.goal" >/dev/null 2>&1
-	"$V" "$tmp/rev.tl" -o "$tmp/rev.svg" 2>"$tmp/diff"
-	cat >"$tmp/want" <<'EOF'
-msg 0 1 send=0 depart=50 arrival=1050 handled=1200 size=11
-msg 0 1 send=70 depart=80 arrival=180 handled=180 size=1001
-EOF
+	printf '%s\n' 'msg 0 1 send=0 depart=50 arrival=1050 handled=1200 size=11' \
+		'msg 0 1 send=70 depart=80 arrival=180 handled=180 size=1001' >"$tmp/want"
 	check "two size ranges, a message that overtakes: exact messages" \
-		diff -u "$tmp/want" <($CHECK "$tmp/rev.svg" | grep '^msg')
+		diff -u "$tmp/want" <(msgs "$tmp/rev.params" rev)
 else
 	echo "ok - goalviz end to end # SKIP no $S"
 fi
