@@ -163,10 +163,8 @@ int main(int argc, char **argv)
 		case OPT_VERSION:
 			printf("%s (binary schedule format version %u)\n", util_prog(), GOAL_VERSION);
 			return 0;
-		case ':':
-			return util_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			return util_usage("unknown option '%s'", argv[optind - 1]);
+			return util_usage_option(c, argv);
 		}
 	}
 	if (optind < argc) {

@@ -73,10 +73,9 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case ':':
-			return util_usage("option '%s' needs an argument", argv[optind - 1]);
+			return util_usage_option(c, argv);
 		default:
-			return optopt ? util_usage("unknown option '-%c'", optopt)
-			              : util_usage("unknown option '%s'", argv[optind - 1]);
+			return util_usage_option(c, argv);
 		}
 	}
 	if (check) {

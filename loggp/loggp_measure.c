@@ -187,11 +187,8 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case O_RAW: c->raw = optarg; break;
 		case 'q': c->quiet = 1; break;
 		case 'h': return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-			return -1;
 		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			util_option_error(opt, argv, err, errlen);
 			return -1;
 		}
 #undef NUM

@@ -619,13 +619,11 @@ int main(int argc, char **argv)
 		case OPT_SVG: u.svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
 		case 'h': usage(stdout); return 0;
-		case ':': util_die_usage("option %s needs a value", argv[optind - 1]);
+		case ':': exit(util_usage_option(c, argv));
 		default:
 			if (param_flag(c, optarg, &flags) == 0)
 				break;
-			if (optopt)
-				util_die_usage("unknown option -%c", optopt);
-			util_die_usage("unknown option %s", argv[optind - 1]);
+			exit(util_usage_option(c, argv));
 		}
 	}
 	sim_pset_default(&ps);

@@ -179,11 +179,9 @@ int main(int argc, char **argv)
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
 		case 'h': usage(stdout); return 0;
-		case ':': util_die_usage("option %s needs a value", argv[optind - 1]);
+		case ':': exit(util_usage_option(c, argv));
 		default:
-			if (optopt)
-				util_die_usage("unknown option -%c", optopt);
-			util_die_usage("unknown option %s", argv[optind - 1]);
+			exit(util_usage_option(c, argv));
 		}
 	}
 	if (optind < argc && !pattern)

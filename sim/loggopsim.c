@@ -322,14 +322,13 @@ int main(int argc, char **argv)
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
-		case ':': return util_usage("option '%s' needs an argument", argv[optind - 1]);
+		case ':': return util_usage_option(c, argv);
 		default: {
 			int r = sim_pflag_parse(c, optarg, &flags, err, sizeof err);
 			if (r < 0)
 				return util_usage("%s", err);
 			if (r > 0)
-				return optopt ? util_usage("unknown option '-%c'", optopt)
-				              : util_usage("unknown option '%s'", argv[optind - 1]);
+				return util_usage_option(c, argv);
 			break;
 		}
 		}

@@ -287,10 +287,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return util_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return util_usage("unknown option '%s'", argv[optind - 1]);
+			return util_usage_option(ch, argv);
 		}
 	}
 	if (list) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *prog_name = "?";
 
@@ -41,6 +42,27 @@ int util_usage(const char *fmt, ...)
 	usage(fmt, ap);
 	va_end(ap);
 	return 2;
+}
+
+void util_option_error(int c, char *const argv[], char *buf, size_t n)
+{
+	const char *a = optind > 0 ? argv[optind - 1] : "";
+	size_t name = strcspn(a, "=");
+	if (c == ':')
+		snprintf(buf, n, "option '%s' needs an argument", a);
+	else if (strncmp(a, "--", 2) == 0 && optopt)
+		snprintf(buf, n, "option '%.*s' takes no argument", (int)name, a);
+	else if (strncmp(a, "--", 2) == 0 || !optopt)
+		snprintf(buf, n, "unknown option '%.*s'", (int)name, a);
+	else
+		snprintf(buf, n, "unknown option '-%c'", optopt);
+}
+
+int util_usage_option(int c, char *const argv[])
+{
+	char msg[256];
+	util_option_error(c, argv, msg, sizeof msg);
+	return util_usage("%s", msg);
 }
 
 int util_error(const char *fmt, ...)

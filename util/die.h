@@ -6,6 +6,8 @@
 #ifndef UTIL_DIE_H
 #define UTIL_DIE_H
 
+#include <stddef.h>
+
 /* The program name of the messages (set once, first thing in main). */
 void util_set_prog(const char *prog);
 const char *util_prog(void);
@@ -20,6 +22,14 @@ int util_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * file) as "PROG: error: ...", any other ("FILE:LINE:COL: error: ...",
  * "FILE: error: ...", "FILE: 3 errors") as it is.  Returns 1. */
 int util_error_msg(const char *msg);
+
+/* The message of getopt_long's answer c (':' or '?') for the option just
+ * read from argv: "option '--x' needs an argument", "option '--x' takes no
+ * argument", "unknown option '--x'" or "unknown option '-x'". */
+void util_option_error(int c, char *const argv[], char *buf, size_t n);
+
+/* util_usage with that message; returns 2. */
+int util_usage_option(int c, char *const argv[]);
 
 /* util_usage, then exit(2). */
 _Noreturn void util_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

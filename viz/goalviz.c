@@ -228,10 +228,9 @@ int main(int argc, char **argv)
 			break;
 		case 's': schedule = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
-		case ':': return util_usage("option '%s' needs an argument", argv[optind - 1]);
+		case ':': return util_usage_option(c, argv);
 		default:
-			return optopt ? util_usage("unknown option '-%c'", optopt)
-			              : util_usage("unknown option '%s'", argv[optind - 1]);
+			return util_usage_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -101,8 +101,9 @@ err_case "sweep with a P range" "with --sweep, -P takes one value (got '2..8')" 
 err_case "fan-in 1" "--fanin must be at least 2 (got 1)" barrier_tree -n 1
 err_case "loop 0" "--loop must be at least 1 (got 0)" bcast_binomial --loop 0
 err_case "loop too large" "--loop 100000 with P up to 1024 is too large (P x N must be at most 50000000)" bcast_chain -P 2..1024 --loop 100000
-err_case "unknown option" "unknown option --bogus" bcast_binomial --bogus
-err_case "missing value" "option -P needs a value" bcast_binomial -P
+err_case "unknown option" "unknown option '--bogus'" bcast_binomial --bogus
+err_case "missing value" "option '-P' needs an argument" bcast_binomial -P
+err_case "an argument to a flag" "option '--csv' takes no argument" bcast_binomial --csv=1
 err_case "extra argument" "unexpected argument 'extra'" bcast_binomial extra
 # An output that cannot be written: the library's message, exit status 1.
 "$M" bcast_binomial -P 2 --svg /nonexistent-dir/p.svg >/dev/null 2>"$tmp/err"

@@ -85,8 +85,8 @@ err_case "nb in too many pieces" "schedgen: error: --nb 18446744073709551615 in 
 err_case "nb pieces times iterations" "schedgen: error: --nb 100 in pieces of --nb-poll 1 ns, 100000000 times: more calcs per rank than the 2147483647 ops a rank may have" bcast_binomial --nb 100 --nb-poll 1 --iterations 100000000
 err_case "unknown pattern" "schedgen: error: unknown pattern 'bcast_foo' (schedgen --list shows them)" bcast_foo
 err_case "old pattern not supported" "schedgen: error: the published schedgen's pattern 'resnet' is not supported here (schedgen --list shows the patterns)" -p resnet
-err_case "unknown option" "schedgen: error: unknown option --bogus" bcast_binomial --bogus
-err_case "missing value" "schedgen: error: option --root needs a value" bcast_binomial --root
+err_case "unknown option" "schedgen: error: unknown option '--bogus'" bcast_binomial --bogus
+err_case "missing value" "schedgen: error: option '--root' needs an argument" bcast_binomial --root
 err_case "bad format" "schedgen: error: --format is text or binary, not 'xml'" bcast_binomial --format xml
 err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 distinct tags, more than the 2^31 GOAL allows (use fewer segments or iterations)" bcast_chain -d 2000000000000 --segment 1
 "$S" bcast_binomial --format binary -o - >"$tmp/stdout.bin" 2>"$tmp/diff" && "$S" bcast_binomial -o "$tmp/file.bin" 2>>"$tmp/diff"

@@ -135,6 +135,7 @@ expect_usage() { # NAME EXPECTED-FIRST-LINE ARGS...
 	if [ $rc -eq 2 ]; then check "$name" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "$name"; fi
 }
 expect_usage "rejects -L abc" "loggopsim: error: -L needs a non-negative integer, not 'abc'" -L abc busy-nic.goal
+expect_usage "rejects an argument to a flag" "loggopsim: error: option '--json' takes no argument" --json=1 busy-nic.goal
 expect_usage "rejects -G -1" "loggopsim: error: -G needs a non-negative number (at most 9 decimals), not '-1'" -G -1 busy-nic.goal
 expect_usage "rejects no schedule" "loggopsim: error: no schedule given"
 expect_usage "rejects two schedules" "loggopsim: error: give exactly one schedule" busy-nic.goal busy-nic.goal
