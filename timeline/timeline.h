@@ -135,8 +135,9 @@ typedef struct tl_file {
 } tl_file;
 
 /* Read the timeline from f (named name in messages) and keep what w selects.
- * Returns 0, or -1 with "NAME:LINE:COL: error: ..." in err (tl is then still
- * to be freed with tl_free). */
+ * Returns 0, or -1 with "NAME:LINE:COL: error: ..." in err ("NAME: error:
+ * ..." for a read error or no memory); tl is then still to be freed with
+ * tl_free. */
 int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
             char *err, size_t errlen);
 

@@ -144,10 +144,10 @@ static int make_lanes(rd *r)
 	uint64_t max = w->max_lanes ? w->max_lanes : 1;
 	size_t cap = (size_t)(tl->nranks < max ? tl->nranks : max);
 	tl->lane_rank = malloc((cap ? cap : 1) * sizeof *tl->lane_rank);
-	r->q = calloc(cap ? cap : 1, sizeof *r->q);
-	if (!tl->lane_rank || !r->q) {
+	if (tl->version != 2)  /* version 2 names each orecv's message */
+		r->q = calloc(cap ? cap : 1, sizeof *r->q);
+	if (!tl->lane_rank || (tl->version != 2 && !r->q))
 		return oom(r);
-	}
 	uint64_t dummy[2] = { 0, tl->nranks ? tl->nranks - 1 : 0 };
 	const uint64_t *rg = w->ranges ? w->ranges : dummy;
 	size_t nr = w->ranges ? w->nranges : (tl->nranks ? 1 : 0);
@@ -287,8 +287,16 @@ static int do_interval(rd *r, tl_kind k, const char *p)
 		b.has_msg = 1;
 		b.msg_src = src;
 		if (mi) {
-			tl->msgs[*mi].handled = start;
-			tl->msgs[*mi].dst_cpu = (uint16_t)unit;
+			tl_msg *m = &tl->msgs[*mi];
+			if (m->dst != rank)
+				return rd_error(r, at_src, "the message of send op %" PRIu64 " of rank %"
+				                PRIu64 " goes to rank %" PRIu64 ", not %" PRIu64, op, src,
+				                m->dst, rank);
+			if (start < m->arrival)
+				return rd_error(r, at_src, "the message is handled at %" PRIu64
+				                " before it arrives (%" PRIu64 ")", start, m->arrival);
+			m->handled = start;
+			m->dst_cpu = (uint16_t)unit;
 		}
 	} else if (k == TL_ORECV) {
 		/* Join to the oldest message waiting at this rank. */
@@ -390,6 +398,10 @@ static int do_transmission(rd *r, const char *p)
 		m.send = start;
 		m.depart = depart;
 		m.src_cpu = (uint16_t)cpu;
+		if (cpu >= tl->cpu_rows)
+			tl->cpu_rows = (uint32_t)cpu + 1;
+		if (nic >= tl->nic_rows)
+			tl->nic_rows = (uint32_t)nic + 1;
 	}
 	if (arr < m.depart)
 		return rd_error(r, at_arr, "arrival %" PRIu64 " before the message leaves (%" PRIu64 ")",
@@ -399,7 +411,7 @@ static int do_transmission(rd *r, const char *p)
 		tl->tmax = arr;
 	m.src_lane = lane_of(tl, src);
 	m.dst_lane = lane_of(tl, dst);
-	if (tl->version == 1 && r->have_last_osend && r->last_osend_rank == src &&
+	if (tl->version != 2 && r->have_last_osend && r->last_osend_rank == src &&
 	    r->last_osend_start == start)
 		m.src_cpu = r->last_osend_cpu;
 	size_t idx = SIZE_MAX;
@@ -444,10 +456,18 @@ static int do_keys(rd *r, const char *p, loggp_range *rg, int header, int *haveP
 		const char *val = skip_ws(p);
 		if (*val == 0 || *val == '\n' || *val == '\r')
 			return rd_error(r, val, "missing value of '%.*s'", (int)kl, key);
-		if ((kl == 1 && (*key == 'G' || *key == 'O'))) {
-			const char *e = val;
-			while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
-				e++;
+		const char *e = val;
+		while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
+			e++;
+#define KEY(s) (kl == sizeof(s) - 1 && memcmp(key, s, kl) == 0)
+		int dec = KEY("G") || KEY("O");
+		if (!dec && !KEY("L") && !KEY("o") && !KEY("g") &&
+		    !(header && (KEY("P") || KEY("S") || KEY("ranges") || KEY("ncpus") ||
+		                 KEY("nnics")))) {
+			p = e;  /* a key of a later version: its value skipped */
+			continue;
+		}
+		if (dec) {
 			num_err ne = num_dec_parse(val, (size_t)(e - val), NUM_FRAC_MAX,
 			                           *key == 'G' ? &rg->G : &rg->O);
 			if (ne != NUM_OK)
@@ -459,15 +479,12 @@ static int do_keys(rd *r, const char *p, loggp_range *rg, int header, int *haveP
 		p = val;
 		if (field_u64(r, &p, &v, "header value"))
 			return -1;
-#define KEY(s) (kl == sizeof(s) - 1 && memcmp(key, s, kl) == 0)
 		if (KEY("L")) {
 			rg->L = v;
 		} else if (KEY("o")) {
 			rg->o = v;
 		} else if (KEY("g")) {
 			rg->g = v;
-		} else if (!header) {
-			continue;  /* a range line has only the keys above */
 		} else if (KEY("P")) {
 			tl->nranks = v;
 			*haveP = 1;
@@ -556,8 +573,6 @@ static int do_numranks(rd *r, const char *p)
 		return -1;
 	if (line_end(r, p))
 		return -1;
-	if (r->have_header)
-		return rd_error(r, r->lbuf, "a second numranks line");
 	tl->nranks = n;
 	tl->ncpus = 1;
 	tl->nnics = 1;
@@ -598,7 +613,7 @@ static int do_line(rd *r, const char *line)
 			tl->old_format = 1;
 			rc = do_numranks(r, p);
 		} else {
-			return rd_error(r, kw, "expected the header 'loggopsim-timeline 1 P ...' "
+			return rd_error(r, kw, "expected the header 'loggopsim-timeline VERSION P ...' "
 			                "(or 'numranks N;' of the old format)");
 		}
 		r->have_header = 1;
