@@ -2,7 +2,7 @@
  * validating, memory-mapped reader, and goal_dump (libgoal.a).  Every tool
  * links this library.  It is the bottom layer: it calls nothing of the GOAL
  * compiler, which sits above it with the opening of a schedule that is
- * binary or text (goal_compile.h, libgoalc.a).
+ * binary or text (goal_open.h, libgoalc.a).
  *
  * The on-disk layout is described in docs/binary-format.md; the structs below
  * are that layout (little-endian, naturally aligned, no padding gaps).

@@ -1,5 +1,7 @@
 /* goal_open.c: opening GOAL input by path: text compiled from a file or a
- * stream, or a schedule that is binary or text (goal_compile.h). */
+ * stream, or a schedule that is binary or text (goal_open.h). */
+#include "goal_open.h"
+#include "goal.h"
 #include "goal_compile.h"
 
 #include <errno.h>

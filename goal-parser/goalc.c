@@ -1,7 +1,7 @@
 /* goalc.c: the GOAL compiler's command line (also installed as txt2bin). */
 #include "die.h"
 #include "goal.h"
-#include "goal_compile.h"
+#include "goal_open.h"
 #include "out.h"
 
 #include <getopt.h>

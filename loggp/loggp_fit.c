@@ -200,7 +200,7 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 			return -1;
 		}
 	double *x = malloc(4 * np * sizeof *x);
-	size_t *starts = malloc(LOGGP_MAX_RANGES * sizeof *starts);
+	size_t *starts = malloc(LOGGP_PARAMS_MAX_RANGES * sizeof *starts);
 	if (!x || !starts) {
 		free(x);
 		free(starts);
@@ -220,7 +220,7 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
 	 * the receiver's cost shows only there): a range ends where either
 	 * series changes. */
 	const double *series[2] = { gap, half };
-	res->nranges = loggp_detect_ranges(x, series, 2, np, opt, starts, LOGGP_MAX_RANGES);
+	res->nranges = loggp_detect_ranges(x, series, 2, np, opt, starts, LOGGP_PARAMS_MAX_RANGES);
 	for (size_t r = 0; r < res->nranges; r++) {
 		loggp_fitrange *fr = &res->range[r];
 		fr->first = starts[r];

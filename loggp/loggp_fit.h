@@ -63,13 +63,11 @@ enum { LOGGP_CLAMP_L = 1, LOGGP_CLAMP_o = 2, LOGGP_CLAMP_g = 4, LOGGP_CLAMP_G = 
  * where the values step this many times further than at any other. */
 #define LOGGP_STEP_FACTOR 3.0
 
-#define LOGGP_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
-
 typedef struct loggp_result {
 	unsigned n;                 /* messages per PRTT(n, ., s) */
 	double L_reported;          /* PRTT(1,0,1)/2, or of the smallest size */
 	size_t nranges;
-	loggp_fitrange range[LOGGP_MAX_RANGES];
+	loggp_fitrange range[LOGGP_PARAMS_MAX_RANGES];
 } loggp_result;
 
 /* The per-size values the fits use: gap = (PRTT(n,0,s) - PRTT(1,0,s))/(n-1)

@@ -1,7 +1,7 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "die.h"
 #include "goal.h"
-#include "goal_compile.h"
+#include "goal_open.h"
 #include "num.h"
 #include "out.h"
 #include "params.h"
@@ -62,11 +62,10 @@ static void usage(FILE *f)
 }
 
 /* The size ranges of p for the timeline header: their number. */
-static uint32_t timeline_ranges(const sim_params *p, loggp_range *out)
+static uint32_t timeline_ranges(const sim_pset *ps, loggp_range *out)
 {
-	sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
-	const sim_range *rg = p->nranges >= 2 ? p->range : &one;
-	uint32_t n = p->nranges >= 2 ? p->nranges : 1;
+	sim_range rg[SIM_MAX_RANGES];
+	uint32_t n = sim_pset_ranges(ps, rg);
 	for (uint32_t i = 0; i < n; i++) {
 		loggp_range *t = &out[i];
 		t->first = i ? rg[i - 1].last + 1 : 0;
@@ -386,7 +385,7 @@ int main(int argc, char **argv)
 		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
 		loggp_range trg[SIM_MAX_RANGES];
 		tl_write_header(tl, s.nranks, pp->S, s.ncpus, s.nnics, trg,
-		                timeline_ranges(pp, trg));
+		                timeline_ranges(&pset, trg));
 	}
 
 	sim_options so = { tl, on_progress, &pg, 0 };

@@ -52,9 +52,7 @@ void sim_pset_copy(sim_pset *dst, const sim_pset *src)
 	dst->p.range = src->p.nranges >= 2 ? dst->rg : NULL;
 }
 
-/* The ranges of *ps (one range from the plain fields); returns their
- * number. */
-static uint32_t get_ranges(const sim_pset *ps, sim_range *out)
+uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out)
 {
 	if (ps->p.nranges >= 2) {
 		memcpy(out, ps->rg, ps->p.nranges * sizeof *out);
@@ -224,7 +222,7 @@ static int mul(sim_rate old, uint64_t factor, int rate, sim_rate *out)
 int sim_pset_apply(sim_pset *ps, const sim_pchange *c, char *err, size_t errlen)
 {
 	sim_range rg[SIM_MAX_RANGES];
-	uint32_t n = get_ranges(ps, rg);
+	uint32_t n = sim_pset_ranges(ps, rg);
 	for (uint32_t i = 0; i < n; i++) {
 		const sim_range old = rg[i];
 		for (int k = 0; k < SIM_NPARAMS; k++) {
@@ -265,7 +263,7 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 		return;
 	}
 	sim_range rg[SIM_MAX_RANGES];
-	uint32_t nr = get_ranges(ps, rg);
+	uint32_t nr = sim_pset_ranges(ps, rg);
 	sim_rate v = range_get(&rg[0], k);
 	for (uint32_t i = 1; i < nr; i++) {
 		sim_rate w = range_get(&rg[i], k);
@@ -293,7 +291,7 @@ static void put_range(FILE *f, const sim_range *r, int json)
 void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 {
 	sim_range rg[SIM_MAX_RANGES];
-	uint32_t n = get_ranges(ps, rg);
+	uint32_t n = sim_pset_ranges(ps, rg);
 	if (n == 1) {
 		fprintf(f, "LogGOPS ");
 		put_range(f, &rg[0], 0);
@@ -315,7 +313,7 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 void sim_pset_json(FILE *f, const sim_pset *ps)
 {
 	sim_range rg[SIM_MAX_RANGES];
-	uint32_t n = get_ranges(ps, rg);
+	uint32_t n = sim_pset_ranges(ps, rg);
 	if (n == 1) {
 		put_range(f, &rg[0], 1);
 		fprintf(f, ", \"S\": %" PRIu64, ps->p.S);

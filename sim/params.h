@@ -71,6 +71,10 @@ void sim_pset_default(sim_pset *ps);
 /* *dst = *src, its range pointer following. */
 void sim_pset_copy(sim_pset *dst, const sim_pset *src);
 
+/* The size ranges of *ps into out[0 .. SIM_MAX_RANGES) (one range from the
+ * plain fields); returns their number. */
+uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out);
+
 /* Read the parameter file at path (docs/loggp.md, read by libparams) into
  * *ps: S and the ranges (one range: the plain fields, nranges 0).  Returns
  * 0, or -1 with the reader's message in err ("PATH:LINE:COL: error: ..."). */

@@ -16,10 +16,14 @@ int util_grow_to(void *pp, size_t *cap, size_t need, size_t elem)
 	}
 	if (elem && n > SIZE_MAX / elem)
 		return -1;
-	void *q = realloc(*(void **)pp, n * elem);
+	/* The array pointer is read and written as bytes: *pp is a T *, not a
+	 * void *, and memcpy may alias any object. */
+	void *p;
+	memcpy(&p, pp, sizeof p);
+	void *q = realloc(p, n * elem);
 	if (!q)
 		return -1;
-	*(void **)pp = q;
+	memcpy(pp, &q, sizeof q);
 	*cap = n;
 	return 0;
 }

@@ -20,7 +20,8 @@ static inline uint64_t util_hash(const void *p, size_t n)
 }
 
 /* Write the decimal digits of v at p (at most 20); returns the new end.
- * The formatter of the lines written per event (timelines, CSV). */
+ * The one integer formatter of text written in bulk (timelines, traces,
+ * GOAL text, goalc --dump). */
 static inline char *util_put_u64(char *p, uint64_t v)
 {
 	char tmp[20];

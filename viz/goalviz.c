@@ -12,7 +12,7 @@
 
 #include "die.h"
 #include "goal.h"
-#include "goal_compile.h"
+#include "goal_open.h"
 #include "num.h"
 #include "out.h"
 #include "viz_render.h"

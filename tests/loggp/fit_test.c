@@ -80,12 +80,12 @@ static const char *starts_of(const double *y, size_t n)
 {
 	static char buf[200];
 	double x[64];
-	size_t st[LOGGP_MAX_RANGES], len = 0;
+	size_t st[LOGGP_PARAMS_MAX_RANGES], len = 0;
 	for (size_t i = 0; i < n; i++)
 		x[i] = (double)i;
 	loggp_detect det;
 	loggp_detect_default(&det);
-	size_t nr = loggp_detect_ranges(x, &y, 1, n, &det, st, LOGGP_MAX_RANGES);
+	size_t nr = loggp_detect_ranges(x, &y, 1, n, &det, st, LOGGP_PARAMS_MAX_RANGES);
 	buf[0] = 0;
 	for (size_t r = 0; r < nr; r++)
 		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%zu", r ? " " : "",

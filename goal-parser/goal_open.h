@@ -1,0 +1,27 @@
+/* goal_open.h: opening a schedule that is binary or GOAL text, and
+ * compiling a file or stream (libgoalc.a, goal_open.c): above both the
+ * binary format (goal.h) and the compiler (goal_compile.h). */
+#ifndef GOAL_OPEN_H
+#define GOAL_OPEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "goal.h"
+
+/* goal_compile of the file at in_path; a stream that is not a regular file
+ * (standard input "-", a pipe, a device) is copied to a temporary file
+ * first, as goal_sched_open_any does.  Returns the number of errors. */
+unsigned long goal_compile_path(const char *in_path, const char *out_path,
+                                FILE *diag, unsigned max_errors);
+
+/* Open a binary schedule, or compile a GOAL text file (detected by its first
+ * bytes) into an unlinked temporary binary and open that.  path "-" is
+ * standard input; a pipe, FIFO or device is read once (into an unlinked
+ * temporary file, at most one line of GOAL_MAX_LINE bytes past the last
+ * newline).  Text errors are printed to diag in the compiler's format.
+ * Returns 0 or -1 (err set; for text errors err says how many). */
+int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
+                        char *err, size_t errlen);
+
+#endif
