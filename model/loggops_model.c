@@ -64,7 +64,7 @@ static void usage(FILE *f)
 static void bad_range(const char *what, const char *str) __attribute__((noreturn));
 static void bad_range(const char *what, const char *str)
 {
-	util_die_usage("%s expects N, A..B, A..B:STEP or N,M,..., not '%s'", what, str);
+	util_die_usage("%s expects N, A..B*F, A..B+D, A..B, A..B:STEP or a list of them, not '%s'", what, str);
 }
 
 /* v in units of 10^-frac (v has at most frac fraction digits). */

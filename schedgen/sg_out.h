@@ -30,7 +30,8 @@ typedef struct sg_out sg_out;
 /* Open the output, written safely (util/out.h: a failed output leaves
  * path as it was).  path "-" means standard output.  comment (may be
  * NULL) is written as a first "// ..." line of a text file.  Returns the
- * output, or NULL with a message "PATH: error: ..." in err (errlen bytes). */
+ * output, or NULL with a message in err (errlen bytes): "PATH: error: ..."
+ * or "error: out of memory". */
 sg_out *sg_out_open(const char *path, sg_format format, uint64_t nranks,
                     const char *comment, char *err, size_t errlen);
 

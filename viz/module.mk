@@ -1,5 +1,6 @@
 # viz: goalviz, timelines and schedule graphs as SVG and Graphviz dot.
-# libviz holds the reader and renderers (goalc --dot can link it too).
+# libviz holds the renderers and goalviz's rank lists; the timeline reader
+# is libtimeline's (timeline/).
 
 VIZ_SRCS := viz/viz_args.c viz/viz_render.c viz/viz_sched.c
 VIZ_OBJS := $(VIZ_SRCS:%.c=$(B)/obj/%.o)

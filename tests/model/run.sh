@@ -87,7 +87,7 @@ err_case "no pattern" "no pattern given (--list shows the patterns with formulas
 err_case "unknown pattern" "unknown pattern 'nosuch' (--list shows the patterns with formulas)" nosuch
 err_case "pattern without formula" "no formula covers pattern 'ring_double' (--list shows the patterns with formulas)" ring_double
 err_case "P = 1" "-P must be 2..1048576 (got 1)" bcast_binomial -P 1
-err_case "bad range" "-P expects N, A..B, A..B:STEP or N,M,..., not '2..x'" bcast_binomial -P 2..x
+err_case "bad range" "-P expects N, A..B*F, A..B+D, A..B, A..B:STEP or a list of them, not '2..x'" bcast_binomial -P 2..x
 err_case "empty range" "-P: the range '8..4' is empty" bcast_binomial -P 8..4
 err_case "doubling from 0" "-P: a doubling range A..B needs A > 0 (or give A..B:STEP)" bcast_binomial -P 0..8
 err_case "step 0" "-P: the step after ':' must be above 0" bcast_binomial -P 2..8:0

@@ -1,6 +1,6 @@
 /* sweep_test.c: parameter changes, flags and size ranges (params.c), the sweep
  * specifications (compact form and files, with their exact errors), and
- * sweep runs equal to single runs at any number of threads (sweep.c). */
+ * sweep runs equal to single runs at any number of threads (sweep_*.c). */
 #include "check.h"
 #include "goal.h"
 #include "params.h"
