@@ -2,6 +2,7 @@
 #include "trace2goal_conv.h"
 #include "die.h"
 #include "out.h"
+#include "util.h"
 
 #include "sg_pattern.h"
 
@@ -77,14 +78,8 @@ struct files {
 /* Appends path (copied), rank unknown.  Returns 0 or -1 (out of memory). */
 static int files_add(struct files *fs, const char *path)
 {
-	if (fs->n == fs->cap) {
-		size_t c = fs->cap ? 2 * fs->cap : 16;
-		struct file *v = realloc(fs->v, c * sizeof *v);
-		if (!v)
-			return -1;
-		fs->v = v;
-		fs->cap = c;
-	}
+	if (util_grow(&fs->v, &fs->cap, fs->n + 1, sizeof *fs->v))
+		return -1;
 	fs->v[fs->n].path = strdup(path);
 	fs->v[fs->n].rank = -1;
 	if (!fs->v[fs->n].path)
@@ -105,25 +100,20 @@ static int add_dir(struct files *fs, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL, msg[600];
+	char **names = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	if (!d) {
-		snprintf(msg, sizeof msg, "%s: error: cannot open: %s", dir, strerror(errno));
-		return util_error_msg(msg);
+		fprintf(stderr, "%s: error: cannot open: %s\n", dir, strerror(errno));
+		return 1;
 	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **t = realloc(names, cap * sizeof *t);
-			if (!t) {
-				rc = util_error("out of memory");
-				break;
-			}
-			names = t;
+		if (util_grow(&names, &cap, n + 1, sizeof *names)) {
+			rc = util_error("out of memory");
+			break;
 		}
 		size_t dl = strlen(dir), pl = dl + len + 2;
 		while (dl > 1 && dir[dl - 1] == '/')
@@ -138,8 +128,8 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	closedir(d);
 	if (!rc && n == 0) {
-		snprintf(msg, sizeof msg, "%s: error: no *.txt trace files in this folder", dir);
-		rc = util_error_msg(msg);
+		fprintf(stderr, "%s: error: no *.txt trace files in this folder\n", dir);
+		rc = 1;
 	}
 	if (!rc)
 		qsort(names, n, sizeof *names, cmp_name);
