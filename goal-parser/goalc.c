@@ -2,6 +2,7 @@
 #include "die.h"
 #include "goal.h"
 #include "goal_open.h"
+#include "num.h"
 #include "out.h"
 
 #include <getopt.h>
@@ -150,9 +151,8 @@ int main(int argc, char **argv)
 			mode = c;
 			break;
 		case OPT_MAXERR: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (*optarg == '\0' || *end || v == 0 || v > 100000)
+			uint64_t v;
+			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v == 0 || v > 100000)
 				return util_usage("--max-errors needs a number from 1 to 100000");
 			max_errors = (unsigned)v;
 			break;

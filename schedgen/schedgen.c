@@ -1,6 +1,7 @@
 /* schedgen.c: the schedgen command line: generate the GOAL schedule of a
  * collective algorithm or communication pattern, as text or binary. */
 #include "die.h"
+#include "num.h"
 #include "out.h"
 #include "progress.h"
 #include "sg_out.h"
@@ -48,21 +49,14 @@ static void usage(FILE *f)
 /* A non-negative decimal integer, or a usage error naming the option. */
 static uint64_t num(const char *opt, const char *s)
 {
-	uint64_t v = 0;
-	const char *p = s;
-	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+	uint64_t v;
+	if (*s == '-' && s[1] >= '0' && s[1] <= '9')
 		util_die_usage("%s must not be negative (got %s)", opt, s);
-	if (*p < '0' || *p > '9')
-		util_die_usage("%s expects a number, not '%s'", opt, s);
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			util_die_usage("%s: %s is too large", opt, s);
-		v = v * 10 + d;
+	switch (num_u64_parse(s, strlen(s), &v)) {
+	case NUM_OK: return v;
+	case NUM_BIG: util_die_usage("%s: %s is too large", opt, s);
+	default: util_die_usage("%s expects a number, not '%s'", opt, s);
 	}
-	if (*p)
-		util_die_usage("%s expects a number, not '%s'", opt, s);
-	return v;
 }
 
 static void list(void)

@@ -1,6 +1,7 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
 #include "die.h"
+#include "num.h"
 #include "out.h"
 #include "util.h"
 
@@ -186,12 +187,7 @@ static int order_files(struct files *fs)
 /* A whole decimal number (no sign).  Returns 0 or -1. */
 static int parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
+	return num_u64_parse(s, strlen(s), v) == NUM_OK ? 0 : -1;
 }
 
 int main(int argc, char **argv)

@@ -208,9 +208,8 @@ int main(int argc, char **argv)
 			break;
 		case 'r': ranks = optarg; break;
 		case 'l': case 'i': case 'x': {
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno || *end || !*optarg || v == 0 || optarg[0] == '-' ||
+			uint64_t v;
+			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v == 0 ||
 			    (c == 'l' && v > 100000))
 				return util_usage("bad count '%s' (a positive integer)", optarg);
 			if (c == 'l')
