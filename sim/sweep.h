@@ -48,7 +48,7 @@ typedef struct sweep {
 	size_t n, cap;
 	sim_pchange flags;
 	sweep_pfile *pf;       /* the parameter files its sets name */
-	size_t npf;
+	size_t npf, cap_pf;
 } sweep;
 
 /* ---- The sweep language (sweep_spec.c) ---- */

@@ -17,7 +17,7 @@ void sweep_free(sweep *sw)
 	free(sw->set);
 	sw->set = NULL;
 	sw->pf = NULL;
-	sw->n = sw->cap = sw->npf = 0;
+	sw->n = sw->cap = sw->npf = sw->cap_pf = 0;
 }
 
 /* The parameters of file path, read at its first use (a sweep names few
@@ -31,13 +31,9 @@ static const sim_pset *pfile_get(sweep *sw, const char *path, char *err, size_t 
 		snprintf(err, errlen, "more than 64 parameter files");
 		return NULL;
 	}
-	if (sw->npf % 8 == 0) {
-		sweep_pfile *np = realloc(sw->pf, (sw->npf + 8) * sizeof *np);
-		if (!np) {
-			snprintf(err, errlen, "out of memory");
-			return NULL;
-		}
-		sw->pf = np;
+	if (util_grow(&sw->pf, &sw->cap_pf, sw->npf + 1, sizeof *sw->pf)) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
 	}
 	sweep_pfile *f = &sw->pf[sw->npf];
 	if (!(f->path = strdup(path))) {
