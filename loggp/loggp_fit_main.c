@@ -72,9 +72,7 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case ':':
-			return util_usage_option(c, argv);
-		default:
+		default:  /* ':' or '?' */
 			return util_usage_option(c, argv);
 		}
 	}

@@ -173,9 +173,7 @@ int main(int argc, char **argv)
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
 		case 'h': usage(stdout); return 0;
-		case ':': exit(util_usage_option(c, argv));
-		default:
-			exit(util_usage_option(c, argv));
+		default: exit(util_usage_option(c, argv));  /* ':' or '?' */
 		}
 	}
 	if (optind < argc && !pattern)

@@ -61,7 +61,7 @@ static void usage(FILE *f)
 "schedule or incomplete run (deadlock, unmatched messages), 2 bad options.\n");
 }
 
-/* The size ranges of p for the timeline header: their number. */
+/* The size ranges of *ps for the timeline header: their number. */
 static uint32_t timeline_ranges(const sim_pset *ps, loggp_range *out)
 {
 	sim_range rg[SIM_MAX_RANGES];

@@ -227,9 +227,7 @@ int main(int argc, char **argv)
 			break;
 		case 's': schedule = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
-		case ':': return util_usage_option(c, argv);
-		default:
-			return util_usage_option(c, argv);
+		default: return util_usage_option(c, argv);  /* ':' or '?' */
 		}
 	}
 	if (optind != argc - 1)
