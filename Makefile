@@ -89,7 +89,12 @@ include goal-parser/module.mk
 -include loggp/module.mk
 -include model/module.mk
 
-all: $(TOOLS) $(TEST_PROGS)
+all: $(TOOLS) $(TEST_PROGS) $(B)/tests/programs.txt
+
+# The unit test programs of this tree, one name a line: tests/run.sh runs
+# these, not a program an older tree left in $(B)/tests.
+$(B)/tests/programs.txt: $(MK_FILES)
+	$(file >$@,$(subst $(B)/tests/,,$(TEST_PROGS)))
 
 # The picture of the modules (docs/architecture.md), when Graphviz is here.
 DOT ?= dot

@@ -14,8 +14,14 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-for t in "$B"/tests/*_test; do
-	[ -x "$t" ] || continue
+# The unit test programs the build lists (every one in $B/tests otherwise).
+if [ -f "$B/tests/programs.txt" ]; then
+	progs=$(tr ' ' '\n' <"$B/tests/programs.txt" | grep '_test$' | sed "s|^|$B/tests/|")
+else
+	progs=$(ls "$B"/tests/*_test 2>/dev/null)
+fi
+for t in $progs; do
+	[ -x "$t" ] || { echo "not ok - $t is missing" >>"$log"; status=1; continue; }
 	if ! "$t" >>"$log" 2>&1; then
 		echo "not ok - $(basename "$t") exited non-zero" >>"$log"
 		status=1
