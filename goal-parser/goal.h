@@ -8,11 +8,13 @@
  * are that layout (little-endian, naturally aligned, no padding gaps).
  *
  *   header        64 bytes                       (goal_header)
+ *   comm header   16 bytes, version 2 only       (goal_comm_header)
  *   rank table    (nranks + 1) * 24 bytes        (goal_rank_entry, last = sentinel)
  *   rank blocks   one per rank, 8-byte aligned:
  *                   nops  * 32 bytes op records  (goal_op)
  *                   nedges * 4 bytes edges       (goal_edge), zero-padded to 8
  *                   label_bytes label blob       (optional), zero-padded to 8
+ *   comm table    ncomms * 4 bytes, zero-padded to 8, version 2 only
  */
 #ifndef GOAL_H
 #define GOAL_H
@@ -22,7 +24,7 @@
 #include <stdio.h>
 
 #define GOAL_MAGIC "GOALBIN\n"  /* 8 bytes, no terminator stored */
-#define GOAL_VERSION 1u
+#define GOAL_VERSION 2u      /* written; versions 1 and 2 are read */
 
 /* Op kinds.  This table is the single truth: ORDER OP everywhere.
  * X(enum suffix, GOAL keyword) */
@@ -42,6 +44,8 @@ extern const char *const goal_kind_name[GOAL_NKINDS];
 
 #define GOAL_ANY_SOURCE UINT32_MAX  /* recv peer: any source */
 #define GOAL_ANY_TAG    (-1)        /* recv or send tag: any tag */
+#define GOAL_MAX_COMM   (UINT32_MAX - 1u) /* largest comm value */
+#define GOAL_MAX_COMMS  (1u << 24)  /* distinct comms in a schedule (24-bit index) */
 #define GOAL_MAX_RANKS  (UINT32_MAX - 1u)
 #define GOAL_MAX_INDEX  65535u      /* largest cpu or nic index */
 #define GOAL_MAX_RANK_OPS 0x7fffffffu /* ops in one rank (edge index is 31 bits) */
@@ -60,9 +64,17 @@ typedef struct goal_op {
 	uint16_t cpu;
 	uint16_t nic;       /* calc: 0 */
 	uint8_t kind;       /* goal_kind */
-	uint8_t reserved[3];/* zero */
+	uint8_t comm[3];    /* index in the schedule's comm table, little-endian
+	                       (goal_op_comm); 0 is comm 0; calc: 0 */
 } goal_op;
 _Static_assert(sizeof(goal_op) == 32, "goal_op is 32 bytes on disk");
+
+/* The comm index of an op (its comm is s->comms[index]).  Two ops of one
+ * schedule have the same comm exactly when their indices are equal. */
+static inline uint32_t goal_op_comm(const goal_op *o)
+{
+	return (uint32_t)o->comm[0] | (uint32_t)o->comm[1] << 8 | (uint32_t)o->comm[2] << 16;
+}
 
 /* An outgoing edge of op b, naming a dependent op a of the same rank:
  * "a requires b" (bit 31 clear) or "a irequires b" (bit 31 set).  The edges of
@@ -97,6 +109,15 @@ typedef struct goal_header {
 } goal_header;
 _Static_assert(sizeof(goal_header) == 64, "goal_header is 64 bytes on disk");
 
+/* Version 2: right after the header, where the comm table is.  The rank
+ * table follows it (at 80; version 1: at 64, after the header). */
+typedef struct goal_comm_header {
+	uint64_t comm_off;      /* file offset of the comm table (the end of the rank blocks) */
+	uint32_t ncomms;        /* its entries, 1 .. GOAL_MAX_COMMS */
+	uint32_t zero;          /* 0 */
+} goal_comm_header;
+_Static_assert(sizeof(goal_comm_header) == 16, "goal_comm_header is 16 bytes on disk");
+
 /* ---- Reader ------------------------------------------------------------ */
 
 /* A validated, read-only schedule.  The file is mapped, never copied. */
@@ -107,11 +128,16 @@ typedef struct goal_sched {
 	const goal_rank_entry *ranks; /* nranks + 1 entries */
 	uint64_t nranks, nops, nedges;
 	uint32_t ncpus, nnics, max_rank_ops;
+	uint32_t version;             /* of the file: 1 or 2 */
+	/* The distinct comms, in the order of their first use: comms[0] is 0.
+	 * A version-1 file has the one comm 0. */
+	const uint32_t *comms;
+	uint32_t ncomms;
 	int mapped;                   /* 1: base is an mmap to unmap on close */
 } goal_sched;
 
-/* Map PATH and validate it completely (every offset, index, peer, count and
- * the absence of dependency cycles).  Returns 0, or -1 with a message
+/* Map PATH and validate it completely (every offset, index, peer, comm,
+ * count and the absence of dependency cycles).  Returns 0, or -1 with a message
  * "PATH: error: ..." in err. */
 int goal_sched_open(goal_sched *s, const char *path, char *err, size_t errlen);
 
@@ -170,11 +196,16 @@ goal_writer *goal_writer_create(const char *path, uint64_t nranks,
 /* Begin the next rank (ranks are written in order 0..nranks-1). */
 int goal_writer_rank_begin(goal_writer *w);
 
-/* Append an op to the current rank.  op->dep_begin, ndeps, reserved are
- * ignored.  label may be NULL (unlabeled); len is its length.  On success the
- * op's index in the rank is stored in *index (may be NULL). */
+/* Append an op to the current rank, in comm 0.  op->dep_begin, ndeps, comm
+ * are ignored.  label may be NULL (unlabeled); len is its length.  On success
+ * the op's index in the rank is stored in *index (may be NULL). */
 int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
                    size_t len, uint32_t *index);
+
+/* The same in comm (0 .. GOAL_MAX_COMM; a calc's must be 0).  The writer
+ * gives each distinct comm its index in the order of first use. */
+int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
+                        const char *label, size_t len, uint32_t *index);
 
 /* "a requires b" (irequires = 0) or "a irequires b" within the current rank;
  * a and b are op indices of this rank, possibly not yet added.  A line that

@@ -119,6 +119,10 @@ int goal_dump(const goal_sched *s, FILE *out)
 					lb_cstr(&l, " tag ");
 					lb_i64(&l, o->tag);
 				}
+				if (goal_op_comm(o)) {
+					lb_cstr(&l, " comm ");
+					lb_u64(&l, s->comms[goal_op_comm(o)]);
+				}
 			}
 			if (o->cpu) {
 				lb_cstr(&l, " cpu ");

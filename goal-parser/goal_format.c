@@ -3,6 +3,7 @@
 #include "goal.h"
 
 #include "invariant.h"
+#include "kmap.h"
 #include "out.h"
 #include "util.h"
 
@@ -51,7 +52,7 @@ static int label_char(int c, int first)
 }
 
 /* The GOAL keywords a label cannot be (docs/goal.md: "to", "from", "tag",
- * "cpu" and "nic" can). */
+ * "cpu", "nic" and "comm" can). */
 static const char *const label_keywords[] = {
 	"num_ranks", "rank", "send", "recv", "calc", "requires", "irequires",
 };
@@ -143,6 +144,11 @@ struct goal_writer {
 	uint64_t nops, nedges;
 	uint32_t max_cpu, max_nic, max_rank_ops, flags;
 	wstream table, blocks;
+	/* The comm table: comms[k] has index k (comms[0] = 0); comm_map maps
+	 * the other values (4 bytes) to their index. */
+	uint32_t *comms;
+	size_t ncomms, comms_cap;
+	util_kmap comm_map;
 
 	/* The current rank, reset by goal_writer_rank_begin. */
 	goal_op *ops;
@@ -239,8 +245,12 @@ goal_writer *goal_writer_create(const char *path, uint64_t nranks,
 		werr(w, "the number of ranks must be 1..%u, not %" PRIu64,
 		     GOAL_MAX_RANKS, nranks);
 	}
-	w->table.off = sizeof(goal_header);
-	w->blocks.off = sizeof(goal_header) + (nranks + 1) * sizeof(goal_rank_entry);
+	w->table.off = sizeof(goal_header) + sizeof(goal_comm_header);
+	w->blocks.off = w->table.off + (nranks + 1) * sizeof(goal_rank_entry);
+	if (!(w->comms = malloc(sizeof *w->comms)))
+		goto oom;
+	w->comms[0] = 0;
+	w->ncomms = w->comms_cap = 1;
 	if (!path)
 		return w;
 	w->path = strdup(path);
@@ -288,8 +298,34 @@ int goal_writer_rank_begin(goal_writer *w)
 	return 0;
 }
 
+/* The index of comm in the table, added at its first use; or -1. */
+static int64_t comm_index(goal_writer *w, uint32_t comm)
+{
+	uint32_t *v;
+	if (comm == 0)
+		return 0;
+	if ((v = util_kmap_get(&w->comm_map, &comm, sizeof comm)))
+		return *v;
+	if (comm > GOAL_MAX_COMM)
+		return werr(w, "rank %" PRIu64 ": op %zu has comm %" PRIu32 " (comms are 0..%u)",
+		            w->next_rank, w->nops_rank, comm, GOAL_MAX_COMM);
+	if (w->ncomms >= GOAL_MAX_COMMS)
+		return werr(w, "more than %u distinct comms", GOAL_MAX_COMMS);
+	if (util_grow(&w->comms, &w->comms_cap, w->ncomms + 1, sizeof *w->comms)
+	    || util_kmap_put(&w->comm_map, &comm, sizeof comm, (uint32_t)w->ncomms))
+		return werr(w, "out of memory");
+	w->comms[w->ncomms] = comm;
+	return (int64_t)w->ncomms++;
+}
+
 int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
                    size_t len, uint32_t *index)
+{
+	return goal_writer_op_comm(w, op, 0, label, len, index);
+}
+
+int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
+                        const char *label, size_t len, uint32_t *index)
 {
 	goal_op o;
 	uint32_t i = (uint32_t)w->nops_rank;
@@ -317,6 +353,14 @@ int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
 		o.peer = op->peer;
 		o.tag = op->tag;
 		o.nic = op->nic;
+		int64_t c = comm_index(w, comm);
+		if (c < 0)
+			return -1;
+		o.comm[0] = (uint8_t)c;
+		o.comm[1] = (uint8_t)(c >> 8);
+		o.comm[2] = (uint8_t)(c >> 16);
+	} else if (comm) {
+		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " is a calc with comm %" PRIu32, r, i, comm);
 	}
 	if (label) {
 		for (size_t k = 0; k < len; k++)
@@ -613,6 +657,8 @@ static void writer_free(goal_writer *w)
 	free(w->label_ht);
 	free(w->edges);
 	free(w->edge_seq);
+	free(w->comms);
+	util_kmap_free(&w->comm_map);
 	free(w);
 }
 
@@ -624,8 +670,13 @@ void goal_writer_abort(goal_writer *w)
 
 int goal_writer_finish(goal_writer *w)
 {
-	goal_header h;
+	struct {
+		goal_header h;
+		goal_comm_header c;
+	} hc;
+	goal_header *hp = &hc.h;
 	goal_rank_entry sent;
+	uint64_t comm_bytes = w->ncomms * sizeof *w->comms;
 
 	if (w->failed)
 		return -1;
@@ -636,25 +687,30 @@ int goal_writer_finish(goal_writer *w)
 	memset(&sent, 0, sizeof sent);
 	sent.first_op = w->nops;
 	sent.block_off = w->blocks.off + w->blocks.len;
-	if (ws_put(w, &w->table, &sent, sizeof sent))
+	if (ws_put(w, &w->table, &sent, sizeof sent)
+	    || ws_put(w, &w->blocks, w->comms, comm_bytes)
+	    || ws_zero(w, &w->blocks, (size_t)(PAD8(comm_bytes) - comm_bytes)))
 		return -1;
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, GOAL_MAGIC, sizeof h.magic);
-	h.version = GOAL_VERSION;
-	h.flags = w->flags;
-	h.nranks = w->nranks;
-	h.nops = w->nops;
-	h.nedges = w->nedges;
-	h.file_size = sent.block_off;
-	h.ncpus = w->max_cpu + 1;
-	h.nnics = w->max_nic + 1;
-	h.op_size = sizeof(goal_op);
-	h.max_rank_ops = w->max_rank_ops;
+	_Static_assert(sizeof hc == sizeof(goal_header) + sizeof(goal_comm_header), "no gap");
+	memset(&hc, 0, sizeof hc);
+	memcpy(hp->magic, GOAL_MAGIC, sizeof hp->magic);
+	hp->version = GOAL_VERSION;
+	hp->flags = w->flags;
+	hp->nranks = w->nranks;
+	hp->nops = w->nops;
+	hp->nedges = w->nedges;
+	hp->file_size = sent.block_off + PAD8(comm_bytes);
+	hp->ncpus = w->max_cpu + 1;
+	hp->nnics = w->max_nic + 1;
+	hp->op_size = sizeof(goal_op);
+	hp->max_rank_ops = w->max_rank_ops;
+	hc.c.comm_off = sent.block_off;
+	hc.c.ncomms = (uint32_t)w->ncomms;
 	if (w->fd >= 0) {
-		wstream hs = { (unsigned char *)&h, sizeof h, sizeof h, 0 };
+		wstream hs = { (unsigned char *)&hc, sizeof hc, sizeof hc, 0 };
 		if (ws_flush(w, &w->table) || ws_flush(w, &w->blocks) || ws_flush(w, &hs))
 			return -1;
-		if (ftruncate(w->fd, (off_t)h.file_size) != 0)
+		if (ftruncate(w->fd, (off_t)hp->file_size) != 0)
 			return werr(w, "%s: error: cannot truncate: %s", w->path, strerror(errno));
 		w->fd = -1;
 		if (util_out_close(&w->out, w->err, sizeof w->err)) {
@@ -678,9 +734,10 @@ int goal_writer_close(goal_writer *w)
 /* Validate one rank's block.  indeg and queue have max_rank_ops entries,
  * label_ht label_slots(max_rank_ops) (when the rank has a label blob).
  * Raises used[0] and used[1] to the CPUs and NICs its ops use (largest
- * index + 1). */
+ * index + 1), and used[2] to the comm indices (largest + 1): an op's index
+ * is one used before or the next new one (first-use order). */
 static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
-                      uint32_t *queue, uint32_t *label_ht, uint32_t used[2],
+                      uint32_t *queue, uint32_t *label_ht, uint32_t used[3],
                       char *err, size_t errlen)
 {
 	const goal_rank_entry *e = &s->ranks[r];
@@ -693,10 +750,19 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 	for (uint32_t i = 0; i < n; i++) {
 		const goal_op *o = &ops[i];
 		uint32_t end = i + 1 < n ? ops[i + 1].dep_begin : ne;
-		if (o->kind >= GOAL_NKINDS || o->reserved[0] || o->reserved[1] || o->reserved[2]) {
-			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": bad kind or reserved bytes", r, i);
+		uint32_t c = goal_op_comm(o);
+		if (o->kind >= GOAL_NKINDS) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": bad kind", r, i);
 			return -1;
 		}
+		if (c > used[2] || c >= s->ncomms) {
+			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": comm index %" PRIu32
+			        " is %s (the table has %" PRIu32 ", first used in order)", r, i, c,
+			        c >= s->ncomms ? "out of range" : "out of order", s->ncomms);
+			return -1;
+		}
+		if (c == used[2])
+			used[2]++;
 		if (o->cpu >= s->ncpus || o->nic >= s->nnics) {
 			fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": cpu %u or nic %u out of range", r, i, o->cpu, o->nic);
 			return -1;
@@ -706,8 +772,8 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 		if (o->nic >= used[1])
 			used[1] = o->nic + 1u;
 		if (o->kind == GOAL_CALC) {
-			if (o->peer || o->tag || o->nic) {
-				fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": calc with peer, tag or nic", r, i);
+			if (o->peer || o->tag || o->nic || c) {
+				fmt_err(err, errlen, "rank %" PRIu64 " op %" PRIu32 ": calc with peer, tag, nic or comm", r, i);
 				return -1;
 			}
 		} else if ((o->peer >= s->nranks && !(o->kind == GOAL_RECV && o->peer == GOAL_ANY_SOURCE))
@@ -808,12 +874,62 @@ labels:
 	return 0;
 }
 
+/* The comm table of a version-1 file. */
+static const uint32_t comm_zero[1] = { 0 };
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Check the comm table of a version-2 file (where the rank blocks end, at
+ * off): in place, entry 0 is 0, the values distinct and at most
+ * GOAL_MAX_COMM, padding zero; set s->comms.  0 or -1. */
+static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
+{
+	const goal_comm_header *c = (const goal_comm_header *)(const void *)(s->base + sizeof(goal_header));
+	uint64_t bytes = (uint64_t)c->ncomms * 4;
+	uint32_t *sorted;
+	if (c->comm_off != off || c->zero || c->ncomms == 0 || c->ncomms > GOAL_MAX_COMMS
+	    || PAD8(bytes) != s->size - off) {
+		fmt_err(err, errlen, "the comm table is out of place or of a wrong size");
+		return -1;
+	}
+	s->comms = (const uint32_t *)(const void *)(s->base + off);
+	s->ncomms = c->ncomms;
+	for (uint64_t k = bytes; k < PAD8(bytes); k++)
+		if (s->base[off + k]) {
+			fmt_err(err, errlen, "comm table: non-zero padding");
+			return -1;
+		}
+	if (s->comms[0] != 0) {
+		fmt_err(err, errlen, "comm table: entry 0 is %" PRIu32 ", not 0", s->comms[0]);
+		return -1;
+	}
+	if (!(sorted = malloc(bytes))) {
+		fmt_err(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(sorted, s->comms, bytes);
+	qsort(sorted, c->ncomms, sizeof *sorted, cmp_u32);
+	for (uint32_t k = 0; k < c->ncomms; k++)
+		if ((k && sorted[k] == sorted[k - 1]) || sorted[k] > GOAL_MAX_COMM) {
+			fmt_err(err, errlen, "comm table: comm %" PRIu32 " %s", sorted[k],
+			        sorted[k] > GOAL_MAX_COMM ? "is out of range" : "appears twice");
+			free(sorted);
+			return -1;
+		}
+	free(sorted);
+	return 0;
+}
+
 /* Validate s->base[0..size) completely.  Messages without the path. */
 static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
-	uint64_t table_end, off, first, max_ops = 0;
-	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, used[2] = { 1, 1 };
+	uint64_t table_off, table_end, off, first, max_ops = 0;
+	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, used[3] = { 1, 1, 1 };
 	int any_labels = 0, rc = -1;
 
 	if (s->size < sizeof(goal_header)) {
@@ -825,9 +941,14 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "not a binary GOAL schedule (bad magic number)");
 		return -1;
 	}
-	if (h->version != GOAL_VERSION) {
-		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads version %u)",
-		        h->version, GOAL_VERSION);
+	if (h->version != 1 && h->version != 2) {
+		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads versions 1 and 2)",
+		        h->version);
+		return -1;
+	}
+	table_off = sizeof(goal_header) + (h->version == 2 ? sizeof(goal_comm_header) : 0);
+	if (s->size < table_off) {
+		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
 		return -1;
 	}
 	if (h->flags & ~GOAL_F_KNOWN) {
@@ -848,13 +969,16 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "header counts out of range");
 		return -1;
 	}
-	table_end = sizeof(goal_header) + (h->nranks + 1) * sizeof(goal_rank_entry);
+	table_end = table_off + (h->nranks + 1) * sizeof(goal_rank_entry);
 	if (table_end > s->size) {
 		fmt_err(err, errlen, "truncated: the rank table ends past the end of the file");
 		return -1;
 	}
 	s->hdr = h;
-	s->ranks = (const goal_rank_entry *)(const void *)(s->base + sizeof(goal_header));
+	s->ranks = (const goal_rank_entry *)(const void *)(s->base + table_off);
+	s->version = h->version;
+	s->comms = comm_zero;
+	s->ncomms = 1;
 	s->nranks = h->nranks;
 	s->nops = h->nops;
 	s->nedges = h->nedges;
@@ -891,13 +1015,16 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		}
 		{
 			const goal_rank_entry *sn = &s->ranks[s->nranks];
-			if (sn->first_op != h->nops || first != h->nops || sn->block_off != off || off != s->size
+			if (sn->first_op != h->nops || first != h->nops || sn->block_off != off
+			    || (h->version == 1 && off != s->size)
 			    || sn->nedges || sn->label_bytes || edges != h->nedges || max_ops != h->max_rank_ops) {
 				fmt_err(err, errlen, "totals in the header and rank table do not match the blocks");
 				return -1;
 			}
 		}
 	}
+	if (h->version == 2 && check_comms(s, off, err, errlen))
+		return -1;
 	if (any_labels != !!(h->flags & GOAL_F_LABELS)) {
 		fmt_err(err, errlen, "label flag does not match the label blobs");
 		return -1;
@@ -926,6 +1053,11 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	if (used[0] != s->ncpus || used[1] != s->nnics) {
 		fmt_err(err, errlen, "the header says %" PRIu32 " CPUs and %" PRIu32 " NICs per rank,"
 		        " the ops use %" PRIu32 " and %" PRIu32, s->ncpus, s->nnics, used[0], used[1]);
+		goto out;
+	}
+	if (used[2] != s->ncomms) {
+		fmt_err(err, errlen, "the comm table has %" PRIu32 " entries, the ops use %" PRIu32,
+		        s->ncomms, used[2]);
 		goto out;
 	}
 	rc = 0;

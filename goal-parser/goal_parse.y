@@ -39,7 +39,7 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %token EOL "end of line"
 %token NUM_RANKS "num_ranks" RANK "rank"
 %token SEND "send" RECV "recv" CALC "calc"
-%token TO "to" FROM "from" TAG "tag" CPU "cpu" NIC "nic"
+%token TO "to" FROM "from" TAG "tag" CPU "cpu" NIC "nic" COMM "comm"
 %token REQUIRES "requires" IREQUIRES "irequires"
 %token <num> NUMBER "number" SIZE "size"
 %token <sym> IDENT "label"
@@ -93,6 +93,7 @@ label
 	| TAG    { $$ = goal_ps_intern(ps, "tag", 3); }
 	| CPU    { $$ = goal_ps_intern(ps, "cpu", 3); }
 	| NIC    { $$ = goal_ps_intern(ps, "nic", 3); }
+	| COMM   { $$ = goal_ps_intern(ps, "comm", 4); }
 	;
 
 /* The optional fields may come before and after the peer, in any order. */
@@ -124,6 +125,7 @@ opt
 	: TAG NUMBER        { goal_ps_opt(ps, GOAL_OPT_TAG, &$2, &@2); }
 	| CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$2, &@2); }
 	| NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$2, &@2); }
+	| COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$2, &@2); }
 	;
 
 %%

@@ -66,7 +66,7 @@ struct goal_ps {
 	int has_peer;
 };
 
-static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic" };
+static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic", "comm" };
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
@@ -374,8 +374,9 @@ void goal_ps_pending(goal_ps *ps, goal_kind kind, const goal_num *size,
 	}
 }
 
-/* Check an optional index (cpu, nic) or tag; store it. 0 if fine. */
-static int check_opt(goal_ps *ps, int which, goal_op *op)
+/* Check an optional index (cpu, nic), tag or comm; store it in op or
+ * *comm. 0 if fine. */
+static int check_opt(goal_ps *ps, int which, goal_op *op, uint32_t *comm)
 {
 	const goal_num *n = &ps->opt[which];
 	const goal_loc *loc = &ps->opt_loc[which];
@@ -388,11 +389,28 @@ static int check_opt(goal_ps *ps, int which, goal_op *op)
 			goal_ps_error(ps, loc, "tag must be >= 0, or -1 for any tag");
 			return -1;
 		}
+		if (!n->neg && n->v == UINT64_MAX) {
+			/* The published tool's spelling of any tag. */
+			op->tag = GOAL_ANY_TAG;
+			return 0;
+		}
 		if (!n->neg && n->v > INT32_MAX) {
 			goal_ps_error(ps, loc, "tag %" PRIu64 " is too large (at most %d)", n->v, INT32_MAX);
 			return -1;
 		}
 		op->tag = n->neg ? GOAL_ANY_TAG : (int32_t)n->v;
+		return 0;
+	}
+	if (which == GOAL_OPT_COMM) {
+		if (n->neg) {
+			goal_ps_error(ps, loc, "comm must be >= 0");
+			return -1;
+		}
+		if (n->v > GOAL_MAX_COMM) {
+			goal_ps_error(ps, loc, "comm %" PRIu64 " is too large (at most %u)", n->v, GOAL_MAX_COMM);
+			return -1;
+		}
+		*comm = (uint32_t)n->v;
 		return 0;
 	}
 	if (n->neg) {
@@ -415,7 +433,7 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 {
 	goal_op op;
 	int bad = 0;
-	uint32_t index = ps->nops;
+	uint32_t index = ps->nops, comm = 0;
 
 	memset(&op, 0, sizeof op);
 	op.kind = (uint8_t)ps->kind;
@@ -456,7 +474,7 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 			}
 	}
 	for (int k = 0; k < GOAL_NOPTS; k++)
-		if (check_opt(ps, k, &op))
+		if (check_opt(ps, k, &op, &comm))
 			bad = 1;
 	if (has_label) {
 		sym *y = &ps->syms[label];
@@ -472,8 +490,8 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 	ps->nops++;
 	if (bad || !ps->w || !ps->rank_ok)
 		return;
-	if (goal_writer_op(ps->w, &op, has_label ? sym_name(ps, label) : NULL,
-	                   has_label ? ps->syms[label].len : 0, NULL))
+	if (goal_writer_op_comm(ps->w, &op, comm, has_label ? sym_name(ps, label) : NULL,
+	                        has_label ? ps->syms[label].len : 0, NULL))
 		goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
 }
 

@@ -176,10 +176,18 @@ static void put_label(sg_out *o, uint32_t i)
 
 int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
 {
+	return sg_out_op_comm(o, op, 0, index);
+}
+
+int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index)
+{
 	if (o->failed)
 		return -1;
+	if (comm > GOAL_MAX_COMM || (comm && op->kind == GOAL_CALC))
+		return oerr(o, "error: a %s with comm %" PRIu32 " (a send or recv takes 0..%u, a calc 0)",
+		            op->kind < GOAL_NKINDS ? goal_kind_name[op->kind] : "op", comm, GOAL_MAX_COMM);
 	if (o->format == SG_BINARY) {
-		if (goal_writer_op(o->w, op, NULL, 0, index))
+		if (goal_writer_op_comm(o->w, op, comm, NULL, 0, index))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
 		o->nops++;
 		return 0;
@@ -187,6 +195,8 @@ int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
 	if (o->nops >= GOAL_MAX_RANK_OPS)
 		return oerr(o, "error: a rank has more than %u ops", GOAL_MAX_RANK_OPS);
 	if (o->format == SG_SINK) {
+		if (comm)
+			return oerr(o, "error: comm %" PRIu32 " given to an output that takes comm 0 only", comm);
 		if (o->sink.op(o->sink.ctx, op, o->err, sizeof o->err)) {
 			o->failed = 1;
 			return -1;
@@ -218,6 +228,10 @@ int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
 			put_u64(o, op->peer);
 		PUT_LIT(o, " tag ");
 		put_i32(o, op->tag);
+		if (comm) {
+			PUT_LIT(o, " comm ");
+			put_u64(o, comm);
+		}
 		if (op->nic) {
 			PUT_LIT(o, " nic ");
 			put_u64(o, op->nic);

@@ -51,6 +51,11 @@ int sg_out_rank_begin(sg_out *o, uint64_t r);
  * *index (may be NULL).  Returns 0 or -1. */
 int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index);
 
+/* The same in comm (0 .. GOAL_MAX_COMM): a send or recv with a comm other
+ * than 0 is written "comm C" (text) or through the comm table (binary); a
+ * sink output takes comm 0 only.  sg_out_op is this in comm 0. */
+int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index);
+
 /* "a requires b" (irequires 0) or "a irequires b" in the current rank.
  * Returns 0 or -1. */
 int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires);

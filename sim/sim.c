@@ -35,7 +35,10 @@ typedef struct sim_rqe {
 _Static_assert(sizeof(sim_rqe) == 8, "sim_rqe is 8 bytes");
 
 /* A handled message in a UQ: sender rank, the send's tag and index, and the
- * send's start time (for a rendezvous completion). */
+ * send's start time (for a rendezvous completion).  Its comm index is not
+ * stored: uq_take reads it from the send's op record, only for an entry
+ * whose source and tag match, and only when the schedule has comms other
+ * than 0 (the entry stays 24 bytes). */
 typedef struct sim_uqe {
 	uint32_t next;
 	uint32_t peer;
@@ -350,16 +353,16 @@ static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag
 	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
 }
 
-/* The first posted recv of rank q matching a message (src, tag): its op
- * index, removed from the RQ; or UINT32_MAX.  O(RQ length). */
-static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag)
+/* The first posted recv of rank q matching a message (src, tag, comm
+ * index): its op index, removed from the RQ; or UINT32_MAX.  O(RQ length). */
+static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t comm)
 {
 	sim_rq *h = rank_q(m, q);
 	const goal_op *ops = rank_ops(m, q);
 	uint32_t prev = QNIL;
 	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
 		const goal_op *r = &ops[RQE(m, i)->op];
-		if (!tags_match(r->peer, r->tag, src, tag))
+		if (!tags_match(r->peer, r->tag, src, tag) || goal_op_comm(r) != comm)
 			continue;
 		uint32_t op = RQE(m, i)->op;
 		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
@@ -368,15 +371,17 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag)
 	return UINT32_MAX;
 }
 
-/* The first handled message of rank r matching a recv (src, tag): copied to
- * *out and removed from the UQ; returns 1, or 0 if none.  O(UQ length). */
-static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, sim_uqe *out)
+/* The first handled message of rank r matching a recv (src, tag, comm
+ * index): copied to *out and removed from the UQ; returns 1, or 0 if none.
+ * O(UQ length). */
+static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
 {
 	sim_rq *h = rank_q(m, r);
 	uint32_t prev = QNIL;
 	for (uint32_t i = h->uq_head; i != QNIL; prev = i, i = UQE(m, i)->next) {
 		const sim_uqe *e = UQE(m, i);
-		if (!tags_match(e->peer, e->tag, src, tag))
+		if (!tags_match(e->peer, e->tag, src, tag)
+		    || (m->s->ncomms > 1 && goal_op_comm(&rank_ops(m, e->peer)[e->op]) != comm))
 			continue;
 		*out = *e;
 		list_remove(&m->uqp, &h->uq_head, &h->uq_tail, prev, i);
@@ -674,7 +679,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		start = d->maxt;
 		dt_delete(m, (uint64_t)(d - m->dt));
 	}
-	uint32_t recv = rq_take(m, q, r, sop->tag);
+	uint32_t recv = rq_take(m, q, r, sop->tag, goal_op_comm(sop));
 	if (recv == UINT32_MAX) {
 		sim_rq *h = rank_q(m, q);
 		uint32_t k = list_append(m, &m->uqp, &h->uq_head, &h->uq_tail);
@@ -749,7 +754,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_RECV: {
 		mark_started(m, r, i);
 		sim_uqe e;
-		int found = uq_take(m, r, op->peer, op->tag, &e);
+		int found = uq_take(m, r, op->peer, op->tag, goal_op_comm(op), &e);
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (!found) {
 			sim_rq *h = rank_q(m, r);
@@ -1139,8 +1144,10 @@ static void put_label(const sim *m, FILE *out, uint64_t r, uint32_t i)
 	fputs(op_name(m->s, r, i, buf, sizeof buf), out);
 }
 
-static void put_peer_tag(FILE *out, uint32_t peer, int32_t tag)
+static void put_peer_tag(FILE *out, const goal_sched *s, const goal_op *o)
 {
+	uint32_t peer = o->peer;
+	int32_t tag = o->tag;
 	if (peer == GOAL_ANY_SOURCE)
 		fprintf(out, "from any");
 	else
@@ -1149,6 +1156,8 @@ static void put_peer_tag(FILE *out, uint32_t peer, int32_t tag)
 		fprintf(out, " tag any");
 	else
 		fprintf(out, " tag %" PRId32, tag);
+	if (goal_op_comm(o))
+		fprintf(out, " comm %" PRIu32, s->comms[goal_op_comm(o)]);
 }
 
 uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t max_ops)
@@ -1189,7 +1198,7 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			const goal_op *rop = &goal_rank_ops(s, r)[RQE(m, k)->op];
 			put_label(m, out, r, RQE(m, k)->op);
 			fputc(' ', out);
-			put_peer_tag(out, rop->peer, rop->tag);
+			put_peer_tag(out, s, rop);
 			fprintf(out, " never matched\n");
 		}
 		n = 0;
@@ -1200,8 +1209,10 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			}
 			const sim_uqe *e = UQE(m, k);
 			const goal_op *sop = &goal_rank_ops(s, e->peer)[e->op];
+			goal_op msg = *sop;  /* its source, where the send has its destination */
+			msg.peer = e->peer;
 			fprintf(out, "rank %" PRIu64 ": message ", r);
-			put_peer_tag(out, e->peer, e->tag);
+			put_peer_tag(out, s, &msg);
 			fprintf(out, " (%" PRIu64 " bytes, send ", sop->size);
 			put_label(m, out, e->peer, e->op);
 			fprintf(out, ") never received\n");

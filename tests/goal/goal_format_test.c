@@ -161,9 +161,9 @@ static void test_corruption(void)
 	memcpy(buf, good, len);
 	buf[8] = 9;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
-	CHECK_STR(err, "format version 9 is not supported (this build reads version 1)");
+	CHECK_STR(err, "format version 9 is not supported (this build reads versions 1 and 2)");
 	CHECK(goal_sched_from_buffer(&s, good, len - 8, err, sizeof err) == -1);
-	CHECK_STR(err, "truncated or extended: the file has 312 bytes, its header says 320");
+	CHECK_STR(err, "truncated or extended: the file has 336 bytes, its header says 344");
 	free(buf);
 	free(good);
 }
@@ -351,6 +351,115 @@ static void test_header_counts(void)
 	free(buf);
 }
 
+/* Comms: indices in the order of first use, the table in the file, the
+ * reader's checks of indices and table, and version-1 files (no comm
+ * header, no table) read as comm 0 throughout. */
+static void test_comms(void)
+{
+	char err[256];
+	goal_writer *w = goal_writer_create(path("comm.bin"), 2, err, sizeof err);
+	goal_op o;
+	goal_sched s;
+	size_t len;
+	unsigned char *good, *buf;
+
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 1, 1, 0);
+	goal_writer_op_comm(w, &o, 9, NULL, 0, NULL);
+	goal_writer_op_comm(w, &o, 0, NULL, 0, NULL);
+	goal_writer_op_comm(w, &o, GOAL_MAX_COMM, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_RECV, 1, GOAL_ANY_SOURCE, GOAL_ANY_TAG);
+	goal_writer_op_comm(w, &o, GOAL_MAX_COMM, NULL, 0, NULL);
+	goal_writer_op_comm(w, &o, 9, NULL, 0, NULL);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	CHECK(goal_writer_close(w) == 0);
+	CHECK(goal_sched_open(&s, path("comm.bin"), err, sizeof err) == 0);
+	CHECK_EQ_U64(s.version, 2);
+	CHECK_EQ_U64(s.ncomms, 3);
+	CHECK_EQ_U64(s.comms[0], 0);
+	CHECK_EQ_U64(s.comms[1], 9);
+	CHECK_EQ_U64(s.comms[2], GOAL_MAX_COMM);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 0)[0]), 1);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 0)[1]), 0);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 0)[2]), 2);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[0]), 2);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[1]), 1);
+	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[2]), 0);
+	/* 80 + 3 * 24 + 2 * 3 * 32, then the table: 3 entries and padding. */
+	CHECK_EQ_U64(s.size, 344 + 16);
+	goal_sched_close(&s);
+
+	good = slurp(path("comm.bin"), &len);
+	CHECK(good != NULL && len == 360);
+	if (!good || len != 360)
+		return;
+	buf = aligned_alloc(8, len);
+	/* Op 0 of rank 0 (at 152) names index 3, outside the table. */
+	memcpy(buf, good, len);
+	buf[152 + 29] = 3;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 0 op 0: comm index 3 is out of range (the table has 3, first used in order)");
+	/* Index 2 before index 1. */
+	memcpy(buf, good, len);
+	buf[152 + 29] = 2;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 0 op 0: comm index 2 is out of order (the table has 3, first used in order)");
+	/* A table entry twice; entry 0 not 0. */
+	memcpy(buf, good, len);
+	buf[344 + 8] = 9;
+	buf[344 + 9] = buf[344 + 10] = buf[344 + 11] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "comm table: comm 9 appears twice");
+	memcpy(buf, good, len);
+	buf[344] = 1;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "comm table: entry 0 is 1, not 0");
+	/* A calc in a comm other than 0. */
+	w = goal_writer_create(NULL, 1, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_CALC, 1, 0, 0);
+	CHECK(goal_writer_op_comm(w, &o, 3, NULL, 0, NULL) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 0: op 0 is a calc with comm 3");
+	goal_writer_abort(w);
+	free(buf);
+	free(good);
+
+	/* Version 1: the same bytes without the comm header and table, every
+	 * block 16 bytes earlier. */
+	CHECK(write_small(path("v2.bin"), 1) == 0);
+	good = slurp(path("v2.bin"), &len);
+	CHECK(good != NULL && len == 344);
+	if (!good || len != 344)
+		return;
+	buf = aligned_alloc(8, len);
+	memcpy(buf, good, 64);
+	memcpy(buf + 64, good + 80, len - 80 - 8);
+	len -= 24;
+	buf[8] = 1;
+	memcpy(buf + 40, &(uint64_t){ len }, 8);
+	for (int r = 0; r <= 2; r++) {
+		uint64_t off;
+		memcpy(&off, buf + 64 + 24 * r + 8, 8);
+		off -= 16;
+		memcpy(buf + 64 + 24 * r + 8, &off, 8);
+	}
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	CHECK_EQ_U64(s.version, 1);
+	CHECK_EQ_U64(s.ncomms, 1);
+	CHECK_EQ_U64(s.comms[0], 0);
+	CHECK_EQ_U64(goal_rank_ops(&s, 1)[1].size, 10);
+	CHECK_EQ_U64(s.nops, 5);
+	/* Its reserved bytes, now the comm index, must be 0. */
+	buf[64 + 3 * 24 + 29] = 1;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 0 op 0: comm index 1 is out of range (the table has 1, first used in order)");
+	free(buf);
+	free(good);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -364,6 +473,7 @@ int main(void)
 	test_canonical_labels();
 	test_dumpable_labels();
 	test_header_counts();
+	test_comms();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

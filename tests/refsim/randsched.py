@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """randsched.py SEED: a random small GOAL schedule and a loggopsim command
 line for it, exercising every rule of the semantics: eager and rendezvous
-messages, 0-byte messages, self-sends, any-source and any-tag receives,
+messages, 0-byte messages, self-sends, any-source and any-tag receives (any
+tag also spelled 18446744073709551615), comms (a receive rarely in another
+comm than its send, where no wildcard may take the message),
 requires and irequires (several per op, across CPUs), calcs (rarely ones that
 take the time past 2^64 - 1 ns), up to three CPUs and NICs per rank (indices up to 65535), size
 ranges, and parameter sets where many times are equal.
@@ -42,7 +44,7 @@ range 0 8 L=100 o=10 g=20 G=1 O=0
 range 9 65535 L=1000 o=50 g=5 G=0.5 O=2
 range 65536 inf L=10 o=500 g=100 G=0.25 O=0.125
 """
-NAMES = ["a", "b", "x_1", "send_2", "to", "tag", "cpu", "nic", "from", "_q", "l0", "L9", "op"]
+NAMES = ["a", "b", "x_1", "send_2", "to", "tag", "cpu", "nic", "comm", "from", "_q", "l0", "L9", "op"]
 
 
 class Rank:
@@ -64,16 +66,18 @@ def fields(rng, pairs):
     return out
 
 
-def send_text(rng, size, peer, tag, cpu, nic):
+def send_text(rng, size, peer, tag, cpu, nic, comm):
     b = "b" if rng.random() < 0.8 else ""
-    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic)])
+    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic), ("comm", comm)])
     k = rng.randint(0, len(f))
     return "send %d%s%s to %d%s" % (size, b, "".join(f[:k]), peer, "".join(f[k:]))
 
 
-def recv_text(rng, size, peer, tag, cpu, nic):
+def recv_text(rng, size, peer, tag, cpu, nic, comm):
     b = "b" if rng.random() < 0.8 else ""
-    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic)])
+    if tag == -1 and rng.random() < 0.3:
+        tag = 2**64 - 1                             # the published tool's any tag
+    f = fields(rng, [("tag", tag), ("cpu", cpu), ("nic", nic), ("comm", comm)])
     k = rng.randint(0, len(f))
     return "recv %d%s%s from %d%s" % (size, b, "".join(f[:k]), peer, "".join(f[k:]))
 
@@ -88,17 +92,21 @@ def generate(seed):
     # keeps indices from 4 on outside its per-rank records).
     cpus = rng.choice([[0], [0], [0, 1], [0, 1, 2], [0, 5, 65535], [3, 4]])
     nics = rng.choice([[0], [0], [0, 1], [0, 1, 2], [0, 4, 65535], [7]])
+    # Comms: most schedules have only comm 0 (the simulator's fast path).
+    comms = rng.choice([[0], [0], [0], [0, 1], [0, 1, 2], [5, 4294967294]])
     nmsg = rng.randint(0, 4 * P + 2)
     for _ in range(nmsg):
         a = rng.randrange(P)
         b = a if rng.random() < 0.15 else rng.randrange(P)
         size = rng.choice(SIZES)
         tag = len(ranks[b].ops)                     # unique per receiver
-        send = send_text(rng, size, b, tag, rng.choice(cpus), rng.choice(nics))
+        comm = rng.choice(comms)
+        send = send_text(rng, size, b, tag, rng.choice(cpus), rng.choice(nics), comm)
         ranks[a].add(send)
         src = -1 if rng.random() < 0.08 else a
         rtag = -1 if rng.random() < 0.06 else tag
-        recv = recv_text(rng, size, src, rtag, rng.choice(cpus), rng.choice(nics))
+        rcomm = rng.choice(comms) if rng.random() < 0.05 else comm
+        recv = recv_text(rng, size, src, rtag, rng.choice(cpus), rng.choice(nics), rcomm)
         ranks[b].add(recv)
         if a == b:
             ranks[a].pair[recv] = send

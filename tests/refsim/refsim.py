@@ -25,12 +25,13 @@ INF = float("inf")
 
 
 class Op:
-    __slots__ = ("rank", "kind", "size", "peer", "tag", "cpu", "nic",
+    __slots__ = ("rank", "kind", "size", "peer", "tag", "cpu", "nic", "comm",
                  "left", "rel", "started", "start", "out")
 
-    def __init__(self, rank, kind, size, peer, tag, cpu, nic):
+    def __init__(self, rank, kind, size, peer, tag, cpu, nic, comm):
         self.rank, self.kind, self.size = rank, kind, size
         self.peer, self.tag, self.cpu, self.nic = peer, tag, cpu, nic
+        self.comm = comm
         self.left = 0          # unsatisfied dependencies
         self.rel = 0           # latest satisfaction time so far
         self.started = False
@@ -91,8 +92,11 @@ def parse_text(text):
             label, st = st[0], st[2:]
         fields = dict(zip(st[2::2], map(int, st[3::2])))
         peer = fields.get("to", fields.get("from", 0))
+        tag = fields.get("tag", 0)
+        if tag == 2**64 - 1:
+            tag = ANY               # the published tool's spelling of any tag
         op = Op(len(ranks) - 1, KIND[st[0]], int(st[1].rstrip("b")), peer,
-                fields.get("tag", 0), fields.get("cpu", 0), fields.get("nic", 0))
+                tag, fields.get("cpu", 0), fields.get("nic", 0), fields.get("comm", 0))
         ranks[-1].append(op)
         if label is not None:
             labels[label] = op
@@ -188,8 +192,11 @@ def simulate(ranks, par):
                 if dep.left == 0:
                     released.append((dep, dep.rel))
 
-    def matches(src, tag, msrc, mtag):
-        return (src == ANY or msrc == ANY or src == msrc) and (tag == ANY or mtag == ANY or tag == mtag)
+    def matches(rv, m):
+        """Section 4: equal comms; within them, source and tag (either may be any)."""
+        return (rv.comm == m.comm
+                and (rv.peer == ANY or rv.peer == m.rank)
+                and (rv.tag == ANY or m.tag == ANY or rv.tag == m.tag))
 
     def complete_rendezvous(send, t, released):
         _, o, _, _, O = par.of(send.size)
@@ -237,7 +244,7 @@ def simulate(ranks, par):
                 op.started, op.start = True, t
                 satisfy(op, t, released, True)
                 for i, m in enumerate(UQ[r]):
-                    if matches(op.peer, op.tag, m.rank, m.tag):
+                    if matches(op, m):
                         del UQ[r][i]
                         if m.size > S:
                             complete_rendezvous(m, t, released)
@@ -257,7 +264,7 @@ def simulate(ranks, par):
             cpu[r][m.cpu] = t + o + max(sO, sG)
             nrecv[r][m.nic] = t + g + sG
             for i, rv in enumerate(RQ[r]):
-                if matches(rv.peer, rv.tag, m.rank, m.tag):
+                if matches(rv, m):
                     del RQ[r][i]
                     if m.size > S:
                         complete_rendezvous(m, t, released)
