@@ -92,7 +92,9 @@ static int do_stats(const char *in)
 	printf("cpus per rank  %" PRIu32 "\n", s.ncpus);
 	printf("nics per rank  %" PRIu32 "\n", s.nnics);
 	printf("largest rank   %" PRIu32 " ops\n", s.max_rank_ops);
+	printf("comms          %" PRIu32 "\n", s.ncomms);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
+	printf("format version %" PRIu32 "\n", s.version);
 	goal_sched_close(&s);
 	return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 }
