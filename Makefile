@@ -94,7 +94,7 @@ all: $(TOOLS) $(TEST_PROGS) $(B)/tests/programs.txt
 # The unit test programs of this tree, one name a line: tests/run.sh runs
 # these, not a program an older tree left in $(B)/tests.
 $(B)/tests/programs.txt: $(MK_FILES)
-	$(file >$@,$(subst $(B)/tests/,,$(TEST_PROGS)))
+	$(shell mkdir -p $(@D))$(file >$@,$(subst $(B)/tests/,,$(TEST_PROGS)))
 
 # The picture of the modules (docs/architecture.md), when Graphviz is here.
 DOT ?= dot
@@ -181,7 +181,15 @@ install: all
 	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf goalc $(DESTDIR)$(PREFIX)/bin/txt2bin
 
+# make clean all (clean with other goals): one job at a time, so that clean
+# is done first, and the output folders are made again.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
+endif
 clean:
 	rm -rf build
+	$(if $(filter-out clean,$(MAKECMDGOALS)),mkdir -p $(B)/bin $(B)/tests $(B)/lib $(B)/gen)
 
 -include $(OBJS:.o=.d)
