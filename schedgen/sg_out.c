@@ -195,9 +195,7 @@ int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index)
 	if (o->nops >= GOAL_MAX_RANK_OPS)
 		return oerr(o, "error: a rank has more than %u ops", GOAL_MAX_RANK_OPS);
 	if (o->format == SG_SINK) {
-		if (comm)
-			return oerr(o, "error: comm %" PRIu32 " given to an output that takes comm 0 only", comm);
-		if (o->sink.op(o->sink.ctx, op, o->err, sizeof o->err)) {
+		if (o->sink.op(o->sink.ctx, op, comm, o->err, sizeof o->err)) {
 			o->failed = 1;
 			return -1;
 		}

@@ -14,12 +14,13 @@ typedef enum sg_format {
 	SG_SINK    /* calls the caller's functions (sg_out_open_sink) */
 } sg_format;
 
-/* The caller's functions of an SG_SINK output: an op (its index in the
- * rank is the number of ops passed before it since the rank began) and a
- * dependency.  They return 0, or -1 to stop (the output then fails with the
- * message the function wrote into err, errlen bytes). */
+/* The caller's functions of an SG_SINK output: an op with its comm (the
+ * value given to sg_out_op_comm; its index in the rank is the number of ops
+ * passed before it since the rank began) and a dependency.  They return 0,
+ * or -1 to stop (the output then fails with the message the function wrote
+ * into err, errlen bytes). */
 typedef struct sg_sink {
-	int (*op)(void *ctx, const goal_op *op, char *err, size_t errlen);
+	int (*op)(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen);
 	int (*dep)(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen);
 	void *ctx;
 } sg_sink;
@@ -52,8 +53,8 @@ int sg_out_rank_begin(sg_out *o, uint64_t r);
 int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index);
 
 /* The same in comm (0 .. GOAL_MAX_COMM): a send or recv with a comm other
- * than 0 is written "comm C" (text) or through the comm table (binary); a
- * sink output takes comm 0 only.  sg_out_op is this in comm 0. */
+ * than 0 is written "comm C" (text) or through the comm table (binary), or
+ * passed on to a sink's op function.  sg_out_op is this in comm 0. */
 int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index);
 
 /* "a requires b" (irequires 0) or "a irequires b" in the current rank.

@@ -122,7 +122,7 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 /* A communicator of the current trace. */
 struct comm {
 	uint64_t handle;
-	uint32_t gid;            /* global id, the same on every member */
+	uint32_t gid;            /* global id, the same on every member (ctx_p2p, ctx_coll) */
 	int32_t size;
 	const int64_t *members;  /* world ranks in comm rank order (in the trace's pool) */
 	int64_t *own;            /* members built here (implicit communicators) */
@@ -146,6 +146,9 @@ struct front {
 
 struct dep3 { uint32_t a, b; int ireq; };
 
+/* An op of a pattern and the comm the pattern gave it. */
+struct cop { goal_op op; uint32_t comm; };
+
 struct conv {
 	const struct t2g_options *opt;
 	sg_out *out;
@@ -157,7 +160,7 @@ struct conv {
 	/* global */
 	util_kmap comm_ids;      /* member list and occurrence -> global id */
 	util_kmap tags;          /* (space, comm id, tag) -> GOAL tag */
-	uint32_t ncomm_ids, ntags;
+	uint32_t ncomm_ids, ntags; /* global ids given (0 is the world's, 1.. the others'), tags */
 	util_kmap pairs;         /* (src, dst) -> sends minus receives (int32) */
 	util_kmap anyrecv;       /* dst -> receives from any source */
 	/* per output rank */
@@ -179,7 +182,7 @@ struct conv {
 	/* warnings already given on this traced rank */
 	util_kmap warned;
 	/* collective buffer */
-	goal_op *cops;
+	struct cop *cops;
 	size_t ncops, capcops;
 	struct dep3 *cdeps;
 	size_t ncdeps, capcdeps;
@@ -310,13 +313,14 @@ static int check_balance(struct conv *cv)
 	return 0;
 }
 
-/* Appends op; it depends on the frontier.  Returns its index or NONE. */
-static uint32_t emit(struct conv *cv, const goal_op *op)
+/* Appends op in comm; it depends on the frontier.  Returns its index or
+ * NONE. */
+static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
 {
 	uint32_t i;
 	if (cv->failed)
 		return NONE;
-	if (sg_out_op(cv->out, op, &i)) {
+	if (sg_out_op_comm(cv->out, op, comm, &i)) {
 		out_fail(cv);
 		return NONE;
 	}
@@ -341,6 +345,12 @@ static uint32_t emit(struct conv *cv, const goal_op *op)
 		cv->st.calc_ns += op->size;
 	}
 	return i;
+}
+
+/* The same in comm 0. */
+static uint32_t emit(struct conv *cv, const goal_op *op)
+{
+	return emit_in(cv, op, 0);
 }
 
 /* Appends a calc of ns nanoseconds after the frontier; its index or NONE. */
@@ -402,7 +412,10 @@ static int flush_calc(struct conv *cv, const struct tr_call *c)
 /* ---- Communicators ----------------------------------------------------- */
 
 /* The global id of a communicator with these world members that is the
- * occurrence-th one with this member list on its rank. */
+ * occurrence-th one with this member list on its rank: 0 for MPI_COMM_WORLD
+ * (the first one with the members 0..N-1 in order), else 1, 2, ... in the
+ * order the communicators are first defined (rank 0's first, then those
+ * rank 1 defines without rank 0, ...), so it is the same on every member. */
 static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
                     uint32_t occurrence, uint32_t *gid)
 {
@@ -418,7 +431,17 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 	if (v) {
 		*gid = *v;
 	} else {
-		*gid = cv->ncomm_ids++;
+		int world = occurrence == 0 && (uint64_t)size == cv->N;
+		for (int32_t i = 0; world && i < size; i++)
+			world = members[i] == i;
+		if (world) {
+			*gid = 0;
+		} else if (cv->ncomm_ids >= GOAL_MAX_COMM / 2) {
+			free(key);
+			return cerr(cv, "error: more than %u communicators", GOAL_MAX_COMM / 2);
+		} else {
+			*gid = cv->ncomm_ids++;
+		}
 		if (util_kmap_put(&cv->comm_ids, key, len, *gid)) {
 			free(key);
 			return cerr(cv, "error: out of memory");
@@ -536,6 +559,19 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 static uint64_t world_of(const struct conv *cv, const struct comm *m, int32_t q)
 {
 	return cv->j * cv->N + (uint64_t)m->members[q];
+}
+
+/* The comm of the point-to-point messages on communicator m, and that of
+ * its collectives: every communicator has two contexts of its own, and
+ * MPI_COMM_WORLD's point-to-point messages are in comm 0. */
+static uint32_t ctx_p2p(const struct comm *m)
+{
+	return 2 * m->gid;
+}
+
+static uint32_t ctx_coll(const struct comm *m)
+{
+	return 2 * m->gid + 1;
 }
 
 /* The GOAL tag of (space, communicator, tag): numbered in order of first
@@ -767,20 +803,22 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 		return NONE;
 	} else
 		op.tag = goal_tag(cv, 0, m->gid, tag);
-	return emit(cv, &op);
+	return emit_in(cv, &op, ctx_p2p(m));
 }
 
 /* ---- Collectives ------------------------------------------------------- */
 
 /* Pattern sink: buffers an op of the collective being generated. */
-static int sink_op(void *ctx, const goal_op *op, char *err, size_t errlen)
+static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
 {
 	struct conv *cv = ctx;
 	if (util_grow(&cv->cops, &cv->capcops, cv->ncops + 1, sizeof *cv->cops)) {
 		snprintf(err, errlen, "error: out of memory");
 		return -1;
 	}
-	cv->cops[cv->ncops++] = *op;
+	cv->cops[cv->ncops].op = *op;
+	cv->cops[cv->ncops].comm = comm;
+	cv->ncops++;
 	return 0;
 }
 
@@ -919,9 +957,14 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 			front_set(cv, emit_calc(cv, 0), 0);
 	}
 	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
-		goal_op op = cv->cops[k];
+		goal_op op = cv->cops[k].op;
 		struct front save = cv->f;
 		uint32_t idx;
+		if (cv->cops[k].comm != 0)
+			return call_err(cv, c, "%s with pattern %s: the pattern sends in comm %" PRIu32
+			                ", but a collective has one context (comm 0 of the pattern)",
+			                tr_call_name(&cv->t, c), sg_pattern((size_t)pat)->name,
+			                cv->cops[k].comm);
 		if (op.kind != GOAL_CALC) {
 			uint64_t q = op.peer;  /* rank in the (grown) communicator */
 			uint64_t tq = q % n;
@@ -932,7 +975,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 		}
 		if (cv->cflag[k] & 1)
 			cv->f.n = 0;
-		idx = emit(cv, &op);
+		idx = emit_in(cv, &op, op.kind == GOAL_CALC ? 0 : ctx_coll(m));
 		cv->f = save;
 		if (k == 0)
 			base = idx;
@@ -1217,6 +1260,7 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	cv.errlen = errlen;
 	cv.N = n;
 	cv.K = opt->extrapolate ? opt->extrapolate : 1;
+	cv.ncomm_ids = 1;
 	cv.st.ranks = cv.N * cv.K;
 	memset(&to, 0, sizeof to);
 	to.request_size = opt->request_size;

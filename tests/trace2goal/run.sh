@@ -88,6 +88,27 @@ golden coll-ring 0 --coll allreduce=allreduce_ring --coll alltoallv=alltoall_lin
 	--coll bcast=bcast_chain $C/coll
 simulates coll-ring "$tmp/coll-ring.out"
 
+# Contexts: rank 0 posts an Irecv from any source with any tag (liballprof:
+# it stays a wildcard) before a barrier; rank 1 sends after the barrier.
+# The barrier is in the world's collective context (comm 1), the Irecv and
+# the send in its point-to-point context (comm 0). Default parameters: each
+# barrier message leaves at 0, arrives at o+L = 4000 and completes its
+# receive at 4000+o = 5500; rank 1's send of 8 bytes starts at 5500 (done at
+# 5500+o = 7000), arrives at 9500 and completes the Irecv at 9500+o+7G = 11042.
+golden wild 0 $C/wild
+"$SIM" -q "$tmp/wild.out" 2>&1 | grep '^Host' >"$tmp/got"
+printf '%s\n' "Host 0: 11042" "Host 1: 7000" >"$tmp/want"
+same "wild: simulated times" "$tmp/got" "$tmp/want"
+# in one context the Irecv takes rank 1's barrier message, and rank 0's
+# barrier receive waits forever
+sed -E 's/ comm [0-9]+$//' "$tmp/wild.out" >"$tmp/wild1.goal"
+"$SIM" -q "$tmp/wild1.goal" >/dev/null 2>"$tmp/got"
+echo "exit $?" >>"$tmp/got"
+printf '%s\n' "loggopsim: error: incomplete run: 1 of 2 ranks stuck, 0 of 6 ops never started" \
+	"rank 0: receive l3 from 1 tag 0 never matched" \
+	"rank 0: message from 1 tag 1 (8 bytes, send l3) never received" "exit 1" >"$tmp/want"
+same "wild: in one context the wildcard takes the barrier's message" "$tmp/got" "$tmp/want"
+
 # --strict: the first unsupported call is an error
 golden p2p-strict 1 --strict $C/p2p
 
@@ -145,9 +166,10 @@ else
 	fail "--extrapolate 3: rank 4 sends and receives as rank 0, peers renamed" \
 		"$(diff "$tmp/x3-r0" "$tmp/x3-r4" | head -4)"
 fi
-# the world barrier is regenerated for 6 ranks: dissemination, 3 rounds
+# the world barrier is regenerated for 6 ranks: dissemination, 3 rounds, in
+# the world's collective context (comm 1)
 n=$(awk '/^rank /{r=$2} r==4 && /send 0b/' "$tmp/x3.goal" | tr '\n' ' ')
-if [ "$n" = "l12: send 0b to 5 tag 4 l14: send 0b to 0 tag 5 l16: send 0b to 2 tag 6 " ]; then
+if [ "$n" = "l12: send 0b to 5 tag 4 comm 1 l14: send 0b to 0 tag 5 comm 1 l16: send 0b to 2 tag 6 comm 1 " ]; then
 	ok "--extrapolate 3: barrier of 6 ranks at rank 4"
 else
 	fail "--extrapolate 3: barrier of 6 ranks at rank 4" "got $n"
@@ -243,6 +265,20 @@ expect "bad option: unknown" 2 "trace2goal: error: unknown option '--frobnicate'
 	--frobnicate $C/p2p
 expect "no trace files" 2 "trace2goal: error: no trace files"
 if "$T2G" --help | grep -q '^usage: trace2goal'; then ok "--help"; else fail "--help"; fi
+
+# ---- a public trace (../shared, README there) ------------------------------
+# Sweep3D on 4 ranks (liballprof): Send/Recv on the world, Allreduce, Barrier
+# and Bcast; no wildcard, so the contexts do not change its simulated time
+SW=../shared/traces/sweep3d-2x2
+if [ ! -d "$SW" ]; then
+	echo "ok - trace2goal: sweep3d-2x2 converted and simulated # SKIP $SW absent"
+elif "$T2G" --strict "$SW" -o "$tmp/sw.bin" 2>"$tmp/sw.err" && [ ! -s "$tmp/sw.err" ]; then
+	"$SIM" -q "$tmp/sw.bin" 2>&1 | grep '^Maximum' >"$tmp/got"
+	echo "Maximum finishing time at host 0: 42441527748 (42.441527748 s)" >"$tmp/want"
+	same "sweep3d-2x2: simulated time" "$tmp/got" "$tmp/want"
+else
+	fail "sweep3d-2x2: converted with --strict, no messages" "$(head -3 "$tmp/sw.err")"
+fi
 
 # ---- the test MPI program, end to end -------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then

@@ -13,7 +13,7 @@ static char dir[] = "/tmp/t2g_test_XXXXXX";
 /* Writes text to dir/name; returns the path (static buffer per call slot). */
 static const char *put(int slot, const char *name, const char *text)
 {
-	static char paths[4][256];
+	static char paths[6][256];
 	FILE *f;
 	snprintf(paths[slot], sizeof paths[slot], "%s/%s", dir, name);
 	f = fopen(paths[slot], "w");
@@ -27,6 +27,7 @@ static const char *put(int slot, const char *name, const char *text)
 /* What the sink saw: ops and dependencies, all ranks in a row. */
 struct seen {
 	goal_op op[64];
+	uint32_t comm[64];
 	int nops;
 	uint32_t a[64], b[64];
 	int ireq[64];
@@ -35,13 +36,15 @@ struct seen {
 	int nwarn;
 };
 
-static int s_op(void *ctx, const goal_op *op, char *err, size_t errlen)
+static int s_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
 {
 	struct seen *s = ctx;
 	(void)err;
 	(void)errlen;
-	if (s->nops < 64)
+	if (s->nops < 64) {
 		s->op[s->nops] = *op;
+		s->comm[s->nops] = comm;
+	}
 	s->nops++;
 	return 0;
 }
@@ -148,6 +151,7 @@ int main(void)
 	CHECK(s.op[3].kind == GOAL_CALC && s.op[3].size == 5000);
 	CHECK(s.op[4].kind == GOAL_RECV && s.op[4].peer == 0 && s.op[4].tag == 0);
 	CHECK(s.op[5].kind == GOAL_CALC && s.op[5].size == 20000);
+	CHECK(s.comm[1] == 0 && s.comm[4] == 0);  /* the world's point-to-point context */
 	CHECK_EQ_U64(s.ndeps, 5);
 	CHECK(s.a[0] == 1 && s.b[0] == 0 && !s.ireq[0]);
 	CHECK(s.a[1] == 2 && s.b[1] == 1 && s.ireq[1]);
@@ -189,6 +193,27 @@ int main(void)
 	CHECK(s.op[10].kind == GOAL_RECV && s.op[10].peer == 2 && s.op[10].tag == 0);
 	CHECK_EQ_U64(s.nwarn, 1);  /* the first copy only */
 	CHECK_EQ_U64(st.ranks, 4);
+
+	/* a world barrier: its messages in the world's collective context, comm 1 */
+	{
+		const char *bar[2] = {
+			put(4, "b0.txt", "# goaltrace trace format 1\n# rank: 0\n# size: 2\n"
+			                 "MPI_Init:0:1:2:10\n# comm:7:0,1\nMPI_Barrier:10:7,0,2:12\n"
+			                 "MPI_Finalize:12:13\n"),
+			put(5, "b1.txt", "# goaltrace trace format 1\n# rank: 1\n# size: 2\n"
+			                 "MPI_Init:0:1:2:10\n# comm:8:0,1\nMPI_Barrier:10:8,1,2:12\n"
+			                 "MPI_Finalize:12:13\n") };
+		int msgs = 0, in1 = 0;
+		t2g_options_default(&o);
+		CHECK(convert(bar, 2, &o, &s, &st, err, sizeof err) == 0);
+		for (int k = 0; k < s.nops && k < 64; k++)
+			if (s.op[k].kind != GOAL_CALC) {
+				msgs++;
+				in1 += s.comm[k] == 1;
+			}
+		CHECK_EQ_U64(msgs, 4);
+		CHECK_EQ_U64(in1, 4);
+	}
 
 	/* times whose nanoseconds do not fit in 64 bits: an error */
 	{
