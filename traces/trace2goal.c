@@ -25,8 +25,10 @@ static void usage(FILE *f)
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
 	        "docs/traces.md) into a GOAL schedule for loggopsim (docs/trace2goal.md).\n"
-	        "TRACE: one file per rank, or a folder (its *.txt files).  A file's rank is\n"
-	        "its '# rank:' line, else the number before '.txt' in its name.\n"
+	        "TRACE: one file per rank, a folder (its *.txt files), or the file of rank 0\n"
+	        "alone (the other ranks' files are found next to it, the rank number in the\n"
+	        "name replaced, for the world size of the trace).  A file's rank is its\n"
+	        "'# rank:' line, else the number before '.txt' in its name.\n"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -37,8 +39,10 @@ static void usage(FILE *f)
 	        "  -s, --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --strict             an unsupported MPI call is an error (default:\n"
 	        "                           a warning, and the call is skipped)\n"
-	        "      --request-size N     bytes of an MPI_Request in liballprof traces (8)\n"
-	        "      --stats              print figures of the conversion on stderr\n"
+	        "      --request-size N     bytes of an MPI_Request in liballprof traces, 4 or 8\n"
+	        "                           (default: detected from each trace)\n"
+	        "      --stats              print figures of the conversion on stderr (with\n"
+	        "                           the skipped calls by function)\n"
 	        "  -q, --quiet              no warnings\n"
 	        "  -l, --list               list the collective classes and the patterns\n"
 	        "  -h, --help               this help\n"
@@ -143,6 +147,60 @@ static int add_dir(struct files *fs, const char *dir)
 	return rc;
 }
 
+/* The files of the other ranks when only the file of rank 0 is given
+ * (liballprof's habit): the world size W from the trace, and for rank r
+ * in 1..W-1 the same path with the number 0 just before the final ".txt"
+ * replaced by r.  Does nothing when the file is not of rank 0 or the run
+ * had one rank.  Returns 0 or 1 (message printed). */
+static int add_other_ranks(struct files *fs, const struct t2g_options *o)
+{
+	const char *p0 = fs->v[0].path;
+	char err[1200];
+	long rank, W;
+	unsigned line;
+	size_t n = strlen(p0), e, s;
+	if (t2g_file_rank(p0, &rank, err, sizeof err))
+		return util_error_msg(err);
+	if (rank != 0)
+		return 0;
+	if (t2g_world_size(p0, o, &W, &line, err, sizeof err))
+		return util_error_msg(err);
+	if (W <= 1)
+		return 0;
+	e = n > 4 && strcmp(p0 + n - 4, ".txt") == 0 ? n - 4 : n;
+	s = e;
+	while (s > 0 && p0[s - 1] >= '0' && p0[s - 1] <= '9')
+		s--;
+	if (e == n || s == e || e - s != 1 || p0[s] != '0') {
+		fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but only this file "
+		        "was given and its name has no rank number 0 before '.txt' to find the others "
+		        "by\n", p0, line, W);
+		return 1;
+	}
+	for (long r = 1; r < W; r++) {
+		struct stat sb;
+		size_t pl = n + 24;
+		char *q = malloc(pl);
+		if (!q)
+			return util_error("out of memory");
+		snprintf(q, pl, "%.*s%ld%s", (int)s, p0, r, p0 + e);
+		int st = stat(q, &sb);
+		if (st != 0 || S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but there is "
+			        "no trace of rank %ld: %s: %s\n", p0, line, W, r, q,
+			        st != 0 ? strerror(errno) : "is a folder");
+			free(q);
+			return 1;
+		}
+		int rc = files_add(fs, q);
+		free(q);
+		if (rc)
+			return util_error("out of memory");
+		p0 = fs->v[0].path; /* fs->v may have moved */
+	}
+	return 0;
+}
+
 /* qsort order of files by rank. */
 static int cmp_rank(const void *a, const void *b)
 {
@@ -215,6 +273,7 @@ int main(int argc, char **argv)
 	sg_out *out;
 	const char **paths = NULL;
 
+	memset(&st, 0, sizeof st);
 	util_set_prog("trace2goal");
 	t2g_options_default(&o);
 	opterr = 0;
@@ -292,6 +351,8 @@ int main(int argc, char **argv)
 		else if (files_add(&fs, argv[i]))
 			rc = util_error("out of memory");
 	}
+	if (!rc && argc - optind == 1 && fs.n == 1)
+		rc = add_other_ranks(&fs, &o);
 	if (!rc)
 		rc = order_files(&fs);
 	if (!rc && (uint64_t)fs.n * o.extrapolate > GOAL_MAX_RANKS) {
@@ -329,9 +390,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "  calc         %" PRIu64 "\n", st.calcs);
 			fprintf(stderr, "collectives    %" PRIu64 "\n", st.collectives);
 			fprintf(stderr, "skipped calls  %" PRIu64 "\n", st.skipped);
+			for (size_t i = 0; i < st.nskip; i++)
+				fprintf(stderr, "  %-12s %" PRIu64 "\n", st.skip[i].name, st.skip[i].n);
 			fprintf(stderr, "calc time      %" PRIu64 " ns\n", st.calc_ns);
 			fprintf(stderr, "traced time    %" PRIu64 " ns\n", st.traced_ns);
+			if (st.request_size)
+				fprintf(stderr, "request size   %u bytes\n", st.request_size);
 		}
+		t2g_stats_free(&st);
 	}
 	for (size_t i = 0; i < fs.n; i++)
 		free(fs.v[i].path);

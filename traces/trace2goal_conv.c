@@ -117,6 +117,38 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 	return 0;
 }
 
+int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,
+                   unsigned *line, char *err, size_t errlen)
+{
+	struct tr_options to;
+	struct tr_trace t;
+	memset(&to, 0, sizeof to);
+	to.request_size = opt->request_size;
+	*size = -1;
+	*line = 0;
+	if (tr_read_file(path, &to, &t, err, errlen))
+		return -1;
+	if (t.size >= 0) {
+		*size = t.size;
+		*line = t.size_line;
+	} else {
+		for (size_t i = 0; i < t.ncalls; i++) {
+			const struct tr_call *c = &t.calls[i];
+			if (c->comm_size > *size) {
+				*size = c->comm_size;
+				*line = c->line;
+			}
+		}
+	}
+	tr_free(&t);
+	if (*size < 1) {
+		snprintf(err, errlen, "%s: error: cannot tell the number of ranks of the run (no "
+		         "'# size:' line, no call on a communicator)", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- Conversion state -------------------------------------------------- */
 
 /* A communicator of the current trace. */
@@ -181,6 +213,7 @@ struct conv {
 	double pending_us;
 	/* warnings already given on this traced rank */
 	util_kmap warned;
+	size_t skip_cap;        /* of st.skip */
 	/* collective buffer */
 	struct cop *cops;
 	size_t ncops, capcops;
@@ -203,6 +236,8 @@ static int cerr(struct conv *cv, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+static int count_skip(struct conv *cv, const char *name);
 
 /* An error at call c of the current trace. */
 static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
@@ -549,6 +584,20 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 			return NULL;
 		return m;
 	}
+	if (!m && (uint64_t)c->comm_size > cv->N) {
+		call_err(cv, c, "%s on a communicator of %d ranks, but only %" PRIu64 " trace file%s "
+		         "given: no trace of rank %" PRIu64, tr_call_name(&cv->t, c), (int)c->comm_size,
+		         cv->N, cv->N == 1 ? " was" : "s were", cv->N);
+		return NULL;
+	}
+	if (cv->opt->strict) {
+		call_err(cv, c, "%s on communicator %" PRIu64 " (%d ranks), which has no member list "
+		         "('# comm' line) (--strict)", tr_call_name(&cv->t, c), c->comm,
+		         (int)c->comm_size);
+		return NULL;
+	}
+	if (count_skip(cv, tr_call_name(&cv->t, c)))
+		return NULL;
 	snprintf(key, sizeof key, "comm %" PRIu64, c->comm);
 	warn_once(cv, c, key, "communicator %" PRIu64 " (%d ranks) has no member list ('# comm' "
 	          "line); its calls are skipped", c->comm, (int)c->comm_size);
@@ -723,6 +772,11 @@ static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int
 	(void)src;
 	(void)tag;
 	if (!p) {
+		if (cv->opt->strict) {
+			call_err(cv, c, "%s completes request %" PRIu64 " that no traced call started "
+			         "(--strict)", tr_call_name(&cv->t, c), id);
+			return;
+		}
 		snprintf(key, sizeof key, "request %s", tr_call_name(&cv->t, c));
 		warn_once(cv, c, key, "%s completes request %" PRIu64 " that no traced call started; "
 		          "ignored", tr_call_name(&cv->t, c), id);
@@ -1036,6 +1090,45 @@ static int is_local_name(const char *name)
 	return 0;
 }
 
+/* Counts a skipped call of name name.  Returns 0 or -1 (out of memory). */
+static int count_skip(struct conv *cv, const char *name)
+{
+	struct t2g_stats *st = &cv->st;
+	size_t lo = 0, hi = st->nskip;
+	st->skipped++;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int d = strcmp(st->skip[mid].name, name);
+		if (d == 0) {
+			st->skip[mid].n++;
+			return 0;
+		}
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (util_grow(&st->skip, &cv->skip_cap, st->nskip + 1, sizeof *st->skip))
+		return cerr(cv, "error: out of memory");
+	char *copy = strdup(name);
+	if (!copy)
+		return cerr(cv, "error: out of memory");
+	memmove(st->skip + lo + 1, st->skip + lo, (st->nskip - lo) * sizeof *st->skip);
+	st->skip[lo].name = copy;
+	st->skip[lo].n = 1;
+	st->nskip++;
+	return 0;
+}
+
+void t2g_stats_free(struct t2g_stats *st)
+{
+	for (size_t i = 0; i < st->nskip; i++)
+		free(st->skip[i].name);
+	free(st->skip);
+	st->skip = NULL;
+	st->nskip = 0;
+}
+
 /* An unsupported call: an error with --strict, else a warning (once per
  * name and rank) saying what happens instead. */
 static int unsupported(struct conv *cv, const struct tr_call *c, const char *instead)
@@ -1043,7 +1136,8 @@ static int unsupported(struct conv *cv, const struct tr_call *c, const char *ins
 	const char *name = tr_call_name(&cv->t, c);
 	if (cv->opt->strict)
 		return call_err(cv, c, "%s is not supported (--strict)", name);
-	cv->st.skipped++;
+	if (count_skip(cv, name))
+		return -1;
 	warn_once(cv, c, name, "%s is not supported; %s", name, instead);
 	return 0;
 }
@@ -1280,6 +1374,8 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 			rc = cerr(&cv, "%s", rerr);
 			break;
 		}
+		if (cv.t.request_size > cv.st.request_size)
+			cv.st.request_size = cv.t.request_size;
 		if (cv.t.size >= 0 && (uint64_t)cv.t.size != cv.N) {
 			rc = cerr(&cv, "%s: error: the trace is of a run on %d ranks, but %zu trace files "
 			          "were given", cv.path, cv.t.size, n);
@@ -1308,5 +1404,7 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	free(cv.cflag);
 	if (st)
 		*st = cv.st;
+	else
+		t2g_stats_free(&cv.st);
 	return rc ? -1 : 0;
 }

@@ -36,18 +36,30 @@ struct t2g_options {
 	uint32_t extrapolate;        /* K >= 1: the schedule has K times the ranks */
 	int strict;                  /* an unsupported call is an error */
 	int pattern[T2G_NCOLL];      /* schedgen pattern index per class */
-	unsigned request_size;       /* liballprof request ids (0: 8 bytes) */
+	unsigned request_size;       /* liballprof request ids: 4 or 8 bytes, 0:
+	                              * detected from each trace (trace_read.h) */
 	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 };
 
-/* Figures of a conversion. */
+/* Calls of one name skipped by a conversion. */
+struct t2g_skip {
+	char *name;                  /* "MPI_Win_fence" */
+	uint64_t n;
+};
+
+/* Figures of a conversion (free with t2g_stats_free). */
 struct t2g_stats {
 	uint64_t ranks;              /* ranks of the schedule */
 	uint64_t ops, sends, recvs, calcs;
 	uint64_t collectives;        /* collective calls replaced (all ranks) */
-	uint64_t skipped;            /* calls skipped as unsupported */
+	uint64_t skipped;            /* calls skipped (unsupported, or on a
+	                              * communicator without members) */
+	struct t2g_skip *skip;       /* the skipped calls by name, in name order */
+	size_t nskip;
+	unsigned request_size;       /* largest request size of the liballprof
+	                              * traces that derive request ids (0: none) */
 	uint64_t calc_ns;            /* sum of all calc durations */
 	uint64_t traced_ns;          /* longest Init-to-Finalize time of a traced rank */
 };
@@ -68,6 +80,17 @@ int t2g_coll_find(const char *name);
  * of the path, else -1.  Returns 0, or -1 with "PATH: error: ..." in err
  * when the file cannot be read. */
 int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen);
+
+/* Frees the name list of *st. */
+void t2g_stats_free(struct t2g_stats *st);
+
+/* The world size of the run a trace file is of: its "# size:" line, else
+ * the size of the largest communicator of its calls (MPI_COMM_WORLD
+ * is the largest).  *line is the line that says so.  Returns 0, or -1 with
+ * a message "PATH...: error: ..." in err (unreadable, bad, or no
+ * communicator at all). */
+int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,
+                   unsigned *line, char *err, size_t errlen);
 
 /* Converts the traces paths[0..n) (paths[r] is the trace of rank r) into
  * out, which must be open for n * opt->extrapolate ranks and is not closed

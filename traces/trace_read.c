@@ -383,6 +383,7 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 				return fail(ps, f[-1].s, "request count %d too large for a trace of %zu bytes",
 				            c->nreq, ps->len);
 			ps->nderived += (size_t)c->nreq;
+			c->flags |= TR_F_DERIVED;
 			c->list[0] = (uint32_t)ps->t->npool;
 			c->len[0] = (uint32_t)c->nreq;
 			for (int32_t k = 0; k < c->nreq; k++)
@@ -553,6 +554,63 @@ static int parse_comment(struct parser *ps, const char *s, const char *e)
 		if (v < 0)
 			return fail(ps, f.s, "negative %s", is_rank ? "rank" : "size");
 		*(is_rank ? &ps->t->rank : &ps->t->size) = v;
+		if (is_size)
+			ps->t->size_line = ps->lineno;
+	}
+	return 0;
+}
+
+/* qsort order of int64_t. */
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether kind k starts a nonblocking send or receive. */
+static int starts_request(enum tr_kind k)
+{
+	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND || k == TR_IRECV;
+}
+
+/* The request size of a trace read with 8-byte derived ids (see struct
+ * tr_options): 4 when some array of two or more requests at A has a
+ * started request at A + 4, then its derived ids are rewritten.  Returns
+ * 0 or -1 (out of memory). */
+static int detect_request_size(struct tr_trace *t)
+{
+	size_t n = 0, k = 0;
+	int64_t *h;
+	int four = 0;
+	for (size_t i = 0; i < t->ncalls; i++)
+		n += starts_request((enum tr_kind)t->calls[i].kind);
+	if (n == 0)
+		return 0;
+	h = malloc(n * sizeof *h);
+	if (!h)
+		return -1;
+	for (size_t i = 0; i < t->ncalls; i++)
+		if (starts_request((enum tr_kind)t->calls[i].kind))
+			h[k++] = (int64_t)t->calls[i].req;
+	qsort(h, n, sizeof *h, cmp_i64);
+	for (size_t i = 0; i < t->ncalls && !four; i++) {
+		const struct tr_call *c = &t->calls[i];
+		if ((c->flags & TR_F_DERIVED) && c->len[0] >= 2) {
+			int64_t a4 = (int64_t)((uint64_t)t->pool[c->list[0]] + 4);
+			four = bsearch(&a4, h, n, sizeof *h, cmp_i64) != NULL;
+		}
+	}
+	free(h);
+	if (!four)
+		return 0;
+	t->request_size = 4;
+	for (size_t i = 0; i < t->ncalls; i++) {
+		const struct tr_call *c = &t->calls[i];
+		if (!(c->flags & TR_F_DERIVED))
+			continue;
+		int64_t *v = t->pool + c->list[0];
+		for (uint32_t j = 1; j < c->len[0]; j++)
+			v[j] = (int64_t)((uint64_t)v[0] + (uint64_t)j * 4);
 	}
 	return 0;
 }
@@ -589,6 +647,13 @@ int tr_read_mem(const char *fname, const char *text, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 	util_kmap_free(&ps.names);
+	if (!ps.failed && ps.nderived) {
+		t->request_size = ps.reqsize;
+		if (!(opt && opt->request_size) && detect_request_size(t)) {
+			snprintf(err, errlen, "%s: error: out of memory", fname);
+			ps.failed = 1;
+		}
+	}
 	if (ps.failed) {
 		tr_free(t);
 		return -1;

@@ -17,6 +17,7 @@ enum tr_dialect {
 #define TR_F_NO_START 1u  /* start time was "-" (start = end) */
 #define TR_F_NO_END 2u    /* end time was "-" (end = start) */
 #define TR_F_STATUS 4u    /* st_* hold the status of the call */
+#define TR_F_DERIVED 8u   /* list[0] = request ids derived from an array address */
 
 /* One traced call.  Fields a call does not have are 0 (peer, rpeer, root,
  * index: -1).  Times are microseconds on the trace's clock.
@@ -66,12 +67,18 @@ struct tr_trace {
 	size_t nnames;
 	enum tr_dialect dialect;
 	int rank, size;        /* from "# rank:" / "# size:" lines, else -1 */
+	uint32_t size_line;    /* line of the "# size:" line (0: none) */
+	unsigned request_size; /* bytes per request of the derived request ids
+	                        * (liballprof; 0 when the trace derives none) */
 };
 
 struct tr_options {
 	/* Size of MPI_Request in bytes, to derive the request ids of liballprof
 	 * Waitall & co. from the array address (8 for Open MPI, 4 for MPICH);
-	 * 0 means 8. */
+	 * 0: detected from the trace (4 if, for some array of two or more
+	 * requests at address A, A + 4 is the request address of an Isend,
+	 * Ibsend, Issend, Irsend or Irecv of the trace: an 8-byte request
+	 * cannot start there; else 8). */
 	unsigned request_size;
 };
 

@@ -85,7 +85,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	so = sg_out_open(out.path, SG_BINARY, n * o.extrapolate, NULL, err, sizeof err);
 	if (!so)
 		abort();
-	if (t2g_convert(paths, n, &o, so, &st, err, sizeof err)) {
+	int crc = t2g_convert(paths, n, &o, so, &st, err, sizeof err);
+	t2g_stats_free(&st);
+	if (crc) {
 		if (!strstr(err, "error: "))
 			abort();
 		sg_out_abort(so);

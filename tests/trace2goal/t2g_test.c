@@ -83,6 +83,8 @@ static int convert(const char *const *paths, size_t n, struct t2g_options *o,
 		return snprintf(err, errlen, "error: out of memory"), -1;
 	int rc = t2g_convert(paths, n, o, out, st, err, errlen);
 	sg_out_close(out, NULL, 0);
+	if (st) /* the counts stay, the names go */
+		t2g_stats_free(st);
 	return rc;
 }
 

@@ -259,6 +259,35 @@ static void test_liballprof(void)
 	CHECK(tr_read_mem("m.txt", w, strlen(w), &opt, &t, err, sizeof err) == 0);
 	CHECK_EQ_U64(t.calls[0].len[0], 3);
 	CHECK_EQ_U64(list_value(&t, &t.calls[0], 0, 2), 108);
+	CHECK_EQ_U64(t.request_size, 4);
+	tr_free(&t);
+
+	/* the request size detected: an Irecv at the array address + 4 (an
+	 * MPICH int handle; an 8-byte request cannot start there) */
+	const char *m4 =
+		"MPI_Irecv:1:2:3:1,4,4:1:5:0,0,2:1000:3\n"
+		"MPI_Irecv:4:2:3:1,4,4:1:6:0,0,2:1004:5\n"
+		"MPI_Waitall:6:2:1000:200:7\n"
+		"MPI_Waitall:8:3:2000:200:9\n";
+	CHECK(tr_read_mem("m.txt", m4, strlen(m4), NULL, &t, err, sizeof err) == 0);
+	CHECK_EQ_U64(t.request_size, 4);
+	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1004);
+	CHECK_EQ_U64(list_value(&t, &t.calls[3], 0, 2), 2008);
+	tr_free(&t);
+	/* Open MPI: the requests 8 bytes apart, nothing at + 4 */
+	const char *m8 =
+		"MPI_Irecv:1:2:3:1,4,4:1:5:0,0,2:1000:3\n"
+		"MPI_Irecv:4:2:3:1,4,4:1:6:0,0,2:1008:5\n"
+		"MPI_Waitall:6:2:1000:200:7\n";
+	CHECK(tr_read_mem("m.txt", m8, strlen(m8), NULL, &t, err, sizeof err) == 0);
+	CHECK_EQ_U64(t.request_size, 8);
+	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1008);
+	tr_free(&t);
+	/* an explicit size is not second-guessed */
+	opt.request_size = 8;
+	CHECK(tr_read_mem("m.txt", m4, strlen(m4), &opt, &t, err, sizeof err) == 0);
+	CHECK_EQ_U64(t.request_size, 8);
+	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1008);
 	tr_free(&t);
 }
 
