@@ -344,14 +344,17 @@ int main(int argc, char **argv)
 		return util_usage("no trace files");
 	if (!quiet)
 		o.warn = print_warning;
+	int dirs = 0;
 	for (int i = optind; i < argc && !rc; i++) {
 		struct stat sb;
-		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			dirs++;
 			rc = add_dir(&fs, argv[i]);
-		else if (files_add(&fs, argv[i]))
+		} else if (files_add(&fs, argv[i])) {
 			rc = util_error("out of memory");
+		}
 	}
-	if (!rc && argc - optind == 1 && fs.n == 1)
+	if (!rc && argc - optind == 1 && fs.n == 1 && !dirs)
 		rc = add_other_ranks(&fs, &o);
 	if (!rc)
 		rc = order_files(&fs);

@@ -63,6 +63,21 @@ golden() {
 	fi
 }
 
+# expect NAME STATUS MESSAGE ARGS...: exit status and exact stderr (status
+# 2, a usage error, adds the Try line)
+expect() {
+	local name=$1 want=$2 msg=$3
+	shift 3
+	[ "$want" = 2 ] && msg="$msg"$'\n'"Try 'trace2goal --help'."
+	"$T2G" "$@" >/dev/null 2>"$tmp/err"
+	local got=$?
+	if [ "$got" -eq "$want" ] && [ "$(cat "$tmp/err")" = "$msg" ]; then
+		ok "$name"
+	else
+		fail "$name" "status $got (want $want)" "got:  $(head -2 "$tmp/err")" "want: $msg"
+	fi
+}
+
 # simulates NAME FILE: the schedule runs to completion (every op started,
 # every message matched)
 simulates() {
@@ -196,6 +211,71 @@ else
 	fail "--stats figures" "$(cat "$tmp/st")"
 fi
 
+# --stats: the skipped calls by function
+"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" 2>"$tmp/st"
+if [ "$(grep -A1 '^skipped calls' "$tmp/st" | tr -s ' ' | tr '\n' '|')" = "skipped calls 3| MPI_Foo 3|" ]; then
+	ok "--stats: skipped calls by function"
+else
+	fail "--stats: skipped calls by function" "$(cat "$tmp/st")"
+fi
+
+# rank 0's file alone: the others found by its name (the rank number
+# replaced), the world size from the trace; the same schedule as all files
+"$T2G" -q $C/p2p/rank-0.txt >"$tmp/a.goal" 2>&1
+same "p2p from rank 0's file alone ('# size' line)" "$tmp/a.goal" $C/p2p.goal
+"$T2G" -q $C/lap/pmpi-trace-rank-0.txt >"$tmp/a.goal" 2>&1
+same "lap from rank 0's file alone (liballprof: the largest communicator)" "$tmp/a.goal" $C/lap.goal
+
+# A communicator without member list (liballprof) smaller than the world:
+# its calls are skipped with a warning and counted; --strict fails on them
+mkdir -p "$tmp/sub"
+for r in 0 1 2; do
+	{
+		echo "MPI_Init:-:1:2:0"
+		echo "MPI_Barrier:1:5,$r,3:2"
+		[ $r -lt 2 ] && echo "MPI_Barrier:3:9,$r,2:4" && echo "MPI_Barrier:5:9,$r,2:6"
+		echo "MPI_Finalize:7:8"
+	} >"$tmp/sub/t-$r.txt"
+done
+"$T2G" --stats "$tmp/sub" -o "$tmp/sub.goal" 2>"$tmp/got"
+grep -e warning -e '^skipped' -e '^  MPI_' "$tmp/got" | tr -s ' ' >"$tmp/got2"
+printf '%s\n' "$tmp/sub/t-0.txt:3:1: warning: rank 0: communicator 9 (2 ranks) has no member list ('# comm' line); its calls are skipped" \
+	"$tmp/sub/t-1.txt:3:1: warning: rank 1: communicator 9 (2 ranks) has no member list ('# comm' line); its calls are skipped" \
+	"skipped calls 4" " MPI_Barrier 4" >"$tmp/want"
+same "a communicator without members: skipped, counted by function" "$tmp/got2" "$tmp/want"
+expect "--strict: a call on a communicator without members is an error" 1 \
+	"$tmp/sub/t-0.txt:3:1: error: rank 0: MPI_Barrier on communicator 9 (2 ranks), which has no member list ('# comm' line) (--strict)" \
+	--strict "$tmp/sub"
+# --strict: a completion of a request no traced call started
+mkdir -p "$tmp/req"
+printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Barrier:1:5,0,2:2" "MPI_Wait:3:4444:99:4" "MPI_Finalize:5:6" >"$tmp/req/t-0.txt"
+printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Barrier:1:5,1,2:2" "MPI_Finalize:5:6" >"$tmp/req/t-1.txt"
+expect "--strict: a request no traced call started is an error" 1 \
+	"$tmp/req/t-0.txt:3:1: error: rank 0: MPI_Wait completes request 4444 that no traced call started (--strict)" \
+	--strict "$tmp/req"
+
+# The request size of liballprof traces, detected: rank 0 posts two Irecvs
+# whose request variables are 4 bytes apart (MPICH) and completes them
+# with one Waitall; the schedule is that of --request-size 4, and with 8
+# the second request is not found
+mkdir -p "$tmp/rs"
+printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Irecv:1:2:3:1,4,4:1:5:0,0,2:1000:2" \
+	"MPI_Irecv:2:2:3:1,4,4:1:6:0,0,2:1004:3" "MPI_Waitall:3:2:1000:200:4" \
+	"MPI_Finalize:5:6" >"$tmp/rs/t-0.txt"
+printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Send:1:2:3:1,4,4:0:5:0,1,2:2" \
+	"MPI_Send:2:2:3:1,4,4:0:6:0,1,2:3" "MPI_Finalize:5:6" >"$tmp/rs/t-1.txt"
+"$T2G" --stats "$tmp/rs" -o "$tmp/rs.goal" 2>"$tmp/rs.err" &&
+	"$T2G" --request-size 4 "$tmp/rs" -o "$tmp/rs4.goal" 2>/dev/null
+if cmp -s "$tmp/rs.goal" "$tmp/rs4.goal" && grep -q '^request size   4 bytes$' "$tmp/rs.err" &&
+	! grep -q warning "$tmp/rs.err"; then
+	ok "request size detected: 4 (MPICH), as --request-size 4"
+else
+	fail "request size detected: 4 (MPICH), as --request-size 4" "$(head -3 "$tmp/rs.err")"
+fi
+"$T2G" --request-size 8 "$tmp/rs" -o /dev/null 2>"$tmp/got"
+echo "$tmp/rs/t-0.txt:4:1: warning: rank 0: MPI_Waitall completes request 1008 that no traced call started; ignored" >"$tmp/want"
+same "--request-size 8 overrides the detection" "$tmp/got" "$tmp/want"
+
 # 200,000 communicators on one rank (found by handle, not by a scan of the
 # ones before: it took 25 s; the timeout only guards against a hang)
 awk 'BEGIN { print "MPI_Init:-:1:2:0"; for (i = 0; i < 200000; i++) print "# comm:" i + 100 ":0";
@@ -222,20 +302,6 @@ fi
 mkdir -p "$tmp/e"
 printf '# goaltrace trace format 1\n# rank: 0\n# size: 2\nMPI_Init:0:1:2:1\n# comm:5:0,1\nMPI_Send:2:1:1:13,1,1:5:0:5,0,2:3\n' >"$tmp/e/peer-0.txt"
 printf '# goaltrace trace format 1\n# rank: 1\n# size: 2\nMPI_Init:0:1:2:1\nMPI_Send:2:1:x:13,1,1:0:0:5,1,2:3\n' >"$tmp/e/peer-1.txt"
-# expect NAME STATUS MESSAGE ARGS...: exit status and exact stderr (status
-# 2, a usage error, adds the Try line)
-expect() {
-	local name=$1 want=$2 msg=$3
-	shift 3
-	[ "$want" = 2 ] && msg="$msg"$'\n'"Try 'trace2goal --help'."
-	"$T2G" "$@" >/dev/null 2>"$tmp/err"
-	local got=$?
-	if [ "$got" -eq "$want" ] && [ "$(cat "$tmp/err")" = "$msg" ]; then
-		ok "$name"
-	else
-		fail "$name" "status $got (want $want)" "got:  $(head -2 "$tmp/err")" "want: $msg"
-	fi
-}
 expect "error: peer outside the communicator" 1 \
 	"$tmp/e/peer-0.txt:6:1: error: rank 0: MPI_Send to rank 5 of a communicator of 2 ranks" \
 	"$tmp/e/peer-0.txt" "$tmp/e/peer-1.txt"
@@ -248,9 +314,26 @@ expect "error: a rank missing" 1 \
 expect "error: two files of one rank" 1 \
 	"trace2goal: error: two traces of rank 1: $C/p2p/rank-1.txt and $C/p2p/rank-1.txt" \
 	$C/p2p/rank-0.txt $C/p2p/rank-1.txt $C/p2p/rank-1.txt
-expect "error: size header" 1 \
-	"$C/p2p/rank-0.txt: error: the trace is of a run on 2 ranks, but 1 trace files were given" \
-	$C/p2p/rank-0.txt
+# rank 0's file alone: the others must be next to it
+mkdir -p "$tmp/alone"
+cp $C/p2p/rank-0.txt "$tmp/alone/"
+expect "error: rank 0's file alone, rank 1's missing ('# size' line)" 1 \
+	"$tmp/alone/rank-0.txt:3:1: error: the trace is of a run on 2 ranks, but there is no trace of rank 1: $tmp/alone/rank-1.txt: No such file or directory" \
+	"$tmp/alone/rank-0.txt"
+cp $C/p2p/rank-0.txt "$tmp/alone/run.txt"
+expect "error: rank 0's file alone, no rank number in its name" 1 \
+	"$tmp/alone/run.txt:3:1: error: the trace is of a run on 2 ranks, but only this file was given and its name has no rank number 0 before '.txt' to find the others by" \
+	"$tmp/alone/run.txt"
+# liballprof: the world size is that of the largest communicator (line 2)
+mkdir -p "$tmp/alone2"
+cp $C/lap/pmpi-trace-rank-0.txt "$tmp/alone2/"
+expect "error: liballprof rank 0's file alone, rank 1's missing" 1 \
+	"$tmp/alone2/pmpi-trace-rank-0.txt:2:1: error: the trace is of a run on 2 ranks, but there is no trace of rank 1: $tmp/alone2/pmpi-trace-rank-1.txt: No such file or directory" \
+	"$tmp/alone2/pmpi-trace-rank-0.txt"
+# a communicator larger than the traces found: an error, not a skip
+expect "error: a communicator larger than the traces given" 1 \
+	"$tmp/alone2/pmpi-trace-rank-0.txt:3:1: error: rank 0: MPI_Isend on a communicator of 2 ranks, but only 1 trace file was given: no trace of rank 1" \
+	"$tmp/alone2"
 expect "error: missing file" 1 "$tmp/none.txt: error: cannot open: No such file or directory" \
 	"$tmp/none.txt"
 expect "bad option: --extrapolate 0" 2 \
@@ -276,6 +359,22 @@ elif "$T2G" --strict "$SW" -o "$tmp/sw.bin" 2>"$tmp/sw.err" && [ ! -s "$tmp/sw.e
 	"$SIM" -q "$tmp/sw.bin" 2>&1 | grep '^Maximum' >"$tmp/got"
 	echo "Maximum finishing time at host 0: 42441527748 (42.441527748 s)" >"$tmp/want"
 	same "sweep3d-2x2: simulated time" "$tmp/got" "$tmp/want"
+	# from rank 0's file alone (the published converter's way): the same
+	if "$T2G" --strict "$SW/pmpi-trace-rank-0.txt" -o "$tmp/sw0.bin" 2>"$tmp/sw0.err" &&
+		[ ! -s "$tmp/sw0.err" ] && cmp -s "$tmp/sw.bin" "$tmp/sw0.bin"; then
+		ok "sweep3d-2x2: from rank 0's file alone with --strict, the same schedule"
+	else
+		fail "sweep3d-2x2: from rank 0's file alone with --strict, the same schedule" "$(head -3 "$tmp/sw0.err")"
+	fi
+	# three of the four files: an error naming the missing one
+	mkdir -p "$tmp/sw3"
+	cp "$SW"/pmpi-trace-rank-[012].txt "$tmp/sw3/"
+	expect "sweep3d-2x2: rank 3's file missing (rank 0's file alone)" 1 \
+		"$tmp/sw3/pmpi-trace-rank-0.txt:7:1: error: the trace is of a run on 4 ranks, but there is no trace of rank 3: $tmp/sw3/pmpi-trace-rank-3.txt: No such file or directory" \
+		"$tmp/sw3/pmpi-trace-rank-0.txt"
+	expect "sweep3d-2x2: rank 3's file missing (the folder)" 1 \
+		"$tmp/sw3/pmpi-trace-rank-0.txt:9:1: error: rank 0: MPI_Bcast on a communicator of 4 ranks, but only 3 trace files were given: no trace of rank 3" \
+		"$tmp/sw3"
 else
 	fail "sweep3d-2x2: converted with --strict, no messages" "$(head -3 "$tmp/sw.err")"
 fi
