@@ -195,6 +195,22 @@ static void test_goaltrace_colls(void)
 }
 
 /* Lines as the LogGOPSim toolchain's liballprof writes them. */
+/* Reads the liballprof text with --request-size opt_size (0: detect): the
+ * size used is want_size, and request k of call i is want. */
+static void check_request_size(const char *text, unsigned opt_size, unsigned want_size,
+                               size_t i, size_t k, uint64_t want)
+{
+	struct tr_options opt = { .request_size = opt_size };
+	struct tr_trace t;
+	char err[512];
+	CHECK(tr_read_mem("m.txt", text, strlen(text), &opt, &t, err, sizeof err) == 0);
+	CHECK_STR(err, "");
+	CHECK_EQ_U64(t.request_size, want_size);
+	if (t.ncalls > i)
+		CHECK_EQ_U64(list_value(&t, &t.calls[i], 0, k), want);
+	tr_free(&t);
+}
+
 static void test_liballprof(void)
 {
 	const char *text =
@@ -269,26 +285,16 @@ static void test_liballprof(void)
 		"MPI_Irecv:4:2:3:1,4,4:1:6:0,0,2:1004:5\n"
 		"MPI_Waitall:6:2:1000:200:7\n"
 		"MPI_Waitall:8:3:2000:200:9\n";
-	CHECK(tr_read_mem("m.txt", m4, strlen(m4), NULL, &t, err, sizeof err) == 0);
-	CHECK_EQ_U64(t.request_size, 4);
-	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1004);
-	CHECK_EQ_U64(list_value(&t, &t.calls[3], 0, 2), 2008);
-	tr_free(&t);
+	check_request_size(m4, 0, 4, 2, 1, 1004);
+	check_request_size(m4, 0, 4, 3, 2, 2008);
 	/* Open MPI: the requests 8 bytes apart, nothing at + 4 */
 	const char *m8 =
 		"MPI_Irecv:1:2:3:1,4,4:1:5:0,0,2:1000:3\n"
 		"MPI_Irecv:4:2:3:1,4,4:1:6:0,0,2:1008:5\n"
 		"MPI_Waitall:6:2:1000:200:7\n";
-	CHECK(tr_read_mem("m.txt", m8, strlen(m8), NULL, &t, err, sizeof err) == 0);
-	CHECK_EQ_U64(t.request_size, 8);
-	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1008);
-	tr_free(&t);
+	check_request_size(m8, 0, 8, 2, 1, 1008);
 	/* an explicit size is not second-guessed */
-	opt.request_size = 8;
-	CHECK(tr_read_mem("m.txt", m4, strlen(m4), &opt, &t, err, sizeof err) == 0);
-	CHECK_EQ_U64(t.request_size, 8);
-	CHECK_EQ_U64(list_value(&t, &t.calls[2], 0, 1), 1008);
-	tr_free(&t);
+	check_request_size(m4, 8, 8, 2, 1, 1008);
 }
 
 static void test_errors(void)
