@@ -76,6 +76,14 @@ static inline uint32_t goal_op_comm(const goal_op *o)
 	return (uint32_t)o->comm[0] | (uint32_t)o->comm[1] << 8 | (uint32_t)o->comm[2] << 16;
 }
 
+/* Store comm index c (below GOAL_MAX_COMMS) in o. */
+static inline void goal_op_set_comm(goal_op *o, uint32_t c)
+{
+	o->comm[0] = (uint8_t)c;
+	o->comm[1] = (uint8_t)(c >> 8);
+	o->comm[2] = (uint8_t)(c >> 16);
+}
+
 /* An outgoing edge of op b, naming a dependent op a of the same rank:
  * "a requires b" (bit 31 clear) or "a irequires b" (bit 31 set).  The edges of
  * one op are in the order of their dependency lines. */
@@ -135,6 +143,12 @@ typedef struct goal_sched {
 	uint32_t ncomms;
 	int mapped;                   /* 1: base is an mmap to unmap on close */
 } goal_sched;
+
+/* The comm (value, not index) of op o of schedule s. */
+static inline uint32_t goal_op_comm_value(const goal_sched *s, const goal_op *o)
+{
+	return s->comms[goal_op_comm(o)];
+}
 
 /* Map PATH and validate it completely (every offset, index, peer, comm,
  * count and the absence of dependency cycles).  Returns 0, or -1 with a message

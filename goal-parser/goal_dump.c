@@ -121,7 +121,7 @@ int goal_dump(const goal_sched *s, FILE *out)
 				}
 				if (goal_op_comm(o)) {
 					lb_cstr(&l, " comm ");
-					lb_u64(&l, s->comms[goal_op_comm(o)]);
+					lb_u64(&l, goal_op_comm_value(s, o));
 				}
 			}
 			if (o->cpu) {

@@ -356,9 +356,7 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 		int64_t c = comm_index(w, comm);
 		if (c < 0)
 			return -1;
-		o.comm[0] = (uint8_t)c;
-		o.comm[1] = (uint8_t)(c >> 8);
-		o.comm[2] = (uint8_t)(c >> 16);
+		goal_op_set_comm(&o, (uint32_t)c);
 	} else if (comm) {
 		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " is a calc with comm %" PRIu32, r, i, comm);
 	}

@@ -1144,9 +1144,10 @@ static void put_label(const sim *m, FILE *out, uint64_t r, uint32_t i)
 	fputs(op_name(m->s, r, i, buf, sizeof buf), out);
 }
 
-static void put_peer_tag(FILE *out, const goal_sched *s, const goal_op *o)
+/* "from PEER tag TAG[ comm C]" of a receive, or of a message from peer
+ * (send op o). */
+static void put_peer_tag(FILE *out, const goal_sched *s, uint32_t peer, const goal_op *o)
 {
-	uint32_t peer = o->peer;
 	int32_t tag = o->tag;
 	if (peer == GOAL_ANY_SOURCE)
 		fprintf(out, "from any");
@@ -1157,7 +1158,7 @@ static void put_peer_tag(FILE *out, const goal_sched *s, const goal_op *o)
 	else
 		fprintf(out, " tag %" PRId32, tag);
 	if (goal_op_comm(o))
-		fprintf(out, " comm %" PRIu32, s->comms[goal_op_comm(o)]);
+		fprintf(out, " comm %" PRIu32, goal_op_comm_value(s, o));
 }
 
 uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t max_ops)
@@ -1198,7 +1199,7 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			const goal_op *rop = &goal_rank_ops(s, r)[RQE(m, k)->op];
 			put_label(m, out, r, RQE(m, k)->op);
 			fputc(' ', out);
-			put_peer_tag(out, s, rop);
+			put_peer_tag(out, s, rop->peer, rop);
 			fprintf(out, " never matched\n");
 		}
 		n = 0;
@@ -1209,10 +1210,8 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			}
 			const sim_uqe *e = UQE(m, k);
 			const goal_op *sop = &goal_rank_ops(s, e->peer)[e->op];
-			goal_op msg = *sop;  /* its source, where the send has its destination */
-			msg.peer = e->peer;
 			fprintf(out, "rank %" PRIu64 ": message ", r);
-			put_peer_tag(out, s, &msg);
+			put_peer_tag(out, s, e->peer, sop);
 			fprintf(out, " (%" PRIu64 " bytes, send ", sop->size);
 			put_label(m, out, e->peer, e->op);
 			fprintf(out, ") never received\n");

@@ -194,7 +194,7 @@ struct conv {
 	util_kmap tags;          /* (space, comm id, tag) -> GOAL tag */
 	uint32_t ncomm_ids, ntags; /* global ids given (0 is the world's, 1.. the others'), tags */
 	util_kmap pairs;         /* (src, dst) -> sends minus receives (int32) */
-	util_kmap anyrecv;       /* dst -> receives from any source */
+	uint64_t anyrecv;        /* receives from any source */
 	/* per output rank */
 	const char *path;
 	struct tr_trace t;
@@ -281,18 +281,14 @@ static int out_fail(struct conv *cv)
 	return cerr(cv, "%s", e && e[0] ? e : "error: cannot write the schedule");
 }
 
-/* Counts a send from src to dst (d = 1) or a receive there (d = -1); src
- * UINT64_MAX counts a receive from any source at dst. */
+/* Counts a send from src to dst (d = 1) or a receive there (d = -1). */
 static void balance(struct conv *cv, uint64_t src, uint64_t dst, int d)
 {
 	uint64_t key[2] = { src, dst };
-	util_kmap *m = src == UINT64_MAX ? &cv->anyrecv : &cv->pairs;
-	size_t len = src == UINT64_MAX ? sizeof key[1] : sizeof key;
-	const void *k = src == UINT64_MAX ? (const void *)&key[1] : (const void *)key;
-	uint32_t *v = util_kmap_get(m, k, len);
+	uint32_t *v = util_kmap_get(&cv->pairs, key, sizeof key);
 	if (v)
 		*v = (uint32_t)((int32_t)*v + d);
-	else if (util_kmap_put(m, k, len, (uint32_t)d))
+	else if (util_kmap_put(&cv->pairs, key, sizeof key, (uint32_t)d))
 		cerr(cv, "error: out of memory");
 }
 
@@ -319,8 +315,7 @@ static int check_balance(struct conv *cv)
 			lost_recvs += (uint64_t)-(int64_t)b;
 		}
 	}
-	for (size_t i = 0; i < cv->anyrecv.nent; i++)
-		any_left += cv->anyrecv.ent[i].val;
+	any_left = cv->anyrecv;
 	/* A receive from any source may take any of the sends left over. */
 	uint64_t taken = any_left < lost_sends ? any_left : lost_sends;
 	lost_sends -= taken;
@@ -371,7 +366,7 @@ static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
 	} else if (op->kind == GOAL_RECV) {
 		cv->st.recvs++;
 		if (op->peer == GOAL_ANY_SOURCE)
-			balance(cv, UINT64_MAX, cv->R, 1);
+			cv->anyrecv++;
 		else
 			balance(cv, op->peer, cv->R, -1);
 	}
@@ -786,11 +781,6 @@ static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int
 	pend_done(cv, p);
 }
 
-/* Whether k starts a nonblocking send. */
-static int is_isend(enum tr_kind k)
-{
-	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND;
-}
 
 /* First pass over the trace: the source and tag of every receive whose
  * status the trace has, and the cancelled requests. */
@@ -811,7 +801,7 @@ static int prescan(struct conv *cv)
 			cv->rsrc[i] = c->st_source;
 			cv->rtag[i] = c->st_tag;
 		}
-		if (is_isend(c->kind) || c->kind == TR_IRECV) {
+		if (tr_is_isend(c->kind) || c->kind == TR_IRECV) {
 			if (pend_push(cv, c->req, (uint32_t)i, 0))
 				return -1;
 		} else if (c->kind == TR_REQUEST_FREE) {
@@ -1392,7 +1382,6 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	if (!rc)
 		rc = check_balance(&cv);
 	util_kmap_free(&cv.pairs);
-	util_kmap_free(&cv.anyrecv);
 	util_kmap_free(&cv.comm_ids);
 	util_kmap_free(&cv.tags);
 	util_kmap_free(&cv.warned);

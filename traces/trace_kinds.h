@@ -89,6 +89,12 @@ enum tr_kind {
 	TR_NKINDS
 };
 
+/* Whether kind k starts a nonblocking send. */
+static inline int tr_is_isend(enum tr_kind k)
+{
+	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND;
+}
+
 /* The line name of each kind (defined in trace_write.c). */
 extern const char *const tr_kind_names[TR_NKINDS];
 

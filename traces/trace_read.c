@@ -570,7 +570,7 @@ static int cmp_i64(const void *a, const void *b)
 /* Whether kind k starts a nonblocking send or receive. */
 static int starts_request(enum tr_kind k)
 {
-	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND || k == TR_IRECV;
+	return tr_is_isend(k) || k == TR_IRECV;
 }
 
 /* The request size of a trace read with 8-byte derived ids (see struct
