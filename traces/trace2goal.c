@@ -167,11 +167,7 @@ static int add_other_ranks(struct files *fs, const struct t2g_options *o)
 		return util_error_msg(err);
 	if (W <= 1)
 		return 0;
-	e = n > 4 && strcmp(p0 + n - 4, ".txt") == 0 ? n - 4 : n;
-	s = e;
-	while (s > 0 && p0[s - 1] >= '0' && p0[s - 1] <= '9')
-		s--;
-	if (e == n || s == e || e - s != 1 || p0[s] != '0') {
+	if (!t2g_name_digits(p0, &s, &e) || e - s != 1 || p0[s] != '0') {
 		fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but only this file "
 		        "was given and its name has no rank number 0 before '.txt' to find the others "
 		        "by\n", p0, line, W);

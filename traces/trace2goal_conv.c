@@ -85,7 +85,6 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
-	size_t n;
 	*rank = -1;
 	if (!f) {
 		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
@@ -106,15 +105,21 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 	fclose(f);
 	if (*rank >= 0)
 		return 0;
-	n = strlen(path);
-	if (n > 4 && strcmp(path + n - 4, ".txt") == 0) {
-		size_t e = n - 4, s = e;
-		while (s > 0 && isdigit((unsigned char)path[s - 1]))
-			s--;
-		if (s < e && e - s < 10)
-			*rank = strtol(path + s, NULL, 10);
-	}
+	size_t s, e;
+	if (t2g_name_digits(path, &s, &e) && e - s < 10)
+		*rank = strtol(path + s, NULL, 10);
 	return 0;
+}
+
+int t2g_name_digits(const char *path, size_t *s, size_t *e)
+{
+	size_t n = strlen(path);
+	if (n <= 4 || strcmp(path + n - 4, ".txt") != 0)
+		return 0;
+	*e = *s = n - 4;
+	while (*s > 0 && isdigit((unsigned char)path[*s - 1]))
+		(*s)--;
+	return *s < *e;
 }
 
 int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,

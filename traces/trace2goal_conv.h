@@ -75,6 +75,10 @@ const char *t2g_coll_name(int c);
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
 
+/* The rank number in a trace file's name: where path ends in ".txt" after
+ * one or more digits, their bytes [*s, *e); returns 1, else 0. */
+int t2g_name_digits(const char *path, size_t *s, size_t *e);
+
 /* The rank of a trace file: the "# rank: N" header line if the file has
  * one before its first call, else the number just before a final ".txt"
  * of the path, else -1.  Returns 0, or -1 with "PATH: error: ..." in err
