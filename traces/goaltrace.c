@@ -166,6 +166,7 @@ HANDLE_FN(h_req, MPI_Request, MPI_REQUEST_NULL)
 HANDLE_FN(h_type, MPI_Datatype, MPI_DATATYPE_NULL)
 HANDLE_FN(h_op, MPI_Op, MPI_OP_NULL)
 HANDLE_FN(h_group, MPI_Group, MPI_GROUP_NULL)
+HANDLE_FN(h_info, MPI_Info, MPI_INFO_NULL)
 
 static uint64_t h_ptr(const void *p)
 {
@@ -1071,39 +1072,79 @@ int MPI_Cancel(MPI_Request *req)
 
 /* ---- collectives ---------------------------------------------------- */
 
+/* A collective's record ends with its communicator, and a nonblocking
+ * one's (req not NULL) with its request after it; closes the record. */
+static void rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req,
+                    uint64_t t0, uint64_t t1)
+{
+	i = put_comm(w, i, comm);
+	if (req)
+		w[i++] = h_req(*req);
+	rec_close(w, i, t0, t1);
+}
+
+/* The blocking collectives record after the call, the nonblocking ones
+ * (req: their request) after starting it. */
+static void rec_barrier(enum tr_kind kind, MPI_Comm comm, const MPI_Request *req,
+                        uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(kind, 0);
+	if (w)
+		rec_end(w, TR_REC_FIRST, comm, req, t0, t1);
+}
+
 int MPI_Barrier(MPI_Comm comm)
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Barrier(comm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_BARRIER, 0);
-	if (w)
-		rec_close(w, put_comm(w, TR_REC_FIRST, comm), t0, t1);
+	rec_barrier(TR_BARRIER, comm, NULL, t0, now());
 	return ret;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Ibarrier(comm, req);
+	rec_barrier(TR_IBARRIER, comm, req, t0, now());
+	return ret;
+}
+
+static void rec_bcast(enum tr_kind kind, const void *buf, int count, MPI_Datatype dt,
+                      int root, MPI_Comm comm, const MPI_Request *req, uint64_t t0,
+                      uint64_t t1)
+{
+	uint64_t *w = rec_open(kind, 0);
+	if (!w)
+		return;
+	size_t i = TR_REC_FIRST;
+	w[i++] = h_ptr(buf);
+	w[i++] = s64(count);
+	i = put_dtype(w, i, dt);
+	w[i++] = s64(root);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Bcast(buf, count, dt, root, comm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_BCAST, 0);
-	if (w) {
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(buf);
-		w[i++] = s64(count);
-		i = put_dtype(w, i, dt);
-		w[i++] = s64(root);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_bcast(TR_BCAST, buf, count, dt, root, comm, NULL, t0, now());
 	return ret;
 }
 
-/* Record b b n d o [r] c of the reductions. */
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+               MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Ibcast(buf, count, dt, root, comm, req);
+	rec_bcast(TR_IBCAST, buf, count, dt, root, comm, req, t0, now());
+	return ret;
+}
+
+/* Record b b n d o [r] c [R] of the reductions. */
 static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, int count,
                        MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                       uint64_t t0, uint64_t t1)
+                       const MPI_Request *req, uint64_t t0, uint64_t t1)
 {
 	uint64_t *w = rec_open(kind, 0);
 	if (!w)
@@ -1114,10 +1155,9 @@ static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, in
 	w[i++] = s64(count);
 	i = put_dtype(w, i, dt);
 	w[i++] = op_id(op);
-	if (kind == TR_REDUCE)
+	if (tr_blocking(kind) == TR_REDUCE)
 		w[i++] = s64(root);
-	i = put_comm(w, i, comm);
-	rec_close(w, i, t0, t1);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
@@ -1125,7 +1165,16 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
-	rec_reduce(TR_REDUCE, sbuf, rbuf, count, dt, op, root, comm, t0, now());
+	rec_reduce(TR_REDUCE, sbuf, rbuf, count, dt, op, root, comm, NULL, t0, now());
+	return ret;
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req);
+	rec_reduce(TR_IREDUCE, sbuf, rbuf, count, dt, op, root, comm, req, t0, now());
 	return ret;
 }
 
@@ -1135,20 +1184,45 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
 	{ \
 		uint64_t t0 = now(); \
 		int ret = P##NAME(sbuf, rbuf, count, dt, op, comm); \
-		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, t0, now()); \
+		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, NULL, t0, now()); \
+		return ret; \
+	}
+#define IALLRED_FN(NAME, KIND) \
+	int NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, \
+	         MPI_Comm comm, MPI_Request *req) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, rbuf, count, dt, op, comm, req); \
+		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, req, t0, now()); \
 		return ret; \
 	}
 ALLRED_FN(MPI_Allreduce, TR_ALLREDUCE)
 ALLRED_FN(MPI_Scan, TR_SCAN)
 ALLRED_FN(MPI_Exscan, TR_EXSCAN)
+ALLRED_FN(MPI_Reduce_scatter_block, TR_REDUCE_SCATTER_BLOCK)
+IALLRED_FN(MPI_Iallreduce, TR_IALLREDUCE)
+IALLRED_FN(MPI_Iscan, TR_ISCAN)
+IALLRED_FN(MPI_Iexscan, TR_IEXSCAN)
+IALLRED_FN(MPI_Ireduce_scatter_block, TR_IREDUCE_SCATTER_BLOCK)
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-                             MPI_Op op, MPI_Comm comm)
+static void rec_reduce_scatter(enum tr_kind kind, const void *sbuf, const void *rbuf,
+                               const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm comm, const MPI_Request *req, uint64_t t0,
+                               uint64_t t1)
 {
-	uint64_t t0 = now();
-	int ret = PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
-	rec_reduce(TR_REDUCE_SCATTER_BLOCK, sbuf, rbuf, count, dt, op, -1, comm, t0, now());
-	return ret;
+	int p = comm_size(comm);
+	uint64_t *w = rec_open(kind, (size_t)p);
+	if (!w)
+		return;
+	size_t i = TR_REC_FIRST;
+	w[i++] = h_ptr(sbuf);
+	w[i++] = h_ptr(rbuf);
+	w[i++] = s64(p);
+	for (int k = 0; k < p; k++)
+		w[i++] = s64(rcounts[k]);
+	i = put_dtype(w, i, dt);
+	w[i++] = op_id(op);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
@@ -1156,21 +1230,16 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
-	uint64_t t1 = now();
-	int p = comm_size(comm);
-	uint64_t *w = rec_open(TR_REDUCE_SCATTER, (size_t)p);
-	if (w) {
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(sbuf);
-		w[i++] = h_ptr(rbuf);
-		w[i++] = s64(p);
-		for (int k = 0; k < p; k++)
-			w[i++] = s64(rcounts[k]);
-		i = put_dtype(w, i, dt);
-		w[i++] = op_id(op);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_reduce_scatter(TR_REDUCE_SCATTER, sbuf, rbuf, rcounts, dt, op, comm, NULL, t0, now());
+	return ret;
+}
+
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+	rec_reduce_scatter(TR_IREDUCE_SCATTER, sbuf, rbuf, rcounts, dt, op, comm, req, t0, now());
 	return ret;
 }
 
@@ -1188,26 +1257,26 @@ static size_t put_side(uint64_t *w, size_t i, const void *buf, int count, MPI_Da
 	return put_dtype(w, i, dt);
 }
 
-/* Record b n d b n d [r] c of Gather, Scatter, Allgather and Alltoall. */
+/* Record b n d b n d [r] c [R] of Gather, Scatter, Allgather and Alltoall. */
 static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
                        const void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                       MPI_Comm comm, uint64_t t0, uint64_t t1)
+                       MPI_Comm comm, const MPI_Request *req, uint64_t t0, uint64_t t1)
 {
 	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
+	enum tr_kind bk = tr_blocking(kind);
 	int me = comm_rank(comm);
-	int rooted = kind == TR_GATHER || kind == TR_SCATTER;
+	int rooted = bk == TR_GATHER || bk == TR_SCATTER;
 	/* arguments that MPI ignores at this rank are recorded as 0 */
-	int send_ok = !(kind == TR_SCATTER && me != root);
-	int recv_ok = !(kind == TR_GATHER && me != root);
+	int send_ok = !(bk == TR_SCATTER && me != root);
+	int recv_ok = !(bk == TR_GATHER && me != root);
 	size_t i = TR_REC_FIRST;
 	i = put_side(w, i, sbuf, send_ok ? scount : 0, send_ok ? stype : MPI_DATATYPE_NULL);
 	i = put_side(w, i, rbuf, recv_ok ? rcount : 0, recv_ok ? rtype : MPI_DATATYPE_NULL);
 	if (rooted)
 		w[i++] = s64(root);
-	i = put_comm(w, i, comm);
-	rec_close(w, i, t0, t1);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 #define GATHER_FN(NAME, KIND) \
@@ -1216,11 +1285,24 @@ static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Data
 	{ \
 		uint64_t t0 = now(); \
 		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, t0, now()); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL, t0, \
+		           now()); \
+		return ret; \
+	}
+#define IGATHER_FN(NAME, KIND) \
+	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	         MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, t0, \
+		           now()); \
 		return ret; \
 	}
 GATHER_FN(MPI_Gather, TR_GATHER)
 GATHER_FN(MPI_Scatter, TR_SCATTER)
+IGATHER_FN(MPI_Igather, TR_IGATHER)
+IGATHER_FN(MPI_Iscatter, TR_ISCATTER)
 
 #define ALLGATHER_FN(NAME, KIND) \
 	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
@@ -1228,11 +1310,42 @@ GATHER_FN(MPI_Scatter, TR_SCATTER)
 	{ \
 		uint64_t t0 = now(); \
 		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, t0, now()); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, NULL, t0, \
+		           now()); \
+		return ret; \
+	}
+#define IALLGATHER_FN(NAME, KIND) \
+	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
+	         MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req) \
+	{ \
+		uint64_t t0 = now(); \
+		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req); \
+		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, req, t0, \
+		           now()); \
 		return ret; \
 	}
 ALLGATHER_FN(MPI_Allgather, TR_ALLGATHER)
 ALLGATHER_FN(MPI_Alltoall, TR_ALLTOALL)
+IALLGATHER_FN(MPI_Iallgather, TR_IALLGATHER)
+IALLGATHER_FN(MPI_Ialltoall, TR_IALLTOALL)
+
+static void rec_gatherv(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
+                        const void *rbuf, const int rcounts[], const int displs[],
+                        MPI_Datatype rtype, int root, MPI_Comm comm, const MPI_Request *req,
+                        uint64_t t0, uint64_t t1)
+{
+	int p = comm_size(comm), at_root = comm_rank(comm) == root;
+	uint64_t *w = rec_open(kind, (size_t)p);
+	if (!w)
+		return;
+	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
+	w[i++] = h_ptr(rbuf);
+	i = put_counts(w, i, at_root ? rcounts : NULL, p);
+	i = put_counts(w, i, at_root ? displs : NULL, p);
+	i = put_dtype(w, i, at_root ? rtype : MPI_DATATYPE_NULL);
+	w[i++] = s64(root);
+	rec_end(w, i, comm, req, t0, t1);
+}
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
@@ -1240,21 +1353,40 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-	uint64_t t1 = now();
-	int p = comm_size(comm), me = comm_rank(comm);
-	uint64_t *w = rec_open(TR_GATHERV, (size_t)p);
-	if (w) {
-		int at_root = me == root;
-		size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-		w[i++] = h_ptr(rbuf);
-		i = put_counts(w, i, at_root ? rcounts : NULL, p);
-		i = put_counts(w, i, at_root ? displs : NULL, p);
-		i = put_dtype(w, i, at_root ? rtype : MPI_DATATYPE_NULL);
-		w[i++] = s64(root);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_gatherv(TR_GATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
+	            NULL, t0, now());
 	return ret;
+}
+
+int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                 MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
+	                        req);
+	rec_gatherv(TR_IGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
+	            req, t0, now());
+	return ret;
+}
+
+static void rec_scatterv(enum tr_kind kind, const void *sbuf, const int scounts[],
+                         const int displs[], MPI_Datatype stype, const void *rbuf, int rcount,
+                         MPI_Datatype rtype, int root, MPI_Comm comm, const MPI_Request *req,
+                         uint64_t t0, uint64_t t1)
+{
+	int p = comm_size(comm), at_root = comm_rank(comm) == root;
+	uint64_t *w = rec_open(kind, (size_t)p);
+	if (!w)
+		return;
+	size_t i = TR_REC_FIRST;
+	w[i++] = h_ptr(sbuf);
+	i = put_counts(w, i, at_root ? scounts : NULL, p);
+	i = put_counts(w, i, at_root ? displs : NULL, p);
+	i = put_dtype(w, i, at_root ? stype : MPI_DATATYPE_NULL);
+	i = put_side(w, i, rbuf, rcount, rtype);
+	w[i++] = s64(root);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
@@ -1263,22 +1395,38 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-	uint64_t t1 = now();
-	int p = comm_size(comm), me = comm_rank(comm);
-	uint64_t *w = rec_open(TR_SCATTERV, (size_t)p);
-	if (w) {
-		int at_root = me == root;
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(sbuf);
-		i = put_counts(w, i, at_root ? scounts : NULL, p);
-		i = put_counts(w, i, at_root ? displs : NULL, p);
-		i = put_dtype(w, i, at_root ? stype : MPI_DATATYPE_NULL);
-		i = put_side(w, i, rbuf, rcount, rtype);
-		w[i++] = s64(root);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_scatterv(TR_SCATTERV, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
+	             NULL, t0, now());
 	return ret;
+}
+
+int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
+                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                  MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
+	                         req);
+	rec_scatterv(TR_ISCATTERV, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
+	             comm, req, t0, now());
+	return ret;
+}
+
+static void rec_allgatherv(enum tr_kind kind, const void *sbuf, int scount,
+                           MPI_Datatype stype, const void *rbuf, const int rcounts[],
+                           const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                           const MPI_Request *req, uint64_t t0, uint64_t t1)
+{
+	int p = comm_size(comm);
+	uint64_t *w = rec_open(kind, (size_t)p);
+	if (!w)
+		return;
+	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
+	w[i++] = h_ptr(rbuf);
+	i = put_counts(w, i, rcounts, p);
+	i = put_counts(w, i, displs, p);
+	i = put_dtype(w, i, rtype);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -1287,19 +1435,41 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-	uint64_t t1 = now();
-	int p = comm_size(comm);
-	uint64_t *w = rec_open(TR_ALLGATHERV, (size_t)p);
-	if (w) {
-		size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-		w[i++] = h_ptr(rbuf);
-		i = put_counts(w, i, rcounts, p);
-		i = put_counts(w, i, displs, p);
-		i = put_dtype(w, i, rtype);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_allgatherv(TR_ALLGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
+	               NULL, t0, now());
 	return ret;
+}
+
+int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                    const int rcounts[], const int displs[], MPI_Datatype rtype,
+                    MPI_Comm comm, MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req);
+	rec_allgatherv(TR_IALLGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
+	               req, t0, now());
+	return ret;
+}
+
+static void rec_alltoallv(enum tr_kind kind, const void *sbuf, const int scounts[],
+                          const int sdispls[], MPI_Datatype stype, const void *rbuf,
+                          const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                          MPI_Comm comm, const MPI_Request *req, uint64_t t0, uint64_t t1)
+{
+	int p = comm_size(comm), in_place = sbuf == MPI_IN_PLACE;
+	uint64_t *w = rec_open(kind, (size_t)p);
+	if (!w)
+		return;
+	size_t i = TR_REC_FIRST;
+	w[i++] = h_ptr(sbuf);
+	i = put_counts(w, i, in_place ? NULL : scounts, p);
+	i = put_counts(w, i, in_place ? NULL : sdispls, p);
+	i = put_dtype(w, i, in_place ? MPI_DATATYPE_NULL : stype);
+	w[i++] = h_ptr(rbuf);
+	i = put_counts(w, i, rcounts, p);
+	i = put_counts(w, i, rdispls, p);
+	i = put_dtype(w, i, rtype);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -1309,23 +1479,21 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 	uint64_t t0 = now();
 	int ret = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
 	                         rtype, comm);
-	uint64_t t1 = now();
-	int p = comm_size(comm);
-	uint64_t *w = rec_open(TR_ALLTOALLV, (size_t)p);
-	if (w) {
-		int in_place = sbuf == MPI_IN_PLACE;
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(sbuf);
-		i = put_counts(w, i, in_place ? NULL : scounts, p);
-		i = put_counts(w, i, in_place ? NULL : sdispls, p);
-		i = put_dtype(w, i, in_place ? MPI_DATATYPE_NULL : stype);
-		w[i++] = h_ptr(rbuf);
-		i = put_counts(w, i, rcounts, p);
-		i = put_counts(w, i, rdispls, p);
-		i = put_dtype(w, i, rtype);
-		i = put_comm(w, i, comm);
-		rec_close(w, i, t0, t1);
-	}
+	rec_alltoallv(TR_ALLTOALLV, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+	              comm, NULL, t0, now());
+	return ret;
+}
+
+int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                   MPI_Datatype stype, void *rbuf, const int rcounts[],
+                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm,
+                   MPI_Request *req)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
+	                          rtype, comm, req);
+	rec_alltoallv(TR_IALLTOALLV, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
+	              rtype, comm, req, t0, now());
 	return ret;
 }
 
@@ -1372,6 +1540,74 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (w) {
 		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = h_group(group);
+		w[i++] = h_comm(*newcomm);
+		rec_close(w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_split_type(comm, type, key, info, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(TR_COMM_SPLIT_TYPE, 0);
+	if (w) {
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
+		w[i++] = s64(type);
+		w[i++] = s64(key);
+		w[i++] = h_info(info);
+		w[i++] = h_comm(*newcomm);
+		rec_close(w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_create_group(comm, group, tag, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(TR_COMM_CREATE_GROUP, 0);
+	if (w) {
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
+		w[i++] = h_group(group);
+		w[i++] = s64(tag);
+		w[i++] = h_comm(*newcomm);
+		rec_close(w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(TR_CART_CREATE, 0);
+	if (w) {
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
+		w[i++] = s64(ndims);
+		w[i++] = s64(reorder);
+		w[i++] = h_comm(*newcomm);
+		rec_close(w, i, t0, t1);
+		put_commdef(*newcomm, t1);
+	}
+	return ret;
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Cart_sub(comm, remain_dims, newcomm);
+	uint64_t t1 = now();
+	uint64_t *w = rec_open(TR_CART_SUB, 0);
+	if (w) {
+		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = h_comm(*newcomm);
 		rec_close(w, i, t0, t1);
 		put_commdef(*newcomm, t1);

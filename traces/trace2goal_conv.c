@@ -64,7 +64,7 @@ int t2g_coll_find(const char *name)
 /* The class of a traced collective, or -1 for other calls. */
 static int coll_class(enum tr_kind k)
 {
-	switch (k) {
+	switch (tr_blocking(k)) {
 	case TR_BARRIER: return T2G_BARRIER;
 	case TR_BCAST: return T2G_BCAST;
 	case TR_REDUCE: return T2G_REDUCE;
@@ -164,6 +164,7 @@ struct comm {
 	const int64_t *members;  /* world ranks in comm rank order (in the trace's pool) */
 	int64_t *own;            /* members built here (implicit communicators) */
 	int dead;                /* freed or never usable */
+	uint32_t nbc;            /* nonblocking collectives started on it */
 };
 
 /* A pending nonblocking operation. */
@@ -806,7 +807,7 @@ static int prescan(struct conv *cv)
 			cv->rsrc[i] = c->st_source;
 			cv->rtag[i] = c->st_tag;
 		}
-		if (tr_is_isend(c->kind) || c->kind == TR_IRECV) {
+		if (tr_starts_request((enum tr_kind)c->kind)) {
 			if (pend_push(cv, c->req, (uint32_t)i, 0))
 				return -1;
 		} else if (c->kind == TR_REQUEST_FREE) {
@@ -903,7 +904,7 @@ static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const i
 	int nl0 = c->len[0] == (uint32_t)c->comm_size && c->comm_size > 0;
 	int nl1 = c->len[1] == (uint32_t)c->comm_size && c->comm_size > 0;
 	*peer = NULL;
-	switch ((enum tr_kind)c->kind) {
+	switch (tr_blocking((enum tr_kind)c->kind)) {
 	case TR_BARRIER:
 		return 0;
 	case TR_BCAST:
@@ -938,10 +939,15 @@ static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const i
 	}
 }
 
-/* Replaces collective c by the pattern of its class for its communicator. */
-static int collective(struct conv *cv, const struct tr_call *c, int cls)
+/* Replaces collective c by the pattern of its class for its communicator.
+ * Blocking (done = NULL): the program continues after every op of the
+ * pattern that no other of its ops requires.  Nonblocking: the program
+ * continues at once, and *done is the op (or NONE) that the completion of
+ * the call's request waits for. */
+static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *done)
 {
-	const struct comm *m = comm_of(cv, c);
+	struct comm *m = comm_of(cv, c);
+	enum tr_kind bk = tr_blocking((enum tr_kind)c->kind);
 	const int64_t *peer_bytes;
 	sg_params p;
 	int pat = cv->opt->pattern[cls];
@@ -951,10 +957,14 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 	sg_sink s;
 	char err[512];
 	uint32_t base = NONE;
-	int64_t size;
+	int64_t size, space = 1;
 
 	if (!m)
 		return cv->failed ? -1 : 0;
+	/* the rounds of a nonblocking collective have tags of their own: it
+	 * may overlap the next collectives on its communicator */
+	if (done)
+		space = 2 + (int64_t)m->nbc++;
 	cv->st.collectives++;
 	n = (uint64_t)m->size;
 	grow = n == cv->N && cv->K > 1;
@@ -967,8 +977,8 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 	p.nranks = P;
 	p.size = size > 0 ? (uint64_t)size : 0;
 	p.root = 0;
-	if (c->kind == TR_BCAST || c->kind == TR_REDUCE || c->kind == TR_GATHER ||
-	    c->kind == TR_GATHERV || c->kind == TR_SCATTER || c->kind == TR_SCATTERV) {
+	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
+	    bk == TR_SCATTER || bk == TR_SCATTERV) {
 		if (c->root < 0 || (uint64_t)c->root >= n)
 			return call_err(cv, c, "root %d is not a rank of the communicator (0..%d)",
 			                (int)c->root, (int)n - 1);
@@ -1018,7 +1028,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 			uint64_t q = op.peer;  /* rank in the (grown) communicator */
 			uint64_t tq = q % n;
 			op.peer = (uint32_t)((grow ? q / n : cv->j) * cv->N + (uint64_t)m->members[tq]);
-			op.tag = goal_tag(cv, 1, m->gid, op.tag);
+			op.tag = goal_tag(cv, space, m->gid, op.tag);
 			if (op.kind == GOAL_SEND && peer_bytes)
 				op.size = peer_bytes[tq] > 0 ? (uint64_t)peer_bytes[tq] : 0;
 		}
@@ -1034,13 +1044,20 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 	for (size_t k = 0; k < cv->ncdeps; k++)
 		if (sg_out_dep(cv->out, base + cv->cdeps[k].a, base + cv->cdeps[k].b, cv->cdeps[k].ireq))
 			return out_fail(cv);
-	/* the program continues after every op nothing else in the pattern needs */
-	cv->f.n = 0;
+	/* the program (or the request) continues after every op nothing else in
+	 * the pattern needs */
 	{
-		size_t nexit = 0;
+		struct front keep = cv->f;
+		size_t nexit = 0, last = 0;
+		cv->f.n = 0;
 		for (size_t k = 0; k < cv->ncops; k++)
-			nexit += !(cv->cflag[k] & 2);
-		if (nexit > FRONT_MAX) {
+			if (!(cv->cflag[k] & 2)) {
+				nexit++;
+				last = k;
+			}
+		if (done && nexit == 1) {
+			*done = base + (uint32_t)last;
+		} else if (done || nexit > FRONT_MAX) {
 			goal_op j;
 			uint32_t ji;
 			memset(&j, 0, sizeof j);
@@ -1051,11 +1068,39 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls)
 			for (size_t k = 0; k < cv->ncops; k++)
 				if (!(cv->cflag[k] & 2) && sg_out_dep(cv->out, ji, base + (uint32_t)k, 0))
 					return out_fail(cv);
-			front_set(cv, ji, 0);
+			if (done)
+				*done = ji;
+			else
+				front_set(cv, ji, 0);
 		} else {
 			for (size_t k = 0; k < cv->ncops; k++)
 				if (!(cv->cflag[k] & 2))
 					front_add(cv, base + (uint32_t)k);
+		}
+		if (done)
+			cv->f = keep;
+	}
+	/* a nonblocking collective: the program goes on once the pattern's
+	 * first ops have started (as after MPI_Isend) */
+	if (done) {
+		size_t nentry = 0, first = 0;
+		for (size_t k = cv->ncops; k-- > 0;)
+			if (!(cv->cflag[k] & 1)) {
+				nentry++;
+				first = k;
+			}
+		if (nentry == 1) {
+			front_set(cv, base + (uint32_t)first, 1);
+		} else {
+			uint32_t ji;
+			cv->f.n = 0;
+			ji = emit_calc(cv, 0);
+			if (ji == NONE)
+				return -1;
+			for (size_t k = 0; k < cv->ncops; k++)
+				if (!(cv->cflag[k] & 1) && sg_out_dep(cv->out, ji, base + (uint32_t)k, 1))
+					return out_fail(cv);
+			front_set(cv, ji, 0);
 		}
 	}
 	return cv->failed ? -1 : 0;
@@ -1212,7 +1257,8 @@ static int convert_call(struct conv *cv, size_t i)
 		return 0;
 	}
 	case TR_CANCEL: case TR_PROBE: case TR_IPROBE:
-	case TR_COMM_SPLIT: case TR_COMM_DUP: case TR_COMM_CREATE: case TR_COMM_FREE:
+	case TR_COMM_SPLIT: case TR_COMM_SPLIT_TYPE: case TR_COMM_DUP: case TR_COMM_CREATE:
+	case TR_COMM_CREATE_GROUP: case TR_CART_CREATE: case TR_CART_SUB: case TR_COMM_FREE:
 		return 0;
 	case TR_COMMDEF:
 		return comm_define(cv, c);
@@ -1221,9 +1267,14 @@ static int convert_call(struct conv *cv, size_t i)
 	}
 	cls = coll_class(k);
 	if (cls >= 0) {
+		uint32_t done = NONE;
 		if (flush_calc(cv, c))
 			return -1;
-		return collective(cv, c, cls);
+		if (tr_blocking(k) == k)
+			return collective(cv, c, cls, NULL);
+		if (collective(cv, c, cls, &done))
+			return -1;
+		return pend_push(cv, c->req, (uint32_t)i, done);
 	}
 	return 0;
 }

@@ -4,14 +4,17 @@
 #ifndef TRACE_KINDS_H
 #define TRACE_KINDS_H
 
-/* X(ID, "line name", goaltrace layout, liballprof layout)
+/* X(ID, "line name", goaltrace layout, liballprof layout or NULL)
  *
  * A layout lists the fields between START and END, one letter per field as
  * written in the goaltrace dialect (our files) and in the liballprof dialect
  * (files of the LogGOPSim toolchain).  Both dialects have the same number of
  * ':'-separated fields per call (A and D take two); only the content of
  * output arguments differs (liballprof prints the address of the output
- * variable where goaltrace prints its value).  Field letters:
+ * variable where goaltrace prints its value).  A call that liballprof does
+ * not record (NULL) is an unknown call in its files.  A nonblocking
+ * collective has the fields of its blocking twin (TR_ICOLLS) and then its
+ * request.  Field letters:
  *   p  pointer or ignored value, printed unsigned      i  ignored int, signed
  *   b  buffer address (ignored)
  *   n  element count         d  datatype "id,size,extent"
@@ -72,9 +75,29 @@
 	X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", "bbndoc",        "bbndoc") \
 	X(SCAN,                 "MPI_Scan",                 "bbndoc",        "bbndoc") \
 	X(EXSCAN,               "MPI_Exscan",               "bbndoc",        "bbndoc") \
+	X(IBARRIER,             "MPI_Ibarrier",             "cR",            NULL) \
+	X(IBCAST,               "MPI_Ibcast",               "bndrcR",        NULL) \
+	X(IREDUCE,              "MPI_Ireduce",              "bbndorcR",      NULL) \
+	X(IALLREDUCE,           "MPI_Iallreduce",           "bbndocR",       NULL) \
+	X(IGATHER,              "MPI_Igather",              "bndbndrcR",     NULL) \
+	X(IGATHERV,             "MPI_Igatherv",             "bndbADdrcR",    NULL) \
+	X(ISCATTER,             "MPI_Iscatter",             "bndbndrcR",     NULL) \
+	X(ISCATTERV,            "MPI_Iscatterv",            "bADdbndrcR",    NULL) \
+	X(IALLGATHER,           "MPI_Iallgather",           "bndbndcR",      NULL) \
+	X(IALLGATHERV,          "MPI_Iallgatherv",          "bndbADdcR",     NULL) \
+	X(IALLTOALL,            "MPI_Ialltoall",            "bndbndcR",      NULL) \
+	X(IALLTOALLV,           "MPI_Ialltoallv",           "bADdbADdcR",    NULL) \
+	X(IREDUCE_SCATTER,      "MPI_Ireduce_scatter",      "bbQdocR",       NULL) \
+	X(IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", "bbndocR",     NULL) \
+	X(ISCAN,                "MPI_Iscan",                "bbndocR",       NULL) \
+	X(IEXSCAN,              "MPI_Iexscan",              "bbndocR",       NULL) \
 	X(COMM_SPLIT,           "MPI_Comm_split",           "cKYN",          "cKYp") \
+	X(COMM_SPLIT_TYPE,      "MPI_Comm_split_type",      "ciYpN",         NULL) \
 	X(COMM_DUP,             "MPI_Comm_dup",             "cN",            "cp") \
 	X(COMM_CREATE,          "MPI_Comm_create",          "cpN",           "cpp") \
+	X(COMM_CREATE_GROUP,    "MPI_Comm_create_group",    "cpiN",          NULL) \
+	X(CART_CREATE,          "MPI_Cart_create",          "ciiN",          NULL) \
+	X(CART_SUB,             "MPI_Cart_sub",             "cN",            NULL) \
 	X(COMM_FREE,            "MPI_Comm_free",            "F",             "p") \
 	X(COMM_RANK,            "MPI_Comm_rank",            "ci",            "cp") \
 	X(COMM_SIZE,            "MPI_Comm_size",            "ci",            "cp") \
@@ -93,6 +116,32 @@ enum tr_kind {
 static inline int tr_is_isend(enum tr_kind k)
 {
 	return k == TR_ISEND || k == TR_IBSEND || k == TR_ISSEND || k == TR_IRSEND;
+}
+
+/* The nonblocking collectives and their blocking twins: X(ICOLL, COLL). */
+#define TR_ICOLLS(X) \
+	X(IBARRIER, BARRIER) X(IBCAST, BCAST) X(IREDUCE, REDUCE) X(IALLREDUCE, ALLREDUCE) \
+	X(IGATHER, GATHER) X(IGATHERV, GATHERV) X(ISCATTER, SCATTER) X(ISCATTERV, SCATTERV) \
+	X(IALLGATHER, ALLGATHER) X(IALLGATHERV, ALLGATHERV) X(IALLTOALL, ALLTOALL) \
+	X(IALLTOALLV, ALLTOALLV) X(IREDUCE_SCATTER, REDUCE_SCATTER) \
+	X(IREDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK) X(ISCAN, SCAN) X(IEXSCAN, EXSCAN)
+
+/* The blocking twin of a nonblocking collective; any other kind itself. */
+static inline enum tr_kind tr_blocking(enum tr_kind k)
+{
+	switch (k) {
+#define TR_ICOLL_CASE(i, b) case TR_##i: return TR_##b;
+	TR_ICOLLS(TR_ICOLL_CASE)
+#undef TR_ICOLL_CASE
+	default: return k;
+	}
+}
+
+/* Whether kind k starts a request: a nonblocking send, receive or
+ * collective. */
+static inline int tr_starts_request(enum tr_kind k)
+{
+	return tr_is_isend(k) || k == TR_IRECV || tr_blocking(k) != k;
 }
 
 /* The line name of each kind (defined in trace_write.c). */

@@ -241,12 +241,12 @@ static int layout_fields(const char *l)
 	return n;
 }
 
-/* Looks a call name up; TR_OTHER if unknown. */
-static enum tr_kind find_kind(const struct field *f)
+/* Looks a call name up; TR_OTHER if unknown (or not recorded in dialect). */
+static enum tr_kind find_kind(const struct field *f, int dialect)
 {
 	size_t n = (size_t)(f->e - f->s);
 	for (int k = 0; k < TR_OTHER; k++)
-		if (k != TR_COMMDEF && strlen(tr_kind_names[k]) == n &&
+		if (k != TR_COMMDEF && layout[dialect][k] && strlen(tr_kind_names[k]) == n &&
 		    memcmp(tr_kind_names[k], f->s, n) == 0)
 			return (enum tr_kind)k;
 	return TR_OTHER;
@@ -486,7 +486,7 @@ static int parse_call(struct parser *ps, const char *s, const char *e)
 	call.line = ps->lineno;
 	call.peer = call.rpeer = call.root = call.index = -1;
 	int commdef = f[0].e - f[0].s == 6 && memcmp(f[0].s, "# comm", 6) == 0;
-	enum tr_kind k = commdef ? TR_COMMDEF : find_kind(&f[0]);
+	enum tr_kind k = commdef ? TR_COMMDEF : find_kind(&f[0], ps->t->dialect);
 	call.kind = (uint16_t)k;
 	const char *l = layout[ps->t->dialect][k];
 	int ntimes = commdef ? 0 : 2;
@@ -567,12 +567,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Whether kind k starts a nonblocking send or receive. */
-static int starts_request(enum tr_kind k)
-{
-	return tr_is_isend(k) || k == TR_IRECV;
-}
-
 /* The request size of a trace read with 8-byte derived ids (see struct
  * tr_options): 4 when some array of two or more requests at A has a
  * started request at A + 4, then its derived ids are rewritten.  Returns
@@ -583,14 +577,14 @@ static int detect_request_size(struct tr_trace *t)
 	int64_t *h;
 	int four = 0;
 	for (size_t i = 0; i < t->ncalls; i++)
-		n += starts_request((enum tr_kind)t->calls[i].kind);
+		n += tr_starts_request((enum tr_kind)t->calls[i].kind);
 	if (n == 0)
 		return 0;
 	h = malloc(n * sizeof *h);
 	if (!h)
 		return -1;
 	for (size_t i = 0; i < t->ncalls; i++)
-		if (starts_request((enum tr_kind)t->calls[i].kind))
+		if (tr_starts_request((enum tr_kind)t->calls[i].kind))
 			h[k++] = (int64_t)t->calls[i].req;
 	qsort(h, n, sizeof *h, cmp_i64);
 	for (size_t i = 0; i < t->ncalls && !four; i++) {

@@ -124,6 +124,33 @@ printf '%s\n' "loggopsim: error: incomplete run: 1 of 2 ranks stuck, 0 of 6 ops 
 	"rank 0: message from 1 tag 1 (8 bytes, send l3) never received" "exit 1" >"$tmp/want"
 same "wild: in one context the wildcard takes the barrier's message" "$tmp/got" "$tmp/want"
 
+# Nonblocking collectives (goaltrace): rank 0 starts an Ibcast (root, 100
+# bytes), an Irecv from any source with any tag whose Waitall keeps no
+# status (so it stays a wildcard) and an Ibarrier, then computes 10 us; rank
+# 1 starts the Ibcast and the Ibarrier, computes 1 us, sends 8 bytes, and
+# completes them by Wait and a Test loop. Each pattern's ops start from the
+# program position; what follows waits until they have started; the
+# completions wait for their last ops. Default parameters: rank 0's barrier
+# send waits for the NIC (busy with the 100 bytes until g+99G = 1594), so
+# its calc runs 3094..13094 (after that send's o); rank 1's barrier message
+# (arrived 4000) is handled 13094..14594 and takes the barrier receive, not
+# the wildcard, which takes the 8 bytes (arrived 6500) at 14594..16136 (o +
+# 7G). Rank 1 handles the bcast message at 4000..6094, rank 0's barrier
+# message at 6094..7594, then its last calc, which waits for the bcast,
+# 7594..8594.
+golden nbc 0 --strict $C/nbc
+"$SIM" -q "$tmp/nbc.out" 2>&1 | grep '^Host' >"$tmp/got"
+printf '%s\n' "Host 0: 16136" "Host 1: 8594" >"$tmp/want"
+same "nbc: simulated times" "$tmp/got" "$tmp/want"
+# in one context the wildcard takes the barrier's message
+sed -E 's/ comm [0-9]+$//' "$tmp/nbc.out" >"$tmp/nbc1.goal"
+"$SIM" -q "$tmp/nbc1.goal" >/dev/null 2>"$tmp/got"
+echo "exit $?" >>"$tmp/got"
+printf '%s\n' "loggopsim: error: incomplete run: 1 of 2 ranks stuck, 1 of 15 ops never started" \
+	"rank 0: 1 op never started: l5" "rank 0: receive l4 from 1 tag 1 never matched" \
+	"rank 0: message from 1 tag 2 (8 bytes, send l7) never received" "exit 1" >"$tmp/want"
+same "nbc: in one context the wildcard takes the barrier's message" "$tmp/got" "$tmp/want"
+
 # --strict: the first unsupported call is an error
 golden p2p-strict 1 --strict $C/p2p
 

@@ -67,7 +67,11 @@ halo() {
 	calls=$calls,MPI_Bcast,MPI_Reduce,MPI_Allreduce,MPI_Gather,MPI_Gatherv,MPI_Scatter
 	calls=$calls,MPI_Scatterv,MPI_Allgather,MPI_Allgatherv,MPI_Alltoall,MPI_Alltoallv
 	calls=$calls,MPI_Reduce_scatter,MPI_Scan,MPI_Comm_split,MPI_Comm_dup,MPI_Comm_free
-	calls=$calls,MPI_Comm_rank,MPI_Comm_size
+	calls=$calls,MPI_Comm_rank,MPI_Comm_size,MPI_Cart_create,MPI_Cart_sub
+	calls=$calls,MPI_Comm_split_type,MPI_Ibarrier,MPI_Ibcast,MPI_Ireduce,MPI_Iallreduce
+	calls=$calls,MPI_Igather,MPI_Igatherv,MPI_Iscatter,MPI_Iscatterv,MPI_Iallgather
+	calls=$calls,MPI_Iallgatherv,MPI_Ialltoall,MPI_Ialltoallv,MPI_Ireduce_scatter
+	calls=$calls,MPI_Ireduce_scatter_block,MPI_Iscan,MPI_Iexscan
 	"$B/tests/trace_check" -k "$calls" "$dir"/halo-0.txt "$dir"/halo-1.txt \
 		"$dir"/halo-2.txt "$dir"/halo-3.txt
 	hst=$?

@@ -84,7 +84,8 @@ static void complete(uint64_t *reqs, size_t n, size_t *oldest, size_t *nopen, ui
 
 static int is_coll(int k)
 {
-	return k >= TR_BARRIER && k <= TR_EXSCAN;
+	int b = tr_blocking((enum tr_kind)k);
+	return b >= TR_BARRIER && b <= TR_EXSCAN;
 }
 
 int main(int argc, char **argv)
@@ -188,7 +189,7 @@ int main(int argc, char **argv)
 				if (src >= 0 && src < d->n && tag >= 0)
 					recvs[nr++] = (struct msg){ (int)d->world[src], r, d->id, tag, bytes };
 			}
-			if ((c->kind >= TR_ISEND && c->kind <= TR_IRECV) && c->kind != TR_RECV) {
+			if (tr_starts_request((enum tr_kind)c->kind)) {
 				if (nstarted == cap_reqs) {
 					cap_reqs = cap_reqs ? 2 * cap_reqs : 1024;
 					open_reqs = realloc(open_reqs, cap_reqs * sizeof *open_reqs);

@@ -97,6 +97,60 @@ static void tour(int rank, int size)
 		MPI_Recv(&y, 1, MPI_INT, 0, 18, dup, MPI_STATUS_IGNORE);
 	MPI_Comm_free(&dup);
 	MPI_Comm_free(&half);
+
+	/* Cartesian and shared-memory communicators; nonblocking collectives
+	 * overlapping point to point, completed by Waitall and a Test loop */
+	MPI_Comm cart, row, node;
+	int dims[2] = { 0, 0 }, periods[2] = { 1, 0 }, keep[2] = { 0, 1 };
+	MPI_Request q[16];
+	int nq = 0;
+	MPI_Dims_create(p, 2, dims);
+	MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+	MPI_Cart_sub(cart, keep, &row);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+	MPI_Ibcast(&x, 1, MPI_INT, 0, row, &q[nq++]);
+	MPI_Iallreduce(&rank, &y, 1, MPI_INT, MPI_SUM, cart, &q[nq++]);
+	MPI_Irecv(&one, 1, MPI_INT, left, 19, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Isend(&x, 1, MPI_INT, right, 19, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+	MPI_Ibarrier(node, &q[0]);
+	flag = 0;
+	while (!flag)
+		MPI_Test(&q[0], &flag, MPI_STATUS_IGNORE);
+	int *b3 = malloc((size_t)p * 4 * sizeof *b3), *b4 = malloc((size_t)p * 4 * sizeof *b4);
+	int *b5 = malloc((size_t)p * 4 * sizeof *b5), *b6 = malloc((size_t)p * 4 * sizeof *b6);
+	int z[6];
+	nq = 0;
+	MPI_Ireduce(&rank, &z[0], 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Igather(&rank, 1, MPI_INT, big, 1, MPI_INT, 0, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Igatherv(&rank, 1, MPI_INT, big2, (int[]){ 1, 1, 1, 1, 1, 1, 1, 1 }, dsp, MPI_INT, 0,
+	             MPI_COMM_WORLD, &q[nq++]);
+	MPI_Iscan(&one, &z[1], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Iexscan(&one, &z[2], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+	nq = 0;
+	for (int i = 0; i < p; i++)
+		big[i] = i;
+	MPI_Iscatter(big, 1, MPI_INT, &z[3], 1, MPI_INT, 0, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Iscatterv(big, cnt, dsp, MPI_INT, b3, cnt[rank], MPI_INT, 0, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Iallgather(&rank, 1, MPI_INT, b4, 1, MPI_INT, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Ialltoall(big, 1, MPI_INT, b5, 1, MPI_INT, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+	nq = 0;
+	MPI_Iallgatherv(b3, cnt[rank], MPI_INT, b6, cnt, dsp, MPI_INT, MPI_COMM_WORLD, &q[nq++]);
+	int *ones = (int[]){ 1, 1, 1, 1, 1, 1, 1, 1 };
+	MPI_Ialltoallv(big, ones, dsp, MPI_INT, b5, ones, dsp, MPI_INT, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Ireduce_scatter(big, &z[4], (int[]){ 1, 1, 1, 1, 1, 1, 1, 1 }, MPI_INT, MPI_SUM,
+	                    MPI_COMM_WORLD, &q[nq++]);
+	MPI_Ireduce_scatter_block(big2, &z[5], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[nq++]);
+	MPI_Waitall(nq, q, MPI_STATUSES_IGNORE);
+	MPI_Comm_free(&node);
+	MPI_Comm_free(&row);
+	MPI_Comm_free(&cart);
+	free(b3);
+	free(b4);
+	free(b5);
+	free(b6);
 	free(cnt);
 	free(dsp);
 	free(big);
