@@ -25,10 +25,10 @@ static void usage(FILE *f)
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
 	        "docs/traces.md) into a GOAL schedule for loggopsim (docs/trace2goal.md).\n"
-	        "TRACE: one file per rank, a folder (its *.txt files), or the file of rank 0\n"
-	        "alone (the other ranks' files are found next to it, the rank number in the\n"
-	        "name replaced, for the world size of the trace).  A file's rank is its\n"
-	        "'# rank:' line, else the number before '.txt' in its name.\n"
+	        "TRACE: one file per rank, a folder (its *.txt and *.dat files), or the file of\n"
+	        "rank 0 alone (the other ranks' files are found next to it, the rank number in\n"
+	        "the name replaced, for the world size of the trace).  A file's rank is its\n"
+	        "'# rank:' line, else the number before '.txt' or '.dat' in its name.\n"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -99,7 +99,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Adds the *.txt files of folder dir, in name order.  Returns 0 or 1
+/* Adds the trace files (t2g_trace_name) of folder dir, in name order.  Returns 0 or 1
  * (message printed). */
 static int add_dir(struct files *fs, const char *dir)
 {
@@ -114,7 +114,7 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+		if (!t2g_trace_name(e->d_name))
 			continue;
 		if (util_grow(&names, &cap, n + 1, sizeof *names)) {
 			rc = util_error("out of memory");
@@ -133,7 +133,7 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	closedir(d);
 	if (!rc && n == 0) {
-		fprintf(stderr, "%s: error: no *.txt trace files in this folder\n", dir);
+		fprintf(stderr, "%s: error: no *.txt or *.dat trace files in this folder\n", dir);
 		rc = 1;
 	}
 	if (!rc)
@@ -169,7 +169,8 @@ static int add_other_ranks(struct files *fs, const struct t2g_options *o)
 		return 0;
 	if (!t2g_name_digits(p0, &s, &e) || e - s != 1 || p0[s] != '0') {
 		fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but only this file "
-		        "was given and its name has no rank number 0 before '.txt' to find the others "
+		        "was given and its name has no rank number 0 before '.txt' or '.dat' to find "
+		        "the others "
 		        "by\n", p0, line, W);
 		return 1;
 	}
@@ -224,7 +225,7 @@ static int order_files(struct files *fs)
 	for (size_t i = 0; i < fs->n; i++)
 		if (fs->v[i].rank < 0) {
 			snprintf(err, sizeof err, "%s: error: cannot tell the rank of this trace (no "
-			         "'# rank:' line, no number before .txt)", fs->v[i].path);
+			         "'# rank:' line, no number before .txt or .dat)", fs->v[i].path);
 			return util_error_msg(err);
 		}
 	qsort(fs->v, fs->n, sizeof *fs->v, cmp_rank);

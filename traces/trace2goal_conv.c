@@ -111,10 +111,16 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 	return 0;
 }
 
+int t2g_trace_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && (strcmp(name + n - 4, ".txt") == 0 || strcmp(name + n - 4, ".dat") == 0);
+}
+
 int t2g_name_digits(const char *path, size_t *s, size_t *e)
 {
 	size_t n = strlen(path);
-	if (n <= 4 || strcmp(path + n - 4, ".txt") != 0)
+	if (!t2g_trace_name(path))
 		return 0;
 	*e = *s = n - 4;
 	while (*s > 0 && isdigit((unsigned char)path[*s - 1]))

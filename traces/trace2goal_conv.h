@@ -75,8 +75,12 @@ const char *t2g_coll_name(int c);
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
 
-/* The rank number in a trace file's name: where path ends in ".txt" after
- * one or more digits, their bytes [*s, *e); returns 1, else 0. */
+/* Whether a file name is that of a trace: it ends in ".txt" or ".dat"
+ * (the names liballprof writes) after at least one character. */
+int t2g_trace_name(const char *name);
+
+/* The rank number in a trace file's name: where path ends in ".txt" or
+ * ".dat" after one or more digits, their bytes [*s, *e); returns 1, else 0. */
 int t2g_name_digits(const char *path, size_t *s, size_t *e);
 
 /* The rank of a trace file: the "# rank: N" header line if the file has

@@ -99,6 +99,19 @@ golden p2p-x3 0 --extrapolate 3 -q $C/p2p
 simulates p2p-x3 "$tmp/p2p-x3.out"
 golden coll-x2 0 -x 2 $C/coll
 simulates coll-x2 "$tmp/coll-x2.out"
+# each copy's sub-communicators are its own: every message in the comms
+# of the split and duplicated communicators (not 0 and 1, the world's)
+# stays inside its copy of 4 ranks, while the world's collectives, grown to
+# 8 ranks, cross copies
+got=$(awk '/^rank /{r=$2} / (send|recv) /{c=0; for(i=1;i<=NF;i++) if($i=="comm") c=$(i+1)
+	q=$5; if (c > 1) { n++; if (int(q/4) != int(r/4)) bad++ } else if (c == 1 && int(q/4) != int(r/4)) x++ }
+	END { printf "%d %d %d", n, bad, (x > 0) }' "$tmp/coll-x2.out")
+if [ "$got" = "24 0 1" ]; then
+	ok "coll-x2: the sub-communicators' 24 messages stay in their copy, the world's cross"
+else
+	fail "coll-x2: the sub-communicators' 24 messages stay in their copy, the world's cross" \
+		"got (messages, crossing, world crosses) $got"
+fi
 golden coll-ring 0 --coll allreduce=allreduce_ring --coll alltoallv=alltoall_linear \
 	--coll bcast=bcast_chain $C/coll
 simulates coll-ring "$tmp/coll-ring.out"
@@ -252,6 +265,14 @@ fi
 same "p2p from rank 0's file alone ('# size' line)" "$tmp/a.goal" $C/p2p.goal
 "$T2G" -q $C/lap/pmpi-trace-rank-0.txt >"$tmp/a.goal" 2>&1
 same "lap from rank 0's file alone (liballprof: the largest communicator)" "$tmp/a.goal" $C/lap.goal
+# files named *.dat: from the folder (other files ignored) and from rank 0's
+mkdir "$tmp/dat"
+for f in $C/lap/*.txt; do b=$(basename "$f" .txt); cp "$f" "$tmp/dat/$b.dat"; done
+echo "not a trace" >"$tmp/dat/README"
+"$T2G" -q "$tmp/dat" >"$tmp/a.goal" 2>&1
+same "lap from a folder of *.dat files" "$tmp/a.goal" $C/lap.goal
+"$T2G" -q "$tmp/dat/pmpi-trace-rank-0.dat" >"$tmp/a.goal" 2>&1
+same "lap from rank 0's .dat file alone" "$tmp/a.goal" $C/lap.goal
 
 # A communicator without member list (liballprof) smaller than the world:
 # its calls are skipped with a warning and counted; --strict fails on them
@@ -349,7 +370,7 @@ expect "error: rank 0's file alone, rank 1's missing ('# size' line)" 1 \
 	"$tmp/alone/rank-0.txt"
 cp $C/p2p/rank-0.txt "$tmp/alone/run.txt"
 expect "error: rank 0's file alone, no rank number in its name" 1 \
-	"$tmp/alone/run.txt:3:1: error: the trace is of a run on 2 ranks, but only this file was given and its name has no rank number 0 before '.txt' to find the others by" \
+	"$tmp/alone/run.txt:3:1: error: the trace is of a run on 2 ranks, but only this file was given and its name has no rank number 0 before '.txt' or '.dat' to find the others by" \
 	"$tmp/alone/run.txt"
 # liballprof: the world size is that of the largest communicator (line 2)
 mkdir -p "$tmp/alone2"
