@@ -205,7 +205,7 @@ struct conv {
 	util_kmap comm_ids;      /* member list and occurrence -> global id */
 	util_kmap tags;          /* (space, comm id, tag) -> GOAL tag */
 	uint32_t ncomm_ids, ntags; /* global ids given (0 is the world's, 1.. the others'), tags */
-	util_kmap pairs;         /* (src, dst) -> sends minus receives (int32) */
+	util_kmap pairs;         /* (src, dst, comm) -> sends minus receives (int32) */
 	uint64_t anyrecv;        /* receives from any source */
 	/* per output rank */
 	const char *path;
@@ -293,10 +293,11 @@ static int out_fail(struct conv *cv)
 	return cerr(cv, "%s", e && e[0] ? e : "error: cannot write the schedule");
 }
 
-/* Counts a send from src to dst (d = 1) or a receive there (d = -1). */
-static void balance(struct conv *cv, uint64_t src, uint64_t dst, int d)
+/* Counts a send from src to dst in comm (d = 1) or a receive there
+ * (d = -1). */
+static void balance(struct conv *cv, uint64_t src, uint64_t dst, uint32_t comm, int d)
 {
-	uint64_t key[2] = { src, dst };
+	uint64_t key[3] = { src, dst, comm };
 	uint32_t *v = util_kmap_get(&cv->pairs, key, sizeof key);
 	if (v)
 		*v = (uint32_t)((int32_t)*v + d);
@@ -315,12 +316,13 @@ static int check_balance(struct conv *cv)
 	for (size_t i = 0; i < cv->pairs.nent; i++) {
 		const util_kent *e = &cv->pairs.ent[i];
 		int32_t b = (int32_t)e->val;
-		uint64_t key[2];
+		uint64_t key[3];
 		memcpy(key, cv->pairs.arena + e->off, sizeof key);
 		if (b > 0) {
 			lost_sends += (uint64_t)b;
 			if (!have_first) {
-				memcpy(first, key, sizeof first);
+				first[0] = key[0];
+				first[1] = key[1];
 				have_first = 1;
 			}
 		} else if (b < 0) {
@@ -374,13 +376,13 @@ static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
 	cv->st.ops++;
 	if (op->kind == GOAL_SEND) {
 		cv->st.sends++;
-		balance(cv, cv->R, op->peer, 1);
+		balance(cv, cv->R, op->peer, comm, 1);
 	} else if (op->kind == GOAL_RECV) {
 		cv->st.recvs++;
 		if (op->peer == GOAL_ANY_SOURCE)
 			cv->anyrecv++;
 		else
-			balance(cv, op->peer, cv->R, -1);
+			balance(cv, op->peer, cv->R, comm, -1);
 	}
 	else {
 		cv->st.calcs++;

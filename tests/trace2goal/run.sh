@@ -180,6 +180,18 @@ grep -v '^MPI_Foo' "$tmp/lost/rank-0.txt" >"$tmp/r0" && mv "$tmp/r0" "$tmp/lost/
 echo "exit $?" >>"$tmp/got"
 printf '%s\n' "trace2goal: error: 1 send has no receive to match it (rank 0 to rank 1, for one), and 1 receive has no send to match it (--strict)" "exit 1" >"$tmp/want"
 same "unmatched messages: an error with --strict" "$tmp/got" "$tmp/want"
+# a send and a receive between the same ranks, but on two communicators
+# (the world and its duplicate), do not balance
+mkdir "$tmp/ctx"
+printf '%s\n' "# goaltrace trace format 1" "# rank: 0" "# size: 2" "MPI_Init:0.000:1:2:1.000" \
+	"# comm:10:0,1" "MPI_Comm_dup:1.000:10,0,2:20:2.000" "# comm:20:0,1" \
+	"MPI_Send:3.000:1:1:13,1,1:1:0:10,0,2:4.000" "MPI_Finalize:5.000:6.000" >"$tmp/ctx/r-0.txt"
+printf '%s\n' "# goaltrace trace format 1" "# rank: 1" "# size: 2" "MPI_Init:0.000:1:2:1.000" \
+	"# comm:10:0,1" "MPI_Comm_dup:1.000:10,1,2:20:2.000" "# comm:20:0,1" \
+	"MPI_Recv:3.000:1:1:13,1,1:0:0:20,1,2:0,0,1:4.000" "MPI_Finalize:5.000:6.000" >"$tmp/ctx/r-1.txt"
+"$T2G" "$tmp/ctx" 2>&1 >/dev/null | tail -1 >"$tmp/got"
+echo "warning: 1 send has no receive to match it (rank 0 to rank 1, for one), and 1 receive has no send to match it; the simulation will not complete" >"$tmp/want"
+same "unmatched messages: a send and a receive on two communicators" "$tmp/got" "$tmp/want"
 cp "$tmp/lost/rank-0.txt" "$tmp/empty/"
 : >"$tmp/empty/rank-1.txt"
 "$T2G" "$tmp/empty" >/dev/null 2>"$tmp/got"
