@@ -1,8 +1,9 @@
 /* num.h: the number syntax of the tools' options and files: non-negative
  * integers, exact decimals (at most 9 fraction digits), ranges of values
- * ("1000..64000*2", "2..64", "0.1..0.5+0.2", "2..70:4") and times with a
- * unit ("1.5ms").  Parsers take a byte string s[0..n) (no sign, no blanks)
- * and return a num_err; the caller writes its own message. */
+ * ("1000..64000*2", "2..64", "0.1..0.5+0.2", "2..70:4"), times with a
+ * unit ("1.5ms") and rank lists ("0-15,32").  Parsers take a byte string
+ * s[0..n) (no sign, no blanks) and return a num_err; the caller writes its
+ * own message. */
 #ifndef UTIL_NUM_H
 #define UTIL_NUM_H
 
@@ -129,5 +130,13 @@ int num_range_next(const num_range *r, num_range_it *it, num_dec *v);
  * ns.  Returns NUM_OK with *ns set, NUM_SYNTAX (not such a time, or an
  * unknown unit) or NUM_BIG (above UINT64_MAX ns). */
 num_err num_time_parse(const char *s, size_t n, uint64_t *ns);
+
+/* ---- Rank lists ---- */
+
+/* Parse a rank list like "0-15,32" (ranks and inclusive ranges, any order,
+ * overlaps allowed) into sorted, merged pairs lo, hi in *out (malloc'ed;
+ * free it), *n pairs.  Returns 0, or -1 with "bad rank list 'S' (expected
+ * e.g. 0-15,32)" or "out of memory" in err. */
+int num_ranks_parse(const char *s, uint64_t **out, size_t *n, char *err, size_t errlen);
 
 #endif

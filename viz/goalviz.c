@@ -18,7 +18,6 @@
 #include "viz_render.h"
 #include "viz_sched.h"
 #include "timeline.h"
-#include "viz_args.h"
 
 extern char **environ;
 
@@ -248,7 +247,7 @@ int main(int argc, char **argv)
 	}
 	uint64_t *rg = NULL;
 	size_t nrg = 0;
-	if (ranks && viz_parse_ranges(ranks, &rg, &nrg, err, sizeof err))
+	if (ranks && num_ranks_parse(ranks, &rg, &nrg, err, sizeof err))
 		return util_usage("%s", err);
 	w.ranges = rg;
 	w.nranges = nrg;

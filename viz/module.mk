@@ -2,7 +2,7 @@
 # libviz holds the renderers and goalviz's rank lists; the timeline reader
 # is libtimeline's (timeline/).
 
-VIZ_SRCS := viz/viz_args.c viz/viz_render.c viz/viz_sched.c
+VIZ_SRCS := viz/viz_render.c viz/viz_sched.c
 VIZ_OBJS := $(VIZ_SRCS:%.c=$(B)/obj/%.o)
 LIBVIZ := $(B)/lib/libviz.a
 

@@ -5,7 +5,6 @@
 #include "check.h"
 #include "num.h"
 #include "timeline.h"
-#include "viz_args.h"
 
 static const char pingpong[] =
 	"loggopsim-timeline 1 P 2 L 2500 o 1500 g 1000 G 0.4 O 0 S 65535 ncpus 2 nnics 1\n"
@@ -48,15 +47,15 @@ int main(void)
 	char err[256];
 	uint64_t *r;
 	size_t n;
-	CHECK(viz_parse_ranges("32,0-15,10-20,21", &r, &n, err, sizeof err) == 0);
+	CHECK(num_ranks_parse("32,0-15,10-20,21", &r, &n, err, sizeof err) == 0);
 	CHECK_EQ_U64(n, 2);
 	CHECK_EQ_U64(r[0], 0);
 	CHECK_EQ_U64(r[1], 21);
 	CHECK_EQ_U64(r[2], 32);
 	CHECK_EQ_U64(r[3], 32);
 	free(r);
-	CHECK(viz_parse_ranges("5-3", &r, &n, err, sizeof err) != 0);
-	CHECK(viz_parse_ranges("1,,2", &r, &n, err, sizeof err) != 0);
+	CHECK(num_ranks_parse("5-3", &r, &n, err, sizeof err) != 0);
+	CHECK(num_ranks_parse("1,,2", &r, &n, err, sizeof err) != 0);
 
 	tl_window w = { 0, TL_NONE, NULL, 0, 256, 1000000 };
 	tl_file tl;
