@@ -33,6 +33,21 @@ static void usage(FILE *f)
 "                        -L/-o/-g/-G/-O then set that value in every range,\n"
 "                        -S sets S\n"
 "  -V, --vizfile FILE    write the timeline (docs/timeline.md) to FILE\n"
+"\n"
+"noise and stragglers (docs/noise.md):\n"
+"      --noise-trace FILE  detours from a noise trace ('START DURATION' in ns\n"
+"                        per line), repeating with its length as period\n"
+"      --noise SPEC      synthetic detours: periodic:FREQ_HZ,DURATION_NS,\n"
+"                        poisson:RATE_HZ,DURATION_NS or poisson:RATE_HZ,exp:MEAN_NS\n"
+"      --noise-cosched   every rank reads the detours from one offset\n"
+"                        (default: each rank from its own, drawn from the seed)\n"
+"      --noise-offset T  every rank reads them from offset T ns\n"
+"      --noise-rule RULE exact (default: detours inside the stretched activity\n"
+"                        count too) or published (LogGOPSim's: only those in\n"
+"                        [t, t+d])\n"
+"      --seed N          seed of the offsets and of poisson detours (default 1)\n"
+"      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
+"                        0,17-31:1.5 (repeatable)\n"
 "  -b, --batchmode       no per-rank lines\n"
 "      --csv FILE        write rank,finish_ns for every rank to FILE\n"
 "      --json            print a JSON summary on stdout instead of the text\n"
@@ -93,6 +108,142 @@ static void on_progress(void *ctx, const sim_progress *pr)
 static void put_seconds(FILE *f, uint64_t ns)
 {
 	fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+}
+
+/* The options that perturb a run (noise and slow ranks) and their
+ * description for the outputs. */
+typedef struct perturb_opts {
+	const char *trace, *spec, *rule;
+	int cosched, has_offset, has_seed;
+	uint64_t offset, seed;
+	sim_slow *slow;
+	size_t nslow, capslow;
+	const char *slow_text[64];   /* as given, for the outputs */
+	size_t nslow_text;
+	sim_noise *noise;
+	sim_perturb p;
+} perturb_opts;
+
+static void noise_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* Checks the perturbation options and makes the noise table: 0, or the
+ * exit status after the message. */
+static int perturb_setup(perturb_opts *o)
+{
+	char err[1024];
+	sim_perturb *p = &o->p;
+	memset(p, 0, sizeof *p);
+	if (o->trace && o->spec)
+		return util_usage("give --noise-trace or --noise, not both");
+	if (!o->trace && !o->spec && (o->cosched || o->has_offset || o->rule))
+		return util_usage("--noise-cosched, --noise-offset and --noise-rule need "
+		                  "--noise-trace or --noise");
+	if (o->cosched && o->has_offset)
+		return util_usage("give --noise-cosched or --noise-offset, not both");
+	p->rule = SIM_NOISE_EXACT;
+	if (o->rule) {
+		if (strcmp(o->rule, "published") == 0)
+			p->rule = SIM_NOISE_PUBLISHED;
+		else if (strcmp(o->rule, "exact") != 0)
+			return util_usage("--noise-rule is exact or published, not '%s'", o->rule);
+	}
+	p->seed = o->has_seed ? o->seed : 1;
+	p->offsets = o->has_offset ? SIM_OFFSETS_FIXED
+	             : o->cosched ? SIM_OFFSETS_COSCHED : SIM_OFFSETS_OWN;
+	p->offset = o->offset;
+	p->slow = o->slow;
+	p->nslow = o->nslow;
+	if (o->trace && !(o->noise = sim_noise_read(o->trace, noise_warn, NULL, err, sizeof err)))
+		return util_error_msg(err);
+	if (o->spec && !(o->noise = sim_noise_synth(o->spec, p->seed, err, sizeof err)))
+		return util_usage("%s", err);
+	p->noise = o->noise;
+	return 0;
+}
+
+/* Whether any option perturbs the run. */
+static int perturbed(const perturb_opts *o)
+{
+	return o->noise || o->nslow;
+}
+
+/* The noise source and how it is read, for the text output and the CSV. */
+static void put_noise_words(FILE *f, const perturb_opts *o)
+{
+	const sim_perturb *p = &o->p;
+	if (!o->noise) {
+		fprintf(f, "none");
+		return;
+	}
+	fprintf(f, "%s %s, offsets ", o->trace ? "trace" : "synthetic", o->trace ? o->trace : o->spec);
+	if (p->offsets == SIM_OFFSETS_FIXED)
+		fprintf(f, "%" PRIu64, p->offset);
+	else
+		fprintf(f, "%s", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
+	fprintf(f, ", rule %s", p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact");
+}
+
+/* The lines of the text output: the noise, its table and seed, the slow
+ * ranks. */
+static void put_perturb_text(FILE *f, const perturb_opts *o)
+{
+	if (o->noise) {
+		uint64_t pct = sim_noise_share(o->noise);
+		fprintf(f, "noise ");
+		put_noise_words(f, o);
+		fprintf(f, ", seed %" PRIu64 ": %zu detour%s, period %" PRIu64 " ns, %" PRIu64
+		        ".%02" PRIu64 "%% of CPU time\n", o->p.seed, sim_noise_count(o->noise),
+		        sim_noise_count(o->noise) == 1 ? "" : "s", sim_noise_period(o->noise),
+		        pct / 100, pct % 100);
+	}
+	for (size_t i = 0; i < o->nslow_text; i++)
+		fprintf(f, "slow %s\n", o->slow_text[i]);
+}
+
+/* JSON string s (the characters that need it escaped). */
+static void put_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The JSON members of the perturbation (with a leading comma), or nothing. */
+static void put_perturb_json(FILE *f, const perturb_opts *o)
+{
+	const sim_perturb *p = &o->p;
+	if (o->noise) {
+		fprintf(f, ", \"noise\": {\"%s\": ", o->trace ? "trace" : "spec");
+		put_json_str(f, o->trace ? o->trace : o->spec);
+		fprintf(f, ", \"offsets\": ");
+		if (p->offsets == SIM_OFFSETS_FIXED)
+			fprintf(f, "%" PRIu64, p->offset);
+		else
+			fprintf(f, "\"%s\"", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
+		fprintf(f, ", \"rule\": \"%s\", \"seed\": %" PRIu64 ", \"detours\": %zu, "
+		        "\"period_ns\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}",
+		        p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact", p->seed,
+		        sim_noise_count(o->noise), sim_noise_period(o->noise), sim_noise_busy(o->noise));
+	}
+	if (o->nslow_text) {
+		fprintf(f, ", \"slow\": [");
+		for (size_t i = 0; i < o->nslow_text; i++) {
+			fprintf(f, i ? ", " : "");
+			put_json_str(f, o->slow_text[i]);
+		}
+		fprintf(f, "]");
+	}
 }
 
 /* The sweep options. */
@@ -253,7 +404,8 @@ out:
 int main(int argc, char **argv)
 {
 	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
-	       OPT_PART, OPT_NOWALL };
+	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
+	       OPT_SEED, OPT_SLOW };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -276,6 +428,13 @@ int main(int argc, char **argv)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "part", required_argument, NULL, OPT_PART },
 		{ "no-wall", no_argument, NULL, OPT_NOWALL },
+		{ "noise-trace", required_argument, NULL, OPT_NTRACE },
+		{ "noise", required_argument, NULL, OPT_NOISE },
+		{ "noise-cosched", no_argument, NULL, OPT_COSCHED },
+		{ "noise-offset", required_argument, NULL, OPT_NOFFSET },
+		{ "noise-rule", required_argument, NULL, OPT_NRULE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "slow", required_argument, NULL, OPT_SLOW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -286,6 +445,7 @@ int main(int argc, char **argv)
 	int quiet = 0, force = 0;
 	util_progress pg;
 	sweep_opts so_sw = { 0 };
+	static perturb_opts po;
 
 	char err[1024];
 	util_set_prog("loggopsim");
@@ -317,6 +477,27 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_NOWALL: so_sw.nowall = 1; break;
+		case OPT_NTRACE: po.trace = optarg; break;
+		case OPT_NOISE: po.spec = optarg; break;
+		case OPT_COSCHED: po.cosched = 1; break;
+		case OPT_NRULE: po.rule = optarg; break;
+		case OPT_NOFFSET:
+		case OPT_SEED: {
+			uint64_t v;
+			if (num_u64_parse(optarg, strlen(optarg), &v))
+				return util_usage("--%s needs a non-negative integer, not '%s'",
+				                  c == OPT_SEED ? "seed" : "noise-offset", optarg);
+			*(c == OPT_SEED ? &po.seed : &po.offset) = v;
+			*(c == OPT_SEED ? &po.has_seed : &po.has_offset) = 1;
+			break;
+		}
+		case OPT_SLOW:
+			if (po.nslow_text == sizeof po.slow_text / sizeof po.slow_text[0])
+				return util_usage("more than 64 --slow options");
+			if (sim_slow_parse(optarg, &po.slow, &po.nslow, &po.capslow, err, sizeof err))
+				return util_usage("%s", err);
+			po.slow_text[po.nslow_text++] = optarg;
+			break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
@@ -352,11 +533,15 @@ int main(int argc, char **argv)
 	so_sw.quiet = quiet;
 
 	/* No output may be one of the inputs (checked before anything runs). */
-	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL };
+	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
+	                         po.trace };
 	const char *outs[] = { viz, csv, so_sw.svg };
 	for (size_t i = 0; i < 3; i++)
-		if (outs[i] && util_out_check(outs[i], inputs, 3, err, sizeof err))
+		if (outs[i] && util_out_check(outs[i], inputs, 4, err, sizeof err))
 			return util_error_msg(err);
+	int pst = perturb_setup(&po);
+	if (pst)
+		return pst;
 	if (pfile) {
 		if (sim_pset_read(pfile, &pset, err, sizeof err))
 			return util_error_msg(err);
@@ -372,6 +557,12 @@ int main(int argc, char **argv)
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
 		return util_error_msg(err);
+	if (po.nslow && po.slow[po.nslow - 1].hi >= s.nranks) {
+		uint64_t r = po.slow[po.nslow - 1].hi;
+		goal_sched_close(&s);
+		return util_usage("--slow: rank %" PRIu64 " is not a rank of the schedule (0..%" PRIu64
+		                  ")", r, s.nranks - 1);
+	}
 
 	FILE *tl = NULL;
 	util_out tlo = { 0 };
@@ -388,7 +579,7 @@ int main(int argc, char **argv)
 		                timeline_ranges(&pset, trg));
 	}
 
-	sim_options so = { tl, on_progress, &pg, 0 };
+	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
@@ -424,11 +615,13 @@ int main(int argc, char **argv)
 	if (json) {
 		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
 		sim_pset_json(stdout, &pset);
+		put_perturb_json(stdout, &po);
 		printf(", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
 		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64 "}\n",
 		       res.time, res.host, res.events, res.ops_started, res.messages);
 	} else {
 		sim_pset_print(stdout, &pset, s.nranks);
+		put_perturb_text(stdout, &po);
 		if (s.nranks <= 16 && !batch)
 			for (uint64_t r = 0; r < s.nranks; r++)
 				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, sim_rank_finish(m, r));
@@ -449,5 +642,7 @@ out:
 	util_out_abort(&tlo);
 	sim_destroy(m);
 	goal_sched_close(&s);
+	sim_noise_free(po.noise);
+	free(po.slow);
 	return status;
 }

@@ -109,6 +109,7 @@ struct sim {
 	void (*progress)(void *ctx, const sim_progress *pr);
 	void *pctx;
 	uint64_t seq_limit;
+	const sim_perturb *pt;  /* NULL: no noise and no slow ranks */
 	uint64_t nranks;
 	uint32_t ncpus, nnics;  /* in the record: at most SIM_REC_INDEX each */
 
@@ -621,6 +622,63 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 	return t;
 }
 
+/* ---- Noise and slow ranks (section 7) ------------------------------------ */
+
+/* x ns of CPU work of rank r, stretched by its slowdown factor. */
+static inline uint64_t slow(const sim *m, uint64_t r, uint64_t x)
+{
+	if (!m->pt || !m->pt->nslow)
+		return x;
+	const sim_slow *v = m->pt->slow;
+	size_t lo = 0, hi = m->pt->nslow;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].hi < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->pt->nslow && v[lo].lo <= r ? sim_slow_apply(v[lo].factor, x) : x;
+}
+
+/* Timeline: a detour that took CPU c of rank r during an activity. */
+typedef struct detour_ctx {
+	sim *m;
+	uint32_t r, c;
+} detour_ctx;
+
+static void put_detour(void *ctx, uint64_t s, uint64_t e)
+{
+	const detour_ctx *x = ctx;
+	tl_write_interval(x->m->tl, TL_NOISE, x->r, x->c, s, e);
+}
+
+/* No timeline record for the detours of an activity (cpu_end). */
+#define NO_CPU UINT32_MAX
+
+/* The end of a CPU activity of d ns that CPU c of rank r starts at t for
+ * op i, under the detours of its rank (the timeline shows them unless c is
+ * NO_CPU); past UINT64_MAX the run fails. */
+static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t c, uint32_t i)
+{
+	uint64_t end;
+	if (!m->pt || !m->pt->noise)
+		return tadd(m, t, d, r, i);
+	if (sim_noise_end(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, &end)) {
+		if (!m->fail) {
+			m->fail = 3;
+			m->fail_rank = r;
+			m->fail_op = i;
+		}
+		return UINT64_MAX;
+	}
+	if (m->tl && c != NO_CPU && end - t > d) {
+		detour_ctx x = { m, r, c };
+		sim_noise_each(m->pt->noise, sim_perturb_offset(m->pt, r), t, end, 1000, put_detour, &x);
+	}
+	return end;
+}
+
 /* A CPU's or NIC's free time moves forward only. */
 static inline void set_free(uint64_t *f, uint64_t t)
 {
@@ -634,7 +692,8 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 {
 	const goal_op *op = &ops[j];
 	const sim_range *pr = range_of(m, op->size);
-	uint64_t done = tadd(m, tadd(m, start, pr->o, q, j), sim_rate_bytes(pr->O, op->size), q, j);
+	uint64_t busy = tadd(m, slow(m, q, pr->o), slow(m, q, sim_rate_bytes(pr->O, op->size)), q, j);
+	uint64_t done = cpu_end(m, start, busy, q, NO_CPU, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
@@ -662,8 +721,9 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		return busy;
 
 	const sim_range *pr = range_of(m, sop->size);
-	uint64_t sO = sim_rate_bytes(pr->O, sop->size), sG = sim_rate_bytes(pr->G, sop->size);
-	uint64_t done = tadd(m, tadd(m, t, pr->o, r, j), sO > sG ? sO : sG, r, j);
+	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size)), sG = sim_rate_bytes(pr->G, sop->size);
+	uint64_t done = cpu_end(m, t, tadd(m, slow(m, q, pr->o), sO > sG ? sO : sG, r, j), q,
+	                        sop->cpu, j);
 	set_free(cf, done);
 	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
 	if (m->tl) {
@@ -710,7 +770,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t end = tadd(m, t, op->size, r, i);
+		uint64_t end = cpu_end(m, t, slow(m, r, op->size), r, op->cpu, i);
 		set_free(cf, end);
 		mark_started(m, r, i);
 		mark_done(m, r, i);
@@ -726,9 +786,11 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		if (busy > t)
 			return busy;
 		const sim_range *pr = range_of(m, op->size);
-		uint64_t sO = sim_rate_bytes(pr->O, op->size), sG = sim_rate_bytes(pr->G, op->size);
-		uint64_t depart = tadd(m, t, pr->o, r, i), arrive = tadd(m, depart, pr->L, r, i);
-		set_free(cf, tadd(m, depart, sO, r, i));
+		uint64_t o = slow(m, r, pr->o), sO = slow(m, r, sim_rate_bytes(pr->O, op->size));
+		uint64_t sG = sim_rate_bytes(pr->G, op->size);
+		uint64_t depart = cpu_end(m, t, o, r, NO_CPU, i);
+		uint64_t arrive = tadd(m, depart, pr->L, r, i);
+		set_free(cf, cpu_end(m, t, tadd(m, o, sO, r, i), r, op->cpu, i));
 		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
 		mark_started(m, r, i);
 		if (m->tl) {
@@ -908,6 +970,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->progress = opt->progress;
 		m->pctx = opt->progress_ctx;
 		m->seq_limit = opt->seq_limit;
+		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
+			m->pt = opt->perturb;
 	}
 	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
 		m->seq_limit = 1ull << 32;

@@ -5,6 +5,7 @@
 
 #include "goal.h"
 #include "loggp_params.h"
+#include "noise.h"
 #include "num.h"
 
 #include <stdint.h>
@@ -61,6 +62,9 @@ typedef struct sim_options {
 	/* Largest seq + 1 before the queue renumbers (0: 2^32).  Only tests
 	 * set it, to exercise renumbering on small schedules. */
 	uint64_t seq_limit;
+	/* Noise and slow ranks (NULL: none; docs/semantics.md section 7); must
+	 * stay valid until sim_free. */
+	const sim_perturb *perturb;
 } sim_options;
 
 typedef struct sim sim;

@@ -25,7 +25,7 @@
 	X(OSEND, "osend", 0, "send overhead (o + sO)", "#1f6fd0") \
 	X(ORECV, "orecv", 0, "receive overhead (o + max(sO, sG))", "#e07b10") \
 	X(LOCLOP, "loclop", 0, "calc", "#2ca02c") \
-	X(NOISE, "noise", 0, "noise (old format)", "#9467bd") \
+	X(NOISE, "noise", 0, "noise (a detour)", "#9467bd") \
 	X(GSEND, "gsend", 1, "send NIC gap (g + sG)", "#8fb8ea") \
 	X(GRECV, "grecv", 1, "receive NIC gap (g + sG)", "#f2c08a")
 
