@@ -7,24 +7,38 @@
 #     with trace2goal --strict and simulates them with those parameters;
 #     then NetPIPE -a -z (preposted MPI_Irecv from MPI_ANY_SOURCE);
 #  3. does the same with the project's halo program on 2 ranks, and
-#     extrapolates that trace to 1024 ranks (--extrapolate 512).
-# Prints one "ok - ..." line per step and the measured and simulated times.
-# Not part of tests/run.sh: it needs the netpipe-openmpi package
-# (apt-get install netpipe-openmpi) and takes about a minute.
+#     extrapolates that trace to 1024 ranks (--extrapolate 512);
+#  4. LAMMPS (Debian package lammps, lmp; input tests/trace2goal/apps/
+#     lj-melt.in, 4000 atoms, 200 steps) on 2 ranks, measured and simulated,
+#     and on 4 ranks (2x2x1 grid, MPI_Cart_create) traced and simulated;
+#  5. HPCC (package hpcc; tests/trace2goal/apps/hpccinf-2.txt: N=400, 1x2
+#     grid) on 2 ranks, measured and simulated, and on 4 ranks
+#     (hpccinf-4.txt, 2x2 grid: HPL's row and column communicators from
+#     MPI_Comm_split) traced, the collectives on them counted, simulated.
+# Prints one "ok - ..." line per step and the measured and simulated times;
+# a program that is not installed gives "# SKIP". HPCC's traces have
+# MPI_Test on MPI_REQUEST_NULL, which trace2goal --strict rejects (see
+# docs/trace2goal.md): that step is "not ok ... # TODO" and HPCC is then
+# converted without --strict.
+# Not part of tests/run.sh: it needs the netpipe-openmpi, lammps and hpcc
+# packages and takes about a minute.
 # Usage: tests/trace2goal/real-app.sh [BUILD_DIR]   (default build)
 # Environment: PARAMS=FILE (skip the measurement), SIM=PROGRAM (another
-# loggopsim), KEEP=DIR (keep the traces and schedules there).
+# loggopsim), KEEP=DIR (keep the traces and schedules there), BUFMB=N
+# (GOALTRACE_BUFFER_MB of LAMMPS and HPCC, default 512).
 set -u
 B=${1:-build}
 cd "$(dirname "$0")/../.." || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset ASAN_OPTIONS UBSAN_OPTIONS
-NP=$(command -v NPopenmpi || true)
-if [ -z "$NP" ] || ! command -v mpirun >/dev/null 2>&1; then
-	echo "ok - real-app: NetPIPE traced # SKIP NPopenmpi not installed (apt-get install netpipe-openmpi)"
+if ! command -v mpirun >/dev/null 2>&1; then
+	echo "ok - real-app: programs traced # SKIP mpirun not installed"
 	exit 0
 fi
+NP=$(command -v NPopenmpi || true)
+LMP=$(command -v lmp || true)
+HPCC=$(command -v hpcc || true)
 SIM=${SIM:-$B/bin/loggopsim}
 for f in "$B/bin/trace2goal" "$SIM" "$B/bin/loggp-measure" \
 	"$B/lib/libgoaltrace.so" "$B/examples/halo"; do
@@ -70,6 +84,9 @@ sim() {
 
 # 2. NetPIPE
 rm -f "$dir"/np-*.txt "$dir"/npa-*.txt "$dir"/halo-*.txt
+if [ -z "$NP" ]; then
+	echo "ok - real-app: NetPIPE traced # SKIP NPopenmpi not installed (apt-get install netpipe-openmpi)"
+else
 start=$(date +%s.%N)
 if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=np- "$NP" -u 65536 -n 200 -o "$dir/np.out" >"$dir/np.log" 2>&1; then
@@ -101,6 +118,7 @@ else
 	echo "not ok - real-app: NetPIPE -a -z (Irecv from any source) traced and converted"
 	st=1
 fi
+fi
 
 # 3. halo on 2 ranks, then extrapolated to 1024
 if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
@@ -127,5 +145,104 @@ if "$B/bin/trace2goal" -q --stats --extrapolate 512 --coll alltoall=allreduce_di
 else
 	echo "not ok - real-app: halo extrapolated to 1024 ranks"
 	st=1
+fi
+
+# A trace buffer large enough for HPCC's polling loops (about 2 million
+# calls per rank): when the buffer fills up, the rank formats and writes
+# it during the run (up to 0.4 s each time), the other rank polls all the
+# while, and trace2goal counts that time as computation.
+BUFMB=${BUFMB:-512}
+
+# app NAME NP PREFIX COMMAND...: runs COMMAND on NP ranks in $dir/PREFIX
+# (its working folder) with the tracer, converts the traces with --strict
+# --stats to $dir/PREFIX.bin; fails (1) if the run or the conversion fails.
+# APPIN=FILE: copied to the working folder as hpccinf.txt first.
+# A --strict error about MPI_Test on MPI_REQUEST_NULL (request 0) is a
+# known converter limit: reported as TODO, converted again without --strict.
+app() {
+	local name=$1 np=$2 pre=$3 start end w=$dir/$3 root=$PWD
+	shift 3
+	rm -rf "$w" && mkdir -p "$w"
+	[ -z "${APPIN:-}" ] || cp "$APPIN" "$w/hpccinf.txt"
+	start=$(date +%s.%N)
+	if ! (cd "$w" && $MPIRUN -np "$np" -x LD_PRELOAD="$root/$B/lib/libgoaltrace.so" \
+		-x GOALTRACE_DIR="$w" -x GOALTRACE_PREFIX="$pre-" -x GOALTRACE_BUFFER_MB="$BUFMB" \
+		"$@") >"$w.log" 2>&1; then
+		echo "not ok - real-app: $name ran under mpirun"
+		tail -5 "$w.log" | sed 's/^/    /'
+		st=1
+		return 1
+	fi
+	end=$(date +%s.%N)
+	echo "ok - real-app: $name ran on $np ranks, traced ($(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}') s with mpirun, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	if "$B/bin/trace2goal" --strict --stats "$w/$pre-0.txt" -o "$w.bin" 2>"$w.stats"; then
+		echo "ok - real-app: $name converted with --strict"
+	elif grep -q 'error: .*: MPI_Test completes request 0 that no traced call started' "$w.stats" &&
+		[ "$(grep -c 'error' "$w.stats")" = 1 ]; then
+		echo "not ok - real-app: $name converted with --strict # TODO MPI_Test on MPI_REQUEST_NULL"
+		head -1 "$w.stats" | sed 's/^/    /'
+		if ! "$B/bin/trace2goal" --stats "$w/$pre-0.txt" -o "$w.bin" 2>"$w.stats"; then
+			echo "not ok - real-app: $name converted without --strict"
+			st=1
+			return 1
+		fi
+		echo "ok - real-app: $name converted without --strict ($(grep -c 'warning: .*MPI_Test completes request 0' "$w.stats") warnings: MPI_Test on MPI_REQUEST_NULL)"
+	else
+		echo "not ok - real-app: $name converted with --strict"
+		head -3 "$w.stats" | sed 's/^/    /'
+		st=1
+		return 1
+	fi
+	echo "    $name: measured $(awk '/^traced time/{print $3}' "$w.stats") ns (Init to Finalize), $(awk '/^ops/{print $2}' "$w.stats") ops, computation $(awk '/^calc time/{print $3}' "$w.stats") ns"
+}
+
+# subcomm NAME FILE SIZE: the communicators of SIZE ranks defined in the
+# trace FILE (# comm lines) and the calls on them (HPL's row and column
+# communicators carry point-to-point messages only: HPL has collectives of
+# its own built on MPI_Send and MPI_Recv)
+subcomm() {
+	local c k p
+	c=$(grep -c "^# comm:[0-9]*:[0-9]*\(,[0-9]*\)\{$(($3 - 1))\}\$" "$2")
+	k=$(grep -Ec "^MPI_(Barrier|Bcast|Reduce|Allreduce|Gather|Gatherv|Scatter|Scatterv|Allgather|Allgatherv|Alltoall|Alltoallv|Reduce_scatter|Reduce_scatter_block|Scan|Exscan):.*:[0-9]+,[0-9]+,$3:[0-9.]+\$" "$2")
+	p=$(grep -Ec "^MPI_(Send|Recv|Isend|Irecv|Sendrecv|Iprobe|Probe):.*:[0-9]+,[0-9]+,$3:" "$2")
+	if [ "$c" -gt 0 ] && [ $((k + p)) -gt 0 ]; then
+		echo "ok - real-app: $1: $c communicators of $3 ranks defined, $k collective and $p point-to-point calls on them ($(basename "$2"))"
+	else
+		echo "not ok - real-app: $1: communicators of $3 ranks and calls on them ($c, $k, $p)"
+		st=1
+	fi
+}
+
+# 4. LAMMPS: 2 ranks measured and simulated; 4 ranks on a 2x2x1 grid
+IN=$PWD/tests/trace2goal/apps/lj-melt.in
+if [ -z "$LMP" ]; then
+	echo "ok - real-app: LAMMPS traced # SKIP lmp not installed (apt-get install lammps)"
+else
+	LARGS="-in $IN -var n 10 -var steps 200 -log none -screen none -nocite"
+	# shellcheck disable=SC2086
+	app LAMMPS 2 lmp2 "$LMP" $LARGS && sim LAMMPS "$dir/lmp2.bin"
+	# shellcheck disable=SC2086
+	if app "LAMMPS 2x2x1" 4 lmp4 "$LMP" $LARGS; then
+		if grep -q '^MPI_Cart_create:' "$dir/lmp4/lmp4-0.txt" &&
+			[ "$(grep -c '^# comm:[0-9]*:[0-9]*,[0-9]*,[0-9]*,[0-9]*$' "$dir/lmp4/lmp4-0.txt")" = 2 ]; then
+			echo "ok - real-app: LAMMPS 2x2x1: MPI_Cart_create traced, its communicator of 4 ranks defined"
+		else
+			echo "not ok - real-app: LAMMPS 2x2x1: MPI_Cart_create traced, its communicator of 4 ranks defined"
+			st=1
+		fi
+		sim "LAMMPS 2x2x1" "$dir/lmp4.bin"
+	fi
+fi
+
+# 5. HPCC (HPL, PTRANS, DGEMM, STREAM, RandomAccess, FFT, latency and
+# bandwidth): 2 ranks measured and simulated; 4 ranks on a 2x2 grid
+if [ -z "$HPCC" ]; then
+	echo "ok - real-app: HPCC traced # SKIP hpcc not installed (apt-get install hpcc)"
+else
+	APPIN=tests/trace2goal/apps/hpccinf-2.txt app HPCC 2 hpcc2 "$HPCC" && sim HPCC "$dir/hpcc2.bin"
+	if APPIN=tests/trace2goal/apps/hpccinf-4.txt app "HPCC 2x2" 4 hpcc4 "$HPCC"; then
+		subcomm "HPCC 2x2" "$dir/hpcc4/hpcc4-0.txt" 2
+		sim "HPCC 2x2" "$dir/hpcc4.bin"
+	fi
 fi
 exit $st

@@ -439,6 +439,55 @@ else
 	fail "sweep3d-2x2: converted with --strict, no messages" "$(head -3 "$tmp/sw.err")"
 fi
 
+# ---- recorded traces of programs nobody here wrote -------------------------
+# tests/trace2goal/apps (recorded with libgoaltrace.so, Open MPI 4.1, see
+# real-app.sh): LAMMPS (lmp -partition 2x2 -in apps/lj-melt.in -var n 5
+# -var steps 20: two replicas of 2 ranks, each on a communicator
+# MPI_Comm_split from the world, with an MPI_Cart_create on it) and NetPIPE
+# (NPopenmpi -a -z -u 64 -n 3 -p 0: Irecv from any source, Wait, Barrier).
+# Converted with --strict, no messages, simulated with the default
+# parameters: the time is exact (the simulation is deterministic).
+# replay NAME DIR WANT_MAXIMUM_LINE
+replay() {
+	if "$T2G" --strict "$2" -o "$tmp/$1.bin" 2>"$tmp/$1.err" && [ ! -s "$tmp/$1.err" ]; then
+		ok "$1: recorded trace converted with --strict, no messages"
+		"$SIM" -q "$tmp/$1.bin" 2>&1 | grep '^Maximum' >"$tmp/got"
+		echo "$3" >"$tmp/want"
+		same "$1: simulated to completion, time exact" "$tmp/got" "$tmp/want"
+	else
+		fail "$1: recorded trace converted with --strict, no messages" "$(head -3 "$tmp/$1.err")"
+	fi
+}
+A=tests/trace2goal/apps
+replay lammps $A/lammps "Maximum finishing time at host 1: 9089433 (0.009089433 s)"
+replay netpipe $A/netpipe "Maximum finishing time at host 0: 5714423 (0.005714423 s)"
+# LAMMPS: each rank's trace defines its replica's communicator (the world
+# ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
+# each replica's collectives and point-to-point messages in the comms of its
+# own communicator (comm 5 and 4 for ranks 0-1, 13 and 12 for ranks 2-3)
+# and only the 4 world collectives of LAMMPS's start in comm 1 (per rank:
+# comm, ops)
+for r in 0 1 2 3; do
+	m=$([ $r -lt 2 ] && echo 0,1 || echo 2,3)
+	echo "rank $r: $(grep -c "^# comm:[0-9]*:$m\$" "$A/lammps/lmp-$r.txt") of $m"
+done >"$tmp/got"
+printf '%s\n' "rank 0: 2 of 0,1" "rank 1: 2 of 0,1" "rank 2: 2 of 2,3" "rank 3: 2 of 2,3" >"$tmp/want"
+same "lammps: the split and the Cartesian communicator in every rank's trace" "$tmp/got" "$tmp/want"
+"$T2G" --strict "$A/lammps" 2>/dev/null |
+	awk '/^rank/ { r = $2 } { for (i = 1; i < NF; i++) if ($i == "comm") n[r " " $(i + 1)]++ }
+	     END { for (k in n) print k, n[k] }' | sort -n -k1,1 -k2,2 >"$tmp/got"
+printf '%s\n' "0 1 4" "0 4 184" "0 5 199" "1 1 4" "1 4 184" "1 5 199" \
+	"2 1 4" "2 12 184" "2 13 199" "3 1 4" "3 12 184" "3 13 199" >"$tmp/want"
+same "lammps: collectives and messages in the comms of the sub-communicators" "$tmp/got" "$tmp/want"
+# and in the trace: rank 0's Allreduce calls are on the split communicator
+h=$(awk -F: '/^MPI_Comm_split:/ { print $6; exit }' "$A/lammps/lmp-0.txt")
+n=$(grep -c "^MPI_Allreduce:.*:$h,[0-9]*,2:[0-9.]*\$" "$A/lammps/lmp-0.txt")
+if [ -n "$h" ] && [ "$n" -gt 10 ]; then
+	ok "lammps: MPI_Allreduce on the split communicator in the trace ($n calls)"
+else
+	fail "lammps: MPI_Allreduce on the split communicator in the trace" "handle '$h', $n calls"
+fi
+
 # ---- the test MPI program, end to end -------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
 	echo "ok - trace2goal: halo traced, converted, simulated # SKIP mpicc not installed"
