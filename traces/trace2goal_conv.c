@@ -718,10 +718,9 @@ static void completions(struct conv *cv, const struct tr_call *c, done_fn *fn)
 	int has = (c->flags & TR_F_STATUS) != 0;
 	switch ((enum tr_kind)c->kind) {
 	case TR_WAIT:
-		fn(cv, c, c->req, has, c->st_source, c->st_tag);
-		break;
 	case TR_TEST:
-		if (c->flag > 0)
+		/* request 0: MPI_REQUEST_NULL (goaltrace), which completes nothing */
+		if (c->req != 0 && (c->kind == TR_WAIT || c->flag > 0))
 			fn(cv, c, c->req, has, c->st_source, c->st_tag);
 		break;
 	case TR_WAITALL:
@@ -1291,7 +1290,7 @@ static int convert_call(struct conv *cv, size_t i)
 static int convert_rank(struct conv *cv)
 {
 	const struct tr_trace *t = &cv->t;
-	double last_end = 0, init_end = -1, fin_start = -1;
+	double last_end = 0, init_end = -1, fin_start = -1, paused_us = 0;
 	const struct tr_call *last = NULL, *fin = NULL;
 	int started = 0;
 
@@ -1322,8 +1321,9 @@ static int convert_rank(struct conv *cv)
 			init_end = c->start;
 			last_end = c->start;
 		}
-		if (c->start > last_end)
-			cv->pending_us += c->start - last_end;
+		if (c->start > last_end + c->paused)
+			cv->pending_us += c->start - last_end - c->paused;
+		paused_us += c->paused;
 		if (c->end > last_end)
 			last_end = c->end;
 		if (k == TR_FINALIZE) {
@@ -1365,8 +1365,8 @@ static int convert_rank(struct conv *cv)
 		return -1;
 	if (fin_start < 0)
 		fin_start = last_end;
-	if (init_end >= 0 && fin_start > init_end && cv->j == 0) {
-		double ns = floor((fin_start - init_end) * 1000.0 + 0.5);
+	if (init_end >= 0 && fin_start > init_end + paused_us && cv->j == 0) {
+		double ns = floor((fin_start - init_end - paused_us) * 1000.0 + 0.5);
 		if (!(ns < NS_LIMIT))
 			return call_err(cv, fin ? fin : last, "traced time of %.0f ns is too long "
 			                "(2^64 ns or more)", ns);

@@ -40,6 +40,7 @@ struct parser {
 	size_t len;             /* of the whole text */
 	size_t nderived;        /* request ids derived from array addresses so far */
 	util_kmap names;        /* unknown call names -> their offset in t->names */
+	double paused;          /* "# flush" time since the last call */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -526,6 +527,10 @@ static int parse_call(struct parser *ps, const char *s, const char *e)
 	struct tr_trace *t = ps->t;
 	if (util_grow(&t->calls, &ps->cap_calls, t->ncalls + 1, sizeof *t->calls))
 		return fail(ps, s, "out of memory");
+	if (!commdef) {
+		call.paused = ps->paused;
+		ps->paused = 0;
+	}
 	t->calls[t->ncalls++] = call;
 	return 0;
 }
@@ -541,6 +546,21 @@ static int parse_comment(struct parser *ps, const char *s, const char *e)
 {
 	if (starts(s, e, "# comm:"))
 		return parse_call(ps, s, e);
+	if (starts(s, e, "# flush:")) {
+		/* "# flush: START END": the recorder wrote its buffer out */
+		struct field f = trim(s + 8, e), a = f, b;
+		double t0, t1;
+		int k0, k1;
+		while (a.e > a.s && !is_space(a.e[-1]))
+			a.e--;
+		b = trim(a.e, f.e);
+		a = trim(f.s, a.e);
+		if (a.s == a.e || parse_time(ps, &a, &t0, &k0) || parse_time(ps, &b, &t1, &k1))
+			return a.s == a.e ? fail(ps, f.s, "expected '# flush: START END'") : -1;
+		if (k0 && k1 && t1 > t0)
+			ps->paused += t1 - t0;
+		return 0;
+	}
 	if (starts(s, e, "# goaltrace")) {
 		ps->t->dialect = TR_DIALECT_GOALTRACE;
 		return 0;

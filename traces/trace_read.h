@@ -39,7 +39,10 @@ enum tr_dialect {
  *   TR_COMMDEF: newcomm = handle, list[0] = the world ranks of its members
  *     in rank order (written by goaltrace after every communicator creation
  *     and for MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init)
- *   TR_OTHER: any other call; name = offset of its name in tr_trace.names */
+ *   TR_OTHER: any other call; name = offset of its name in tr_trace.names
+ *   paused: microseconds the recorder spent writing its buffer out ("#
+ *     flush: START END" lines) since the previous call: not the program's
+ *     time */
 struct tr_call {
 	uint16_t kind;         /* enum tr_kind */
 	uint16_t flags;        /* TR_F_* */
@@ -56,6 +59,7 @@ struct tr_call {
 	int64_t st_bytes;
 	uint32_t list[3], len[3]; /* offsets and lengths in tr_trace.pool */
 	uint32_t name;
+	double paused;
 };
 
 struct tr_trace {

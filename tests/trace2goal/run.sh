@@ -164,6 +164,37 @@ printf '%s\n' "loggopsim: error: incomplete run: 1 of 2 ranks stuck, 1 of 15 ops
 	"rank 0: message from 1 tag 2 (8 bytes, send l7) never received" "exit 1" >"$tmp/want"
 same "nbc: in one context the wildcard takes the barrier's message" "$tmp/got" "$tmp/want"
 
+# A Wait and a Test of MPI_REQUEST_NULL (request 0) complete nothing, also
+# with --strict: the nbc schedule is unchanged
+mkdir "$tmp/null"
+cp $C/nbc/rank-0.txt "$tmp/null/"
+sed -e 's/^MPI_Wait:2.000:600:/MPI_Wait:2.000:0:-1,-1,0:2.000\n&/' \
+	-e 's/^MPI_Test:3.000:601:1:/MPI_Test:3.000:0:1:-1,-1,0:3.000\n&/' $C/nbc/rank-1.txt >"$tmp/null/rank-1.txt"
+"$T2G" --strict "$tmp/null" >"$tmp/null.goal" 2>"$tmp/null.err"
+if [ "$(grep -cE '^MPI_(Wait|Test):[0-9.]+:0:' "$tmp/null/rank-1.txt")" = 2 ] && [ ! -s "$tmp/null.err" ] &&
+	cmp -s "$tmp/null.goal" $C/nbc.goal; then
+	ok "Wait and Test of MPI_REQUEST_NULL complete nothing (--strict)"
+else
+	fail "Wait and Test of MPI_REQUEST_NULL complete nothing (--strict)" "$(head -3 "$tmp/null.err")"
+fi
+
+# The recorder's buffer writes ('# flush: START END') are not the program's
+# time: 3 us of them before rank 0's Isend leave no calc there (500 ns
+# before), and 2 us before its Waitall turn calc 8000 into 6000; rank 0's
+# traced time is 50 - 5 = 45 us (rank 1's: 41 us)
+mkdir "$tmp/flush"
+cp $C/p2p/rank-1.txt "$tmp/flush/"
+sed -e 's/^MPI_Isend:21.500:/# flush: 21.000 24.000\n&/' \
+	-e 's/^MPI_Waitall:30.000:/# flush: 25.000 27.000\n&/' $C/p2p/rank-0.txt >"$tmp/flush/rank-0.txt"
+"$T2G" -q --stats "$tmp/flush" >"$tmp/flush.goal" 2>"$tmp/flush.err"
+a=$(awk '/^rank 0/{r=1} /^rank 1/{r=0} r && /calc/{printf "%s ", $3}' "$tmp/flush.goal")
+b=$(awk '/^traced time/{print $3}' "$tmp/flush.err")
+if [ "$a" = "5000 4000 6000 1000 8000 9000 " ] && [ "$b" = 45000 ]; then
+	ok "# flush lines: the recorder's time is not computation"
+else
+	fail "# flush lines: the recorder's time is not computation" "calcs $a" "traced $b"
+fi
+
 # --strict: the first unsupported call is an error
 golden p2p-strict 1 --strict $C/p2p
 
