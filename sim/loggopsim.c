@@ -159,10 +159,21 @@ static int perturb_setup(perturb_opts *o)
 	p->nslow = o->nslow;
 	if (o->trace && !(o->noise = sim_noise_read(o->trace, noise_warn, NULL, err, sizeof err)))
 		return util_error_msg(err);
-	if (o->spec && !(o->noise = sim_noise_synth(o->spec, p->seed, err, sizeof err)))
+	if (o->spec && !(o->noise = sim_noise_synth(o->spec, err, sizeof err)))
 		return util_usage("%s", err);
 	p->noise = o->noise;
 	return 0;
+}
+
+/* Every rank of --slow is one of the schedule's: 0, or the exit status
+ * after the message. */
+static int slow_check(const perturb_opts *o, uint64_t nranks)
+{
+	if (!o->nslow || o->slow[o->nslow - 1].hi < nranks)
+		return 0;
+	const sim_slow *v = &o->slow[o->nslow - 1];
+	return util_usage("--slow: rank %" PRIu64 " is not a rank of the schedule (0..%" PRIu64 ")",
+	                  v->lo > nranks ? v->lo : nranks, nranks - 1);
 }
 
 /* Whether any option perturbs the run. */
@@ -171,20 +182,26 @@ static int perturbed(const perturb_opts *o)
 	return o->noise || o->nslow;
 }
 
-/* The noise source and how it is read, for the text output and the CSV. */
-static void put_noise_words(FILE *f, const perturb_opts *o)
+/* The noise source and how it is read ("trace FILE, offsets own, rule
+ * exact"), then the slow ranks ("; slow 1:1.5"), for the text output and
+ * the sweep CSV. */
+static void describe(const perturb_opts *o, int slow, char *buf, size_t n)
 {
 	const sim_perturb *p = &o->p;
-	if (!o->noise) {
-		fprintf(f, "none");
-		return;
+	size_t k = 0;
+#define ADD(...) (k += (size_t)snprintf(buf + k, k < n ? n - k : 0, __VA_ARGS__))
+	buf[0] = 0;
+	if (o->noise) {
+		ADD("%s %s, offsets ", o->trace ? "trace" : "synthetic", o->trace ? o->trace : o->spec);
+		if (p->offsets == SIM_OFFSETS_FIXED)
+			ADD("%" PRIu64, p->offset);
+		else
+			ADD("%s", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
+		ADD(", rule %s", p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact");
 	}
-	fprintf(f, "%s %s, offsets ", o->trace ? "trace" : "synthetic", o->trace ? o->trace : o->spec);
-	if (p->offsets == SIM_OFFSETS_FIXED)
-		fprintf(f, "%" PRIu64, p->offset);
-	else
-		fprintf(f, "%s", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
-	fprintf(f, ", rule %s", p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact");
+	for (size_t i = 0; slow && i < o->nslow_text; i++)
+		ADD("%sslow %s", k ? "; " : "", o->slow_text[i]);
+#undef ADD
 }
 
 /* The lines of the text output: the noise, its table and seed, the slow
@@ -193,8 +210,9 @@ static void put_perturb_text(FILE *f, const perturb_opts *o)
 {
 	if (o->noise) {
 		uint64_t pct = sim_noise_share(o->noise);
-		fprintf(f, "noise ");
-		put_noise_words(f, o);
+		char d[1200];
+		describe(o, 0, d, sizeof d);
+		fprintf(f, "noise %s", d);
 		fprintf(f, ", seed %" PRIu64 ": %zu detour%s, period %" PRIu64 " ns, %" PRIu64
 		        ".%02" PRIu64 "%% of CPU time\n", o->p.seed, sim_noise_count(o->noise),
 		        sim_noise_count(o->noise) == 1 ? "" : "s", sim_noise_period(o->noise),
@@ -303,10 +321,16 @@ static int put_svg(FILE *f, void *ctx)
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
  * table, the CSV and the chart.  Returns the exit status. */
 static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base,
-                     const sim_pchange *flags)
+                     const sim_pchange *flags, const perturb_opts *po)
 {
 	sweep sw = { 0 };
+	char desc[1200];
 	sw.flags = *flags;
+	if (perturbed(po)) {
+		describe(po, 1, desc, sizeof desc);
+		sw.perturb = &po->p;
+		sw.perturb_desc = desc;
+	}
 	char err[1024];
 	int status = 0;
 	if (strchr(o->spec, '=')) {
@@ -327,6 +351,13 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 				return util_error_msg(err);
 			}
 	}
+	for (size_t i = 0; i < sw.n && !po->noise; i++)
+		if (sw.set[i].has_seed) {
+			status = util_usage("set '%s': a seed needs --noise-trace or --noise",
+			                    sw.set[i].name);
+			sweep_free(&sw);
+			return status;
+		}
 	long base_idx = -1;
 	if (o->rel && (base_idx = sweep_find(&sw, o->rel)) < 0) {
 		sweep_free(&sw);
@@ -344,6 +375,11 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
 		sweep_free(&sw);
 		return util_error_msg(err);
+	}
+	if ((status = slow_check(po, s.nranks))) {
+		goal_sched_close(&s);
+		sweep_free(&sw);
+		return status;
 	}
 	sweep_result *res = calloc(sw.n, sizeof *res);
 	if (!res) {
@@ -551,17 +587,19 @@ int main(int argc, char **argv)
 	if (sim_pset_apply(&pset, &flags, err, sizeof err))
 		return util_usage("%s", err);
 	const sim_params *pp = &pset.p;
-	if (so_sw.spec)
-		return run_sweep(&so_sw, file, &pset, &flags);
+	if (so_sw.spec) {
+		int st = run_sweep(&so_sw, file, &pset, &flags, &po);
+		sim_noise_free(po.noise);
+		free(po.slow);
+		return st;
+	}
 
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
 		return util_error_msg(err);
-	if (po.nslow && po.slow[po.nslow - 1].hi >= s.nranks) {
-		uint64_t r = po.slow[po.nslow - 1].hi;
+	if ((pst = slow_check(&po, s.nranks))) {
 		goal_sched_close(&s);
-		return util_usage("--slow: rank %" PRIu64 " is not a rank of the schedule (0..%" PRIu64
-		                  ")", r, s.nranks - 1);
+		return pst;
 	}
 
 	FILE *tl = NULL;

@@ -301,7 +301,7 @@ static int spec_ns(const char *p, uint64_t *v)
 
 #define POISSON_DETOURS 65536
 
-sim_noise *sim_noise_synth(const char *spec, uint64_t seed, char *err, size_t errlen)
+sim_noise *sim_noise_synth(const char *spec, char *err, size_t errlen)
 {
 	const char *p;
 	num_dec f;
@@ -326,7 +326,7 @@ sim_noise *sim_noise_synth(const char *spec, uint64_t seed, char *err, size_t er
 		return build(&r, 1, (uint64_t)T, &overlap, &first, "--noise: ", err, errlen);
 	}
 	if (strncmp(spec, "poisson:", 8) == 0) {
-		uint64_t d = 0, st = mix(seed ^ 0x6e6f697365u), t = 0, maxe = 0;
+		uint64_t d = 0, st = 0x6e6f697365u, t = 0, maxe = 0;
 		num_dec mean;
 		int expo;
 		p = spec + 8;

@@ -42,10 +42,11 @@ sim_noise *sim_noise_read(const char *path, sim_noise_warn *warn, void *wctx,
  *                                  (rounded half up)
  *   poisson:RATE_HZ,DURATION_NS    65536 detours whose starts are apart by
  *   poisson:RATE_HZ,exp:MEAN_NS    exponential gaps of mean 10^9/RATE ns,
- *                                  of a fixed or an exponential length,
- *                                  drawn from seed
+ *                                  of a fixed or an exponential length
+ *                                  (one fixed pseudo-random stream: the
+ *                                  seed only chooses where ranks read)
  * Returns NULL with the reason in err ("--noise: ..."). */
-sim_noise *sim_noise_synth(const char *spec, uint64_t seed, char *err, size_t errlen);
+sim_noise *sim_noise_synth(const char *spec, char *err, size_t errlen);
 
 void sim_noise_free(sim_noise *n);
 

@@ -18,12 +18,14 @@
 
 /* One parameter set of a sweep: its name, its own base set (a parameter
  * file named in the sweep file, read once for all sets that name it and
- * owned by the sweep; NULL: the command line's) and its change to the base
- * set. */
+ * owned by the sweep; NULL: the command line's), its change to the base
+ * set, and its own noise seed (has_seed; else the command line's). */
 typedef struct sweep_set {
 	char name[SWEEP_NAME_MAX];
 	const sim_pset *own;
 	sim_pchange change;
+	int has_seed;
+	uint64_t seed;
 } sweep_set;
 
 /* A parameter file named in a sweep file. */
@@ -42,22 +44,28 @@ typedef struct sweep_result {
 
 /* The sets of a sweep, in order.  flags: the command line's single values
  * (-L ...), applied to a set's own parameter file as to -p FILE (all
- * SIM_PX_KEEP unless the caller sets them). */
+ * SIM_PX_KEEP unless the caller sets them).  perturb: the command line's
+ * noise and slow ranks for every set (NULL: none), perturb_desc their
+ * description for the CSV. */
 typedef struct sweep {
 	sweep_set *set;
 	size_t n, cap;
 	sim_pchange flags;
+	const sim_perturb *perturb;
+	const char *perturb_desc;
 	sweep_pfile *pf;       /* the parameter files its sets name */
 	size_t npf, cap_pf;
 } sweep;
 
 /* ---- The sweep language (sweep_spec.c) ---- */
 
-/* Expand the compact form ("L=1000..64000*2 G=1,2,4": docs/sweep.md) into
- * *sw (empty before).  Returns 0, or -1 with the reason in err. */
+/* Expand the compact form ("L=1000..64000*2 G=1,2,4 seed=1..20":
+ * docs/sweep.md) into *sw (empty before).  Returns 0, or -1 with the
+ * reason in err. */
 int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen);
 
-/* Read a sweep file ("NAME K=V ..." per line) into *sw (empty before):
+/* Read a sweep file ("NAME K=V ..." per line, K a parameter, params or
+ * seed) into *sw (empty before):
  * at most SWEEP_MAX_SETS sets, in time linear in the file (names are
  * hashed; a parameter file is read once, whatever number of sets name it).
  * Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" (or "PATH: error:
@@ -96,8 +104,9 @@ int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
 
 /* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
  * per set in order.  base_idx: the baseline set for the relative column (-1:
- * none, left empty); wall 0 leaves the wall_s column empty.  Returns 0, or
- * -1 on a write error. */
+ * none, left empty); wall 0 leaves the wall_s column empty; with
+ * sw->perturb, the columns seed and noise follow.  Returns 0, or -1 on a
+ * write error. */
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall);
 

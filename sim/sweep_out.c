@@ -47,7 +47,8 @@ static void set_values(const sweep *sw, size_t i, const sim_pset *base,
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall)
 {
-	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s\n");
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s\n",
+	        sw->perturb ? ",seed,noise" : "");
 	for (size_t i = 0; i < sw->n; i++) {
 		if (res[i].status == SWEEP_NOT_RUN)
 			continue;
@@ -66,6 +67,10 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 		fprintf(f, ",%s,", rel);
 		if (wall)
 			fprintf(f, "%.3f", res[i].wall);
+		if (sw->perturb)
+			fprintf(f, ",%" PRIu64 ",\"%s\"",
+			        sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed,
+			        sw->perturb_desc ? sw->perturb_desc : "");
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;

@@ -30,9 +30,17 @@ static void run_one(sweep_job *j, size_t i)
 	double t0 = util_now();
 	sweep_result *out = &j->res[i];
 	sim *m = NULL;
+	sim_perturb pt;
+	sim_options so = { NULL, NULL, NULL, 0, NULL };
+	if (j->sw->perturb) {
+		pt = *j->sw->perturb;
+		if (j->sw->set[i].has_seed)
+			pt.seed = j->sw->set[i].seed;
+		so.perturb = &pt;
+	}
 	out->status = SWEEP_FAILED;
 	if (sweep_set_params(j->sw, i, j->base, &ps, e, sizeof e) == 0
-	    && (m = sim_create(j->s, &ps.p, NULL, e, sizeof e)) != NULL
+	    && (m = sim_create(j->s, &ps.p, &so, e, sizeof e)) != NULL
 	    && sim_run(m, &r, e, sizeof e) == 0) {
 		out->status = r.complete ? SWEEP_OK : SWEEP_INCOMPLETE;
 		out->time = r.time;

@@ -69,6 +69,16 @@ long sweep_find(const sweep *sw, const char *name)
 
 /* ---- Compact form ------------------------------------------------------ */
 
+/* The axis (and seen[] index) of the noise seed, after the parameters. */
+#define AX_SEED SIM_NPARAMS
+#define NAXES (SIM_NPARAMS + 1)
+
+/* The name of axis k. */
+static const char *axis_name(int k)
+{
+	return k == AX_SEED ? "seed" : sim_pname_str((sim_pname)k);
+}
+
 /* One axis of the compact form: a parameter and its values, each with its
  * label in set names. */
 typedef struct axis_val {
@@ -111,16 +121,23 @@ static int add_value(axis *a, const sim_px *x, char *err, size_t errlen)
 }
 
 /* Expand the range item (num.h: "A..B*F", "A..B+D", "A..B", "A..B:D") of
- * parameter k into a. */
+ * parameter k into a.  A seed range "A..B" is every seed from A to B (as
+ * "A..B:1"), not a doubling. */
 static int expand_range(axis *a, int k, const char *item, char *err, size_t errlen)
 {
 	num_range r;
 	num_range_it it;
 	sim_px x;
-	num_err e = num_range_parse(item, strlen(item), sim_pname_frac((sim_pname)k), &r);
+	char every[128];
+	if (k == AX_SEED && !strpbrk(item, "*+:") && strlen(item) + 3 <= sizeof every) {
+		snprintf(every, sizeof every, "%s:1", item);
+		item = every;
+	}
+	num_err e = num_range_parse(item, strlen(item),
+	                            k == AX_SEED ? 0 : sim_pname_frac((sim_pname)k), &r);
 	if (e == NUM_RANGE) {
 		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", item,
-		         num_err_str(e), sim_pname_str((sim_pname)k));
+		         num_err_str(e), axis_name(k));
 		return -1;
 	}
 	if (e == NUM_EMPTY) {
@@ -155,14 +172,14 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 		snprintf(err, errlen, "expected NAME=VALUES, got '%s'", w);
 		return -1;
 	}
-	int k = sim_pname_find(w, (size_t)(eq - w));
+	int k = eq - w == 4 && memcmp(w, "seed", 4) == 0 ? AX_SEED : sim_pname_find(w, (size_t)(eq - w));
 	if (k < 0) {
 		*eq = 0;
-		snprintf(err, errlen, "unknown parameter '%s' (expected L, o, g, G, O or S)", w);
+		snprintf(err, errlen, "unknown parameter '%s' (expected L, o, g, G, O, S or seed)", w);
 		return -1;
 	}
 	if (seen[k]) {
-		snprintf(err, errlen, "%s given twice", sim_pname_str((sim_pname)k));
+		snprintf(err, errlen, "%s given twice", axis_name(k));
 		return -1;
 	}
 	a->k = k;
@@ -180,6 +197,18 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 			continue;
 		}
 		sim_px x;
+		if (k == AX_SEED) {
+			memset(&x, 0, sizeof x);
+			x.kind = SIM_PX_SET;
+			x.v.den = 1;
+			if (num_u64_parse(item, strlen(item), &x.v.num)) {
+				snprintf(err, errlen, "seed needs a non-negative integer, not '%s'", item);
+				return -1;
+			}
+			if (add_value(a, &x, err, errlen))
+				return -1;
+			continue;
+		}
 		if (sim_px_parse((sim_pname)k, item, &x, err, errlen) || add_value(a, &x, err, errlen))
 			return -1;
 	}
@@ -188,8 +217,8 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 
 int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 {
-	axis ax[SIM_NPARAMS];
-	int seen[SIM_NPARAMS] = { 0 };
+	axis ax[NAXES];
+	int seen[NAXES] = { 0 };
 	size_t na = 0;
 	int rc = -1;
 	memset(ax, 0, sizeof ax);
@@ -199,8 +228,8 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 		if (!*p)
 			break;
 		size_t len = strcspn(p, " \t\n");
-		if (na == SIM_NPARAMS) {
-			/* Seven axes: one parameter is repeated. */
+		if (na == NAXES) {
+			/* One axis more than there are: one is repeated. */
 			axis tmp;
 			memset(&tmp, 0, sizeof tmp);
 			if (parse_axis(&tmp, p, len, seen, err, errlen) == 0)
@@ -240,9 +269,14 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 			stride /= ax[i].n;
 			size_t j = rem / stride;
 			rem %= stride;
-			x->change.x[ax[i].k] = ax[i].v[j].x;
+			if (ax[i].k == AX_SEED) {
+				x->has_seed = 1;
+				x->seed = ax[i].v[j].x.v.num;
+			} else {
+				x->change.x[ax[i].k] = ax[i].v[j].x;
+			}
 			int w = snprintf(x->name + pos, sizeof x->name - pos, "%s%s=%s", i ? ":" : "",
-			                 sim_pname_str((sim_pname)ax[i].k), ax[i].v[j].label);
+			                 axis_name(ax[i].k), ax[i].v[j].label);
 			if (w < 0 || (size_t)w >= sizeof x->name - pos) {
 				snprintf(err, errlen, "set name longer than %d bytes", SWEEP_NAME_MAX - 1);
 				goto out;
@@ -280,7 +314,7 @@ static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
 		while (end < le && text[end] != '#')
 			end++;
 		sweep_set *x = NULL;
-		int seen[SIM_NPARAMS] = { 0 };
+		int seen[NAXES] = { 0 };
 		for (size_t p = ls; p < end;) {
 			if (text[p] == ' ' || text[p] == '\t' || text[p] == '\r') {
 				p++;
@@ -325,13 +359,21 @@ static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
 				path[pl] = 0;
 				if (!(x->own = pfile_get(sw, path, e, sizeof e)))
 					FERR(col + 7, "cannot use the parameter file: %s", e);
+			} else if (eq && (size_t)(eq - w) == 4 && memcmp(w, "seed", 4) == 0) {
+				if (seen[AX_SEED])
+					FERR(col, "seed given twice");
+				seen[AX_SEED] = 1;
+				if (num_u64_parse(eq + 1, wl - 5, &x->seed))
+					FERR(col + 5, "seed needs a non-negative integer, not '%.*s'",
+					     (int)(wl - 5), eq + 1);
+				x->has_seed = 1;
 			} else {
 				if (!eq || eq == w || eq == w + wl - 1)
 					FERR(col, "expected NAME=VALUE, got '%.*s'", (int)wl, w);
 				int k = sim_pname_find(w, (size_t)(eq - w));
 				if (k < 0)
-					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O, S "
-					     "or params)", (int)(eq - w), w);
+					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O, S, "
+					     "params or seed)", (int)(eq - w), w);
 				if (seen[k])
 					FERR(col, "%s given twice", sim_pname_str((sim_pname)k));
 				seen[k] = 1;

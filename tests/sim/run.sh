@@ -256,7 +256,7 @@ expect_err() { # NAME STATUS EXPECTED-STDERR ARGS...
 }
 expect_err "sweep: bad range" 2 "loggopsim: error: --sweep: range '1..9*1': the factor after '*' must be an integer of at least 2" \
 	--sweep 'G=1,2 L=1..9*1' busy-nic.goal
-expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O or S)" \
+expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O, S or seed)" \
 	--sweep 'l=1' busy-nic.goal
 printf 'a params=%s\n' "$tmp/none.params" >"$tmp/np.sweep"
 expect_err "sweep: a set's parameter file missing" 1 "$tmp/np.sweep:1:10: error: cannot use the parameter file: $tmp/none.params: error: cannot open: No such file or directory" \
@@ -314,5 +314,91 @@ if command -v parallel >/dev/null 2>&1; then
 else
 	echo "ok - loggopsim sweep: GNU parallel recipe # SKIP parallel not installed"
 fi
+
+# ---- Noise and stragglers (docs/noise.md) ---------------------------------
+# A noise trace without detours: a warning, and every result as without noise.
+printf '# no detours here\n\n' >"$tmp/empty.noise"
+"$SIM" -q $(cat busy-nic.args) busy-nic.goal >"$tmp/plain"
+"$SIM" -q $(cat busy-nic.args) --noise-trace "$tmp/empty.noise" busy-nic.goal >"$tmp/out" 2>"$tmp/err"
+echo "$tmp/empty.noise: warning: no detours in the noise trace: no noise" >"$tmp/want"
+check "noise: a trace without detours warns" "$tmp/want" "$tmp/err"
+grep -v '^noise ' "$tmp/out" >"$tmp/got"
+check "noise: a trace without detours changes no result" "$tmp/plain" "$tmp/got"
+# Overlapping detours are merged, with a warning naming the first overlap.
+printf '10\t5\n100\t50\n120\t10\n140 30\n' >"$tmp/ov.noise"
+"$SIM" -q --noise-trace "$tmp/ov.noise" --noise-offset 0 noise-exact.goal >"$tmp/out" 2>"$tmp/err"
+echo "$tmp/ov.noise:3:1: warning: this detour overlaps the one before it; merged (and more overlaps)" >"$tmp/want"
+check "noise: overlapping detours merged with a warning" "$tmp/want" "$tmp/err"
+grep '^noise' "$tmp/out" >"$tmp/got"
+echo "noise trace $tmp/ov.noise, offsets 0, rule exact, seed 1: 2 detours, period 170 ns, 44.12% of CPU time" >"$tmp/want"
+check "noise: the merged table (2 detours, period 170 ns)" "$tmp/want" "$tmp/got"
+# Malformed noise traces: FILE:LINE:COL: error, exit status 1.
+bad_noise() { # NAME TEXT EXPECTED-MESSAGE-AFTER-FILE
+	printf "$2" >"$tmp/bad.noise"
+	expect_err "noise: $1" 1 "$tmp/bad.noise:$3" --noise-trace "$tmp/bad.noise" busy-nic.goal
+}
+bad_noise "a word for the start" '# x\nabc 5\n' "2:1: error: expected the start of a detour in ns (START DURATION)"
+bad_noise "no duration" '100\n' "1:4: error: expected the duration of the detour in ns after its start and a blank"
+bad_noise "an exponent" '1e3 5\n' "1:2: error: expected the duration of the detour in ns after its start and a blank"
+bad_noise "text after the duration" '10 5 7\n' "1:6: error: unexpected text after the duration"
+bad_noise "a negative duration" '10\t-5\n' "1:4: error: expected the duration of the detour in ns after its start and a blank"
+bad_noise "period 0" '# period: 0\n' "1:12: error: expected '# period: T' with T in ns above 0"
+bad_noise "a detour after the period" '# period: 100\n90 20\n' " error: a detour ends at 110 ns, after the period of 100 ns"
+bad_noise "no CPU time left" '0 100\n' " error: the detours take all of the CPU time (period 100 ns)"
+expect_err "noise: a missing trace" 1 "$tmp/none.noise: error: cannot open: No such file or directory" \
+	--noise-trace "$tmp/none.noise" busy-nic.goal
+# Option errors: exit status 2.
+expect_usage "noise: factor 0" "loggopsim: error: --slow: the factor must be a number above 0 (at most 9 decimals), not '0'" --slow 1:0 busy-nic.goal
+expect_usage "noise: negative factor" "loggopsim: error: --slow: the factor must be a number above 0 (at most 9 decimals), not '-1'" --slow 1:-1 busy-nic.goal
+expect_usage "noise: empty rank list" "loggopsim: error: --slow: expected RANKS:FACTOR (e.g. 0,17-31:1.5), not ':2'" --slow :2 busy-nic.goal
+expect_usage "noise: a bad rank list" "loggopsim: error: --slow: bad rank list '1,,2' (expected e.g. 0-15,32)" --slow 1,,2:2 busy-nic.goal
+expect_usage "noise: a rank outside the schedule" "loggopsim: error: --slow: rank 4 is not a rank of the schedule (0..3)" --slow 2-4:2 busy-nic.goal
+expect_usage "noise: a rank in two lists" "loggopsim: error: --slow: rank 3 is in two --slow lists" --slow 1-3:2 --slow 3:1.5 busy-nic.goal
+expect_usage "noise: --noise-rule" "loggopsim: error: --noise-rule is exact or published, not 'old'" --noise periodic:1000,25000 --noise-rule old busy-nic.goal
+expect_usage "noise: --noise-cosched alone" "loggopsim: error: --noise-cosched, --noise-offset and --noise-rule need --noise-trace or --noise" --noise-cosched busy-nic.goal
+expect_usage "noise: two sources" "loggopsim: error: give --noise-trace or --noise, not both" --noise-trace noise.noise --noise periodic:1,1 busy-nic.goal
+expect_usage "noise: cosched and an offset" "loggopsim: error: give --noise-cosched or --noise-offset, not both" --noise periodic:1,1 --noise-cosched --noise-offset 5 busy-nic.goal
+expect_usage "noise: --seed -1" "loggopsim: error: --seed needs a non-negative integer, not '-1'" --seed -1 busy-nic.goal
+expect_usage "noise: a bad spec" "loggopsim: error: --noise: expected periodic:FREQ_HZ,DURATION_NS, poisson:RATE_HZ,DURATION_NS or poisson:RATE_HZ,exp:MEAN_NS, not 'often'" --noise often busy-nic.goal
+expect_usage "noise: detours as long as the period" "loggopsim: error: --noise: periodic:1000000,1000 leaves no CPU time (the period is 1000 ns)" --noise periodic:1000000,1000 busy-nic.goal
+# Offsets: co-scheduled ranks see the same detours, ranks with their own
+# offsets (from the seed) do not; the same seed gives the same output.
+printf 'num_ranks 4\n' >"$tmp/four.goal"
+for r in 0 1 2 3; do printf 'rank %d {\nc: calc 1000000\n}\n' $r >>"$tmp/four.goal"; done
+nz="--noise poisson:20000,exp:5000"
+"$SIM" -q $nz --noise-cosched "$tmp/four.goal" | grep '^Host' | cut -d' ' -f3 | sort -u | wc -l >"$tmp/got"
+echo 1 >"$tmp/want"
+check "noise: co-scheduled ranks finish together" "$tmp/want" "$tmp/got"
+"$SIM" -q $nz "$tmp/four.goal" | grep '^Host' | cut -d' ' -f3 | sort -u | wc -l >"$tmp/got"
+echo 4 >"$tmp/want"
+check "noise: ranks with their own offsets finish apart" "$tmp/want" "$tmp/got"
+"$SIM" -q $nz --seed 7 "$tmp/four.goal" >"$tmp/a"
+"$SIM" -q $nz --seed 7 "$tmp/four.goal" >"$tmp/b"
+"$SIM" -q $nz --seed 8 "$tmp/four.goal" >"$tmp/c"
+if cmp -s "$tmp/a" "$tmp/b" && ! cmp -s "$tmp/a" "$tmp/c" && grep -q 'seed 7' "$tmp/a"; then
+	ok "noise: the same seed, the same output; another seed, another"
+else : >"$tmp/diff"; fail "noise: the same seed, the same output; another seed, another"; fi
+# The noise and the slow ranks in the JSON summary.
+"$SIM" -q --json $(cat noise-exact.args) --slow 1:2 noise-exact.goal >"$tmp/got"
+echo '{"complete": true, "P": 2, "L": 2500, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535, "noise": {"trace": "noise.noise", "offsets": 0, "rule": "exact", "seed": 1, "detours": 4, "period_ns": 1000, "busy_ns": 190}, "slow": ["1:2"], "time_ns": 750, "host": 0, "events": 8, "ops": 8, "messages": 0}' >"$tmp/want"
+check "noise: --json" "$tmp/want" "$tmp/got"
+# A sweep over seeds: the same CSV at any thread count, one row per seed
+# with its seed and the noise; a seed needs noise.
+"$SIM" -q $nz --sweep 'seed=1..6' --no-wall --csv - -j 1 "$tmp/four.goal" >"$tmp/s1" 2>&1
+"$SIM" -q $nz --sweep 'seed=1..6' --no-wall --csv - -j 2 "$tmp/four.goal" >"$tmp/s2" 2>&1
+if cmp -s "$tmp/s1" "$tmp/s2" && [ "$(cut -d, -f1,2,16 "$tmp/s1" | sed -n '2p;7p')" = "$(printf '1,seed=1,1\n6,seed=6,6')" ] &&
+	[ "$(head -1 "$tmp/s1")" = "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s,seed,noise" ] &&
+	[ "$(cut -d, -f11 "$tmp/s1" | sort -u | wc -l)" -gt 2 ] &&
+	grep -q ',1,"synthetic poisson:20000,exp:5000, offsets own, rule exact"$' "$tmp/s1"; then
+	ok "noise: a sweep over seeds, the same at -j 1 and -j 2"
+else cp "$tmp/s1" "$tmp/diff"; fail "noise: a sweep over seeds, the same at -j 1 and -j 2"; fi
+grep '^3,' "$tmp/s1" | cut -d, -f11 >"$tmp/got"
+"$SIM" -q $nz --seed 3 --json "$tmp/four.goal" | sed 's/.*"time_ns": \([0-9]*\).*/\1/' >"$tmp/want"
+check "noise: a sweep's seed=3 is --seed 3" "$tmp/want" "$tmp/got"
+expect_usage "noise: a seed without noise" "loggopsim: error: set 'seed=1': a seed needs --noise-trace or --noise" --sweep seed=1,2 busy-nic.goal
+expect_usage "noise: --slow beyond the ranks in a sweep" "loggopsim: error: --slow: rank 9 is not a rank of the schedule (0..3)" --slow 9:2 --sweep L=1 busy-nic.goal
+"$SIM" -q --slow 1:1.25 --sweep 'L=100 o=10 g=5 G=0' --no-wall --csv - slow.goal 2>&1 | sed -n 2p | cut -d, -f11,16,17 >"$tmp/got"
+echo '371,1,"slow 1:1.25"' >"$tmp/want"
+check "noise: --slow in a sweep (slow.goal: 371)" "$tmp/want" "$tmp/got"
 
 exit 0
