@@ -1,4 +1,4 @@
-/* noise.h: CPU noise and stragglers (docs/semantics.md, section 7): a
+/* noise.h: CPU noise and stragglers (docs/semantics.md, section 9): a
  * periodic table of detours that take a rank's CPU away, read from a noise
  * trace or synthesized, each rank reading it from its own offset; and
  * per-rank factors that stretch CPU activities.  A noise table is

@@ -622,7 +622,7 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 	return t;
 }
 
-/* ---- Noise and slow ranks (section 7) ------------------------------------ */
+/* ---- Noise and slow ranks (section 9) ------------------------------------ */
 
 /* x ns of CPU work of rank r, stretched by its slowdown factor. */
 static inline uint64_t slow(const sim *m, uint64_t r, uint64_t x)
@@ -653,13 +653,9 @@ static void put_detour(void *ctx, uint64_t s, uint64_t e)
 	tl_write_interval(x->m->tl, TL_NOISE, x->r, x->c, s, e);
 }
 
-/* No timeline record for the detours of an activity (cpu_end). */
-#define NO_CPU UINT32_MAX
-
-/* The end of a CPU activity of d ns that CPU c of rank r starts at t for
- * op i, under the detours of its rank (the timeline shows them unless c is
- * NO_CPU); past UINT64_MAX the run fails. */
-static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t c, uint32_t i)
+/* The end of a CPU activity of d ns that rank r starts at t for op i,
+ * under the detours of its rank; past UINT64_MAX the run fails. */
+static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t i)
 {
 	uint64_t end;
 	if (!m->pt || !m->pt->noise)
@@ -672,11 +668,18 @@ static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t c, 
 		}
 		return UINT64_MAX;
 	}
-	if (m->tl && c != NO_CPU && end - t > d) {
+	return end;
+}
+
+/* Timeline: the detours that stretched the activity of d ns that CPU c of
+ * rank r ran from t to end (written after the activity's own lines; at
+ * most 1000). */
+static void put_detours(sim *m, uint32_t r, uint32_t c, uint64_t t, uint64_t end, uint64_t d)
+{
+	if (m->pt && m->pt->noise && end - t > d) {
 		detour_ctx x = { m, r, c };
 		sim_noise_each(m->pt->noise, sim_perturb_offset(m->pt, r), t, end, 1000, put_detour, &x);
 	}
-	return end;
 }
 
 /* A CPU's or NIC's free time moves forward only. */
@@ -693,7 +696,7 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 	const goal_op *op = &ops[j];
 	const sim_range *pr = range_of(m, op->size);
 	uint64_t busy = tadd(m, slow(m, q, pr->o), slow(m, q, sim_rate_bytes(pr->O, op->size)), q, j);
-	uint64_t done = cpu_end(m, start, busy, q, NO_CPU, j);
+	uint64_t done = cpu_end(m, start, busy, q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
@@ -722,13 +725,14 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size)), sG = sim_rate_bytes(pr->G, sop->size);
-	uint64_t done = cpu_end(m, t, tadd(m, slow(m, q, pr->o), sO > sG ? sO : sG, r, j), q,
-	                        sop->cpu, j);
+	uint64_t need = tadd(m, slow(m, q, pr->o), sO > sG ? sO : sG, r, j);
+	uint64_t done = cpu_end(m, t, need, q, j);
 	set_free(cf, done);
 	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
 	if (m->tl) {
 		tl_write_orecv(m->tl, q, sop->cpu, t, done, r, j);
 		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, *nf);
+		put_detours(m, q, sop->cpu, t, done, need);
 	}
 	uint64_t start = 0;
 	if (sop->size > m->S) {
@@ -770,12 +774,14 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t end = cpu_end(m, t, slow(m, r, op->size), r, op->cpu, i);
+		uint64_t d = slow(m, r, op->size), end = cpu_end(m, t, d, r, i);
 		set_free(cf, end);
 		mark_started(m, r, i);
 		mark_done(m, r, i);
-		if (m->tl)
+		if (m->tl) {
 			tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
+			put_detours(m, r, op->cpu, t, end, d);
+		}
 		satisfy_edges(m, r, ops, i, t, 1);
 		satisfy_edges(m, r, ops, i, end, 0);
 		break;
@@ -788,9 +794,9 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		const sim_range *pr = range_of(m, op->size);
 		uint64_t o = slow(m, r, pr->o), sO = slow(m, r, sim_rate_bytes(pr->O, op->size));
 		uint64_t sG = sim_rate_bytes(pr->G, op->size);
-		uint64_t depart = cpu_end(m, t, o, r, NO_CPU, i);
+		uint64_t need = tadd(m, o, sO, r, i), depart = cpu_end(m, t, o, r, i);
 		uint64_t arrive = tadd(m, depart, pr->L, r, i);
-		set_free(cf, cpu_end(m, t, tadd(m, o, sO, r, i), r, op->cpu, i));
+		set_free(cf, cpu_end(m, t, need, r, i));
 		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
 		mark_started(m, r, i);
 		if (m->tl) {
@@ -798,6 +804,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
 			tl_write_transmission(m->tl, r, op->peer, t, depart, arrive, op->size, i,
 			                      op->cpu, op->nic);
+			put_detours(m, r, op->cpu, t, *cf, need);
 		}
 		push_event(m, arrive, r, i | EV_MSG, op->peer);
 		if (op->size > m->S) {

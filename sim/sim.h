@@ -62,7 +62,7 @@ typedef struct sim_options {
 	/* Largest seq + 1 before the queue renumbers (0: 2^32).  Only tests
 	 * set it, to exercise renumbering on small schedules. */
 	uint64_t seq_limit;
-	/* Noise and slow ranks (NULL: none; docs/semantics.md section 7); must
+	/* Noise and slow ranks (NULL: none; docs/semantics.md section 9); must
 	 * stay valid until sim_free. */
 	const sim_perturb *perturb;
 } sim_options;

@@ -625,7 +625,7 @@ static int do_line(rd *r, const char *line)
 			                r->ranges_due, r->ranges_due > 1 ? "s" : "");
 		return do_range(r, p);
 	}
-	if (!tl->old_format && r->w->to != TL_NONE && !IS("transmission")) {
+	if (!tl->old_format && r->w->to != TL_NONE && !IS("transmission") && !IS("noise")) {
 		uint64_t s = line_start(p);
 		if (s != TL_NONE && s > r->w->to) {
 			tl->stopped_early = 1;
@@ -636,8 +636,6 @@ static int do_line(rd *r, const char *line)
 		return do_transmission(r, p);
 	for (int k = 0; k < TL_NKINDS; k++)
 		if (kl == strlen(tl_kind_word[k]) && memcmp(kw, tl_kind_word[k], kl) == 0) {
-			if (k == TL_NOISE && !tl->old_format)
-				break;
 			return do_interval(r, (tl_kind)k, p);
 		}
 	if (IS("numranks") || IS("loggopsim-timeline"))

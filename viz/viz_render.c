@@ -357,8 +357,6 @@ static double legend(cv *c, const lay *l, double y, int draw)
 		if (!present[k])
 			continue;
 		if (k < TL_NKINDS) {
-			if (k == TL_NOISE && !tl->old_format)
-				continue;
 			if (tl_kind_on_nic[k] && !l->nic_rows)
 				continue;
 			text = tl_kind_legend[k];
@@ -470,9 +468,11 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 	}
 	cv_text(c, l->lm + l->w, l->axis_y + 31, 1, 10, 0, "#444444", "time");
 
-	/* Bars. */
-	for (size_t i = 0; i < tl->nbars; i++) {
-		const tl_bar *b = &tl->bars[i];
+	/* Bars; detours last, on top of the activities they stretched. */
+	for (size_t n = 0; n < 2 * tl->nbars; n++) {
+		const tl_bar *b = &tl->bars[n % tl->nbars];
+		if ((b->kind == TL_NOISE) != (n >= tl->nbars))
+			continue;
 		int nic = tl_kind_on_nic[b->kind];
 		double y, h;
 		row_of(l, b->lane, nic, b->kind == TL_GSEND, b->unit, &y, &h);

@@ -23,7 +23,7 @@ fail() {
 check() { local n=$1; shift; if "$@" >"$tmp/diff" 2>&1; then ok "$n"; else fail "$n"; fi; }
 
 # Golden: the bars and messages of the SVG, with their exact times.
-for f in pingpong old; do
+for f in pingpong old noise; do
 	if "$V" "$f.tl" -o "$tmp/$f.svg" 2>"$tmp/diff" &&
 		$CHECK "$tmp/$f.svg" >"$tmp/out" 2>>"$tmp/diff" &&
 		diff -u "$f.expect" "$tmp/out" >"$tmp/diff"; then
@@ -39,6 +39,7 @@ check "tooltip of a bar" grep -q 'rank 1 cpu 0: receive overhead (o + max(sO, sG
 check "title with P and the parameters" \
 	grep -q 'LogGOPS timeline: P=2 L=2500 o=1500 g=1000 G=6 O=0 S=65535' "$tmp/pingpong.svg"
 check "old format title" grep -q 'LogGOPSim timeline (old format): P=2 G=6' "$tmp/old.svg"
+check "detours drawn and in the legend" grep -q 'noise (a detour)' "$tmp/noise.svg"
 
 # Same input, same bytes; standard input works.
 "$V" pingpong.tl -o "$tmp/again.svg" 2>/dev/null
