@@ -47,7 +47,8 @@ static sim_noise *build(raw *r, size_t n, uint64_t T, size_t *overlap, unsigned 
 	uint64_t maxe = 0;
 	*overlap = 0;
 	*first_line = 0;
-	qsort(r, n, sizeof *r, raw_cmp);
+	if (n)
+		qsort(r, n, sizeof *r, raw_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].e == r[i].s)
 			continue;
@@ -177,14 +178,30 @@ sim_noise *sim_noise_read(const char *path, sim_noise_warn *warn, void *wctx,
 {
 	size_t len;
 	char *text = NULL;
+	sim_noise *z;
+	if (util_read_file(path, NOISE_FILE_MAX, &text, &len, err, errlen))
+		return NULL;
+	z = sim_noise_parse(path, text, len, warn, wctx, err, errlen);
+	free(text);
+	return z;
+}
+
+sim_noise *sim_noise_parse(const char *path, const char *input, size_t len,
+                           sim_noise_warn *warn, void *wctx, char *err, size_t errlen)
+{
+	char *text = malloc(len + 1);
 	raw *r = NULL;
 	size_t n = 0, cap = 0, overlap;
 	uint64_t T = 0;
 	unsigned line = 0, first;
 	char pre[600];
 	sim_noise *z = NULL;
-	if (util_read_file(path, NOISE_FILE_MAX, &text, &len, err, errlen))
+	if (!text) {
+		snprintf(err, errlen, "%s: error: out of memory", path);
 		return NULL;
+	}
+	memcpy(text, input, len);
+	text[len] = 0;
 	if (memchr(text, 0, len)) {
 		snprintf(err, errlen, "%s: error: not a text file (a NUL byte)", path);
 		goto out;

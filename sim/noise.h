@@ -37,6 +37,10 @@ typedef void sim_noise_warn(void *ctx, const char *msg);
 sim_noise *sim_noise_read(const char *path, sim_noise_warn *warn, void *wctx,
                           char *err, size_t errlen);
 
+/* The same for text[0..len) already in memory; name for the messages. */
+sim_noise *sim_noise_parse(const char *name, const char *text, size_t len,
+                           sim_noise_warn *warn, void *wctx, char *err, size_t errlen);
+
 /* A synthetic table from spec (docs/noise.md):
  *   periodic:FREQ_HZ,DURATION_NS   one detour per period 10^9/FREQ ns
  *                                  (rounded half up)

@@ -4,10 +4,10 @@
 # two recorded PRTT tables and a parameter file, for the trace reader and
 # trace2goal with the traces of tests/trace2goal/cases (the ranks of a run
 # joined by form feeds), for the timeline reader with the timelines of
-# tests/viz/data and tests/sim/cases, and for sweeps with the files and
-# compact forms of docs/sweep.md.  Exit status non-zero if a target finds
-# a crash, a leak, a timeout (10 s) or more than 2 GB of memory (the
-# reproducer is left in build/fuzz/).
+# tests/viz/data and tests/sim/cases, for sweeps with the files and
+# compact forms of docs/sweep.md, and for noise traces and --noise specs.
+# Exit status non-zero if a target finds a crash, a leak, a timeout (10 s)
+# or more than 2 GB of memory (the reproducer is left in build/fuzz/).
 set -eu
 secs=${1:-20}
 cd "$(dirname "$0")/../.."
@@ -52,7 +52,12 @@ printf '%s\n' 'none params=no-such.params' >$F/corpus-sweep/no-params.sweep
 printf '%s' 'L=1000..64000*2 G=1,2,4' >$F/corpus-sweep/compact
 printf '%s' 'G=0.1..0.5+0.2 o=*2,L O=0.000000001 S=0,65535 g=1..50*3' >$F/corpus-sweep/compact2
 printf '%s' 'L=1..10 S=0..10:4,100 G=0.5..2,4..4.5:0.25' >$F/corpus-sweep/compact3
-for t in goal_text goal_bin loggp trace t2g timeline sweep; do
+mkdir -p $F/corpus-noise
+cp tests/sim/cases/noise.noise $F/corpus-noise/
+printf '%s\n' '# period: 1000' '0.5 10.5' '990 10' '5 3' >$F/corpus-noise/frac
+printf '%s' 'periodic:1000,25000' >$F/corpus-noise/periodic
+printf '%s' 'poisson:100000,exp:2000' >$F/corpus-noise/poisson
+for t in goal_text goal_bin loggp trace t2g timeline sweep noise; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
 	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \

@@ -65,7 +65,8 @@ def round_trip(build, goal, tmp):
 def check(build, text, args, goal, cwd, tmp, dump=False):
     """None when loggopsim and refsim agree on the schedule text (in file
     goal, options args, run in cwd), else a description."""
-    rargs = [os.path.join(cwd, x) if i and args[i - 1] == "-p" else x for i, x in enumerate(args)]
+    rargs = [os.path.join(cwd, x) if i and args[i - 1] in ("-p", "--noise-trace") else x
+             for i, x in enumerate(args)]
     par, _ = refsim.params_from_args(rargs + [goal])
     want = refsim.run(text, par)
     got, p = loggopsim_lines(build, args, goal, cwd, tmp)

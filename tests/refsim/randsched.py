@@ -6,7 +6,8 @@ tag also spelled 18446744073709551615), comms (a receive rarely in another
 comm than its send, where no wildcard may take the message),
 requires and irequires (several per op, across CPUs), calcs (rarely ones that
 take the time past 2^64 - 1 ns), up to three CPUs and NICs per rank (indices up to 65535), size
-ranges, and parameter sets where many times are equal.
+ranges, parameter sets where many times are equal, and (in a quarter of
+them) periodic noise and slow ranks.
 The text uses every form the compiler accepts: custom, canonical and missing
 labels, fields in any order, comments (a block comment may span lines inside
 a statement), dependencies before the ops they name, repeated dependency
@@ -120,7 +121,37 @@ def generate(seed):
         args = ["-p", "@PARAMS"] + rng.choice([[], ["-L", "0"], ["-S", "10"], ["-G", "0"]])
     else:
         args = list(PARAMS[rng.randrange(len(PARAMS))])
-    return render(rng, ranks), args
+    text = render(rng, ranks)
+    return text, args + perturb(random.Random(seed * 7919 + 1), P)
+
+
+# Periods of synthetic noise (ns; 10^9 / FREQ exactly).
+PERIODS = [64, 500, 1000, 4000, 20000]
+
+
+def perturb(rng, P):
+    """Noise and slow-rank options for a quarter of the schedules
+    (docs/noise.md): periodic detours of any length below the period, read
+    from each rank's own offset, one for all, or a given one, under either
+    rule; and stretched ranks."""
+    args = []
+    if rng.random() < 0.25:
+        T = rng.choice(PERIODS)
+        d = rng.choice([1, 10, T // 4, T // 2, T - 1])
+        args += ["--noise", "periodic:%d,%d" % (10**9 // T, d)]
+        how = rng.randrange(3)
+        if how == 0:
+            args += ["--seed", str(rng.randrange(1000))]
+        elif how == 1:
+            args += ["--noise-cosched", "--seed", str(rng.randrange(1000))]
+        else:
+            args += ["--noise-offset", str(rng.randrange(3 * T))]
+        if rng.random() < 0.3:
+            args += ["--noise-rule", "published"]
+    if rng.random() < 0.2:
+        ranks = sorted(rng.sample(range(P), rng.randint(1, P)))
+        args += ["--slow", "%s:%s" % (",".join(map(str, ranks)), rng.choice(["0.5", "1.25", "2", "3.333"]))]
+    return args
 
 
 def render(rng, ranks):

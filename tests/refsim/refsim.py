@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """refsim.py: a deliberately plain reference implementation of the LogGOPS
-semantics of docs/semantics.md (sections 2-5 and 8), written from the page
-alone, for differential tests against loggopsim.  Slow (a heap of Python
-tuples) and exact (Fractions for G and O).
+semantics of docs/semantics.md (sections 2-5, 8 and 9), written from the
+page alone, for differential tests against loggopsim.  Slow (a heap of
+Python tuples) and exact (Fractions for G and O).
 
-Usage: refsim.py [-p PARAMS] [-L N] [-o N] [-g N] [-G X] [-O X] [-S N] SCHEDULE.goal
+Usage: refsim.py [-p PARAMS] [-L N] [-o N] [-g N] [-G X] [-O X] [-S N]
+                 [--noise-trace FILE | --noise periodic:F,D] [--noise-cosched |
+                 --noise-offset X] [--noise-rule exact|published] [--seed N]
+                 [--slow RANKS:FACTOR]... SCHEDULE.goal
 SCHEDULE is GOAL text in any form goalc accepts (docs/goal.md); it is assumed
 to be valid (compile it with goalc first).  PARAMS is a parameter file
 (docs/loggp.md); single flags override its values in every range.  Prints
@@ -112,6 +115,8 @@ class Params:
     def __init__(self, L=2500, o=1500, g=1000, G=Fraction(6), O=Fraction(0), S=65535):
         self.S = S
         self.ranges = [(INF, L, o, g, G, O)]
+        self.noise = None        # a Noise (section 9), or none
+        self.slow = Slow()
 
     def read_file(self, path):
         self.ranges = []
@@ -142,6 +147,122 @@ class Params:
         raise ValueError("no range for size %d" % size)
 
 
+# ---- Noise and slow ranks (section 9; formats in docs/noise.md) -------------
+
+M64 = (1 << 64) - 1
+
+
+def splitmix(x):
+    x = (x + 0x9e3779b97f4a7c15) & M64
+    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M64
+    return x ^ (x >> 31)
+
+
+def round_ns(text):
+    """A time of a noise trace: a decimal rounded half up to whole ns."""
+    return int(Fraction(text) + Fraction(1, 2))
+
+
+class Noise:
+    """Detours [s, e) of one period T, merged, and how each rank reads them."""
+
+    def __init__(self, detours, period):
+        det = sorted((s, e) for s, e in detours if e > s)
+        merged = []
+        for s, e in det:
+            if merged and s <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], e)
+            else:
+                merged.append([s, e])
+        self.det = [tuple(x) for x in merged]
+        self.T = period if period else max((e for _, e in self.det), default=0)
+        self.rule, self.offsets, self.seed, self.offset = "exact", "own", 1, 0
+
+    @staticmethod
+    def from_trace(path):
+        detours, period = [], 0
+        with open(path) as fh:
+            for line in fh:
+                w = line.strip()
+                if w.startswith("# period:"):
+                    period = round_ns(w[9:].strip())
+                    continue
+                w = w.split("#")[0].split()
+                if w:
+                    s = round_ns(w[0])
+                    detours.append((s, s + round_ns(w[1])))
+        return Noise(detours, period)
+
+    @staticmethod
+    def periodic(spec):
+        freq, dur = spec[len("periodic:"):].split(",")
+        T = int(Fraction(10**9) / Fraction(freq) + Fraction(1, 2))
+        return Noise([(0, int(dur))], T)
+
+    def off(self, r):
+        if self.offsets == "fixed":
+            return self.offset % self.T
+        h = splitmix(splitmix(self.seed) ^ (M64 if self.offsets == "cosched" else r))
+        return (h * self.T) >> 64
+
+    def end(self, r, t, d):
+        """The end of an activity of d ns starting at t on rank r."""
+        if d == 0 or not self.det:
+            return t + d
+        off, T = self.off(r), self.T
+        if self.rule == "published":
+            u = (t + off) % T
+            rest = sum(e - u for s, e in self.det if s <= u < e)
+            later = 0
+            for s, e in self.det:   # the k >= 0 with u < s + kT < u + d
+                lo = 0 if s > u else (u - s) // T + 1
+                hi = (u + d - 1 - s) // T if u + d - 1 >= s else -1
+                later += (e - s) * max(0, hi - lo + 1)
+            return t + d + rest + later
+        free = T - sum(e - s for s, e in self.det)
+        pos, need = t + off, d      # walk the table: CPU time left to do
+        while True:
+            k, u = divmod(pos, T)
+            if u == 0 and need > free:  # whole periods at once
+                q = (need - 1) // free
+                pos, need = pos + q * T, need - q * free
+                continue
+            for s, e in self.det:
+                if s <= u < e:          # inside a detour: wait for its end
+                    pos = k * T + e
+                    break
+                if s > u:               # work until the next detour
+                    if need <= s - u:
+                        return pos + need - off
+                    need -= s - u
+                    pos = k * T + e
+                    break
+            else:                       # no detour left in this period
+                if need <= T - u:
+                    return pos + need - off
+                need -= T - u
+                pos = (k + 1) * T
+
+
+class Slow:
+    """Per-rank factors of --slow lists."""
+
+    def __init__(self):
+        self.factor = {}
+
+    def add(self, text):
+        ranks, f = text.rsplit(":", 1)
+        for part in ranks.split(","):
+            lo, _, hi = part.partition("-")
+            for r in range(int(lo), int(hi or lo) + 1):
+                self.factor[r] = Fraction(f)
+
+    def of(self, r, x):
+        f = self.factor.get(r)
+        return x if f is None else int(x * f + Fraction(1, 2))
+
+
 def per_byte(size, x):
     v = max(size - 1, 0) * x
     return int(v + Fraction(1, 2)) if v else 0   # floor(v + 0.5), v >= 0
@@ -154,6 +275,10 @@ def simulate(ranks, par):
     incomplete is "overflow" when a time passes 2^64 - 1 ns."""
     P = len(ranks)
     S = par.S
+    noise, slow = par.noise, par.slow
+
+    def work(r, t, d):
+        return noise.end(r, t, d) if noise else t + d
     ncpu = 1 + max((op.cpu for ops in ranks for op in ops), default=0)
     nnic = 1 + max((op.nic for ops in ranks for op in ops), default=0)
     cpu = [[0] * ncpu for _ in range(P)]
@@ -200,8 +325,8 @@ def simulate(ranks, par):
 
     def complete_rendezvous(send, t, released):
         _, o, _, _, O = par.of(send.size)
-        done = max(t, send.start + o + per_byte(send.size, O))
         q = send.rank
+        done = max(t, work(q, send.start, slow.of(q, o) + slow.of(q, per_byte(send.size, O))))
         cpu[q][send.cpu] = max(cpu[q][send.cpu], t)
         nsend[q][send.nic] = max(nsend[q][send.nic], t)
         satisfy(send, done, released, False)
@@ -223,9 +348,9 @@ def simulate(ranks, par):
                     heapq.heappush(heap, (cpu[r][op.cpu], s, what, x))
                     continue
                 op.started, op.start = True, t
-                cpu[r][op.cpu] = t + op.size
+                cpu[r][op.cpu] = end = work(r, t, slow.of(r, op.size))
                 satisfy(op, t, released, True)
-                satisfy(op, t + op.size, released, False)
+                satisfy(op, end, released, False)
             elif op.kind == SEND:
                 busy = max(cpu[r][op.cpu], nsend[r][op.nic])
                 if busy > t:
@@ -233,13 +358,14 @@ def simulate(ranks, par):
                     continue
                 op.started, op.start = True, t
                 L, o, g, G, O = par.of(op.size)
-                sO, sG = per_byte(op.size, O), per_byte(op.size, G)
-                cpu[r][op.cpu] = t + o + sO
+                sO, sG = slow.of(r, per_byte(op.size, O)), per_byte(op.size, G)
+                o = slow.of(r, o)
+                cpu[r][op.cpu] = work(r, t, o + sO)
                 nsend[r][op.nic] = t + g + sG
-                push(t + o + L, "msg", op)
+                push(work(r, t, o) + L, "msg", op)
                 satisfy(op, t, released, True)
                 if op.size <= S:
-                    satisfy(op, t + o + sO, released, False)
+                    satisfy(op, cpu[r][op.cpu], released, False)
             else:
                 op.started, op.start = True, t
                 satisfy(op, t, released, True)
@@ -260,15 +386,15 @@ def simulate(ranks, par):
                 heapq.heappush(heap, (busy, s, what, x))
                 continue
             _, o, g, G, O = par.of(m.size)
-            sO, sG = per_byte(m.size, O), per_byte(m.size, G)
-            cpu[r][m.cpu] = t + o + max(sO, sG)
+            sO, sG = slow.of(r, per_byte(m.size, O)), per_byte(m.size, G)
+            cpu[r][m.cpu] = done = work(r, t, slow.of(r, o) + max(sO, sG))
             nrecv[r][m.nic] = t + g + sG
             for i, rv in enumerate(RQ[r]):
                 if matches(rv, m):
                     del RQ[r][i]
                     if m.size > S:
                         complete_rendezvous(m, t, released)
-                    satisfy(rv, t + o + max(sO, sG), released, False)
+                    satisfy(rv, done, released, False)
                     break
             else:
                 UQ[r].append(m)
@@ -299,9 +425,28 @@ def params_from_args(argv):
         ap.add_argument("-" + f, type=int)
     ap.add_argument("-G", type=Fraction)
     ap.add_argument("-O", type=Fraction)
+    ap.add_argument("--noise-trace")
+    ap.add_argument("--noise")
+    ap.add_argument("--noise-cosched", action="store_true")
+    ap.add_argument("--noise-offset", type=int)
+    ap.add_argument("--noise-rule", default="exact")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--slow", action="append", default=[])
     ap.add_argument("schedule")
     a = ap.parse_args(argv)
     par = Params()
+    if a.noise_trace:
+        par.noise = Noise.from_trace(a.noise_trace)
+    elif a.noise:
+        par.noise = Noise.periodic(a.noise)
+    if par.noise:
+        par.noise.rule, par.noise.seed = a.noise_rule, a.seed
+        if a.noise_offset is not None:
+            par.noise.offsets, par.noise.offset = "fixed", a.noise_offset
+        elif a.noise_cosched:
+            par.noise.offsets = "cosched"
+    for s in a.slow:
+        par.slow.add(s)
     if a.p:
         par.read_file(a.p)
     par.override(L=a.L, o=a.o, g=a.g, G=a.G, O=a.O)
