@@ -25,11 +25,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { echo "$prog: error: no CSV pieces given" >&2; exit 2; }
-header='set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s'
+# The header of a sweep, and of a sweep with noise or slow ranks; every
+# piece has the same one.
+plain='set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s'
+header=
 for f in "$@"; do
 	[ -r "$f" ] || { echo "$f: error: cannot open" >&2; exit 1; }
 	h=$(head -n 1 "$f")
-	[ "$h" = "$header" ] || { echo "$f:1: error: not a sweep CSV (header '$h')" >&2; exit 1; }
+	[ -n "$header" ] || header=$h
+	{ [ "$h" = "$plain" ] || [ "$h" = "$plain,seed,noise" ]; } && [ "$h" = "$header" ] ||
+		{ echo "$f:1: error: not a sweep CSV like the others (header '$h')" >&2; exit 1; }
 done
 echo "$header"
 for f in "$@"; do tail -n +2 "$f"; done | sort -t, -k1,1n | awk -F, -v OFS=, -v rel="$rel" -v prog="$prog" '

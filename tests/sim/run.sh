@@ -392,6 +392,11 @@ if cmp -s "$tmp/s1" "$tmp/s2" && [ "$(cut -d, -f1,2,16 "$tmp/s1" | sed -n '2p;7p
 	grep -q ',1,"synthetic poisson:20000,exp:5000, offsets own, rule exact"$' "$tmp/s1"; then
 	ok "noise: a sweep over seeds, the same at -j 1 and -j 2"
 else cp "$tmp/s1" "$tmp/diff"; fail "noise: a sweep over seeds, the same at -j 1 and -j 2"; fi
+for k in 1 2; do
+	"$SIM" -q $nz --sweep 'seed=1..6' --no-wall --part "$k/2" --csv "$tmp/np-$k.csv" "$tmp/four.goal" >/dev/null 2>&1
+done
+"$ROOT/scripts/sweep-merge.sh" "$tmp/np-2.csv" "$tmp/np-1.csv" >"$tmp/got" 2>"$tmp/diff"
+check "noise: the pieces of a sweep with noise merged" "$tmp/s1" "$tmp/got"
 grep '^3,' "$tmp/s1" | cut -d, -f11 >"$tmp/got"
 "$SIM" -q $nz --seed 3 --json "$tmp/four.goal" | sed 's/.*"time_ns": \([0-9]*\).*/\1/' >"$tmp/want"
 check "noise: a sweep's seed=3 is --seed 3" "$tmp/want" "$tmp/got"
