@@ -606,19 +606,24 @@ static inline void mark_done(sim *m, uint32_t r, uint32_t i)
 #endif
 }
 
-/* a + b for times of op i of rank r; past UINT64_MAX the run fails (a
- * time that wraps would be a silent wrong answer). */
+/* A time of op i of rank r past UINT64_MAX: the run fails (a time that
+ * wraps would be a silent wrong answer); returns UINT64_MAX. */
+static uint64_t time_fail(sim *m, uint32_t r, uint32_t i)
+{
+	if (!m->fail) {
+		m->fail = 3;
+		m->fail_rank = r;
+		m->fail_op = i;
+	}
+	return UINT64_MAX;
+}
+
+/* a + b for times of op i of rank r (time_fail past UINT64_MAX). */
 static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t i)
 {
 	uint64_t t;
-	if (__builtin_add_overflow(a, b, &t)) {
-		if (!m->fail) {
-			m->fail = 3;
-			m->fail_rank = r;
-			m->fail_op = i;
-		}
-		return UINT64_MAX;
-	}
+	if (__builtin_add_overflow(a, b, &t))
+		return time_fail(m, r, i);
 	return t;
 }
 
@@ -660,14 +665,8 @@ static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t i)
 	uint64_t end;
 	if (!m->pt || !m->pt->noise)
 		return tadd(m, t, d, r, i);
-	if (sim_noise_end(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, &end)) {
-		if (!m->fail) {
-			m->fail = 3;
-			m->fail_rank = r;
-			m->fail_op = i;
-		}
-		return UINT64_MAX;
-	}
+	if (sim_noise_end(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, &end))
+		return time_fail(m, r, i);
 	return end;
 }
 

@@ -1499,51 +1499,29 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 
 /* ---- communicators and datatypes ------------------------------------ */
 
+/* Record "c VALUES... N" of a call that made communicator newcomm from
+ * comm (the values between them: its other arguments, as the kind's layout
+ * lists them), then newcomm's member list. */
+static void rec_newcomm(enum tr_kind kind, MPI_Comm comm, const uint64_t *v, size_t nv,
+                        MPI_Comm newcomm, uint64_t t0, uint64_t t1)
+{
+	uint64_t *w = rec_open(kind, 0);
+	if (!w)
+		return;
+	size_t i = put_comm(w, TR_REC_FIRST, comm);
+	for (size_t k = 0; k < nv; k++)
+		w[i++] = v[k];
+	w[i++] = h_comm(newcomm);
+	rec_close(w, i, t0, t1);
+	put_commdef(newcomm, t1);
+}
+
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_split(comm, color, key, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_SPLIT, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = s64(color == MPI_UNDEFINED ? -1 : color);
-		w[i++] = s64(key);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
-	return ret;
-}
-
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Comm_dup(comm, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_DUP, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
-	return ret;
-}
-
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Comm_create(comm, group, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_CREATE, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = h_group(group);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
+	uint64_t v[] = { s64(color == MPI_UNDEFINED ? -1 : color), s64(key) };
+	rec_newcomm(TR_COMM_SPLIT, comm, v, 2, *newcomm, t0, now());
 	return ret;
 }
 
@@ -1551,17 +1529,25 @@ int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Com
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_split_type(comm, type, key, info, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_SPLIT_TYPE, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = s64(type);
-		w[i++] = s64(key);
-		w[i++] = h_info(info);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
+	uint64_t v[] = { s64(type), s64(key), h_info(info) };
+	rec_newcomm(TR_COMM_SPLIT_TYPE, comm, v, 3, *newcomm, t0, now());
+	return ret;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_dup(comm, newcomm);
+	rec_newcomm(TR_COMM_DUP, comm, NULL, 0, *newcomm, t0, now());
+	return ret;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	uint64_t t0 = now();
+	int ret = PMPI_Comm_create(comm, group, newcomm);
+	uint64_t v[] = { h_group(group) };
+	rec_newcomm(TR_COMM_CREATE, comm, v, 1, *newcomm, t0, now());
 	return ret;
 }
 
@@ -1569,16 +1555,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_create_group(comm, group, tag, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_CREATE_GROUP, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = h_group(group);
-		w[i++] = s64(tag);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
+	uint64_t v[] = { h_group(group), s64(tag) };
+	rec_newcomm(TR_COMM_CREATE_GROUP, comm, v, 2, *newcomm, t0, now());
 	return ret;
 }
 
@@ -1587,16 +1565,8 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_CART_CREATE, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = s64(ndims);
-		w[i++] = s64(reorder);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
+	uint64_t v[] = { s64(ndims), s64(reorder) };
+	rec_newcomm(TR_CART_CREATE, comm, v, 2, *newcomm, t0, now());
 	return ret;
 }
 
@@ -1604,14 +1574,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
 	uint64_t t0 = now();
 	int ret = PMPI_Cart_sub(comm, remain_dims, newcomm);
-	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_CART_SUB, 0);
-	if (w) {
-		size_t i = put_comm(w, TR_REC_FIRST, comm);
-		w[i++] = h_comm(*newcomm);
-		rec_close(w, i, t0, t1);
-		put_commdef(*newcomm, t1);
-	}
+	rec_newcomm(TR_CART_SUB, comm, NULL, 0, *newcomm, t0, now());
 	return ret;
 }
 
