@@ -610,6 +610,25 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 
 /* ---- point to point ------------------------------------------------- */
 
+/* Ends a record with its communicator, and, for a nonblocking call (req
+ * not NULL), its request after it; closes the record. */
+static void rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req,
+                    uint64_t t0, uint64_t t1)
+{
+	i = put_comm(w, i, comm);
+	if (req)
+		w[i++] = h_req(*req);
+	rec_close(w, i, t0, t1);
+}
+
+/* Puts "b n d": a buffer, its count and datatype. */
+static size_t put_buf(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
+{
+	w[i++] = h_ptr(buf);
+	w[i++] = s64(count);
+	return put_dtype(w, i, dt);
+}
+
 /* Record of a send-like call: b n d P T c [R]. */
 static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype dt,
                     int rank, int tag, MPI_Comm comm, const MPI_Request *req,
@@ -618,16 +637,10 @@ static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype 
 	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(buf);
-	w[i++] = s64(count);
-	i = put_dtype(w, i, dt);
+	size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
 	w[i++] = peer(rank);
 	w[i++] = tagv(tag);
-	i = put_comm(w, i, comm);
-	if (req)
-		w[i++] = h_req(*req);
-	rec_close(w, i, t0, t1);
+	rec_end(w, i, comm, req, t0, t1);
 }
 
 #define SEND_FN(NAME, KIND) \
@@ -677,10 +690,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	uint64_t t1 = now();
 	uint64_t *w = rec_open(TR_RECV, 0);
 	if (w) {
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(buf);
-		w[i++] = s64(count);
-		i = put_dtype(w, i, dt);
+		size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
 		w[i++] = peer(source);
 		w[i++] = tagv(tag);
 		i = put_comm(w, i, comm);
@@ -732,10 +742,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 	uint64_t t1 = now();
 	uint64_t *w = rec_open(TR_SENDRECV_REPLACE, 0);
 	if (w) {
-		size_t i = TR_REC_FIRST;
-		w[i++] = h_ptr(buf);
-		w[i++] = s64(count);
-		i = put_dtype(w, i, dt);
+		size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
 		w[i++] = peer(dest);
 		w[i++] = tagv(stag);
 		w[i++] = peer(source);
@@ -1072,17 +1079,6 @@ int MPI_Cancel(MPI_Request *req)
 
 /* ---- collectives ---------------------------------------------------- */
 
-/* A collective's record ends with its communicator, and a nonblocking
- * one's (req not NULL) with its request after it; closes the record. */
-static void rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req,
-                    uint64_t t0, uint64_t t1)
-{
-	i = put_comm(w, i, comm);
-	if (req)
-		w[i++] = h_req(*req);
-	rec_close(w, i, t0, t1);
-}
-
 /* The blocking collectives record after the call, the nonblocking ones
  * (req: their request) after starting it. */
 static void rec_barrier(enum tr_kind kind, MPI_Comm comm, const MPI_Request *req,
@@ -1116,10 +1112,7 @@ static void rec_bcast(enum tr_kind kind, const void *buf, int count, MPI_Datatyp
 	uint64_t *w = rec_open(kind, 0);
 	if (!w)
 		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(buf);
-	w[i++] = s64(count);
-	i = put_dtype(w, i, dt);
+	size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
 	w[i++] = s64(root);
 	rec_end(w, i, comm, req, t0, t1);
 }
@@ -1247,14 +1240,12 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_D
  * MPI_IN_PLACE (the count and type are then not significant). */
 static size_t put_side(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
 {
+	if (buf != MPI_IN_PLACE)
+		return put_buf(w, i, buf, count, dt);
 	w[i++] = h_ptr(buf);
-	if (buf == MPI_IN_PLACE) {
-		w[i++] = 0;
-		w[i] = w[i + 1] = w[i + 2] = 0;
-		return i + 3;
-	}
-	w[i++] = s64(count);
-	return put_dtype(w, i, dt);
+	w[i++] = 0;
+	w[i] = w[i + 1] = w[i + 2] = 0;
+	return i + 3;
 }
 
 /* Record b n d b n d [r] c [R] of Gather, Scatter, Allgather and Alltoall. */
