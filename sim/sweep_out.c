@@ -67,10 +67,17 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 		fprintf(f, ",%s,", rel);
 		if (wall)
 			fprintf(f, "%.3f", res[i].wall);
-		if (sw->perturb)
-			fprintf(f, ",%" PRIu64 ",\"%s\"",
-			        sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed,
-			        sw->perturb_desc ? sw->perturb_desc : "");
+		if (sw->perturb) {
+			fprintf(f, ",%" PRIu64 ",\"",
+			        sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed);
+			/* CSV quoting: a quote is doubled */
+			for (const char *c = sw->perturb_desc ? sw->perturb_desc : ""; *c; c++) {
+				if (*c == '"')
+					fputc('"', f);
+				fputc(*c, f);
+			}
+			fputc('"', f);
+		}
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
