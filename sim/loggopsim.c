@@ -45,7 +45,7 @@ static void usage(FILE *f)
 "      --noise-rule RULE exact (default: detours inside the stretched activity\n"
 "                        count too) or published (LogGOPSim's: only those in\n"
 "                        [t, t+d])\n"
-"      --seed N          seed of the offsets and of poisson detours (default 1)\n"
+"      --seed N          seed of the ranks' offsets (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
 "                        0,17-31:1.5 (repeatable)\n"
 "  -b, --batchmode       no per-rank lines\n"
