@@ -36,15 +36,16 @@ static void usage(FILE *f)
 "\n"
 "noise and stragglers (docs/noise.md):\n"
 "      --noise-trace FILE  detours from a noise trace ('START DURATION' in ns\n"
-"                        per line), repeating with its length as period\n"
+"                        per line), repeating with its period ('# period: T',\n"
+"                        else the end of its last detour)\n"
 "      --noise SPEC      synthetic detours: periodic:FREQ_HZ,DURATION_NS,\n"
 "                        poisson:RATE_HZ,DURATION_NS or poisson:RATE_HZ,exp:MEAN_NS\n"
 "      --noise-cosched   every rank reads the detours from one offset\n"
 "                        (default: each rank from its own, drawn from the seed)\n"
 "      --noise-offset T  every rank reads them from offset T ns\n"
 "      --noise-rule RULE exact (default: detours inside the stretched activity\n"
-"                        count too) or published (LogGOPSim's: only those in\n"
-"                        [t, t+d])\n"
+"                        count too) or published (LogGOPSim's: only the one\n"
+"                        under way and those that start within its length)\n"
 "      --seed N          seed of the ranks' offsets (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
 "                        0,17-31:1.5 (repeatable)\n"
@@ -401,18 +402,20 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	}
 	double wall = util_now() - t0;
 	uint64_t events = 0;
-	size_t ran = 0, bad = 0;
+	size_t ran = 0, bad = 0, nfailed = 0;
 	for (size_t i = 0; i < sw.n; i++) {
 		if (res[i].status == SWEEP_NOT_RUN)
 			continue;
 		ran++;
 		events += res[i].events;
-		if (res[i].status != SWEEP_OK) {
-			bad++;
-			util_error("set '%s': %s", sw.set[i].name,
-			           res[i].status == SWEEP_INCOMPLETE ? "incomplete run (deadlock or unmatched messages)"
-			           : err);
-		}
+		if (res[i].status == SWEEP_INCOMPLETE)
+			util_error("set '%s': incomplete run (deadlock or unmatched messages)",
+			           sw.set[i].name);
+		else if (res[i].status == SWEEP_FAILED && nfailed++ == 0)
+			util_error("%s", err);   /* the first failure, with its set's name */
+		else if (res[i].status == SWEEP_FAILED)
+			util_error("set '%s': failed", sw.set[i].name);
+		bad += res[i].status != SWEEP_OK;
 	}
 	if (bad)
 		status = 1;

@@ -16,9 +16,12 @@ __extension__ typedef unsigned __int128 u128;
 /* Detours [s[i], e[i]) of one period [0, T), sorted, apart (e[i] < s[i+1]),
  * e[i] <= T; b[i] the CPU time they take before detour i (b[n] = D, the
  * total), f[i] = s[i] - b[i] the CPU time left before detour i.  F = T - D
- * > 0 when n > 0. */
+ * > 0 when n > 0.  wrap: the last detour ends at T and the first starts at
+ * 0, so across the wrap they are one detour (for the published rule, which
+ * counts detours by their starts). */
 struct sim_noise {
 	uint64_t T, D, F;
+	int wrap;
 	size_t n;
 	uint64_t *s, *e, *b, *f;
 };
@@ -94,6 +97,7 @@ static sim_noise *build(raw *r, size_t n, uint64_t T, size_t *overlap, unsigned 
 	}
 	z->D = z->b[m];
 	z->F = T - z->D;
+	z->wrap = m > 1 && z->s[0] == 0 && z->e[m - 1] == T;
 	if (m && z->F == 0) {
 		snprintf(err, errlen, "%sthe detours take all of the CPU time (period %llu ns)", pre,
 		         (unsigned long long)T);
@@ -451,6 +455,20 @@ int sim_noise_end(const sim_noise *z, sim_noise_rule rule, uint64_t off, uint64_
 		u128 extra = k && u < z->e[k - 1] ? z->e[k - 1] - u : 0;
 		/* the detours that start in (u, u + d) */
 		extra += busy_before(z, (u128)u + d) - busy_before(z, (u128)u + 1);
+		if (z->wrap) {
+			/* the first detour of a period continues the last one of the
+			 * period before: its length goes with the last one's start */
+			uint64_t e0 = z->e[0], sl = z->s[z->n - 1];
+			u128 hi = (u128)u + d;                       /* starts in (u, hi) */
+			u128 c0 = (hi - 1) / z->T;                   /* at T, 2T, ... < hi */
+			u128 c1 = hi > sl ? (hi - 1 - sl) / z->T + 1 : 0;
+			if (u >= sl)                                 /* those at or before u */
+				c1 -= (u - sl) / z->T + 1 < c1 ? (u - sl) / z->T + 1 : c1;
+			extra += c1 * e0;
+			extra -= c0 * e0;   /* busy_before counted these, 0 <= extra */
+			if (k == z->n && u < z->e[k - 1])            /* under way: the last */
+				extra += e0;
+		}
 		res = (u128)t + d + extra;
 	} else {
 		u128 v = (u128)free_at(z, u) + d;
@@ -464,27 +482,34 @@ int sim_noise_end(const sim_noise *z, sim_noise_rule rule, uint64_t off, uint64_
 	return 0;
 }
 
-void sim_noise_each(const sim_noise *z, uint64_t off, uint64_t t, uint64_t end, size_t max,
+void sim_noise_each(const sim_noise *z, sim_noise_rule rule, uint64_t off, uint64_t t,
+                    uint64_t d, uint64_t end, size_t max,
                     void (*fn)(void *ctx, uint64_t s, uint64_t e), void *ctx)
 {
 	u128 x, base, stop;
 	size_t i;
+	int pub = rule == SIM_NOISE_PUBLISHED;
 	if (z->n == 0 || end <= t)
 		return;
 	x = (u128)t + off;
 	base = x - x % z->T;
-	stop = (u128)end + off;
+	/* exact: up to the end; published: the detours that start before t + d
+	 * (and the continuation of the last one across the wrap) */
+	stop = (u128)(pub ? t + d : end) + off;
 	/* the first detour of this period that ends after x */
 	i = count_le(z->e, z->n, (uint64_t)(x % z->T));
 	for (size_t k = 0; k < max; k++) {
+		int cont = pub && z->wrap && i == z->n && k > 0;
 		if (i == z->n) {
 			i = 0;
 			base += z->T;
 		}
 		u128 s = base + z->s[i], e = base + z->e[i];
-		if (s >= stop)
+		if (s >= stop && !cont)
 			return;
-		fn(ctx, (uint64_t)((s > x ? s : x) - off), (uint64_t)((e < stop ? e : stop) - off));
+		if (!pub && e > stop)
+			e = stop;
+		fn(ctx, (uint64_t)((s > x ? s : x) - off), (uint64_t)(e - off));
 		i++;
 	}
 }
@@ -555,10 +580,13 @@ int sim_slow_parse(const char *text, sim_slow **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-uint64_t sim_slow_apply(num_dec f, uint64_t x)
+int sim_slow_apply(num_dec f, uint64_t x, uint64_t *out)
 {
 	u128 v = (u128)x * f.num;
 	if (f.den != 1)
 		v = (2 * v + f.den) / (2 * (u128)f.den);
-	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+	if (v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
 }

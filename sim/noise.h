@@ -71,10 +71,13 @@ uint64_t sim_noise_share(const sim_noise *n);
 int sim_noise_end(const sim_noise *n, sim_noise_rule rule, uint64_t off, uint64_t t,
                   uint64_t d, uint64_t *end);
 
-/* The detours of the table that overlap [t, end) on a rank with offset off,
- * clipped to it, for the timeline: calls fn with each one's start and end
- * time, in order; at most max of them (the rest are not reported). */
-void sim_noise_each(const sim_noise *n, uint64_t off, uint64_t t, uint64_t end, size_t max,
+/* The detours that stretched an activity of d ns from t to end on a rank
+ * with offset off, under rule, for the timeline: calls fn with each one's
+ * start and end time, in order, at most max of them.  Exact: those that
+ * overlap [t, end), clipped to it.  Published: the one under way at t
+ * (from t on) and those that start in (t, t + d), whole. */
+void sim_noise_each(const sim_noise *n, sim_noise_rule rule, uint64_t off, uint64_t t,
+                    uint64_t d, uint64_t end, size_t max,
                     void (*fn)(void *ctx, uint64_t s, uint64_t e), void *ctx);
 
 /* Ranks whose CPU activities take factor times as long: rank pairs lo, hi
@@ -91,8 +94,9 @@ typedef struct sim_slow {
 int sim_slow_parse(const char *text, sim_slow **v, size_t *n, size_t *cap,
                    char *err, size_t errlen);
 
-/* x stretched by factor f: x * f rounded half up (UINT64_MAX if larger). */
-uint64_t sim_slow_apply(num_dec f, uint64_t x);
+/* x stretched by factor f: x * f rounded half up into *out; -1 when that
+ * is 2^64 or more. */
+int sim_slow_apply(num_dec f, uint64_t x, uint64_t *out);
 
 /* How ranks read the table: each from its own offset drawn from the seed,
  * all from one offset drawn from it (co-scheduled), or all from a given

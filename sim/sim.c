@@ -629,9 +629,11 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 
 /* ---- Noise and slow ranks (section 9) ------------------------------------ */
 
-/* x ns of CPU work of rank r, stretched by its slowdown factor. */
-static inline uint64_t slow(const sim *m, uint64_t r, uint64_t x)
+/* x ns of CPU work of rank r, stretched by its slowdown factor; past
+ * UINT64_MAX the run fails at op i of rank fr. */
+static inline uint64_t slow(sim *m, uint64_t r, uint64_t x, uint32_t fr, uint32_t i)
 {
+	uint64_t y;
 	if (!m->pt || !m->pt->nslow)
 		return x;
 	const sim_slow *v = m->pt->slow;
@@ -643,7 +645,9 @@ static inline uint64_t slow(const sim *m, uint64_t r, uint64_t x)
 		else
 			hi = mid;
 	}
-	return lo < m->pt->nslow && v[lo].lo <= r ? sim_slow_apply(v[lo].factor, x) : x;
+	if (lo == m->pt->nslow || v[lo].lo > r)
+		return x;
+	return sim_slow_apply(v[lo].factor, x, &y) ? time_fail(m, fr, i) : y;
 }
 
 /* Timeline: a detour that took CPU c of rank r during an activity. */
@@ -677,7 +681,8 @@ static void put_detours(sim *m, uint32_t r, uint32_t c, uint64_t t, uint64_t end
 {
 	if (m->pt && m->pt->noise && end - t > d) {
 		detour_ctx x = { m, r, c };
-		sim_noise_each(m->pt->noise, sim_perturb_offset(m->pt, r), t, end, 1000, put_detour, &x);
+		sim_noise_each(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, end, 1000,
+		               put_detour, &x);
 	}
 }
 
@@ -694,7 +699,8 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 {
 	const goal_op *op = &ops[j];
 	const sim_range *pr = range_of(m, op->size);
-	uint64_t busy = tadd(m, slow(m, q, pr->o), slow(m, q, sim_rate_bytes(pr->O, op->size)), q, j);
+	uint64_t busy = tadd(m, slow(m, q, pr->o, q, j), slow(m, q, sim_rate_bytes(pr->O, op->size), q, j),
+	                     q, j);
 	uint64_t done = cpu_end(m, start, busy, q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
@@ -723,8 +729,9 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		return busy;
 
 	const sim_range *pr = range_of(m, sop->size);
-	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size)), sG = sim_rate_bytes(pr->G, sop->size);
-	uint64_t need = tadd(m, slow(m, q, pr->o), sO > sG ? sO : sG, r, j);
+	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);
+	uint64_t sG = sim_rate_bytes(pr->G, sop->size);
+	uint64_t need = tadd(m, slow(m, q, pr->o, r, j), sO > sG ? sO : sG, r, j);
 	uint64_t done = cpu_end(m, t, need, q, j);
 	set_free(cf, done);
 	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
@@ -773,7 +780,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t d = slow(m, r, op->size), end = cpu_end(m, t, d, r, i);
+		uint64_t d = slow(m, r, op->size, r, i), end = cpu_end(m, t, d, r, i);
 		set_free(cf, end);
 		mark_started(m, r, i);
 		mark_done(m, r, i);
@@ -791,7 +798,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		if (busy > t)
 			return busy;
 		const sim_range *pr = range_of(m, op->size);
-		uint64_t o = slow(m, r, pr->o), sO = slow(m, r, sim_rate_bytes(pr->O, op->size));
+		uint64_t o = slow(m, r, pr->o, r, i), sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
 		uint64_t sG = sim_rate_bytes(pr->G, op->size);
 		uint64_t need = tadd(m, o, sO, r, i), depart = cpu_end(m, t, o, r, i);
 		uint64_t arrive = tadd(m, depart, pr->L, r, i);

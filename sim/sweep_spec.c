@@ -129,6 +129,7 @@ static int expand_range(axis *a, int k, const char *item, char *err, size_t errl
 	num_range_it it;
 	sim_px x;
 	char every[128];
+	const char *given = item;   /* for the messages */
 	if (k == AX_SEED && !strpbrk(item, "*+:") && strlen(item) + 3 <= sizeof every) {
 		snprintf(every, sizeof every, "%s:1", item);
 		item = every;
@@ -136,16 +137,16 @@ static int expand_range(axis *a, int k, const char *item, char *err, size_t errl
 	num_err e = num_range_parse(item, strlen(item),
 	                            k == AX_SEED ? 0 : sim_pname_frac((sim_pname)k), &r);
 	if (e == NUM_RANGE) {
-		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", item,
+		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", given,
 		         num_err_str(e), axis_name(k));
 		return -1;
 	}
 	if (e == NUM_EMPTY) {
-		snprintf(err, errlen, "range '%s' is empty (it ends below its start)", item);
+		snprintf(err, errlen, "range '%s' is empty (it ends below its start)", given);
 		return -1;
 	}
 	if (e) {
-		snprintf(err, errlen, "range '%s': %s", item, num_err_str(e));
+		snprintf(err, errlen, "range '%s': %s", given, num_err_str(e));
 		return -1;
 	}
 	memset(&x, 0, sizeof x);

@@ -550,6 +550,7 @@ static int comm_define(struct conv *cv, const struct tr_call *c)
 	m->members = w;
 	m->size = n;
 	m->dead = n == 0;
+	m->nbc = 0;
 	return n ? comm_gid(cv, w, n, occ, &m->gid) : 0;
 }
 

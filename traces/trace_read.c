@@ -40,7 +40,8 @@ struct parser {
 	size_t len;             /* of the whole text */
 	size_t nderived;        /* request ids derived from array addresses so far */
 	util_kmap names;        /* unknown call names -> their offset in t->names */
-	double paused;          /* "# flush" time since the last call */
+	double paused;          /* "# flush" time not yet given to a call */
+	double paused_from;     /* the start of the first of those flushes */
 	char *err;
 	size_t errlen;
 	int failed;
@@ -527,7 +528,10 @@ static int parse_call(struct parser *ps, const char *s, const char *e)
 	struct tr_trace *t = ps->t;
 	if (util_grow(&t->calls, &ps->cap_calls, t->ncalls + 1, sizeof *t->calls))
 		return fail(ps, s, "out of memory");
-	if (!commdef) {
+	/* the recorder writes a flush's line before the record whose start
+	 * made it flush, but the flush came after that call: the pause goes to
+	 * the first call that starts after the flush began */
+	if (!commdef && ps->paused > 0 && call.start >= ps->paused_from) {
 		call.paused = ps->paused;
 		ps->paused = 0;
 	}
@@ -557,8 +561,11 @@ static int parse_comment(struct parser *ps, const char *s, const char *e)
 		a = trim(f.s, a.e);
 		if (a.s == a.e || parse_time(ps, &a, &t0, &k0) || parse_time(ps, &b, &t1, &k1))
 			return a.s == a.e ? fail(ps, f.s, "expected '# flush: START END'") : -1;
-		if (k0 && k1 && t1 > t0)
+		if (k0 && k1 && t1 > t0) {
+			if (ps->paused == 0)
+				ps->paused_from = t0;
 			ps->paused += t1 - t0;
+		}
 		return 0;
 	}
 	if (starts(s, e, "# goaltrace")) {

@@ -41,8 +41,10 @@ enum tr_dialect {
  *     and for MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init)
  *   TR_OTHER: any other call; name = offset of its name in tr_trace.names
  *   paused: microseconds the recorder spent writing its buffer out ("#
- *     flush: START END" lines) since the previous call: not the program's
- *     time */
+ *     flush: START END" lines) since the end of the previous call: not
+ *     the program's time (a flush line comes before the record of the
+ *     call after which it happened; its time goes to the first call that
+ *     starts after the flush began) */
 struct tr_call {
 	uint16_t kind;         /* enum tr_kind */
 	uint16_t flags;        /* TR_F_* */

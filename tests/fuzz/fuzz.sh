@@ -53,7 +53,7 @@ printf '%s' 'L=1000..64000*2 G=1,2,4' >$F/corpus-sweep/compact
 printf '%s' 'G=0.1..0.5+0.2 o=*2,L O=0.000000001 S=0,65535 g=1..50*3' >$F/corpus-sweep/compact2
 printf '%s' 'L=1..10 S=0..10:4,100 G=0.5..2,4..4.5:0.25' >$F/corpus-sweep/compact3
 mkdir -p $F/corpus-noise
-cp tests/sim/cases/noise.noise $F/corpus-noise/
+cp tests/sim/cases/noise.noise tests/sim/cases/wrap.noise $F/corpus-noise/
 printf '%s\n' '# period: 1000' '0.5 10.5' '990 10' '5 3' >$F/corpus-noise/frac
 printf '%s' 'periodic:1000,25000' >$F/corpus-noise/periodic
 printf '%s' 'poisson:100000,exp:2000' >$F/corpus-noise/poisson

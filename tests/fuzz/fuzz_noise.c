@@ -2,9 +2,9 @@
  * (sim/noise.h): every input is read as a noise trace (from memory), and a
  * short input that starts like a spec as a --noise spec.  For a table it
  * accepts, the end of a few activities is computed under both rules and
- * checked: never before t + d; the exact rule's end is t + d plus the
- * detours that sim_noise_each reports inside the activity, and never before
- * the published rule's.  Any input must give errors or success, never a
+ * checked: never before t + d; each rule's end is t + d plus the detours
+ * that sim_noise_each reports for it; the exact rule's is never before the
+ * published rule's.  Any input must give errors or success, never a
  * crash, a leak, a hang or a broken invariant. */
 #include "noise.h"
 
@@ -43,8 +43,12 @@ static void check(const sim_noise *z, const unsigned char *data, size_t size)
 		}
 		if (ex < t + d || pu < t + d || ex < pu)
 			abort();
-		sim_noise_each(z, off, t, ex, 100000, add, sum);
+		sim_noise_each(z, SIM_NOISE_EXACT, off, t, d, ex, 100000, add, sum);
 		if (sum[1] < 100000 && ex - t != d + sum[0])
+			abort();
+		sum[0] = sum[1] = 0;
+		sim_noise_each(z, SIM_NOISE_PUBLISHED, off, t, d, pu, 100000, add, sum);
+		if (sum[1] < 100000 && pu - t != d + sum[0])
 			abort();
 	}
 }

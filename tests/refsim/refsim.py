@@ -213,9 +213,16 @@ class Noise:
         off, T = self.off(r), self.T
         if self.rule == "published":
             u = (t + off) % T
-            rest = sum(e - u for s, e in self.det if s <= u < e)
+            det = list(self.det)
+            if len(det) > 1 and det[0][0] == 0 and det[-1][1] == T:
+                # the last and the first detour touch across the wrap: one
+                # detour, which starts where the last one starts
+                det = det[1:-1] + [(det[-1][0], T + det[0][1])]
+                rest = sum(e - u for s, e in det + [(det[-1][0] - T, det[-1][1] - T)] if s <= u < e)
+            else:
+                rest = sum(e - u for s, e in det if s <= u < e)
             later = 0
-            for s, e in self.det:   # the k >= 0 with u < s + kT < u + d
+            for s, e in det:        # the k >= 0 with u < s + kT < u + d
                 lo = 0 if s > u else (u - s) // T + 1
                 hi = (u + d - 1 - s) // T if u + d - 1 >= s else -1
                 later += (e - s) * max(0, hi - lo + 1)

@@ -347,6 +347,10 @@ bad_noise "a detour after the period" '# period: 100\n90 20\n' " error: a detour
 bad_noise "no CPU time left" '0 100\n' " error: the detours take all of the CPU time (period 100 ns)"
 expect_err "noise: a missing trace" 1 "$tmp/none.noise: error: cannot open: No such file or directory" \
 	--noise-trace "$tmp/none.noise" busy-nic.goal
+# A slow rank's work past 2^64 - 1 ns fails the run, as any other time.
+printf 'num_ranks 1\nrank 0 {\na: calc 10000000000000000000\n}\n' >"$tmp/big.goal"
+expect_err "noise: a stretched calc past 2^64 ns" 1 \
+	"loggopsim: error: simulated time passes 18446744073709551615 ns at rank 0, op a" --slow 0:2 "$tmp/big.goal"
 # Option errors: exit status 2.
 expect_usage "noise: factor 0" "loggopsim: error: --slow: the factor must be a number above 0 (at most 9 decimals), not '0'" --slow 1:0 busy-nic.goal
 expect_usage "noise: negative factor" "loggopsim: error: --slow: the factor must be a number above 0 (at most 9 decimals), not '-1'" --slow 1:-1 busy-nic.goal
