@@ -301,6 +301,9 @@ static int sort_batch(evq *q)
 	return 0;
 }
 
+/* Batches of at most this many nodes are copied out of their slot. */
+#define SMALL_BATCH 4096
+
 long evq_next_batch(evq *q)
 {
 	q->batch.n = q->pos = 0;
@@ -317,10 +320,18 @@ long evq_next_batch(evq *q)
 	ht_del(q, q->slot[s].time);
 	if (q->hot == s)
 		q->hot = UINT32_MAX;
-	evq_vec t = q->batch;
-	q->batch = q->slot[s].v;
-	q->slot[s].v = t;
-	q->slot[s].v.n = 0;
+	evq_vec *v = &q->slot[s].v;
+	if (v->n <= SMALL_BATCH && v->n <= q->batch.cap) {
+		/* a small batch is copied, so that the slot keeps its small array
+		 * and large arrays do not pile up in the free slots */
+		memcpy(q->batch.a, v->a, v->n * sizeof *v->a);
+		q->batch.n = v->n;
+	} else {
+		evq_vec t = q->batch;
+		q->batch = *v;
+		*v = t;
+	}
+	v->n = 0;
 	q->free[q->nfree++] = s;
 	q->count -= q->batch.n;
 	for (size_t i = 1; i < q->batch.n; i++) {
