@@ -47,9 +47,9 @@ all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
 $(B)/obj/mpi/%.o: traces/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
-OBJS += $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
+OBJS += $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/goaltrace_f.o $(B)/obj/mpi/trace_write.o
 
-$(GOALTRACE_SO): $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/trace_write.o
+$(GOALTRACE_SO): $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/goaltrace_f.o $(B)/obj/mpi/trace_write.o
 	@mkdir -p $(@D)
 	$(MPICC) -shared -fPIC $^ -o $@
 
@@ -62,6 +62,17 @@ OBJS += $(B)/obj/mpi/examples/halo.o $(B)/obj/mpi/examples/msgrate.o \
 $(B)/examples/%: $(B)/obj/mpi/examples/%.o
 	@mkdir -p $(@D)
 	$(MPICC) $< -lm -o $@
+
+# A Fortran test program for the tracer's Fortran bindings, when mpif90 (and
+# so gfortran) is there.
+MPIF90 ?= mpif90
+HAVE_MPIF90 := $(shell command -v $(MPIF90) >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_MPIF90),1)
+all: $(B)/examples/fring
+$(B)/examples/fring: traces/examples/fring.f90 $(MPI_BUILD_DEPS)
+	@mkdir -p $(@D)
+	$(MPIF90) -O2 -Wall -Werror $< -o $@
+endif
 endif
 
 # libFuzzer targets (make fuzz builds them with SAN=fuzz): the reader, and

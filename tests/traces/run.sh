@@ -5,7 +5,8 @@
 # cannot open their trace files (the job goes on untraced, or stops with
 # GOALTRACE_STRICT=1, and never hangs); and traces calls with 50,000
 # requests (traces/examples/manyreq.c) through records longer than the
-# record buffer.  Skips if mpicc is missing.
+# record buffer; and a Fortran program (traces/examples/fring.f90).  Skips
+# if mpicc (or, for the Fortran program, mpif90) is missing.
 # Usage: tests/traces/run.sh BUILD_DIR
 set -u
 B=${1:-build}
@@ -173,5 +174,33 @@ if [ -x "$B/bin/trace2goal" ]; then
 	check $? "$name: trace2goal converts the traces" || sed 's/^/    /' "$dir/t2g.out" | head
 else
 	echo "ok - traces: $name: trace2goal converts the traces # SKIP $B/bin/trace2goal not built"
+fi
+
+# A Fortran program (traces/examples/fring.f90, `use mpi`): Open MPI's
+# Fortran library calls PMPI itself, so only the tracer's Fortran bindings
+# (traces/goaltrace_f.c) see its calls; they convert handles, statuses,
+# MPI_IN_PLACE and MPI_STATUS_IGNORE, and the program still computes right.
+name="a Fortran program traced"
+if [ ! -x "$B/examples/fring" ]; then
+	echo "ok - traces: $name # SKIP no mpif90 (Debian's gfortran and openmpi-bin)"
+	exit $st
+fi
+fr=$dir/fortran
+mkdir "$fr"
+run fortran -np 4 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$fr" -x GOALTRACE_PREFIX=f- "$B/examples/fring"
+[ "$rc" -eq 0 ] && [ "$(cat "$dir/fortran.out")" = "sum    6.0 from status 3" ]
+check $? "$name: it runs and computes right (MPI_IN_PLACE, a status from any source)" || show fortran
+"$B/tests/trace_check" -k MPI_Init,MPI_Finalize,MPI_Isend,MPI_Irecv,MPI_Waitall,MPI_Send,MPI_Recv,MPI_Allreduce,MPI_Bcast,MPI_Comm_split,MPI_Barrier,MPI_Comm_free,MPI_Comm_rank,MPI_Comm_size \
+	"$fr"/f-0.txt "$fr"/f-1.txt "$fr"/f-2.txt "$fr"/f-3.txt >"$dir/fortran.check"
+check $? "$name: every call recorded, messages pair up, requests complete" ||
+	sed 's/^/    /' "$dir/fortran.check"
+# rank 0's receive from any source has the status of rank 3's message
+grep -q '^MPI_Recv:[^:]*:[^:]*:1:11,8,8:-1:9:[^:]*:3,9,8:' "$fr/f-0.txt"
+check $? "$name: the wildcard receive's status recorded" || grep '^MPI_Recv' "$fr/f-0.txt" | sed 's/^/    /'
+if [ -x "$B/bin/trace2goal" ] && [ -x "$B/bin/loggopsim" ]; then
+	"$B/bin/trace2goal" --strict "$fr" -o "$dir/fring.bin" >"$dir/fring.t2g" 2>&1 &&
+		"$B/bin/loggopsim" -q "$dir/fring.bin" >>"$dir/fring.t2g" 2>&1
+	check $? "$name: converted with --strict and simulated to completion" ||
+		sed 's/^/    /' "$dir/fring.t2g" | head
 fi
 exit $st
