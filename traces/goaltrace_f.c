@@ -7,8 +7,7 @@
  * MPI_STATUS(ES)_IGNORE) and calls the C wrapper of goaltrace.c, which
  * records the call and calls PMPI.  Every function has the four names
  * gfortran and other compilers use: mpi_send_, mpi_send__, mpi_send and
- * MPI_SEND.  Not wrapped: the mpi_f08 module and the nonblocking
- * collectives (docs/traces.md). */
+ * MPI_SEND.  Not wrapped: the mpi_f08 module (docs/traces.md). */
 #include <mpi.h>
 
 #include <stdint.h>
@@ -464,6 +463,139 @@ static void f_alltoallv(void *sbuf, FI scounts, FI sdispls, FI stype, void *rbuf
 F_NAMES(f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV,
         (void *sbuf, FI scounts, FI sdispls, FI stype, void *rbuf, FI rcounts, FI rdispls,
          FI rtype, FI comm, FI ierr))
+
+/* ---- nonblocking collectives: the same, with a request ------------- */
+
+static void f_ibarrier(FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Ibarrier(MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_ibarrier, mpi_ibarrier, MPI_IBARRIER, (FI comm, FI req, FI ierr))
+
+static void f_ibcast(void *buf, FI count, FI dt, FI root, FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Ibcast(buf_c(buf), *count, MPI_Type_f2c(*dt), *root, MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_ibcast, mpi_ibcast, MPI_IBCAST,
+        (void *buf, FI count, FI dt, FI root, FI comm, FI req, FI ierr))
+
+static void f_ireduce(void *sbuf, void *rbuf, FI count, FI dt, FI op, FI root, FI comm, FI req,
+                      FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Ireduce(cbuf_c(sbuf), buf_c(rbuf), *count, MPI_Type_f2c(*dt), MPI_Op_f2c(*op),
+	                    *root, MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_ireduce, mpi_ireduce, MPI_IREDUCE,
+        (void *sbuf, void *rbuf, FI count, FI dt, FI op, FI root, FI comm, FI req, FI ierr))
+
+#define F_IALLRED(impl, C, lower, upper) \
+	static void impl(void *sbuf, void *rbuf, FI count, FI dt, FI op, FI comm, FI req, FI ierr) \
+	{ \
+		MPI_Request r; \
+		*ierr = C(cbuf_c(sbuf), buf_c(rbuf), *count, MPI_Type_f2c(*dt), MPI_Op_f2c(*op), \
+		          MPI_Comm_f2c(*comm), &r); \
+		*req = MPI_Request_c2f(r); \
+	} \
+	F_NAMES(impl, lower, upper, \
+	        (void *sbuf, void *rbuf, FI count, FI dt, FI op, FI comm, FI req, FI ierr))
+F_IALLRED(f_iallreduce, MPI_Iallreduce, mpi_iallreduce, MPI_IALLREDUCE)
+F_IALLRED(f_iscan, MPI_Iscan, mpi_iscan, MPI_ISCAN)
+F_IALLRED(f_iexscan, MPI_Iexscan, mpi_iexscan, MPI_IEXSCAN)
+F_IALLRED(f_ireduce_scatter_block, MPI_Ireduce_scatter_block, mpi_ireduce_scatter_block,
+          MPI_IREDUCE_SCATTER_BLOCK)
+
+static void f_ireduce_scatter(void *sbuf, void *rbuf, FI rcounts, FI dt, FI op, FI comm, FI req,
+                              FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Ireduce_scatter(cbuf_c(sbuf), buf_c(rbuf), rcounts, MPI_Type_f2c(*dt),
+	                            MPI_Op_f2c(*op), MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_ireduce_scatter, mpi_ireduce_scatter, MPI_IREDUCE_SCATTER,
+        (void *sbuf, void *rbuf, FI rcounts, FI dt, FI op, FI comm, FI req, FI ierr))
+
+#define F_IGATHER(impl, C, lower, upper) \
+	static void impl(void *sbuf, FI scount, FI stype, void *rbuf, FI rcount, FI rtype, FI root, \
+	                 FI comm, FI req, FI ierr) \
+	{ \
+		MPI_Request r; \
+		*ierr = C(cbuf_c(sbuf), *scount, MPI_Type_f2c(*stype), buf_c(rbuf), *rcount, \
+		          MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &r); \
+		*req = MPI_Request_c2f(r); \
+	} \
+	F_NAMES(impl, lower, upper, (void *sbuf, FI scount, FI stype, void *rbuf, FI rcount, \
+	                             FI rtype, FI root, FI comm, FI req, FI ierr))
+F_IGATHER(f_igather, MPI_Igather, mpi_igather, MPI_IGATHER)
+F_IGATHER(f_iscatter, MPI_Iscatter, mpi_iscatter, MPI_ISCATTER)
+
+#define F_IALLGATHER(impl, C, lower, upper) \
+	static void impl(void *sbuf, FI scount, FI stype, void *rbuf, FI rcount, FI rtype, FI comm, \
+	                 FI req, FI ierr) \
+	{ \
+		MPI_Request r; \
+		*ierr = C(cbuf_c(sbuf), *scount, MPI_Type_f2c(*stype), buf_c(rbuf), *rcount, \
+		          MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm), &r); \
+		*req = MPI_Request_c2f(r); \
+	} \
+	F_NAMES(impl, lower, upper, (void *sbuf, FI scount, FI stype, void *rbuf, FI rcount, \
+	                             FI rtype, FI comm, FI req, FI ierr))
+F_IALLGATHER(f_iallgather, MPI_Iallgather, mpi_iallgather, MPI_IALLGATHER)
+F_IALLGATHER(f_ialltoall, MPI_Ialltoall, mpi_ialltoall, MPI_IALLTOALL)
+
+static void f_igatherv(void *sbuf, FI scount, FI stype, void *rbuf, FI rcounts, FI displs,
+                       FI rtype, FI root, FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Igatherv(cbuf_c(sbuf), *scount, MPI_Type_f2c(*stype), buf_c(rbuf), rcounts,
+	                     displs, MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_igatherv, mpi_igatherv, MPI_IGATHERV,
+        (void *sbuf, FI scount, FI stype, void *rbuf, FI rcounts, FI displs, FI rtype,
+         FI root, FI comm, FI req, FI ierr))
+
+static void f_iscatterv(void *sbuf, FI scounts, FI displs, FI stype, void *rbuf, FI rcount,
+                        FI rtype, FI root, FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Iscatterv(cbuf_c(sbuf), scounts, displs, MPI_Type_f2c(*stype), buf_c(rbuf),
+	                      *rcount, MPI_Type_f2c(*rtype), *root, MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_iscatterv, mpi_iscatterv, MPI_ISCATTERV,
+        (void *sbuf, FI scounts, FI displs, FI stype, void *rbuf, FI rcount, FI rtype,
+         FI root, FI comm, FI req, FI ierr))
+
+static void f_iallgatherv(void *sbuf, FI scount, FI stype, void *rbuf, FI rcounts, FI displs,
+                          FI rtype, FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Iallgatherv(cbuf_c(sbuf), *scount, MPI_Type_f2c(*stype), buf_c(rbuf), rcounts,
+	                        displs, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_iallgatherv, mpi_iallgatherv, MPI_IALLGATHERV,
+        (void *sbuf, FI scount, FI stype, void *rbuf, FI rcounts, FI displs, FI rtype,
+         FI comm, FI req, FI ierr))
+
+static void f_ialltoallv(void *sbuf, FI scounts, FI sdispls, FI stype, void *rbuf, FI rcounts,
+                         FI rdispls, FI rtype, FI comm, FI req, FI ierr)
+{
+	MPI_Request r;
+	*ierr = MPI_Ialltoallv(cbuf_c(sbuf), scounts, sdispls, MPI_Type_f2c(*stype), buf_c(rbuf),
+	                       rcounts, rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm), &r);
+	*req = MPI_Request_c2f(r);
+}
+F_NAMES(f_ialltoallv, mpi_ialltoallv, MPI_IALLTOALLV,
+        (void *sbuf, FI scounts, FI sdispls, FI stype, void *rbuf, FI rcounts, FI rdispls,
+         FI rtype, FI comm, FI req, FI ierr))
 
 /* ---- communicators -------------------------------------------------- */
 

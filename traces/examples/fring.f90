@@ -1,8 +1,8 @@
 ! fring.f90: test MPI program in Fortran (`use mpi`) for the tracer's Fortran
 ! bindings (traces/goaltrace_f.c): a ring of nonblocking messages completed by
 ! MPI_Waitall with statuses, blocking messages with MPI_ANY_SOURCE and
-! MPI_STATUS_IGNORE, an MPI_Allreduce with MPI_IN_PLACE, a broadcast, and
-! collectives on a split communicator.  Rank 0 prints the sum of the ranks.
+! MPI_STATUS_IGNORE, an MPI_Allreduce with MPI_IN_PLACE, a broadcast,
+! collectives on a split communicator, and nonblocking collectives.  Rank 0 prints the sum of the ranks.
 program fring
   use mpi
   implicit none
@@ -34,6 +34,9 @@ program fring
   call MPI_Bcast(v, 4, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, sub, ierr)
   call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_MAX, sub, ierr)
+  call MPI_Iallreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_MIN, sub, reqs(1), ierr)
+  call MPI_Ibarrier(MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
   call MPI_Barrier(sub, ierr)
   call MPI_Comm_free(sub, ierr)
   if (rank == 0) print '(a, f6.1, a, i0)', 'sum ', v(1), ' from status ', st(MPI_SOURCE)
