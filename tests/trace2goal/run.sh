@@ -490,7 +490,10 @@ fi
 # real-app.sh): LAMMPS (lmp -partition 2x2 -in apps/lj-melt.in -var n 5
 # -var steps 20: two replicas of 2 ranks, each on a communicator
 # MPI_Comm_split from the world, with an MPI_Cart_create on it) and NetPIPE
-# (NPopenmpi -a -z -u 64 -n 3 -p 0: Irecv from any source, Wait, Barrier).
+# (NPopenmpi -a -z -u 64 -n 3 -p 0: Irecv from any source, Wait, Barrier),
+# and a Fortran program, MUMPS's dsimpletest (Debian mumps-test, 2 ranks,
+# input_simpletest_real; traced through the Fortran bindings: collectives on
+# duplicated communicators, Iprobe polling, Isend/Test).
 # Converted with --strict, no messages, simulated with the default
 # parameters: the time is exact (the simulation is deterministic).
 # replay NAME DIR WANT_MAXIMUM_LINE
@@ -507,6 +510,7 @@ replay() {
 A=tests/trace2goal/apps
 replay lammps $A/lammps "Maximum finishing time at host 1: 9089433 (0.009089433 s)"
 replay netpipe $A/netpipe "Maximum finishing time at host 0: 5714423 (0.005714423 s)"
+replay mumps $A/mumps "Maximum finishing time at host 1: 2608388 (0.002608388 s)"
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
 # each replica's collectives and point-to-point messages in the comms of its
