@@ -1248,6 +1248,18 @@ static size_t put_side(uint64_t *w, size_t i, const void *buf, int count, MPI_Da
 	return i + 3;
 }
 
+/* Puts "b A D d", a side of a v collective: its buffer, its counts and
+ * displacements (p each) and its datatype; a side MPI does not read at
+ * this rank (used 0) as empty lists and datatype 0. */
+static size_t put_vside(uint64_t *w, size_t i, const void *buf, const int counts[],
+                        const int displs[], MPI_Datatype dt, int p, int used)
+{
+	w[i++] = h_ptr(buf);
+	i = put_counts(w, i, used ? counts : NULL, p);
+	i = put_counts(w, i, used ? displs : NULL, p);
+	return put_dtype(w, i, used ? dt : MPI_DATATYPE_NULL);
+}
+
 /* Record b n d b n d [r] c [R] of Gather, Scatter, Allgather and Alltoall. */
 static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
                        const void *rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -1330,10 +1342,7 @@ static void rec_gatherv(enum tr_kind kind, const void *sbuf, int scount, MPI_Dat
 	if (!w)
 		return;
 	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-	w[i++] = h_ptr(rbuf);
-	i = put_counts(w, i, at_root ? rcounts : NULL, p);
-	i = put_counts(w, i, at_root ? displs : NULL, p);
-	i = put_dtype(w, i, at_root ? rtype : MPI_DATATYPE_NULL);
+	i = put_vside(w, i, rbuf, rcounts, displs, rtype, p, at_root);
 	w[i++] = s64(root);
 	rec_end(w, i, comm, req, t0, t1);
 }
@@ -1370,11 +1379,7 @@ static void rec_scatterv(enum tr_kind kind, const void *sbuf, const int scounts[
 	uint64_t *w = rec_open(kind, (size_t)p);
 	if (!w)
 		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(sbuf);
-	i = put_counts(w, i, at_root ? scounts : NULL, p);
-	i = put_counts(w, i, at_root ? displs : NULL, p);
-	i = put_dtype(w, i, at_root ? stype : MPI_DATATYPE_NULL);
+	size_t i = put_vside(w, TR_REC_FIRST, sbuf, scounts, displs, stype, p, at_root);
 	i = put_side(w, i, rbuf, rcount, rtype);
 	w[i++] = s64(root);
 	rec_end(w, i, comm, req, t0, t1);
@@ -1413,10 +1418,7 @@ static void rec_allgatherv(enum tr_kind kind, const void *sbuf, int scount,
 	if (!w)
 		return;
 	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-	w[i++] = h_ptr(rbuf);
-	i = put_counts(w, i, rcounts, p);
-	i = put_counts(w, i, displs, p);
-	i = put_dtype(w, i, rtype);
+	i = put_vside(w, i, rbuf, rcounts, displs, rtype, p, 1);
 	rec_end(w, i, comm, req, t0, t1);
 }
 
@@ -1451,15 +1453,8 @@ static void rec_alltoallv(enum tr_kind kind, const void *sbuf, const int scounts
 	uint64_t *w = rec_open(kind, (size_t)p);
 	if (!w)
 		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(sbuf);
-	i = put_counts(w, i, in_place ? NULL : scounts, p);
-	i = put_counts(w, i, in_place ? NULL : sdispls, p);
-	i = put_dtype(w, i, in_place ? MPI_DATATYPE_NULL : stype);
-	w[i++] = h_ptr(rbuf);
-	i = put_counts(w, i, rcounts, p);
-	i = put_counts(w, i, rdispls, p);
-	i = put_dtype(w, i, rtype);
+	size_t i = put_vside(w, TR_REC_FIRST, sbuf, scounts, sdispls, stype, p, !in_place);
+	i = put_vside(w, i, rbuf, rcounts, rdispls, rtype, p, 1);
 	rec_end(w, i, comm, req, t0, t1);
 }
 
