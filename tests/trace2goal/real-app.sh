@@ -14,11 +14,16 @@
 #  5. HPCC (package hpcc; tests/trace2goal/apps/hpccinf-2.txt: N=400, 1x2
 #     grid) on 2 ranks, measured and simulated, and on 4 ranks
 #     (hpccinf-4.txt, 2x2 grid: HPL's row and column communicators from
-#     MPI_Comm_split) traced, the collectives on them counted, simulated.
+#     MPI_Comm_split) traced, the collectives on them counted, simulated;
+#  6. ScaLAPACK (Debian package scalapack-mpi-test, xdqr built for Open MPI;
+#     input tests/trace2goal/apps/scalapack-qr.dat: QR of N=400, NB=32, 2x2
+#     grid) on 4 ranks: BLACS's grid communicators (MPI_Comm_create,
+#     MPI_Comm_split: rows and columns of 2 ranks) checked, measured and
+#     simulated.
 # Prints one "ok - ..." line per step and the measured and simulated times;
 # a program that is not installed gives "# SKIP".
-# Not part of tests/run.sh: it needs the netpipe-openmpi, lammps and hpcc
-# packages and takes about a minute.
+# Not part of tests/run.sh: it needs the netpipe-openmpi, lammps, hpcc and
+# scalapack-mpi-test packages and takes about a minute.
 # Usage: tests/trace2goal/real-app.sh [BUILD_DIR]   (default build)
 # Environment: PARAMS=FILE (skip the measurement), SIM=PROGRAM (another
 # loggopsim), KEEP=DIR (keep the traces and schedules there), BUFMB=N
@@ -36,6 +41,10 @@ fi
 NP=$(command -v NPopenmpi || true)
 LMP=$(command -v lmp || true)
 HPCC=$(command -v hpcc || true)
+# the test programs of scalapack-mpi-test linked with Open MPI (the package
+# also has MPICH builds in mpich-tests, which libgoaltrace.so cannot trace)
+XDQR=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests/xdqr
+[ -x "$XDQR" ] || XDQR=
 SIM=${SIM:-$B/bin/loggopsim}
 for f in "$B/bin/trace2goal" "$SIM" "$B/bin/loggp-measure" \
 	"$B/lib/libgoaltrace.so" "$B/examples/halo"; do
@@ -154,12 +163,13 @@ BUFMB=${BUFMB:-512}
 # app NAME NP PREFIX COMMAND...: runs COMMAND on NP ranks in $dir/PREFIX
 # (its working folder) with the tracer, converts the traces with --strict
 # --stats to $dir/PREFIX.bin; fails (1) if the run or the conversion fails.
-# APPIN=FILE: copied to the working folder as hpccinf.txt first.
+# APPIN=FILE: copied to the working folder as hpccinf.txt (or as APPAS)
+# first.
 app() {
 	local name=$1 np=$2 pre=$3 start end w=$dir/$3 root=$PWD
 	shift 3
 	rm -rf "$w" && mkdir -p "$w"
-	[ -z "${APPIN:-}" ] || cp "$APPIN" "$w/hpccinf.txt"
+	[ -z "${APPIN:-}" ] || cp "$APPIN" "$w/${APPAS:-hpccinf.txt}"
 	start=$(date +%s.%N)
 	if ! (cd "$w" && $MPIRUN -np "$np" -x LD_PRELOAD="$root/$B/lib/libgoaltrace.so" \
 		-x GOALTRACE_DIR="$w" -x GOALTRACE_PREFIX="$pre-" -x GOALTRACE_BUFFER_MB="$BUFMB" \
@@ -229,6 +239,27 @@ else
 	if APPIN=tests/trace2goal/apps/hpccinf-4.txt app "HPCC 2x2" 4 hpcc4 "$HPCC"; then
 		subcomm "HPCC 2x2" "$dir/hpcc4/hpcc4-0.txt" 2
 		sim "HPCC 2x2" "$dir/hpcc4.bin"
+	fi
+fi
+
+# 6. ScaLAPACK's QR test (xdqr, Fortran; its MPI calls come from BLACS, C)
+# on a 2x2 grid: 4 ranks measured and simulated. BLACS builds its grid with
+# MPI_Comm_create and MPI_Comm_dup on the world and MPI_Comm_split into
+# rows and columns of 2 ranks, which carry ScaLAPACK's broadcasts and
+# reductions.
+if [ -z "$XDQR" ]; then
+	echo "ok - real-app: ScaLAPACK traced # SKIP xdqr not installed (apt-get install scalapack-mpi-test)"
+else
+	if APPIN=tests/trace2goal/apps/scalapack-qr.dat APPAS=QR.dat \
+		app "ScaLAPACK xdqr 2x2" 4 sqr4 "$XDQR"; then
+		if grep -q 'PASSED' "$dir/sqr4.log"; then
+			echo "ok - real-app: ScaLAPACK xdqr 2x2: the QR test passed"
+		else
+			echo "not ok - real-app: ScaLAPACK xdqr 2x2: the QR test passed"
+			st=1
+		fi
+		subcomm "ScaLAPACK xdqr 2x2" "$dir/sqr4/sqr4-0.txt" 2
+		sim "ScaLAPACK xdqr 2x2" "$dir/sqr4.bin"
 	fi
 fi
 exit $st
