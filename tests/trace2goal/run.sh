@@ -493,7 +493,12 @@ fi
 # (NPopenmpi -a -z -u 64 -n 3 -p 0: Irecv from any source, Wait, Barrier),
 # and a Fortran program, MUMPS's dsimpletest (Debian mumps-test, 2 ranks,
 # input_simpletest_real; traced through the Fortran bindings: collectives on
-# duplicated communicators, Iprobe polling, Isend/Test).
+# duplicated communicators, Iprobe polling, Isend/Test), and ScaLAPACK's
+# QR test (xdqr from Debian scalapack-mpi-test, openmpi-tests; input as
+# apps/scalapack-qr.dat but M = N = 32, MB = NB = 8: 4 ranks on a 2x2 BLACS
+# grid; its MPI calls come from BLACS, in C: MPI_Comm_create, MPI_Comm_dup,
+# MPI_Comm_split into rows and columns, communicator handles freed and
+# reused).
 # Converted with --strict, no messages, simulated with the default
 # parameters: the time is exact (the simulation is deterministic).
 # replay NAME DIR WANT_MAXIMUM_LINE
@@ -511,6 +516,7 @@ A=tests/trace2goal/apps
 replay lammps $A/lammps "Maximum finishing time at host 1: 9089433 (0.009089433 s)"
 replay netpipe $A/netpipe "Maximum finishing time at host 0: 5714423 (0.005714423 s)"
 replay mumps $A/mumps "Maximum finishing time at host 1: 2608388 (0.002608388 s)"
+replay scalapack $A/scalapack "Maximum finishing time at host 0: 1635853 (0.001635853 s)"
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
 # each replica's collectives and point-to-point messages in the comms of its
@@ -537,6 +543,17 @@ if [ -n "$h" ] && [ "$n" -gt 10 ]; then
 else
 	fail "lammps: MPI_Allreduce on the split communicator in the trace" "handle '$h', $n calls"
 fi
+
+# ScaLAPACK: each rank's trace defines its grid row (0,1 or 2,3) and column
+# (0,2 or 1,3) communicators of 2 ranks, and has its broadcasts and
+# reductions on them (per rank: the 2-rank communicators defined, the
+# collectives on communicators of 2 ranks)
+for r in 0 1 2 3; do
+	echo "rank $r: $(grep -o '^# comm:[0-9]*:[0-9]*,[0-9]*$' "$A/scalapack/qr-$r.txt" |
+		cut -d: -f3 | sort | paste -sd' ') $(grep -Ec '^MPI_(Bcast|Reduce|Allreduce):.*:[0-9]+,[0-9]+,2:[0-9.]+$' "$A/scalapack/qr-$r.txt")"
+done >"$tmp/got"
+printf '%s\n' "rank 0: 0,1 0,2 66" "rank 1: 0,1 1,3 64" "rank 2: 0,2 2,3 66" "rank 3: 1,3 2,3 64" >"$tmp/want"
+same "scalapack: the row and column communicators in every rank's trace, collectives on them" "$tmp/got" "$tmp/want"
 
 # ---- the test MPI program, end to end -------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
