@@ -25,10 +25,11 @@ static void usage(FILE *f)
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
 	        "docs/traces.md) into a GOAL schedule for loggopsim (docs/trace2goal.md).\n"
-	        "TRACE: one file per rank, a folder (its *.txt and *.dat files), or the file of\n"
-	        "rank 0 alone (the other ranks' files are found next to it, the rank number in\n"
-	        "the name replaced, for the world size of the trace).  A file's rank is its\n"
-	        "'# rank:' line, else the number before '.txt' or '.dat' in its name.\n"
+	        "TRACE: one file per rank, a folder (its *.txt and numbered *.dat files), or\n"
+	        "the file of rank 0 alone (the other ranks' files are found next to it, the\n"
+	        "rank number in the name replaced, for the world size of the trace).  A\n"
+	        "file's rank is its '# rank:' line, else the number before '.txt' or '.dat'\n"
+	        "in its name.\n"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -114,7 +115,11 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		if (!t2g_trace_name(e->d_name))
+		size_t ds, de;
+		/* a *.dat file only with a rank number (programs keep their input
+		 * in *.dat files next to their traces) */
+		if (!t2g_trace_name(e->d_name) ||
+		    (strcmp(e->d_name + len - 4, ".dat") == 0 && !t2g_name_digits(e->d_name, &ds, &de)))
 			continue;
 		if (util_grow(&names, &cap, n + 1, sizeof *names)) {
 			rc = util_error("out of memory");

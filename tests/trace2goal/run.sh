@@ -327,6 +327,7 @@ same "lap from rank 0's file alone (liballprof: the largest communicator)" "$tmp
 mkdir "$tmp/dat"
 for f in $C/lap/*.txt; do b=$(basename "$f" .txt); cp "$f" "$tmp/dat/$b.dat"; done
 echo "not a trace" >"$tmp/dat/README"
+echo "a program's input" >"$tmp/dat/QR.dat"
 "$T2G" -q "$tmp/dat" >"$tmp/a.goal" 2>&1
 same "lap from a folder of *.dat files" "$tmp/a.goal" $C/lap.goal
 "$T2G" -q "$tmp/dat/pmpi-trace-rank-0.dat" >"$tmp/a.goal" 2>&1
