@@ -183,6 +183,18 @@ static int perturbed(const perturb_opts *o)
 	return o->noise || o->nslow;
 }
 
+/* The words of the outputs for how ranks read the noise (a fixed offset
+ * is its number) and for the rule. */
+static const char *offsets_word(const sim_perturb *p)
+{
+	return p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own";
+}
+
+static const char *rule_word(const sim_perturb *p)
+{
+	return p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact";
+}
+
 /* The noise source and how it is read ("trace FILE, offsets own, rule
  * exact"), then the slow ranks ("; slow 1:1.5"), for the text output and
  * the sweep CSV. */
@@ -197,8 +209,8 @@ static void describe(const perturb_opts *o, int slow, char *buf, size_t n)
 		if (p->offsets == SIM_OFFSETS_FIXED)
 			ADD("%" PRIu64, p->offset);
 		else
-			ADD("%s", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
-		ADD(", rule %s", p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact");
+			ADD("%s", offsets_word(p));
+		ADD(", rule %s", rule_word(p));
 	}
 	for (size_t i = 0; slow && i < o->nslow_text; i++)
 		ADD("%sslow %s", k ? "; " : "", o->slow_text[i]);
@@ -249,10 +261,9 @@ static void put_perturb_json(FILE *f, const perturb_opts *o)
 		if (p->offsets == SIM_OFFSETS_FIXED)
 			fprintf(f, "%" PRIu64, p->offset);
 		else
-			fprintf(f, "\"%s\"", p->offsets == SIM_OFFSETS_COSCHED ? "cosched" : "own");
+			fprintf(f, "\"%s\"", offsets_word(p));
 		fprintf(f, ", \"rule\": \"%s\", \"seed\": %" PRIu64 ", \"detours\": %zu, "
-		        "\"period_ns\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}",
-		        p->rule == SIM_NOISE_PUBLISHED ? "published" : "exact", p->seed,
+		        "\"period_ns\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}", rule_word(p), p->seed,
 		        sim_noise_count(o->noise), sim_noise_period(o->noise), sim_noise_busy(o->noise));
 	}
 	if (o->nslow_text) {

@@ -662,26 +662,34 @@ static void put_detour(void *ctx, uint64_t s, uint64_t e)
 	tl_write_interval(x->m->tl, TL_NOISE, x->r, x->c, s, e);
 }
 
-/* The end of a CPU activity of d ns that rank r starts at t for op i,
- * under the detours of its rank; past UINT64_MAX the run fails. */
-static uint64_t cpu_end(sim *m, uint64_t t, uint64_t d, uint32_t r, uint32_t i)
+/* Where rank r reads the detours (0 without noise): once per event. */
+static inline uint64_t noise_off(const sim *m, uint32_t r)
+{
+	return m->pt && m->pt->noise ? sim_perturb_offset(m->pt, r) : 0;
+}
+
+/* The end of a CPU activity of d ns that starts at t on a rank reading the
+ * detours from off (noise_off); past UINT64_MAX the run fails at op i of
+ * rank fr. */
+static uint64_t cpu_end(sim *m, uint64_t off, uint64_t t, uint64_t d, uint32_t fr, uint32_t i)
 {
 	uint64_t end;
 	if (!m->pt || !m->pt->noise)
-		return tadd(m, t, d, r, i);
-	if (sim_noise_end(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, &end))
-		return time_fail(m, r, i);
+		return tadd(m, t, d, fr, i);
+	if (sim_noise_end(m->pt->noise, m->pt->rule, off, t, d, &end))
+		return time_fail(m, fr, i);
 	return end;
 }
 
 /* Timeline: the detours that stretched the activity of d ns that CPU c of
  * rank r ran from t to end (written after the activity's own lines; at
  * most 1000). */
-static void put_detours(sim *m, uint32_t r, uint32_t c, uint64_t t, uint64_t end, uint64_t d)
+static void put_detours(sim *m, uint64_t off, uint32_t r, uint32_t c, uint64_t t, uint64_t end,
+                        uint64_t d)
 {
 	if (m->pt && m->pt->noise && end - t > d) {
 		detour_ctx x = { m, r, c };
-		sim_noise_each(m->pt->noise, m->pt->rule, sim_perturb_offset(m->pt, r), t, d, end, 1000,
+		sim_noise_each(m->pt->noise, m->pt->rule, off, t, d, end, 1000,
 		               put_detour, &x);
 	}
 }
@@ -701,7 +709,7 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 	const sim_range *pr = range_of(m, op->size);
 	uint64_t busy = tadd(m, slow(m, q, pr->o, q, j), slow(m, q, sim_rate_bytes(pr->O, op->size), q, j),
 	                     q, j);
-	uint64_t done = cpu_end(m, start, busy, q, j);
+	uint64_t done = cpu_end(m, noise_off(m, q), start, busy, q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
 	if (done < t)
@@ -732,13 +740,13 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);
 	uint64_t sG = sim_rate_bytes(pr->G, sop->size);
 	uint64_t need = tadd(m, slow(m, q, pr->o, r, j), sO > sG ? sO : sG, r, j);
-	uint64_t done = cpu_end(m, t, need, q, j);
+	uint64_t off = noise_off(m, q), done = cpu_end(m, off, t, need, r, j);
 	set_free(cf, done);
 	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
 	if (m->tl) {
 		tl_write_orecv(m->tl, q, sop->cpu, t, done, r, j);
 		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, *nf);
-		put_detours(m, q, sop->cpu, t, done, need);
+		put_detours(m, off, q, sop->cpu, t, done, need);
 	}
 	uint64_t start = 0;
 	if (sop->size > m->S) {
@@ -780,13 +788,14 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t d = slow(m, r, op->size, r, i), end = cpu_end(m, t, d, r, i);
+		uint64_t off = noise_off(m, r), d = slow(m, r, op->size, r, i);
+		uint64_t end = cpu_end(m, off, t, d, r, i);
 		set_free(cf, end);
 		mark_started(m, r, i);
 		mark_done(m, r, i);
 		if (m->tl) {
 			tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
-			put_detours(m, r, op->cpu, t, end, d);
+			put_detours(m, off, r, op->cpu, t, end, d);
 		}
 		satisfy_edges(m, r, ops, i, t, 1);
 		satisfy_edges(m, r, ops, i, end, 0);
@@ -800,9 +809,9 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		const sim_range *pr = range_of(m, op->size);
 		uint64_t o = slow(m, r, pr->o, r, i), sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
 		uint64_t sG = sim_rate_bytes(pr->G, op->size);
-		uint64_t need = tadd(m, o, sO, r, i), depart = cpu_end(m, t, o, r, i);
-		uint64_t arrive = tadd(m, depart, pr->L, r, i);
-		set_free(cf, cpu_end(m, t, need, r, i));
+		uint64_t off = noise_off(m, r), need = tadd(m, o, sO, r, i);
+		uint64_t depart = cpu_end(m, off, t, o, r, i), arrive = tadd(m, depart, pr->L, r, i);
+		set_free(cf, cpu_end(m, off, t, need, r, i));
 		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
 		mark_started(m, r, i);
 		if (m->tl) {
@@ -810,7 +819,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
 			tl_write_transmission(m->tl, r, op->peer, t, depart, arrive, op->size, i,
 			                      op->cpu, op->nic);
-			put_detours(m, r, op->cpu, t, *cf, need);
+			put_detours(m, off, r, op->cpu, t, *cf, need);
 		}
 		push_event(m, arrive, r, i | EV_MSG, op->peer);
 		if (op->size > m->S) {

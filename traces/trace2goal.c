@@ -115,11 +115,7 @@ static int add_dir(struct files *fs, const char *dir)
 	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		size_t ds, de;
-		/* a *.dat file only with a rank number (programs keep their input
-		 * in *.dat files next to their traces) */
-		if (!t2g_trace_name(e->d_name) ||
-		    (strcmp(e->d_name + len - 4, ".dat") == 0 && !t2g_name_digits(e->d_name, &ds, &de)))
+		if (!t2g_trace_name(e->d_name))
 			continue;
 		if (util_grow(&names, &cap, n + 1, sizeof *names)) {
 			rc = util_error("out of memory");

@@ -111,16 +111,23 @@ int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen)
 	return 0;
 }
 
-int t2g_trace_name(const char *name)
+/* Whether name ends in ".txt" or ".dat" after at least one character. */
+static int txt_or_dat(const char *name)
 {
 	size_t n = strlen(name);
 	return n > 4 && (strcmp(name + n - 4, ".txt") == 0 || strcmp(name + n - 4, ".dat") == 0);
 }
 
+int t2g_trace_name(const char *name)
+{
+	size_t n = strlen(name), s, e;
+	return txt_or_dat(name) && (strcmp(name + n - 4, ".txt") == 0 || t2g_name_digits(name, &s, &e));
+}
+
 int t2g_name_digits(const char *path, size_t *s, size_t *e)
 {
 	size_t n = strlen(path);
-	if (!t2g_trace_name(path))
+	if (!txt_or_dat(path))
 		return 0;
 	*e = *s = n - 4;
 	while (*s > 0 && isdigit((unsigned char)path[*s - 1]))
@@ -947,6 +954,21 @@ static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const i
 	}
 }
 
+/* A calc 0 after the ops of the pattern just emitted from base that have
+ * no flag bit (1: the entry ops, 2: the exit ops), over requires (ireq 0)
+ * or irequires edges; with an empty frontier.  Its index, or NONE when the
+ * output failed (cv->failed). */
+static uint32_t join(struct conv *cv, uint32_t base, uint8_t bit, int ireq)
+{
+	uint32_t ji = emit_calc(cv, 0);
+	for (size_t k = 0; ji != NONE && k < cv->ncops; k++)
+		if (!(cv->cflag[k] & bit) && sg_out_dep(cv->out, ji, base + (uint32_t)k, ireq)) {
+			out_fail(cv);
+			return NONE;
+		}
+	return ji;
+}
+
 /* Replaces collective c by the pattern of its class for its communicator.
  * Blocking (done = NULL): the program continues after every op of the
  * pattern that no other of its ops requires.  Nonblocking: the program
@@ -1015,14 +1037,20 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 		cv->cflag[cv->cdeps[k].a] |= 1;
 		cv->cflag[cv->cdeps[k].b] |= 2;
 	}
-	/* a pattern with several entry ops waits for one op, not the frontier */
-	if (cv->f.n > 1) {
-		size_t nentry = 0;
-		for (size_t k = 0; k < cv->ncops; k++)
-			nentry += !(cv->cflag[k] & 1);
-		if (nentry > 1)
-			front_set(cv, emit_calc(cv, 0), 0);
+	/* the entry ops (no dependency: the first, first) and the exit ops (no
+	 * dependent: the last, last) */
+	size_t nentry = 0, nexit = 0, first = 0, last = 0;
+	for (size_t k = 0; k < cv->ncops; k++) {
+		if (!(cv->cflag[k] & 1) && nentry++ == 0)
+			first = k;
+		if (!(cv->cflag[k] & 2)) {
+			nexit++;
+			last = k;
+		}
 	}
+	/* a pattern with several entry ops waits for one op, not the frontier */
+	if (cv->f.n > 1 && nentry > 1)
+		front_set(cv, emit_calc(cv, 0), 0);
 	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
 		goal_op op = cv->cops[k].op;
 		struct front save = cv->f;
@@ -1052,64 +1080,21 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	for (size_t k = 0; k < cv->ncdeps; k++)
 		if (sg_out_dep(cv->out, base + cv->cdeps[k].a, base + cv->cdeps[k].b, cv->cdeps[k].ireq))
 			return out_fail(cv);
-	/* the program (or the request) continues after every op nothing else in
-	 * the pattern needs */
-	{
-		struct front keep = cv->f;
-		size_t nexit = 0, last = 0;
-		cv->f.n = 0;
-		for (size_t k = 0; k < cv->ncops; k++)
-			if (!(cv->cflag[k] & 2)) {
-				nexit++;
-				last = k;
-			}
-		if (done && nexit == 1) {
-			*done = base + (uint32_t)last;
-		} else if (done || nexit > FRONT_MAX) {
-			goal_op j;
-			uint32_t ji;
-			memset(&j, 0, sizeof j);
-			j.kind = GOAL_CALC;
-			ji = emit(cv, &j);
-			if (ji == NONE)
-				return -1;
-			for (size_t k = 0; k < cv->ncops; k++)
-				if (!(cv->cflag[k] & 2) && sg_out_dep(cv->out, ji, base + (uint32_t)k, 0))
-					return out_fail(cv);
-			if (done)
-				*done = ji;
-			else
-				front_set(cv, ji, 0);
-		} else {
-			for (size_t k = 0; k < cv->ncops; k++)
-				if (!(cv->cflag[k] & 2))
-					front_add(cv, base + (uint32_t)k);
-		}
-		if (done)
-			cv->f = keep;
-	}
-	/* a nonblocking collective: the program goes on once the pattern's
-	 * first ops have started (as after MPI_Isend) */
+	cv->f.n = 0;
 	if (done) {
-		size_t nentry = 0, first = 0;
-		for (size_t k = cv->ncops; k-- > 0;)
-			if (!(cv->cflag[k] & 1)) {
-				nentry++;
-				first = k;
-			}
-		if (nentry == 1) {
-			front_set(cv, base + (uint32_t)first, 1);
-		} else {
-			uint32_t ji;
-			cv->f.n = 0;
-			ji = emit_calc(cv, 0);
-			if (ji == NONE)
-				return -1;
-			for (size_t k = 0; k < cv->ncops; k++)
-				if (!(cv->cflag[k] & 1) && sg_out_dep(cv->out, ji, base + (uint32_t)k, 1))
-					return out_fail(cv);
-			front_set(cv, ji, 0);
-		}
+		/* nonblocking: the request waits for the pattern's exit ops, and the
+		 * program goes on once its entry ops have started (as after
+		 * MPI_Isend) */
+		*done = nexit == 1 ? base + (uint32_t)last : join(cv, base, 2, 0);
+		front_set(cv, nentry == 1 ? base + (uint32_t)first : join(cv, base, 1, 1),
+		          nentry == 1);
+	} else if (nexit > FRONT_MAX) {
+		/* blocking: the program goes on after every exit op */
+		front_set(cv, join(cv, base, 2, 0), 0);
+	} else {
+		for (size_t k = 0; k < cv->ncops; k++)
+			if (!(cv->cflag[k] & 2))
+				front_add(cv, base + (uint32_t)k);
 	}
 	return cv->failed ? -1 : 0;
 }

@@ -75,8 +75,9 @@ const char *t2g_coll_name(int c);
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
 
-/* Whether a file name is that of a trace: it ends in ".txt" or ".dat"
- * (the names liballprof writes) after at least one character. */
+/* Whether a file name is that of a trace (the names liballprof writes): it
+ * ends in ".txt" after at least one character, or in ".dat" after a rank
+ * number (programs keep their input in other *.dat files). */
 int t2g_trace_name(const char *name);
 
 /* The rank number in a trace file's name: where path ends in ".txt" or
