@@ -6,6 +6,7 @@
 #include "out.h"
 #include "params.h"
 #include "progress.h"
+#include "sens.h"
 #include "sim.h"
 #include "sweep.h"
 #include "timeline.h"
@@ -49,8 +50,20 @@ static void usage(FILE *f)
 "      --seed N          seed of the ranks' offsets (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
 "                        0,17-31:1.5 (repeatable)\n"
+"critical path and sensitivity (docs/sensitivity.md):\n"
+"      --critical-path FILE  write the chain of activities that sets the\n"
+"                        finishing time T to FILE (CSV); the summary gives T\n"
+"                        as a sum of L, o, g, G, O and calc along it\n"
+"      --sensitivity     print dT/dL, dT/do, dT/dg, dT/dG, dT/dO (per byte for\n"
+"                        G and O) from the critical path\n"
+"      --tolerance LIST  and the largest L and G with T at most LIST percent\n"
+"                        more (e.g. 1,2,5), found by re-simulating\n"
+"      --qstat           queue statistics: longest receive and unexpected\n"
+"                        queue, entries a match searched (summary and --csv)\n"
 "  -b, --batchmode       no per-rank lines\n"
-"      --csv FILE        write rank,finish_ns for every rank to FILE\n"
+"      --csv FILE        write rank,finish_ns for every rank to FILE (with\n"
+"                        the critical path: cp_ns,slack_ns; with --qstat: the\n"
+"                        queue columns)\n"
 "      --json            print a JSON summary on stdout instead of the text\n"
 "      --progress        show progress on stderr from the start\n"
 "  -q, --quiet           no progress and no speed line on stderr\n"
@@ -104,6 +117,13 @@ static void on_progress(void *ctx, const sim_progress *pr)
 	util_progress_line(pg, "%5.1f%% of ops started, %" PRIu64 " events, %.2f M events/s, "
 	                   "simulated time %" PRIu64 " ns", pct, pr->events,
 	                   (double)pr->events / (pg->last - pg->t0) * 1e-6, pr->now);
+}
+
+/* a / b to two decimals, half up ("1.50"; "0.00" when b is 0). */
+static void put_mean(char *buf, size_t n, uint64_t a, uint64_t b)
+{
+	__extension__ unsigned __int128 h = b ? ((unsigned __int128)a * 200 + b) / (2 * (unsigned __int128)b) : 0;
+	snprintf(buf, n, "%" PRIu64 ".%02" PRIu64, (uint64_t)(h / 100), (uint64_t)(h % 100));
 }
 
 static void put_seconds(FILE *f, uint64_t ns)
@@ -293,19 +313,90 @@ static int write_out(const char *path, int (*fn)(FILE *, void *), void *ctx)
 	return util_out_write(path, NULL, 0, fn, ctx, err, sizeof err) ? util_error_msg(err) : 0;
 }
 
-/* The CSV of the finishing times. */
+/* The CSV of the finishing times, with the time on the critical path and
+ * the slack (path not NULL) and the queue statistics (qstat). */
 typedef struct finish_out {
 	const sim *m;
 	uint64_t nranks;
+	const sim_path *path;
+	int qstat;
 } finish_out;
 
 static int put_finish(FILE *f, void *ctx)
 {
 	const finish_out *o = ctx;
-	fprintf(f, "rank,finish_ns\n");
-	for (uint64_t r = 0; r < o->nranks; r++)
-		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", r, sim_rank_finish(o->m, r));
+	uint64_t *on = NULL;
+	if (o->path) {
+		/* The time of each rank's links (a wire is no rank's). */
+		on = calloc(o->nranks ? o->nranks : 1, sizeof *on);
+		if (!on)
+			return -1;
+		for (size_t i = 0; i < o->path->n; i++) {
+			const sim_link *k = &o->path->link[i];
+			if (k->kind != SIM_LINK_WIRE)
+				on[k->rank] += k->end - k->start;
+		}
+	}
+	fprintf(f, "rank,finish_ns%s%s\n", on ? ",cp_ns,slack_ns" : "",
+	        o->qstat ? ",rq_max,uq_max,searches,searched_mean,searched_max" : "");
+	for (uint64_t r = 0; r < o->nranks; r++) {
+		uint64_t fin = sim_rank_finish(o->m, r);
+		fprintf(f, "%" PRIu64 ",%" PRIu64, r, fin);
+		if (on)
+			fprintf(f, ",%" PRIu64 ",%" PRIu64, on[r], o->path->T - fin);
+		sim_qstat q;
+		if (o->qstat && sim_qstat_rank(o->m, r, &q) == 0) {
+			char mean[32];
+			put_mean(mean, sizeof mean, q.searched, q.searches);
+			fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu32, q.rq_max, q.uq_max,
+			        q.searches, mean, q.searched_max);
+		}
+		fputc('\n', f);
+	}
+	free(on);
 	return ferror(f) ? -1 : 0;
+}
+
+/* The critical path file. */
+typedef struct path_out {
+	const goal_sched *s;
+	const sim_path *path;
+} path_out;
+
+static int put_path(FILE *f, void *ctx)
+{
+	const path_out *o = ctx;
+	return sens_write_path(f, o->s, o->path);
+}
+
+/* The queue statistics over all ranks. */
+typedef struct qstat_sum {
+	uint32_t rq_max, uq_max, searched_max;
+	uint64_t rq_rank, uq_rank, searched_rank, searches, searched;
+} qstat_sum;
+
+static void qstat_total(const sim *m, uint64_t nranks, qstat_sum *t)
+{
+	memset(t, 0, sizeof *t);
+	for (uint64_t r = 0; r < nranks; r++) {
+		sim_qstat q;
+		if (sim_qstat_rank(m, r, &q))
+			return;
+		if (q.rq_max > t->rq_max) {
+			t->rq_max = q.rq_max;
+			t->rq_rank = r;
+		}
+		if (q.uq_max > t->uq_max) {
+			t->uq_max = q.uq_max;
+			t->uq_rank = r;
+		}
+		if (q.searched_max > t->searched_max) {
+			t->searched_max = q.searched_max;
+			t->searched_rank = r;
+		}
+		t->searches += q.searches;
+		t->searched += q.searched;
+	}
 }
 
 typedef struct sweep_out {
@@ -455,7 +546,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
 	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-	       OPT_SEED, OPT_SLOW };
+	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -485,13 +576,19 @@ int main(int argc, char **argv)
 		{ "noise-rule", required_argument, NULL, OPT_NRULE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "slow", required_argument, NULL, OPT_SLOW },
+		{ "critical-path", required_argument, NULL, OPT_CPATH },
+		{ "sensitivity", no_argument, NULL, OPT_SENS },
+		{ "tolerance", required_argument, NULL, OPT_TOL },
+		{ "qstat", no_argument, NULL, OPT_QSTAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static sim_pset pset;
 	static sim_pchange flags;
-	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL;
-	int batch = 0, json = 0, c;
+	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL, *cpath = NULL;
+	int batch = 0, json = 0, c, sens = 0, qstat = 0;
+	static sens_tol tol[SENS_NPARAMS][16];
+	size_t ntol = 0;
 	int quiet = 0, force = 0;
 	util_progress pg;
 	sweep_opts so_sw = { 0 };
@@ -548,6 +645,15 @@ int main(int argc, char **argv)
 				return util_usage("%s", err);
 			po.slow_text[po.nslow_text++] = optarg;
 			break;
+		case OPT_CPATH: cpath = optarg; break;
+		case OPT_SENS: sens = 1; break;
+		case OPT_QSTAT: qstat = 1; break;
+		case OPT_TOL:
+			if (sens_pct_parse(optarg, tol[0], 16, &ntol, err, sizeof err))
+				return util_usage("--tolerance: %s", err);
+			for (unsigned k = 1; k < SENS_NPARAMS; k++)
+				memcpy(tol[k], tol[0], sizeof tol[0]);
+			break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
@@ -573,8 +679,9 @@ int main(int argc, char **argv)
 	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts
 	                    || so_sw.nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
-	if (so_sw.spec && (viz || json))
-		return util_usage("--sweep cannot be combined with -V or --json");
+	if (so_sw.spec && (viz || json || cpath || ntol || qstat))
+		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
+		                  "--tolerance or --qstat");
 	if (so_sw.svg && !so_sw.rel)
 		return util_usage("--svg needs --relative-to");
 	if (so_sw.rel && so_sw.nparts > 1)
@@ -585,8 +692,8 @@ int main(int argc, char **argv)
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
 	                         po.trace };
-	const char *outs[] = { viz, csv, so_sw.svg };
-	for (size_t i = 0; i < 3; i++)
+	const char *outs[] = { viz, csv, so_sw.svg, cpath };
+	for (size_t i = 0; i < 4; i++)
 		if (outs[i] && util_out_check(outs[i], inputs, 4, err, sizeof err))
 			return util_error_msg(err);
 	int pst = perturb_setup(&po);
@@ -631,7 +738,8 @@ int main(int argc, char **argv)
 		                timeline_ranges(&pset, trg));
 	}
 
-	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL };
+	int critical = cpath || sens || ntol;
+	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
@@ -664,30 +772,92 @@ int main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	sim_path path = { 0 };
+	if (critical && sim_critical_path(m, &res, &path, err, sizeof err)) {
+		status = util_error("%s", err);
+		goto out;
+	}
+	qstat_sum qs;
+	qstat_total(m, s.nranks, &qs);
+	finish_out fo = { m, s.nranks, critical ? &path : NULL, qstat };
+	path_out pto = { &s, &path };
+	if (csv && write_out(csv, put_finish, &fo))
+		status = 1;
+	if (cpath && write_out(cpath, put_path, &pto))
+		status = 1;
+	if (!quiet)
+		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
+		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
+	/* The per-rank figures are out: the tolerance searches run without
+	 * this simulation's memory. */
+	uint64_t host_finish[16];
+	for (uint64_t r = 0; r < s.nranks && r < 16; r++)
+		host_finish[r] = sim_rank_finish(m, r);
+	sim_destroy(m);
+	m = NULL;
+	unsigned runs = 0;
+	for (unsigned k = 0; k < SENS_NPARAMS && ntol && !status; k++)
+		if (sens_tolerance(&s, &pset, perturbed(&po) ? &po.p : NULL, (sens_param)k, &path,
+		                   tol[k], ntol, &runs, err, sizeof err))
+			status = util_error("%s", err);
+	if (status) {
+		sim_path_free(&path);
+		goto out;
+	}
 	if (json) {
 		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
 		sim_pset_json(stdout, &pset);
 		put_perturb_json(stdout, &po);
 		printf(", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
-		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64 "}\n",
+		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64,
 		       res.time, res.host, res.events, res.ops_started, res.messages);
+		if (critical)
+			sens_json_path(stdout, &path, &pset);
+		if (ntol) {
+			const sens_tol *tp[SENS_NPARAMS];
+			size_t tn[SENS_NPARAMS];
+			for (unsigned k = 0; k < SENS_NPARAMS; k++) {
+				tp[k] = tol[k];
+				tn[k] = ntol;
+			}
+			sens_json_tol(stdout, &pset, tp, tn, runs);
+		}
+		if (qstat)
+			printf(", \"qstat\": {\"rq_max\": %" PRIu32 ", \"rq_max_rank\": %" PRIu64
+			       ", \"uq_max\": %" PRIu32 ", \"uq_max_rank\": %" PRIu64 ", \"searches\": %"
+			       PRIu64 ", \"searched\": %" PRIu64 ", \"searched_max\": %" PRIu32
+			       ", \"searched_max_rank\": %" PRIu64 "}", qs.rq_max, qs.rq_rank, qs.uq_max,
+			       qs.uq_rank, qs.searches, qs.searched, qs.searched_max, qs.searched_rank);
+		printf("}\n");
 	} else {
 		sim_pset_print(stdout, &pset, s.nranks);
 		put_perturb_text(stdout, &po);
 		if (s.nranks <= 16 && !batch)
 			for (uint64_t r = 0; r < s.nranks; r++)
-				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, sim_rank_finish(m, r));
+				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, host_finish[r]);
 		printf("Maximum finishing time at host %" PRIu64 ": %" PRIu64 " (", res.host, res.time);
 		put_seconds(stdout, res.time);
 		printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
 		       res.events, res.ops_started, res.messages);
+		if (critical)
+			sens_print_path(stdout, &path, &pset);
+		if (sens || ntol)
+			sens_print_derivs(stdout, &path, &pset);
+		for (unsigned k = 0; k < SENS_NPARAMS && ntol; k++)
+			sens_print_tol(stdout, (sens_param)k, &pset, tol[k], ntol);
+		if (ntol)
+			printf("Tolerance search: %u simulation%s\n", runs, runs == 1 ? "" : "s");
+		if (qstat) {
+			char mean[32];
+			put_mean(mean, sizeof mean, qs.searched, qs.searches);
+			printf("Queues: longest receive queue %" PRIu32 " (rank %" PRIu64 "), longest "
+			       "unexpected queue %" PRIu32 " (rank %" PRIu64 ")\n", qs.rq_max, qs.rq_rank,
+			       qs.uq_max, qs.uq_rank);
+			printf("Matching: %" PRIu64 " searches, %s entries per search, at most %" PRIu32
+			       " (rank %" PRIu64 ")\n", qs.searches, mean, qs.searched_max, qs.searched_rank);
+		}
 	}
-	finish_out fo = { m, s.nranks };
-	if (csv && write_out(csv, put_finish, &fo))
-		status = 1;
-	if (!quiet)
-		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
-		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
+	sim_path_free(&path);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = util_error("write failed on standard output");
 out:

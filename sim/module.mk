@@ -7,7 +7,7 @@ SIM_LIB := $(B)/lib/libsim.a
 
 # The command-line layer: parameter sets (the parameter file is read by
 # libparams) and sweeps (threads).
-SIM_CLI_SRCS := sim/params.c sim/sweep_spec.c sim/sweep_run.c sim/sweep_out.c
+SIM_CLI_SRCS := sim/params.c sim/sweep_spec.c sim/sweep_run.c sim/sweep_out.c sim/sens.c
 SIM_CLI_OBJS := $(SIM_CLI_SRCS:%.c=$(B)/obj/%.o)
 
 OBJS += $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o

@@ -80,13 +80,15 @@ _Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
 typedef struct sim_dep {
 	uint64_t gop;
 	uint64_t maxt;
-	uint64_t cnt;
+	uint32_t cnt;
+	uint32_t who;         /* the dependency (op of the rank) that set maxt */
 } sim_dep;
 
 /* A CPU or NIC free time outside the rank records (key OVF_KEY). */
 typedef struct sim_ovf {
 	uint64_t key;         /* UINT64_MAX: empty */
 	uint64_t t;
+	uint64_t who;         /* critical path: what set t (a cpw word) */
 } sim_ovf;
 #define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
 enum { OVF_CPU, OVF_NICS, OVF_NICR };
@@ -94,12 +96,62 @@ enum { OVF_CPU, OVF_NICS, OVF_NICR };
 #define OVF_RANK(key) ((key) >> 18)
 #define OVF_WHAT(key) ((key) >> 16 & 3)
 
-/* An op released while processing the current event. */
+/* An op released while processing the current event, by its dependency
+ * on op who of its rank (WHO_ROOT: none). */
 typedef struct sim_rel {
 	uint32_t rank;
 	uint32_t op;
 	uint64_t time;
+	uint32_t who;
 } sim_rel;
+
+/* The peer word of an op's event: the dependency that released it (bits
+ * 0..30; WHO_ROOT for a root), and WHO_DELAYED once it was queued or put
+ * back after its release because its CPU or NIC was busy. */
+#define WHO_ROOT 0x7fffffffu
+#define WHO_DELAYED 0x80000000u
+
+/* ---- Critical path records (sim_options.critical) ----------------------
+ * What set each time of the run, in 40-bit words: a kind (bits 36..39) and
+ * a value below 2^36 (a global op index, or an op index of a rank).  Two
+ * words per op (cpr, 10 bytes): [0] what set its start; [1] for a send what
+ * set the start of its message's handling, for a recv what completed it.
+ * Every CPU and NIC free time has the word of the activity that set it
+ * (cps, and sim_ovf.who).  A rendezvous send's completion is in the rdv
+ * table.  sim_critical_path walks the words back from the finishing time. */
+enum cpw_kind {
+	CPW_NONE,     /* not set */
+	CPW_ROOT,     /* an op without dependencies, released at 0 */
+	CPW_DEP,      /* released by its dependency on op VAL of its rank */
+	CPW_OPEND,    /* [setter] the CPU end of op VAL: a calc, a send's o + sO */
+	CPW_OPNIC,    /* [setter] the NIC end of send VAL: g + sG */
+	CPW_HCPU,     /* [setter] the CPU end of the handling of send VAL's message */
+	CPW_HNIC,     /* [setter] the NIC end of that handling */
+	CPW_RDV,      /* [setter] rendezvous send VAL held its CPU and NIC to its match */
+	CPW_ARRIVAL,  /* a message handled when it arrived */
+	CPW_SELF,     /* a recv matched at its start; a rendezvous send done at its own end */
+	CPW_MSG,      /* a recv completed by the handling of send VAL */
+	CPW_MATCH_H,  /* a rendezvous send matched when its message was handled */
+	CPW_MATCH_R   /* a rendezvous send matched when recv VAL of its peer started */
+};
+#define CPW(kind, v) ((uint64_t)(kind) << 36 | (uint64_t)(v))
+#define CPW_KIND(w) ((unsigned)((w) >> 36) & 15u)
+#define CPW_VAL(w) ((w) & ((1ull << 36) - 1))
+#define CP_MAX_OPS (1ull << 36)
+#define CPR_BYTES 10u
+
+/* A rendezvous send's completion word (open addressing on the send's
+ * global op index; key UINT64_MAX: empty). */
+typedef struct sim_cprdv {
+	uint64_t key, w;
+} sim_cprdv;
+
+/* Match statistics of a rank (sim_options.qstat). */
+typedef struct sim_qs {
+	uint32_t rq_len, uq_len, rq_max, uq_max;
+	uint64_t searches, searched;
+	uint32_t searched_max, pad;
+} sim_qs;
 
 struct sim {
 	const goal_sched *s;
@@ -150,6 +202,15 @@ struct sim {
 	int fail;             /* 1: out of memory, 2: seq space exhausted,
 	                         3: a time past UINT64_MAX (at fail_rank, fail_op) */
 	uint32_t fail_rank, fail_op;
+
+	/* Critical path records (NULL: not kept) and match statistics. */
+	unsigned char *cpr;
+	uint64_t cpr_bytes;
+	uint64_t *cps;        /* per rank: the setters of the record's free times */
+	uint64_t nres;        /* words per rank in cps: ncpus + 2 * nnics */
+	sim_cprdv *rdv;
+	uint64_t rdv_mask, rdv_n;
+	sim_qs *qs;
 
 	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
 };
@@ -300,11 +361,19 @@ static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 				return NULL;
 			m->ovf[h].key = key;
 			m->ovf[h].t = 0;
+			m->ovf[h].who = CPW_NONE;
 			break;
 		}
 		h = (h + 1) & m->ovf_mask;
 	}
 	return &m->ovf[h];
+}
+
+/* Where CPU or NIC idx (below the record's count) of a rank is among its
+ * free times: CPUs, then send NICs, then receive NICs. */
+static inline uint64_t res_index(const sim *m, unsigned what, uint32_t idx)
+{
+	return (what == OVF_CPU ? 0 : what == OVF_NICS ? m->ncpus : m->ncpus + m->nnics) + idx;
 }
 
 /* The free time of CPU or NIC idx of rank r (what: OVF_*): in the record
@@ -313,13 +382,22 @@ static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 static inline uint64_t *free_time(const sim *m, uint64_t r, unsigned what, uint32_t idx)
 {
 	uint32_t lim = what == OVF_CPU ? m->ncpus : m->nnics;
-	if (idx < lim) {
-		uint64_t off = what == OVF_CPU ? 0 : what == OVF_NICS ? m->ncpus : m->ncpus + m->nnics;
-		return &m->rs[r * m->stride + RANK_WORDS + off + idx];
-	}
+	if (idx < lim)
+		return &m->rs[r * m->stride + RANK_WORDS + res_index(m, what, idx)];
 	sim_ovf *o = ovf_slot(m, OVF_KEY(r, what, idx), 0);
 	ASSERT(o != NULL);   /* ovf_fill saw every pair the schedule uses */
 	return &o->t;
+}
+
+/* Critical path: the word of what set that free time (see free_time). */
+static inline uint64_t *setter(const sim *m, uint64_t r, unsigned what, uint32_t idx)
+{
+	uint32_t lim = what == OVF_CPU ? m->ncpus : m->nnics;
+	if (idx < lim)
+		return &m->cps[r * m->nres + res_index(m, what, idx)];
+	sim_ovf *o = ovf_slot(m, OVF_KEY(r, what, idx), 0);
+	ASSERT(o != NULL);
+	return &o->who;
 }
 static inline uint64_t *cpu_free(const sim *m, uint64_t r, uint32_t c)
 {
@@ -348,6 +426,99 @@ static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
 		+ (uint64_t)k->nops * sizeof(goal_op));
 }
 
+/* ---- Critical path records ----------------------------------------------- */
+
+static inline uint64_t gop_of(const sim *m, uint32_t r, uint32_t i)
+{
+	return rank_of(m, r)->first_op + i;
+}
+
+/* Word k (0 or 1) of global op g. */
+static inline uint64_t cp_get(const sim *m, uint64_t g, unsigned k)
+{
+	const unsigned char *p = m->cpr + g * CPR_BYTES + 5 * k;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16
+	       | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32;
+}
+
+static inline void cp_put(sim *m, uint64_t g, unsigned k, uint64_t w)
+{
+	unsigned char *p = m->cpr + g * CPR_BYTES + 5 * k;
+	for (unsigned b = 0; b < 5; b++)
+		p[b] = (unsigned char)(w >> 8 * b);
+}
+
+/* The setter of whichever of CPU cpu and NIC nic (what: OVF_NICS or
+ * OVF_NICR; OVF_CPU: the CPU alone) of rank r became free at t: the CPU on
+ * a tie.  CPW_NONE when neither did (a time 0 nothing set). */
+static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, uint32_t nic,
+                        uint64_t t)
+{
+	if (*free_time(m, r, OVF_CPU, cpu) == t && *setter(m, r, OVF_CPU, cpu) != CPW_NONE)
+		return *setter(m, r, OVF_CPU, cpu);
+	if (what != OVF_CPU && *free_time(m, r, what, nic) == t)
+		return *setter(m, r, what, nic);
+	return CPW_NONE;
+}
+
+/* The slot of rendezvous send g in the rdv table (inserted if absent);
+ * NULL when out of memory (m->fail set). */
+static sim_cprdv *cp_rdv(sim *m, uint64_t g)
+{
+	if (2 * (m->rdv_n + 1) > m->rdv_mask + 1) {
+		uint64_t ocap = m->rdv ? m->rdv_mask + 1 : 0, ncap = ocap ? 2 * ocap : 64;
+		sim_cprdv *old = m->rdv, *nt = malloc(ncap * sizeof *nt);
+		if (!nt) {
+			m->fail = 1;
+			return NULL;
+		}
+		for (uint64_t i = 0; i < ncap; i++)
+			nt[i].key = UINT64_MAX;
+		m->rdv = nt;
+		m->rdv_mask = ncap - 1;
+		m->rdv_n = 0;
+		for (uint64_t i = 0; i < ocap; i++)
+			if (old[i].key != UINT64_MAX)
+				*cp_rdv(m, old[i].key) = old[i];
+		free(old);
+	}
+	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
+	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
+		h = (h + 1) & m->rdv_mask;
+	if (m->rdv[h].key == UINT64_MAX) {
+		m->rdv[h].key = g;
+		m->rdv[h].w = CPW_NONE;
+		m->rdv_n++;
+	}
+	return &m->rdv[h];
+}
+
+/* ---- Match statistics ------------------------------------------------- */
+
+/* A search of rank r's RQ or UQ that looked at n entries. */
+static inline void qs_search(sim *m, uint32_t r, uint32_t n)
+{
+	if (m->qs) {
+		sim_qs *q = &m->qs[r];
+		q->searches++;
+		q->searched += n;
+		if (n > q->searched_max)
+			q->searched_max = n;
+	}
+}
+
+/* Rank r's RQ (uq 0) or UQ (uq 1) grew (d 1) or shrank (d -1). */
+static inline void qs_len(sim *m, uint32_t r, int uq, int d)
+{
+	if (m->qs) {
+		sim_qs *q = &m->qs[r];
+		uint32_t *len = uq ? &q->uq_len : &q->rq_len, *mx = uq ? &q->uq_max : &q->rq_max;
+		*len = (uint32_t)((int64_t)*len + d);
+		if (*len > *mx)
+			*mx = *len;
+	}
+}
+
 static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
 {
 	return (src_a == src_b || src_a == GOAL_ANY_SOURCE || src_b == GOAL_ANY_SOURCE)
@@ -360,15 +531,19 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 {
 	sim_rq *h = rank_q(m, q);
 	const goal_op *ops = rank_ops(m, q);
-	uint32_t prev = QNIL;
+	uint32_t prev = QNIL, n = 0;
 	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
 		const goal_op *r = &ops[RQE(m, i)->op];
+		n++;
 		if (!tags_match(r->peer, r->tag, src, tag) || goal_op_comm(r) != comm)
 			continue;
 		uint32_t op = RQE(m, i)->op;
 		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
+		qs_search(m, q, n);
+		qs_len(m, q, 0, -1);
 		return op;
 	}
+	qs_search(m, q, n);
 	return UINT32_MAX;
 }
 
@@ -378,16 +553,20 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
 {
 	sim_rq *h = rank_q(m, r);
-	uint32_t prev = QNIL;
+	uint32_t prev = QNIL, n = 0;
 	for (uint32_t i = h->uq_head; i != QNIL; prev = i, i = UQE(m, i)->next) {
 		const sim_uqe *e = UQE(m, i);
+		n++;
 		if (!tags_match(e->peer, e->tag, src, tag)
 		    || (m->s->ncomms > 1 && goal_op_comm(&rank_ops(m, e->peer)[e->op]) != comm))
 			continue;
 		*out = *e;
 		list_remove(&m->uqp, &h->uq_head, &h->uq_tail, prev, i);
+		qs_search(m, r, n);
+		qs_len(m, r, 1, -1);
 		return 1;
 	}
+	qs_search(m, r, n);
 	return 0;
 }
 
@@ -489,7 +668,7 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 	return d;
 }
 
-static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time)
+static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t who)
 {
 	if (util_grow(&m->rel, &m->rel_cap, m->rel_n + 1, sizeof *m->rel)) {
 		m->fail = 1;
@@ -498,28 +677,33 @@ static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time)
 	m->rel[m->rel_n].rank = r;
 	m->rel[m->rel_n].op = a;
 	m->rel[m->rel_n].time = time;
+	m->rel[m->rel_n].who = who;
 	m->rel_n++;
 }
 
-/* One dependency of op a of rank r is satisfied at time; release a when it
- * was the last (at the latest satisfaction time among its dependencies). */
-static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t time)
+/* The dependency of op a of rank r on op who is satisfied at time; release
+ * a when it was the last (at the latest satisfaction time among its
+ * dependencies, by the first dependency satisfied then). */
+static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t time, uint32_t who)
 {
 	uint32_t nd = ops[a].ndeps;
 	if (nd == 1) {
-		release_op(m, r, a, time);
+		release_op(m, r, a, time, who);
 		return;
 	}
 	sim_dep *d = dt_get(m, rank_of(m, r)->first_op + a);
 	if (!d)
 		return;
 	ASSERT(d->cnt < nd);
-	if (time > d->maxt)
+	if (d->cnt == 0 || time > d->maxt) {
 		d->maxt = time;
+		d->who = who;
+	}
 	if (++d->cnt == nd) {
 		uint64_t t = d->maxt;
+		uint32_t w = d->who;
 		dt_delete(m, (uint64_t)(d - m->dt));
-		release_op(m, r, a, t);
+		release_op(m, r, a, t, w);
 	}
 }
 
@@ -533,7 +717,7 @@ static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
 	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
 	for (uint32_t j = b; j < end; j++)
 		if (!!(e[j] & GOAL_EDGE_IREQ) == ireq)
-			satisfy(m, r, ops, GOAL_EDGE_OP(e[j]), time);
+			satisfy(m, r, ops, GOAL_EDGE_OP(e[j]), time, i);
 }
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
@@ -541,11 +725,20 @@ static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
 static void queue_released(sim *m, const sim_rel *x, const goal_op *op)
 {
 	uint64_t t = x->time, c = *cpu_free(m, x->rank, op->cpu);
+	uint32_t who = x->who;
 	if (c > t)
 		t = c;
 	if (op->kind == GOAL_SEND && *nic_send(m, x->rank, op->nic) > t)
 		t = *nic_send(m, x->rank, op->nic);
-	push_event(m, t, x->rank, x->op, 0);
+	if (t > x->time) {
+		who |= WHO_DELAYED;
+		/* A recv starts at t without looking again: keep what set t now. */
+		if (m->cpr)
+			cp_put(m, gop_of(m, x->rank, x->op), 0,
+			       cp_busy(m, x->rank, op->cpu, op->kind == GOAL_SEND ? OVF_NICS : OVF_CPU,
+			               op->nic, t));
+	}
+	push_event(m, t, x->rank, x->op, who);
 }
 
 static void flush_released(sim *m)
@@ -701,23 +894,78 @@ static inline void set_free(uint64_t *f, uint64_t t)
 	*f = t;
 }
 
-/* A rendezvous send (op j of rank q, started at start) matched at t. */
+/* The times of send op i of rank r (op) that starts at t on a rank reading
+ * the detours from off; or of the handling from t of its message at its
+ * receiver (handle_times, off the receiver's).  need: the CPU work. */
+typedef struct act_times {
+	uint64_t need, cpu, nic;  /* CPU work; when CPU and NIC are free again */
+	uint64_t depart, arrive;  /* send_times only */
+} act_times;
+
+static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off,
+                       uint64_t t, act_times *x)
+{
+	const sim_range *pr = range_of(m, op->size);
+	uint64_t o = slow(m, r, pr->o, r, i), sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
+	uint64_t sG = sim_rate_bytes(pr->G, op->size);
+	x->need = tadd(m, o, sO, r, i);
+	x->depart = cpu_end(m, off, t, o, r, i);
+	x->arrive = tadd(m, x->depart, pr->L, r, i);
+	x->cpu = cpu_end(m, off, t, x->need, r, i);
+	x->nic = tadd(m, tadd(m, t, pr->g, r, i), sG, r, i);
+}
+
+static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint64_t off,
+                         uint64_t t, act_times *x)
+{
+	uint32_t q = sop->peer;
+	const sim_range *pr = range_of(m, sop->size);
+	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);
+	uint64_t sG = sim_rate_bytes(pr->G, sop->size);
+	x->need = tadd(m, slow(m, q, pr->o, r, j), sO > sG ? sO : sG, r, j);
+	x->cpu = cpu_end(m, off, t, x->need, r, j);
+	x->nic = tadd(m, tadd(m, t, pr->g, r, j), sG, r, j);
+}
+
+/* The end of calc op i of rank r (op) that starts at t; *need its CPU work. */
+static uint64_t calc_end(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off,
+                         uint64_t t, uint64_t *need)
+{
+	*need = slow(m, r, op->size, r, i);
+	return cpu_end(m, off, t, *need, r, i);
+}
+
+/* Critical path: free time f of rank r (what, idx) moves to t, set by w. */
+static inline void set_free_by(sim *m, uint64_t *f, uint64_t t, uint32_t r, unsigned what,
+                               uint32_t idx, uint64_t w)
+{
+	set_free(f, t);
+	if (m->cpr)
+		*setter(m, r, what, idx) = w;
+}
+
+/* A rendezvous send (op j of rank q, started at start) matched at t; match:
+ * the word of what matched it (CPW_MATCH_H, CPW_MATCH_R). */
 static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
-                            uint64_t start, uint64_t t)
+                            uint64_t start, uint64_t t, uint64_t match)
 {
 	const goal_op *op = &ops[j];
-	const sim_range *pr = range_of(m, op->size);
-	uint64_t busy = tadd(m, slow(m, q, pr->o, q, j), slow(m, q, sim_rate_bytes(pr->O, op->size), q, j),
-	                     q, j);
-	uint64_t done = cpu_end(m, noise_off(m, q), start, busy, q, j);
+	act_times x;
+	send_times(m, q, op, j, noise_off(m, q), start, &x);
+	uint64_t done = x.cpu, g = gop_of(m, q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);
 	uint64_t *nf = nic_send(m, q, op->nic);
+	if (m->cpr) {
+		sim_cprdv *e = cp_rdv(m, g);
+		if (e)
+			e->w = done >= t ? CPW(CPW_SELF, 0) : match;
+	}
 	if (done < t)
 		done = t;
 	if (*cf < t)
-		*cf = t;
+		set_free_by(m, cf, t, q, OVF_CPU, op->cpu, CPW(CPW_RDV, g));
 	if (*nf < t)
-		*nf = t;
+		set_free_by(m, nf, t, q, OVF_NICS, op->nic, CPW(CPW_RDV, g));
 	mark_done(m, q, j);
 	satisfy_edges(m, q, ops, j, done, 0);
 }
@@ -736,17 +984,20 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	if (busy > t)
 		return busy;
 
-	const sim_range *pr = range_of(m, sop->size);
-	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);
-	uint64_t sG = sim_rate_bytes(pr->G, sop->size);
-	uint64_t need = tadd(m, slow(m, q, pr->o, r, j), sO > sG ? sO : sG, r, j);
-	uint64_t off = noise_off(m, q), done = cpu_end(m, off, t, need, r, j);
-	set_free(cf, done);
-	set_free(nf, tadd(m, tadd(m, t, pr->g, r, j), sG, r, j));
+	uint64_t g = gop_of(m, r, j);
+	if (m->cpr) {
+		uint64_t w = busy < t ? CPW_NONE : cp_busy(m, q, sop->cpu, OVF_NICR, sop->nic, t);
+		cp_put(m, g, 1, w != CPW_NONE ? w : CPW(CPW_ARRIVAL, 0));
+	}
+	act_times x;
+	uint64_t off = noise_off(m, q);
+	handle_times(m, r, sop, j, off, t, &x);
+	set_free_by(m, cf, x.cpu, q, OVF_CPU, sop->cpu, CPW(CPW_HCPU, g));
+	set_free_by(m, nf, x.nic, q, OVF_NICR, sop->nic, CPW(CPW_HNIC, g));
 	if (m->tl) {
-		tl_write_orecv(m->tl, q, sop->cpu, t, done, r, j);
-		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, *nf);
-		put_detours(m, off, q, sop->cpu, t, done, need);
+		tl_write_orecv(m->tl, q, sop->cpu, t, x.cpu, r, j);
+		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, x.nic);
+		put_detours(m, off, q, sop->cpu, t, x.cpu, x.need);
 	}
 	uint64_t start = 0;
 	if (sop->size > m->S) {
@@ -767,19 +1018,38 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 			e->peer = r;
 			e->tag = sop->tag;
 			e->op = j;
+			qs_len(m, q, 1, 1);
 		}
 		return 0;
 	}
 	if (sop->size > m->S)
-		rendezvous_done(m, r, sops, j, start, t);
+		rendezvous_done(m, r, sops, j, start, t, CPW(CPW_MATCH_H, g));
 	mark_done(m, q, recv);
-	satisfy_edges(m, q, rank_ops(m, q), recv, done, 0);
+	if (m->cpr)
+		cp_put(m, gop_of(m, q, recv), 1, CPW(CPW_MSG, g));
+	satisfy_edges(m, q, rank_ops(m, q), recv, x.cpu, 0);
 	flush_released(m);
 	return 0;
 }
 
-/* Process op i of rank r at time t.  Returns the put-back time or 0. */
-static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
+/* Critical path: op i of rank r (op) starts at t, released by its
+ * dependency on op who (event word: WHO_*) or, delayed, when its CPU or
+ * NIC became free (a recv keeps what queue_released saw). */
+static void cp_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t, uint32_t who)
+{
+	uint64_t w;
+	if (!(who & WHO_DELAYED))
+		w = who == WHO_ROOT ? CPW(CPW_ROOT, 0) : CPW(CPW_DEP, who);
+	else if (op->kind != GOAL_RECV)
+		w = cp_busy(m, r, op->cpu, op->kind == GOAL_SEND ? OVF_NICS : OVF_CPU, op->nic, t);
+	else
+		return;
+	cp_put(m, gop_of(m, r, i), 0, w);
+}
+
+/* Process op i of rank r at time t (who: its event word).  Returns the
+ * put-back time or 0. */
+static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 {
 	const goal_op *ops = rank_ops(m, r), *op = &ops[i];
 	uint64_t *cf = cpu_free(m, r, op->cpu);
@@ -788,9 +1058,10 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	case GOAL_CALC: {
 		if (*cf > t)
 			return *cf;
-		uint64_t off = noise_off(m, r), d = slow(m, r, op->size, r, i);
-		uint64_t end = cpu_end(m, off, t, d, r, i);
-		set_free(cf, end);
+		if (m->cpr)
+			cp_start(m, r, op, i, t, who);
+		uint64_t off = noise_off(m, r), d, end = calc_end(m, r, op, i, off, t, &d);
+		set_free_by(m, cf, end, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, gop_of(m, r, i)));
 		mark_started(m, r, i);
 		mark_done(m, r, i);
 		if (m->tl) {
@@ -806,22 +1077,22 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 		uint64_t busy = *cf > *nf ? *cf : *nf;
 		if (busy > t)
 			return busy;
-		const sim_range *pr = range_of(m, op->size);
-		uint64_t o = slow(m, r, pr->o, r, i), sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
-		uint64_t sG = sim_rate_bytes(pr->G, op->size);
-		uint64_t off = noise_off(m, r), need = tadd(m, o, sO, r, i);
-		uint64_t depart = cpu_end(m, off, t, o, r, i), arrive = tadd(m, depart, pr->L, r, i);
-		set_free(cf, cpu_end(m, off, t, need, r, i));
-		set_free(nf, tadd(m, tadd(m, t, pr->g, r, i), sG, r, i));
+		if (m->cpr)
+			cp_start(m, r, op, i, t, who);
+		act_times x;
+		uint64_t off = noise_off(m, r), g = gop_of(m, r, i);
+		send_times(m, r, op, i, off, t, &x);
+		set_free_by(m, cf, x.cpu, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, g));
+		set_free_by(m, nf, x.nic, r, OVF_NICS, op->nic, CPW(CPW_OPNIC, g));
 		mark_started(m, r, i);
 		if (m->tl) {
 			tl_write_interval(m->tl, TL_OSEND, r, op->cpu, t, *cf);
 			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
-			tl_write_transmission(m->tl, r, op->peer, t, depart, arrive, op->size, i,
+			tl_write_transmission(m->tl, r, op->peer, t, x.depart, x.arrive, op->size, i,
 			                      op->cpu, op->nic);
-			put_detours(m, off, r, op->cpu, t, *cf, need);
+			put_detours(m, off, r, op->cpu, t, *cf, x.need);
 		}
-		push_event(m, arrive, r, i | EV_MSG, op->peer);
+		push_event(m, x.arrive, r, i | EV_MSG, op->peer);
 		if (op->size > m->S) {
 			sim_dep *d = dt_get(m, RDV_KEY(r, i));
 			if (d)
@@ -837,22 +1108,28 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	}
 	case GOAL_RECV: {
 		mark_started(m, r, i);
+		if (m->cpr)
+			cp_start(m, r, op, i, t, who);
 		sim_uqe e;
 		int found = uq_take(m, r, op->peer, op->tag, goal_op_comm(op), &e);
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (!found) {
 			sim_rq *h = rank_q(m, r);
 			uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
-			if (k != QNIL)
+			if (k != QNIL) {
 				RQE(m, k)->op = i;
+				qs_len(m, r, 0, 1);
+			}
 			break;
 		}
 		uint32_t q = e.peer, j = e.op;
 		uint64_t start = e.aux;
 		const goal_op *sops = rank_ops(m, q);
 		if (sops[j].size > m->S)
-			rendezvous_done(m, q, sops, j, start, t);
+			rendezvous_done(m, q, sops, j, start, t, CPW(CPW_MATCH_R, i));
 		mark_done(m, r, i);
+		if (m->cpr)
+			cp_put(m, gop_of(m, r, i), 1, CPW(CPW_SELF, 0));
 		satisfy_edges(m, r, ops, i, t, 0);
 		break;
 	}
@@ -864,12 +1141,12 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i)
 	return 0;
 }
 
-static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w)
+static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who)
 {
 	m->now = t;
 	if (w & EV_MSG)
 		return on_message(m, t, r, w & ~EV_MSG);
-	return on_op(m, t, r, w);
+	return on_op(m, t, r, w, who);
 }
 
 /* ---- Run ---------------------------------------------------------------- */
@@ -995,6 +1272,13 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
 			m->pt = opt->perturb;
 	}
+	int critical = opt && opt->critical, qstat = opt && opt->qstat;
+	if (critical && s->nops >= CP_MAX_OPS) {
+		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
+		         PRIu64 ")", s->nops);
+		sim_destroy(m);
+		return NULL;
+	}
 	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
 		m->seq_limit = 1ull << 32;
 	m->nranks = s->nranks;
@@ -1013,6 +1297,16 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->started_bytes = (s->nops / 64 + 1) * sizeof(uint64_t);
 	m->started = big_alloc(m->started_bytes);
 	if (!m->rs || !m->started)
+		goto oom;
+	if (critical) {
+		m->nres = m->ncpus + 2ull * m->nnics;
+		m->cpr_bytes = s->nops * CPR_BYTES + 8;
+		m->cpr = big_alloc(m->cpr_bytes);   /* zero: CPW_NONE */
+		m->cps = big_alloc((m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
+		if (!m->cpr || !m->cps)
+			goto oom;
+	}
+	if (qstat && !(m->qs = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->qs)))
 		goto oom;
 #if GOAL_CHECKS
 	m->done = big_alloc(m->started_bytes);
@@ -1057,6 +1351,10 @@ void sim_destroy(sim *m)
 	big_free(m->rs, m->rs_bytes);
 	big_free(m->started, m->started_bytes);
 	big_free(m->done, m->started_bytes);
+	big_free(m->cpr, m->cpr_bytes);
+	big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
+	big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
+	free(m->rdv);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	free(m->dt);
@@ -1117,9 +1415,9 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				if (ops[i].ndeps != 0 || ops[i].kind != kind)
 					continue;
 				uint32_t seq = (uint32_t)rootseq++;
-				uint64_t back = process(m, 0, (uint32_t)r, i);
+				uint64_t back = process(m, 0, (uint32_t)r, i, WHO_ROOT);
 				if (back) {
-					evq_node x = { back, seq, (uint32_t)r, i, 0 };
+					evq_node x = { back, seq, (uint32_t)r, i, WHO_ROOT | WHO_DELAYED };
 					if (evq_push(&m->q, x))
 						m->fail = 1;
 				}
@@ -1149,9 +1447,11 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				prefetch_stage(m, &b[i + PF_PEER], 2);
 			evq_node x = b[i];
 			m->q.pos = i + 1;
-			uint64_t back = process(m, x.time, x.rank, x.op);
+			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
 			if (back) {
 				x.time = back;
+				if (!(x.op & EV_MSG))
+					x.peer |= WHO_DELAYED;
 				if (evq_push(&m->q, x))
 					m->fail = 1;
 			}
@@ -1306,4 +1606,391 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 	if (stuck > max_ranks)
 		fprintf(out, "... and %" PRIu64 " more stuck ranks\n", stuck - max_ranks);
 	return stuck;
+}
+
+/* ---- Critical path --------------------------------------------------------- */
+
+const char *const sim_link_word[SIM_NLINK_KINDS] = {
+#define SIM_X(id, w) w,
+	SIM_LINK_KINDS(SIM_X)
+#undef SIM_X
+};
+
+const char *const sim_via_word[SIM_NVIAS] = {
+#define SIM_X(id, w) w,
+	SIM_VIAS(SIM_X)
+#undef SIM_X
+};
+
+/* The time points of a path: when op g starts; when its CPU or NIC part
+ * ends (a calc, a send's o + sO; a send's g + sG); when its message arrives;
+ * when the message's handling starts, and its CPU and NIC parts end; when a
+ * recv completes; when a rendezvous send completes; when it is matched. */
+enum cp_node { N_START, N_OPEND, N_OPNIC, N_ARRIVE, N_HSTART, N_HCPU, N_HNIC, N_RECVDONE,
+               N_RDVDONE, N_MATCH };
+
+typedef struct cp_nd {
+	uint64_t g;           /* global op index */
+	uint8_t type;         /* cp_node */
+	uint8_t via;          /* N_START, N_HSTART: sim_via of what set it */
+} cp_nd;
+
+/* The rank of global op g. */
+static uint32_t rank_of_gop(const goal_sched *s, uint64_t g)
+{
+	uint64_t lo = 0, hi = s->nranks;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (s->ranks[mid].first_op <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+/* The node a setter word names, and the via of what it set. */
+static cp_nd setter_node(uint64_t w)
+{
+	static const uint8_t type[] = { [CPW_OPEND] = N_OPEND, [CPW_OPNIC] = N_OPNIC,
+	                                [CPW_HCPU] = N_HCPU, [CPW_HNIC] = N_HNIC, [CPW_RDV] = N_MATCH };
+	static const uint8_t via[] = { [CPW_OPEND] = SIM_VIA_CPU, [CPW_OPNIC] = SIM_VIA_NIC,
+	                               [CPW_HCPU] = SIM_VIA_CPU, [CPW_HNIC] = SIM_VIA_NIC,
+	                               [CPW_RDV] = SIM_VIA_HOLD };
+	unsigned k = CPW_KIND(w);
+	cp_nd n = { CPW_VAL(w), type[k], via[k] };
+	return n;
+}
+
+static int is_setter(uint64_t w)
+{
+	unsigned k = CPW_KIND(w);
+	return k >= CPW_OPEND && k <= CPW_RDV;
+}
+
+/* The node of what w (a rendezvous completion word of send g) names. */
+static int match_node(const sim *m, uint64_t g, uint64_t w, cp_nd *n)
+{
+	if (CPW_KIND(w) == CPW_MATCH_H) {
+		n->type = N_HSTART;
+		n->g = g;
+	} else if (CPW_KIND(w) == CPW_MATCH_R) {
+		uint32_t r = rank_of_gop(m->s, g);
+		const goal_op *op = &rank_ops(m, r)[g - rank_of(m, r)->first_op];
+		n->type = N_START;
+		n->g = gop_of(m, op->peer, (uint32_t)CPW_VAL(w));
+	} else if (CPW_KIND(w) == CPW_SELF) {
+		n->type = N_OPEND;
+		n->g = g;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* The node before n on the path into *pred (*done 1: n is a root at 0),
+ * and, where n is a start, how it was set into *via; -1 when the records
+ * are broken. */
+static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
+{
+	uint64_t g = n->g, w;
+	uint32_t r = rank_of_gop(m->s, g), i = (uint32_t)(g - rank_of(m, r)->first_op);
+	const goal_op *ops = rank_ops(m, r);
+	*done = 0;
+	*pred = *n;
+	switch (n->type) {
+	case N_START:
+		w = cp_get(m, g, 0);
+		if (CPW_KIND(w) == CPW_ROOT) {
+			*via = SIM_VIA_ROOT;
+			*done = 1;
+		} else if (is_setter(w)) {
+			*pred = setter_node(w);
+			*via = pred->via;
+		} else if (CPW_KIND(w) == CPW_DEP) {
+			/* Released by op j: by its start (irequires only) or its end. */
+			uint32_t j = (uint32_t)CPW_VAL(w);
+			const goal_edge *e = rank_edges(m, r);
+			const sim_rank *k = rank_of(m, r);
+			uint32_t b = ops[j].dep_begin, end = j + 1 < k->nops ? ops[j + 1].dep_begin : k->nedges;
+			int req = 0;
+			for (uint32_t x = b; x < end; x++)
+				req |= GOAL_EDGE_OP(e[x]) == i && !(e[x] & GOAL_EDGE_IREQ);
+			const goal_op *d = &ops[j];
+			pred->g = gop_of(m, r, j);
+			pred->type = !req ? N_START : d->kind == GOAL_CALC ? N_OPEND
+			             : d->kind == GOAL_RECV ? N_RECVDONE : d->size > m->S ? N_RDVDONE : N_OPEND;
+			*via = SIM_VIA_DEP;
+		} else {
+			return -1;
+		}
+		return 0;
+	case N_OPEND:
+	case N_OPNIC:
+	case N_ARRIVE:
+		pred->type = N_START;
+		return 0;
+	case N_HSTART:
+		w = cp_get(m, g, 1);
+		if (CPW_KIND(w) == CPW_ARRIVAL) {
+			pred->type = N_ARRIVE;
+			*via = SIM_VIA_MSG;
+			return 0;
+		}
+		if (!is_setter(w))
+			return -1;
+		*pred = setter_node(w);
+		*via = pred->via;
+		return 0;
+	case N_HCPU:
+	case N_HNIC:
+		pred->type = N_HSTART;
+		return 0;
+	case N_RECVDONE:
+		w = cp_get(m, g, 1);
+		if (CPW_KIND(w) == CPW_SELF)
+			pred->type = N_START;
+		else if (CPW_KIND(w) == CPW_MSG)
+			*pred = (cp_nd){ CPW_VAL(w), N_HCPU, 0 };
+		else
+			return -1;
+		return 0;
+	case N_RDVDONE:
+	case N_MATCH:
+		if (!m->rdv)
+			return -1;
+		for (uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
+		     m->rdv[h].key != UINT64_MAX; h = (h + 1) & m->rdv_mask)
+			if (m->rdv[h].key == g)
+				return match_node(m, g, m->rdv[h].w, pred);
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* Append link k to p; -1 when out of memory. */
+static int path_add(sim_path *p, size_t *cap, const sim_link *k)
+{
+	if (util_grow(&p->link, cap, p->n + 1, sizeof *p->link))
+		return -1;
+	p->link[p->n++] = *k;
+	return 0;
+}
+
+void sim_path_free(sim_path *p)
+{
+	free(p->link);
+	memset(p, 0, sizeof *p);
+}
+
+int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof *p);
+	p->T = res->time;
+	p->nranges = m->nrg;
+	if (!m->cpr) {
+		snprintf(err, errlen, "the critical path was not kept");
+		return -1;
+	}
+	if (!res->complete) {
+		snprintf(err, errlen, "the run is incomplete: no critical path");
+		return -1;
+	}
+	/* The last activity: what set the free time T of the host's CPU. */
+	uint64_t h = res->host, w = CPW_NONE;
+	for (uint32_t c = 0; c < m->ncpus && w == CPW_NONE; c++)
+		if (*cpu_free(m, h, c) == res->time)
+			w = *setter(m, h, OVF_CPU, c);
+	for (uint64_t i = 0; m->ovf && w == CPW_NONE && i <= m->ovf_mask; i++) {
+		const sim_ovf *o = &m->ovf[i];
+		if (o->key != UINT64_MAX && OVF_RANK(o->key) == h && OVF_WHAT(o->key) == OVF_CPU
+		    && o->t == res->time)
+			w = o->who;
+	}
+	if (w == CPW_NONE)
+		return 0;   /* nothing ran: T is 0 */
+	if (!is_setter(w))
+		goto broken;
+
+	/* Walk back to a root. */
+	cp_nd *nd = NULL;
+	size_t nn = 0, cap = 0, lcap = 0;
+	cp_nd n = setter_node(w);
+	for (uint64_t limit = 8 * m->s->nops + 16;; ) {
+		if (util_grow(&nd, &cap, nn + 1, sizeof *nd))
+			goto oom;
+		int done;
+		cp_nd pred;
+		nd[nn] = n;
+		if (nn >= limit || cp_pred(m, &n, &pred, &nd[nn].via, &done)) {
+			free(nd);
+			goto broken;
+		}
+		nn++;
+		if (done)
+			break;
+		n = pred;
+	}
+
+	/* Forward from the root: the times of the nodes and the links. */
+	uint64_t t = 0;
+	uint8_t via = SIM_VIA_ROOT;
+	for (size_t k = nn; k-- > 0;) {
+		const cp_nd *x = &nd[k];
+		uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
+		const goal_op *op = &rank_ops(m, r)[i];
+		const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
+		sim_link a = { 0 };
+		a.rank = r;
+		a.op = i;
+		a.range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
+		a.peer = op->kind == GOAL_CALC ? UINT64_MAX : op->peer;
+		a.start = t;
+		a.via = via;
+		act_times at;
+		uint64_t size1 = op->size ? op->size - 1 : 0;
+		int nlinks = 0;
+		switch (x->type) {
+		case N_START:
+		case N_HSTART:
+			via = x->via;
+			break;
+		case N_OPEND:
+			if (op->kind == GOAL_CALC) {
+				uint64_t need;
+				t = calc_end(m, r, op, i, noise_off(m, r), a.start, &need);
+				a.kind = SIM_LINK_CALC;
+				a.unit = op->cpu;
+				a.calc = op->size;
+			} else {
+				send_times(m, r, op, i, noise_off(m, r), a.start, &at);
+				t = at.cpu;
+				a.kind = SIM_LINK_SEND;
+				a.unit = op->cpu;
+				a.no = 1;
+				a.O_bytes = size1;
+			}
+			nlinks = 1;
+			break;
+		case N_OPNIC:
+			send_times(m, r, op, i, noise_off(m, r), a.start, &at);
+			t = at.nic;
+			a.kind = SIM_LINK_SNIC;
+			a.unit = op->nic;
+			a.ng = 1;
+			a.G_bytes = size1;
+			nlinks = 1;
+			break;
+		case N_ARRIVE:
+			send_times(m, r, op, i, noise_off(m, r), a.start, &at);
+			a.kind = SIM_LINK_SEND;
+			a.unit = op->cpu;
+			a.no = 1;
+			a.end = at.depart;
+			nlinks = 2;
+			t = at.arrive;
+			break;
+		case N_HCPU:
+		case N_HNIC: {
+			uint32_t q = op->peer;
+			handle_times(m, r, op, i, noise_off(m, q), a.start, &at);
+			a.rank = q;
+			a.peer = r;
+			if (x->type == N_HCPU) {
+				t = at.cpu;
+				a.kind = SIM_LINK_RECV;
+				a.unit = op->cpu;
+				a.no = 1;
+				if (sim_rate_bytes(pr->G, op->size) >= sim_rate_bytes(pr->O, op->size))
+					a.G_bytes = size1;
+				else
+					a.O_bytes = size1;
+			} else {
+				t = at.nic;
+				a.kind = SIM_LINK_RNIC;
+				a.unit = op->nic;
+				a.ng = 1;
+				a.G_bytes = size1;
+			}
+			nlinks = 1;
+			break;
+		}
+		default:   /* N_RECVDONE, N_RDVDONE, N_MATCH: as the node before */
+			break;
+		}
+		if (m->fail)
+			goto broken_free;
+		if (nlinks) {
+			if (nlinks == 1)
+				a.end = t;
+			sim_link b = a;
+			for (int l = 0; l < nlinks; l++) {
+				sim_link *y = l ? &b : &a;
+				if (l) {   /* the wire after a send's overhead */
+					b = (sim_link){ 0 };
+					b.kind = SIM_LINK_WIRE;
+					b.via = SIM_VIA_DEPART;
+					b.rank = r;
+					b.peer = op->peer;
+					b.op = i;
+					b.unit = op->nic;
+					b.range = a.range;
+					b.start = a.end;
+					b.end = t;
+					b.nL = 1;
+				}
+				const sim_range *yr = &m->rg[y->range];
+				uint64_t nominal = y->nL * yr->L + y->no * yr->o + y->ng * yr->g
+				                   + sim_rate_bytes(yr->G, y->G_bytes + 1)
+				                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc;
+				if (y->end < y->start)
+					goto broken_free;
+				y->noise = (int64_t)(y->end - y->start - nominal);
+				struct sim_path_count *c = &p->count[y->range];
+				c->L += y->nL;
+				c->o += y->no;
+				c->g += y->ng;
+				c->G_bytes += y->G_bytes;
+				c->O_bytes += y->O_bytes;
+				p->calc += y->calc;
+				p->noise += y->noise;
+				if (path_add(p, &lcap, y)) {
+					free(nd);
+					goto oom;
+				}
+			}
+		}
+	}
+	free(nd);
+	if (t != res->time) {
+		snprintf(err, errlen, "internal error: the critical path ends at %" PRIu64
+		         " ns, not at the finishing time %" PRIu64 " ns", t, res->time);
+		sim_path_free(p);
+		return -1;
+	}
+	return 0;
+broken_free:
+	free(nd);
+broken:
+	snprintf(err, errlen, "internal error: the critical path records are inconsistent");
+	sim_path_free(p);
+	return -1;
+oom:
+	snprintf(err, errlen, "out of memory for the critical path");
+	sim_path_free(p);
+	return -1;
+}
+
+int sim_qstat_rank(const sim *m, uint64_t r, sim_qstat *q)
+{
+	if (!m->qs || r >= m->nranks)
+		return -1;
+	const sim_qs *x = &m->qs[r];
+	q->rq_max = x->rq_max;
+	q->uq_max = x->uq_max;
+	q->searches = x->searches;
+	q->searched = x->searched;
+	q->searched_max = x->searched_max;
+	return 0;
 }

@@ -31,7 +31,7 @@ static void run_one(sweep_job *j, size_t i)
 	sweep_result *out = &j->res[i];
 	sim *m = NULL;
 	sim_perturb pt;
-	sim_options so = { NULL, NULL, NULL, 0, NULL };
+	sim_options so = { .timeline = NULL };
 	if (j->sw->perturb) {
 		pt = *j->sw->perturb;
 		if (j->sw->set[i].has_seed)

@@ -1,0 +1,399 @@
+/* sens.c: derivatives and tolerances from critical paths (sens.h). */
+#include "sens.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 sens_u128;
+
+/* Simulations one tolerance may take before the search gives up (it ends
+ * in a few where T is convex in the parameter; halving takes at most 64
+ * more). */
+#define SENS_MAX_STEPS 200u
+
+static const char *const param_name[] = {
+#define SENS_X(e, n, unit, cap, word) n,
+	SENS_PARAMS(SENS_X)
+#undef SENS_X
+};
+static const uint64_t param_unit[] = {
+#define SENS_X(e, n, unit, cap, word) unit,
+	SENS_PARAMS(SENS_X)
+#undef SENS_X
+};
+static const uint64_t param_cap[] = {
+#define SENS_X(e, n, unit, cap, word) cap,
+	SENS_PARAMS(SENS_X)
+#undef SENS_X
+};
+static const char *const param_word[] = {
+#define SENS_X(e, n, unit, cap, word) word,
+	SENS_PARAMS(SENS_X)
+#undef SENS_X
+};
+
+int sens_run(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt, sim_result *res,
+             sim_path *path, char *err, size_t errlen)
+{
+	sim_options so = { .perturb = pt, .critical = 1 };
+	memset(path, 0, sizeof *path);
+	sim *m = sim_create(s, &ps->p, &so, err, errlen);
+	if (!m)
+		return -1;
+	int rc = sim_run(m, res, err, errlen);
+	if (!rc && !res->complete) {
+		snprintf(err, errlen, "incomplete run (deadlock or unmatched messages)");
+		rc = -1;
+	}
+	if (!rc)
+		rc = sim_critical_path(m, res, path, err, errlen);
+	sim_destroy(m);
+	return rc;
+}
+
+/* ps with parameter k raised by d steps in every range, into *out; -1
+ * when a value does not fit. */
+static int raised(const sim_pset *ps, sens_param k, uint64_t d, sim_pset *out)
+{
+	sim_pset_copy(out, ps);
+	sim_range *rg = out->p.nranges >= 2 ? out->rg : NULL;
+	uint32_t n = rg ? out->p.nranges : 1;
+	for (uint32_t i = 0; i < n; i++) {
+		if (k == SENS_L) {
+			uint64_t *L = rg ? &rg[i].L : &out->p.L;
+			if (__builtin_add_overflow(*L, d, L))
+				return -1;
+		} else {
+			/* G + d/1000 over the common power-of-ten denominator. */
+			sim_rate *G = rg ? &rg[i].G : &out->p.G;
+			uint64_t den = G->den > 1000 ? G->den : 1000;
+			sens_u128 num = (sens_u128)G->num * (den / G->den) + (sens_u128)d * (den / 1000);
+			if (num / den >= (1ull << 32))
+				return -1;
+			*G = num_dec_make((uint64_t)num, den);
+		}
+	}
+	return 0;
+}
+
+/* The slope of T along path p in steps of parameter k, as a double (the
+ * search only takes its candidates from it; simulations decide). */
+static double slope(const sim_path *p, sens_param k)
+{
+	double s = 0;
+	for (uint32_t i = 0; i < (p->nranges ? p->nranges : 1); i++)
+		s += (double)(k == SENS_L ? p->count[i].L : p->count[i].G_bytes);
+	return s / (double)param_unit[k];
+}
+
+/* One point of the search. */
+typedef struct point {
+	uint64_t d, T;
+	double slope;
+} point;
+
+static int eval(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt, sens_param k,
+                uint64_t d, point *x, unsigned *runs, char *err, size_t errlen)
+{
+	sim_pset q;
+	sim_result res;
+	sim_path p;
+	if (raised(ps, k, d, &q)) {
+		snprintf(err, errlen, "%s + %" PRIu64 " steps does not fit", param_name[k], d);
+		return -1;
+	}
+	++*runs;
+	if (sens_run(s, &q, pt, &res, &p, err, errlen))
+		return -1;
+	x->d = d;
+	x->T = res.time;
+	x->slope = slope(&p, k);
+	sim_path_free(&p);
+	return 0;
+}
+
+int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt,
+                   sens_param k, const sim_path *p, sens_tol *tol, size_t n, unsigned *runs,
+                   char *err, size_t errlen)
+{
+	point lo = { 0, p->T, slope(p, k) };
+	uint64_t cap = param_cap[k];
+	for (size_t t = 0; t < n; t++) {
+		sens_tol *x = &tol[t];
+		sens_u128 add = (sens_u128)p->T * x->pct.num / ((sens_u128)x->pct.den * 100);
+		x->target = add > UINT64_MAX - p->T ? UINT64_MAX : p->T + (uint64_t)add;
+		x->unbounded = 0;
+		point hi = { UINT64_MAX, 0, 0 };
+		/* lo: T <= target (from the last percentage, or the run itself);
+		 * hi: T > target.  Tangent steps from lo (T is at least its path's
+		 * line), secant steps between them (T is at most the chord where
+		 * T is convex), halving when neither moves. */
+		for (unsigned it = 0; hi.d == UINT64_MAX || hi.d - lo.d > 1; it++) {
+			uint64_t c;
+			if (it == SENS_MAX_STEPS) {
+				snprintf(err, errlen, "the %s tolerance search did not end in %u simulations",
+				         param_word[k], SENS_MAX_STEPS);
+				return -1;
+			}
+			if (lo.d == cap) {
+				x->unbounded = 1;
+				break;
+			}
+			if (hi.d != UINT64_MAX && it % 4 == 3) {
+				c = lo.d + (hi.d - lo.d) / 2;
+			} else if (lo.slope > 0) {
+				double step = (double)(x->target - lo.T) / lo.slope;
+				c = step >= (double)(cap - lo.d) ? cap : lo.d + (uint64_t)step;
+			} else {
+				c = hi.d == UINT64_MAX ? cap : lo.d + (hi.d - lo.d) / 2;
+			}
+			if (hi.d != UINT64_MAX && c >= hi.d && hi.T > lo.T)
+				c = lo.d + (uint64_t)((sens_u128)(x->target - lo.T) * (hi.d - lo.d) / (hi.T - lo.T));
+			if (c <= lo.d)
+				c = lo.d + 1;
+			if (hi.d != UINT64_MAX && c >= hi.d)
+				c = hi.d - 1;
+			point y;
+			if (eval(s, ps, pt, k, c, &y, runs, err, errlen))
+				return -1;
+			if (y.T <= x->target)
+				lo = y;
+			else
+				hi = y;
+		}
+		x->delta = lo.d;
+	}
+	return 0;
+}
+
+static int cmp_dec(const void *a, const void *b)
+{
+	const sens_tol *x = a, *y = b;
+	sens_u128 l = (sens_u128)x->pct.num * y->pct.den, r = (sens_u128)y->pct.num * x->pct.den;
+	return l < r ? -1 : l > r;
+}
+
+int sens_pct_parse(const char *text, sens_tol *tol, size_t max, size_t *n, char *err,
+                   size_t errlen)
+{
+	*n = 0;
+	for (const char *p = text;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		num_dec v;
+		if (*n == max) {
+			snprintf(err, errlen, "more than %zu percentages", max);
+			return -1;
+		}
+		if (num_dec_parse(p, len, 3, &v) != NUM_OK || v.num == 0 || v.num / v.den >= 1000000) {
+			snprintf(err, errlen, "a percentage is a number above 0 and below 1000000 "
+			         "with at most 3 decimals, not '%.*s'", (int)len, p);
+			return -1;
+		}
+		tol[(*n)++].pct = v;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	qsort(tol, *n, sizeof *tol, cmp_dec);
+	for (size_t i = 1; i < *n; i++)
+		if (cmp_dec(&tol[i - 1], &tol[i]) == 0) {
+			char b[NUM_DEC_TEXT];
+			num_dec_format(tol[i].pct, b, sizeof b);
+			snprintf(err, errlen, "percentage %s given twice", b);
+			return -1;
+		}
+	return 0;
+}
+
+/* The first and last size of range i of ps as text ("0..1023",
+ * "1024..inf"). */
+static void range_text(const sim_pset *ps, uint32_t i, char *buf, size_t n)
+{
+	sim_range rg[SIM_MAX_RANGES];
+	sim_pset_ranges(ps, rg);
+	uint64_t first = i ? rg[i - 1].last + 1 : 0;
+	if (rg[i].last == UINT64_MAX)
+		snprintf(buf, n, "%" PRIu64 "..inf", first);
+	else
+		snprintf(buf, n, "%" PRIu64 "..%" PRIu64, first, rg[i].last);
+}
+
+static uint32_t nranges(const sim_path *p)
+{
+	return p->nranges ? p->nranges : 1;
+}
+
+void sens_print_path(FILE *f, const sim_path *p, const sim_pset *ps)
+{
+	uint32_t nr = nranges(p);
+	fprintf(f, "Critical path: %zu link%s, T = ", p->n, p->n == 1 ? "" : "s");
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct sim_path_count *c = &p->count[i];
+		char rt[64] = "";
+		if (nr > 1)
+			range_text(ps, i, rt, sizeof rt);
+		fprintf(f, "%s%s%" PRIu64 "*L + %" PRIu64 "*o + %" PRIu64 "*g + %" PRIu64 "*G + %" PRIu64
+		        "*O%s%s%s", i ? " + " : "", nr > 1 ? "(" : "", c->L, c->o, c->g, c->G_bytes,
+		        c->O_bytes, nr > 1 ? ")[" : "", rt, nr > 1 ? "]" : "");
+	}
+	fprintf(f, " + %" PRIu64 " calc", p->calc);
+	if (p->noise)
+		fprintf(f, " %c %" PRIu64 " noise", p->noise < 0 ? '-' : '+',
+		        p->noise < 0 ? (uint64_t)-(p->noise + 1) + 1 : (uint64_t)p->noise);
+	fputc('\n', f);
+}
+
+void sens_print_derivs(FILE *f, const sim_path *p, const sim_pset *ps)
+{
+	static const char *const name[] = { "L", "o", "g", "G", "O" };
+	uint32_t nr = nranges(p);
+	for (unsigned k = 0; k < 5; k++)
+		for (uint32_t i = 0; i < nr; i++) {
+			const struct sim_path_count *c = &p->count[i];
+			const uint64_t v[] = { c->L, c->o, c->g, c->G_bytes, c->O_bytes };
+			char rt[64] = "";
+			if (nr > 1) {
+				rt[0] = '[';
+				range_text(ps, i, rt + 1, sizeof rt - 2);
+				strcat(rt, "]");
+			}
+			fprintf(f, "dT/d%s%s = %" PRIu64 "\n", name[k], rt, v[k]);
+		}
+}
+
+/* The value of parameter k raised by d steps as text: "2555", "6.5"; with
+ * several ranges "L+55". */
+static void raised_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf, size_t n)
+{
+	num_dec step = num_dec_make(d, param_unit[k]);
+	char v[NUM_DEC_TEXT];
+	if (ps->p.nranges >= 2) {
+		num_dec_format(step, v, sizeof v);
+		snprintf(buf, n, "%s+%s in every range", param_name[k], v);
+		return;
+	}
+	sim_pset q;
+	if (raised(ps, k, d, &q)) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	if (k == SENS_L)
+		snprintf(buf, n, "%" PRIu64, q.p.L);
+	else
+		num_dec_format(q.p.G, buf, n);
+}
+
+/* The change as a percentage of the value, one decimal ("+2.2%"), or ""
+ * (several ranges, or a value of 0). */
+static void change_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (ps->p.nranges >= 2)
+		return;
+	/* d/unit / (num/den) * 100, to a tenth, half up. */
+	sens_u128 base = k == SENS_L ? (sens_u128)ps->p.L * param_unit[k]
+	                 : (sens_u128)ps->p.G.num * param_unit[k] / ps->p.G.den;
+	if (base == 0)
+		return;
+	sens_u128 t = ((sens_u128)d * 2000 + base) / (2 * base);
+	snprintf(buf, n, " (+%" PRIu64 ".%" PRIu64 "%%)", (uint64_t)(t / 10), (uint64_t)(t % 10));
+}
+
+void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *tol, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char pct[NUM_DEC_TEXT], v[96], ch[48];
+		num_dec_format(tol[i].pct, pct, sizeof pct);
+		if (tol[i].unbounded) {
+			raised_text(ps, k, param_cap[k], v, sizeof v);
+			fprintf(f, "%s tolerance %s%%: %s unbounded (T <= %" PRIu64 " at %s)\n",
+			        param_word[k], pct, param_name[k], tol[i].target, v);
+			continue;
+		}
+		raised_text(ps, k, tol[i].delta, v, sizeof v);
+		change_text(ps, k, tol[i].delta, ch, sizeof ch);
+		fprintf(f, "%s tolerance %s%%: %s <= %s%s\n", param_word[k], pct, param_name[k], v, ch);
+	}
+}
+
+void sens_json_path(FILE *f, const sim_path *p, const sim_pset *ps)
+{
+	(void)ps;
+	uint32_t nr = nranges(p);
+	fprintf(f, ", \"critical_path\": {\"links\": %zu, \"calc_ns\": %" PRIu64 ", \"noise_ns\": %"
+	        PRId64 ", \"ranges\": [", p->n, p->calc, p->noise);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct sim_path_count *c = &p->count[i];
+		fprintf(f, "%s{\"L\": %" PRIu64 ", \"o\": %" PRIu64 ", \"g\": %" PRIu64
+		        ", \"G_bytes\": %" PRIu64 ", \"O_bytes\": %" PRIu64 "}", i ? ", " : "",
+		        c->L, c->o, c->g, c->G_bytes, c->O_bytes);
+	}
+	fprintf(f, "]}");
+}
+
+void sens_json_tol(FILE *f, const sim_pset *ps, const sens_tol *const tol[SENS_NPARAMS],
+                   const size_t ntol[SENS_NPARAMS], unsigned runs)
+{
+	fprintf(f, ", \"tolerance\": {");
+	for (unsigned k = 0; k < SENS_NPARAMS; k++) {
+		fprintf(f, "%s\"%s\": [", k ? ", " : "", param_name[k]);
+		for (size_t i = 0; i < ntol[k]; i++) {
+			const sens_tol *x = &tol[k][i];
+			char pct[NUM_DEC_TEXT], d[NUM_DEC_TEXT];
+			num_dec_format(x->pct, pct, sizeof pct);
+			num_dec_format(num_dec_make(x->delta, param_unit[k]), d, sizeof d);
+			fprintf(f, "%s{\"percent\": %s, \"target_ns\": %" PRIu64 ", ", i ? ", " : "", pct,
+			        x->target);
+			if (x->unbounded)
+				fprintf(f, "\"unbounded\": true}");
+			else
+				fprintf(f, "\"increase\": %s}", d);
+		}
+		fprintf(f, "]");
+	}
+	(void)ps;
+	fprintf(f, ", \"runs\": %u}", runs);
+}
+
+/* A CSV field: label text, quoted where it must be. */
+static void put_csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int sens_write_path(FILE *f, const goal_sched *s, const sim_path *p)
+{
+	fprintf(f, "step,kind,rank,unit,op,peer,start_ns,end_ns,via,range,L,o,g,G_bytes,O_bytes,"
+	        "calc_ns,noise_ns,label\n");
+	for (size_t i = 0; i < p->n; i++) {
+		const sim_link *k = &p->link[i];
+		char buf[256];
+		/* The op a link names is in the sender's schedule for the message
+		 * links received (recv, rnic), else in its own rank's. */
+		uint64_t owner = k->kind == SIM_LINK_RECV || k->kind == SIM_LINK_RNIC ? k->peer : k->rank;
+		const char *l = goal_op_label(s, owner, k->op, buf, sizeof buf);
+		fprintf(f, "%zu,%s,%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",", i + 1, sim_link_word[k->kind],
+		        k->rank, k->unit, k->op);
+		if (k->peer != UINT64_MAX)
+			fprintf(f, "%" PRIu64, k->peer);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",", k->start, k->end,
+		        sim_via_word[k->via], k->range, k->nL, k->no, k->ng, k->G_bytes, k->O_bytes,
+		        k->calc, k->noise);
+		put_csv_text(f, l ? l : "");
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
