@@ -2,6 +2,7 @@
 #include "sens.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,9 +127,12 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 		x->unbounded = 0;
 		point hi = { UINT64_MAX, 0, 0 };
 		/* lo: T <= target (from the last percentage, or the run itself);
-		 * hi: T > target.  Tangent steps from lo (T is at least its path's
-		 * line), secant steps between them (T is at most the chord where
-		 * T is convex), halving when neither moves. */
+		 * hi: T > target.  Where T is convex in the parameter, the line
+		 * of a path lies below T, so where a path's line meets the target
+		 * T is at or above it: Newton steps from hi (or from lo while
+		 * there is no hi) land at or beyond the answer, exactly on it
+		 * where T is linear; every fourth step halves instead, which
+		 * ends the search where T is not convex. */
 		for (unsigned it = 0; hi.d == UINT64_MAX || hi.d - lo.d > 1; it++) {
 			uint64_t c;
 			if (it == SENS_MAX_STEPS) {
@@ -140,16 +144,18 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 				x->unbounded = 1;
 				break;
 			}
-			if (hi.d != UINT64_MAX && it % 4 == 3) {
+			if (hi.d != UINT64_MAX) {
 				c = lo.d + (hi.d - lo.d) / 2;
+				if (hi.slope > 0 && it % 4 != 3) {
+					double back = (double)(hi.T - x->target) / hi.slope;
+					c = back >= (double)(hi.d - lo.d) ? lo.d : hi.d - (uint64_t)ceil(back);
+				}
 			} else if (lo.slope > 0) {
 				double step = (double)(x->target - lo.T) / lo.slope;
 				c = step >= (double)(cap - lo.d) ? cap : lo.d + (uint64_t)step;
 			} else {
-				c = hi.d == UINT64_MAX ? cap : lo.d + (hi.d - lo.d) / 2;
+				c = cap;
 			}
-			if (hi.d != UINT64_MAX && c >= hi.d && hi.T > lo.T)
-				c = lo.d + (uint64_t)((sens_u128)(x->target - lo.T) * (hi.d - lo.d) / (hi.T - lo.T));
 			if (c <= lo.d)
 				c = lo.d + 1;
 			if (hi.d != UINT64_MAX && c >= hi.d)
@@ -308,8 +314,9 @@ void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *t
 		num_dec_format(tol[i].pct, pct, sizeof pct);
 		if (tol[i].unbounded) {
 			raised_text(ps, k, param_cap[k], v, sizeof v);
-			fprintf(f, "%s tolerance %s%%: %s unbounded (T <= %" PRIu64 " at %s)\n",
-			        param_word[k], pct, param_name[k], tol[i].target, v);
+			fprintf(f, "%s tolerance %s%%: %s unbounded (T stays at most %" PRIu64 " ns up to "
+			        "%s = %s)\n", param_word[k], pct, param_name[k], tol[i].target,
+			        param_name[k], v);
 			continue;
 		}
 		raised_text(ps, k, tol[i].delta, v, sizeof v);
