@@ -55,7 +55,8 @@ static void usage(FILE *f)
 "                        finishing time T to FILE (CSV); the summary gives T\n"
 "                        as a sum of L, o, g, G, O and calc along it\n"
 "      --sensitivity     print dT/dL, dT/do, dT/dg, dT/dG, dT/dO (per byte for\n"
-"                        G and O) from the critical path\n"
+"                        G and O) from the critical path (with --sweep: as\n"
+"                        columns of the CSV)\n"
 "      --tolerance LIST  and the largest L and G with T at most LIST percent\n"
 "                        more (e.g. 1,2,5), found by re-simulating\n"
 "      --qstat           queue statistics: longest receive and unexpected\n"
@@ -301,7 +302,7 @@ typedef struct sweep_opts {
 	const char *spec, *rel, *svg, *title, *csv;
 	unsigned jobs;
 	uint64_t part, nparts;
-	int nowall, quiet;
+	int nowall, quiet, sensitivity;
 } sweep_opts;
 
 /* Write to path ("-": stdout) safely (util/out.h) with fn; returns 0, or
@@ -429,6 +430,7 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 	sweep sw = { 0 };
 	char desc[1200];
 	sw.flags = *flags;
+	sw.sensitivity = o->sensitivity;
 	if (perturbed(po)) {
 		describe(po, 1, desc, sizeof desc);
 		sw.perturb = &po->p;
@@ -688,6 +690,7 @@ int main(int argc, char **argv)
 		return util_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)");
 	so_sw.csv = csv;
 	so_sw.quiet = quiet;
+	so_sw.sensitivity = sens;
 
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,

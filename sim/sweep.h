@@ -40,6 +40,8 @@ typedef struct sweep_result {
 	sweep_status status;
 	uint64_t time, host, events;
 	double wall;                /* seconds, the only nondeterministic value */
+	uint64_t dT[5];             /* with sensitivity: dT/dL, do, dg, dG, dO from
+	                               the critical path (summed over size ranges) */
 } sweep_result;
 
 /* The sets of a sweep, in order.  flags: the command line's single values
@@ -53,6 +55,7 @@ typedef struct sweep {
 	sim_pchange flags;
 	const sim_perturb *perturb;
 	const char *perturb_desc;
+	int sensitivity;       /* 1: the derivatives of T (sweep_result.dT) */
 	sweep_pfile *pf;       /* the parameter files its sets name */
 	size_t npf, cap_pf;
 } sweep;
@@ -105,7 +108,8 @@ int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
 /* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
  * per set in order.  base_idx: the baseline set for the relative column (-1:
  * none, left empty); wall 0 leaves the wall_s column empty; with
- * sw->perturb, the columns seed and noise follow.  Returns 0, or -1 on a
+ * sw->perturb, the columns seed and noise follow, then with
+ * sw->sensitivity dT_dL, dT_do, dT_dg, dT_dG, dT_dO.  Returns 0, or -1 on a
  * write error. */
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall);

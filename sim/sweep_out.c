@@ -47,8 +47,9 @@ static void set_values(const sweep *sw, size_t i, const sim_pset *base,
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall)
 {
-	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s\n",
-	        sw->perturb ? ",seed,noise" : "");
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s\n",
+	        sw->perturb ? ",seed,noise" : "",
+	        sw->sensitivity ? ",dT_dL,dT_do,dT_dg,dT_dG,dT_dO" : "");
 	for (size_t i = 0; i < sw->n; i++) {
 		if (res[i].status == SWEEP_NOT_RUN)
 			continue;
@@ -77,6 +78,12 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 				fputc(*c, f);
 			}
 			fputc('"', f);
+		}
+		for (int k = 0; k < 5 && sw->sensitivity; k++) {
+			if (res[i].status == SWEEP_OK)
+				fprintf(f, ",%" PRIu64, res[i].dT[k]);
+			else
+				fputc(',', f);
 		}
 		fputc('\n', f);
 	}

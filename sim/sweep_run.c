@@ -31,7 +31,7 @@ static void run_one(sweep_job *j, size_t i)
 	sweep_result *out = &j->res[i];
 	sim *m = NULL;
 	sim_perturb pt;
-	sim_options so = { .timeline = NULL };
+	sim_options so = { .critical = j->sw->sensitivity };
 	if (j->sw->perturb) {
 		pt = *j->sw->perturb;
 		if (j->sw->set[i].has_seed)
@@ -46,6 +46,21 @@ static void run_one(sweep_job *j, size_t i)
 		out->time = r.time;
 		out->host = r.host;
 		out->events = r.events;
+		sim_path p;
+		if (r.complete && j->sw->sensitivity) {
+			if (sim_critical_path(m, &r, &p, e, sizeof e)) {
+				out->status = SWEEP_FAILED;
+			} else {
+				for (uint32_t k = 0; k < p.nranges; k++) {
+					out->dT[0] += p.count[k].L;
+					out->dT[1] += p.count[k].o;
+					out->dT[2] += p.count[k].g;
+					out->dT[3] += p.count[k].G_bytes;
+					out->dT[4] += p.count[k].O_bytes;
+				}
+				sim_path_free(&p);
+			}
+		}
 	}
 	sim_destroy(m);
 	out->wall = util_now() - t0;

@@ -224,3 +224,18 @@ else
 	{ echo "exit $rc"; cat "$tmp/err" "$tmp/out"; ls "$tmp"; } >"$tmp/diff"
 	fail "an incomplete run reports it and writes no path"
 fi
+
+# A sweep with --sensitivity: the derivatives as CSV columns, per set.
+"$SIM" -q --sweep "L=1000,4000 o=100" --sensitivity --no-wall --csv - "$tmp/b1k.bin" >"$tmp/out"
+cat >"$tmp/want" <<'X'
+set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s,dT_dL,dT_do,dT_dg,dT_dG,dT_dO
+1,L=1000:o=100,1024,1000,100,1000,6,0,65535,ok,12000,1023,3069,,,10,20,0,0,0
+2,L=4000:o=100,1024,4000,100,1000,6,0,65535,ok,42000,1023,3069,,,10,20,0,0,0
+X
+check "--sweep --sensitivity: derivative columns" "$tmp/want" "$tmp/out"
+
+# Noise and slow ranks: the path's noise column holds what they added.
+"$SG" bcast_binomial -s 8 -d 1 -o "$tmp/b8.bin"
+"$SIM" -q -b --slow 0-7:2 --critical-path "$tmp/cp.csv" "$tmp/b8.bin" | grep '^Critical' >"$tmp/out"
+echo "Critical path: 9 links, T = 3*L + 6*o + 0*g + 0*G + 0*O + 0 calc + 9000 noise" >"$tmp/want"
+check "--slow 0-7:2: each o counts once more as noise" "$tmp/want" "$tmp/out"

@@ -47,7 +47,7 @@ static uint64_t simulate(const char *path, const sim_params *p, uint64_t seq_lim
 {
 	goal_sched s;
 	char err[512];
-	sim_options so = { NULL, NULL, NULL, seq_limit, NULL };
+	sim_options so = { .seq_limit = seq_limit };
 	if (goal_sched_open(&s, path, err, sizeof err)) {
 		printf("    %s\n", err);
 		return UINT64_MAX;
