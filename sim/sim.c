@@ -1181,6 +1181,11 @@ static void prefetch_stage(const sim *m, const evq_node *x, int stage)
 			const sim_rq *h = rank_q(m, x->peer);
 			PREFETCH(RQE(m, h->rq_head));
 		}
+		if (m->cpr) {
+			/* The op's records and the setters of the rank that works. */
+			PREFETCH(m->cpr + gop_of(m, r, x->op & ~EV_MSG) * CPR_BYTES);
+			PREFETCH(&m->cps[(x->op & EV_MSG ? x->peer : r) * m->nres]);
+		}
 		return;
 	}
 	if (x->op & EV_MSG) {

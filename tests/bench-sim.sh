@@ -5,9 +5,10 @@
 # runs): simulated time, events, events/s (simulation only, wall clock),
 # ns per event, wall and CPU (user + sys) time of the whole command (open,
 # simulate, print) and its peak RSS (which counts the mapped schedule).
-# Targets (issue 4): 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s;
-# 64K dissemination >= 11 M events/s (10x the published tool); with noise,
-# the 1M dissemination at no less than half its events/s without.
+# Targets: 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s; 64K
+# dissemination >= 11 M events/s (10x the published tool); with noise, the
+# 1M dissemination at no less than half its events/s without; its critical
+# path at most 1.5x the time and 1.3x the memory.
 # Usage: tests/bench-sim.sh BUILD_DIR.  Scratch in $BENCH_DIR.
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -54,12 +55,20 @@ run "binomial bcast P=1048576" 3 "$W/b1m.bin"
 rm -f "$W/b1m.bin"
 gen binomial 8388608 "$W/b8m.bin"
 run "binomial bcast P=8388608" 3 "$W/b8m.bin"
+# the critical path (docs/sensitivity.md) at 8M ranks
+run "  critical path" 1 "$W/b8m.bin" --critical-path "$W/cp.csv"
 rm -f "$W/b8m.bin"
 gen dissemination 65536 "$W/d64k.bin"
 run "dissemination P=65536" 3 "$W/d64k.bin"
+# latency and bandwidth tolerance (target: at most 10 re-simulations)
+run "  tolerance 1,2,5" 1 "$W/d64k.bin" --tolerance 1,2,5
+echo "   $(grep '^Tolerance search' "$W/out")"
 rm -f "$W/d64k.bin"
 gen dissemination 1048576 "$W/d1m.bin"
 run "dissemination P=1048576" 1 "$W/d1m.bin"
+# the critical path and the derivatives (target: at most 1.5x the time and
+# 1.3x the peak memory of the plain run)
+run "  critical path, dT/dX" 1 "$W/d1m.bin" --critical-path "$W/cp.csv" --sensitivity
 # with noise (docs/noise.md; target: at least half the events/s without)
 run "  noise periodic 1kHz x 25us" 1 "$W/d1m.bin" --noise periodic:1000,25000
 run "  noise poisson 1kHz, exp 25us" 1 "$W/d1m.bin" --noise poisson:1000,exp:25000
