@@ -798,10 +798,10 @@ int main(int argc, char **argv)
 		host_finish[r] = sim_rank_finish(m, r);
 	sim_destroy(m);
 	m = NULL;
-	unsigned runs = 0;
+	unsigned runs[SENS_NPARAMS] = { 0 };
 	for (unsigned k = 0; k < SENS_NPARAMS && ntol && !status; k++)
 		if (sens_tolerance(&s, &pset, perturbed(&po) ? &po.p : NULL, (sens_param)k, &path,
-		                   tol[k], ntol, &runs, err, sizeof err))
+		                   tol[k], ntol, &runs[k], err, sizeof err))
 			status = util_error("%s", err);
 	if (status) {
 		sim_path_free(&path);
@@ -823,7 +823,7 @@ int main(int argc, char **argv)
 				tp[k] = tol[k];
 				tn[k] = ntol;
 			}
-			sens_json_tol(stdout, &pset, tp, tn, runs);
+			sens_json_tol(stdout, tp, tn, runs);
 		}
 		if (qstat)
 			printf(", \"qstat\": {\"rq_max\": %" PRIu32 ", \"rq_max_rank\": %" PRIu64
@@ -849,7 +849,7 @@ int main(int argc, char **argv)
 		for (unsigned k = 0; k < SENS_NPARAMS && ntol; k++)
 			sens_print_tol(stdout, (sens_param)k, &pset, tol[k], ntol);
 		if (ntol)
-			printf("Tolerance search: %u simulation%s\n", runs, runs == 1 ? "" : "s");
+			sens_print_runs(stdout, runs);
 		if (qstat) {
 			char mean[32];
 			put_mean(mean, sizeof mean, qs.searched, qs.searches);

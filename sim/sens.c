@@ -131,8 +131,10 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 		 * of a path lies below T, so where a path's line meets the target
 		 * T is at or above it: Newton steps from hi (or from lo while
 		 * there is no hi) land at or beyond the answer, exactly on it
-		 * where T is linear; every fourth step halves instead, which
-		 * ends the search where T is not convex. */
+		 * where T is linear; a step that would not pass lo, and every
+		 * fourth step, halves instead, which ends the search where T is
+		 * not linear (G's rounding per message makes it a staircase) or
+		 * not convex. */
 		for (unsigned it = 0; hi.d == UINT64_MAX || hi.d - lo.d > 1; it++) {
 			uint64_t c;
 			if (it == SENS_MAX_STEPS) {
@@ -145,11 +147,13 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 				break;
 			}
 			if (hi.d != UINT64_MAX) {
-				c = lo.d + (hi.d - lo.d) / 2;
-				if (hi.slope > 0 && it % 4 != 3) {
-					double back = (double)(hi.T - x->target) / hi.slope;
-					c = back >= (double)(hi.d - lo.d) ? lo.d : hi.d - (uint64_t)ceil(back);
-				}
+				/* Newton from hi, or halving where it would not pass lo
+				 * (T a staircase, as G's rounding per message makes it). */
+				double back = hi.slope > 0 ? (double)(hi.T - x->target) / hi.slope : 0;
+				if (hi.slope > 0 && it % 4 != 3 && back < (double)(hi.d - lo.d - 1))
+					c = hi.d - (uint64_t)ceil(back);
+				else
+					c = lo.d + (hi.d - lo.d) / 2;
 			} else if (lo.slope > 0) {
 				double step = (double)(x->target - lo.T) / lo.slope;
 				c = step >= (double)(cap - lo.d) ? cap : lo.d + (uint64_t)step;
@@ -340,8 +344,17 @@ void sens_json_path(FILE *f, const sim_path *p, const sim_pset *ps)
 	fprintf(f, "]}");
 }
 
-void sens_json_tol(FILE *f, const sim_pset *ps, const sens_tol *const tol[SENS_NPARAMS],
-                   const size_t ntol[SENS_NPARAMS], unsigned runs)
+void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS])
+{
+	fprintf(f, "Tolerance search:");
+	for (unsigned k = 0; k < SENS_NPARAMS; k++)
+		fprintf(f, "%s %u%s for %s", k ? "," : "", runs[k],
+		        k ? "" : runs[k] == 1 ? " simulation" : " simulations", param_name[k]);
+	fputc('\n', f);
+}
+
+void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
+                   const size_t ntol[SENS_NPARAMS], const unsigned runs[SENS_NPARAMS])
 {
 	fprintf(f, ", \"tolerance\": {");
 	for (unsigned k = 0; k < SENS_NPARAMS; k++) {
@@ -360,8 +373,10 @@ void sens_json_tol(FILE *f, const sim_pset *ps, const sens_tol *const tol[SENS_N
 		}
 		fprintf(f, "]");
 	}
-	(void)ps;
-	fprintf(f, ", \"runs\": %u}", runs);
+	fprintf(f, ", \"runs\": {");
+	for (unsigned k = 0; k < SENS_NPARAMS; k++)
+		fprintf(f, "%s\"%s\": %u", k ? ", " : "", param_name[k], runs[k]);
+	fprintf(f, "}}");
 }
 
 /* A CSV field: label text, quoted where it must be. */

@@ -70,10 +70,13 @@ void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *t
 
 /* JSON members (with a leading comma): "critical_path" and "sensitivity". */
 void sens_json_path(FILE *f, const sim_path *p, const sim_pset *ps);
+/* Text: "Tolerance search: 2 simulations for L, 1 for G". */
+void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS]);
+
 /* JSON member (with a leading comma) "tolerance": {"L": [...], "G": [...],
- * "runs": N}; tol[k] with ntol[k] entries per parameter. */
-void sens_json_tol(FILE *f, const sim_pset *ps, const sens_tol *const tol[SENS_NPARAMS],
-                   const size_t ntol[SENS_NPARAMS], unsigned runs);
+ * "runs": {"L": N, "G": N}}; tol[k] with ntol[k] entries per parameter. */
+void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
+                   const size_t ntol[SENS_NPARAMS], const unsigned runs[SENS_NPARAMS]);
 
 /* The path as CSV (docs/sensitivity.md), labels from s.  Returns 0 or -1
  * on a write error. */
