@@ -150,8 +150,8 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 				/* Newton from hi, or halving where it would not pass lo
 				 * (T a staircase, as G's rounding per message makes it). */
 				double back = hi.slope > 0 ? (double)(hi.T - x->target) / hi.slope : 0;
-				if (hi.slope > 0 && it % 4 != 3 && back < (double)(hi.d - lo.d - 1))
-					c = hi.d - (uint64_t)ceil(back);
+				if (hi.slope > 0 && it % 4 != 3 && ceil(back) <= (double)(hi.d - lo.d))
+					c = hi.d - (uint64_t)ceil(back);   /* at lo: probe lo + 1 */
 				else
 					c = lo.d + (hi.d - lo.d) / 2;
 			} else if (lo.slope > 0) {
