@@ -227,6 +227,25 @@ int evq_push(evq *q, evq_node x)
 	return 0;
 }
 
+void evq_push_now(evq *q, evq_node x)
+{
+	evq_vec *v = &q->batch;
+	ASSERT(x.time == q->now && q->pos >= 1 && q->pos <= v->n);
+	/* The first unprocessed node with a larger seq: usually the next. */
+	size_t lo = q->pos, hi = v->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->a[mid].seq < x.seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	ASSERT(lo == v->n || v->a[lo].seq != x.seq);
+	memmove(&v->a[q->pos - 1], &v->a[q->pos], (lo - q->pos) * sizeof *v->a);
+	v->a[lo - 1] = x;
+	q->pos--;
+}
+
 /* Sort the batch by seq when it is made of at most 8 sorted runs (the usual
  * case: put-back events and events from a few buckets): merge the runs into
  * tmp, O(n * runs), sequential.  Returns 1 if done, 0 if there are more
@@ -371,9 +390,9 @@ static uint32_t remap(const uint32_t *s, size_t m, uint32_t floor, uint32_t x)
 	return (uint32_t)(floor + lo);
 }
 
-uint64_t evq_renumber(evq *q, uint32_t floor)
+uint64_t evq_renumber(evq *q, uint32_t floor, uint32_t *const *ext, size_t next)
 {
-	size_t n = evq_size(q), m = 0;
+	size_t n = evq_size(q) + next, m = 0;
 	uint32_t *s = malloc((n ? n : 1) * sizeof *s);
 	if (!s)
 		return UINT64_MAX;
@@ -386,14 +405,23 @@ uint64_t evq_renumber(evq *q, uint32_t floor)
 	for (size_t i = q->pos; i < q->batch.n; i++)
 		if (q->batch.a[i].seq >= floor)
 			s[m++] = q->batch.a[i].seq;
+	for (size_t i = 0; i < next; i++)
+		if (*ext[i] >= floor)
+			s[m++] = *ext[i];
 	qsort(s, m, sizeof *s, cmp_u32);
+	size_t u = 0;   /* without repeats: equal seqs map to one number */
+	for (size_t i = 0; i < m; i++)
+		if (u == 0 || s[i] != s[u - 1])
+			s[u++] = s[i];
 	for (uint32_t h = 0; h < q->nheap; h++) {
 		evq_vec *v = &q->slot[q->heap[h]].v;
 		for (size_t i = 0; i < v->n; i++)
-			v->a[i].seq = remap(s, m, floor, v->a[i].seq);
+			v->a[i].seq = remap(s, u, floor, v->a[i].seq);
 	}
 	for (size_t i = q->pos; i < q->batch.n; i++)
-		q->batch.a[i].seq = remap(s, m, floor, q->batch.a[i].seq);
+		q->batch.a[i].seq = remap(s, u, floor, q->batch.a[i].seq);
+	for (size_t i = 0; i < next; i++)
+		*ext[i] = remap(s, u, floor, *ext[i]);
 	free(s);
-	return (uint64_t)floor + m;
+	return (uint64_t)floor + u;
 }

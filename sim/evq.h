@@ -68,6 +68,16 @@ void evq_free(evq *q);
  * doubling and are kept, never allocated per event. */
 int evq_push(evq *q, evq_node x);
 
+/* Insert x into the unprocessed rest of the current batch, in seq order, so
+ * that it is processed in this batch: for an event that becomes due at the
+ * current time while the batch runs (evq_push would keep it for a later
+ * batch).  Requires x.time == q->now, q->pos >= 1 (the node at q->pos - 1
+ * has been taken: its place is reused) and x.seq above the seq of every
+ * node already taken from the batch.  Cannot fail.  O(log n) plus the
+ * number of batch nodes whose seq lies between the taken ones and x.seq
+ * (moved down by one place). */
+void evq_push_now(evq *q, evq_node x);
+
 /* Make the next batch current: every queued node with the smallest queued
  * time (never below the previous batch's: the queue never goes back in
  * time), sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
@@ -81,10 +91,11 @@ long evq_next_batch(evq *q);
 static inline size_t evq_size(const evq *q) { return q->count + (q->batch.n - q->pos); }
 
 /* Renumber the seq of every queued node (buckets and the unprocessed rest of
- * the batch) by the monotone map that keeps every seq below floor and sends
- * the others, in their order, to floor, floor + 1, ...  The order of the
- * queue does not change.  Returns the first unused seq, or UINT64_MAX when
- * out of memory.  O(n log n). */
-uint64_t evq_renumber(evq *q, uint32_t floor);
+ * the batch), and the seqs *ext[0 .. next - 1] kept outside the queue, by
+ * one monotone map that keeps every seq below floor and sends the others,
+ * in their order, to floor, floor + 1, ... (equal seqs stay equal).  The
+ * order among all of them does not change.  Returns the first unused seq,
+ * or UINT64_MAX when out of memory.  O(n log n), n = queued + next. */
+uint64_t evq_renumber(evq *q, uint32_t floor, uint32_t *const *ext, size_t next);
 
 #endif

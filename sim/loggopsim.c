@@ -791,6 +791,9 @@ int main(int argc, char **argv)
 	if (!quiet)
 		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
 		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
+	if (getenv("LOGGOPSIM_PUSHES"))
+		fprintf(stderr, "%s: %" PRIu64 " queue pushes (%.3f per event)\n", util_prog(),
+		        res.pushes, res.events ? (double)res.pushes / (double)res.events : 0.0);
 	/* The per-rank figures are out: the tolerance searches run without
 	 * this simulation's memory. */
 	uint64_t host_finish[16];

@@ -19,6 +19,7 @@ __extension__ typedef unsigned __int128 sim_u128;
 #define NIL UINT32_MAX   /* pool index limit */
 #define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
+#define EV_WAKE UINT32_MAX  /* event word of a wake node (no op or message has it) */
 
 /* A queued event (evq_node): an op names (rank, op); a message names its
  * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
@@ -55,6 +56,38 @@ typedef struct sim_pool {
 	size_t esz;
 	uint32_t used, cap, free;
 } sim_pool;
+
+/* An event waiting for a busy CPU or NIC (see "Waiting" below): the queue
+ * node it will be processed as, and its links.  Free: x.op is EV_WAKE and
+ * next links the free nodes. */
+typedef struct sim_wnode {
+	uint32_t next;        /* in a sorted run: the next; in a heap: the first child */
+	uint32_t sib;         /* in a heap: the next sibling */
+	evq_node x;
+} sim_wnode;
+_Static_assert(sizeof(sim_wnode) == 32, "sim_wnode is 32 bytes");
+
+/* Events waiting for one CPU or NIC, in seq order: a sorted run (head ..
+ * tail: waiters usually come in seq order) and a pairing heap of those that
+ * came out of order; n of them.  armed: the first of them is in the event
+ * queue as a wake node; listed: the list is in the table of resources.
+ * Free: key is UINT64_MAX and head links the free lists. */
+typedef struct sim_wlist {
+	uint32_t head, tail;
+	uint32_t heap;
+	uint32_t n;
+	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
+	uint16_t armed, listed;
+	uint32_t pad;
+} sim_wlist;
+_Static_assert(sizeof(sim_wlist) == 32, "sim_wlist is 32 bytes");
+
+/* A slot of the table of the resources that have lists (list QNIL: empty). */
+typedef struct sim_wslot {
+	uint64_t key;
+	uint32_t list;
+	uint32_t pad;
+} sim_wslot;
 
 /* Where a rank's ops and edges are in the mapped schedule. */
 typedef struct sim_rank {
@@ -188,6 +221,20 @@ struct sim {
 	sim_pool rqp;         /* sim_rqe */
 	sim_pool uqp;         /* sim_uqe */
 	evq q;
+	uint64_t pushes;      /* nodes put into q */
+
+	/* Events waiting for a busy CPU or NIC: lists by resource (a hash
+	 * table of the resources that have waiters, with their lists), the
+	 * waiting events in a pool: memory follows what waits, not P. */
+	sim_pool wnp;         /* sim_wnode */
+	sim_pool wlp;         /* sim_wlist */
+	sim_wslot *wt;        /* resource key -> list, open addressing */
+	uint64_t wt_mask, wt_n;
+	uint32_t waking;      /* the list whose first waiter is being processed */
+	uint64_t wakes;       /* wake nodes in the queue */
+	uint64_t wkey;        /* the resource a put-back event waits for */
+	uint64_t last_wkey;   /* that of the put-back before */
+	uint32_t last_list;   /* the list it joined (QNIL: none) */
 
 	sim_dep *dt;          /* open addressing, linear probing */
 	uint64_t dt_mask, dt_n;
@@ -301,22 +348,40 @@ static inline uint32_t *pool_next(const sim_pool *p, uint32_t i)
 	return (uint32_t *)(void *)(p->a + (size_t)i * p->esz);
 }
 #define RQE(m, i) ((sim_rqe *)(void *)((m)->rqp.a + (size_t)(i) * sizeof(sim_rqe)))
+#define WN(m, i) ((sim_wnode *)(void *)((m)->wnp.a + (size_t)(i) * sizeof(sim_wnode)))
+#define WL(m, i) ((sim_wlist *)(void *)((m)->wlp.a + (size_t)(i) * sizeof(sim_wlist)))
 #define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
+
+/* A free entry of pool p (its contents undefined): its index, or QNIL
+ * when out of memory (m->fail set). */
+static inline uint32_t pool_take(sim *m, sim_pool *p)
+{
+	uint32_t i = p->free;
+	if (i != QNIL) {
+		p->free = *pool_next(p, i);
+		return i;
+	}
+	if (p->used >= p->cap && pool_grow(p)) {
+		m->fail = 1;
+		return QNIL;
+	}
+	return p->used++;
+}
+
+/* Entry i of pool p is free again. */
+static inline void pool_put(sim_pool *p, uint32_t i)
+{
+	*pool_next(p, i) = p->free;
+	p->free = i;
+}
 
 /* A new entry at the tail of the list (head, tail) of pool p: its index,
  * or QNIL when out of memory (m->fail set). */
 static uint32_t list_append(sim *m, sim_pool *p, uint32_t *head, uint32_t *tail)
 {
-	uint32_t i = p->free;
-	if (i != QNIL) {
-		p->free = *pool_next(p, i);
-	} else {
-		if (p->used >= p->cap && pool_grow(p)) {
-			m->fail = 1;
-			return QNIL;
-		}
-		i = p->used++;
-	}
+	uint32_t i = pool_take(m, p);
+	if (i == QNIL)
+		return QNIL;
 	*pool_next(p, i) = QNIL;
 	if (*tail == QNIL)
 		*head = i;
@@ -336,8 +401,7 @@ static void list_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t pr
 		*pool_next(p, prev) = next;
 	if (*tail == i)
 		*tail = prev;
-	*pool_next(p, i) = p->free;
-	p->free = i;
+	pool_put(p, i);
 }
 
 /* Per-rank state accessors (see struct sim). */
@@ -572,10 +636,27 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 
 /* ---- Sequence numbers ---------------------------------------------------- */
 
+/* Renumber the seqs of the queue and of the waiting events together (their
+ * order among each other stays); the first unused seq, or UINT64_MAX when
+ * out of memory. */
+static uint64_t renumber(sim *m)
+{
+	uint32_t **ext = NULL;
+	size_t n = 0;
+	if (m->wnp.used > 1 && !(ext = malloc((m->wnp.used - 1) * sizeof *ext)))
+		return UINT64_MAX;
+	for (uint32_t i = 1; i < m->wnp.used; i++)
+		if (WN(m, i)->x.op != EV_WAKE)
+			ext[n++] = &WN(m, i)->x.seq;
+	uint64_t r = evq_renumber(&m->q, (uint32_t)m->seq_floor, ext, n);
+	free(ext);
+	return r;
+}
+
 static uint32_t next_seq(sim *m)
 {
 	if (m->seq >= m->seq_limit) {
-		uint64_t n = evq_renumber(&m->q, (uint32_t)m->seq_floor);
+		uint64_t n = renumber(m);
 		if (n == UINT64_MAX) {
 			m->fail = 1;
 			return 0;
@@ -592,6 +673,7 @@ static uint32_t next_seq(sim *m)
 static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint32_t peer)
 {
 	evq_node x = { time, next_seq(m), rank, op, peer };
+	m->pushes++;
 	if (evq_push(&m->q, x))
 		m->fail = 1;
 }
@@ -981,8 +1063,10 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	uint64_t *cf = cpu_free(m, q, sop->cpu);
 	uint64_t *nf = nic_recv(m, q, sop->nic);
 	uint64_t busy = *cf > *nf ? *cf : *nf;
-	if (busy > t)
+	if (busy > t) {
+		m->wkey = *nf > *cf ? OVF_KEY(q, OVF_NICR, sop->nic) : OVF_KEY(q, OVF_CPU, sop->cpu);
 		return busy;
+	}
 
 	uint64_t g = gop_of(m, r, j);
 	if (m->cpr) {
@@ -1056,8 +1140,10 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 
 	switch ((goal_kind)op->kind) {
 	case GOAL_CALC: {
-		if (*cf > t)
+		if (*cf > t) {
+			m->wkey = OVF_KEY(r, OVF_CPU, op->cpu);
 			return *cf;
+		}
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		uint64_t off = noise_off(m, r), d, end = calc_end(m, r, op, i, off, t, &d);
@@ -1075,8 +1161,10 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	case GOAL_SEND: {
 		uint64_t *nf = nic_send(m, r, op->nic);
 		uint64_t busy = *cf > *nf ? *cf : *nf;
-		if (busy > t)
+		if (busy > t) {
+			m->wkey = *nf > *cf ? OVF_KEY(r, OVF_NICS, op->nic) : OVF_KEY(r, OVF_CPU, op->cpu);
 			return busy;
+		}
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		act_times x;
@@ -1141,12 +1229,341 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	return 0;
 }
 
+/* Process the event (rank r, event word w, peer word who) at time t.
+ * Returns 0, or the time to put it back at (it changed nothing), with the
+ * resource it waits for in m->wkey. */
 static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who)
 {
 	m->now = t;
 	if (w & EV_MSG)
 		return on_message(m, t, r, w & ~EV_MSG);
 	return on_op(m, t, r, w, who);
+}
+
+/* ---- Waiting for a busy CPU or NIC ----------------------------------------
+ * An event that finds its CPU or NIC busy is put back at the time it is free
+ * and keeps its seq (docs/semantics.md sections 3-4).  Put back into the
+ * queue, k events waiting for one resource would each be put back again at
+ * each of its k busy periods: k^2/2 queue operations.  Instead events that
+ * wait for one resource (the later of the two an event needs, the CPU on a
+ * tie) wait in a list in seq order, and only the first of the list, the
+ * armed one, is in the queue: as a wake node (event word EV_WAKE, rank
+ * word the list) at its seq.  The wake node takes the first waiter out of
+ * the list and processes it at that place; then the next waiter is armed
+ * at max(now, the resource's free time), in this batch if that is now.
+ * put_back says which list an event joins (a resource may have several,
+ * each armed on its own) or whether it goes back into the queue.
+ *
+ * The result is exactly that of putting every waiter back into the queue.
+ * An event put back at (t, s) is, there, busy until t' > t; free times only
+ * grow, so processed at any (u, s) with t <= u < its next effective time
+ * (where it runs), it is busy again and changes nothing (and is put back at
+ * most at that effective time, where its resources are free).  A waiter in
+ * a list has a seq above the list's armed one and needs the resource, so it
+ * cannot run before the armed one is processed; it is armed no later than
+ * where it would run.  Hence the events that run, run at the same (time,
+ * seq) as before, in the same order; only events that change nothing are
+ * processed at other places, or not at all.  An op's event is marked
+ * WHO_DELAYED when put back, as before (the critical path reads it). */
+
+/* The resource a list waits for: its free time now. */
+static uint64_t wl_free(const sim *m, uint64_t key)
+{
+	return *free_time(m, OVF_RANK(key), OVF_WHAT(key), (uint32_t)(key & 0xffff));
+}
+
+static uint64_t wt_hash(const sim *m, uint64_t key)
+{
+	return (key * 0x9E3779B97F4A7C15ull >> 20) & m->wt_mask;
+}
+
+/* A list not in the table enters it when this many events wait in it: a
+ * few sends released together do not touch the table, many do (so that
+ * the messages that arrive later find them, and one list has them all). */
+#define WL_LISTED_AT 4
+
+/* The list of resource key, or QNIL. */
+static uint32_t wt_find(const sim *m, uint64_t key)
+{
+	if (!m->wt)
+		return QNIL;
+	for (uint64_t h = wt_hash(m, key);; h = (h + 1) & m->wt_mask) {
+		const sim_wslot *e = &m->wt[h];
+		if (e->list == QNIL || e->key == key)
+			return e->list;
+	}
+}
+
+static void wt_put(sim *m, uint64_t key, uint32_t l)
+{
+	uint64_t h = wt_hash(m, key);
+	while (m->wt[h].list != QNIL)
+		h = (h + 1) & m->wt_mask;
+	m->wt[h].key = key;
+	m->wt[h].list = l;
+}
+
+/* List l (not listed, and no list of its resource is) enters the table.
+ * 0, or -1 when out of memory (m->fail set). */
+static int wt_add(sim *m, uint32_t l)
+{
+	if (!m->wt || 2 * (m->wt_n + 1) > m->wt_mask + 1) {
+		uint64_t ocap = m->wt ? m->wt_mask + 1 : 0, ncap = ocap ? 2 * ocap : 256;
+		sim_wslot *old = m->wt, *nt = calloc(ncap, sizeof *nt);
+		if (!nt) {
+			m->fail = 1;
+			return -1;
+		}
+		m->wt = nt;
+		m->wt_mask = ncap - 1;
+		for (uint64_t i = 0; i < ocap; i++)
+			if (old[i].list != QNIL)
+				wt_put(m, old[i].key, old[i].list);
+		free(old);
+	}
+	wt_put(m, WL(m, l)->key, l);
+	WL(m, l)->listed = 1;
+	m->wt_n++;
+	return 0;
+}
+
+/* A new, empty list for resource key, in the table (listed; there is no
+ * list of key there) or not: its index, or QNIL when out of memory
+ * (m->fail set). */
+static uint32_t wl_new(sim *m, uint64_t key, int listed)
+{
+	uint32_t l = pool_take(m, &m->wlp);
+	if (l == QNIL)
+		return QNIL;
+	sim_wlist *L = WL(m, l);
+	L->head = L->tail = L->heap = QNIL;
+	L->n = 0;
+	L->armed = L->listed = 0;
+	L->key = key;
+	if (listed && wt_add(m, l)) {
+		L->key = UINT64_MAX;
+		pool_put(&m->wlp, l);
+		return QNIL;
+	}
+	return l;
+}
+
+/* List l is empty: out of the table (its entry removed by shifting later
+ * entries of its probe run back) and freed. */
+static void wl_free_list(sim *m, uint32_t l)
+{
+	sim_wlist *L = WL(m, l);
+	if (L->listed) {
+		uint64_t h = wt_hash(m, L->key);
+		while (m->wt[h].list != l)
+			h = (h + 1) & m->wt_mask;
+		for (uint64_t j = h;;) {
+			j = (j + 1) & m->wt_mask;
+			if (m->wt[j].list == QNIL)
+				break;
+			uint64_t k = wt_hash(m, m->wt[j].key);
+			/* Move j to h unless k lies cyclically in (h, j]. */
+			if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+				continue;
+			m->wt[h] = m->wt[j];
+			h = j;
+		}
+		m->wt[h].list = QNIL;
+		m->wt_n--;
+	}
+	L->key = UINT64_MAX;
+	pool_put(&m->wlp, l);
+}
+
+static inline uint32_t wseq(const sim *m, uint32_t n)
+{
+	return WN(m, n)->x.seq;
+}
+
+/* Pairing heap by seq: two roots melded into one. */
+static uint32_t heap_meld(sim *m, uint32_t a, uint32_t b)
+{
+	if (wseq(m, b) < wseq(m, a)) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	WN(m, b)->sib = WN(m, a)->next;
+	WN(m, a)->next = b;
+	return a;
+}
+
+/* The heap of root's children (root taken out): paired left to right,
+ * then melded right to left.  O(log n) amortised. */
+static uint32_t heap_pop(sim *m, uint32_t root)
+{
+	uint32_t c = WN(m, root)->next, stack = QNIL;
+	while (c != QNIL) {
+		uint32_t a = c, b = WN(m, a)->sib;
+		if (b == QNIL) {
+			WN(m, a)->sib = stack;
+			stack = a;
+			break;
+		}
+		c = WN(m, b)->sib;
+		WN(m, a)->sib = WN(m, b)->sib = QNIL;
+		a = heap_meld(m, a, b);
+		WN(m, a)->sib = stack;
+		stack = a;
+	}
+	uint32_t r = QNIL;
+	while (stack != QNIL) {
+		uint32_t nx = WN(m, stack)->sib;
+		WN(m, stack)->sib = QNIL;
+		r = r == QNIL ? stack : heap_meld(m, r, stack);
+		stack = nx;
+	}
+	return r;
+}
+
+/* The waiter of list L with the smallest seq (L not empty). */
+static inline uint32_t wl_first(const sim *m, const sim_wlist *L)
+{
+	if (L->heap == QNIL || (L->head != QNIL && wseq(m, L->head) < wseq(m, L->heap)))
+		return L->head;
+	return L->heap;
+}
+
+/* Waiter n joins list L: at an end of the sorted run, else into the heap. */
+static void wl_add(sim *m, sim_wlist *L, uint32_t n)
+{
+	uint32_t s = wseq(m, n);
+	WN(m, n)->next = WN(m, n)->sib = QNIL;
+	L->n++;
+	if (L->head == QNIL) {
+		L->head = L->tail = n;
+	} else if (s > wseq(m, L->tail)) {
+		WN(m, L->tail)->next = n;
+		L->tail = n;
+	} else if (s < wseq(m, L->head)) {
+		WN(m, n)->next = L->head;
+		L->head = n;
+	} else {
+		L->heap = L->heap == QNIL ? n : heap_meld(m, L->heap, n);
+	}
+}
+
+/* Take the first waiter out of list L: its index (still allocated). */
+static uint32_t wl_pop(sim *m, sim_wlist *L)
+{
+	uint32_t n = wl_first(m, L);
+	L->n--;
+	if (n == L->head) {
+		L->head = WN(m, n)->next;
+		if (L->head == QNIL)
+			L->tail = QNIL;
+	} else {
+		L->heap = heap_pop(m, n);
+	}
+	return n;
+}
+
+/* Put list l's first waiter into the queue as a wake node at time t (now:
+ * t is the current batch's time, and the node joins this batch). */
+static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
+{
+	sim_wlist *L = WL(m, l);
+	evq_node w = { t, wseq(m, wl_first(m, L)), l, EV_WAKE, 0 };
+	L->armed = 1;
+	m->wakes++;
+	m->pushes++;
+	if (now)
+		evq_push_now(&m->q, w);
+	else if (evq_push(&m->q, w))
+		m->fail = 1;
+}
+
+/* Event x, processed at now, is put back at time back, to wait for the
+ * resource m->wkey.  Which list it joins (several lists may wait for one
+ * resource: each is armed on its own, and the argument above holds for
+ * each):
+ * - an op put back for the first time goes back into the queue, unless the
+ *   event put back just before waits for the same resource: a list for one
+ *   waiter costs more than it saves (a rank of a binomial broadcast with two
+ *   sends to make);
+ * - the list being woken, if it waits for this resource (its waiter, busy
+ *   again);
+ * - the list the event put back just before joined, if it waits for this
+ *   resource (sends released together); a new list, not in the table, if
+ *   that event went back into the queue (such a list enters the table once
+ *   WL_LISTED_AT events wait in it, unless the table has one already);
+ * - else the resource's list in the table (messages that arrive one by
+ *   one), or a new one there.
+ * A list whose armed waiter has a larger seq cannot take it: it goes back
+ * into the queue (rare). */
+static void put_back(sim *m, evq_node x, uint64_t back)
+{
+	uint64_t key = m->wkey;
+	int same = key == m->last_wkey;
+	m->last_wkey = key;
+	x.time = back;
+	if (!(x.op & EV_MSG)) {
+		if (!(x.peer & WHO_DELAYED) && !same)
+			goto queue;
+		x.peer |= WHO_DELAYED;
+	}
+	uint32_t l = m->waking;
+	if (l == QNIL || WL(m, l)->key != key) {
+		l = m->last_list;
+		if (!same || l == QNIL || WL(m, l)->key != key || !WL(m, l)->armed)
+			l = same && l == QNIL ? QNIL : wt_find(m, key);
+	}
+	if (l != QNIL && WL(m, l)->armed && x.seq < wseq(m, wl_first(m, WL(m, l))))
+		goto queue;
+	int listed = !same;
+	uint32_t n = pool_take(m, &m->wnp);
+	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, listed)) == QNIL))
+		return;
+	WN(m, n)->x = x;
+	sim_wlist *L = WL(m, l);
+	wl_add(m, L, n);
+	m->last_list = l;
+	if (!L->listed && L->n == WL_LISTED_AT && wt_find(m, key) == QNIL && wt_add(m, l))
+		return;
+	if (!L->armed && l != m->waking)
+		wl_arm(m, l, back, 0);   /* a new list */
+	return;
+queue:
+	if (!(x.op & EV_MSG))
+		x.peer |= WHO_DELAYED;
+	m->last_list = QNIL;
+	m->pushes++;
+	if (evq_push(&m->q, x))
+		m->fail = 1;
+}
+
+/* The wake node of list l at (t, seq): its first waiter is processed there,
+ * then the next one is armed. */
+static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq)
+{
+	sim_wlist *L = WL(m, l);
+	ASSERT(L->armed);
+	uint32_t n = wl_pop(m, L);
+	evq_node x = WN(m, n)->x;
+	ASSERT(x.seq == seq);
+	L->armed = 0;
+	m->wakes--;
+	m->waking = l;
+	WN(m, n)->x.op = EV_WAKE;
+	pool_put(&m->wnp, n);
+	uint64_t back = process(m, t, x.rank, x.op, x.peer);
+	if (back)
+		put_back(m, x, back);
+	m->waking = QNIL;
+	if (m->fail)
+		return;
+	L = WL(m, l);
+	if (L->head == QNIL && L->heap == QNIL) {
+		wl_free_list(m, l);
+		return;
+	}
+	uint64_t f = wl_free(m, L->key);
+	wl_arm(m, l, f > t ? f : t, f <= t);
 }
 
 /* ---- Run ---------------------------------------------------------------- */
@@ -1156,6 +1573,7 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
 #define PF_RANK 24
 #define PF_OP 16
 #define PF_PEER 8
+#define PF_WAKE_OP 4   /* a wake node's waiter: its op record */
 
 /* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
  * as dead code). */
@@ -1165,9 +1583,40 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
 #define PREFETCH(p) __builtin_prefetch(p)
 #endif
 
-static void prefetch_stage(const sim *m, const evq_node *x, int stage)
+/* The same for a wake node of list l: the list, its first waiters, the
+ * waiter's rank record(s). */
+static void prefetch_wake(const sim *m, uint32_t l, int stage)
+{
+	const sim_wlist *L = WL(m, l);
+	if (stage == 0) {
+		PREFETCH(L);
+		return;
+	}
+	if (stage == 1) {
+		if (L->head != QNIL)
+			PREFETCH(WN(m, L->head));
+		if (L->heap != QNIL)
+			PREFETCH(WN(m, L->heap));
+		return;
+	}
+	const evq_node *x = &WN(m, wl_first(m, L))->x;
+	if (stage == 2) {
+		PREFETCH(rank_of(m, x->rank));
+		if (x->op & EV_MSG)
+			PREFETCH(rank_of(m, x->peer));
+		return;
+	}
+	PREFETCH(&rank_ops(m, x->rank)[x->op & ~EV_MSG]);
+}
+
+static inline __attribute__((always_inline)) void
+prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 {
 	uint32_t r = x->rank;
+	if (wakes && x->op == EV_WAKE) {
+		prefetch_wake(m, r, stage);
+		return;
+	}
 	if (stage == 0) {
 		PREFETCH(rank_of(m, r));
 		if (x->op & EV_MSG)
@@ -1327,7 +1776,11 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	}
 	m->rqp.esz = sizeof(sim_rqe);
 	m->uqp.esz = sizeof(sim_uqe);
-	m->rqp.used = m->uqp.used = 1;  /* entry 0 stands for QNIL */
+	m->wnp.esz = sizeof(sim_wnode);
+	m->wlp.esz = sizeof(sim_wlist);
+	m->rqp.used = m->uqp.used = m->wnp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
+	m->waking = m->last_list = QNIL;
+	m->last_wkey = UINT64_MAX;
 #ifdef MADV_POPULATE_READ
 	/* Map the whole schedule in one call rather than one page fault per
 	 * page, when it fits comfortably in memory (else pages come and go). */
@@ -1362,6 +1815,9 @@ void sim_destroy(sim *m)
 	free(m->rdv);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
+	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
+	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
+	free(m->wt);
 	free(m->dt);
 	free(m->rel);
 	free(m->ovf);
@@ -1374,6 +1830,39 @@ static void report_progress(sim *m)
 {
 	sim_progress pr = { m->ops_started, m->s->nops, m->ops_started + m->messages, m->now };
 	m->progress(m->pctx, &pr);
+}
+
+/* Process the current batch.  It is fixed (but for wake nodes that join
+ * it, in a place already taken, and only while a wake node runs): the loop
+ * prefetches the state of the events a few places ahead (random ranks miss
+ * the caches otherwise).  wakes 0: no wake node is queued (none can join
+ * then), and the loop is the plain one. */
+static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
+{
+	const evq_node *b = m->q.batch.a;
+	size_t n = m->q.batch.n;
+	for (size_t i = m->q.pos; i < n && !m->fail; i++) {
+		if (i + PF_RANK < n)
+			prefetch_stage(m, &b[i + PF_RANK], 0, wakes);
+		if (i + PF_OP < n)
+			prefetch_stage(m, &b[i + PF_OP], 1, wakes);
+		if (i + PF_PEER < n)
+			prefetch_stage(m, &b[i + PF_PEER], 2, wakes);
+		if (wakes && i + PF_WAKE_OP < n && b[i + PF_WAKE_OP].op == EV_WAKE)
+			prefetch_wake(m, b[i + PF_WAKE_OP].rank, 3);
+		evq_node x = b[i];
+		m->q.pos = i + 1;
+		if (wakes && x.op == EV_WAKE) {
+			on_wake(m, x.time, x.rank, x.seq);
+			i = m->q.pos - 1;   /* a wake node may have joined at i */
+		} else {
+			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
+			if (back)
+				put_back(m, x, back);
+		}
+		if (m->progress && (++*iter & 0x3fffff) == 0)
+			report_progress(m);
+	}
 }
 
 /* Op i of rank r in messages: its label, or "#i" when it has none. */
@@ -1422,9 +1911,8 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				uint32_t seq = (uint32_t)rootseq++;
 				uint64_t back = process(m, 0, (uint32_t)r, i, WHO_ROOT);
 				if (back) {
-					evq_node x = { back, seq, (uint32_t)r, i, WHO_ROOT | WHO_DELAYED };
-					if (evq_push(&m->q, x))
-						m->fail = 1;
+					evq_node x = { 0, seq, (uint32_t)r, i, WHO_ROOT };
+					put_back(m, x, back);
 				}
 				if (m->progress && (++iter & 0x3fffff) == 0)
 					report_progress(m);
@@ -1440,29 +1928,10 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				m->fail = 1;
 			break;
 		}
-		/* The batch is fixed: prefetch the state of the events a few
-		 * places ahead (random ranks miss the caches otherwise). */
-		for (size_t i = 0; i < (size_t)n && !m->fail; i++) {
-			const evq_node *b = m->q.batch.a;
-			if (i + PF_RANK < (size_t)n)
-				prefetch_stage(m, &b[i + PF_RANK], 0);
-			if (i + PF_OP < (size_t)n)
-				prefetch_stage(m, &b[i + PF_OP], 1);
-			if (i + PF_PEER < (size_t)n)
-				prefetch_stage(m, &b[i + PF_PEER], 2);
-			evq_node x = b[i];
-			m->q.pos = i + 1;
-			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
-			if (back) {
-				x.time = back;
-				if (!(x.op & EV_MSG))
-					x.peer |= WHO_DELAYED;
-				if (evq_push(&m->q, x))
-					m->fail = 1;
-			}
-			if (m->progress && (++iter & 0x3fffff) == 0)
-				report_progress(m);
-		}
+		if (m->wakes)
+			run_batch(m, &iter, 1);
+		else
+			run_batch(m, &iter, 0);
 	}
 	if (m->fail == 3) {
 		char lb[256];
@@ -1491,7 +1960,10 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				m->ovf_max[OVF_RANK(o->key)] = o->t;
 		}
 	}
+	/* An empty queue leaves no waiter: every list has its wake node. */
+	ASSERT(m->wt_n == 0);
 	res->events = m->ops_started + m->messages;
+	res->pushes = m->pushes;
 	res->messages = m->messages;
 	res->ops_started = m->ops_started;
 	res->complete = 1;

@@ -84,6 +84,10 @@ typedef struct sim_result {
 	uint64_t messages;
 	uint64_t ops_started;
 	uint64_t stuck_ranks;/* ranks with an unstarted op or a queue entry */
+	uint64_t pushes;     /* nodes put into the event queue: every event but
+	                        the roots (they run first, without it), events
+	                        put back into it, and the wake nodes of the lists
+	                        of waiting events (docs/sim.md) */
 } sim_result;
 
 /* Prepare a simulation of s (which must stay open, and is only read: any

@@ -1,5 +1,7 @@
 /* core_test.c: the closed forms of SPEC section 7, exactly, at many P and
- * parameter sets; rounding of fractional G and O; renumbering of seqs. */
+ * parameter sets; an incast where many events wait for one CPU or NIC, with
+ * zero-length activities; rounding of fractional G and O; renumbering of
+ * seqs, also with events waiting. */
 #include "check.h"
 #include "goal.h"
 #include "sim.h"
@@ -203,6 +205,142 @@ static void check_renumber(coll c, uint64_t P, uint64_t limit)
 	unlink(path);
 }
 
+/* ---- Waiting: an incast (simgen_incast) ----------------------------------
+ * Every rank r != 0 sends k messages to rank 0, then does k calcs of 0;
+ * rank 0 computes for d ns, then does k0 calcs of 0, and receives all
+ * M = (P-1)k messages.  The messages wait for rank 0's CPU or receive NIC
+ * (the sends for their CPU or NIC, the calcs for their CPU); rank 0 handles
+ * them back to back from max(d, o + L), one every h = max(o + max(sO, sG),
+ * g + sG), and no sender is later:
+ *   T = max(d, o + L) + (M - 1) h + o + max(sO, sG).
+ * The parameter sets make one kind of activity take no time (o = 0: the
+ * CPU work; g = 0: the NICs; both), so that waiters become due at the time
+ * they are woken. */
+static const pset wait_psets[] = {
+	{ "default", 2500, 1500, 1000, "6", "0", 8 },
+	{ "o=0", 50, 0, 100, "0", "0", 8 },
+	{ "g=0", 50, 100, 0, "0", "0", 8 },
+	{ "g-dominates", 10, 10, 500, "0", "0", 1 },
+	{ "zero-length", 10, 0, 0, "0", "0", 8 },
+	{ "fractional", 2500, 1500, 1000, "0.4", "0.25", 1001 },
+};
+#define NWAIT (sizeof wait_psets / sizeof wait_psets[0])
+
+static uint64_t incast_form(const sim_params *p, uint64_t P, uint64_t k, uint64_t d, uint64_t size)
+{
+	uint64_t sO = sim_rate_bytes(p->O, size), sG = sim_rate_bytes(p->G, size);
+	uint64_t h = max64(p->o + max64(sO, sG), p->g + sG);
+	return max64(d, p->o + p->L) + ((P - 1) * k - 1) * h + p->o + max64(sO, sG);
+}
+
+static void check_incast(uint64_t P, uint64_t k, uint64_t k0, uint64_t d)
+{
+	char path[256], err[512];
+	snprintf(path, sizeof path, "%s/incast.bin", tmpdir);
+	for (unsigned i = 0; i < NWAIT; i++) {
+		const pset *ps = &wait_psets[i];
+		sim_params p;
+		sim_result res;
+		params_of(ps, &p);
+		if (simgen_incast(path, P, k, k0, d, ps->size, err, sizeof err)) {
+			printf("not ok - generate %s: %s\n", path, err);
+			check_failures++;
+			return;
+		}
+		uint64_t want = incast_form(&p, P, k, d, ps->size);
+		uint64_t got = simulate(path, &p, 0, &res, NULL);
+		uint64_t events = 1 + k0 + 4 * (P - 1) * k;
+		int ok = got == want && res.events == events;
+		printf("%s - incast P=%llu k=%llu k0=%llu d=%llu %s: T = %llu, %llu events\n",
+		       ok ? "ok" : "not ok", (unsigned long long)P, (unsigned long long)k,
+		       (unsigned long long)k0, (unsigned long long)d, ps->name,
+		       (unsigned long long)want, (unsigned long long)events);
+		if (!ok) {
+			printf("    got %llu, %llu events\n", (unsigned long long)got,
+			       (unsigned long long)res.events);
+			check_failures++;
+		}
+	}
+	unlink(path);
+}
+
+/* One run of path with seq_limit, its timeline and critical path kept: 0,
+ * or -1 (reported). */
+typedef struct run_out {
+	sim_result res;
+	uint64_t *finish;
+	char *tl;
+	size_t tl_len;
+	sim_path path;
+} run_out;
+
+static int run_full(const char *path, const sim_params *p, uint64_t seq_limit, run_out *o)
+{
+	goal_sched s;
+	char err[512];
+	memset(o, 0, sizeof *o);
+	FILE *tl = open_memstream(&o->tl, &o->tl_len);
+	sim_options so = { .timeline = tl, .seq_limit = seq_limit, .critical = 1 };
+	if (!tl || goal_sched_open(&s, path, err, sizeof err)) {
+		printf("    cannot open %s\n", path);
+		return -1;
+	}
+	sim *m = sim_create(&s, p, &so, err, sizeof err);
+	int rc = !m || sim_run(m, &o->res, err, sizeof err)
+	         || sim_critical_path(m, &o->res, &o->path, err, sizeof err);
+	if (rc)
+		printf("    %s\n", err);
+	else {
+		o->finish = malloc(s.nranks * sizeof *o->finish);
+		for (uint64_t r = 0; r < s.nranks; r++)
+			o->finish[r] = sim_rank_finish(m, r);
+	}
+	sim_destroy(m);
+	goal_sched_close(&s);
+	fclose(tl);
+	return rc ? -1 : 0;
+}
+
+static void run_free(run_out *o)
+{
+	free(o->finish);
+	free(o->tl);
+	sim_path_free(&o->path);
+}
+
+/* Renumbering while events wait in lists (and wake nodes are queued),
+ * every few seqs (extra: how many seqs above those of the roots and of the
+ * messages sent at time 0, which all get numbers before the first batch):
+ * the same finishing times, events, timeline and critical path as without. */
+static void check_renumber_waiting(uint64_t P, uint64_t k, unsigned pi, uint64_t extra)
+{
+	char path[256], err[512];
+	const pset *ps = &wait_psets[pi];
+	sim_params p;
+	run_out a, b;
+	snprintf(path, sizeof path, "%s/renumber-wait.bin", tmpdir);
+	params_of(ps, &p);
+	CHECK(simgen_incast(path, P, k, k, 100000, ps->size, err, sizeof err) == 0);
+	uint64_t nops = 1 + k + 3 * (P - 1) * k;   /* all roots: seqs from nops on */
+	uint64_t slack = (p.o == 0 && p.g == 0 ? (P - 1) * k : P - 1) + extra;
+	int ra = run_full(path, &p, 0, &a), rb = run_full(path, &p, nops + slack, &b);
+	int same = ra == 0 && rb == 0 && a.res.time == b.res.time && a.res.events == b.res.events
+	           && memcmp(a.finish, b.finish, P * sizeof *a.finish) == 0
+	           && a.tl_len == b.tl_len && memcmp(a.tl, b.tl, a.tl_len) == 0
+	           && a.path.n == b.path.n && a.path.n > 0
+	           && memcmp(a.path.link, b.path.link, a.path.n * sizeof *a.path.link) == 0;
+	printf("%s - renumbering (seq limit: roots + %llu), incast P=%llu k=%llu %s: same times, timeline "
+	       "(%zu bytes) and critical path (%zu links)\n", same ? "ok" : "not ok",
+	       (unsigned long long)slack, (unsigned long long)P, (unsigned long long)k, ps->name,
+	       a.tl_len, a.path.n);
+	if (!same)
+		check_failures++;
+	CHECK_EQ_U64(a.res.time, incast_form(&p, P, k, 100000, ps->size));
+	run_free(&a);
+	run_free(&b);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -232,9 +370,19 @@ int main(void)
 		CHECK_EQ_U64(res.messages, (1u << 12) - 1);
 		unlink(path);
 	}
+	/* Waiting: many events for one CPU and NIC, zero-length activities. */
+	check_incast(2, 1, 0, 0);
+	check_incast(2, 40, 3, 0);
+	check_incast(17, 5, 7, 100000);
+	check_incast(64, 3, 0, 0);
+	check_incast(300, 2, 20, 1000000);
 	check_renumber(BINOMIAL, 1024, 3000);
 	check_renumber(DISSEMINATION, 512, 20000);
 	check_renumber(DISSEMINATION, 64, 1000);
+	for (unsigned i = 0; i < NWAIT; i++) {
+		check_renumber_waiting(33, 8, i, 8);
+		check_renumber_waiting(9, 40, i, 3);
+	}
 	rmdir(tmpdir);
 	return check_done();
 }

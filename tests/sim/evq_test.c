@@ -1,6 +1,6 @@
 /* evq_test.c: the event queue hands out batches in (time, seq) order, keeps
- * nodes pushed during a batch for later, and renumbers without changing the
- * order. */
+ * nodes pushed during a batch for later (or puts them into the current one:
+ * evq_push_now), and renumbers without changing the order. */
 #include "check.h"
 #include "evq.h"
 
@@ -70,7 +70,7 @@ int main(void)
 	CHECK_EQ_U64(evq_next_batch(&q), 2);   /* time 40: ids 4 (12), 7 (600) */
 	q.pos = 1;                             /* id 4 processed */
 	/* left at or above the floor: 500, 600 (batch), 90000, 4e9 */
-	CHECK_EQ_U64(evq_renumber(&q, 10), 14);
+	CHECK_EQ_U64(evq_renumber(&q, 10, NULL, 0), 14);
 	CHECK_EQ_U64(q.batch.a[1].seq, 11);
 	uint32_t want_id[] = { 0, 2, 6, 1, 3, 5 };
 	uint32_t want_seq[] = { 3, 7, 9, 10, 12, 13 };
@@ -83,6 +83,37 @@ int main(void)
 		}
 	}
 	CHECK(ok);
+
+	/* A node pushed into the current batch (evq_push_now) comes in it at
+	 * its seq, in the place of a node already taken; renumbering maps seqs
+	 * outside the queue with the queued ones. */
+	evq_free(&q);
+	for (uint32_t i = 0; i < 5; i++)
+		evq_push(&q, node(7, 10 * (i + 1), i));   /* seqs 10 .. 50 */
+	CHECK_EQ_U64(evq_next_batch(&q), 5);
+	q.pos = 2;                              /* 10 and 20 taken */
+	evq_push_now(&q, node(7, 25, 100));     /* before 30 */
+	CHECK_EQ_U64(q.pos, 1);
+	CHECK_EQ_U64(q.batch.a[1].rank, 100);
+	CHECK_EQ_U64(evq_size(&q), 4);
+	q.pos = 3;                              /* 25 and 30 taken */
+	evq_push_now(&q, node(7, 45, 101));     /* between 40 and 50 */
+	evq_push_now(&q, node(7, 60, 102));     /* after all */
+	uint32_t want_rank[] = { 3, 101, 4, 102 };
+	ok = q.batch.n == 5 && q.pos == 1;      /* taken places reused */
+	for (size_t i = 0; ok && i < 4; i++)
+		ok = q.batch.a[q.pos + i].rank == want_rank[i] && q.batch.a[q.pos + i].time == 7;
+	CHECK(ok);
+	evq_push(&q, node(9, 35, 200));
+	uint32_t out[] = { 12, 45, 45, 70, 2 };  /* outside: below, equal, above, below floor */
+	uint32_t *ext[] = { &out[0], &out[1], &out[2], &out[3], &out[4] };
+	/* at or above the floor 5: 12, 35, 40, 45 (three times), 50, 60, 70 */
+	CHECK_EQ_U64(evq_renumber(&q, 5, ext, 5), 12);
+	CHECK(out[0] == 5 && out[1] == 8 && out[2] == 8 && out[3] == 11 && out[4] == 2);
+	CHECK(q.batch.a[1].seq == 7 && q.batch.a[2].seq == 8 && q.batch.a[3].seq == 9
+	      && q.batch.a[4].seq == 10);
+	CHECK_EQ_U64(evq_next_batch(&q), 1);
+	CHECK_EQ_U64(q.batch.a[0].seq, 6);      /* 35, at time 9 */
 	evq_free(&q);
 	return check_done();
 }

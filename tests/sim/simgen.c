@@ -1,5 +1,5 @@
-/* simgen.c: binomial broadcast, dissemination and linear scatter schedules
- * written with the goal_writer API (see simgen.h). */
+/* simgen.c: binomial broadcast, dissemination, linear scatter and incast
+ * schedules written with the goal_writer API (see simgen.h). */
 #include "simgen.h"
 
 #include "goal.h"
@@ -110,6 +110,41 @@ int simgen_scatter(const char *path, uint64_t P, uint64_t size, char *err, size_
 		} else {
 			goal_op op = mk(GOAL_RECV, size, 0, 0);
 			rc = goal_writer_op(w, &op, NULL, 0, NULL);
+		}
+		rc = rc ? rc : goal_writer_rank_end(w);
+	}
+	return finish(w, rc, err, n);
+}
+
+int simgen_incast(const char *path, uint64_t P, uint64_t k, uint64_t k0, uint64_t d,
+                  uint64_t size, char *err, size_t n)
+{
+	goal_writer *w = goal_writer_create(path, P, err, n);
+	int rc = 0;
+	if (!w)
+		return -1;
+	for (uint64_t r = 0; r < P && !rc; r++) {
+		rc = goal_writer_rank_begin(w);
+		if (r == 0) {
+			goal_op c = mk(GOAL_CALC, d, 0, 0);
+			rc = goal_writer_op(w, &c, NULL, 0, NULL);
+			for (uint64_t i = 0; i < k0 && !rc; i++) {
+				goal_op z = mk(GOAL_CALC, 0, 0, 0);
+				rc = goal_writer_op(w, &z, NULL, 0, NULL);
+			}
+			for (uint64_t i = 0; i < (P - 1) * k && !rc; i++) {
+				goal_op op = mk(GOAL_RECV, size, GOAL_ANY_SOURCE, 0);
+				rc = goal_writer_op(w, &op, NULL, 0, NULL);
+			}
+		} else {
+			for (uint64_t i = 0; i < k && !rc; i++) {
+				goal_op op = mk(GOAL_SEND, size, 0, 0);
+				rc = goal_writer_op(w, &op, NULL, 0, NULL);
+			}
+			for (uint64_t i = 0; i < k && !rc; i++) {
+				goal_op z = mk(GOAL_CALC, 0, 0, 0);
+				rc = goal_writer_op(w, &z, NULL, 0, NULL);
+			}
 		}
 		rc = rc ? rc : goal_writer_rank_end(w);
 	}
