@@ -1469,7 +1469,7 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 }
 
 /* Put list l's first waiter into the queue as a wake node at time t (now:
- * t is the current batch's time, and the node joins this batch). */
+ * t is the current batch's time, q->now, and the node joins this batch). */
 static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 {
 	sim_wlist *L = WL(m, l);
@@ -1542,33 +1542,49 @@ queue:
 		m->fail = 1;
 }
 
+static void report_progress(sim *m);
+
 /* The wake node of list l at (t, seq): its first waiter is processed there,
- * then the next one is armed. */
-static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq)
+ * then the next one is armed.  When nothing else is queued, that wake node
+ * would come next, alone: its waiter is processed here at once (a waiter
+ * after another on a busy resource, as at the root of a gather), counted
+ * in *iter. */
+static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter)
 {
 	sim_wlist *L = WL(m, l);
 	ASSERT(L->armed);
-	uint32_t n = wl_pop(m, L);
-	evq_node x = WN(m, n)->x;
-	ASSERT(x.seq == seq);
 	L->armed = 0;
 	m->wakes--;
-	m->waking = l;
-	WN(m, n)->x.op = EV_WAKE;
-	pool_put(&m->wnp, n);
-	uint64_t back = process(m, t, x.rank, x.op, x.peer);
-	if (back)
-		put_back(m, x, back);
-	m->waking = QNIL;
-	if (m->fail)
-		return;
-	L = WL(m, l);
-	if (L->head == QNIL && L->heap == QNIL) {
-		wl_free_list(m, l);
-		return;
+	for (;;) {
+		uint32_t n = wl_pop(m, L);
+		evq_node x = WN(m, n)->x;
+		ASSERT(x.seq == seq);
+		m->waking = l;
+		WN(m, n)->x.op = EV_WAKE;
+		pool_put(&m->wnp, n);
+		uint64_t back = process(m, t, x.rank, x.op, x.peer);
+		if (back)
+			put_back(m, x, back);
+		m->waking = QNIL;
+		if (m->fail)
+			return;
+		L = WL(m, l);
+		if (L->head == QNIL && L->heap == QNIL) {
+			wl_free_list(m, l);
+			return;
+		}
+		uint64_t f = wl_free(m, L->key);
+		if (f < t)
+			f = t;
+		if (evq_size(&m->q)) {
+			wl_arm(m, l, f, f == m->q.now);
+			return;
+		}
+		t = f;
+		seq = wseq(m, wl_first(m, L));
+		if (m->progress && (++*iter & 0x3fffff) == 0)
+			report_progress(m);
 	}
-	uint64_t f = wl_free(m, L->key);
-	wl_arm(m, l, f > t ? f : t, f <= t);
 }
 
 /* ---- Run ---------------------------------------------------------------- */
@@ -1858,7 +1874,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 		evq_node x = b[i];
 		m->q.pos = i + 1;
 		if (wakes && x.op == EV_WAKE) {
-			on_wake(m, x.time, x.rank, x.seq);
+			on_wake(m, x.time, x.rank, x.seq, iter);
 			i = m->q.pos - 1;   /* a wake node may have joined at i */
 		} else {
 			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
