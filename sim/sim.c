@@ -70,15 +70,15 @@ _Static_assert(sizeof(sim_wnode) == 32, "sim_wnode is 32 bytes");
 /* Events waiting for one CPU or NIC, in seq order: a sorted run (head ..
  * tail: waiters usually come in seq order) and a pairing heap of those that
  * came out of order; n of them.  armed: the first of them is in the event
- * queue as a wake node; listed: the list is in the table of resources.
- * Free: key is UINT64_MAX and head links the free lists. */
+ * queue as a wake node, at seq aseq; listed: the list is in the table of
+ * resources.  Free: key is UINT64_MAX and head links the free lists. */
 typedef struct sim_wlist {
 	uint32_t head, tail;
 	uint32_t heap;
 	uint32_t n;
 	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
 	uint16_t armed, listed;
-	uint32_t pad;
+	uint32_t aseq;
 } sim_wlist;
 _Static_assert(sizeof(sim_wlist) == 32, "sim_wlist is 32 bytes");
 
@@ -641,18 +641,21 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 
 /* ---- Sequence numbers ---------------------------------------------------- */
 
-/* Renumber the seqs of the queue and of the waiting events together (their
- * order among each other stays); the first unused seq, or UINT64_MAX when
- * out of memory. */
+/* Renumber the seqs of the queue, of the waiting events and of the armed
+ * lists together (their order among each other stays); the first unused
+ * seq, or UINT64_MAX when out of memory. */
 static uint64_t renumber(sim *m)
 {
 	uint32_t **ext = NULL;
-	size_t n = 0;
-	if (m->wnp.used > 1 && !(ext = malloc((m->wnp.used - 1) * sizeof *ext)))
+	size_t n = 0, most = (size_t)(m->wnp.used - 1) + (m->wlp.used - 1);
+	if (most && !(ext = malloc(most * sizeof *ext)))
 		return UINT64_MAX;
 	for (uint32_t i = 1; i < m->wnp.used; i++)
 		if (WN(m, i)->x.op != EV_WAKE)
 			ext[n++] = &WN(m, i)->x.seq;
+	for (uint32_t i = 1; i < m->wlp.used; i++)
+		if (WL(m, i)->key != UINT64_MAX && WL(m, i)->armed)
+			ext[n++] = &WL(m, i)->aseq;
 	uint64_t r = evq_renumber(&m->q, (uint32_t)m->seq_floor, ext, n);
 	free(ext);
 	return r;
@@ -1344,6 +1347,7 @@ static uint32_t wl_new(sim *m, uint64_t key, int listed)
 	L->head = L->tail = L->heap = QNIL;
 	L->n = 0;
 	L->armed = L->listed = 0;
+	L->aseq = 0;
 	L->key = key;
 	if (listed && wt_add(m, l)) {
 		L->key = UINT64_MAX;
@@ -1475,6 +1479,7 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 	sim_wlist *L = WL(m, l);
 	evq_node w = { t, wseq(m, wl_first(m, L)), l, EV_WAKE, 0 };
 	L->armed = 1;
+	L->aseq = w.seq;
 	m->wakes++;
 	m->pushes++;
 	if (now)
@@ -1518,7 +1523,7 @@ static void put_back(sim *m, evq_node x, uint64_t back)
 		if (!same || l == QNIL || WL(m, l)->key != key || !WL(m, l)->armed)
 			l = same && l == QNIL ? QNIL : wt_find(m, key);
 	}
-	if (l != QNIL && WL(m, l)->armed && x.seq < wseq(m, wl_first(m, WL(m, l))))
+	if (l != QNIL && WL(m, l)->armed && x.seq < WL(m, l)->aseq)
 		goto queue;
 	int listed = !same;
 	uint32_t n = pool_take(m, &m->wnp);
@@ -1552,7 +1557,7 @@ static void report_progress(sim *m);
 static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter)
 {
 	sim_wlist *L = WL(m, l);
-	ASSERT(L->armed);
+	ASSERT(L->armed && L->aseq == seq);
 	L->armed = 0;
 	m->wakes--;
 	for (;;) {
@@ -1605,7 +1610,8 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 #endif
 
 /* The same for a wake node of list l: the list, its first waiters, the
- * waiter's rank record(s). */
+ * waiter's rank record(s), then its op record (and a message's receive
+ * queue). */
 static void prefetch_wake(const sim *m, uint32_t l, int stage)
 {
 	const sim_wlist *L = WL(m, l);
@@ -1628,6 +1634,8 @@ static void prefetch_wake(const sim *m, uint32_t l, int stage)
 		return;
 	}
 	PREFETCH(&rank_ops(m, x->rank)[x->op & ~EV_MSG]);
+	if (x->op & EV_MSG)
+		PREFETCH(RQE(m, rank_q(m, x->peer)->rq_head));
 }
 
 static inline __attribute__((always_inline)) void
