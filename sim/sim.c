@@ -139,8 +139,11 @@ typedef struct sim_rel {
 } sim_rel;
 
 /* The peer word of an op's event: the dependency that released it (bits
- * 0..30; WHO_ROOT for a root), and WHO_DELAYED once it was queued or put
- * back after its release because its CPU or NIC was busy. */
+ * 0..30; WHO_ROOT for a root); or WHO_DELAYED once it was queued or put
+ * back after its release because its CPU or NIC was busy, and then in bits
+ * 0..30 how many times it was put back into the queue (see put_back; the
+ * dependency is not needed any more: cp_start reads what set the CPU or
+ * NIC). */
 #define WHO_ROOT 0x7fffffffu
 #define WHO_DELAYED 0x80000000u
 
@@ -234,6 +237,7 @@ struct sim {
 	uint64_t wakes;       /* wake nodes in the queue */
 	uint64_t wkey;        /* the resource a put-back event waits for */
 	uint64_t last_wkey;   /* that of the put-back before */
+	uint64_t burst;       /* put-backs one after the other for last_wkey */
 	uint32_t last_list;   /* the list it joined (QNIL: none) */
 
 	sim_dep *dt;          /* open addressing, linear probing */
@@ -821,7 +825,7 @@ static void queue_released(sim *m, const sim_rel *x, const goal_op *op)
 	if (op->kind == GOAL_SEND && *nic_send(m, x->rank, op->nic) > t)
 		t = *nic_send(m, x->rank, op->nic);
 	if (t > x->time) {
-		who |= WHO_DELAYED;
+		who = WHO_DELAYED;
 		/* A recv starts at t without looking again: keep what set t now. */
 		if (m->cpr)
 			cp_put(m, gop_of(m, x->rank, x->op), 0,
@@ -1272,7 +1276,8 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
  * where it would run.  Hence the events that run, run at the same (time,
  * seq) as before, in the same order; only events that change nothing are
  * processed at other places, or not at all.  An op's event is marked
- * WHO_DELAYED when put back, as before (the critical path reads it). */
+ * WHO_DELAYED when put back, as before (the critical path reads it); its
+ * other bits count its put-backs into the queue. */
 
 /* The resource a list waits for: its free time now. */
 static uint64_t wl_free(const sim *m, uint64_t key)
@@ -1289,6 +1294,12 @@ static uint64_t wt_hash(const sim *m, uint64_t key)
  * few sends released together do not touch the table, many do (so that
  * the messages that arrive later find them, and one list has them all). */
 #define WL_LISTED_AT 4
+
+/* An op is put back into the queue its first WL_DIRECT times, unless it is
+ * one of WL_BURST or more events put back one after the other for one
+ * resource: then, and afterwards, it waits in a list. */
+#define WL_DIRECT 8u
+#define WL_BURST 16u
 
 /* The list of resource key, or QNIL. */
 static uint32_t wt_find(const sim *m, uint64_t key)
@@ -1489,36 +1500,40 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 }
 
 /* Event x, processed at now, is put back at time back, to wait for the
- * resource m->wkey.  Which list it joins (several lists may wait for one
- * resource: each is armed on its own, and the argument above holds for
- * each):
- * - an op put back for the first time goes back into the queue, unless the
- *   event put back just before waits for the same resource: a list for one
- *   waiter costs more than it saves (a rank of a binomial broadcast with two
- *   sends to make);
+ * resource m->wkey.  Into the queue, as before, or into which list
+ * (several lists may wait for one resource: each is armed on its own, and
+ * the argument above holds for each):
+ * - an op put back fewer than WL_DIRECT times goes back into the queue: a
+ *   few put-backs cost less than a list (a rank of a binomial broadcast
+ *   with up to 9 sends to make puts them back as before), unless it is in
+ *   a burst of WL_BURST or more put back one after the other for this
+ *   resource (sends released together, as in an alltoall);
  * - the list being woken, if it waits for this resource (its waiter, busy
  *   again);
  * - the list the event put back just before joined, if it waits for this
- *   resource (sends released together); a new list, not in the table, if
- *   that event went back into the queue (such a list enters the table once
- *   WL_LISTED_AT events wait in it, unless the table has one already);
+ *   resource; a new list, not in the table, if that event went back into
+ *   the queue (such a list enters the table once WL_LISTED_AT events wait
+ *   in it, unless the table has one already);
  * - else the resource's list in the table (messages that arrive one by
  *   one), or a new one there.
  * A list whose armed waiter has a larger seq cannot take it: it goes back
  * into the queue (rare). */
-static void put_back(sim *m, evq_node x, uint64_t back)
+static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 {
 	uint64_t key = m->wkey;
-	int same = key == m->last_wkey;
-	m->last_wkey = key;
 	x.time = back;
-	if (!(x.op & EV_MSG)) {
-		if (!(x.peer & WHO_DELAYED) && !same)
-			goto queue;
-		x.peer |= WHO_DELAYED;
-	}
 	uint32_t l = m->waking;
-	if (l == QNIL || WL(m, l)->key != key) {
+	if (l != QNIL && WL(m, l)->key != key)
+		l = QNIL;
+	if (!(x.op & EV_MSG)) {
+		uint32_t c = x.peer & WHO_DELAYED ? x.peer & ~WHO_DELAYED : 0;
+		if (l == QNIL && c < WL_DIRECT && m->burst < WL_BURST) {
+			x.peer = WHO_DELAYED | (c + 1);
+			goto queue;
+		}
+		x.peer = WHO_DELAYED | WL_DIRECT;
+	}
+	if (l == QNIL) {
 		l = m->last_list;
 		if (!same || l == QNIL || WL(m, l)->key != key || !WL(m, l)->armed)
 			l = same && l == QNIL ? QNIL : wt_find(m, key);
@@ -1539,12 +1554,32 @@ static void put_back(sim *m, evq_node x, uint64_t back)
 		wl_arm(m, l, back, 0);   /* a new list */
 	return;
 queue:
-	if (!(x.op & EV_MSG))
-		x.peer |= WHO_DELAYED;
 	m->last_list = QNIL;
 	m->pushes++;
 	if (evq_push(&m->q, x))
 		m->fail = 1;
+}
+
+/* put_back_wait, with the usual case inline: an op put back into the
+ * queue. */
+static inline void put_back(sim *m, evq_node x, uint64_t back)
+{
+	int same = m->wkey == m->last_wkey;
+	m->last_wkey = m->wkey;
+	m->burst = same ? m->burst + 1 : 1;
+	if (!(x.op & EV_MSG) && m->waking == QNIL && m->burst < WL_BURST) {
+		uint32_t c = x.peer & WHO_DELAYED ? x.peer & ~WHO_DELAYED : 0;
+		if (c < WL_DIRECT) {
+			x.time = back;
+			x.peer = WHO_DELAYED | (c + 1);
+			m->last_list = QNIL;
+			m->pushes++;
+			if (evq_push(&m->q, x))
+				m->fail = 1;
+			return;
+		}
+	}
+	put_back_wait(m, x, back, same);
 }
 
 static void report_progress(sim *m);
@@ -1861,11 +1896,20 @@ static void report_progress(sim *m)
 	m->progress(m->pctx, &pr);
 }
 
+/* Does the rest of the current batch hold a wake node? */
+static int batch_has_wake(const evq *q)
+{
+	for (size_t i = q->pos; i < q->batch.n; i++)
+		if (q->batch.a[i].op == EV_WAKE)
+			return 1;
+	return 0;
+}
+
 /* Process the current batch.  It is fixed (but for wake nodes that join
- * it, in a place already taken, and only while a wake node runs): the loop
- * prefetches the state of the events a few places ahead (random ranks miss
- * the caches otherwise).  wakes 0: no wake node is queued (none can join
- * then), and the loop is the plain one. */
+ * it, in a place already taken, and only while a wake node of it runs):
+ * the loop prefetches the state of the events a few places ahead (random
+ * ranks miss the caches otherwise).  wakes 0: the batch holds no wake node
+ * (none can join it then), and the loop is the plain one. */
 static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
 {
 	const evq_node *b = m->q.batch.a;
@@ -1957,7 +2001,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				m->fail = 1;
 			break;
 		}
-		if (m->wakes)
+		if (m->wakes && batch_has_wake(&m->q))
 			run_batch(m, &iter, 1);
 		else
 			run_batch(m, &iter, 0);
