@@ -21,6 +21,14 @@ __extension__ typedef unsigned __int128 sim_u128;
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
 #define EV_WAKE UINT32_MAX  /* event word of a wake node (no op or message has it) */
 
+/* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
+ * as dead code). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
+
 /* A queued event (evq_node): an op names (rank, op); a message names its
  * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
  * of a rendezvous send, needed when its message is matched, waits in the
@@ -1542,6 +1550,8 @@ static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 		goto queue;
 	int listed = !same;
 	uint32_t n = pool_take(m, &m->wnp);
+	if (m->wnp.free != QNIL)
+		PREFETCH(WN(m, m->wnp.free));   /* the next waiter's node */
 	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, listed)) == QNIL))
 		return;
 	WN(m, n)->x = x;
@@ -1635,14 +1645,6 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 #define PF_OP 16
 #define PF_PEER 8
 #define PF_WAKE_OP 4   /* a wake node's waiter: its op record */
-
-/* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
- * as dead code). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
 
 /* The same for a wake node of list l: the list, its first waiters, the
  * waiter's rank record(s), then its op record (and a message's receive
