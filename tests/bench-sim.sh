@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # loggopsim speed and memory (make bench runs it): binomial broadcast at 1M
 # and 8M ranks, dissemination allreduce at 64K and 1M ranks (BENCH_BIG=1
-# adds 8M ranks: a 13 GB schedule).  Prints, best of 3 (of 1 for the large
-# runs): simulated time, events, events/s (simulation only, wall clock),
-# ns per event, wall and CPU (user + sys) time of the whole command (open,
-# simulate, print) and its peak RSS (which counts the mapped schedule).
+# adds 8M ranks: a 13 GB schedule), and schedules where many events wait for
+# one CPU or NIC: linear alltoall at 512, 2048 and 8192 ranks (a 4.3 GB
+# schedule), linear gather at 8192 ranks, an incast of 1M ranks.  Prints,
+# best of 3 (of 1 for the large runs): simulated time, events, events/s
+# (simulation only, wall clock), ns per event, wall and CPU (user + sys)
+# time of the whole command (open, simulate, print) and its peak RSS (which
+# counts the mapped schedule); for the waiting schedules also the event
+# queue's pushes per event.
 # Targets: 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s; 64K
 # dissemination >= 11 M events/s (10x the published tool); with noise, the
 # 1M dissemination at no less than half its events/s without; its critical
-# path at most 1.5x the time and 1.3x the memory.
+# path at most 1.5x the time and 1.3x the memory; the waiting schedules
+# >= 10 M events/s, with pushes per event flat as P grows (linear).
 # Usage: tests/bench-sim.sh BUILD_DIR.  Scratch in $BENCH_DIR.
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -16,24 +21,31 @@ W=${BENCH_DIR:-/tmp/loggops-bench}/sim
 mkdir -p "$W"
 trap 'rm -rf "$W"' EXIT
 
-# Schedules from schedgen, or from the test generator when it is missing.
+# Schedules from schedgen, or from the test generator (built with
+# everything) when it is missing (binomial, dissemination), and the incast:
+# every rank but 0 sends one 8-byte message to rank 0 (nonblocking: nothing
+# waits for it), then does a calc of 0; rank 0 receives from any source.
 gen() { # KIND P OUT
-	if [ -x "$B/bin/schedgen" ]; then
+	if [ "$1" = incast ]; then
+		"$B/bin/sim-gen" incast "$2" 8 "$3" 1
+	elif [ -x "$B/bin/schedgen" ]; then
 		case $1 in
 		binomial) "$B/bin/schedgen" bcast_binomial -s "$2" -d 1 -o "$3" ;;
 		dissemination) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1 -o "$3" ;;
+		alltoall) "$B/bin/schedgen" alltoall_linear -s "$2" -d 8 -o "$3" ;;
+		gather) "$B/bin/schedgen" gather_linear -s "$2" -d 8 -o "$3" ;;
 		esac
 	else
-		make --no-print-directory -s "$B/bin/sim-gen" >/dev/null
 		"$B/bin/sim-gen" "$1" "$2" 1 "$3"
 	fi
 }
 
+# PUSHES=1: a column with the event queue's pushes per event.
 run() { # LABEL RUNS SCHEDULE [OPTION...]
-	local label=$1 runs=$2 f=$3 best= rss= rate= events= t= cpu=
+	local label=$1 runs=$2 f=$3 best= rss= rate= events= t= cpu= pushes=
 	shift 3
 	for i in $(seq "$runs"); do
-		/usr/bin/time -f '%e %M %U %S' -o "$W/time" "$B/bin/loggopsim" -b "$@" "$f" >"$W/out" 2>"$W/err"
+		LOGGOPSIM_PUSHES=1 /usr/bin/time -f '%e %M %U %S' -o "$W/time" "$B/bin/loggopsim" -b "$@" "$f" >"$W/out" 2>"$W/err"
 		read -r wall kb us sy <"$W/time"
 		if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc)" = 1 ]; then
 			best=$wall
@@ -42,11 +54,13 @@ run() { # LABEL RUNS SCHEDULE [OPTION...]
 			rate=$(sed -n 's/^loggopsim: \([0-9]*\) events in \([0-9.]*\) s (\([0-9.]*\) M events\/s)$/\3/p' "$W/err")
 			events=$(sed -n 's/^loggopsim: \([0-9]*\) events in.*/\1/p' "$W/err")
 			t=$(sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p' "$W/out")
+			pushes=$(sed -n 's/^loggopsim: [0-9]* queue pushes (\([0-9.]*\) per event)$/\1/p' "$W/err")
 		fi
 	done
-	printf '%-26s T=%-7s %10s events %6.2f M ev/s %5.0f ns/ev %7.2f s wall %7.2f s cpu %7.1f MiB\n' \
+	printf '%-26s T=%-7s %10s events %6.2f M ev/s %5.0f ns/ev %7.2f s wall %7.2f s cpu %7.1f MiB' \
 		"$label" "$t" "$events" "$rate" "$(echo "1000 / $rate" | bc -l)" "$best" "$cpu" \
 		"$(echo "$rss / 1024" | bc -l)"
+	if [ "${PUSHES:-0}" = 1 ]; then printf ' %6.3f pushes/ev\n' "$pushes"; else echo; fi
 }
 
 echo "== loggopsim: simulation (L=2500 o=1500 g=1000 G=6, 1-byte messages)"
@@ -80,6 +94,20 @@ for lg in 16 18 20 22; do
 	run "binomial bcast P=2^$lg" 1 "$W/s.bin"
 	rm -f "$W/s.bin"
 done
+echo "-- many events waiting for one CPU or NIC (linear = flat pushes/ev and ns/ev)"
+PUSHES=1
+for p in 512 2048 8192; do
+	gen alltoall "$p" "$W/a.bin"
+	run "alltoall_linear P=$p" "$([ "$p" -lt 8192 ] && echo 3 || echo 1)" "$W/a.bin"
+	rm -f "$W/a.bin"
+done
+gen gather 8192 "$W/g.bin"
+run "gather_linear P=8192" 5 "$W/g.bin"   # 4 ms: noisy
+rm -f "$W/g.bin"
+gen incast 1048576 "$W/i.bin"
+run "incast P=1048576" 3 "$W/i.bin"
+rm -f "$W/i.bin"
+PUSHES=0
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	gen dissemination 8388608 "$W/d8m.bin"
 	run "dissemination P=8388608" 1 "$W/d8m.bin"
