@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				abort();
 		} else {
 			check(&tl);
-			viz_render_opts ro = { k ? 300 : 0, k ? "fuzz.tl" : NULL };
+			viz_render_opts ro = { k ? 300 : 0, k ? "fuzz.tl" : NULL, NULL, 0 };
 			viz_render_notes(&tl, notes, sizeof notes);
 			if (viz_render_svg(&tl, &ro, devnull) || viz_render_dot(&tl, &ro, devnull))
 				abort();
