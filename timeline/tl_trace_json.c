@@ -156,11 +156,20 @@ static int in_window(const cv *c, uint64_t start, uint64_t end)
 	return end >= c->o->from && (c->o->to == TL_NONE || start <= c->o->to);
 }
 
-/* Write the event b[0 .. p) after ",\n". */
+/* An event is written into b after ",\n" (every event follows another),
+ * from the pointer this returns, ... */
+static char *ev_start(cv *c)
+{
+	c->b[0] = ',';
+	c->b[1] = '\n';
+	return c->b + 2;
+}
+
+/* ... and out in one go when it ends at p (the converter is the stream's
+ * one writer while it runs). */
 static void emit(cv *c, char *p)
 {
-	fwrite(",\n", 1, 2, c->out);
-	fwrite(c->b, 1, (size_t)(p - c->b), c->out);
+	fwrite_unlocked(c->b, 1, (size_t)(p - c->b), c->out);
 	c->events++;
 }
 
@@ -199,7 +208,7 @@ static uint64_t use_track(cv *c, uint64_t rank, uint64_t k)
 		return oom(c), 0;
 	if (!fresh)
 		return tid;
-	char *p = c->b;
+	char *p = ev_start(c);
 	int rfresh = bit_set(&c->ranks, rank);
 	if (rfresh < 0)
 		return oom(c), 0;
@@ -210,7 +219,7 @@ static uint64_t use_track(cv *c, uint64_t rank, uint64_t k)
 		p = util_put_u64(p, rank);
 		p = put_str(p, "\"}}");
 		emit(c, p);
-		p = c->b;
+		p = ev_start(c);
 	}
 	p = put_str(p, "{\"ph\":\"M\",\"name\":\"thread_name\",");
 	p = put_ids(p, rank + 1, tid);
@@ -233,7 +242,7 @@ static uint64_t use_track(cv *c, uint64_t rank, uint64_t k)
 static char *ev_begin(cv *c, const char *ph, const char *name, uint64_t rank, uint64_t tid,
                       uint64_t ts)
 {
-	char *p = c->b;
+	char *p = ev_start(c);
 	p = put_str(p, "{\"ph\":\"");
 	p = put_str(p, ph);
 	p = put_str(p, "\",\"name\":\"");
@@ -280,7 +289,7 @@ static uint64_t slice(cv *c, const tl_rec *x, const char *args)
 static void flow(cv *c, int start, uint64_t src, uint64_t op, uint64_t rank, uint64_t tid,
                  uint64_t ts)
 {
-	char *p = c->b;
+	char *p = ev_start(c);
 	p = put_str(p, start ? "{\"ph\":\"s\"," : "{\"ph\":\"f\",\"bp\":\"e\",");
 	p = put_str(p, "\"name\":\"message\",\"cat\":\"message\",\"id\":\"0x");
 	p = put_hex(p, (src << 32) + op);
