@@ -37,7 +37,7 @@ static const char usage[] =
 "which must be installed).\n"
 "\n"
 "options:\n"
-"  -o, --output FILE     the picture (default: SVG on standard output)\n"
+"  -o, --output FILE     the picture or JSON (default: SVG on standard output)\n"
 "  -T, --format FMT      svg, dot, png, pdf or json, whatever the extension says\n"
 "      --from T          start of the time window (default 0); T in ns, or\n"
 "                        with a unit: 12us, 1.5ms, 2s\n"
