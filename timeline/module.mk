@@ -16,3 +16,11 @@ OBJS += $(B)/obj/tests/timeline/path_test.o
 $(B)/obj/tests/timeline/path_test.o: ALL_CFLAGS += -I timeline -I tests
 $(B)/tests/timeline_path_test: $(B)/obj/tests/timeline/path_test.o $(LIBTL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# libFuzzer target (make fuzz builds it with SAN=fuzz): the path file.
+ifeq ($(SAN),fuzz)
+OBJS += $(B)/obj/tests/fuzz/fuzz_path.o
+$(B)/obj/tests/fuzz/fuzz_path.o: ALL_CFLAGS += -I timeline
+$(B)/fuzz_path: $(B)/obj/tests/fuzz/fuzz_path.o $(LIBTL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+endif
