@@ -56,7 +56,8 @@ static void usage(FILE *f)
 "                        under way and those that start within its length)\n"
 "      --seed N          seed of the ranks' offsets (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
-"                        0,17-31:1.5 (repeatable)\n"
+"                        0,17-31:1.5 (repeatable)\n");
+	fprintf(f,
 "critical path and sensitivity (docs/sensitivity.md):\n"
 "      --critical-path FILE  write the chain of activities that sets the\n"
 "                        finishing time T to FILE (CSV); the summary gives T\n"
@@ -340,9 +341,9 @@ static int put_finish(FILE *f, void *ctx)
 		if (!on)
 			return -1;
 		for (size_t i = 0; i < o->path->n; i++) {
-			const sim_link *k = &o->path->link[i];
-			if (k->kind != SIM_LINK_WIRE)
-				on[k->rank] += k->end - k->start;
+			const tl_link *k = &o->path->link[i];
+			if (k->kind != TL_LINK_WIRE)
+				on[k->rank] += k->end_ns - k->start_ns;
 		}
 	}
 	fprintf(f, "rank,finish_ns%s%s\n", on ? ",cp_ns,slack_ns" : "",
@@ -365,7 +366,7 @@ static int put_finish(FILE *f, void *ctx)
 	return ferror(f) ? -1 : 0;
 }
 
-/* The critical path file. */
+/* The critical path file (timeline/tl_path.h), with the ops' labels. */
 typedef struct path_out {
 	const goal_sched *s;
 	const sim_path *path;
@@ -374,7 +375,21 @@ typedef struct path_out {
 static int put_path(FILE *f, void *ctx)
 {
 	const path_out *o = ctx;
-	return sens_write_path(f, o->s, o->path);
+	return tl_path_write(f, o->path->link, o->path->n);
+}
+
+/* Give the path's links the labels of their ops (the sender's for a
+ * received message's links) in a new array of buffers (*buf, to free). */
+static int label_path(const goal_sched *s, sim_path *p, char (**buf)[256])
+{
+	if (!(*buf = calloc(p->n ? p->n : 1, sizeof **buf)))
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		tl_link *k = &p->link[i];
+		uint64_t owner = k->kind == TL_LINK_RECV || k->kind == TL_LINK_RNIC ? k->peer : k->rank;
+		k->label = goal_op_label(s, owner, (uint32_t)k->op, (*buf)[i], sizeof (*buf)[i]);
+	}
+	return 0;
 }
 
 /* The queue statistics over all ranks. */
@@ -676,6 +691,8 @@ int main(int argc, char **argv)
 	sweep_opts so_sw = { 0 };
 	static perturb_opts po;
 	static trace_json tj;
+	sim_path path = { 0 };
+	char (*labels)[256] = NULL;
 
 	char err[1024];
 	util_set_prog("loggopsim");
@@ -833,7 +850,7 @@ int main(int argc, char **argv)
 		                timeline_ranges(&pset, trg));
 	}
 
-	int critical = cpath || sens || ntol;
+	int critical = cpath || sens || ntol || tj.path;
 	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
@@ -853,10 +870,17 @@ int main(int argc, char **argv)
 		status = util_error("%s", err);
 		goto out;
 	}
-	/* The timeline of an incomplete run is kept: it shows what happened.
-	 * The trace JSON gets the critical path's links here once they are
-	 * computed (none yet). */
-	if (tj.path && trace_json_end(&tj, NULL, 0, 1))
+	/* The timeline of an incomplete run is kept: it shows what happened;
+	 * the trace JSON of a complete one ends with the critical path. */
+	if (res.complete && critical && sim_critical_path(m, &res, &path, err, sizeof err))
+		status = util_error("%s", err);
+	else if (res.complete && critical && label_path(&s, &path, &labels))
+		status = util_error("out of memory");
+	if (status) {
+		trace_json_end(&tj, NULL, 0, 0);
+		goto out;
+	}
+	if (tj.path && trace_json_end(&tj, path.link, path.n, 1))
 		status = 1;
 	if (tlo.f && util_out_close(&tlo, err, sizeof err))
 		status = util_error_msg(err);
@@ -870,11 +894,6 @@ int main(int argc, char **argv)
 			       ", \"ops_never_started\": %" PRIu64 "}\n", s.nranks, res.stuck_ranks,
 			       s.nops - res.ops_started);
 		status = 1;
-		goto out;
-	}
-	sim_path path = { 0 };
-	if (critical && sim_critical_path(m, &res, &path, err, sizeof err)) {
-		status = util_error("%s", err);
 		goto out;
 	}
 	qstat_sum qs;
@@ -900,10 +919,8 @@ int main(int argc, char **argv)
 		if (sens_tolerance(&s, &pset, perturbed(&po) ? &po.p : NULL, (sens_param)k, &path,
 		                   tol[k], ntol, &runs[k], err, sizeof err))
 			status = util_error("%s", err);
-	if (status) {
-		sim_path_free(&path);
+	if (status)
 		goto out;
-	}
 	if (json) {
 		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
 		sim_pset_json(stdout, &pset);
@@ -957,12 +974,13 @@ int main(int argc, char **argv)
 			       " (rank %" PRIu64 ")\n", qs.searches, mean, qs.searched_max, qs.searched_rank);
 		}
 	}
-	sim_path_free(&path);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = util_error("write failed on standard output");
 out:
 	trace_json_end(&tj, NULL, 0, 0);
 	util_out_abort(&tlo);
+	sim_path_free(&path);
+	free(labels);
 	free(tj.rg);
 	sim_destroy(m);
 	goal_sched_close(&s);

@@ -13,6 +13,11 @@ const char *const tl_link_word[TL_LINK_NKINDS] = {
 	TL_LINK_KINDS(TL_LINK_X)
 #undef TL_LINK_X
 };
+const char *const tl_via_word[TL_NVIAS] = {
+#define TL_VIA_X(name, word) word,
+	TL_VIAS(TL_VIA_X)
+#undef TL_VIA_X
+};
 const char *const tl_link_what[TL_LINK_NKINDS] = {
 #define TL_LINK_X(name, word, place, what) what,
 	TL_LINK_KINDS(TL_LINK_X)
@@ -26,15 +31,15 @@ const unsigned char tl_link_place[TL_LINK_NKINDS] = {
 
 /* The columns, in order. */
 enum {
-	C_STEP, C_KIND, C_RANK, C_UNIT, C_OP, C_PEER, C_START, C_END, C_WAIT, C_RANGE,
+	C_STEP, C_KIND, C_RANK, C_UNIT, C_OP, C_PEER, C_START, C_END, C_VIA, C_RANGE,
 	C_L, C_O, C_G, C_GB, C_OB, C_CALC, C_NOISE, C_LABEL, NCOLS
 };
 static const char *const col_name[NCOLS] = {
-	"step", "kind", "rank", "unit", "op", "peer", "start_ns", "end_ns", "wait_ns", "range",
+	"step", "kind", "rank", "unit", "op", "peer", "start_ns", "end_ns", "via", "range",
 	"L", "o", "g", "G_bytes", "O_bytes", "calc_ns", "noise_ns", "label"
 };
 static const char header[] =
-	"step,kind,rank,unit,op,peer,start_ns,end_ns,wait_ns,range,L,o,g,G_bytes,O_bytes,"
+	"step,kind,rank,unit,op,peer,start_ns,end_ns,via,range,L,o,g,G_bytes,O_bytes,"
 	"calc_ns,noise_ns,label";
 
 /* ---- Writer ------------------------------------------------------------- */
@@ -59,12 +64,23 @@ int tl_path_write(FILE *f, const tl_link *links, size_t n)
 		*p++ = ',';
 		if (l->kind != TL_LINK_CALC)
 			p = util_put_u64(p, l->peer);
-		const uint64_t u[] = { l->start_ns, l->end_ns, l->wait_ns, l->range, l->L, l->o, l->g,
-		                       l->G_bytes, l->O_bytes, l->calc_ns, l->noise_ns };
+		const uint64_t u[] = { l->start_ns, l->end_ns, 0, l->range, l->L, l->o, l->g,
+		                       l->G_bytes, l->O_bytes, l->calc_ns };
 		for (size_t k = 0; k < sizeof u / sizeof u[0]; k++) {
 			*p++ = ',';
-			p = util_put_u64(p, u[k]);
+			if (k == C_VIA - C_START) {
+				const char *vw = (unsigned)l->via < TL_NVIAS ? tl_via_word[l->via] : "?";
+				memcpy(p, vw, strlen(vw));
+				p += strlen(vw);
+			} else {
+				p = util_put_u64(p, u[k]);
+			}
 		}
+		*p++ = ',';
+		if (l->noise_ns < 0)
+			*p++ = '-';
+		p = util_put_u64(p, l->noise_ns < 0 ? (uint64_t)-(l->noise_ns + 1) + 1
+		                                    : (uint64_t)l->noise_ns);
 		*p++ = ',';
 		fwrite(line, 1, (size_t)(p - line), f);
 		if (l->label && *l->label) {
@@ -210,11 +226,33 @@ static int row(prd *r, char *line, size_t len, tl_link *l, const tl_link *prev, 
 		return perr(r, f[C_PEER].at, "missing peer (the other rank of the message)");
 	if (kind != TL_LINK_CALC && num(r, &f[C_PEER], C_PEER, &l->peer))
 		return -1;
-	uint64_t *dst[] = { &l->start_ns, &l->end_ns, &l->wait_ns, &l->range, &l->L, &l->o, &l->g,
-	                    &l->G_bytes, &l->O_bytes, &l->calc_ns, &l->noise_ns };
-	for (int c = C_START; c <= C_NOISE; c++)
-		if (num(r, &f[c], c, dst[c - C_START]))
+	uint64_t *dst[] = { &l->start_ns, &l->end_ns, NULL, &l->range, &l->L, &l->o, &l->g,
+	                    &l->G_bytes, &l->O_bytes, &l->calc_ns };
+	for (int c = C_START; c < C_NOISE; c++)
+		if (c != C_VIA && num(r, &f[c], c, dst[c - C_START]))
 			return -1;
+	const field *v = &f[C_VIA];
+	int via = -1;
+	for (int i = 0; i < TL_NVIAS; i++)
+		if (v->len == strlen(tl_via_word[i]) && memcmp(v->s, tl_via_word[i], v->len) == 0)
+			via = i;
+	if (via < 0)
+		return perr(r, v->at, "unknown via '%.*s' (expected root, dep, cpu, nic, msg, hold or "
+		            "depart)", (int)(v->len > 40 ? 40 : v->len), v->s);
+	l->via = (tl_via)via;
+	/* noise_ns: an integer that may be negative. */
+	field nz = f[C_NOISE];
+	int neg = nz.len > 1 && nz.s[0] == '-';
+	uint64_t mag;
+	if (neg) {
+		nz.s++;
+		nz.len--;
+	}
+	if (num(r, &nz, C_NOISE, &mag))
+		return -1;
+	if (mag > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return perr(r, f[C_NOISE].at, "noise_ns is too large");
+	l->noise_ns = neg ? (int64_t)(0 - mag) : (int64_t)mag;
 	if (l->end_ns < l->start_ns)
 		return perr(r, f[C_END].at, "end_ns %" PRIu64 " before start_ns %" PRIu64, l->end_ns,
 		            l->start_ns);

@@ -1,13 +1,15 @@
 /* tl_path.h: the critical path file (loggopsim --critical-path FILE), its
  * one reader and writer.  A CSV file: the header line
  *
- *   step,kind,rank,unit,op,peer,start_ns,end_ns,wait_ns,range,L,o,g,G_bytes,O_bytes,calc_ns,noise_ns,label
+ *   step,kind,rank,unit,op,peer,start_ns,end_ns,via,range,L,o,g,G_bytes,O_bytes,calc_ns,noise_ns,label
  *
  * then one row per link of the path, in time order (start_ns never
- * decreases, step goes up by one from row to row).  Every field but peer and
- * label is an unsigned decimal integer; peer is empty for a calc (and only
- * then); label is empty or a double-quoted CSV field ("" for a quote inside).
- * docs/timeline.md, section "Critical path file", says what each field is. */
+ * decreases, step goes up by one from row to row).  kind and via are words
+ * (below); noise_ns is a decimal integer that may be negative; every other
+ * field but peer and label is an unsigned decimal integer; peer is empty for
+ * a calc (and only then); label is empty or a double-quoted CSV field (""
+ * for a quote inside).  docs/sensitivity.md, section "The path file", says
+ * what each field is. */
 #ifndef TL_PATH_H
 #define TL_PATH_H
 
@@ -33,6 +35,22 @@ typedef enum tl_link_kind {
 	TL_LINK_NKINDS
 } tl_link_kind;
 
+/* What started a link: X(enum suffix, word): time 0, a dependency's end
+ * (or start, irequires), its CPU or NIC becoming free (the link before it
+ * kept it busy), its message's arrival, the end of a rendezvous send's hold
+ * (its match), the message's departure (a wire, after its send's o). */
+#define TL_VIAS(X) \
+	X(ROOT, "root") X(DEP, "dep") X(CPU, "cpu") X(NIC, "nic") X(MSG, "msg") X(HOLD, "hold") \
+	X(DEPART, "depart")
+
+typedef enum tl_via {
+#define TL_VIA_X(name, word) TL_VIA_##name,
+	TL_VIAS(TL_VIA_X)
+#undef TL_VIA_X
+	TL_NVIAS
+} tl_via;
+
+extern const char *const tl_via_word[TL_NVIAS];
 extern const char *const tl_link_word[TL_LINK_NKINDS];
 extern const char *const tl_link_what[TL_LINK_NKINDS];
 extern const unsigned char tl_link_place[TL_LINK_NKINDS];
@@ -49,12 +67,14 @@ typedef struct tl_link {
 	                         rnic: the send's op index in the sender's */
 	uint64_t peer;        /* the other rank of the message (not for calc) */
 	uint64_t start_ns, end_ns; /* wire: departure and arrival */
-	uint64_t wait_ns;     /* time the link waited after the one before it */
+	tl_via via;           /* what started it */
 	uint64_t range;       /* the size range of the message (0: the first) */
-	uint64_t L, o, g;     /* that range's parameters */
-	uint64_t G_bytes, O_bytes; /* the message's sG and sO in ns */
+	/* Its cost: end_ns - start_ns = L*L + o*o + g*g + round(G_bytes*G) +
+	 * round(O_bytes*O) + calc_ns + noise_ns with the range's parameters. */
+	uint64_t L, o, g;     /* how many latencies, overheads, gaps */
+	uint64_t G_bytes, O_bytes; /* the bytes that pay G, O */
 	uint64_t calc_ns;     /* a calc's duration as the schedule gives it */
-	uint64_t noise_ns;    /* the detours that stretched the link */
+	int64_t noise_ns;     /* what detours and slow ranks added (or took) */
 	const char *label;    /* NULL or "": none */
 } tl_link;
 

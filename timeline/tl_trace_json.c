@@ -548,9 +548,10 @@ int tl_json_path(FILE *f, const tl_link *links, size_t n)
 		        ",\"op\":%" PRIu64, l->step, l->rank, l->unit, l->op);
 		if (l->kind != TL_LINK_CALC)
 			fprintf(f, ",\"peer\":%" PRIu64, l->peer);
-		fprintf(f, ",\"wait_ns\":%" PRIu64 ",\"range\":%" PRIu64 ",\"L\":%" PRIu64 ",\"o\":%"
+		fprintf(f, ",\"via\":\"%s\",\"range\":%" PRIu64 ",\"L\":%" PRIu64 ",\"o\":%"
 		        PRIu64 ",\"g\":%" PRIu64 ",\"G_bytes\":%" PRIu64 ",\"O_bytes\":%" PRIu64
-		        ",\"calc_ns\":%" PRIu64 ",\"noise_ns\":%" PRIu64, l->wait_ns, l->range, l->L,
+		        ",\"calc_ns\":%" PRIu64 ",\"noise_ns\":%" PRId64,
+		        (unsigned)l->via < TL_NVIAS ? tl_via_word[l->via] : "?", l->range, l->L,
 		        l->o, l->g, l->G_bytes, l->O_bytes, l->calc_ns, l->noise_ns);
 		if (l->label && *l->label) {
 			fputs(",\"label\":", f);

@@ -475,12 +475,14 @@ static void draw_path(cv *c, const lay *l)
 			ADD("\nmessage to rank %" PRIu64 ", send op %" PRIu64, k->peer, k->op);
 		else
 			ADD("\nmessage from rank %" PRIu64 ", send op %" PRIu64, k->peer, k->op);
-		ADD("\nwaited %" PRIu64 " ns", k->wait_ns);
+		ADD("\nstarted by: %s", (unsigned)k->via < TL_NVIAS ? tl_via_word[k->via] : "?");
+		ADD("\ncost: %" PRIu64 " L + %" PRIu64 " o + %" PRIu64 " g + %" PRIu64 " bytes G + %"
+		    PRIu64 " bytes O + %" PRIu64 " ns calc", k->L, k->o, k->g, k->G_bytes, k->O_bytes,
+		    k->calc_ns);
 		if (k->kind != TL_LINK_CALC)
-			ADD("; size range %" PRIu64 ": L=%" PRIu64 " o=%" PRIu64 " g=%" PRIu64 ", sG=%"
-			    PRIu64 " sO=%" PRIu64 " ns", k->range, k->L, k->o, k->g, k->G_bytes, k->O_bytes);
+			ADD(" (size range %" PRIu64 ")", k->range);
 		if (k->noise_ns)
-			ADD("; noise %" PRIu64 " ns", k->noise_ns);
+			ADD(" + %" PRId64 " ns noise", k->noise_ns);
 		if (k->label && *k->label)
 			ADD("\n%s", k->label);
 #undef ADD

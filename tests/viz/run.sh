@@ -279,21 +279,21 @@ fi
 # In trace JSON: a "critical path" process, a slice per link, arrows between them.
 "$V" pingpong.tl --critical-path pingpong.path.csv -o "$tmp/cp.json" 2>"$tmp/diff"
 cat >"$tmp/want" <<'EOF2'
-X send 4294967295/4294967286 0+1500 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, noise_ns=0, o=1500, op=0, peer=1, range=0, rank=0, step=0, unit=0, wait_ns=0}
+X send 4294967295/4294967286 0+1500 {G_bytes=0, L=0, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=1, op=0, peer=1, range=0, rank=0, step=0, unit=0, via=root}
 s 0x1 4294967295/4294967286 0 -> send@0
-X wire 4294967295/4294967270 1500+2500 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, label=first "ping", 8 bytes, noise_ns=0, o=1500, op=0, peer=1, range=0, rank=0, step=1, unit=0, wait_ns=0}
+X wire 4294967295/4294967270 1500+2500 {G_bytes=0, L=1, O_bytes=0, calc_ns=0, g=0, label=first "ping", 8 bytes, noise_ns=0, o=0, op=0, peer=1, range=0, rank=0, step=1, unit=0, via=depart}
 f 0x1 4294967295/4294967270 1500 -> wire@1500
 s 0x2 4294967295/4294967270 1500 -> wire@1500
-X recv 4294967295/4294967262 4000+1542 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, noise_ns=0, o=1500, op=0, peer=0, range=0, rank=1, step=2, unit=0, wait_ns=0}
+X recv 4294967295/4294967262 4000+1542 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=1, op=0, peer=0, range=0, rank=1, step=2, unit=0, via=msg}
 f 0x2 4294967295/4294967262 4000 -> recv@4000
 s 0x3 4294967295/4294967262 4000 -> recv@4000
-X snic 4294967295/4294967278 5542+1042 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, noise_ns=0, o=1500, op=1, peer=0, range=0, rank=1, step=3, unit=0, wait_ns=0}
+X snic 4294967295/4294967278 5542+1042 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=1, noise_ns=0, o=0, op=1, peer=0, range=0, rank=1, step=3, unit=0, via=dep}
 f 0x3 4294967295/4294967278 5542 -> snic@5542
 s 0x4 4294967295/4294967278 5542 -> snic@5542
-X wire 4294967295/4294967270 7042+2500 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, noise_ns=0, o=1500, op=1, peer=0, range=0, rank=1, step=4, unit=0, wait_ns=458}
+X wire 4294967295/4294967270 7042+2500 {G_bytes=0, L=1, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=0, op=1, peer=0, range=0, rank=1, step=4, unit=0, via=depart}
 f 0x4 4294967295/4294967270 7042 -> wire@7042
 s 0x5 4294967295/4294967270 7042 -> wire@7042
-X rnic 4294967295/4294967254 9542+1042 {G_bytes=42, L=2500, O_bytes=0, calc_ns=0, g=1000, noise_ns=0, o=1500, op=1, peer=1, range=0, rank=0, step=5, unit=0, wait_ns=0}
+X rnic 4294967295/4294967254 9542+1042 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=1, noise_ns=0, o=0, op=1, peer=1, range=0, rank=0, step=5, unit=0, via=msg}
 f 0x5 4294967295/4294967254 9542 -> rnic@9542
 EOF2
 check "path: in JSON a slice per link, named by kind, and a flow to the next" \
@@ -361,14 +361,15 @@ EOF
 	check "two size ranges, a message that overtakes: exact messages" \
 		diff -u "$tmp/want" <(msgs "$tmp/rev.params" rev)
 	# loggopsim --trace-json: the same bytes as goalviz's conversion of
-	# the -V file of the same run, with or without -V, cut or not.
+	# the -V file of the same run with its --critical-path file, with or
+	# without -V, cut or not.
 	same_json() { # NAME SCHEDULE [OPTION...]
 		local n=$1 g=$2
 		shift 2
 		"$S" -q -b "$@" -V "$tmp/s.tl" --trace-json "$tmp/s1.json" "$g" >/dev/null 2>"$tmp/diff" &&
 			"$S" -q -b "$@" --trace-json "$tmp/s2.json" "$g" >/dev/null 2>>"$tmp/diff" &&
-			"$S" -q -b "$@" -V "$tmp/s2.tl" "$g" >/dev/null 2>>"$tmp/diff" &&
-			"$V" "$tmp/s.tl" -o "$tmp/g.json" 2>>"$tmp/diff" &&
+			"$S" -q -b "$@" -V "$tmp/s2.tl" --critical-path "$tmp/s.cp" "$g" >/dev/null 2>>"$tmp/diff" &&
+			"$V" "$tmp/s.tl" --critical-path "$tmp/s.cp" -o "$tmp/g.json" 2>>"$tmp/diff" &&
 			cmp "$tmp/s.tl" "$tmp/s2.tl" >>"$tmp/diff" 2>&1 &&
 			cmp "$tmp/g.json" "$tmp/s1.json" >>"$tmp/diff" 2>&1 &&
 			cmp "$tmp/g.json" "$tmp/s2.json" >>"$tmp/diff" 2>&1 &&
@@ -381,8 +382,8 @@ EOF
 	"$B/bin/schedgen" allreduce_dissemination -s 16 -d 512 -o "$tmp/d16.goal" 2>/dev/null
 	same_json "dissemination P=16" "$tmp/d16.goal"
 	"$S" -q -b --window 2us..9us --ranks 1-3,9 --trace-json "$tmp/c1.json" "$tmp/d16.goal" >/dev/null 2>&1
-	"$S" -q -b -V "$tmp/c.tl" "$tmp/d16.goal" >/dev/null 2>&1
-	"$V" "$tmp/c.tl" --window 2us..9us --ranks 1-3,9 -o "$tmp/c2.json" 2>/dev/null
+	"$S" -q -b -V "$tmp/c.tl" --critical-path "$tmp/c.cp" "$tmp/d16.goal" >/dev/null 2>&1
+	"$V" "$tmp/c.tl" --critical-path "$tmp/c.cp" --window 2us..9us --ranks 1-3,9 -o "$tmp/c2.json" 2>/dev/null
 	check "loggopsim --trace-json --window --ranks: goalviz's cut, byte for byte" cmp "$tmp/c1.json" "$tmp/c2.json"
 	usage_err "loggopsim --window without --trace-json" "loggopsim: error: --window and --ranks need --trace-json" \
 		"$S" --window 1..2 "$tmp/d16.goal"
