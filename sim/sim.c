@@ -461,6 +461,16 @@ static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, u
 	return CPW_NONE;
 }
 
+/* Where rendezvous send g is in the rdv table, or the empty slot where it
+ * would go (the table must exist). */
+static sim_cprdv *cp_rdv_probe(const sim *m, uint64_t g)
+{
+	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
+	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
+		h = (h + 1) & m->rdv_mask;
+	return &m->rdv[h];
+}
+
 /* The slot of rendezvous send g in the rdv table (inserted if absent);
  * NULL when out of memory (m->fail set). */
 static sim_cprdv *cp_rdv(sim *m, uint64_t g)
@@ -482,15 +492,13 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 				*cp_rdv(m, old[i].key) = old[i];
 		free(old);
 	}
-	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
-	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
-		h = (h + 1) & m->rdv_mask;
-	if (m->rdv[h].key == UINT64_MAX) {
-		m->rdv[h].key = g;
-		m->rdv[h].w = CPW_NONE;
+	sim_cprdv *e = cp_rdv_probe(m, g);
+	if (e->key == UINT64_MAX) {
+		e->key = g;
+		e->w = CPW_NONE;
 		m->rdv_n++;
 	}
-	return &m->rdv[h];
+	return e;
 }
 
 /* ---- Match statistics ------------------------------------------------- */
@@ -1750,13 +1758,9 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 		return 0;
 	case N_RDVDONE:
 	case N_MATCH:
-		if (!m->rdv)
+		if (!m->rdv || cp_rdv_probe(m, g)->key != g)
 			return -1;
-		for (uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
-		     m->rdv[h].key != UINT64_MAX; h = (h + 1) & m->rdv_mask)
-			if (m->rdv[h].key == g)
-				return match_node(m, g, m->rdv[h].w, pred);
-		return -1;
+		return match_node(m, g, cp_rdv_probe(m, g)->w, pred);
 	default:
 		return -1;
 	}
