@@ -153,7 +153,7 @@ test-run: all
 FUZZ_SECONDS ?= 20
 fuzz: deps
 	$(MAKE) --no-print-directory SAN=fuzz WERROR=$(CI_WERROR) build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
-		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g \
+		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g build/fuzz/fuzz_dumpi \
 		build/fuzz/fuzz_timeline build/fuzz/fuzz_sweep build/fuzz/fuzz_noise build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 

@@ -2,7 +2,7 @@
 # built), and, when mpicc exists, the PMPI tracing library libgoaltrace.so
 # and the example MPI programs.
 
-TRACE_SRCS := traces/trace_read.c traces/trace_write.c
+TRACE_SRCS := traces/trace_read.c traces/trace_write.c traces/trace_build.c traces/trace_dumpi.c
 TRACE_OBJS := $(TRACE_SRCS:%.c=$(B)/obj/%.o)
 LIBTRACE := $(B)/lib/libtrace.a
 
@@ -75,14 +75,18 @@ $(B)/examples/fring: traces/examples/fring.f90 $(MPI_BUILD_DEPS)
 endif
 endif
 
-# libFuzzer targets (make fuzz builds them with SAN=fuzz): the reader, and
-# the conversion on top of it.
+# libFuzzer targets (make fuzz builds them with SAN=fuzz): the text reader,
+# the conversion on top of it, and the DUMPI reader with its conversion.
 ifeq ($(SAN),fuzz)
-OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o
+OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o \
+	$(B)/obj/tests/fuzz/fuzz_dumpi.o
 $(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
 $(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_t2g.o: ALL_CFLAGS += -I traces -I schedgen
 $(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+$(B)/obj/tests/fuzz/fuzz_dumpi.o: ALL_CFLAGS += -I traces -I schedgen
+$(B)/fuzz_dumpi: $(B)/obj/tests/fuzz/fuzz_dumpi.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif
