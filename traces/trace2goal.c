@@ -1,6 +1,7 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
 #include "trace_dumpi.h"
+#include "trace_otf2.h"
 #include "die.h"
 #include "num.h"
 #include "out.h"
@@ -23,17 +24,19 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: trace2goal [options] TRACE...\n"
-	        "       trace2goal [options] RUN.meta | FOLDER\n"
+	        "       trace2goal [options] RUN.meta | ARCHIVE.otf2 | FOLDER\n"
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
-	        "docs/traces.md; SST-DUMPI binary) into a GOAL schedule for loggopsim\n"
+	        "docs/traces.md; SST-DUMPI binary; OTF2) into a GOAL schedule for loggopsim\n"
 	        "(docs/trace2goal.md).  TRACE: one text file per rank, a folder (its *.txt\n"
 	        "and numbered *.dat files), or the file of rank 0 alone (the other ranks'\n"
 	        "files are found next to it, the rank number in the name replaced, for the\n"
 	        "world size of the trace).  A file's rank is its '# rank:' line, else the\n"
 	        "number before '.txt' or '.dat' in its name.\n"
 	        "RUN.meta: a DUMPI trace (the .meta file names the rank files\n"
-	        "PREFIX-NNNN.bin beside it); a folder holding one .meta file is read so too.\n"
+	        "PREFIX-NNNN.bin beside it).  ARCHIVE.otf2: the anchor file of an OTF2\n"
+	        "archive (Score-P's traces.otf2), its MPI ranks%s.  A folder holding one\n"
+	        ".meta or .otf2 file is read as that file.\n"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -53,7 +56,8 @@ static void usage(FILE *f)
 	        "  -h, --help               this help\n"
 	        "\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
-	        "...), 2 bad options.\n");
+	        "...), 2 bad options.\n",
+	        tr_otf2_supported() ? "" : " (not in this build: no OTF2 library)");
 }
 
 /* --list: the classes with their patterns, then every pattern. */
@@ -248,19 +252,27 @@ static int order_files(struct files *fs)
 /* The formats a single argument can be read as. */
 enum input {
 	IN_TEXT,        /* text traces: files, a folder, rank 0's file */
-	IN_DUMPI        /* a DUMPI .meta file */
+	IN_DUMPI,       /* a DUMPI .meta file */
+	IN_OTF2         /* an OTF2 anchor file */
 };
 
-/* What a whole run given as one argument is: a .meta file (DUMPI), or a
- * folder holding exactly one; *path is the file to open (free it).
- * Returns 0 (IN_TEXT: anything else), or 1 (message printed). */
+/* The format of a whole run's file by its name, else IN_TEXT. */
+static enum input kind_of(const char *name)
+{
+	return tr_dumpi_is_meta(name) ? IN_DUMPI : tr_otf2_is_anchor(name) ? IN_OTF2 : IN_TEXT;
+}
+
+/* What a whole run given as one argument is: a .meta file (DUMPI), an
+ * .otf2 anchor, or a folder holding exactly one of them; *path is the file
+ * to open (free it).  Returns 0 (IN_TEXT: anything else), or 1 (message
+ * printed). */
 static int input_kind(const char *arg, enum input *kind, char **path)
 {
 	struct stat sb;
 	*kind = IN_TEXT;
 	*path = NULL;
-	if (tr_dumpi_is_meta(arg)) {
-		*kind = IN_DUMPI;
+	if (kind_of(arg) != IN_TEXT && !(stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+		*kind = kind_of(arg);
 		*path = strdup(arg);
 		return *path ? 0 : util_error("out of memory");
 	}
@@ -272,13 +284,16 @@ static int input_kind(const char *arg, enum input *kind, char **path)
 	char *first = NULL;
 	if (!d)
 		return 0; /* add_dir says why */
+	enum input k = IN_TEXT;
 	while ((e = readdir(d)))
-		if (tr_dumpi_is_meta(e->d_name) && found++ == 0)
+		if (kind_of(e->d_name) != IN_TEXT && found++ == 0) {
 			first = strdup(e->d_name);
+			k = kind_of(e->d_name);
+		}
 	closedir(d);
 	if (found > 1) {
-		fprintf(stderr, "%s: error: %zu .meta files in this folder; name the one to read\n",
-		        arg, found);
+		fprintf(stderr, "%s: error: %zu .meta and .otf2 files in this folder; name the one to "
+		        "read\n", arg, found);
 		free(first);
 		return 1;
 	}
@@ -296,7 +311,7 @@ static int input_kind(const char *arg, enum input *kind, char **path)
 	}
 	snprintf(*path, pl, "%.*s/%s", (int)dl, arg, first);
 	free(first);
-	*kind = IN_DUMPI;
+	*kind = k;
 	return 0;
 }
 
@@ -307,6 +322,15 @@ static int read_dumpi(void *ctx, size_t r, const struct tr_options *to, struct t
 	(void)to;
 	*path = tr_dumpi_path(ctx, r);
 	return tr_dumpi_read(ctx, r, t, err, errlen);
+}
+
+/* The trace source of an OTF2 archive: ctx is the struct tr_otf2. */
+static int read_otf2(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+                     const char **path, char *err, size_t errlen)
+{
+	(void)to;
+	*path = tr_otf2_path(ctx);
+	return tr_otf2_read(ctx, r, t, err, errlen);
 }
 
 /* A whole decimal number (no sign).  Returns 0 or -1. */
@@ -414,6 +438,7 @@ int main(int argc, char **argv)
 	enum input kind = IN_TEXT;
 	char *run = NULL;
 	struct tr_dumpi *dumpi = NULL;
+	struct tr_otf2 *otf2 = NULL;
 	struct t2g_source src = { 0, NULL, NULL };
 	for (int i = optind; i < argc && !rc; i++) {
 		enum input k;
@@ -424,7 +449,7 @@ int main(int argc, char **argv)
 			for (size_t f = 0; f < fs.n; f++)
 				free(fs.v[f].path);
 			free(fs.v);
-			return util_usage("'%s' is a whole run (DUMPI): give it alone", argv[i]);
+			return util_usage("'%s' is a whole run (DUMPI or OTF2): give it alone", argv[i]);
 		}
 		if (!rc && k != IN_TEXT) {
 			kind = k;
@@ -442,6 +467,17 @@ int main(int argc, char **argv)
 				if (files_add(&fs, tr_dumpi_path(dumpi, i)))
 					rc = util_error("out of memory");
 			if (!rc && files_add(&fs, run))
+				rc = util_error("out of memory");
+		}
+	}
+	if (!rc && kind == IN_OTF2) {
+		if (!(otf2 = tr_otf2_open(run, err, sizeof err))) {
+			rc = util_error_msg(err);
+		} else {
+			src.nranks = tr_otf2_ranks(otf2);
+			src.read = read_otf2;
+			src.ctx = otf2;
+			if (files_add(&fs, run))
 				rc = util_error("out of memory");
 		}
 	}
@@ -508,6 +544,7 @@ int main(int argc, char **argv)
 		t2g_stats_free(&st);
 	}
 	tr_dumpi_close(dumpi);
+	tr_otf2_close(otf2);
 	free(run);
 	for (size_t i = 0; i < fs.n; i++)
 		free(fs.v[i].path);
