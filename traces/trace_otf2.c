@@ -153,6 +153,8 @@ struct tr_otf2 {
 	size_t nlocs, caplocs;
 	uint8_t *locgroup_type;         /* by index (locgroups_ix) */
 	size_t nlocgroups, caplocgroups;
+	int32_t *region_at, *comm_at;   /* index by id (ids below DENSE_MAX), -1 */
+	size_t nregion_at, ncomm_at;
 	uint64_t *ranks;                /* location of each rank */
 	size_t nranks;
 	uint64_t not_ranks;             /* locations that are not MPI ranks */
@@ -176,6 +178,42 @@ static long find_id(const util_kmap *m, uint64_t id)
 {
 	const uint32_t *v = util_kmap_get(m, &id, sizeof id);
 	return v ? (long)*v : -1;
+}
+
+/* Region and communicator ids are small numbers: their indexes are also
+ * kept in arrays by id (up to this id; beyond, the maps are asked). */
+#define DENSE_MAX (1u << 20)
+
+/* The array at[0..*n) of the indexes of map m by id (ids below DENSE_MAX).
+ * Returns 0 or -1 (out of memory). */
+static int dense(const util_kmap *m, int32_t **at, size_t *n)
+{
+	size_t max = 0;
+	for (size_t i = 0; i < m->nent; i++) {
+		uint64_t id;
+		memcpy(&id, m->arena + m->ent[i].off, sizeof id);
+		if (id < DENSE_MAX && id + 1 > max)
+			max = (size_t)id + 1;
+	}
+	*n = max;
+	*at = malloc((max ? max : 1) * sizeof **at);
+	if (!*at)
+		return -1;
+	for (size_t i = 0; i < max; i++)
+		(*at)[i] = -1;
+	for (size_t i = 0; i < m->nent; i++) {
+		uint64_t id;
+		memcpy(&id, m->arena + m->ent[i].off, sizeof id);
+		if (id < DENSE_MAX)
+			(*at)[id] = (int32_t)m->ent[i].val;
+	}
+	return 0;
+}
+
+/* The index of region or communicator id, or -1. */
+static long index_of(const int32_t *at, size_t n, const util_kmap *m, uint64_t id)
+{
+	return id < n ? at[id] : id < DENSE_MAX ? -1 : find_id(m, id);
 }
 
 static const char *string_of(const struct tr_otf2 *o, uint32_t id)
@@ -376,6 +414,8 @@ void tr_otf2_close(struct tr_otf2 *o)
 	free(o->locs);
 	free(o->locgroup_type);
 	free(o->ranks);
+	free(o->region_at);
+	free(o->comm_at);
 	free(o->anchor);
 	util_kmap_free(&o->strings_ix);
 	util_kmap_free(&o->regions_ix);
@@ -440,6 +480,11 @@ struct tr_otf2 *tr_otf2_open(const char *anchor, char *err, size_t errlen)
 	}
 	if (o->resolution == 0) {
 		snprintf(err, errlen, "%s: error: the definitions have no clock (timer resolution)", anchor);
+		goto done;
+	}
+	if (dense(&o->regions_ix, &o->region_at, &o->nregion_at) ||
+	    dense(&o->comms_ix, &o->comm_at, &o->ncomm_at)) {
+		snprintf(err, errlen, "%s: error: out of memory", anchor);
 		goto done;
 	}
 	rc = find_ranks(o, err, errlen);
@@ -541,7 +586,7 @@ static double us(const struct lread *l, OTF2_TimeStamp t)
 /* Sets the communicator fields of call c for OTF2 communicator id. */
 static void set_comm(const struct lread *l, struct tr_call *c, uint32_t id)
 {
-	long i = find_id(&l->o->comms_ix, id);
+	long i = index_of(l->o->comm_at, l->o->ncomm_at, &l->o->comms_ix, id);
 	c->comm = id;
 	if (i >= 0 && l->cv[i].members) {
 		c->comm_rank = l->cv[i].me;
@@ -860,7 +905,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 {
 	double t;
 	struct lread *l = ev(data, time, &t);
-	long rg = find_id(&l->o->regions_ix, region);
+	long rg = index_of(l->o->region_at, l->o->nregion_at, &l->o->regions_ix, region);
 	(void)loc;
 	(void)pos;
 	(void)attrs;
@@ -883,7 +928,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 {
 	double t;
 	struct lread *l = ev(data, time, &t);
-	long rg = find_id(&l->o->regions_ix, region);
+	long rg = index_of(l->o->region_at, l->o->nregion_at, &l->o->regions_ix, region);
 	size_t k = l->nstk;
 	(void)loc;
 	(void)pos;

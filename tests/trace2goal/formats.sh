@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Tests of trace2goal's binary trace formats (docs/trace2goal.md, "DUMPI
-# traces"): the public DUMPI trace of ../shared/traces (skipped where
-# ../shared is absent) converted and simulated with exact figures, traces
-# written here by mkdumpi.py (communicators made by MPI_Comm_create and
-# MPI_Comm_split, a wildcard receive, nonblocking calls, records that are
-# not MPI), and damaged copies (cut short, bytes changed): an error naming
-# the file, exit status 1, never a crash.  Run by tests/trace2goal/run.sh.
+# traces" and "OTF2 archives"): the public DUMPI trace and OTF2 archive of
+# ../shared/traces (skipped where ../shared is absent) converted and
+# simulated with exact figures; traces written here by mkdumpi.py
+# (communicators made by MPI_Comm_create and MPI_Comm_split, a wildcard
+# receive, nonblocking calls, records that are not MPI) and archives by
+# mkotf2.py (python3-otf2; skipped without it); damaged copies (cut short,
+# bytes changed, files missing): an error naming the file, exit status 1,
+# never a crash.  The OTF2 checks are skipped when trace2goal was built
+# without the OTF2 library.  Run by tests/trace2goal/run.sh.
 # Usage: tests/trace2goal/formats.sh BUILD_DIR
 set -u
 B=${1:-build}
@@ -204,4 +207,164 @@ rm "$tmp/dc/comm-0002.bin"
 "$T2G" "$tmp/dc" >/dev/null 2>"$tmp/err"
 check "DUMPI: a missing rank file" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm.meta:2:1: error: the trace is of a run on 4 ranks, but there is no trace of rank 2: $tmp/dc/comm-0002.bin: No such file or directory"
+
+# ---- OTF2 ---------------------------------------------------------------------
+if "$T2G" --help | grep -q 'no OTF2 library'; then
+	skip "OTF2 archives" "trace2goal built without the OTF2 library (libopen-trace-format2-dev)"
+	exit $st
+fi
+O=$SHARED/otf2-mpi-coverage
+if [ ! -e "$O/traces.otf2" ]; then
+	skip "OTF2 mpi-coverage (10 ranks)" "$O is absent"
+else
+	# Score-P 2.0.2 records no event for the nonblocking collectives
+	# (Iallgather, Ialltoall, Iallreduce): they are skipped with a warning
+	# per rank and name, and counted
+	"$T2G" --stats "$O/traces.otf2" -o "$tmp/cov.goal" 2>"$tmp/cov.err"
+	check "OTF2 mpi-coverage: converted, a warning per rank for each of 3 calls" \
+		"$?: $(grep -c 'the trace does not record its communicator, peer or size; skipped' "$tmp/cov.err")" "0: 30"
+	check "OTF2 mpi-coverage: --stats" "$(grep -v ': warning: ' "$tmp/cov.err")" "ranks          10
+ops            15332
+  send         4420
+  recv         4420
+  calc         6492
+collectives    1200
+skipped calls  1080
+  MPI_Iallgather 360
+  MPI_Iallreduce 360
+  MPI_Ialltoall 360
+calc time      12765323 ns
+traced time    96849502 ns"
+	check "OTF2 mpi-coverage: simulated time (default parameters)" "$(finish "$tmp/cov.goal")" \
+		"Maximum finishing time at host 7: 23175651 (0.023175651 s)"
+	"$T2G" -q "$O" -o "$tmp/cov-dir.goal"
+	if cmp -s "$tmp/cov.goal" "$tmp/cov-dir.goal"; then
+		ok "OTF2 mpi-coverage: the folder gives the same schedule as the anchor"
+	else
+		fail "OTF2 mpi-coverage: the folder gives the same schedule as the anchor"
+	fi
+	"$T2G" --strict "$O/traces.otf2" >/dev/null 2>"$tmp/err"
+	check "OTF2 mpi-coverage: --strict: a call without its communicator is an error" \
+		"$?: $(cat "$tmp/err")" \
+		"1: $O/traces.otf2: error: event 467: rank 0: MPI_Iallgather: the trace does not record its communicator, peer or size (--strict)"
+	# the messages of each GOAL comm: the world's point-to-point (0) and
+	# collective (1) contexts, and those of the communicators of 2 ranks
+	# (pairs of ranks 0-6, 1-7, 2-8, 3-9 from MPI_Comm_split) and of 1 rank
+	# (ranks 4 and 5 alone: a message to themselves)
+	check "OTF2 mpi-coverage: the messages of each communicator" \
+		"$(awk '/: (send|recv) /{c=0; for(i=1;i<=NF;i++) if($i=="comm") c=$(i+1); n[c]++}
+			END { for (k in n) print k, n[k] }' "$tmp/cov.goal" | sort -n | tr '\n' ' ')" \
+		"0 960 1 5352 2 192 3 152 6 96 10 192 11 152 14 96 18 192 19 152 22 96 26 192 27 152 30 96 36 96 38 96 42 96 44 96 48 96 54 96 60 96 66 96 "
+	# each message of a communicator of 2 ranks stays between its members
+	got=$(awk '/^rank /{r=$2} /: (send|recv) /{c=0; for(i=1;i<=NF;i++) if($i=="comm") c=$(i+1)
+		if (c >= 2) { n++; if (r % 6 != $5 % 6) bad++ } }
+		END { printf "%d %d", n, bad }' "$tmp/cov.goal")
+	check "OTF2 mpi-coverage: the sub-communicators' messages stay between their members" "$got" "2528 0"
+	"$T2G" -q -x 2 "$O/traces.otf2" -o "$tmp/cov-x2.bin"
+	check "OTF2 mpi-coverage: extrapolated x2 (20 ranks) simulates" "$(finish "$tmp/cov-x2.bin")" \
+		"Maximum finishing time at host 16: 26323729 (0.026323729 s)"
+fi
+
+# archives written here need the OTF2 library's Python bindings
+PY=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null && "$p" -c 'import otf2' 2>/dev/null; then
+		PY=$p
+		break
+	fi
+done
+if [ -z "$PY" ]; then
+	skip "OTF2 archives written by mkotf2.py" "python3-otf2 not installed"
+	exit $st
+fi
+"$PY" tests/trace2goal/mkotf2.py cover "$tmp/oc"
+if "$T2G" --strict --stats "$tmp/oc/traces.otf2" -o "$tmp/oc.goal" 2>"$tmp/oc.err"; then
+	ok "OTF2 cover: converted with --strict (records that are not MPI are no error)"
+else
+	fail "OTF2 cover: converted with --strict" "$(head -3 "$tmp/oc.err")"
+fi
+check "OTF2 cover: --stats (what is not MPI counted)" "$(cat "$tmp/oc.err")" "ranks          4
+ops            66
+  send         16
+  recv         16
+  calc         34
+collectives    10
+skipped calls  15
+  (OTF2 Enter/Leave of regions that are not MPI) 9
+  (OTF2 Leave without its Enter) 1
+  (OTF2 measurement on/off) 2
+  (OTF2 records that are not MPI) 2
+  (OTF2 regions entered and never left) 1
+calc time      46000 ns
+traced time    20498 ns"
+# Hand-checked: rank 1's receive takes the sender its event names (rank 0);
+# ranks 2 and 3 exchange 8 bytes (Isend, Irecv); the Allreduce of 8 bytes
+# (Score-P: 16 sent in all) is one exchange between ranks 1 and 3 in the
+# collective context of their communicator (comm 3: rank 1 defines it
+# first after the world); the Bcast of 50 bytes (200 sent by the root)
+# goes 0 -> 1, 0 -> 2, 1 -> 3 (binomial) in the world's collective context
+# (comm 1); the Ibarrier (dissemination, 2 rounds) has tags of its own
+check "OTF2 cover: the messages of every rank" \
+	"$(awk '/^rank /{r=$2} /: (send|recv) /{$1=""; print r":"$0}' "$tmp/oc.goal")" "0: send 100b to 1 tag 0
+0: send 50b to 1 tag 1 comm 1
+0: send 50b to 2 tag 2 comm 1
+0: send 0b to 1 tag 3 comm 1
+0: recv 0b from 3 tag 3 comm 1
+0: send 0b to 2 tag 4 comm 1
+0: recv 0b from 2 tag 4 comm 1
+1: recv 100b from 0 tag 0
+1: send 8b to 3 tag 5 comm 3
+1: recv 8b from 3 tag 5 comm 3
+1: recv 50b from 0 tag 1 comm 1
+1: send 50b to 3 tag 2 comm 1
+1: send 0b to 2 tag 3 comm 1
+1: recv 0b from 0 tag 3 comm 1
+1: send 0b to 3 tag 4 comm 1
+1: recv 0b from 3 tag 4 comm 1
+2: send 8b to 3 tag 6
+2: recv 8b from 3 tag 6
+2: recv 50b from 0 tag 2 comm 1
+2: send 0b to 3 tag 3 comm 1
+2: recv 0b from 1 tag 3 comm 1
+2: send 0b to 0 tag 4 comm 1
+2: recv 0b from 0 tag 4 comm 1
+3: send 8b to 2 tag 6
+3: recv 8b from 2 tag 6
+3: send 8b to 1 tag 5 comm 3
+3: recv 8b from 1 tag 5 comm 3
+3: recv 50b from 1 tag 2 comm 1
+3: send 0b to 0 tag 3 comm 1
+3: recv 0b from 2 tag 3 comm 1
+3: send 0b to 1 tag 4 comm 1
+3: recv 0b from 1 tag 4 comm 1"
+check "OTF2 cover: simulated time (default parameters)" "$(finish "$tmp/oc.goal")" \
+	"Maximum finishing time at host 2: 39836 (0.000039836 s)"
+# the Ibarrier's program position on rank 0: the computation after it (l13:
+# 3000 ns of the region that is not MPI and the gaps around it) waits only
+# for its 3 first ops to start (a calc 0 over irequires, l12), and the Wait
+# (l14) for the join of its last ops (l11)
+check "OTF2 cover: the Ibarrier overlaps the region that is not MPI" \
+	"$(awk '/^rank 0/{r=1} /^rank 1/{r=0} r' "$tmp/oc.goal" | grep -E 'irequires|^l13|^l14 requires')" \
+	"l12 irequires l7
+l12 irequires l8
+l12 irequires l10
+l13: calc 4500
+l13 requires l12
+l14 requires l13
+l14 requires l11"
+# damaged archives
+broken() {
+	local name=$1
+	shift
+	rm -rf "$tmp/ob" && cp -r "$tmp/oc" "$tmp/ob"
+	"$@"
+	damaged "OTF2: $name" "$tmp/ob/traces.otf2" "$tmp/ob/traces.otf2" && ok "OTF2: $name: an error, exit status 1"
+}
+cut_half() { head -c $(( $(stat -c %s "$1") / 2 )) "$1" >"$tmp/x" && cp "$tmp/x" "$1"; }
+broken "no definitions file" rm "$tmp/ob/traces.def"
+broken "an empty definitions file" cp /dev/null "$tmp/ob/traces.def"
+broken "rank 2's events cut in half" cut_half "$tmp/ob/traces/2.evt"
+broken "rank 2's events cut to 20 bytes" sh -c "head -c 20 '$tmp/oc/traces/2.evt' >'$tmp/ob/traces/2.evt'"
+broken "no events file of rank 2" rm "$tmp/ob/traces/2.evt"
+broken "no anchor file" rm "$tmp/ob/traces.otf2"
 exit $st
