@@ -42,7 +42,7 @@ for p in python3 /usr/bin/python3; do
 		break
 	fi
 done
-if "$B/bin/trace2goal" --help | grep -q 'no OTF2 library' || [ -z "$PY" ]; then
+if "$B/bin/trace2goal" --help | grep -q 'reads no OTF2' || [ -z "$PY" ]; then
 	echo "OTF2: skipped (no OTF2 library or no python3-otf2)"
 else
 	"$PY" tests/trace2goal/mkotf2.py big "$W/otf2" 10000 16

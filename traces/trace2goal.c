@@ -35,8 +35,8 @@ static void usage(FILE *f)
 	        "number before '.txt' or '.dat' in its name.\n"
 	        "RUN.meta: a DUMPI trace (the .meta file names the rank files\n"
 	        "PREFIX-NNNN.bin beside it).  ARCHIVE.otf2: the anchor file of an OTF2\n"
-	        "archive (Score-P's traces.otf2), its MPI ranks%s.  A folder holding one\n"
-	        ".meta or .otf2 file is read as that file.\n"
+	        "archive (Score-P's traces.otf2), its MPI ranks.  A folder holding one\n"
+	        ".meta or .otf2 file is read as that file.\n%s"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -57,7 +57,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
 	        "...), 2 bad options.\n",
-	        tr_otf2_supported() ? "" : " (not in this build: no OTF2 library)");
+	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n");
 }
 
 /* --list: the classes with their patterns, then every pattern. */

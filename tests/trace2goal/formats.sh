@@ -209,7 +209,7 @@ check "DUMPI: a missing rank file" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm.meta:2:1: error: the trace is of a run on 4 ranks, but there is no trace of rank 2: $tmp/dc/comm-0002.bin: No such file or directory"
 
 # ---- OTF2 ---------------------------------------------------------------------
-if "$T2G" --help | grep -q 'no OTF2 library'; then
+if "$T2G" --help | grep -q 'reads no OTF2'; then
 	skip "OTF2 archives" "trace2goal built without the OTF2 library (libopen-trace-format2-dev)"
 	exit $st
 fi
