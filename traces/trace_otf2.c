@@ -87,6 +87,9 @@ static char otf2_msg[300];
 
 static OTF2_ErrorCode on_error(void *data, const char *file, uint64_t line, const char *fn,
                                OTF2_ErrorCode code, const char *fmt, va_list va)
+	__attribute__((format(printf, 6, 0)));
+static OTF2_ErrorCode on_error(void *data, const char *file, uint64_t line, const char *fn,
+                               OTF2_ErrorCode code, const char *fmt, va_list va)
 {
 	char m[240];
 	(void)data;
