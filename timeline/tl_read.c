@@ -60,8 +60,7 @@ static void take_head(tl_file *tl, const tl_head *h)
 	tl->old_G = h->old_G;
 }
 
-/* Lane of rank, or UINT32_MAX when it is not drawn. */
-static uint32_t lane_of(const tl_file *tl, uint64_t rank)
+uint32_t tl_lane_of(const tl_file *tl, uint64_t rank)
 {
 	uint32_t lo = 0, hi = tl->nlanes;
 	while (lo < hi) {
@@ -175,7 +174,7 @@ static int do_interval(rd *r, const tl_rec *x)
 		r->last_osend_start = start;
 		r->last_osend_cpu = (uint16_t)unit;
 	}
-	uint32_t lane = lane_of(tl, rank);
+	uint32_t lane = tl_lane_of(tl, rank);
 	if (lane == UINT32_MAX)
 		return 0;
 	tl_bar b = { start, end, lane, (uint16_t)unit, (uint8_t)k, 0, 0 };
@@ -240,8 +239,8 @@ static int do_transmission(rd *r, const tl_rec *x)
 	m.arrival = x->arrival;
 	if (m.arrival > tl->tmax)
 		tl->tmax = m.arrival;
-	m.src_lane = lane_of(tl, x->src);
-	m.dst_lane = lane_of(tl, x->dst);
+	m.src_lane = tl_lane_of(tl, x->src);
+	m.dst_lane = tl_lane_of(tl, x->dst);
 	if (tl->version != 2 && r->have_last_osend && r->last_osend_rank == x->src &&
 	    r->last_osend_start == x->start)
 		m.src_cpu = r->last_osend_cpu;

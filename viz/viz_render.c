@@ -426,19 +426,6 @@ static int clip(const lay *l, double *t1, double *y1, double *t2, double *y2)
 	return 1;
 }
 
-/* Lane of rank, or UINT32_MAX when it is not drawn. */
-static uint32_t lane_of(const tl_file *tl, uint64_t rank)
-{
-	uint32_t lo = 0, hi = tl->nlanes;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (tl->lane_rank[mid] < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < tl->nlanes && tl->lane_rank[lo] == rank ? lo : UINT32_MAX;
-}
 
 /* The critical path (viz_render_opts.path): an outline around the bar of
  * each CPU and NIC link, a red arrow for each message in flight, each in
@@ -454,14 +441,14 @@ static void draw_path(cv *c, const lay *l)
 		if (k->end_ns < l->from || k->start_ns > l->from + l->range)
 			continue;
 		int place = tl_link_place[k->kind];
-		uint32_t lane = lane_of(tl, k->rank), peer = UINT32_MAX;
+		uint32_t lane = tl_lane_of(tl, k->rank), peer = UINT32_MAX;
 		if (lane == UINT32_MAX)
 			continue;
 		if (place == 0 && k->unit >= tl->cpu_rows)
 			continue;
 		if (place == 1 && k->unit >= l->nic_rows)
 			continue;
-		if (place == 2 && (peer = lane_of(tl, k->peer)) == UINT32_MAX)
+		if (place == 2 && (peer = tl_lane_of(tl, k->peer)) == UINT32_MAX)
 			continue;
 		int n = snprintf(tip, sizeof tip, "critical path, step %" PRIu64 ": %s\nrank %" PRIu64
 		                 " %s %" PRIu32 ": %" PRIu64 " .. %" PRIu64 " ns (%" PRIu64 " ns)",
