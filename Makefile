@@ -119,7 +119,7 @@ $(shell mkdir -p $(B)/bin $(B)/tests $(B)/lib $(B)/gen)
 # The flags files: rewritten only when the compiler or a flag differs from
 # the last build in $(B) (make CFLAGS=-O0 rebuilds, plain make rebuilds
 # again).  Not by the goals that only run a make of their own.
-CC_FLAGS_NOW = $(CC) $(ALL_CFLAGS) | $(GEN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS)
+CC_FLAGS_NOW = $(CC) $(ALL_CFLAGS) | $(GEN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS) | $(OTF2_CFLAGS) $(OTF2_LIBS)
 MPI_FLAGS_NOW = OMPI_CC=$(OMPI_CC) MPICH_CC=$(MPICH_CC) $(MPICC) $(MPI_CFLAGS) | $(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS)
 ifneq ($(filter-out clean deps test fuzz example,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(CC_FLAGS_NOW))
@@ -153,8 +153,9 @@ test-run: all
 FUZZ_SECONDS ?= 20
 fuzz: deps
 	$(MAKE) --no-print-directory SAN=fuzz WERROR=$(CI_WERROR) build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
-		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g \
-		build/fuzz/fuzz_timeline build/fuzz/fuzz_sweep build/fuzz/fuzz_noise build/fuzz/bin/goalc
+		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g build/fuzz/fuzz_dumpi \
+		build/fuzz/fuzz_timeline build/fuzz/fuzz_path build/fuzz/fuzz_sweep build/fuzz/fuzz_noise \
+		build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 # The differential test against tests/refsim/refsim.py at length: random

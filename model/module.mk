@@ -8,7 +8,7 @@ MODEL_OBJS := $(MODEL_SRCS:%.c=$(B)/obj/%.o)
 OBJS += $(MODEL_OBJS) $(B)/obj/model/loggops_model.o
 TOOLS += $(B)/bin/loggops-model
 
-$(MODEL_OBJS) $(B)/obj/model/loggops_model.o: ALL_CFLAGS += -I sim -I schedgen
+$(MODEL_OBJS) $(B)/obj/model/loggops_model.o: ALL_CFLAGS += -I sim -I timeline -I schedgen
 
 $(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) $(B)/obj/sim/params.o \
 		$(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
@@ -17,6 +17,6 @@ $(B)/bin/loggops-model: $(B)/obj/model/loggops_model.o $(MODEL_OBJS) $(SG_OBJS) 
 # Unit test: every formula against the simulator in its domain.
 TEST_PROGS += $(B)/tests/model_formula_test
 OBJS += $(B)/obj/tests/model/formula_test.o
-$(B)/obj/tests/model/formula_test.o: ALL_CFLAGS += -I sim -I schedgen -I model -I tests
+$(B)/obj/tests/model/formula_test.o: ALL_CFLAGS += -I sim -I timeline -I schedgen -I model -I tests
 $(B)/tests/model_formula_test: $(B)/obj/tests/model/formula_test.o $(MODEL_OBJS) $(SG_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@

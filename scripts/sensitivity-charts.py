@@ -72,12 +72,12 @@ def panel(x0, y0, name, prog, curve):
                'stroke-width="1"/>' % (x, Y(ymin), x, Y(ymin) + 4))
     for i in range(5):
         v = lmax * i / 4
-        out.append('<text x="%.1f" y="%.1f" font-size="9" text-anchor="middle">%d</text>'
-                   % (X(v), y0 + MT + ph + 12, round(v)))
+        out.append('<text x="%.1f" y="%.1f" font-size="9" text-anchor="middle">%s</text>'
+                   % (X(v), y0 + MT + ph + 12, "%.4g" % (v / 1000)))
         w = ymin + (ymax - ymin) * i / 4
         out.append('<text x="%.1f" y="%.1f" font-size="9" text-anchor="end">%.3f</text>'
                    % (x0 + ML - 3, Y(w) + 3, w))
-    out.append('<text x="%.1f" y="%.1f" font-size="10" text-anchor="middle">L (ns)</text>'
+    out.append('<text x="%.1f" y="%.1f" font-size="10" text-anchor="middle">L (us)</text>'
                % (x0 + ML + pw / 2, y0 + H - 8))
     return out
 

@@ -3,10 +3,12 @@
 #
 #   scripts/sensitivity-study.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, build/sens-study)
 #
-# 1. Collectives (schedgen, 8-byte messages, default LogGP parameters) at
-#    P = 2^10 .. 2^MAXLOG (even powers): loggopsim --tolerance 1,2,5 --json,
+# 1. Collectives (schedgen, default LogGP parameters): binomial broadcast,
+#    dissemination and recursive-doubling allreduce of 8 bytes at P = 2^10 ..
+#    2^MAXLOG, linear scatter of 8 bytes at 2^6 .. 2^12 and ring allreduce of
+#    1 MiB at 2^4 .. 2^10 (even powers): loggopsim --tolerance 1,2,5 --json,
 #    one row per run in OUT_DIR/collectives.csv:
-#      pattern,P,time_ns,dT_dL,dT_do,L1,L2,L5,G1,G2,G5,runs_L,runs_G,wall_s
+#      pattern,bytes,P,time_ns,dT_dL,dT_do,L1,L2,L5,G1,G2,G5,runs_L,runs_G,wall_s
 #    (L1 = the largest L with T at most 1% more; "inf" where unbounded).
 # 2. The traced programs of tests/trace2goal/apps (and Sweep3D from
 #    ../shared/traces where present), converted with trace2goal: the same
@@ -47,18 +49,24 @@ print(",".join([name, p, str(j["time_ns"]), str(c["L"]), str(c["o"])] + Ls + Gs
 PY
 }
 
-head='pattern,P,time_ns,dT_dL,dT_do,L1,L2,L5,G1,G2,G5,runs_L,runs_G,wall_s'
+head='pattern,bytes,P,time_ns,dT_dL,dT_do,L1,L2,L5,G1,G2,G5,runs_L,runs_G,wall_s'
 echo "$head" >"$OUT/collectives.csv"
-for pat in bcast_binomial allreduce_dissemination allreduce_recdoub; do
-	for lg in $(seq 10 2 "$MAXLOG"); do
-		"$B/schedgen" "$pat" -s $((1 << lg)) -d 8 -o "$tmp/s.bin"
-		row "$pat" $((1 << lg)) "$tmp/s.bin" >>"$OUT/collectives.csv"
-		echo "sensitivity-study: $pat P=2^$lg" >&2
+while read -r pat bytes lo hi; do
+	for lg in $(seq "$lo" 2 "$hi"); do
+		"$B/schedgen" "$pat" -s $((1 << lg)) -d "$bytes" -o "$tmp/s.bin"
+		row "$pat,$bytes" $((1 << lg)) "$tmp/s.bin" >>"$OUT/collectives.csv"
+		echo "sensitivity-study: $pat ${bytes}B P=2^$lg" >&2
 	done
-done
+done <<EOF
+bcast_binomial 8 10 $MAXLOG
+allreduce_dissemination 8 10 $MAXLOG
+allreduce_recdoub 8 10 $MAXLOG
+scatter_linear 8 6 12
+allreduce_ring 1048576 4 10
+EOF
 rm -f "$tmp/s.bin"
 
-echo "$head" | sed 's/^pattern/program/' >"$OUT/programs.csv"
+echo "$head" | sed 's/^pattern,bytes/program/' >"$OUT/programs.csv"
 progs=(lammps:tests/trace2goal/apps/lammps netpipe:tests/trace2goal/apps/netpipe
        scalapack:tests/trace2goal/apps/scalapack mumps:tests/trace2goal/apps/mumps)
 [ -d "$ROOT/../shared/traces/sweep3d-2x2" ] && progs+=(sweep3d:../shared/traces/sweep3d-2x2)

@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "sweep.h"
 #include "timeline.h"
+#include "tl_trace_json.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -34,6 +35,12 @@ static void usage(FILE *f)
 "                        -L/-o/-g/-G/-O then set that value in every range,\n"
 "                        -S sets S\n"
 "  -V, --vizfile FILE    write the timeline (docs/timeline.md) to FILE\n"
+"      --trace-json FILE write the timeline as trace-event JSON to FILE while\n"
+"                        the run goes on, for ui.perfetto.dev or chrome://tracing\n"
+"                        (docs/perfetto.md); with -V both are written\n"
+"      --window T0..T1   trace JSON: only what overlaps T0..T1 (ns, or with a\n"
+"                        unit: 12us, 1.5ms; either end may be left out)\n"
+"      --ranks LIST      trace JSON: only these ranks, e.g. 0-15,32\n"
 "\n"
 "noise and stragglers (docs/noise.md):\n"
 "      --noise-trace FILE  detours from a noise trace ('START DURATION' in ns\n"
@@ -49,7 +56,8 @@ static void usage(FILE *f)
 "                        under way and those that start within its length)\n"
 "      --seed N          seed of the ranks' offsets (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
-"                        0,17-31:1.5 (repeatable)\n"
+"                        0,17-31:1.5 (repeatable)\n");
+	fprintf(f,
 "critical path and sensitivity (docs/sensitivity.md):\n"
 "      --critical-path FILE  write the chain of activities that sets the\n"
 "                        finishing time T to FILE (CSV); the summary gives T\n"
@@ -333,9 +341,9 @@ static int put_finish(FILE *f, void *ctx)
 		if (!on)
 			return -1;
 		for (size_t i = 0; i < o->path->n; i++) {
-			const sim_link *k = &o->path->link[i];
-			if (k->kind != SIM_LINK_WIRE)
-				on[k->rank] += k->end - k->start;
+			const tl_link *k = &o->path->link[i];
+			if (k->kind != TL_LINK_WIRE)
+				on[k->rank] += k->end_ns - k->start_ns;
 		}
 	}
 	fprintf(f, "rank,finish_ns%s%s\n", on ? ",cp_ns,slack_ns" : "",
@@ -358,7 +366,7 @@ static int put_finish(FILE *f, void *ctx)
 	return ferror(f) ? -1 : 0;
 }
 
-/* The critical path file. */
+/* The critical path file (timeline/tl_path.h), with the ops' labels. */
 typedef struct path_out {
 	const goal_sched *s;
 	const sim_path *path;
@@ -367,7 +375,21 @@ typedef struct path_out {
 static int put_path(FILE *f, void *ctx)
 {
 	const path_out *o = ctx;
-	return sens_write_path(f, o->s, o->path);
+	return tl_path_write(f, o->path->link, o->path->n);
+}
+
+/* Give the path's links the labels of their ops (the sender's for a
+ * received message's links) in a new array of buffers (*buf, to free). */
+static int label_path(const goal_sched *s, sim_path *p, char (**buf)[256])
+{
+	if (!(*buf = calloc(p->n ? p->n : 1, sizeof **buf)))
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		tl_link *k = &p->link[i];
+		uint64_t owner = k->kind == TL_LINK_RECV || k->kind == TL_LINK_RNIC ? k->peer : k->rank;
+		k->label = goal_op_label(s, owner, (uint32_t)k->op, (*buf)[i], sizeof (*buf)[i]);
+	}
+	return 0;
 }
 
 /* The queue statistics over all ranks. */
@@ -544,11 +566,81 @@ out:
 	return status;
 }
 
+/* --trace-json FILE (docs/perfetto.md): the timeline goes through a pipe
+ * to a converter thread (timeline/tl_trace_json.h), which writes FILE and,
+ * with -V, copies the text to the -V file. */
+typedef struct trace_json {
+	const char *path, *window, *ranks;
+	tl_json_opts o;
+	uint64_t *rg;
+	util_out out;
+	tl_json_pipe *pipe;
+} trace_json;
+
+/* Check the options: 0, or the exit status after the message. */
+static int trace_json_opts(trace_json *t)
+{
+	char err[256];
+	t->o.to = TL_NONE;
+	if (!t->path && (t->window || t->ranks))
+		return util_usage("--window and --ranks need --trace-json");
+	if (t->window) {
+		num_err e = num_window_parse(t->window, strlen(t->window), &t->o.from, &t->o.to);
+		if (e == NUM_EMPTY)
+			return util_usage("--window '%s' ends before it starts", t->window);
+		if (e != NUM_OK)
+			return util_usage("bad window '%s' for --window (expected T0..T1, e.g. 10us..25us)",
+			                  t->window);
+	}
+	if (t->ranks && num_ranks_parse(t->ranks, &t->rg, &t->o.nranges, err, sizeof err))
+		return util_usage("%s", err);
+	t->o.ranges = t->rg;
+	return 0;
+}
+
+/* Open the JSON and start the converter, which copies the text to tee
+ * (NULL: none): the stream to write the timeline to, or NULL after the
+ * message in err. */
+static FILE *trace_json_start(trace_json *t, FILE *tee, char *err, size_t n)
+{
+	static char jbuf[1 << 20], pbuf[1 << 20];
+	if (util_out_open(&t->out, t->path, NULL, 0, 0, err, n))
+		return NULL;
+	setvbuf(t->out.f, jbuf, _IOFBF, sizeof jbuf);
+	t->o.tee = tee;
+	FILE *w = tl_json_pipe_start(&t->pipe, t->out.f, "<timeline>", &t->o, err, n);
+	if (!w) {
+		util_out_abort(&t->out);
+		return NULL;
+	}
+	setvbuf(w, pbuf, _IOFBF, sizeof pbuf);
+	return w;
+}
+
+/* Wait for the converter; ok: append the critical path (n links) and close
+ * the JSON, else give it up.  Returns 0 or 1 (after the message). */
+static int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
+{
+	char err[1024];
+	int st = 0;
+	if (t->pipe && tl_json_pipe_finish(t->pipe, NULL, err, sizeof err) && ok)
+		st = util_error_msg(err);
+	t->pipe = NULL;
+	if (ok && !st) {
+		tl_json_path(t->out.f, path, n);
+		if (util_out_close(&t->out, err, sizeof err))
+			st = util_error_msg(err);
+	}
+	util_out_abort(&t->out);
+	return st;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
 	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT };
+	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
+	       OPT_RANKS };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -582,6 +674,9 @@ int main(int argc, char **argv)
 		{ "sensitivity", no_argument, NULL, OPT_SENS },
 		{ "tolerance", required_argument, NULL, OPT_TOL },
 		{ "qstat", no_argument, NULL, OPT_QSTAT },
+		{ "trace-json", required_argument, NULL, OPT_TJSON },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "ranks", required_argument, NULL, OPT_RANKS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -595,6 +690,9 @@ int main(int argc, char **argv)
 	util_progress pg;
 	sweep_opts so_sw = { 0 };
 	static perturb_opts po;
+	static trace_json tj;
+	sim_path path = { 0 };
+	char (*labels)[256] = NULL;
 
 	char err[1024];
 	util_set_prog("loggopsim");
@@ -656,6 +754,9 @@ int main(int argc, char **argv)
 			for (unsigned k = 1; k < SENS_NPARAMS; k++)
 				memcpy(tol[k], tol[0], sizeof tol[0]);
 			break;
+		case OPT_TJSON: tj.path = optarg; break;
+		case OPT_WINDOW: tj.window = optarg; break;
+		case OPT_RANKS: tj.ranks = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
@@ -681,9 +782,12 @@ int main(int argc, char **argv)
 	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts
 	                    || so_sw.nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
-	if (so_sw.spec && (viz || json || cpath || ntol || qstat))
+	if (so_sw.spec && (viz || json || cpath || ntol || qstat || tj.path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
-		                  "--tolerance or --qstat");
+		                  "--tolerance, --qstat or --trace-json");
+	int tst = trace_json_opts(&tj);
+	if (tst)
+		return tst;
 	if (so_sw.svg && !so_sw.rel)
 		return util_usage("--svg needs --relative-to");
 	if (so_sw.rel && so_sw.nparts > 1)
@@ -695,8 +799,8 @@ int main(int argc, char **argv)
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
 	                         po.trace };
-	const char *outs[] = { viz, csv, so_sw.svg, cpath };
-	for (size_t i = 0; i < 4; i++)
+	const char *outs[] = { viz, csv, so_sw.svg, cpath, tj.path };
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
 		if (outs[i] && util_out_check(outs[i], inputs, 4, err, sizeof err))
 			return util_error_msg(err);
 	int pst = perturb_setup(&po);
@@ -729,23 +833,29 @@ int main(int argc, char **argv)
 	FILE *tl = NULL;
 	util_out tlo = { 0 };
 	static char tlbuf[1 << 20];
-	if (viz) {
-		if (util_out_open(&tlo, viz, NULL, 0, 0, err, sizeof err)) {
+	if (viz || tj.path) {
+		if (viz && util_out_open(&tlo, viz, NULL, 0, 0, err, sizeof err)) {
 			goal_sched_close(&s);
 			return util_error_msg(err);
 		}
-		tl = tlo.f;
-		setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
+		if ((tl = tlo.f))
+			setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
+		if (tj.path && !(tl = trace_json_start(&tj, tlo.f, err, sizeof err))) {
+			util_out_abort(&tlo);
+			goal_sched_close(&s);
+			return util_error_msg(err);
+		}
 		loggp_range trg[SIM_MAX_RANGES];
 		tl_write_header(tl, s.nranks, pp->S, s.ncpus, s.nnics, trg,
 		                timeline_ranges(&pset, trg));
 	}
 
-	int critical = cpath || sens || ntol;
+	int critical = cpath || sens || ntol || tj.path;
 	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
+		trace_json_end(&tj, NULL, 0, 0);
 		util_out_abort(&tlo);
 		goal_sched_close(&s);
 		return 1;
@@ -760,8 +870,19 @@ int main(int argc, char **argv)
 		status = util_error("%s", err);
 		goto out;
 	}
-	/* The timeline of an incomplete run is kept: it shows what happened. */
-	if (tl && util_out_close(&tlo, err, sizeof err))
+	/* The timeline of an incomplete run is kept: it shows what happened;
+	 * the trace JSON of a complete one ends with the critical path. */
+	if (res.complete && critical && sim_critical_path(m, &res, &path, err, sizeof err))
+		status = util_error("%s", err);
+	else if (res.complete && critical && label_path(&s, &path, &labels))
+		status = util_error("out of memory");
+	if (status) {
+		trace_json_end(&tj, NULL, 0, 0);
+		goto out;
+	}
+	if (tj.path && trace_json_end(&tj, path.link, path.n, 1))
+		status = 1;
+	if (tlo.f && util_out_close(&tlo, err, sizeof err))
 		status = util_error_msg(err);
 	if (!res.complete) {
 		util_error("incomplete run: %" PRIu64 " of %" PRIu64 " ranks stuck, %" PRIu64 " of %"
@@ -773,11 +894,6 @@ int main(int argc, char **argv)
 			       ", \"ops_never_started\": %" PRIu64 "}\n", s.nranks, res.stuck_ranks,
 			       s.nops - res.ops_started);
 		status = 1;
-		goto out;
-	}
-	sim_path path = { 0 };
-	if (critical && sim_critical_path(m, &res, &path, err, sizeof err)) {
-		status = util_error("%s", err);
 		goto out;
 	}
 	qstat_sum qs;
@@ -806,10 +922,8 @@ int main(int argc, char **argv)
 		if (sens_tolerance(&s, &pset, perturbed(&po) ? &po.p : NULL, (sens_param)k, &path,
 		                   tol[k], ntol, &runs[k], err, sizeof err))
 			status = util_error("%s", err);
-	if (status) {
-		sim_path_free(&path);
+	if (status)
 		goto out;
-	}
 	if (json) {
 		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
 		sim_pset_json(stdout, &pset);
@@ -863,11 +977,14 @@ int main(int argc, char **argv)
 			       " (rank %" PRIu64 ")\n", qs.searches, mean, qs.searched_max, qs.searched_rank);
 		}
 	}
-	sim_path_free(&path);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = util_error("write failed on standard output");
 out:
+	trace_json_end(&tj, NULL, 0, 0);
 	util_out_abort(&tlo);
+	sim_path_free(&path);
+	free(labels);
+	free(tj.rg);
 	sim_destroy(m);
 	goal_sched_close(&s);
 	sim_noise_free(po.noise);

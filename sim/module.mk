@@ -25,7 +25,7 @@ SIM_TESTS := evq core
 TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
 OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
 
-$(B)/obj/tests/sim/%.o: ALL_CFLAGS += -I sim -I tests
+$(B)/obj/tests/sim/%.o: ALL_CFLAGS += -I sim -I timeline -I tests
 $(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -45,11 +45,11 @@ $(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/si
 # libFuzzer targets (make fuzz builds them with SAN=fuzz): sweeps, noise.
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_noise.o
-$(B)/obj/tests/fuzz/fuzz_noise.o: ALL_CFLAGS += -I sim
+$(B)/obj/tests/fuzz/fuzz_noise.o: ALL_CFLAGS += -I sim -I timeline
 $(B)/fuzz_noise: $(B)/obj/tests/fuzz/fuzz_noise.o $(SIM_LIB) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
-$(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim
+$(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim -I timeline
 $(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
 endif

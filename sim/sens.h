@@ -78,8 +78,4 @@ void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS]);
 void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
                    const size_t ntol[SENS_NPARAMS], const unsigned runs[SENS_NPARAMS]);
 
-/* The path as CSV (docs/sensitivity.md), labels from s.  Returns 0 or -1
- * on a write error. */
-int sens_write_path(FILE *f, const goal_sched *s, const sim_path *p);
-
 #endif

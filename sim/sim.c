@@ -542,6 +542,16 @@ static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, u
 	return CPW_NONE;
 }
 
+/* Where rendezvous send g is in the rdv table, or the empty slot where it
+ * would go (the table must exist). */
+static sim_cprdv *cp_rdv_probe(const sim *m, uint64_t g)
+{
+	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
+	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
+		h = (h + 1) & m->rdv_mask;
+	return &m->rdv[h];
+}
+
 /* The slot of rendezvous send g in the rdv table (inserted if absent);
  * NULL when out of memory (m->fail set). */
 static sim_cprdv *cp_rdv(sim *m, uint64_t g)
@@ -563,15 +573,13 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 				*cp_rdv(m, old[i].key) = old[i];
 		free(old);
 	}
-	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
-	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
-		h = (h + 1) & m->rdv_mask;
-	if (m->rdv[h].key == UINT64_MAX) {
-		m->rdv[h].key = g;
-		m->rdv[h].w = CPW_NONE;
+	sim_cprdv *e = cp_rdv_probe(m, g);
+	if (e->key == UINT64_MAX) {
+		e->key = g;
+		e->w = CPW_NONE;
 		m->rdv_n++;
 	}
-	return &m->rdv[h];
+	return e;
 }
 
 /* ---- Match statistics ------------------------------------------------- */
@@ -2162,18 +2170,6 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 
 /* ---- Critical path --------------------------------------------------------- */
 
-const char *const sim_link_word[SIM_NLINK_KINDS] = {
-#define SIM_X(id, w) w,
-	SIM_LINK_KINDS(SIM_X)
-#undef SIM_X
-};
-
-const char *const sim_via_word[SIM_NVIAS] = {
-#define SIM_X(id, w) w,
-	SIM_VIAS(SIM_X)
-#undef SIM_X
-};
-
 /* The time points of a path: when op g starts; when its CPU or NIC part
  * ends (a calc, a send's o + sO; a send's g + sG); when its message arrives;
  * when the message's handling starts, and its CPU and NIC parts end; when a
@@ -2206,9 +2202,9 @@ static cp_nd setter_node(uint64_t w)
 {
 	static const uint8_t type[] = { [CPW_OPEND] = N_OPEND, [CPW_OPNIC] = N_OPNIC,
 	                                [CPW_HCPU] = N_HCPU, [CPW_HNIC] = N_HNIC, [CPW_RDV] = N_MATCH };
-	static const uint8_t via[] = { [CPW_OPEND] = SIM_VIA_CPU, [CPW_OPNIC] = SIM_VIA_NIC,
-	                               [CPW_HCPU] = SIM_VIA_CPU, [CPW_HNIC] = SIM_VIA_NIC,
-	                               [CPW_RDV] = SIM_VIA_HOLD };
+	static const uint8_t via[] = { [CPW_OPEND] = TL_VIA_CPU, [CPW_OPNIC] = TL_VIA_NIC,
+	                               [CPW_HCPU] = TL_VIA_CPU, [CPW_HNIC] = TL_VIA_NIC,
+	                               [CPW_RDV] = TL_VIA_HOLD };
 	unsigned k = CPW_KIND(w);
 	cp_nd n = { CPW_VAL(w), type[k], via[k] };
 	return n;
@@ -2254,7 +2250,7 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 	case N_START:
 		w = cp_get(m, g, 0);
 		if (CPW_KIND(w) == CPW_ROOT) {
-			*via = SIM_VIA_ROOT;
+			*via = TL_VIA_ROOT;
 			*done = 1;
 		} else if (is_setter(w)) {
 			*pred = setter_node(w);
@@ -2272,7 +2268,7 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 			pred->g = gop_of(m, r, j);
 			pred->type = !req ? N_START : d->kind == GOAL_CALC ? N_OPEND
 			             : d->kind == GOAL_RECV ? N_RECVDONE : d->size > m->S ? N_RDVDONE : N_OPEND;
-			*via = SIM_VIA_DEP;
+			*via = TL_VIA_DEP;
 		} else {
 			return -1;
 		}
@@ -2286,7 +2282,7 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 		w = cp_get(m, g, 1);
 		if (CPW_KIND(w) == CPW_ARRIVAL) {
 			pred->type = N_ARRIVE;
-			*via = SIM_VIA_MSG;
+			*via = TL_VIA_MSG;
 			return 0;
 		}
 		if (!is_setter(w))
@@ -2309,20 +2305,16 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 		return 0;
 	case N_RDVDONE:
 	case N_MATCH:
-		if (!m->rdv)
+		if (!m->rdv || cp_rdv_probe(m, g)->key != g)
 			return -1;
-		for (uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
-		     m->rdv[h].key != UINT64_MAX; h = (h + 1) & m->rdv_mask)
-			if (m->rdv[h].key == g)
-				return match_node(m, g, m->rdv[h].w, pred);
-		return -1;
+		return match_node(m, g, cp_rdv_probe(m, g)->w, pred);
 	default:
 		return -1;
 	}
 }
 
 /* Append link k to p; -1 when out of memory. */
-static int path_add(sim_path *p, size_t *cap, const sim_link *k)
+static int path_add(sim_path *p, size_t *cap, const tl_link *k)
 {
 	if (util_grow(&p->link, cap, p->n + 1, sizeof *p->link))
 		return -1;
@@ -2387,19 +2379,19 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 
 	/* Forward from the root: the times of the nodes and the links. */
 	uint64_t t = 0;
-	uint8_t via = SIM_VIA_ROOT;
+	uint8_t via = TL_VIA_ROOT;
 	for (size_t k = nn; k-- > 0;) {
 		const cp_nd *x = &nd[k];
 		uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
 		const goal_op *op = &rank_ops(m, r)[i];
 		const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
-		sim_link a = { 0 };
+		tl_link a = { 0 };
 		a.rank = r;
 		a.op = i;
 		a.range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
-		a.peer = op->kind == GOAL_CALC ? UINT64_MAX : op->peer;
-		a.start = t;
-		a.via = via;
+		a.peer = op->kind == GOAL_CALC ? 0 : op->peer;
+		a.start_ns = t;
+		a.via = (tl_via)via;
 		act_times at;
 		uint64_t size1 = op->size ? op->size - 1 : 0;
 		int nlinks = 0;
@@ -2411,58 +2403,58 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 		case N_OPEND:
 			if (op->kind == GOAL_CALC) {
 				uint64_t need;
-				t = calc_end(m, r, op, i, noise_off(m, r), a.start, &need);
-				a.kind = SIM_LINK_CALC;
+				t = calc_end(m, r, op, i, noise_off(m, r), a.start_ns, &need);
+				a.kind = TL_LINK_CALC;
 				a.unit = op->cpu;
-				a.calc = op->size;
+				a.calc_ns = op->size;
 			} else {
-				send_times(m, r, op, i, noise_off(m, r), a.start, &at);
+				send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
 				t = at.cpu;
-				a.kind = SIM_LINK_SEND;
+				a.kind = TL_LINK_SEND;
 				a.unit = op->cpu;
-				a.no = 1;
+				a.o = 1;
 				a.O_bytes = size1;
 			}
 			nlinks = 1;
 			break;
 		case N_OPNIC:
-			send_times(m, r, op, i, noise_off(m, r), a.start, &at);
+			send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
 			t = at.nic;
-			a.kind = SIM_LINK_SNIC;
+			a.kind = TL_LINK_SNIC;
 			a.unit = op->nic;
-			a.ng = 1;
+			a.g = 1;
 			a.G_bytes = size1;
 			nlinks = 1;
 			break;
 		case N_ARRIVE:
-			send_times(m, r, op, i, noise_off(m, r), a.start, &at);
-			a.kind = SIM_LINK_SEND;
+			send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
+			a.kind = TL_LINK_SEND;
 			a.unit = op->cpu;
-			a.no = 1;
-			a.end = at.depart;
+			a.o = 1;
+			a.end_ns = at.depart;
 			nlinks = 2;
 			t = at.arrive;
 			break;
 		case N_HCPU:
 		case N_HNIC: {
 			uint32_t q = op->peer;
-			handle_times(m, r, op, i, noise_off(m, q), a.start, &at);
+			handle_times(m, r, op, i, noise_off(m, q), a.start_ns, &at);
 			a.rank = q;
 			a.peer = r;
 			if (x->type == N_HCPU) {
 				t = at.cpu;
-				a.kind = SIM_LINK_RECV;
+				a.kind = TL_LINK_RECV;
 				a.unit = op->cpu;
-				a.no = 1;
+				a.o = 1;
 				if (sim_rate_bytes(pr->G, op->size) >= sim_rate_bytes(pr->O, op->size))
 					a.G_bytes = size1;
 				else
 					a.O_bytes = size1;
 			} else {
 				t = at.nic;
-				a.kind = SIM_LINK_RNIC;
+				a.kind = TL_LINK_RNIC;
 				a.unit = op->nic;
-				a.ng = 1;
+				a.g = 1;
 				a.G_bytes = size1;
 			}
 			nlinks = 1;
@@ -2475,38 +2467,39 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 			goto broken_free;
 		if (nlinks) {
 			if (nlinks == 1)
-				a.end = t;
-			sim_link b = a;
+				a.end_ns = t;
+			tl_link b = a;
 			for (int l = 0; l < nlinks; l++) {
-				sim_link *y = l ? &b : &a;
+				tl_link *y = l ? &b : &a;
 				if (l) {   /* the wire after a send's overhead */
-					b = (sim_link){ 0 };
-					b.kind = SIM_LINK_WIRE;
-					b.via = SIM_VIA_DEPART;
+					b = (tl_link){ 0 };
+					b.kind = TL_LINK_WIRE;
+					b.via = TL_VIA_DEPART;
 					b.rank = r;
 					b.peer = op->peer;
 					b.op = i;
 					b.unit = op->nic;
 					b.range = a.range;
-					b.start = a.end;
-					b.end = t;
-					b.nL = 1;
+					b.start_ns = a.end_ns;
+					b.end_ns = t;
+					b.L = 1;
 				}
 				const sim_range *yr = &m->rg[y->range];
-				uint64_t nominal = y->nL * yr->L + y->no * yr->o + y->ng * yr->g
+				uint64_t nominal = y->L * yr->L + y->o * yr->o + y->g * yr->g
 				                   + sim_rate_bytes(yr->G, y->G_bytes + 1)
-				                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc;
-				if (y->end < y->start)
+				                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc_ns;
+				if (y->end_ns < y->start_ns)
 					goto broken_free;
-				y->noise = (int64_t)(y->end - y->start - nominal);
+				y->noise_ns = (int64_t)(y->end_ns - y->start_ns - nominal);
+				y->step = p->n + 1;
 				struct sim_path_count *c = &p->count[y->range];
-				c->L += y->nL;
-				c->o += y->no;
-				c->g += y->ng;
+				c->L += y->L;
+				c->o += y->o;
+				c->g += y->g;
 				c->G_bytes += y->G_bytes;
 				c->O_bytes += y->O_bytes;
-				p->calc += y->calc;
-				p->noise += y->noise;
+				p->calc += y->calc_ns;
+				p->noise += y->noise_ns;
 				if (path_add(p, &lcap, y)) {
 					free(nd);
 					goto oom;

@@ -7,6 +7,7 @@
 #include "loggp_params.h"
 #include "noise.h"
 #include "num.h"
+#include "tl_path.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -116,55 +117,6 @@ void sim_destroy(sim *m);
 
 /* ---- Critical path (docs/sensitivity.md) --------------------------------- */
 
-/* The kinds of a path's links: X(enum suffix, word).  calc, send and recv
- * are CPU activities (a calc, a send's overhead, a message's handling),
- * snic and rnic NIC gaps, wire a message in flight. */
-#define SIM_LINK_KINDS(X) \
-	X(CALC, "calc") X(SEND, "send") X(SNIC, "snic") X(WIRE, "wire") X(RECV, "recv") X(RNIC, "rnic")
-/* How a link's start was set: X(enum suffix, word): at time 0, by the end
- * (or start) of a dependency, when its CPU or NIC became free, when its
- * message arrived, when a rendezvous send's hold ended (its match), or the
- * message's departure (wire). */
-#define SIM_VIAS(X) \
-	X(ROOT, "root") X(DEP, "dep") X(CPU, "cpu") X(NIC, "nic") X(MSG, "msg") X(HOLD, "hold") \
-	X(DEPART, "depart")
-
-typedef enum sim_link_kind {
-#define SIM_X(id, w) SIM_LINK_##id,
-	SIM_LINK_KINDS(SIM_X)
-#undef SIM_X
-	SIM_NLINK_KINDS
-} sim_link_kind;
-
-typedef enum sim_via {
-#define SIM_X(id, w) SIM_VIA_##id,
-	SIM_VIAS(SIM_X)
-#undef SIM_X
-	SIM_NVIAS
-} sim_via;
-
-extern const char *const sim_link_word[SIM_NLINK_KINDS];
-extern const char *const sim_via_word[SIM_NVIAS];
-
-/* One link of a critical path.  Its cost, end - start, is exactly
- * nL*L + no*o + ng*g + round(G_bytes*G) + round(O_bytes*O) + calc + noise
- * with the parameters of its size range (each round() as the model rounds
- * it, half up); noise is what detours and slow ranks added. */
-typedef struct sim_link {
-	uint8_t kind;         /* sim_link_kind */
-	uint8_t via;          /* sim_via */
-	uint32_t unit;        /* CPU (calc, send, recv) or NIC (snic, rnic, wire:
-	                         the sender's) */
-	uint32_t op;          /* its op in rank's schedule; wire, recv, rnic: the
-	                         send, in peer's */
-	uint32_t range;       /* size range of the message (calc: 0) */
-	uint64_t rank;        /* where it runs (wire: the sender) */
-	uint64_t peer;        /* the other rank of the message (calc: UINT64_MAX) */
-	uint64_t start, end;
-	uint64_t nL, no, ng, G_bytes, O_bytes, calc;
-	int64_t noise;        /* below 0 on a rank sped up by --slow */
-} sim_link;
-
 /* The chain of activities that sets the finishing time T, from a root at
  * time 0 to the end of the last activity, in time order; a link starts
  * when (via) the one before it ends or departs, and the costs of the links
@@ -172,7 +124,7 @@ typedef struct sim_link {
  * takes an op's dependency before its CPU or NIC, a message's CPU or NIC
  * before its arrival, and a CPU before a NIC. */
 typedef struct sim_path {
-	sim_link *link;
+	tl_link *link;        /* steps from 1, labels NULL (tl_path.h) */
 	size_t n;
 	uint64_t T;
 	uint32_t nranges;     /* of the parameters */

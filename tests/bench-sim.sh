@@ -113,3 +113,19 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 	run "dissemination P=8388608" 1 "$W/d8m.bin"
 	rm -f "$W/d8m.bin"
 fi
+echo "-- trace JSON (docs/perfetto.md): binomial bcast P=2^21, its -V timeline of ~10.5 M lines"
+gen binomial 2097152 "$W/t.bin"
+"$B/bin/loggopsim" -q -b -V "$W/t.tl" "$W/t.bin" >/dev/null
+tjson() { # LABEL OUT CMD...: wall, cpu, peak RSS, lines in, bytes out
+	local label=$1 out=$2
+	shift 2
+	/usr/bin/time -f '%e %M %U %S' -o "$W/time" "$@" >/dev/null
+	read -r wall kb us sy <"$W/time"
+	printf '%-34s %7.2f s wall %7.2f s cpu %7.1f MiB  %d lines -> %d MB\n' "$label" "$wall" \
+		"$(echo "$us + $sy" | bc)" "$(echo "$kb / 1024" | bc -l)" "$(wc -l <"$W/t.tl")" \
+		"$(( $(stat -c %s "$out" 2>/dev/null || echo 0) / 1000000 ))"
+}
+tjson "goalviz t.tl -o t.json" "$W/t.json" "$B/bin/goalviz" "$W/t.tl" -o "$W/t.json"
+rm -f "$W/t.json"
+tjson "loggopsim --trace-json (run + JSON)" "$W/t.json" "$B/bin/loggopsim" -q -b --trace-json "$W/t.json" "$W/t.bin"
+rm -f "$W/t.bin" "$W/t.tl" "$W/t.json"

@@ -143,4 +143,8 @@ int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
 
 void tl_free(tl_file *tl);
 
+/* The lane of rank in tl (an index into tl->lane_rank), or UINT32_MAX when
+ * the rank was not kept. */
+uint32_t tl_lane_of(const tl_file *tl, uint64_t rank);
+
 #endif

@@ -2,7 +2,7 @@
 # built), and, when mpicc exists, the PMPI tracing library libgoaltrace.so
 # and the example MPI programs.
 
-TRACE_SRCS := traces/trace_read.c traces/trace_write.c
+TRACE_SRCS := traces/trace_read.c traces/trace_write.c traces/trace_build.c traces/trace_dumpi.c
 TRACE_OBJS := $(TRACE_SRCS:%.c=$(B)/obj/%.o)
 LIBTRACE := $(B)/lib/libtrace.a
 
@@ -20,19 +20,29 @@ TEST_PROGS += $(B)/tests/trace_check
 $(B)/tests/trace_check: $(B)/obj/tests/traces/trace_check.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
+# OTF2 archives are read through the OTF2 library (Debian package
+# libopen-trace-format2-dev) when pkg-config finds it; without it the build
+# works and trace2goal says that OTF2 is not supported.
+HAVE_OTF2 := $(shell pkg-config --exists otf2 2>/dev/null && echo 1)
+ifeq ($(HAVE_OTF2),1)
+OTF2_CFLAGS := -DHAVE_OTF2 $(shell pkg-config --cflags otf2)
+OTF2_LIBS := $(shell pkg-config --libs otf2)
+endif
+
 # trace2goal: traces to GOAL schedules, with schedgen's patterns for the
-# collectives.  Plain C (it only reads text files).
-T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o
+# collectives.  Plain C, and the OTF2 library when there is one.
+T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace_otf2.o
+$(B)/obj/traces/trace_otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal
 $(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
 $(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
-	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 OBJS += $(B)/obj/tests/trace2goal/t2g_test.o
 TEST_PROGS += $(B)/tests/trace2goal_test
 $(B)/obj/tests/trace2goal/t2g_test.o: ALL_CFLAGS += -I schedgen -I traces -I tests
 $(B)/tests/trace2goal_test: $(B)/obj/tests/trace2goal/t2g_test.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
-	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 
 # MPI parts: built without sanitizers (the library is preloaded into MPI
 # programs), position independent, with the same warnings.
@@ -75,14 +85,18 @@ $(B)/examples/fring: traces/examples/fring.f90 $(MPI_BUILD_DEPS)
 endif
 endif
 
-# libFuzzer targets (make fuzz builds them with SAN=fuzz): the reader, and
-# the conversion on top of it.
+# libFuzzer targets (make fuzz builds them with SAN=fuzz): the text reader,
+# the conversion on top of it, and the DUMPI reader with its conversion.
 ifeq ($(SAN),fuzz)
-OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o
+OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o \
+	$(B)/obj/tests/fuzz/fuzz_dumpi.o
 $(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
 $(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_t2g.o: ALL_CFLAGS += -I traces -I schedgen
 $(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
-	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
+$(B)/obj/tests/fuzz/fuzz_dumpi.o: ALL_CFLAGS += -I traces -I schedgen
+$(B)/fuzz_dumpi: $(B)/obj/tests/fuzz/fuzz_dumpi.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 endif

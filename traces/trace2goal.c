@@ -1,5 +1,7 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
+#include "trace_dumpi.h"
+#include "trace_otf2.h"
 #include "die.h"
 #include "num.h"
 #include "out.h"
@@ -22,14 +24,19 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: trace2goal [options] TRACE...\n"
+	        "       trace2goal [options] RUN.meta | ARCHIVE.otf2 | FOLDER\n"
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
-	        "docs/traces.md) into a GOAL schedule for loggopsim (docs/trace2goal.md).\n"
-	        "TRACE: one file per rank, a folder (its *.txt and numbered *.dat files), or\n"
-	        "the file of rank 0 alone (the other ranks' files are found next to it, the\n"
-	        "rank number in the name replaced, for the world size of the trace).  A\n"
-	        "file's rank is its '# rank:' line, else the number before '.txt' or '.dat'\n"
-	        "in its name.\n"
+	        "docs/traces.md; SST-DUMPI binary; OTF2) into a GOAL schedule for loggopsim\n"
+	        "(docs/trace2goal.md).  TRACE: one text file per rank, a folder (its *.txt\n"
+	        "and numbered *.dat files), or the file of rank 0 alone (the other ranks'\n"
+	        "files are found next to it, the rank number in the name replaced, for the\n"
+	        "world size of the trace).  A file's rank is its '# rank:' line, else the\n"
+	        "number before '.txt' or '.dat' in its name.\n"
+	        "RUN.meta: a DUMPI trace (the .meta file names the rank files\n"
+	        "PREFIX-NNNN.bin beside it).  ARCHIVE.otf2: the anchor file of an OTF2\n"
+	        "archive (Score-P's traces.otf2), its MPI ranks.  A folder holding one\n"
+	        ".meta or .otf2 file is read as that file.\n%s"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -48,7 +55,9 @@ static void usage(FILE *f)
 	        "  -l, --list               list the collective classes and the patterns\n"
 	        "  -h, --help               this help\n"
 	        "\n"
-	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ...), 2 bad options.\n");
+	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
+	        "...), 2 bad options.\n",
+	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n");
 }
 
 /* --list: the classes with their patterns, then every pattern. */
@@ -240,6 +249,90 @@ static int order_files(struct files *fs)
 	return 0;
 }
 
+/* The formats a single argument can be read as. */
+enum input {
+	IN_TEXT,        /* text traces: files, a folder, rank 0's file */
+	IN_DUMPI,       /* a DUMPI .meta file */
+	IN_OTF2         /* an OTF2 anchor file */
+};
+
+/* The format of a whole run's file by its name, else IN_TEXT. */
+static enum input kind_of(const char *name)
+{
+	return tr_dumpi_is_meta(name) ? IN_DUMPI : tr_otf2_is_anchor(name) ? IN_OTF2 : IN_TEXT;
+}
+
+/* What a whole run given as one argument is: a .meta file (DUMPI), an
+ * .otf2 anchor, or a folder holding exactly one of them; *path is the file
+ * to open (free it).  Returns 0 (IN_TEXT: anything else), or 1 (message
+ * printed). */
+static int input_kind(const char *arg, enum input *kind, char **path)
+{
+	struct stat sb;
+	*kind = IN_TEXT;
+	*path = NULL;
+	if (kind_of(arg) != IN_TEXT && !(stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+		*kind = kind_of(arg);
+		*path = strdup(arg);
+		return *path ? 0 : util_error("out of memory");
+	}
+	if (stat(arg, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return 0;
+	DIR *d = opendir(arg);
+	struct dirent *e;
+	size_t found = 0;
+	char *first = NULL;
+	if (!d)
+		return 0; /* add_dir says why */
+	enum input k = IN_TEXT;
+	while ((e = readdir(d)))
+		if (kind_of(e->d_name) != IN_TEXT && found++ == 0) {
+			first = strdup(e->d_name);
+			k = kind_of(e->d_name);
+		}
+	closedir(d);
+	if (found > 1) {
+		fprintf(stderr, "%s: error: %zu .meta and .otf2 files in this folder; name the one to "
+		        "read\n", arg, found);
+		free(first);
+		return 1;
+	}
+	if (found == 0)
+		return 0;
+	if (!first)
+		return util_error("out of memory");
+	size_t dl = strlen(arg), pl = dl + strlen(first) + 2;
+	while (dl > 1 && arg[dl - 1] == '/')
+		dl--;
+	*path = malloc(pl);
+	if (!*path) {
+		free(first);
+		return util_error("out of memory");
+	}
+	snprintf(*path, pl, "%.*s/%s", (int)dl, arg, first);
+	free(first);
+	*kind = k;
+	return 0;
+}
+
+/* The trace source of a DUMPI run: ctx is the struct tr_dumpi. */
+static int read_dumpi(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+                      const char **path, char *err, size_t errlen)
+{
+	(void)to;
+	*path = tr_dumpi_path(ctx, r);
+	return tr_dumpi_read(ctx, r, t, err, errlen);
+}
+
+/* The trace source of an OTF2 archive: ctx is the struct tr_otf2. */
+static int read_otf2(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+                     const char **path, char *err, size_t errlen)
+{
+	(void)to;
+	*path = tr_otf2_path(ctx);
+	return tr_otf2_read(ctx, r, t, err, errlen);
+}
+
 /* A whole decimal number (no sign).  Returns 0 or -1. */
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -342,8 +435,54 @@ int main(int argc, char **argv)
 		return util_usage("no trace files");
 	if (!quiet)
 		o.warn = print_warning;
-	int dirs = 0;
+	enum input kind = IN_TEXT;
+	char *run = NULL;
+	struct tr_dumpi *dumpi = NULL;
+	struct tr_otf2 *otf2 = NULL;
+	struct t2g_source src = { 0, NULL, NULL };
 	for (int i = optind; i < argc && !rc; i++) {
+		enum input k;
+		char *p;
+		rc = input_kind(argv[i], &k, &p);
+		if (!rc && k != IN_TEXT && argc - optind > 1) {
+			free(p);
+			for (size_t f = 0; f < fs.n; f++)
+				free(fs.v[f].path);
+			free(fs.v);
+			return util_usage("'%s' is a whole run (DUMPI or OTF2): give it alone", argv[i]);
+		}
+		if (!rc && k != IN_TEXT) {
+			kind = k;
+			run = p;
+		}
+	}
+	if (!rc && kind == IN_DUMPI) {
+		if (!(dumpi = tr_dumpi_open(run, err, sizeof err))) {
+			rc = util_error_msg(err);
+		} else {
+			src.nranks = tr_dumpi_ranks(dumpi);
+			src.read = read_dumpi;
+			src.ctx = dumpi;
+			for (size_t i = 0; i < src.nranks && !rc; i++)
+				if (files_add(&fs, tr_dumpi_path(dumpi, i)))
+					rc = util_error("out of memory");
+			if (!rc && files_add(&fs, run))
+				rc = util_error("out of memory");
+		}
+	}
+	if (!rc && kind == IN_OTF2) {
+		if (!(otf2 = tr_otf2_open(run, err, sizeof err))) {
+			rc = util_error_msg(err);
+		} else {
+			src.nranks = tr_otf2_ranks(otf2);
+			src.read = read_otf2;
+			src.ctx = otf2;
+			if (files_add(&fs, run))
+				rc = util_error("out of memory");
+		}
+	}
+	int dirs = 0;
+	for (int i = optind; i < argc && !rc && kind == IN_TEXT; i++) {
 		struct stat sb;
 		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
 			dirs++;
@@ -352,33 +491,37 @@ int main(int argc, char **argv)
 			rc = util_error("out of memory");
 		}
 	}
-	if (!rc && argc - optind == 1 && fs.n == 1 && !dirs)
+	if (!rc && kind == IN_TEXT && argc - optind == 1 && fs.n == 1 && !dirs)
 		rc = add_other_ranks(&fs, &o);
-	if (!rc)
+	if (!rc && kind == IN_TEXT)
 		rc = order_files(&fs);
-	if (!rc && (uint64_t)fs.n * o.extrapolate > GOAL_MAX_RANKS) {
-		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", fs.n, o.extrapolate);
+	if (!rc && !src.read)
+		src.nranks = fs.n;
+	if (!rc && (uint64_t)src.nranks * o.extrapolate > GOAL_MAX_RANKS) {
+		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", src.nranks, o.extrapolate);
 	}
 	if (!rc) {
-		paths = malloc(fs.n * sizeof *paths);
+		paths = malloc((fs.n ? fs.n : 1) * sizeof *paths);
 		if (!paths)
 			rc = util_error("out of memory");
 		for (size_t i = 0; i < fs.n && paths; i++)
 			paths[i] = fs.v[i].path;
 	}
 	if (!rc) {
+		size_t n = src.nranks;
 		if (o.extrapolate > 1)
 			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks, extrapolated x%" PRIu32,
-			         fs.n, o.extrapolate);
+			         n, o.extrapolate);
 		else
-			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", fs.n);
+			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", n);
 		if (util_out_check(out_path, paths, fs.n, err, sizeof err)) {
 			rc = util_error_msg(err);
 		} else if (!(out = sg_out_open(out_path, sg_format_of_path(out_path),
-		                               (uint64_t)fs.n * o.extrapolate, comment,
+		                               (uint64_t)n * o.extrapolate, comment,
 		                               err, sizeof err))) {
 			rc = util_error_msg(err);
-		} else if (t2g_convert(paths, fs.n, &o, out, &st, err, sizeof err)) {
+		} else if (src.read ? t2g_convert_source(&src, &o, out, &st, err, sizeof err)
+		                    : t2g_convert(paths, n, &o, out, &st, err, sizeof err)) {
 			rc = util_error_msg(err);
 			sg_out_abort(out);
 		} else if (sg_out_close(out, err, sizeof err)) {
@@ -400,6 +543,9 @@ int main(int argc, char **argv)
 		}
 		t2g_stats_free(&st);
 	}
+	tr_dumpi_close(dumpi);
+	tr_otf2_close(otf2);
+	free(run);
 	for (size_t i = 0; i < fs.n; i++)
 		free(fs.v[i].path);
 	free(fs.v);

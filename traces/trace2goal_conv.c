@@ -256,20 +256,34 @@ static int cerr(struct conv *cv, const char *fmt, ...)
 	return -1;
 }
 
-static int count_skip(struct conv *cv, const char *name);
+static int count_skip(struct conv *cv, const char *name, uint64_t n);
+
+/* The start of a message about call c: "FILE:LINE:1: error: " for a
+ * text trace, "FILE: error: record N: " (or event N) for a binary one; what
+ * is error or warning. */
+static void where(const struct conv *cv, const struct tr_call *c, const char *what,
+                  char *buf, size_t n)
+{
+	static const char *const unit[] = { "line", "record", "event" };
+	if (cv->t.unit == TR_UNIT_LINE || cv->t.unit >= sizeof unit / sizeof unit[0])
+		snprintf(buf, n, "%s:%u:1: %s: ", cv->path, (unsigned)c->line, what);
+	else
+		snprintf(buf, n, "%s: %s: %s %u: ", cv->path, what, unit[cv->t.unit],
+		         (unsigned)c->line);
+}
 
 /* An error at call c of the current trace. */
 static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
 {
-	char msg[400];
+	char msg[400], at[300];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return cerr(cv, "%s:%u:1: error: rank %" PRIu64 ": %s", cv->path, (unsigned)c->line,
-	            cv->r, msg);
+	where(cv, c, "error", at, sizeof at);
+	return cerr(cv, "%srank %" PRIu64 ": %s", at, cv->r, msg);
 }
 
 /* A warning at call c, given once per key on the traced rank (and only for
@@ -279,7 +293,7 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
                       const char *fmt, ...)
 {
-	char msg[400], full[600];
+	char msg[400], full[800], at[300];
 	va_list ap;
 	if (cv->j > 0 || !cv->opt->warn || util_kmap_get(&cv->warned, key, strlen(key)))
 		return;
@@ -288,8 +302,8 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(full, sizeof full, "%s:%u:1: warning: rank %" PRIu64 ": %s", cv->path,
-	         (unsigned)c->line, cv->r, msg);
+	where(cv, c, "warning", at, sizeof at);
+	snprintf(full, sizeof full, "%srank %" PRIu64 ": %s", at, cv->r, msg);
 	cv->opt->warn(cv->opt->warn_ctx, full);
 }
 
@@ -607,17 +621,28 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 		         cv->N, cv->N == 1 ? " was" : "s were", cv->N);
 		return NULL;
 	}
+	/* binary traces: the reader found no members (a communicator it
+	 * cannot follow) */
+	const char *why = cv->t.unit == TR_UNIT_LINE ? "has no member list ('# comm' line)"
+	                                             : "has members the trace does not tell";
 	if (cv->opt->strict) {
-		call_err(cv, c, "%s on communicator %" PRIu64 " (%d ranks), which has no member list "
-		         "('# comm' line) (--strict)", tr_call_name(&cv->t, c), c->comm,
-		         (int)c->comm_size);
+		if (cv->t.unit == TR_UNIT_LINE)
+			call_err(cv, c, "%s on communicator %" PRIu64 " (%d ranks), which %s (--strict)",
+			         tr_call_name(&cv->t, c), c->comm, (int)c->comm_size, why);
+		else
+			call_err(cv, c, "%s on communicator %" PRIu64 ", which %s (--strict)",
+			         tr_call_name(&cv->t, c), c->comm, why);
 		return NULL;
 	}
-	if (count_skip(cv, tr_call_name(&cv->t, c)))
+	if (count_skip(cv, tr_call_name(&cv->t, c), 1))
 		return NULL;
 	snprintf(key, sizeof key, "comm %" PRIu64, c->comm);
-	warn_once(cv, c, key, "communicator %" PRIu64 " (%d ranks) has no member list ('# comm' "
-	          "line); its calls are skipped", c->comm, (int)c->comm_size);
+	if (cv->t.unit == TR_UNIT_LINE)
+		warn_once(cv, c, key, "communicator %" PRIu64 " (%d ranks) %s; its calls are skipped",
+		          c->comm, (int)c->comm_size, why);
+	else
+		warn_once(cv, c, key, "communicator %" PRIu64 " %s; its calls are skipped", c->comm,
+		          why);
 	return NULL;
 }
 
@@ -1123,17 +1148,18 @@ static int is_local_name(const char *name)
 	return 0;
 }
 
-/* Counts a skipped call of name name.  Returns 0 or -1 (out of memory). */
-static int count_skip(struct conv *cv, const char *name)
+/* Counts n skipped calls (or records) of name name.  Returns 0 or -1 (out
+ * of memory). */
+static int count_skip(struct conv *cv, const char *name, uint64_t n)
 {
 	struct t2g_stats *st = &cv->st;
 	size_t lo = 0, hi = st->nskip;
-	st->skipped++;
+	st->skipped += n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		int d = strcmp(st->skip[mid].name, name);
 		if (d == 0) {
-			st->skip[mid].n++;
+			st->skip[mid].n += n;
 			return 0;
 		}
 		if (d < 0)
@@ -1148,7 +1174,7 @@ static int count_skip(struct conv *cv, const char *name)
 		return cerr(cv, "error: out of memory");
 	memmove(st->skip + lo + 1, st->skip + lo, (st->nskip - lo) * sizeof *st->skip);
 	st->skip[lo].name = copy;
-	st->skip[lo].n = 1;
+	st->skip[lo].n = n;
 	st->nskip++;
 	return 0;
 }
@@ -1169,9 +1195,27 @@ static int unsupported(struct conv *cv, const struct tr_call *c, const char *ins
 	const char *name = tr_call_name(&cv->t, c);
 	if (cv->opt->strict)
 		return call_err(cv, c, "%s is not supported (--strict)", name);
-	if (count_skip(cv, name))
+	if (count_skip(cv, name, 1))
 		return -1;
 	warn_once(cv, c, name, "%s is not supported; %s", name, instead);
+	return 0;
+}
+
+/* A call whose communicator, peer or size the trace does not record
+ * (TR_F_NODATA): an error with --strict, else a warning (once per name and
+ * rank); the call is skipped and its time counts as computation. */
+static int nodata(struct conv *cv, const struct tr_call *c)
+{
+	const char *name = tr_call_name(&cv->t, c);
+	char key[96];
+	if (cv->opt->strict)
+		return call_err(cv, c, "%s: the trace does not record its communicator, peer or size "
+		                "(--strict)", name);
+	if (count_skip(cv, name, 1))
+		return -1;
+	snprintf(key, sizeof key, "nodata %s", name);
+	warn_once(cv, c, key, "%s: the trace does not record its communicator, peer or size; "
+	          "skipped, its time counts as computation", name);
 	return 0;
 }
 
@@ -1328,6 +1372,13 @@ static int convert_rank(struct conv *cv)
 				return -1;
 			break;
 		}
+		if (c->flags & TR_F_NODATA) {
+			if (c->end > c->start)
+				cv->pending_us += c->end - c->start;
+			if (nodata(cv, c))
+				return -1;
+			continue;
+		}
 		if (k == TR_OTHER) {
 			const char *name = tr_call_name(t, c);
 			if (c->end > c->start)
@@ -1380,11 +1431,12 @@ static void rank_free(struct conv *cv)
 	cv->cancelled = NULL;
 }
 
-int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *opt,
-                sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
+int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *opt,
+                       sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
 {
 	struct conv cv;
 	struct tr_options to;
+	size_t n = src->nranks;
 	int rc = 0;
 
 	memset(&cv, 0, sizeof cv);
@@ -1405,18 +1457,23 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 			rc = cerr(&cv, "error: no pattern for %s", coll_names[c]);
 	for (uint64_t R = 0; R < cv.N * cv.K && !rc; R++) {
 		char rerr[600];
+		const char *path = "";
 		cv.R = R;
 		cv.j = R / cv.N;
 		cv.r = R % cv.N;
-		cv.path = paths[cv.r];
 		util_kmap_free(&cv.warned);
-		if (tr_read_file(cv.path, &to, &cv.t, rerr, sizeof rerr)) {
+		if (src->read(src->ctx, cv.r, &to, &cv.t, &path, rerr, sizeof rerr)) {
 			rc = cerr(&cv, "%s", rerr);
 			break;
 		}
+		cv.path = path;
 		if (cv.t.request_size > cv.st.request_size)
 			cv.st.request_size = cv.t.request_size;
-		if (cv.t.size >= 0 && (uint64_t)cv.t.size != cv.N) {
+		for (size_t i = 0; i < cv.t.nskips && !rc; i++)
+			rc = count_skip(&cv, cv.t.names + cv.t.skips[i].name, cv.t.skips[i].n);
+		if (rc) {
+			/* out of memory: the message is set */
+		} else if (cv.t.size >= 0 && (uint64_t)cv.t.size != cv.N) {
 			rc = cerr(&cv, "%s: error: the trace is of a run on %d ranks, but %zu trace files "
 			          "were given", cv.path, cv.t.size, n);
 		} else if (cv.t.rank >= 0 && (uint64_t)cv.t.rank != cv.r) {
@@ -1446,4 +1503,20 @@ int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *op
 	else
 		t2g_stats_free(&cv.st);
 	return rc ? -1 : 0;
+}
+
+/* The text trace files of t2g_convert: ctx is the array of paths. */
+static int read_text(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+                     const char **path, char *err, size_t errlen)
+{
+	const char *const *paths = ctx;
+	*path = paths[r];
+	return tr_read_file(paths[r], to, t, err, errlen);
+}
+
+int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *opt,
+                sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
+{
+	struct t2g_source src = { n, read_text, (void *)(uintptr_t)paths };
+	return t2g_convert_source(&src, opt, out, st, err, errlen);
 }

@@ -6,6 +6,7 @@
 #define TRACE2GOAL_CONV_H
 
 #include "sg_out.h"
+#include "trace_read.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -101,11 +102,30 @@ void t2g_stats_free(struct t2g_stats *st);
 int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,
                    unsigned *line, char *err, size_t errlen);
 
-/* Converts the traces paths[0..n) (paths[r] is the trace of rank r) into
- * out, which must be open for n * opt->extrapolate ranks and is not closed
- * here.  Reads one trace at a time.  Fills *st (may be NULL).  Returns 0,
- * or -1 with a message ("FILE:LINE:COL: error: ..." where a trace line is
- * at fault, else "error: ...") in err. */
+/* Where the per-rank traces come from: read(ctx, r, to, t, path, ...)
+ * reads the trace of rank r (0 <= r < nranks) into *t (freed with tr_free
+ * by the conversion) and sets *path to the file named in messages about it;
+ * it returns 0, or -1 with "FILE...: error: ..." in err.  A trace that
+ * gives its rank or world size (tr_trace.rank, .size) must agree. */
+struct t2g_source {
+	size_t nranks;
+	int (*read)(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+	            const char **path, char *err, size_t errlen);
+	void *ctx;
+};
+
+/* Converts the traces of src into out, which must be open for
+ * src->nranks * opt->extrapolate ranks and is not closed here.  Reads one
+ * trace at a time (each trace again for every copy of an extrapolation).
+ * Fills *st (may be NULL).  Returns 0, or -1 with a message
+ * ("FILE:LINE:COL: error: ..." where a trace line is at fault, "FILE: error:
+ * record N: ..." or "FILE: error: event N: ..." for binary traces, else
+ * "error: ...") in err. */
+int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *opt,
+                       sg_out *out, struct t2g_stats *st, char *err, size_t errlen);
+
+/* t2g_convert_source for the text trace files paths[0..n) (paths[r] is the
+ * trace of rank r, read by tr_read_file). */
 int t2g_convert(const char *const *paths, size_t n, const struct t2g_options *opt,
                 sg_out *out, struct t2g_stats *st, char *err, size_t errlen);
 

@@ -722,6 +722,7 @@ void tr_free(struct tr_trace *t)
 	free(t->calls);
 	free(t->pool);
 	free(t->names);
+	free(t->skips);
 	memset(t, 0, sizeof *t);
 	t->rank = t->size = -1;
 }
@@ -729,6 +730,14 @@ void tr_free(struct tr_trace *t)
 const char *tr_kind_name(enum tr_kind kind)
 {
 	return (unsigned)kind < TR_NKINDS ? tr_kind_names[kind] : "";
+}
+
+enum tr_kind tr_kind_find(const char *name)
+{
+	for (int k = 0; k < TR_OTHER; k++)
+		if (k != TR_COMMDEF && strcmp(tr_kind_names[k], name) == 0)
+			return (enum tr_kind)k;
+	return TR_OTHER;
 }
 
 const char *tr_call_name(const struct tr_trace *t, const struct tr_call *c)

@@ -18,6 +18,26 @@ enum tr_dialect {
 #define TR_F_NO_END 2u    /* end time was "-" (end = start) */
 #define TR_F_STATUS 4u    /* st_* hold the status of the call */
 #define TR_F_DERIVED 8u   /* list[0] = request ids derived from an array address */
+#define TR_F_NODATA 16u   /* the trace records the call but not what it
+                           * communicates (no communicator, peer or size):
+                           * the conversion skips it (binary formats) */
+
+/* What tr_call.line counts, for messages: a line of a text trace
+ * ("FILE:LINE:1: error: ..."), or a record of a binary trace ("FILE: error:
+ * record N: ...") or an event of an OTF2 location ("FILE: error: event N:
+ * ..."). */
+enum tr_unit {
+	TR_UNIT_LINE = 0,
+	TR_UNIT_RECORD = 1,
+	TR_UNIT_EVENT = 2
+};
+
+/* Records of a trace that are not MPI calls and were left out by the reader
+ * (counted by name, for trace2goal --stats). */
+struct tr_skip {
+	uint32_t name;         /* offset of its name in tr_trace.names */
+	uint64_t n;
+};
 
 /* One traced call.  Fields a call does not have are 0 (peer, rpeer, root,
  * index: -1).  Times are microseconds on the trace's clock.
@@ -40,6 +60,8 @@ enum tr_dialect {
  *     in rank order (written by goaltrace after every communicator creation
  *     and for MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init)
  *   TR_OTHER: any other call; name = offset of its name in tr_trace.names
+ *   line: the line of the call in a text trace, else the number (from 1)
+ *     of its record or event (tr_trace.unit)
  *   paused: microseconds the recorder spent writing its buffer out ("#
  *     flush: START END" lines) since the end of the previous call: not
  *     the program's time (a flush line comes before the record of the
@@ -76,6 +98,9 @@ struct tr_trace {
 	uint32_t size_line;    /* line of the "# size:" line (0: none) */
 	unsigned request_size; /* bytes per request of the derived request ids
 	                        * (liballprof; 0 when the trace derives none) */
+	uint8_t unit;          /* enum tr_unit: what tr_call.line counts */
+	struct tr_skip *skips; /* records left out (not MPI calls), by name */
+	size_t nskips;
 };
 
 struct tr_options {
@@ -100,12 +125,16 @@ int tr_read_mem(const char *fname, const char *text, size_t len,
 int tr_read_file(const char *path, const struct tr_options *opt,
                  struct tr_trace *t, char *err, size_t errlen);
 
-/* Frees what a successful read allocated; *t becomes empty. */
+/* Frees what a successful read allocated (by any reader); *t becomes
+ * empty. */
 void tr_free(struct tr_trace *t);
 
 /* The MPI name of a kind ("MPI_Send"), "# comm" for TR_COMMDEF and "" for
  * TR_OTHER. */
 const char *tr_kind_name(enum tr_kind kind);
+
+/* The kind called name ("MPI_Send"), or TR_OTHER. */
+enum tr_kind tr_kind_find(const char *name);
 
 /* The name of call c as written in the trace (also for TR_OTHER). */
 const char *tr_call_name(const struct tr_trace *t, const struct tr_call *c);

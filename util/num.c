@@ -278,6 +278,26 @@ num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
 	return NUM_OK;
 }
 
+num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to)
+{
+	size_t i = 0;
+	while (i + 1 < n && !(s[i] == '.' && s[i + 1] == '.'))
+		i++;
+	if (i + 1 >= n)
+		return NUM_SYNTAX;
+	uint64_t a = 0, b = UINT64_MAX;
+	num_err e;
+	if (i > 0 && (e = num_time_parse(s, i, &a)) != NUM_OK)
+		return e;
+	if (i + 2 < n && (e = num_time_parse(s + i + 2, n - i - 2, &b)) != NUM_OK)
+		return e;
+	if (b < a)
+		return NUM_EMPTY;
+	*from = a;
+	*to = b;
+	return NUM_OK;
+}
+
 /* ---- Rank lists ---- */
 
 static int ranks_cmp(const void *a, const void *b)

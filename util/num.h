@@ -131,6 +131,12 @@ int num_range_next(const num_range *r, num_range_it *it, num_dec *v);
  * unknown unit) or NUM_BIG (above UINT64_MAX ns). */
 num_err num_time_parse(const char *s, size_t n, uint64_t *ns);
 
+/* Parse s[0..n) as a window of times "T0..T1" (each as num_time_parse;
+ * either may be left out: "..T1" from 0, "T0.." to the end, *to then
+ * UINT64_MAX).  Returns NUM_OK with *from and *to set, NUM_SYNTAX (no "..",
+ * or a bad time), NUM_BIG or NUM_EMPTY (T1 before T0). */
+num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to);
+
 /* ---- Rank lists ---- */
 
 /* Parse a rank list like "0-15,32" (ranks and inclusive ranges, any order,

@@ -1,5 +1,6 @@
 /* goalviz.c: the command line: renders a timeline (loggopsim -V or the old
- * LogGOPSim format) or a schedule's dependency graph as SVG, dot, PNG, PDF. */
+ * LogGOPSim format) or a schedule's dependency graph as SVG, dot, PNG, PDF,
+ * or converts a timeline to trace JSON (Perfetto, chrome://tracing). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,6 +19,8 @@
 #include "viz_render.h"
 #include "viz_sched.h"
 #include "timeline.h"
+#include "tl_path.h"
+#include "tl_trace_json.h"
 
 extern char **environ;
 
@@ -27,17 +30,23 @@ static const char usage[] =
 "\n"
 "Draw a timeline written by loggopsim -V (or by the old LogGOPSim tool) with\n"
 "one lane per rank, or the dependency graph of a GOAL schedule (binary or\n"
-"text).  TIMELINE may be - for standard input.  The output format follows the\n"
-"extension of OUT: .svg, .dot (.gv), .png, .pdf (PNG and PDF, and SVG of a\n"
-"schedule, are made by Graphviz, which must be installed).\n"
+"text); or convert the timeline to trace-event JSON for ui.perfetto.dev and\n"
+"chrome://tracing (docs/perfetto.md).  TIMELINE may be - for standard input.\n"
+"The output format follows the extension of OUT: .svg, .dot (.gv), .png,\n"
+".pdf, .json (PNG and PDF, and SVG of a schedule, are made by Graphviz,\n"
+"which must be installed).\n"
 "\n"
 "options:\n"
-"  -o, --output FILE     the picture (default: SVG on standard output)\n"
-"  -T, --format FMT      svg, dot, png or pdf, whatever the extension says\n"
+"  -o, --output FILE     the picture or JSON (default: SVG on standard output)\n"
+"  -T, --format FMT      svg, dot, png, pdf or json, whatever the extension says\n"
 "      --from T          start of the time window (default 0); T in ns, or\n"
 "                        with a unit: 12us, 1.5ms, 2s\n"
 "      --to T            end of the time window (default: the last event)\n"
+"      --window T0..T1   the same as --from T0 --to T1 (either may be left out)\n"
 "      --ranks LIST      ranks to draw, e.g. 0-15,32 (default: all)\n"
+"      --critical-path FILE  mark the critical path (loggopsim --critical-path):\n"
+"                        outlined bars and red arrows in a picture, a\n"
+"                        'critical path' process in JSON\n"
 "      --max-lanes N     draw at most N ranks; the rest is named, not drawn\n"
 "                        (default 256)\n"
 "      --max-items N     keep at most N bars and messages (default 1000000)\n"
@@ -48,14 +57,17 @@ static const char usage[] =
 "\n"
 "Hovering a bar or an arrow of the SVG shows its exact times and size.  A .dot\n"
 "timeline has fixed positions: render it with  neato -n2 -Tpng FILE.dot.\n"
+"JSON keeps every slice that overlaps the window, with its exact times, and\n"
+"is written as the timeline is read (--max-lanes, --max-items and --width\n"
+"are for pictures).\n"
 "Exit status: 0 done, 1 bad input or failed output, 2 bad options.\n";
 
-enum fmt { FMT_SVG, FMT_DOT, FMT_PNG, FMT_PDF };
-static const char *const fmt_name[] = { "svg", "dot", "png", "pdf" };
+enum fmt { FMT_SVG, FMT_DOT, FMT_PNG, FMT_PDF, FMT_JSON };
+static const char *const fmt_name[] = { "svg", "dot", "png", "pdf", "json" };
 
 static int fmt_parse(const char *s, enum fmt *f)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (strcmp(s, fmt_name[i]) == 0) {
 			*f = (enum fmt)i;
 			return 0;
@@ -131,13 +143,13 @@ typedef struct gv_out {
 	const char *tool;
 } gv_out;
 
-static int out_begin(gv_out *g, const char *out, const char *in, const char *tool,
-                     const char *extra, const char *fmt)
+static int out_begin(gv_out *g, const char *out, const char *const *ins, size_t nin,
+                     const char *tool, const char *extra, const char *fmt)
 {
 	char err[1024];
 	memset(g, 0, sizeof *g);
 	g->tool = tool;
-	if (util_out_open(&g->uo, out ? out : "-", &in, 1, 0, err, sizeof err)) {
+	if (util_out_open(&g->uo, out ? out : "-", ins, nin, 0, err, sizeof err)) {
 		util_error_msg(err);
 		return -1;
 	}
@@ -180,10 +192,13 @@ int main(int argc, char **argv)
 		{ "max-ops", required_argument, NULL, 'x' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "schedule", no_argument, NULL, 's' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "critical-path", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *out = NULL, *format = NULL, *ranks = NULL;
+	const char *out = NULL, *format = NULL, *ranks = NULL, *window = NULL, *cpath = NULL;
+	int have_from = 0, have_to = 0;
 	tl_window w = { 0, TL_NONE, NULL, 0, 256, 1000000 };
 	uint64_t max_ops = 2000;
 	double width = 1000;
@@ -200,10 +215,12 @@ int main(int argc, char **argv)
 		case 'F':
 			if (num_time_parse(optarg, strlen(optarg), &w.from) != NUM_OK)
 				return util_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
+			have_from = 1;
 			break;
 		case 't':
 			if (num_time_parse(optarg, strlen(optarg), &w.to) != NUM_OK || w.to == TL_NONE)
 				return util_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
+			have_to = 1;
 			break;
 		case 'r': ranks = optarg; break;
 		case 'l': case 'i': case 'x': {
@@ -225,6 +242,17 @@ int main(int argc, char **argv)
 				return util_usage("bad width '%s' (50 to 100000 pixels)", optarg);
 			break;
 		case 's': schedule = 1; break;
+		case 'W': {
+			num_err e = num_window_parse(optarg, strlen(optarg), &w.from, &w.to);
+			if (e == NUM_EMPTY)
+				return util_usage("--window '%s' ends before it starts", optarg);
+			if (e != NUM_OK)
+				return util_usage("bad window '%s' for --window (expected T0..T1, e.g. "
+				                  "10us..25us)", optarg);
+			window = optarg;
+			break;
+		}
+		case 'P': cpath = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: return util_usage_option(c, argv);  /* ':' or '?' */
 		}
@@ -232,19 +260,23 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		return util_usage("%s", optind >= argc ? "no input file" : "more than one input file");
 	const char *in = argv[optind];
+	if (window && (have_from || have_to))
+		return util_usage("give --window or --from and --to, not both");
 	if (w.to != TL_NONE && w.to < w.from)
 		return util_usage("--to is before --from");
 
 	enum fmt f = FMT_SVG;
 	if (format) {
 		if (fmt_parse(format, &f))
-			return util_usage("unknown format '%s' (svg, dot, png, pdf)", format);
+			return util_usage("unknown format '%s' (svg, dot, png, pdf, json)", format);
 	} else if (out) {
 		const char *dot = strrchr(out, '.');
 		if (!dot || fmt_parse(dot + 1, &f))
 			return util_usage("cannot tell the format from '%s': use .svg, .dot, .png, "
-			                 ".pdf or --format", out);
+			                 ".pdf, .json or --format", out);
 	}
+	if (schedule && (f == FMT_JSON || cpath))
+		return util_usage("--schedule draws a picture: no json, no --critical-path");
 	uint64_t *rg = NULL;
 	size_t nrg = 0;
 	if (ranks && num_ranks_parse(ranks, &rg, &nrg, err, sizeof err))
@@ -262,7 +294,7 @@ int main(int argc, char **argv)
 		viz_sched_opts so = { rg, nrg, max_ops, in };
 		viz_sched_info info;
 		gv_out g;
-		if (out_begin(&g, out, in, f != FMT_DOT ? "dot" : NULL, NULL, fmt_name[f])) {
+		if (out_begin(&g, out, &in, 1, f != FMT_DOT ? "dot" : NULL, NULL, fmt_name[f])) {
 			goal_sched_close(&s);
 			free(rg);
 			return 1;
@@ -284,18 +316,61 @@ int main(int argc, char **argv)
 		return status;
 	}
 
+	/* The critical path, small, first: then the timeline, once. */
+	tl_link *path = NULL;
+	size_t npath = 0;
+	if (cpath) {
+		FILE *pf = fopen(cpath, "r");
+		if (!pf) {
+			free(rg);
+			return util_error("cannot open %s: %s", cpath, strerror(errno));
+		}
+		int prc = tl_path_read(pf, cpath, &path, &npath, err, sizeof err);
+		fclose(pf);
+		if (prc) {
+			free(rg);
+			return util_error_msg(err);
+		}
+	}
+	const char *ins[] = { in, cpath };
+	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
 	FILE *fin = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
 	if (!fin) {
 		free(rg);
+		tl_path_free(path, npath);
 		return util_error("cannot open %s: %s", in, strerror(errno));
 	}
+	if (f == FMT_JSON) {
+		/* Streamed: read a line, write its events. */
+		gv_out g;
+		int rc = out_begin(&g, out, ins, 2, NULL, NULL, fmt_name[f]);
+		if (rc == 0) {
+			static char obuf[1 << 20];
+			setvbuf(g.f, obuf, _IOFBF, sizeof obuf);
+			tl_json_opts jo = { w.from, w.to, rg, nrg, NULL };
+			if (tl_json_convert(fin, name, g.f, &jo, NULL, err, sizeof err))
+				status = util_error_msg(err);
+			else if (tl_json_path(g.f, path, npath))
+				status = util_error("write error on %s", out ? out : "standard output");
+			if (out_end(&g, !status))
+				status = 1;
+		} else {
+			status = 1;
+		}
+		if (fin != stdin)
+			fclose(fin);
+		free(rg);
+		tl_path_free(path, npath);
+		return status;
+	}
 	tl_file tl;
-	int rc = tl_read(&tl, fin, strcmp(in, "-") == 0 ? "<stdin>" : in, &w, err, sizeof err);
+	int rc = tl_read(&tl, fin, name, &w, err, sizeof err);
 	if (fin != stdin)
 		fclose(fin);
 	free(rg);
 	if (rc) {
 		tl_free(&tl);
+		tl_path_free(path, npath);
 		return util_error_msg(err);
 	}
 	char notes[1024];
@@ -304,10 +379,12 @@ int main(int argc, char **argv)
 		nl = strchr(p, '\n');
 		fprintf(stderr, "goalviz: note: %.*s\n", (int)(nl - p), p);
 	}
-	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in };
+	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in, path, npath };
 	gv_out g;
-	if (out_begin(&g, out, in, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2", fmt_name[f])) {
+	if (out_begin(&g, out, ins, 2, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2",
+	              fmt_name[f])) {
 		tl_free(&tl);
+		tl_path_free(path, npath);
 		return 1;
 	}
 	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, g.f) : viz_render_dot(&tl, &ro, g.f);
@@ -317,5 +394,6 @@ int main(int argc, char **argv)
 	if (out_end(&g, !status))
 		status = 1;
 	tl_free(&tl);
+	tl_path_free(path, npath);
 	return status;
 }

@@ -39,11 +39,21 @@ static double ydot(const cv *c, double y)
 	return c->height - y;
 }
 
-/* A filled box.  cls/data: SVG class and extra attributes (may be NULL);
- * tip: the tooltip (may be NULL). */
+/* A filled box, or with fill NULL the outline of one (stroke, 2 wide).
+ * cls/data: SVG class and extra attributes (may be NULL); tip: the tooltip
+ * (may be NULL). */
 static void cv_rect(cv *c, double x, double y, double w, double h, const char *fill,
                     const char *stroke, const char *cls, const char *data, const char *tip)
 {
+	if (c->dot && !fill) {
+		fprintf(c->f, "  n%lu [shape=box, pos=\"%.2f,%.2f!\", width=%.4f, height=%.4f, "
+		        "fixedsize=true, label=\"\", color=\"%s\", penwidth=2", c->id++, x + w / 2,
+		        ydot(c, y + h / 2), w / 72, h / 72, stroke);
+		fputs(", tooltip=\"", c->f);
+		put_esc(c, tip ? tip : " ");
+		fputs("\"];\n", c->f);
+		return;
+	}
 	if (c->dot) {
 		fprintf(c->f, "  n%lu [shape=box, pos=\"%.2f,%.2f!\", width=%.4f, height=%.4f, "
 		        "fixedsize=true, label=\"\", style=filled, fillcolor=\"%s\", color=\"%s\", "
@@ -65,9 +75,9 @@ static void cv_rect(cv *c, double x, double y, double w, double h, const char *f
 	if (data)
 		fprintf(c->f, " %s", data);
 	fprintf(c->f, " x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"",
-	        x, y, w, h, fill);
+	        x, y, w, h, fill ? fill : "none");
 	if (stroke)
-		fprintf(c->f, " stroke=\"%s\" stroke-width=\"0.5\"", stroke);
+		fprintf(c->f, " stroke=\"%s\" stroke-width=\"%s\"", stroke, fill ? "0.5" : "2");
 	if (tip) {
 		fputs("><title>", c->f);
 		put_esc(c, tip);
@@ -78,6 +88,9 @@ static void cv_rect(cv *c, double x, double y, double w, double h, const char *f
 }
 
 enum { LINE_SOLID, LINE_DASHED, LINE_DOTTED };
+enum { ARROW_NONE, ARROW_MSG, ARROW_PATH };  /* arrowheads: none, grey, the path's */
+
+#define PATH_COLOUR "#d62728"  /* the critical path's marks */
 
 /* A straight line, with an arrowhead at its end when arrow is set. */
 static void cv_line(cv *c, double x1, double y1, double x2, double y2, const char *colour,
@@ -108,7 +121,8 @@ static void cv_line(cv *c, double x1, double y1, double x2, double y2, const cha
 	else if (style == LINE_DOTTED)
 		fputs(" stroke-dasharray=\"1.5,2\"", c->f);
 	if (arrow)
-		fputs(" marker-end=\"url(#arrow)\"", c->f);
+		fputs(arrow == ARROW_PATH ? " marker-end=\"url(#arrowc)\"" : " marker-end=\"url(#arrow)\"",
+		      c->f);
 	fputs("/>\n", c->f);
 }
 
@@ -151,6 +165,7 @@ enum {
 
 typedef struct lay {
 	const tl_file *tl;
+	const viz_render_opts *o;
 	double lm, w;          /* left margin, axis width */
 	uint64_t from, range;  /* range >= 1 */
 	double lane_h;
@@ -323,6 +338,7 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 {
 	memset(l, 0, sizeof *l);
 	l->tl = tl;
+	l->o = o;
 	l->w = o && o->width > 0 ? o->width : 1000;
 	l->from = tl->from;
 	l->range = tl->to > tl->from ? tl->to - tl->from : 1;
@@ -343,7 +359,7 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 static double legend(cv *c, const lay *l, double y, int draw)
 {
 	const tl_file *tl = l->tl;
-	int present[TL_NKINDS + 2] = { 0 };
+	int present[TL_NKINDS + 3] = { 0 };
 	for (size_t i = 0; i < tl->nbars; i++)
 		present[tl->bars[i].kind] = 1;
 	for (size_t i = 0; i < tl->nmsgs; i++) {
@@ -351,8 +367,9 @@ static double legend(cv *c, const lay *l, double y, int draw)
 		if (tl->msgs[i].handled != TL_NONE && tl->msgs[i].handled > tl->msgs[i].arrival)
 			present[TL_NKINDS + 1] = 1;
 	}
+	present[TL_NKINDS + 2] = l->o && l->o->npath;
 	double x = l->lm, x_end = l->lm + l->w, y0 = y;
-	for (int k = 0; k < TL_NKINDS + 2; k++) {
+	for (int k = 0; k < TL_NKINDS + 3; k++) {
 		const char *text;
 		if (!present[k])
 			continue;
@@ -360,6 +377,8 @@ static double legend(cv *c, const lay *l, double y, int draw)
 			if (tl_kind_on_nic[k] && !l->nic_rows)
 				continue;
 			text = tl_kind_legend[k];
+		} else if (k == TL_NKINDS + 2) {
+			text = "critical path (outlined bars, red arrows)";
 		} else {
 			text = k == TL_NKINDS + 1 ? "message waits for the CPU" : tl->old_format ?
 			       "message (leaves to received)" : "message (send + o to arrival)";
@@ -375,9 +394,12 @@ static double legend(cv *c, const lay *l, double y, int draw)
 			if (k < TL_NKINDS)
 				cv_rect(c, x, y - 9, 14, tl_kind_on_nic[k] ? 5 : 10, tl_kind_colour[k],
 				        NULL, NULL, NULL, NULL);
+			else if (k == TL_NKINDS + 2)
+				cv_rect(c, x + 1, y - 9, 12, 10, NULL, PATH_COLOUR, NULL, NULL, NULL);
 			else
 				cv_line(c, x, y - 4, x + 14, y - 4, "#333333", 1,
-				        k == TL_NKINDS ? LINE_SOLID : LINE_DOTTED, k == TL_NKINDS, NULL);
+				        k == TL_NKINDS ? LINE_SOLID : LINE_DOTTED,
+				        k == TL_NKINDS ? ARROW_MSG : ARROW_NONE, NULL);
 			cv_text(c, x + 20, y, -1, 10, 0, "#222222", text);
 		}
 		x += w;
@@ -402,6 +424,109 @@ static int clip(const lay *l, double *t1, double *y1, double *t2, double *y2)
 		*t2 = hi;
 	}
 	return 1;
+}
+
+
+/* The critical path (viz_render_opts.path): an outline around the bar of
+ * each CPU and NIC link, a red arrow for each message in flight, each in
+ * <g class="critical" data-...> with a tooltip; links outside the window
+ * or on ranks not drawn are left out. */
+static void draw_path(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	const viz_render_opts *o = l->o;
+	char tip[768], data[256];
+	for (size_t i = 0; o && i < o->npath; i++) {
+		const tl_link *k = &o->path[i];
+		if (k->end_ns < l->from || k->start_ns > l->from + l->range)
+			continue;
+		int place = tl_link_place[k->kind];
+		uint32_t lane = tl_lane_of(tl, k->rank), peer = UINT32_MAX;
+		if (lane == UINT32_MAX)
+			continue;
+		if (place == 0 && k->unit >= tl->cpu_rows)
+			continue;
+		if (place == 1 && k->unit >= l->nic_rows)
+			continue;
+		if (place == 2 && (peer = tl_lane_of(tl, k->peer)) == UINT32_MAX)
+			continue;
+		int n = snprintf(tip, sizeof tip, "critical path, step %" PRIu64 ": %s\nrank %" PRIu64
+		                 " %s %" PRIu32 ": %" PRIu64 " .. %" PRIu64 " ns (%" PRIu64 " ns)",
+		                 k->step, tl_link_what[k->kind], k->rank, place == 0 ? "cpu" : "nic",
+		                 k->unit, k->start_ns, k->end_ns, k->end_ns - k->start_ns);
+#define ADD(...) do { if (n > 0 && (size_t)n < sizeof tip) \
+		n += snprintf(tip + n, sizeof tip - (size_t)n, __VA_ARGS__); } while (0)
+		if (k->kind == TL_LINK_CALC)
+			ADD(", op %" PRIu64, k->op);
+		else if (k->kind == TL_LINK_SEND || k->kind == TL_LINK_SNIC || k->kind == TL_LINK_WIRE)
+			ADD("\nmessage to rank %" PRIu64 ", send op %" PRIu64, k->peer, k->op);
+		else
+			ADD("\nmessage from rank %" PRIu64 ", send op %" PRIu64, k->peer, k->op);
+		ADD("\nstarted by: %s", (unsigned)k->via < TL_NVIAS ? tl_via_word[k->via] : "?");
+		ADD("\ncost: %" PRIu64 " L + %" PRIu64 " o + %" PRIu64 " g + %" PRIu64 " bytes G + %"
+		    PRIu64 " bytes O + %" PRIu64 " ns calc", k->L, k->o, k->g, k->G_bytes, k->O_bytes,
+		    k->calc_ns);
+		if (k->kind != TL_LINK_CALC)
+			ADD(" (size range %" PRIu64 ")", k->range);
+		if (k->noise_ns)
+			ADD(" + %" PRId64 " ns noise", k->noise_ns);
+		if (k->label && *k->label)
+			ADD("\n%s", k->label);
+#undef ADD
+		snprintf(data, sizeof data, "data-step=\"%" PRIu64 "\" data-kind=\"%s\" data-rank=\"%"
+		         PRIu64 "\" data-unit=\"%" PRIu32 "\" data-start=\"%" PRIu64 "\" data-end=\"%"
+		         PRIu64 "\"", k->step, tl_link_word[k->kind], k->rank, k->unit, k->start_ns,
+		         k->end_ns);
+		if (!c->dot) {
+			fprintf(c->f, "<g class=\"critical\" %s", data);
+			if (place == 2)
+				fprintf(c->f, " data-peer=\"%" PRIu64 "\"", k->peer);
+			fputs("><title>", c->f);
+			put_esc(c, tip);
+			fputs("</title>\n", c->f);
+		}
+		if (place < 2) {
+			double y, h;
+			row_of(l, lane, place, k->kind == TL_LINK_SNIC, k->unit, &y, &h);
+			double x1 = xt(l, k->start_ns), x2 = xt(l, k->end_ns);
+			if (x2 - x1 < 0.75)
+				x2 = x1 + 0.75;
+			cv_rect(c, x1 - 1, y - 1, x2 - x1 + 2, h + 2, NULL, PATH_COLOUR, NULL, NULL,
+			        c->dot ? tip : NULL);
+		} else {
+			/* Over the message's arrow when it is drawn, else between the
+			 * CPU rows of the NIC's index. */
+			uint32_t sc = k->unit < tl->cpu_rows ? k->unit : 0, dc = sc;
+			for (size_t m = 0; m < tl->nmsgs; m++) {
+				const tl_msg *g = &tl->msgs[m];
+				if (g->src == k->rank && g->dst == k->peer && g->depart == k->start_ns &&
+				    g->arrival == k->end_ns) {
+					sc = g->src_cpu;
+					dc = g->dst_cpu;
+					break;
+				}
+			}
+			double sy, sh, dy, dh, y1, y2;
+			row_of(l, lane, 0, 1, sc, &sy, &sh);
+			row_of(l, peer, 0, 1, dc, &dy, &dh);
+			if (peer > lane) {
+				y1 = sy + sh;
+				y2 = dy;
+			} else if (peer < lane) {
+				y1 = sy;
+				y2 = dy + dh;
+			} else {
+				y1 = sy + sh / 2;
+				y2 = dy + dh / 2;
+			}
+			double t1 = (double)k->start_ns, t2 = (double)k->end_ns;
+			if (clip(l, &t1, &y1, &t2, &y2))
+				cv_line(c, xt_f(l, t1), y1, xt_f(l, t2), y2, PATH_COLOUR, 2, LINE_SOLID,
+				        t2 == (double)k->end_ns ? ARROW_PATH : ARROW_NONE, tip);
+		}
+		if (!c->dot)
+			fputs("</g>\n", c->f);
+	}
 }
 
 static void draw(cv *c, const lay *l, const viz_render_opts *o)
@@ -542,17 +667,18 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		double cy1 = y1, cy2 = y2;
 		if (clip(l, &t1, &cy1, &t2, &cy2))
 			cv_line(c, xt_f(l, t1), cy1, xt_f(l, t2), cy2, "#333333", 1, LINE_SOLID,
-			        t2 == (double)m->arrival, tip);
+			        t2 == (double)m->arrival ? ARROW_MSG : ARROW_NONE, tip);
 		if (!tl->old_format && m->handled != TL_NONE && m->handled > m->arrival) {
 			double w1 = (double)m->arrival, w2 = (double)m->handled, a = y2, b2 = y2;
 			if (clip(l, &w1, &a, &w2, &b2))
-				cv_line(c, xt_f(l, w1), a, xt_f(l, w2), b2, "#333333", 1.2, LINE_DOTTED, 0,
-				        tip);
+				cv_line(c, xt_f(l, w1), a, xt_f(l, w2), b2, "#333333", 1.2, LINE_DOTTED,
+				        ARROW_NONE, tip);
 		}
 		if (!c->dot)
 			fputs("</g>\n", c->f);
 	}
 
+	draw_path(c, l);
 	legend(c, l, l->axis_y + 50, 1);
 }
 
@@ -566,7 +692,12 @@ int viz_render_svg(const tl_file *tl, const viz_render_opts *o, FILE *out)
 	util_svg_begin(out, l.total_w, l.height, "font-family=\"Helvetica, Arial, sans-serif\"");
 	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
 	      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-	      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker></defs>\n", out);
+	      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker>", out);
+	if (o && o->npath)
+		fputs("<marker id=\"arrowc\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+		      "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
+		      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"" PATH_COLOUR "\"/></marker>", out);
+	fputs("</defs>\n", out);
 	draw(&c, &l, o);
 	return util_svg_end(out) || fflush(out) ? -1 : 0;
 }

@@ -6,10 +6,13 @@
 #include <stdio.h>
 
 #include "timeline.h"
+#include "tl_path.h"
 
 typedef struct viz_render_opts {
 	double width;        /* pixels (points) for the time axis; <= 0: 1000 */
 	const char *source;  /* file name shown under the title, or NULL */
+	const tl_link *path; /* the critical path to mark (tl_path.h), or NULL */
+	size_t npath;
 } viz_render_opts;
 
 /* Write tl as a standalone SVG document: one element with class and data-*

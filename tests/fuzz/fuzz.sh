@@ -3,8 +3,10 @@
 # golden GOAL cases and their compiled binaries, for the LogGP files with
 # two recorded PRTT tables and a parameter file, for the trace reader and
 # trace2goal with the traces of tests/trace2goal/cases (the ranks of a run
-# joined by form feeds), for the timeline reader with the timelines of
-# tests/viz/data and tests/sim/cases, for sweeps with the files and
+# joined by form feeds), for the DUMPI reader with the rank files that
+# tests/trace2goal/mkdumpi.py writes, for the timeline reader with the timelines of
+# tests/viz/data and tests/sim/cases, for the critical path file with the
+# one of tests/viz/data, for sweeps with the files and
 # compact forms of docs/sweep.md, and for noise traces and --noise specs.
 # Exit status non-zero if a target finds a crash, a leak, a timeout (10 s)
 # or more than 2 GB of memory (the reproducer is left in build/fuzz/).
@@ -39,10 +41,16 @@ for r in 0 1 2; do
 		-e '/^# rank: 1/,$ { s/:3,1$/:1/; s/:2\([01]\),1,2:/:2\1,0,1:/; }' $T/coll/rank-$r.txt
 	[ $r = 2 ] || printf '\f'
 done >$F/corpus-t2g/coll-3
+mkdir -p $F/corpus-dumpi $F/dumpi-seed
+python3 tests/trace2goal/mkdumpi.py comm $F/dumpi-seed
+python3 tests/trace2goal/mkdumpi.py big $F/dumpi-seed 20 2
+cp $F/dumpi-seed/*.bin $F/corpus-dumpi/
 mkdir -p $F/corpus-timeline
 for f in tests/viz/data/*.tl tests/sim/cases/*.tl; do
 	cp "$f" "$F/corpus-timeline/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+mkdir -p $F/corpus-path
+cp tests/viz/data/*.csv $F/corpus-path/
 mkdir -p $F/corpus-sweep
 printf '%s\n' '# the four changes of the LogGOPSim paper' base 'rdma       O=0' \
 	'no-overlap O=G' 'G*10       G=*10' 'L*10       L=*10 S=100' >$F/corpus-sweep/four.sweep
@@ -57,7 +65,7 @@ cp tests/sim/cases/noise.noise tests/sim/cases/wrap.noise $F/corpus-noise/
 printf '%s\n' '# period: 1000' '0.5 10.5' '990 10' '5 3' >$F/corpus-noise/frac
 printf '%s' 'periodic:1000,25000' >$F/corpus-noise/periodic
 printf '%s' 'poisson:100000,exp:2000' >$F/corpus-noise/poisson
-for t in goal_text goal_bin loggp trace t2g timeline sweep noise; do
+for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
 	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \

@@ -1,12 +1,15 @@
 /* fuzz_timeline.c: libFuzzer target for goalviz's timeline reader
- * (timeline/timeline.h: versions 1 and 2 of loggopsim -V and the old format):
- * the input is read twice, with goalviz's default window and with a small
- * one (a time window, a rank list, few lanes and items), and what was read
- * is drawn as SVG and dot into /dev/null.  Any input must be rejected with
- * a "fuzz.tl:..." message or give a timeline whose bars and messages lie
- * on its lanes. */
+ * (timeline/timeline.h: versions 1 and 2 of loggopsim -V and the old format)
+ * and the trace JSON converter (timeline/tl_trace_json.h): the input is
+ * read twice, with goalviz's default window and with a small one (a time
+ * window, a rank list, few lanes and items), and what was read is drawn as
+ * SVG and dot into /dev/null and converted to JSON.  Any input must be
+ * rejected with a "fuzz.tl:..." message or give a timeline whose bars and
+ * messages lie on its lanes; the converter, which reads the lines through
+ * the same parser, rejects nothing that the reader takes without a window. */
 #include "viz_render.h"
 #include "timeline.h"
+#include "tl_trace_json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +64,25 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				abort();
 		} else {
 			check(&tl);
-			viz_render_opts ro = { k ? 300 : 0, k ? "fuzz.tl" : NULL };
+			viz_render_opts ro = { k ? 300 : 0, k ? "fuzz.tl" : NULL, NULL, 0 };
 			viz_render_notes(&tl, notes, sizeof notes);
 			if (viz_render_svg(&tl, &ro, devnull) || viz_render_dot(&tl, &ro, devnull))
 				abort();
 		}
 		tl_free(&tl);
+		f = size ? fmemopen((void *)(uintptr_t)data, size, "r") : fopen("/dev/null", "r");
+		if (!f)
+			abort();
+		tl_json_opts jo = { win[k].from, win[k].to, win[k].ranges, win[k].nranges, NULL };
+		err[0] = 0;
+		int jrc = tl_json_convert(f, "fuzz.tl", devnull, &jo, NULL, err, sizeof err);
+		fclose(f);
+		if (jrc && (strncmp(err, "fuzz.tl:", 8) != 0 || !strstr(err, "error: ")))
+			abort();
+		if (jrc && k == 0 && rc == 0 && !strstr(err, "thread ids") && !strstr(err, "CPUs 0..15"))
+			abort();
+		if (!jrc && tl_json_path(devnull, NULL, 0))
+			abort();
 	}
 	return 0;
 }

@@ -100,11 +100,11 @@ done
 "$SIM" -q -b -g 3000 --critical-path "$tmp/cp.csv" "$tmp/sc.bin" >"$tmp/out"
 cat >"$tmp/want" <<'X'
 step,kind,rank,unit,op,peer,start_ns,end_ns,via,range,L,o,g,G_bytes,O_bytes,calc_ns,noise_ns,label
-1,snic,0,0,0,1,0,3000,root,0,0,0,1,0,0,0,0,l1
-2,snic,0,0,1,2,3000,6000,nic,0,0,0,1,0,0,0,0,l2
-3,send,0,0,2,3,6000,7500,nic,0,0,1,0,0,0,0,0,l3
-4,wire,0,0,2,3,7500,10000,depart,0,1,0,0,0,0,0,0,l3
-5,recv,3,0,2,0,10000,11500,msg,0,0,1,0,0,0,0,0,l3
+1,snic,0,0,0,1,0,3000,root,0,0,0,1,0,0,0,0,"l1"
+2,snic,0,0,1,2,3000,6000,nic,0,0,0,1,0,0,0,0,"l2"
+3,send,0,0,2,3,6000,7500,nic,0,0,1,0,0,0,0,0,"l3"
+4,wire,0,0,2,3,7500,10000,depart,0,1,0,0,0,0,0,0,"l3"
+5,recv,3,0,2,0,10000,11500,msg,0,0,1,0,0,0,0,0,"l3"
 X
 check "scatter P=4 g=3000: the path file" "$tmp/want" "$tmp/cp.csv"
 grep -q '^Critical path: 5 links, T = 1\*L + 2\*o + 2\*g + 0\*G + 0\*O + 0 calc$' "$tmp/out" &&

@@ -2,8 +2,9 @@
 # Tests of trace2goal: golden conversions of hand-written traces (goaltrace
 # and liballprof dialects), warnings and errors (exact text), --strict,
 # --compute-scale, --extrapolate, binary output, every schedule simulated to
-# completion; then the test MPI program traces/examples/halo.c run with
-# mpirun, traced, converted and simulated (skipped without mpicc/mpirun).
+# completion; the binary formats (tests/trace2goal/formats.sh); then the
+# test MPI program traces/examples/halo.c run with mpirun, traced, converted
+# and simulated (skipped without mpicc/mpirun).
 # Usage: tests/trace2goal/run.sh BUILD_DIR      (T2G_UPDATE=1 rewrites goldens)
 set -u
 B=${1:-build}
@@ -557,6 +558,9 @@ printf '%s\n' "rank 0: 0,1 0,2 66" "rank 1: 0,1 1,3 64" "rank 2: 0,2 2,3 66" "ra
 same "scalapack: the row and column communicators in every rank's trace, collectives on them" "$tmp/got" "$tmp/want"
 
 # ---- the test MPI program, end to end -------------------------------------
+# the binary trace formats (DUMPI)
+tests/trace2goal/formats.sh "$B" || st=1
+
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
 	echo "ok - trace2goal: halo traced, converted, simulated # SKIP mpicc not installed"
 	exit $st

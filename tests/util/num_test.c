@@ -226,6 +226,35 @@ static void test_time(void)
 	CHECK_STR(time_ns("5US"), "not a number");
 }
 
+/* The outcome of num_window_parse on s: "FROM..TO", or the error. */
+static const char *window(const char *s)
+{
+	static char buf[64];
+	uint64_t a, b;
+	num_err e = num_window_parse(s, strlen(s), &a, &b);
+	if (e != NUM_OK)
+		return num_err_str(e);
+	snprintf(buf, sizeof buf, "%" PRIu64 "..%" PRIu64, a, b);
+	return buf;
+}
+
+static void test_window(void)
+{
+	CHECK_STR(window("10us..20us"), "10000..20000");
+	CHECK_STR(window("1.5..2"), "1..2");
+	CHECK_STR(window("5..5"), "5..5");
+	CHECK_STR(window("..2ms"), "0..2000000");
+	CHECK_STR(window("3us.."), "3000..18446744073709551615");
+	CHECK_STR(window(".."), "0..18446744073709551615");
+	CHECK_STR(window("20us..10us"), "the range ends below its start");
+	CHECK_STR(window("10us"), "not a number");
+	CHECK_STR(window("10us-20us"), "not a number");
+	CHECK_STR(window("1...2"), "not a number");
+	CHECK_STR(window("1x..2"), "not a number");
+	CHECK_STR(window("1..99999999999999999999"), "too large");
+	CHECK_STR(window(""), "not a number");
+}
+
 int main(void)
 {
 	test_u64();
@@ -233,5 +262,6 @@ int main(void)
 	test_format();
 	test_range();
 	test_time();
+	test_window();
 	return check_done();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # check_svg.py: parses a goalviz SVG (fails if it is not well-formed XML) and
-# prints one line per bar and message with the exact times of its data-*
-# attributes, in document order; every one must carry a <title> tooltip.
+# prints one line per bar, message and mark of the critical path with the
+# exact times of its data-* attributes, in document order; every one must
+# carry a <title> tooltip.
 import sys
 import xml.etree.ElementTree as ET
 
@@ -22,3 +23,7 @@ for e in root.iter():
         a = lambda k: e.get('data-' + k, '-')
         print('msg', a('src'), a('dst'), 'send=' + a('send'), 'depart=' + a('depart'),
               'arrival=' + a('arrival'), 'handled=' + a('handled'), 'size=' + a('size'))
+    elif cls == 'critical':
+        a = lambda k: e.get('data-' + k, '-')
+        print('path', a('step'), a('kind'), a('rank'), a('unit'), a('start'), a('end'),
+              'peer=' + a('peer'))

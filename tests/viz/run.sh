@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Tests of goalviz: exact times in the SVG of hand-made timelines (new and
 # old format), windows and limits, error messages, dot output that Graphviz
-# renders without warnings, schedule graphs, and loggopsim -V end to end.
-# Prints "ok - ..." / "not ok - ..." lines.
+# renders without warnings, schedule graphs, loggopsim -V end to end; trace
+# JSON (goalviz -o x.json, loggopsim --trace-json) and the critical path's
+# marks.  Prints "ok - ..." / "not ok - ..." lines.
 set -u
 B=$(cd "${1:-build}" && pwd)
 V=$B/bin/goalviz
 here=$(cd "$(dirname "$0")" && pwd)
 D=$here/data
 CHECK="python3 $here/check_svg.py"
+TRACE="python3 $here/check_trace.py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$D" || exit 2
@@ -157,6 +159,155 @@ fi
 "$V" --schedule err-empty.tl -o "$tmp/x.dot" 2>/dev/null
 check "schedule: a bad schedule exits 1" test $? -eq 1
 
+# ---- Trace JSON (docs/perfetto.md) ----------------------------------------
+C=$here/../sim/cases
+# The example of docs/timeline.md, hand-checked: every byte.
+"$V" "$C/rendezvous-uq.tl" -o "$tmp/rv.json" 2>"$tmp/diff"
+check "json: rendezvous-uq.tl gives exactly rendezvous.json" diff -u rendezvous.json "$tmp/rv.json"
+check "json: parses (python3 json) and reads as the viewers read it, flows paired" \
+	$TRACE --paired "$tmp/rv.json"
+"$V" "$C/rendezvous-uq.tl" -T json >"$tmp/rv-stdout.json" 2>"$tmp/diff"
+check "json: -T json on standard output, the same bytes" cmp rendezvous.json "$tmp/rv-stdout.json"
+# Every timeline here converts, reads as the viewers read it, and every
+# message of a complete run has its flow's start and end.
+bad=
+for f in "$C"/*.tl pingpong.tl old.tl noise.tl; do
+	"$V" "$f" -o "$tmp/t.json" 2>>"$tmp/diff" && $TRACE --paired "$tmp/t.json" >/dev/null 2>>"$tmp/diff" ||
+		bad="$bad $(basename "$f")"
+done
+check "json: every test timeline converts, slices nested or disjoint, flows paired${bad:+ (not:$bad)}" test -z "$bad"
+# Window and rank cuts keep exactly what overlaps them (times not cut).
+"$V" "$C/rendezvous-uq.tl" --window 100..400 -o "$tmp/w.json" 2>"$tmp/diff"
+cat >"$tmp/want" <<'EOF2'
+X gsend 1/2 0+205 {op=0, peer=1, size=201}
+i arrival 2/6 110 {op=0, peer=0, size=201}
+X loclop 2/4 0+500
+EOF2
+check "json: --window 100..400 keeps what overlaps it" diff -u "$tmp/want" <($TRACE "$tmp/w.json")
+"$V" "$C/rendezvous-uq.tl" --ranks 1 -o "$tmp/w.json" 2>"$tmp/diff"
+cat >"$tmp/want" <<'EOF2'
+i arrival 2/6 110 {op=0, peer=0, size=201}
+X loclop 2/4 0+500
+X orecv 2/4 500+210 {op=0, peer=0}
+X grecv 2/6 500+205 {op=0, peer=0}
+EOF2
+check "json: --ranks 1 keeps rank 1, no flow to a rank left out" diff -u "$tmp/want" <($TRACE "$tmp/w.json")
+"$V" "$C/two-cpus.tl" --ranks 0 --from 10 --to 10 -o "$tmp/w.json" 2>"$tmp/diff"
+cat >"$tmp/want" <<'EOF2'
+X osend 1/1 0+10 {arrival_ns=110, depart_ns=10, op=0, peer=1, size=1}
+X osend 1/2 0+10 {arrival_ns=110, depart_ns=10, op=1, peer=1, size=1}
+X loclop 1/1 10+100
+EOF2
+check "json: two CPUs, --ranks 0 --from 10 --to 10 (ends touching count)" \
+	diff -u "$tmp/want" <($TRACE "$tmp/w.json")
+check "json: thread names cpu N, nic N send, nic N recv" \
+	grep -q '"pid":2,"tid":12,"args":{"name":"nic 1 recv"}' <("$V" "$C/two-cpus.tl" -T json 2>/dev/null)
+# Bad windows and rank lists: exit 2 with a message.
+usage_err() { # NAME WANT CMD...: exit 2 and the message WANT, then the Try line
+	local n=$1 want=$2; shift 2
+	"$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	printf '%s\n' "$want" "Try '${want%%:*} --help'." >"$tmp/want"
+	if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "$n"; else
+		echo "exit status $rc" >>"$tmp/diff"; fail "$n"; fi
+}
+usage_err "json: --window 20us..10us" "goalviz: error: --window '20us..10us' ends before it starts" \
+	"$V" "$C/rendezvous-uq.tl" --window 20us..10us -o "$tmp/x.json"
+usage_err "json: --window 10us" "goalviz: error: bad window '10us' for --window (expected T0..T1, e.g. 10us..25us)" \
+	"$V" "$C/rendezvous-uq.tl" --window 10us -o "$tmp/x.json"
+usage_err "json: --window with --from" "goalviz: error: give --window or --from and --to, not both" \
+	"$V" "$C/rendezvous-uq.tl" --window 1..2 --from 1 -o "$tmp/x.json"
+usage_err "json: --ranks 3-x" "goalviz: error: bad rank list '3-x' (expected e.g. 0-15,32)" \
+	"$V" "$C/rendezvous-uq.tl" --ranks 3-x -o "$tmp/x.json"
+usage_err "json: --schedule -o x.json" "goalviz: error: --schedule draws a picture: no json, no --critical-path" \
+	"$V" --schedule "$C/rendezvous-uq.goal" -o "$tmp/x.json"
+# A bad or cut timeline: the reader's errors, FILE:LINE:COL, exit 1.
+for f in err-*.tl; do
+	"$V" "$f" -o "$tmp/e.json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && diff -u "${f%.tl}.err" "$tmp/err" >"$tmp/diff" && [ ! -e "$tmp/e.json" ]; then
+		ok "json: rejects $f as the picture does, no output left"
+	else
+		echo "exit status $rc" >>"$tmp/diff"
+		fail "json: rejects $f as the picture does, no output left"
+	fi
+done
+head -c 150 "$C/rendezvous-uq.tl" >"$tmp/cut.tl"
+"$V" "$tmp/cut.tl" -o "$tmp/e.json" 2>"$tmp/err"
+check "json: a timeline cut inside a line: exit 1" test $? -eq 1
+check "json: ... and where" grep -qx "$tmp/cut.tl:5:29: error: missing send op" "$tmp/err"
+head -1 "$C/ranges-two.tl" >"$tmp/cut.tl"
+"$V" "$tmp/cut.tl" -o "$tmp/e.json" 2>"$tmp/err"
+check "json: a timeline cut in its header" grep -qx \
+	"$tmp/cut.tl:2:1: error: expected 2 more range lines after the header" "$tmp/err"
+
+# ---- The critical path ----------------------------------------------------
+# Marks in the SVG: an outline per CPU and NIC link, an arrow per wire.
+"$V" pingpong.tl --critical-path pingpong.path.csv -o "$tmp/cp.svg" 2>"$tmp/diff"
+cat >"$tmp/want" <<'EOF2'
+path 0 send 0 0 0 1500 peer=-
+path 1 wire 0 0 1500 4000 peer=1
+path 2 recv 1 0 4000 5542 peer=-
+path 3 snic 1 0 5542 6584 peer=-
+path 4 wire 1 0 7042 9542 peer=0
+path 5 rnic 0 0 9542 10584 peer=-
+EOF2
+check "path: every link marked in the SVG at its times" diff -u "$tmp/want" <($CHECK "$tmp/cp.svg" | grep '^path')
+check "path: the bars and messages are still all there" diff -u pingpong.expect <($CHECK "$tmp/cp.svg" | grep -v '^path')
+check "path: outlines, red arrows, the legend" python3 - "$tmp/cp.svg" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+marks = [g for g in root.iter(NS + 'g') if g.get('class') == 'critical']
+rects = [r for g in marks for r in g.iter(NS + 'rect')]
+lines = [l for g in marks for l in g.iter(NS + 'line')]
+assert len(rects) == 4 and all(r.get('fill') == 'none' and r.get('stroke') == '#d62728' for r in rects), rects
+assert len(lines) == 2 and all(l.get('marker-end') == 'url(#arrowc)' for l in lines), lines
+assert any(t.text and t.text.startswith('critical path') for t in root.iter(NS + 'text'))
+tips = [g.find(NS + 'title').text for g in marks]
+assert 'first "ping", 8 bytes' in tips[1] and tips[4].startswith('critical path, step 4:'), tips
+EOF2
+"$V" pingpong.tl --critical-path pingpong.path.csv --ranks 1 --to 6000 -o "$tmp/cp1.svg" 2>"$tmp/diff"
+check "path: marks of ranks left out and after --to are left out" \
+	diff -u <(printf 'path 2 recv 1 0 4000 5542 peer=-\npath 3 snic 1 0 5542 6584 peer=-\n') \
+	<($CHECK "$tmp/cp1.svg" | grep '^path')
+if command -v neato >/dev/null; then
+	"$V" pingpong.tl --critical-path pingpong.path.csv -o "$tmp/cp.dot" 2>/dev/null
+	neato -n2 -Tsvg "$tmp/cp.dot" -o "$tmp/cp.gv.svg" 2>"$tmp/diff"
+	check "path: the dot with marks renders with neato -n2 without warnings" test $? -eq 0 -a ! -s "$tmp/diff"
+fi
+# In trace JSON: a "critical path" process, a slice per link, arrows between them.
+"$V" pingpong.tl --critical-path pingpong.path.csv -o "$tmp/cp.json" 2>"$tmp/diff"
+cat >"$tmp/want" <<'EOF2'
+X send 4294967295/4294967286 0+1500 {G_bytes=0, L=0, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=1, op=0, peer=1, range=0, rank=0, step=0, unit=0, via=root}
+s 0x1 4294967295/4294967286 0 -> send@0
+X wire 4294967295/4294967270 1500+2500 {G_bytes=0, L=1, O_bytes=0, calc_ns=0, g=0, label=first "ping", 8 bytes, noise_ns=0, o=0, op=0, peer=1, range=0, rank=0, step=1, unit=0, via=depart}
+f 0x1 4294967295/4294967270 1500 -> wire@1500
+s 0x2 4294967295/4294967270 1500 -> wire@1500
+X recv 4294967295/4294967262 4000+1542 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=1, op=0, peer=0, range=0, rank=1, step=2, unit=0, via=msg}
+f 0x2 4294967295/4294967262 4000 -> recv@4000
+s 0x3 4294967295/4294967262 4000 -> recv@4000
+X snic 4294967295/4294967278 5542+1042 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=1, noise_ns=0, o=0, op=1, peer=0, range=0, rank=1, step=3, unit=0, via=dep}
+f 0x3 4294967295/4294967278 5542 -> snic@5542
+s 0x4 4294967295/4294967278 5542 -> snic@5542
+X wire 4294967295/4294967270 7042+2500 {G_bytes=0, L=1, O_bytes=0, calc_ns=0, g=0, noise_ns=0, o=0, op=1, peer=0, range=0, rank=1, step=4, unit=0, via=depart}
+f 0x4 4294967295/4294967270 7042 -> wire@7042
+s 0x5 4294967295/4294967270 7042 -> wire@7042
+X rnic 4294967295/4294967254 9542+1042 {G_bytes=7, L=0, O_bytes=0, calc_ns=0, g=1, noise_ns=0, o=0, op=1, peer=1, range=0, rank=0, step=5, unit=0, via=msg}
+f 0x5 4294967295/4294967254 9542 -> rnic@9542
+EOF2
+check "path: in JSON a slice per link, named by kind, and a flow to the next" \
+	diff -u "$tmp/want" <($TRACE --paired "$tmp/cp.json" | grep '^[Xsf] .* 4294967295/')
+check "path: its process and threads are named" \
+	grep -q '"pid":4294967295,"tid":4294967294,"args":{"name":"critical path"}' "$tmp/cp.json"
+# The path file's errors: FILE:LINE:COL, exit 1.
+sed '3s/,wire,/,wired,/' pingpong.path.csv >"$tmp/bad.csv"
+"$V" pingpong.tl --critical-path "$tmp/bad.csv" -o "$tmp/x.svg" 2>"$tmp/err"
+check "path: a bad file: exit 1" test $? -eq 1
+check "path: ... with the place and the reason" grep -qx "$tmp/bad.csv:3:3: error: unknown kind 'wired' (expected calc, send, snic, wire, recv or rnic)" "$tmp/err"
+"$V" pingpong.tl --critical-path "$tmp/none.csv" -o "$tmp/x.json" 2>"$tmp/err"
+check "path: a missing file: exit 1" test $? -eq 1 -a ! -e "$tmp/x.json"
+
 # End to end: loggopsim -V, then goalviz, gives the hand-computed times.
 S=$B/bin/loggopsim
 if [ -x "$S" ]; then
@@ -209,6 +360,43 @@ EOF
 		'msg 0 1 send=70 depart=80 arrival=180 handled=180 size=1001' >"$tmp/want"
 	check "two size ranges, a message that overtakes: exact messages" \
 		diff -u "$tmp/want" <(msgs "$tmp/rev.params" rev)
+	# loggopsim --trace-json: the same bytes as goalviz's conversion of
+	# the -V file of the same run with its --critical-path file, with or
+	# without -V, cut or not.
+	same_json() { # NAME SCHEDULE [OPTION...]
+		local n=$1 g=$2
+		shift 2
+		"$S" -q -b "$@" -V "$tmp/s.tl" --trace-json "$tmp/s1.json" "$g" >/dev/null 2>"$tmp/diff" &&
+			"$S" -q -b "$@" --trace-json "$tmp/s2.json" "$g" >/dev/null 2>>"$tmp/diff" &&
+			"$S" -q -b "$@" -V "$tmp/s2.tl" --critical-path "$tmp/s.cp" "$g" >/dev/null 2>>"$tmp/diff" &&
+			"$V" "$tmp/s.tl" --critical-path "$tmp/s.cp" -o "$tmp/g.json" 2>>"$tmp/diff" &&
+			cmp "$tmp/s.tl" "$tmp/s2.tl" >>"$tmp/diff" 2>&1 &&
+			cmp "$tmp/g.json" "$tmp/s1.json" >>"$tmp/diff" 2>&1 &&
+			cmp "$tmp/g.json" "$tmp/s2.json" >>"$tmp/diff" 2>&1 &&
+			$TRACE --paired "$tmp/s1.json" >/dev/null 2>>"$tmp/diff"
+		check "loggopsim --trace-json $n: goalviz's conversion of its -V, byte for byte" test $? -eq 0
+	}
+	same_json "rendezvous" "$C/rendezvous-uq.goal" -L 100 -o 10 -g 5 -G 1 -S 100
+	same_json "two CPUs" "$C/two-cpus.goal" $(cat "$C/two-cpus.args")
+	(cd "$C" && same_json "noise" noise-msg.goal $(cat noise-msg.args))
+	"$B/bin/schedgen" allreduce_dissemination -s 16 -d 512 -o "$tmp/d16.goal" 2>/dev/null
+	same_json "dissemination P=16" "$tmp/d16.goal"
+	"$S" -q -b --window 2us..9us --ranks 1-3,9 --trace-json "$tmp/c1.json" "$tmp/d16.goal" >/dev/null 2>&1
+	"$S" -q -b -V "$tmp/c.tl" --critical-path "$tmp/c.cp" "$tmp/d16.goal" >/dev/null 2>&1
+	"$V" "$tmp/c.tl" --critical-path "$tmp/c.cp" --window 2us..9us --ranks 1-3,9 -o "$tmp/c2.json" 2>/dev/null
+	check "loggopsim --trace-json --window --ranks: goalviz's cut, byte for byte" cmp "$tmp/c1.json" "$tmp/c2.json"
+	usage_err "loggopsim --window without --trace-json" "loggopsim: error: --window and --ranks need --trace-json" \
+		"$S" --window 1..2 "$tmp/d16.goal"
+	usage_err "loggopsim --window 2..1" "loggopsim: error: --window '2..1' ends before it starts" \
+		"$S" --trace-json "$tmp/x.json" --window 2..1 "$tmp/d16.goal"
+	usage_err "loggopsim --ranks 1--2" "loggopsim: error: bad rank list '1--2' (expected e.g. 0-15,32)" \
+		"$S" --trace-json "$tmp/x.json" --ranks 1--2 "$tmp/d16.goal"
+	"$S" -q --trace-json "$C/rendezvous-uq.goal" "$C/rendezvous-uq.goal" >/dev/null 2>"$tmp/err"
+	check "loggopsim --trace-json refuses its input as the output" grep -q 'error: the output is also the input' "$tmp/err"
+	# An incomplete run keeps its JSON, valid, as it keeps its -V.
+	"$S" -q --trace-json "$tmp/dl.json" "$C/err-deadlock.goal" >/dev/null 2>&1
+	check "loggopsim --trace-json of a deadlocked run: exit 1, valid JSON" \
+		test $? -eq 1 -a -s "$tmp/dl.json" -a "$(python3 -c 'import json,sys; json.load(open(sys.argv[1])); print(1)' "$tmp/dl.json" 2>&1)" = 1
 else
 	echo "ok - goalviz end to end # SKIP no $S"
 fi
