@@ -224,8 +224,9 @@ struct conv {
 	util_kmap seen;          /* member list -> definitions so far on this rank */
 	struct preq *pend;       /* in push order, completed ones too */
 	size_t npend, cappend;
-	util_kmap pend_head;     /* request id -> oldest live entry, or NONE */
-	util_kmap pend_tail;     /* request id -> newest entry */
+	util_kmap pend_ids;      /* request id -> its chain in pchain */
+	struct { uint32_t head, tail; } *pchain; /* oldest live entry (or NONE), newest */
+	size_t npchain, cappchain;
 	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
 	uint8_t *cancelled;      /* per call: cancelled request */
 	struct front f;
@@ -689,9 +690,8 @@ static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t t
 /* No pending operations (a new pass over a trace). */
 static void pend_reset(struct conv *cv)
 {
-	cv->npend = 0;
-	util_kmap_free(&cv->pend_head);
-	util_kmap_free(&cv->pend_tail);
+	cv->npend = cv->npchain = 0;
+	util_kmap_free(&cv->pend_ids);
 }
 
 /* Appends a pending operation (call index, op or NONE) under request id;
@@ -699,21 +699,22 @@ static void pend_reset(struct conv *cv)
  * of memory). */
 static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 {
-	uint32_t i = (uint32_t)cv->npend, *head, *tail;
+	uint32_t i = (uint32_t)cv->npend;
 	if (util_grow(&cv->pend, &cv->cappend, cv->npend + 1, sizeof *cv->pend))
 		return cerr(cv, "error: out of memory");
-	head = util_kmap_get(&cv->pend_head, &id, sizeof id);
-	tail = util_kmap_get(&cv->pend_tail, &id, sizeof id);
-	if (!head) {
-		if (util_kmap_put(&cv->pend_head, &id, sizeof id, i) ||
-		    util_kmap_put(&cv->pend_tail, &id, sizeof id, i))
+	uint32_t *k = util_kmap_get(&cv->pend_ids, &id, sizeof id);
+	if (!k) {
+		if (util_grow(&cv->pchain, &cv->cappchain, cv->npchain + 1, sizeof *cv->pchain) ||
+		    util_kmap_put(&cv->pend_ids, &id, sizeof id, (uint32_t)cv->npchain))
 			return cerr(cv, "error: out of memory");
+		cv->pchain[cv->npchain].head = cv->pchain[cv->npchain].tail = i;
+		cv->npchain++;
 	} else {
-		if (*head == NONE)
-			*head = i;
+		if (cv->pchain[*k].head == NONE)
+			cv->pchain[*k].head = i;
 		else
-			cv->pend[*tail].next = i;
-		*tail = i;
+			cv->pend[cv->pchain[*k].tail].next = i;
+		cv->pchain[*k].tail = i;
 	}
 	cv->pend[i].id = id;
 	cv->pend[i].call = call;
@@ -726,17 +727,17 @@ static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 /* The oldest live pending operation with request id, or NULL. */
 static struct preq *pend_find(struct conv *cv, uint64_t id)
 {
-	uint32_t *head = util_kmap_get(&cv->pend_head, &id, sizeof id);
-	return head && *head != NONE ? &cv->pend[*head] : NULL;
+	uint32_t *k = util_kmap_get(&cv->pend_ids, &id, sizeof id);
+	return k && cv->pchain[*k].head != NONE ? &cv->pend[cv->pchain[*k].head] : NULL;
 }
 
 /* The pending operation p (found by pend_find: the oldest of its id) is
  * complete (or forgotten). */
 static void pend_done(struct conv *cv, struct preq *p)
 {
-	uint32_t *head = util_kmap_get(&cv->pend_head, &p->id, sizeof p->id);
-	if (head && *head == (uint32_t)(p - cv->pend))
-		*head = p->next;
+	uint32_t *k = util_kmap_get(&cv->pend_ids, &p->id, sizeof p->id);
+	if (k && cv->pchain[*k].head == (uint32_t)(p - cv->pend))
+		cv->pchain[*k].head = p->next;
 }
 
 /* Calls fn for every request that call c completes, with its status
@@ -1495,6 +1496,7 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	free(cv.comms);
 	pend_reset(&cv);
 	free(cv.pend);
+	free(cv.pchain);
 	free(cv.cops);
 	free(cv.cdeps);
 	free(cv.cflag);
