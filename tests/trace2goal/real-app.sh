@@ -10,7 +10,8 @@
 #     extrapolates that trace to 1024 ranks (--extrapolate 512);
 #  4. LAMMPS (Debian package lammps, lmp; input tests/trace2goal/apps/
 #     lj-melt.in, 4000 atoms, 200 steps) on 2 ranks, measured and simulated,
-#     and on 4 ranks (2x2x1 grid, MPI_Cart_create) traced and simulated;
+#     and on 4 and 8 ranks (2x2x1 and 2x4x1 grids, MPI_Cart_create; more
+#     ranks than cores: --oversubscribe) traced and simulated;
 #  5. HPCC (package hpcc; tests/trace2goal/apps/hpccinf-2.txt: N=400, 1x2
 #     grid) on 2 ranks, measured and simulated, and on 4 ranks
 #     (hpccinf-4.txt, 2x2 grid: HPL's row and column communicators from
@@ -217,17 +218,23 @@ else
 	LARGS="-in $IN -var n 10 -var steps 200 -log none -screen none -nocite"
 	# shellcheck disable=SC2086
 	app LAMMPS 2 lmp2 "$LMP" $LARGS && sim LAMMPS "$dir/lmp2.bin"
-	# shellcheck disable=SC2086
-	if app "LAMMPS 2x2x1" 4 lmp4 "$LMP" $LARGS; then
-		if grep -q '^MPI_Cart_create:' "$dir/lmp4/lmp4-0.txt" &&
-			[ "$(grep -c '^# comm:[0-9]*:[0-9]*,[0-9]*,[0-9]*,[0-9]*$' "$dir/lmp4/lmp4-0.txt")" = 2 ]; then
-			echo "ok - real-app: LAMMPS 2x2x1: MPI_Cart_create traced, its communicator of 4 ranks defined"
+	# cart NP GRID: the P x Q x 1 grid of NP ranks (oversubscribed on this
+	# machine's cores), its MPI_Cart_create and communicator of NP ranks in
+	# rank 0's trace (the world's and the Cartesian one: 2 # comm lines)
+	cart() {
+		# shellcheck disable=SC2086
+		app "LAMMPS $2" "$1" "lmp$1" "$LMP" $LARGS || return
+		if grep -q '^MPI_Cart_create:' "$dir/lmp$1/lmp$1-0.txt" &&
+			[ "$(grep -c "^# comm:[0-9]*:[0-9]*\(,[0-9]*\)\{$(($1 - 1))\}\$" "$dir/lmp$1/lmp$1-0.txt")" = 2 ]; then
+			echo "ok - real-app: LAMMPS $2: MPI_Cart_create traced, its communicator of $1 ranks defined"
 		else
-			echo "not ok - real-app: LAMMPS 2x2x1: MPI_Cart_create traced, its communicator of 4 ranks defined"
+			echo "not ok - real-app: LAMMPS $2: MPI_Cart_create traced, its communicator of $1 ranks defined"
 			st=1
 		fi
-		sim "LAMMPS 2x2x1" "$dir/lmp4.bin"
-	fi
+		sim "LAMMPS $2" "$dir/lmp$1.bin"
+	}
+	cart 4 2x2x1
+	cart 8 2x4x1
 fi
 
 # 5. HPCC (HPL, PTRANS, DGEMM, STREAM, RandomAccess, FFT, latency and
