@@ -1,8 +1,9 @@
 # Cuts HPCC's LatencyBandwidth section out of one rank's goaltrace file
 # (how tests/trace2goal/apps/hpcc was made from a run of 2 ranks; see
 # real-app.sh). The section's loop counts are fixed in HPCC's code, not
-# read from its input: at least 10 000 calls per rank, the rest of a small
-# run about 1 500. It is self-contained: it starts after HPCC's
+# read from its input: some 11 000 calls per rank at least (29 653 in the
+# recorded run), against under 1 000 for the rest at N = 8. It is
+# self-contained: it starts after HPCC's
 # MPI_Barrier before it, and ends with an MPI_Reduce and 10 MPI_Bcast on
 # the world, all its messages received by then. Its calls are replaced by
 # a '# cut' comment and a '# flush: START END' line spanning them, so that
