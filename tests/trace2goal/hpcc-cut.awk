@@ -3,9 +3,9 @@
 # real-app.sh). The section's loop counts are fixed in HPCC's code, not
 # read from its input: some 11 000 calls per rank at least (29 653 in the
 # recorded run), against under 1 000 for the rest at N = 8. It is
-# self-contained: it starts after HPCC's
-# MPI_Barrier before it, and ends with an MPI_Reduce and 10 MPI_Bcast on
-# the world, all its messages received by then. Its calls are replaced by
+# self-contained: it starts after HPCC's MPI_Barrier before it, and ends
+# with an MPI_Reduce and 10 MPI_Bcast on the world, all its messages
+# received by then. Its calls are replaced by
 # a '# cut' comment and a '# flush: START END' line spanning them, so that
 # trace2goal leaves their time out, as it does the recorder's own writes.
 # Usage: awk -f hpcc-cut.awk FILE FILE >OUT   (the file twice: two passes)
