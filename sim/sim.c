@@ -789,6 +789,8 @@ static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t w
 	m->rel[m->rel_n].time = time;
 	m->rel[m->rel_n].who = who;
 	m->rel_n++;
+	if (m->cpr)   /* queue_released may write its record */
+		PREFETCH(m->cpr + gop_of(m, r, a) * CPR_BYTES);
 }
 
 /* The dependency of op a of rank r on op who is satisfied at time; release
