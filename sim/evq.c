@@ -209,7 +209,7 @@ static uint32_t slot_new(evq *q, uint64_t time)
 	return s;
 }
 
-int evq_push(evq *q, evq_node x)
+int evq_push_slow(evq *q, evq_node x)
 {
 	uint32_t s = q->hot;
 	if (s == UINT32_MAX || q->slot[s].time != x.time) {

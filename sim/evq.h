@@ -66,7 +66,20 @@ void evq_free(evq *q);
  * -1 when out of memory (q unchanged).  O(1) amortised for a time already
  * pending (O(log T) for a new one, T pending times): arrays grow by
  * doubling and are kept, never allocated per event. */
-int evq_push(evq *q, evq_node x);
+int evq_push_slow(evq *q, evq_node x);   /* evq_push but for the usual case */
+static inline int evq_push(evq *q, evq_node x)
+{
+	/* The usual case, inline: the time of the last push, with room in its
+	 * array (the node is written in place, not built on the stack and
+	 * copied by a call). */
+	uint32_t s = q->hot;
+	if (s != UINT32_MAX && q->slot[s].time == x.time && q->slot[s].v.n < q->slot[s].v.cap) {
+		q->slot[s].v.a[q->slot[s].v.n++] = x;
+		q->count++;
+		return 0;
+	}
+	return evq_push_slow(q, x);
+}
 
 /* Insert x into the unprocessed rest of the current batch, in seq order, so
  * that it is processed in this batch: for an event that becomes due at the

@@ -789,6 +789,8 @@ static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t w
 	m->rel[m->rel_n].time = time;
 	m->rel[m->rel_n].who = who;
 	m->rel_n++;
+	if (m->cpr)   /* queue_released may write its record */
+		PREFETCH(m->cpr + gop_of(m, r, a) * CPR_BYTES);
 }
 
 /* The dependency of op a of rank r on op who is satisfied at time; release
@@ -1713,8 +1715,12 @@ prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 	}
 	if (x->op & EV_MSG) {
 		const sim_rq *h = rank_q(m, x->peer);
-		if (h->rq_head != QNIL)
-			PREFETCH(&rank_ops(m, x->peer)[RQE(m, h->rq_head)->op]);
+		if (h->rq_head != QNIL) {
+			uint32_t recv = RQE(m, h->rq_head)->op;
+			PREFETCH(&rank_ops(m, x->peer)[recv]);
+			if (m->cpr)   /* the recv it completes: its record */
+				PREFETCH(m->cpr + gop_of(m, x->peer, recv) * CPR_BYTES);
+		}
 	} else {
 		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
 	}

@@ -500,7 +500,9 @@ fi
 # apps/scalapack-qr.dat but M = N = 32, MB = NB = 8: 4 ranks on a 2x2 BLACS
 # grid; its MPI calls come from BLACS, in C: MPI_Comm_create, MPI_Comm_dup,
 # MPI_Comm_split into rows and columns, communicator handles freed and
-# reused).
+# reused), and HPCC (Debian hpcc; apps/hpccinf-tiny.txt: N = 8, 2 ranks on
+# a 2x1 grid; its LatencyBandwidth section cut out by hpcc-cut.awk and
+# left out of the time with a '# flush' line, see real-app.sh).
 # Converted with --strict, no messages, simulated with the default
 # parameters: the time is exact (the simulation is deterministic).
 # replay NAME DIR WANT_MAXIMUM_LINE
@@ -519,6 +521,7 @@ replay lammps $A/lammps "Maximum finishing time at host 1: 9089433 (0.009089433 
 replay netpipe $A/netpipe "Maximum finishing time at host 0: 5714423 (0.005714423 s)"
 replay mumps $A/mumps "Maximum finishing time at host 1: 2608388 (0.002608388 s)"
 replay scalapack $A/scalapack "Maximum finishing time at host 0: 1635853 (0.001635853 s)"
+replay hpcc $A/hpcc "Maximum finishing time at host 0: 20870686 (0.020870686 s)"
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
 # each replica's collectives and point-to-point messages in the comms of its
@@ -556,6 +559,42 @@ for r in 0 1 2 3; do
 done >"$tmp/got"
 printf '%s\n' "rank 0: 0,1 0,2 66" "rank 1: 0,1 1,3 64" "rank 2: 0,2 2,3 66" "rank 3: 1,3 2,3 64" >"$tmp/want"
 same "scalapack: the row and column communicators in every rank's trace, collectives on them" "$tmp/got" "$tmp/want"
+
+# HPCC: RandomAccess polls with MPI_Testany, cancels its last MPI_Irecv and
+# tests MPI_REQUEST_NULL; PTRANS (5 runs) and HPL each split the world into
+# a grid communicator of 2 ranks and that into rows of 1 and a column of 2
+# (18 MPI_Comm_split); PTRANS has MPI_Allreduce and MPI_Barrier on its
+# grids, HPL only point-to-point calls on its communicators (it builds its
+# collectives on MPI_Send, MPI_Recv and MPI_Irecv). Per rank:
+# the calls on the communicators MPI_Comm_split made, before the cut line
+# (PTRANS) and after it (HPL).
+for r in 0 1; do
+	f=$A/hpcc/hpcc-$r.txt
+	printf 'rank %d: RandomAccess: %d MPI_Testany, %d MPI_Cancel, %d MPI_Test of MPI_REQUEST_NULL; ' "$r" \
+		"$(grep -c '^MPI_Testany:' "$f")" "$(grep -c '^MPI_Cancel:' "$f")" "$(grep -c '^MPI_Test:[0-9.]*:0:' "$f")"
+	awk -F: '
+	/^MPI_Comm_split:/ { ns++; sp = 1; next }
+	/^# comm:/ { if (sp) { n = split($3, m, ","); def[n]++; split_comm[$2] = 1 }; sp = 0; next }
+	/^# cut:/ { hpl = 1 }
+	/^#/ { next }
+	{
+		sp = 0
+		for (i = 3; i < NF; i++)
+			if (split($i, h, ",") == 3 && h[1] in split_comm) {
+				if ($1 ~ /^MPI_I?(Barrier|Bcast|Reduce|Allreduce|Gatherv?|Scatterv?|Allgatherv?|Alltoallv?|Reduce_scatter(_block)?|Scan|Exscan)$/)
+					c[hpl + 0]++
+				else if ($1 ~ /^MPI_(Send|Bsend|Ssend|Rsend|Isend|Ibsend|Issend|Irsend|Recv|Irecv|Sendrecv|Sendrecv_replace|Iprobe|Probe)$/)
+					p[hpl + 0]++
+				break
+			}
+	}
+	END { printf "%d MPI_Comm_split: %d communicators of 2 ranks, %d of 1; PTRANS: %d collectives, %d point-to-point; HPL: %d collectives, %d point-to-point\n",
+		ns, def[2], def[1], c[0], p[0], c[1], p[1] }' "$f"
+done >"$tmp/got"
+printf '%s\n' \
+	"rank 0: RandomAccess: 260 MPI_Testany, 4 MPI_Cancel, 2 MPI_Test of MPI_REQUEST_NULL; 18 MPI_Comm_split: 12 communicators of 2 ranks, 6 of 1; PTRANS: 25 collectives, 5 point-to-point; HPL: 0 collectives, 44 point-to-point" \
+	"rank 1: RandomAccess: 262 MPI_Testany, 4 MPI_Cancel, 3 MPI_Test of MPI_REQUEST_NULL; 18 MPI_Comm_split: 12 communicators of 2 ranks, 6 of 1; PTRANS: 25 collectives, 5 point-to-point; HPL: 0 collectives, 44 point-to-point" >"$tmp/want"
+same "hpcc: RandomAccess's polls, the split communicators, collectives on PTRANS's and none on HPL's" "$tmp/got" "$tmp/want"
 
 # ---- the test MPI program, end to end -------------------------------------
 # the binary trace formats (DUMPI)
