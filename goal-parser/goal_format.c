@@ -37,12 +37,19 @@ static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Is label (len bytes) the canonical label of op index i, "l<i+1>"? */
+/* Is label (len bytes) the canonical label of op index i, "l<i+1>"?
+ * Compares digits from the last: no formatting (one call per op). */
 static int label_is_canonical(const char *label, size_t len, uint32_t i)
 {
-	char buf[16];
-	int n = snprintf(buf, sizeof buf, "l%" PRIu32, i + 1);
-	return (size_t)n == len && memcmp(buf, label, len) == 0;
+	uint32_t v = i + 1;
+	if (len < 2 || label[0] != 'l' || label[1] == '0')
+		return 0;
+	while (--len) {
+		if (!v || label[len] != (char)('0' + v % 10))
+			return 0;
+		v /= 10;
+	}
+	return v == 0;
 }
 
 static int label_char(int c, int first)
@@ -360,13 +367,13 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 	} else if (comm) {
 		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " is a calc with comm %" PRIu32, r, i, comm);
 	}
-	if (label) {
+	if (label && !label_is_canonical(label, len, i)) {
+		/* Only a label that is not canonical can be invalid. */
 		for (size_t k = 0; k < len; k++)
 			if (!label_char((unsigned char)label[k], k == 0))
 				return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has an invalid label", r, i);
-		if (!label_is_canonical(label, len, i))
-			w->labels_canonical = 0;
-	} else {
+		w->labels_canonical = 0;
+	} else if (!label) {
 		len = 0;
 		/* An unlabeled op dumps without label: the rank keeps a blob only
 		 * if some other label is not canonical. */
