@@ -1,4 +1,5 @@
-/* goal_parse.y: the GOAL grammar.  Each action is one call into goal_text.c. */
+/* goal_parse.y: the GOAL grammar.  Each action is one call into goal_text.c.
+ * The scanner (goal_lex.l) is compiled in at the end. */
 %code top {
 #include <stdio.h>
 #include <string.h>
@@ -8,11 +9,8 @@
 #include "goal_text.h"
 }
 
-%code provides {
-int goalyylex(GOALYYSTYPE *lval, GOALYYLTYPE *lloc, void *scanner);
-}
-
 %code {
+static int goalyylex(GOALYYSTYPE *lval, GOALYYLTYPE *lloc, void *scanner);
 static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char *msg);
 }
 
@@ -150,3 +148,6 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 	(void)scanner;
 	goal_ps_error(ps, loc, "%s", msg);
 }
+
+/* The scanner: here, its yylex is inlined into goalyyparse. */
+#include "goal_lex.c"

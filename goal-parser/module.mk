@@ -7,7 +7,7 @@ GOAL_SRCS := goal-parser/goal_format.c goal-parser/goal_dump.c
 GOAL_OBJS := $(GOAL_SRCS:%.c=$(B)/obj/%.o)
 LIBGOAL := $(B)/lib/libgoal.a
 GOALC_SRCS := goal-parser/goal_text.c goal-parser/goal_open.c
-GOALC_OBJS := $(GOALC_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/goal_parse.o $(B)/obj/gen/goal_lex.o
+GOALC_OBJS := $(GOALC_SRCS:%.c=$(B)/obj/%.o) $(B)/obj/gen/goal_parse.o
 LIBGOALC := $(B)/lib/libgoalc.a
 
 OBJS += $(GOAL_OBJS) $(GOALC_OBJS) $(B)/obj/goal-parser/goalc.o
@@ -22,12 +22,15 @@ $(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MK_FILES)
 	$(FLEX) --header-file=$(B)/gen/goal_lex.h -o $(B)/gen/goal_lex.c $<
 
 # Generated code: compiled with the same warnings, less the two that flex
-# and bison skeletons trip over.
+# and bison skeletons trip over.  The parser includes the scanner (one
+# object: the scanner is inlined into the parser).
 GEN_CFLAGS := -Wno-missing-prototypes -Wno-sign-compare -Wno-unused-function \
 	-Wno-null-dereference -I goal-parser
 $(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h $(BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -c $< -o $@
+
+$(B)/obj/gen/goal_parse.o: $(B)/gen/goal_lex.c
 
 # goal_text.c includes both generated headers.
 $(B)/obj/goal-parser/goal_text.o: $(B)/gen/goal_parse.h $(B)/gen/goal_lex.h
