@@ -30,8 +30,8 @@ typedef struct goal_ps goal_ps;
 /* The scanner's bookkeeping: the first member of the parser state, so the
  * scanner updates it without calls. */
 typedef struct goal_scan {
-	goal_loc pos;          /* where the next token starts */
-	uint64_t off;          /* file offset of the next token */
+	goal_loc pos;          /* where the next token starts (file offset
+	                          pos.line_off + pos.col - 1) */
 	int read_errno;        /* a read error ended the input (0: none) */
 	unsigned char invalid; /* the last INVALID character */
 	unsigned char eof_error; /* the scanner reported an error at the end */
