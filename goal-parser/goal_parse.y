@@ -44,7 +44,6 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %token INVALID "invalid character"
 
 %type <sym> label
-%type <num> size
 
 %%
 
@@ -94,36 +93,34 @@ label
 	| COMM   { $$ = goal_ps_intern(ps, "comm", 4); }
 	;
 
-/* The optional fields may come before and after the peer, in any order. */
+/* An op: its head (kind and size), then its optional fields, which may
+ * come before and after the peer, in any order. */
 op_def
-	: SEND size opts TO NUMBER more_opts
-		{ goal_ps_pending(ps, GOAL_SEND, &$2, &@2, &$5, &@5); }
-	| RECV size opts FROM NUMBER more_opts
-		{ goal_ps_pending(ps, GOAL_RECV, &$2, &@2, &$5, &@5); }
-	| CALC NUMBER opts
-		{ goal_ps_pending(ps, GOAL_CALC, &$2, &@2, NULL, NULL); }
+	: send_head opts TO NUMBER opts    { goal_ps_peer(ps, &$4, &@4); }
+	| recv_head opts FROM NUMBER opts  { goal_ps_peer(ps, &$4, &@4); }
+	| calc_head opts
 	;
 
-size
-	: SIZE
-	| NUMBER
+send_head
+	: SEND SIZE         { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
+	| SEND NUMBER       { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
+	;
+
+recv_head
+	: RECV SIZE         { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
+	| RECV NUMBER       { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
+	;
+
+calc_head
+	: CALC NUMBER       { goal_ps_op_begin(ps, GOAL_CALC, &$2, &@2); }
 	;
 
 opts
-	: %empty            { goal_ps_opts_reset(ps); }
-	| opts opt
-	;
-
-more_opts
 	: %empty
-	| more_opts opt
-	;
-
-opt
-	: TAG NUMBER        { goal_ps_opt(ps, GOAL_OPT_TAG, &$2, &@2); }
-	| CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$2, &@2); }
-	| NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$2, &@2); }
-	| COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$2, &@2); }
+	| opts TAG NUMBER   { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
+	| opts CPU NUMBER   { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
+	| opts NIC NUMBER   { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	| opts COMM NUMBER  { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
 	;
 
 %%

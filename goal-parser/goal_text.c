@@ -344,8 +344,13 @@ void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 	}
 }
 
-void goal_ps_opts_reset(goal_ps *ps)
+void goal_ps_op_begin(goal_ps *ps, goal_kind kind, const goal_num *size,
+                      const goal_loc *size_loc)
 {
+	ps->kind = kind;
+	ps->size = *size;
+	ps->size_loc = *size_loc;
+	ps->has_peer = 0;
 	memset(ps->has_opt, 0, sizeof ps->has_opt);
 }
 
@@ -360,18 +365,11 @@ void goal_ps_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc)
 	ps->opt_loc[which] = *loc;
 }
 
-void goal_ps_pending(goal_ps *ps, goal_kind kind, const goal_num *size,
-                     const goal_loc *size_loc, const goal_num *peer,
-                     const goal_loc *peer_loc)
+void goal_ps_peer(goal_ps *ps, const goal_num *peer, const goal_loc *peer_loc)
 {
-	ps->kind = kind;
-	ps->size = *size;
-	ps->size_loc = *size_loc;
-	ps->has_peer = peer != NULL;
-	if (peer) {
-		ps->peer = *peer;
-		ps->peer_loc = *peer_loc;
-	}
+	ps->has_peer = 1;
+	ps->peer = *peer;
+	ps->peer_loc = *peer_loc;
 }
 
 /* Check an optional index (cpu, nic), tag or comm; store it in op or

@@ -50,13 +50,13 @@ void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)
 void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc);
 void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc);
 void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc);
-/* An op is collected in pieces: its optional fields (reset, then one call
- * each), its kind, size and peer (pending), then its label (op). */
-void goal_ps_opts_reset(goal_ps *ps);
+/* An op is collected in pieces: its kind and size (op_begin, which resets
+ * the rest), its optional fields (one call each), its peer, then its label
+ * (op). */
+void goal_ps_op_begin(goal_ps *ps, goal_kind kind, const goal_num *size,
+                      const goal_loc *size_loc);
 void goal_ps_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc);
-void goal_ps_pending(goal_ps *ps, goal_kind kind, const goal_num *size,
-                     const goal_loc *size_loc, const goal_num *peer,
-                     const goal_loc *peer_loc);
+void goal_ps_peer(goal_ps *ps, const goal_num *peer, const goal_loc *peer_loc);
 void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc);
 void goal_ps_dep(goal_ps *ps, uint32_t a, const goal_loc *aloc, uint32_t b,
                  const goal_loc *bloc, int irequires);
