@@ -43,7 +43,7 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %token <sym> IDENT "label"
 %token INVALID "invalid character"
 
-%type <sym> label
+%type <sym> label keyword
 
 %%
 
@@ -75,17 +75,27 @@ body
 	| body error EOL              { yyerrok; if (goal_ps_too_many_errors(ps)) YYABORT; }
 	;
 
+/* The parser's time goes mostly to reductions: a label is no rule of its
+ * own where a statement starts, and an op's fields are lists in its
+ * rules. */
 stmt
-	: label ':' op_def            { goal_ps_op(ps, 1, $1, &@1); }
+	: IDENT ':' op_def            { goal_ps_op(ps, 1, $1, &@1); }
+	| keyword ':' op_def          { goal_ps_op(ps, 1, $1, &@1); }
 	| op_def                      { goal_ps_op(ps, 0, 0, &@1); }
-	| label REQUIRES label        { goal_ps_dep(ps, $1, &@1, $3, &@3, 0); }
-	| label IREQUIRES label       { goal_ps_dep(ps, $1, &@1, $3, &@3, 1); }
+	| IDENT REQUIRES label        { goal_ps_dep(ps, $1, &@1, $3, &@3, 0); }
+	| keyword REQUIRES label      { goal_ps_dep(ps, $1, &@1, $3, &@3, 0); }
+	| IDENT IREQUIRES label       { goal_ps_dep(ps, $1, &@1, $3, &@3, 1); }
+	| keyword IREQUIRES label     { goal_ps_dep(ps, $1, &@1, $3, &@3, 1); }
+	;
+
+label
+	: IDENT
+	| keyword
 	;
 
 /* The old tool accepted these keywords as labels too. */
-label
-	: IDENT
-	| TO     { $$ = goal_ps_intern(ps, "to", 2); }
+keyword
+	: TO     { $$ = goal_ps_intern(ps, "to", 2); }
 	| FROM   { $$ = goal_ps_intern(ps, "from", 4); }
 	| TAG    { $$ = goal_ps_intern(ps, "tag", 3); }
 	| CPU    { $$ = goal_ps_intern(ps, "cpu", 3); }
@@ -93,34 +103,38 @@ label
 	| COMM   { $$ = goal_ps_intern(ps, "comm", 4); }
 	;
 
-/* An op: its head (kind and size), then its optional fields, which may
- * come before and after the peer, in any order. */
+/* An op: its head (kind and size), its peer, and its optional fields,
+ * which may come before and after the peer, in any order. */
 op_def
-	: send_head opts TO NUMBER opts    { goal_ps_peer(ps, &$4, &@4); }
-	| recv_head opts FROM NUMBER opts  { goal_ps_peer(ps, &$4, &@4); }
-	| calc_head opts
+	: send_head TO NUMBER         { goal_ps_peer(ps, &$3, &@3); }
+	| recv_head FROM NUMBER       { goal_ps_peer(ps, &$3, &@3); }
+	| calc_head
+	| op_def TAG NUMBER           { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
+	| op_def CPU NUMBER           { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
+	| op_def NIC NUMBER           { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	| op_def COMM NUMBER          { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
 	;
 
 send_head
-	: SEND SIZE         { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
-	| SEND NUMBER       { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
+	: SEND SIZE                   { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
+	| SEND NUMBER                 { goal_ps_op_begin(ps, GOAL_SEND, &$2, &@2); }
+	| send_head TAG NUMBER        { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
+	| send_head CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
+	| send_head NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	| send_head COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
 	;
 
 recv_head
-	: RECV SIZE         { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
-	| RECV NUMBER       { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
+	: RECV SIZE                   { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
+	| RECV NUMBER                 { goal_ps_op_begin(ps, GOAL_RECV, &$2, &@2); }
+	| recv_head TAG NUMBER        { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
+	| recv_head CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
+	| recv_head NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
+	| recv_head COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
 	;
 
 calc_head
-	: CALC NUMBER       { goal_ps_op_begin(ps, GOAL_CALC, &$2, &@2); }
-	;
-
-opts
-	: %empty
-	| opts TAG NUMBER   { goal_ps_opt(ps, GOAL_OPT_TAG, &$3, &@3); }
-	| opts CPU NUMBER   { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
-	| opts NIC NUMBER   { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
-	| opts COMM NUMBER  { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
+	: CALC NUMBER                 { goal_ps_op_begin(ps, GOAL_CALC, &$2, &@2); }
 	;
 
 %%
