@@ -59,7 +59,7 @@ struct goal_ps {
 	/* The op being collected. */
 	goal_num opt[GOAL_NOPTS];
 	goal_loc opt_loc[GOAL_NOPTS];
-	uint8_t has_opt[GOAL_NOPTS];
+	unsigned has_opt;      /* bit k: field k given */
 	goal_kind kind;
 	goal_num size, peer;
 	goal_loc size_loc, peer_loc;
@@ -351,16 +351,16 @@ void goal_ps_op_begin(goal_ps *ps, goal_kind kind, const goal_num *size,
 	ps->size = *size;
 	ps->size_loc = *size_loc;
 	ps->has_peer = 0;
-	memset(ps->has_opt, 0, sizeof ps->has_opt);
+	ps->has_opt = 0;
 }
 
 void goal_ps_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc)
 {
-	if (ps->has_opt[which]) {
+	if (ps->has_opt & 1u << which) {
 		goal_ps_error(ps, loc, "duplicate '%s'", opt_name[which]);
 		return;
 	}
-	ps->has_opt[which] = 1;
+	ps->has_opt |= 1u << which;
 	ps->opt[which] = *v;
 	ps->opt_loc[which] = *loc;
 }
@@ -372,14 +372,12 @@ void goal_ps_peer(goal_ps *ps, const goal_num *peer, const goal_loc *peer_loc)
 	ps->peer_loc = *peer_loc;
 }
 
-/* Check an optional index (cpu, nic), tag or comm; store it in op or
- * *comm. 0 if fine. */
+/* Check a given optional index (cpu, nic), tag or comm; store it in op
+ * or *comm. 0 if fine. */
 static int check_opt(goal_ps *ps, int which, goal_op *op, uint32_t *comm)
 {
 	const goal_num *n = &ps->opt[which];
 	const goal_loc *loc = &ps->opt_loc[which];
-	if (!ps->has_opt[which])
-		return 0;
 	if (check_num(ps, n, loc))
 		return -1;
 	if (which == GOAL_OPT_TAG) {
@@ -466,13 +464,13 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 	}
 	if (ps->kind == GOAL_CALC) {
 		for (int k = GOAL_OPT_TAG; k < GOAL_NOPTS; k++)
-			if (k != GOAL_OPT_CPU && ps->has_opt[k]) {
+			if (k != GOAL_OPT_CPU && ps->has_opt & 1u << k) {
 				goal_ps_error(ps, &ps->opt_loc[k], "calc takes no '%s'", opt_name[k]);
 				bad = 1;
 			}
 	}
-	for (int k = 0; k < GOAL_NOPTS; k++)
-		if (check_opt(ps, k, &op, &comm))
+	for (int k = 0; ps->has_opt >> k; k++)
+		if (ps->has_opt & 1u << k && check_opt(ps, k, &op, &comm))
 			bad = 1;
 	if (has_label) {
 		sym *y = &ps->syms[label];
