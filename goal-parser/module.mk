@@ -21,11 +21,10 @@ $(B)/gen/goal_parse.c $(B)/gen/goal_parse.h &: goal-parser/goal_parse.y $(MK_FIL
 # fast); the build stops if flex wrote it some other way.
 $(B)/gen/goal_lex.c $(B)/gen/goal_lex.h &: goal-parser/goal_lex.l $(MK_FILES)
 	@mkdir -p $(@D)
-	$(FLEX) --header-file=$(B)/gen/goal_lex.h -o $(B)/gen/goal_lex.tmp.c $<
-	sed -E 's/^(static const struct yy_trans_info yy_transition\[[0-9]+)\] =$$/\1 + 256] =/' \
-		$(B)/gen/goal_lex.tmp.c >$(B)/gen/goal_lex.c
-	grep -q '^static const struct yy_trans_info yy_transition\[[0-9]* + 256\] =$$' $(B)/gen/goal_lex.c
-	rm $(B)/gen/goal_lex.tmp.c
+	$(FLEX) --header-file=$(B)/gen/goal_lex.h -o $(B)/gen/goal_lex.c $<
+	sed -E -i 's/^(static const struct yy_trans_info yy_transition\[[0-9]+)\] =$$/\1 + 256] =/' $(B)/gen/goal_lex.c
+	grep -q '^static const struct yy_trans_info yy_transition\[[0-9]* + 256\] =$$' $(B)/gen/goal_lex.c \
+		|| { rm -f $(B)/gen/goal_lex.c; exit 1; }
 
 # Generated code: compiled with the same warnings, less the two that flex
 # and bison skeletons trip over.  The parser includes the scanner (one
