@@ -502,7 +502,7 @@ static int report_cycle(goal_writer *w, size_t nedges)
 
 int goal_writer_rank_end(goal_writer *w)
 {
-	size_t n = w->nops_rank, nd = w->ndeps, nedges = 0;
+	size_t n = w->nops_rank, nd = w->ndeps, nedges = 0, old_cap;
 	uint64_t r = w->next_rank;
 	goal_rank_entry ent;
 
@@ -515,9 +515,11 @@ int goal_writer_rank_end(goal_writer *w)
 			return werr(w, "rank %" PRIu64 ": dependency names op %" PRIu32
 			            " but the rank has %zu ops", r,
 			            w->deps[k].a >= n ? w->deps[k].a : w->deps[k].b, n);
-	if (util_grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count)) {
+	/* The other scratch arrays follow the capacity of count and edges. */
+	old_cap = w->scratch_cap;
+	if (util_grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count))
 		return werr(w, "out of memory");
-	} else {
+	if (w->scratch_cap != old_cap) {
 		size_t cap = w->scratch_cap;
 		uint32_t *a = realloc(w->mark_req, cap * sizeof *a);
 		if (a)
@@ -531,9 +533,10 @@ int goal_writer_rank_end(goal_writer *w)
 		if (!a)
 			return werr(w, "out of memory");
 	}
-	if (util_grow(&w->edges, &w->edges_cap, nd + 1, sizeof *w->edges)) {
+	old_cap = w->edges_cap;
+	if (util_grow(&w->edges, &w->edges_cap, nd + 1, sizeof *w->edges))
 		return werr(w, "out of memory");
-	} else {
+	if (w->edges_cap != old_cap) {
 		uint32_t *s = realloc(w->edge_seq, w->edges_cap * sizeof *s);
 		if (!s)
 			return werr(w, "out of memory");

@@ -233,6 +233,17 @@ static void labels_reset(goal_ps *ps)
 	ps->nops = 0;
 }
 
+/* Labels are short: compared in line rather than by a call. */
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+	while (n && *a == *b) {
+		a++;
+		b++;
+		n--;
+	}
+	return n == 0;
+}
+
 uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len)
 {
 	uint32_t h = (uint32_t)util_hash(s, len);
@@ -245,7 +256,7 @@ uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len)
 	}
 	for (j = h & (ps->nslots - 1); ps->slots[j]; j = (j + 1) & (ps->nslots - 1)) {
 		y = &ps->syms[ps->slots[j] - 1];
-		if (y->hash == h && y->len == len && memcmp(ps->names + y->name, s, len) == 0)
+		if (y->hash == h && y->len == len && same_bytes(ps->names + y->name, s, len))
 			return ps->slots[j] - 1;
 	}
 	if (ps->names_len + len + 1 > UINT32_MAX || ps->nsyms >= UINT32_MAX - 1
