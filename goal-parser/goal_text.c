@@ -73,7 +73,7 @@ static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic", "comm" };
 /* Print the source line that starts at off, and a caret under column col.
  * Reads with pread, so the scanner's stream position is untouched; a stream
  * without a file descriptor shows no line. */
-static void show_line(goal_ps *ps, uint64_t off, uint32_t col)
+static void show_line(goal_ps *ps, uint64_t off, uint64_t col)
 {
 	char line[512];
 	int fd = fileno(ps->in);
@@ -94,7 +94,7 @@ static void show_line(goal_ps *ps, uint64_t off, uint32_t col)
 			line[i] = ' ';
 	line[n] = '\0';
 	fprintf(ps->diag, "%s\n", line);
-	for (uint32_t i = 1; i < col && i - 1 < n; i++)
+	for (uint64_t i = 1; i < col && i - 1 < n; i++)
 		fputc(line[i - 1] == '\t' ? '\t' : ' ', ps->diag);
 	fputs("^\n", ps->diag);
 }
@@ -121,7 +121,7 @@ static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap
 		goto out;
 	}
 	if (loc)
-		fprintf(ps->diag, "%s:%" PRIu64 ":%" PRIu32 ": error: ", ps->name, loc->line, loc->col);
+		fprintf(ps->diag, "%s:%" PRIu64 ":%" PRIu64 ": error: ", ps->name, loc->line, loc->col);
 	else
 		fprintf(ps->diag, "%s: error: ", ps->name);
 	vfprintf(ps->diag, fmt, ap);
@@ -486,7 +486,7 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 	if (has_label) {
 		sym *y = &ps->syms[label];
 		if (y->op != NO_OP) {
-			goal_ps_error(ps, loc, "duplicate label '%s' (first defined at %" PRIu64 ":%" PRIu32 ")",
+			goal_ps_error(ps, loc, "duplicate label '%s' (first defined at %" PRIu64 ":%" PRIu64 ")",
 			              sym_name(ps, label), y->def.line, y->def.col);
 			bad = 1;
 		} else {

@@ -13,7 +13,7 @@
 typedef struct goal_loc {
 	uint64_t line;
 	uint64_t line_off;
-	uint32_t col;
+	uint64_t col; /* a whole word: the scanner adds to it, copies load it whole */
 } goal_loc;
 
 /* A number as written: its magnitude, sign and whether it overflowed. */
