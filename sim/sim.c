@@ -158,8 +158,11 @@ typedef struct sim_rel {
 /* ---- Critical path records (sim_options.critical) ----------------------
  * What set each time of the run, in 40-bit words: a kind (bits 36..39) and
  * a value below 2^36 (a global op index, or an op index of a rank).  Two
- * words per op (cpr, 10 bytes): [0] what set its start; [1] for a send what
- * set the start of its message's handling, for a recv what completed it.
+ * words per op (cpr): [0] what set its start; [1] for a send what set the
+ * start of its message's handling, for a recv what completed it.  Stored in
+ * 5 bytes each, or in 4 (kind in bits 28..31) when the schedule has fewer
+ * than 2^28 ops: the records are the path's largest cost, and a run pays
+ * for every page of them.
  * Every CPU and NIC free time has the word of the activity that set it
  * (cps, and sim_ovf.who).  A rendezvous send's completion is in the rdv
  * table.  sim_critical_path walks the words back from the finishing time. */
@@ -182,7 +185,7 @@ enum cpw_kind {
 #define CPW_KIND(w) ((unsigned)((w) >> 36) & 15u)
 #define CPW_VAL(w) ((w) & ((1ull << 36) - 1))
 #define CP_MAX_OPS (1ull << 36)
-#define CPR_BYTES 10u
+#define CP_SMALL_OPS (1ull << 28)
 
 /* A rendezvous send's completion word (open addressing on the send's
  * global op index; key UINT64_MAX: empty). */
@@ -265,6 +268,7 @@ struct sim {
 	/* Critical path records (NULL: not kept) and match statistics. */
 	unsigned char *cpr;
 	uint64_t cpr_bytes;
+	unsigned cpr_w;        /* bytes per word: 4 or 5 */
 	uint64_t *cps;        /* per rank: the setters of the record's free times */
 	uint64_t nres;        /* words per rank in cps: ncpus + 2 * nnics */
 	sim_cprdv *rdv;
@@ -514,17 +518,33 @@ static inline uint64_t gop_of(const sim *m, uint32_t r, uint32_t i)
 	return rank_of(m, r)->first_op + i;
 }
 
+/* The records of global op g. */
+static inline unsigned char *cp_rec(const sim *m, uint64_t g)
+{
+	return m->cpr + g * 2 * m->cpr_w;
+}
+
 /* Word k (0 or 1) of global op g. */
 static inline uint64_t cp_get(const sim *m, uint64_t g, unsigned k)
 {
-	const unsigned char *p = m->cpr + g * CPR_BYTES + 5 * k;
+	const unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
+	if (m->cpr_w == 4) {
+		uint32_t v;
+		memcpy(&v, p, sizeof v);
+		return CPW(v >> 28, v & (CP_SMALL_OPS - 1));
+	}
 	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16
 	       | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32;
 }
 
 static inline void cp_put(sim *m, uint64_t g, unsigned k, uint64_t w)
 {
-	unsigned char *p = m->cpr + g * CPR_BYTES + 5 * k;
+	unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
+	if (m->cpr_w == 4) {
+		uint32_t v = (uint32_t)(CPW_KIND(w) << 28 | CPW_VAL(w));
+		memcpy(p, &v, sizeof v);
+		return;
+	}
 	for (unsigned b = 0; b < 5; b++)
 		p[b] = (unsigned char)(w >> 8 * b);
 }
@@ -790,7 +810,7 @@ static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t w
 	m->rel[m->rel_n].who = who;
 	m->rel_n++;
 	if (m->cpr)   /* queue_released may write its record */
-		PREFETCH(m->cpr + gop_of(m, r, a) * CPR_BYTES);
+		PREFETCH(cp_rec(m, gop_of(m, r, a)));
 }
 
 /* The dependency of op a of rank r on op who is satisfied at time; release
@@ -1708,7 +1728,7 @@ prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 		}
 		if (m->cpr) {
 			/* The op's records and the setters of the rank that works. */
-			PREFETCH(m->cpr + gop_of(m, r, x->op & ~EV_MSG) * CPR_BYTES);
+			PREFETCH(cp_rec(m, gop_of(m, r, x->op & ~EV_MSG)));
 			PREFETCH(&m->cps[(x->op & EV_MSG ? x->peer : r) * m->nres]);
 		}
 		return;
@@ -1719,7 +1739,7 @@ prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 			uint32_t recv = RQE(m, h->rq_head)->op;
 			PREFETCH(&rank_ops(m, x->peer)[recv]);
 			if (m->cpr)   /* the recv it completes: its record */
-				PREFETCH(m->cpr + gop_of(m, x->peer, recv) * CPR_BYTES);
+				PREFETCH(cp_rec(m, gop_of(m, x->peer, recv)));
 		}
 	} else {
 		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
@@ -1834,7 +1854,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		goto oom;
 	if (critical) {
 		m->nres = m->ncpus + 2ull * m->nnics;
-		m->cpr_bytes = s->nops * CPR_BYTES + 8;
+		m->cpr_w = s->nops < CP_SMALL_OPS && opt->critical != 2 ? 4 : 5;
+		m->cpr_bytes = s->nops * 2 * m->cpr_w + 8;
 		m->cpr = big_alloc(m->cpr_bytes);   /* zero: CPW_NONE */
 		m->cps = big_alloc((m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 		if (!m->cpr || !m->cps)

@@ -66,8 +66,9 @@ typedef struct sim_options {
 	/* Noise and slow ranks (NULL: none; docs/semantics.md section 9); must
 	 * stay valid until sim_free. */
 	const sim_perturb *perturb;
-	/* 1: keep what set every time of the run, for sim_critical_path (10
-	 * bytes per op, 8 per CPU and NIC of a rank; at most 2^36 ops). */
+	/* 1: keep what set every time of the run, for sim_critical_path (8
+	 * bytes per op below 2^28 ops, else 10; 8 per CPU and NIC of a rank; at
+	 * most 2^36 ops).  2: the same, 10 bytes per op whatever the size. */
 	int critical;
 	/* 1: count queue lengths and match searches, for sim_qstat (32 bytes
 	 * per rank). */

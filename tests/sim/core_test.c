@@ -264,8 +264,8 @@ static void check_incast(uint64_t P, uint64_t k, uint64_t k0, uint64_t d)
 	unlink(path);
 }
 
-/* One run of path with seq_limit, its timeline and critical path kept: 0,
- * or -1 (reported). */
+/* One run of path with seq_limit, its timeline and critical path kept (in
+ * 5-byte words when wide): 0, or -1 (reported). */
 typedef struct run_out {
 	sim_result res;
 	uint64_t *finish;
@@ -274,13 +274,14 @@ typedef struct run_out {
 	sim_path path;
 } run_out;
 
-static int run_full(const char *path, const sim_params *p, uint64_t seq_limit, run_out *o)
+static int run_full(const char *path, const sim_params *p, uint64_t seq_limit, int wide,
+                    run_out *o)
 {
 	goal_sched s;
 	char err[512];
 	memset(o, 0, sizeof *o);
 	FILE *tl = open_memstream(&o->tl, &o->tl_len);
-	sim_options so = { .timeline = tl, .seq_limit = seq_limit, .critical = 1 };
+	sim_options so = { .timeline = tl, .seq_limit = seq_limit, .critical = 1 + !!wide };
 	if (!tl || goal_sched_open(&s, path, err, sizeof err)) {
 		printf("    cannot open %s\n", path);
 		return -1;
@@ -323,7 +324,7 @@ static void check_renumber_waiting(uint64_t P, uint64_t k, unsigned pi, uint64_t
 	CHECK(simgen_incast(path, P, k, k, 100000, ps->size, err, sizeof err) == 0);
 	uint64_t nops = 1 + k + 3 * (P - 1) * k;   /* all roots: seqs from nops on */
 	uint64_t slack = (p.o == 0 && p.g == 0 ? (P - 1) * k : P - 1) + extra;
-	int ra = run_full(path, &p, 0, &a), rb = run_full(path, &p, nops + slack, &b);
+	int ra = run_full(path, &p, 0, 0, &a), rb = run_full(path, &p, nops + slack, 0, &b);
 	int same = ra == 0 && rb == 0 && a.res.time == b.res.time && a.res.events == b.res.events
 	           && memcmp(a.finish, b.finish, P * sizeof *a.finish) == 0
 	           && a.tl_len == b.tl_len && memcmp(a.tl, b.tl, a.tl_len) == 0
@@ -336,6 +337,34 @@ static void check_renumber_waiting(uint64_t P, uint64_t k, unsigned pi, uint64_t
 	if (!same)
 		check_failures++;
 	CHECK_EQ_U64(a.res.time, incast_form(&p, P, k, 100000, ps->size));
+	run_free(&a);
+	run_free(&b);
+	unlink(path);
+}
+
+/* The critical path in 4-byte words (a schedule below 2^28 ops) and in
+ * 5-byte ones (larger schedules): the same links.  gen: 0 the incast of
+ * check_renumber_waiting with wait_psets[pi], 1 a dissemination of P ranks
+ * with psets[pi]. */
+static void check_cp_words(int gen, uint64_t P, unsigned pi)
+{
+	char path[256], err[512];
+	const pset *ps = gen ? &psets[pi] : &wait_psets[pi];
+	sim_params p;
+	run_out a, b;
+	snprintf(path, sizeof path, "%s/cp-words.bin", tmpdir);
+	params_of(ps, &p);
+	CHECK((gen ? simgen_dissemination(path, P, ps->size, err, sizeof err)
+	           : simgen_incast(path, P, 3, 3, 100000, ps->size, err, sizeof err)) == 0);
+	int ra = run_full(path, &p, 0, 0, &a), rb = run_full(path, &p, 0, 1, &b);
+	int same = ra == 0 && rb == 0 && a.res.time == b.res.time && a.path.n == b.path.n
+	           && a.path.n > 0
+	           && memcmp(a.path.link, b.path.link, a.path.n * sizeof *a.path.link) == 0;
+	printf("%s - critical path in 4- and 5-byte words, %s P=%llu %s: the same %zu links\n",
+	       same ? "ok" : "not ok", gen ? "dissemination" : "incast", (unsigned long long)P,
+	       ps->name, a.path.n);
+	if (!same)
+		check_failures++;
 	run_free(&a);
 	run_free(&b);
 	unlink(path);
@@ -382,7 +411,10 @@ int main(void)
 	for (unsigned i = 0; i < NWAIT; i++) {
 		check_renumber_waiting(33, 8, i, 8);
 		check_renumber_waiting(9, 40, i, 3);
+		check_cp_words(0, 17, i);
 	}
+	for (unsigned i = 0; i < NPSETS; i++)
+		check_cp_words(1, 64, i);
 	rmdir(tmpdir);
 	return check_done();
 }
