@@ -5,7 +5,7 @@
 # loggp-fit command line, and an MPI smoke test of loggp-measure (skipped
 # without mpirun).
 set -u
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 cd "$(dirname "$0")/../.." || exit 2
 FIT=$B/bin/loggp-fit
 SIM=$B/bin/loggopsim

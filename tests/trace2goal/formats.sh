@@ -11,7 +11,7 @@
 # without the OTF2 library.  Run by tests/trace2goal/run.sh.
 # Usage: tests/trace2goal/formats.sh BUILD_DIR
 set -u
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 cd "$(dirname "$0")/../.." || exit 2
 T2G=$B/bin/trace2goal
 SIM=$B/bin/loggopsim

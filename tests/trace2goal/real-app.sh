@@ -32,7 +32,7 @@
 # loggopsim), KEEP=DIR (keep the traces and schedules there), BUFMB=N
 # (GOALTRACE_BUFFER_MB of LAMMPS and HPCC, default 512).
 set -u
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 cd "$(dirname "$0")/../.." || exit 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -97,7 +97,7 @@ if [ -z "$NP" ]; then
 	echo "ok - real-app: NetPIPE traced # SKIP NPopenmpi not installed (apt-get install netpipe-openmpi)"
 else
 start=$(date +%s.%N)
-if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
+if ! $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=np- "$NP" -u 65536 -n 200 -o "$dir/np.out" >"$dir/np.log" 2>&1; then
 	echo "not ok - real-app: NetPIPE ran under mpirun"
 	tail -5 "$dir/np.log" | sed 's/^/    /'
@@ -116,7 +116,7 @@ else
 fi
 
 # 2b. NetPIPE with preposted receives (MPI_Irecv + MPI_Wait) from MPI_ANY_SOURCE
-if $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
+if $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=npa- "$NP" -a -z -u 4096 -n 50 -o "$dir/npa.out" >"$dir/npa.log" 2>&1 &&
 	"$B/bin/trace2goal" --strict --stats "$dir"/npa-0.txt "$dir"/npa-1.txt -o "$dir/npa.bin" \
 		2>"$dir/npa.stats"; then
@@ -130,7 +130,7 @@ fi
 fi
 
 # 3. halo on 2 ranks, then extrapolated to 1024
-if ! $MPIRUN -np 2 -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
+if ! $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=halo- "$B/examples/halo" 20 20000 >"$dir/halo.log" 2>&1; then
 	echo "not ok - real-app: halo ran under mpirun"
 	exit 1

@@ -7,7 +7,7 @@
 # and simulated (skipped without mpicc/mpirun).
 # Usage: tests/trace2goal/run.sh BUILD_DIR      (T2G_UPDATE=1 rewrites goldens)
 set -u
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 cd "$(dirname "$0")/../.." || exit 2
 T2G=$B/bin/trace2goal
 SIM=$B/bin/loggopsim
@@ -614,7 +614,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 (
 	unset ASAN_OPTIONS UBSAN_OPTIONS
-	timeout 120 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$PWD/$B/lib/libgoaltrace.so" \
+	timeout 120 mpirun -np 4 --oversubscribe -x LD_PRELOAD="$B/lib/libgoaltrace.so" \
 		-x GOALTRACE_DIR="$tmp" -x GOALTRACE_PREFIX=halo- "$B/examples/halo" 20 20000
 ) >"$tmp/mpirun.out" 2>&1 || {
 	fail "halo ran under mpirun" "$(head -5 "$tmp/mpirun.out")"

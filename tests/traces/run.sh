@@ -9,7 +9,7 @@
 # if mpicc (or, for the Fortran program, mpif90) is missing.
 # Usage: tests/traces/run.sh BUILD_DIR
 set -u
-B=${1:-build}
+B=$(cd "${1:-build}" && pwd) || exit 2
 cd "$(dirname "$0")/../.." || exit 2
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
 	for t in "halo traced on 4 ranks" "a rank without its trace file" \
@@ -31,7 +31,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # The tracer is not built with sanitizers; keep them out of mpirun.
 unset ASAN_OPTIONS UBSAN_OPTIONS
-lib=$PWD/$B/lib/libgoaltrace.so
+lib=$B/lib/libgoaltrace.so
 st=0
 
 # prints "ok - traces: $2" if $1 is 0, else "not ok" (sets st, returns 1)
