@@ -36,6 +36,8 @@ void evq_free(evq *q)
 	free(q->ht);
 	vec_free(&q->batch);
 	vec_free(&q->tmp);
+	for (unsigned i = 0; i < q->nspare; i++)
+		vec_free(&q->spare[i]);
 	evq_init(q);
 }
 
@@ -70,6 +72,48 @@ static int vec_reserve(evq_vec *v, size_t n)
 	v->a = a;
 	v->cap = cap;
 	return 0;
+}
+
+/* ---- Arrays of slots ------------------------------------------------------
+ * A freed slot keeps an array of at most SLOT_KEEP nodes.  Larger arrays are
+ * kept apart, up to EVQ_SPARES of them (the batch's array, which a large
+ * batch swaps with its slot's, is one), and a slot takes one once it holds
+ * more than SLOT_KEEP nodes: a collective's few times reuse the same large
+ * arrays, and times that each hold a few events (noise, traces) do not keep
+ * one each. */
+#define SLOT_KEEP ((size_t)4096)
+
+/* Room for n nodes in slot array v; 0 or -1. */
+static int slot_reserve(evq *q, evq_vec *v, size_t n)
+{
+	if (n <= v->cap)
+		return 0;
+	if (n > SLOT_KEEP && q->nspare) {
+		evq_vec *sp = &q->spare[q->nspare - 1];
+		if (sp->cap >= n) {
+			memcpy(sp->a, v->a, v->n * sizeof *v->a);
+			sp->n = v->n;
+			vec_free(v);
+			*v = *sp;
+			q->nspare--;
+			return 0;
+		}
+	}
+	return vec_reserve(v, n);
+}
+
+/* Slot array v of a freed slot (empty): kept if small, else a spare or
+ * freed. */
+static void slot_release(evq *q, evq_vec *v)
+{
+	if (v->cap <= SLOT_KEEP)
+		return;
+	if (q->nspare < EVQ_SPARES)
+		q->spare[q->nspare++] = *v;
+	else
+		vec_free(v);
+	v->a = NULL;
+	v->cap = 0;
 }
 
 /* ---- Pending times: hash table and heap of slots ---------------------- */
@@ -220,7 +264,7 @@ int evq_push_slow(evq *q, evq_node x)
 	}
 	ASSERT(x.time >= q->now);
 	evq_vec *v = &q->slot[s].v;
-	if (v->n == v->cap && vec_reserve(v, v->n + 1))
+	if (v->n == v->cap && slot_reserve(q, v, v->n + 1))
 		return -1;
 	v->a[v->n++] = x;
 	q->count++;
@@ -351,6 +395,7 @@ long evq_next_batch(evq *q)
 		*v = t;
 	}
 	v->n = 0;
+	slot_release(q, v);
 	q->free[q->nfree++] = s;
 	q->count -= q->batch.n;
 	for (size_t i = 1; i < q->batch.n; i++) {

@@ -31,6 +31,8 @@ typedef struct evq_slot {
 	evq_vec v;
 } evq_slot;
 
+#define EVQ_SPARES 2
+
 /* The nodes of each pending time are kept together in a slot; a binary
  * heap orders the slots by time and a hash table finds the slot of a time.
  * A collective has few pending times at once (the current time plus a few
@@ -43,6 +45,8 @@ typedef struct evq {
 	uint32_t nheap;
 	uint32_t *free;       /* free slots */
 	uint32_t nfree;
+	evq_vec spare[EVQ_SPARES];  /* large arrays for slots (evq.c) */
+	unsigned nspare;
 	uint32_t *ht;         /* time -> slot, open addressing (UINT32_MAX: empty) */
 	uint64_t ht_mask;
 	uint32_t hot;         /* slot of the last push (UINT32_MAX: none) */

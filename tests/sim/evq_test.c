@@ -115,5 +115,35 @@ int main(void)
 	CHECK_EQ_U64(evq_next_batch(&q), 1);
 	CHECK_EQ_U64(q.batch.a[0].seq, 6);      /* 35, at time 9 */
 	evq_free(&q);
+
+	/* Large times (a collective's) and many times of one node each (noise)
+	 * by turns: drained in order, and no free slot keeps an array of more
+	 * than 4096 nodes (the large ones are reused, at most EVQ_SPARES). */
+	uint32_t seq = 0;
+	uint64_t t = 0;
+	ok = 1;
+	seen = 0;
+	for (int round = 0; round < 6; round++) {
+		for (uint32_t i = 0; i < 20000; i++)
+			ok &= evq_push(&q, node(t + 1, seq++, i)) == 0;
+		for (uint32_t i = 0; i < 5000; i++)
+			ok &= evq_push(&q, node(t + 2 + i, seq++, i)) == 0;
+		t += 5001;
+		prev = node(0, 0, 0);
+		while ((n = evq_next_batch(&q)) > 0) {
+			for (long i = 0; i < n; i++) {
+				ok &= !seen || evq_less(&prev, &q.batch.a[i]);
+				prev = q.batch.a[i];
+				seen++;
+			}
+		}
+		size_t big = 0;
+		for (uint32_t i = 0; i < q.nfree; i++)
+			big += q.slot[q.free[i]].v.cap > 4096;
+		ok &= big == 0 && q.nspare <= EVQ_SPARES;
+	}
+	CHECK(ok);
+	CHECK_EQ_U64(seen, 6 * 25000);
+	evq_free(&q);
 	return check_done();
 }
