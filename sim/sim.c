@@ -541,6 +541,7 @@ static inline void cp_put(sim *m, uint64_t g, unsigned k, uint64_t w)
 {
 	unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
 	if (m->cpr_w == 4) {
+		ASSERT(CPW_VAL(w) < CP_SMALL_OPS);
 		uint32_t v = (uint32_t)(CPW_KIND(w) << 28 | CPW_VAL(w));
 		memcpy(p, &v, sizeof v);
 		return;
