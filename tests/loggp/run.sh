@@ -207,6 +207,24 @@ else
 	recorded tcp-8-per-octave.prtt "30049 60098"
 fi
 
+# --- the log_3 P study's tables and charts (scripts/log3p-charts.py) ----------
+# errors (predicted - measured) / measured: LogGP -50% and -30%, log_3 P
+# +10% and -10% on two strided ping-pongs; the same +20% for both on the
+# contiguous one
+printf '%s\n' "transport,pattern,P,stride,size,measured,loggp,log3p" \
+	"shm,pingpong,2,0,1024,1000,1200,1200" "shm,pingpong,2,64,1024,1000,500,1100" \
+	"shm,pingpong,2,64,4096,2000,1400,1800" "shm,linear,4,64,1024,4000,2000,4400" >"$tmp/pts.csv"
+if python3 scripts/log3p-charts.py "$tmp/pts.csv" "$tmp" 2>"$tmp/charts.err" &&
+	grep -qxF '| pingpong | strided | 2 | 40.0% | 50.0% | 10.0% | 10.0% |' "$tmp/tables.md" &&
+	grep -qxF '| pingpong | contiguous | 1 | 20.0% | 20.0% | 20.0% | 20.0% |' "$tmp/tables.md" &&
+	grep -qxF '| linear | 50.0% / 10.0% |' "$tmp/tables.md" &&
+	grep -qxF '| 64 | 4 KiB | 2000 | 1400 | -30.0% | 1800 | -10.0% |' "$tmp/tables.md" &&
+	head -1 "$tmp/log3p-shm.svg" | grep -q '^<svg ' && tail -1 "$tmp/log3p-shm.svg" | grep -qx '</svg>'; then
+	ok "log3p-charts.py: average and largest errors, by stride, point by point; the chart"
+else
+	notok "log3p-charts.py" "$(cat "$tmp/charts.err" "$tmp/tables.md" 2>/dev/null | head -30)"
+fi
+
 # --- MPI smoke test ---------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MEASURE" ]; then
 	echo "ok - loggp-measure MPI smoke test # SKIP no mpirun or no $MEASURE (mpicc)"
@@ -239,6 +257,18 @@ else
 		ok "loggp-measure --stride smoke test (2 strides, 2 sizes; loggp-fit refits them)"
 	else
 		notok "loggp-measure --stride smoke test" "$(cat "$tmp/ms.out" "$tmp/ms.params")"
+	fi
+	# The study's benchmark: one line per pattern, stride and size.
+	# shellcheck disable=SC2086
+	if [ -x "$B/examples/log3p-bench" ] &&
+		timeout 60 $MPIRUN -np 2 "$B/examples/log3p-bench" --sizes 16,1024 --strides 0,64 \
+		--reps 2 --warmup 1 >"$tmp/lb.csv" 2>"$tmp/lb.err" &&
+		[ "$(head -1 "$tmp/lb.csv")" = "pattern,P,stride,size,time_ns" ] &&
+		[ "$(tail -n +2 "$tmp/lb.csv" | cut -d, -f1-4 | paste -sd' ')" = \
+			"$(for p in pingpong linear tree; do for d in 0 64; do for s in 16 1024; do printf '%s,2,%s,%s ' $p $d $s; done; done; done | sed 's/ $//')" ]; then
+		ok "log3p-bench: ping-pong, linear and tree, contiguous and strided"
+	else
+		notok "log3p-bench smoke test" "$(cat "$tmp/lb.csv" "$tmp/lb.err" 2>/dev/null | head)"
 	fi
 	# measure_err NAME STATUS EXPECTED ARGS...: rank 0's error lines (mpirun's
 	# own lines left out) and the exit status mpirun passes on.
