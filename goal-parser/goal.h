@@ -15,6 +15,8 @@
  *                   nedges * 4 bytes edges       (goal_edge), zero-padded to 8
  *                   label_bytes label blob       (optional), zero-padded to 8
  *   comm table    ncomms * 4 bytes, zero-padded to 8, version 2 only
+ *   stride table  8 + nstrides * 16 bytes, with GOAL_F_STRIDES only
+ *                                                (goal_stride)
  */
 #ifndef GOAL_H
 #define GOAL_H
@@ -49,6 +51,8 @@ extern const char *const goal_kind_name[GOAL_NKINDS];
 #define GOAL_MAX_RANKS  (UINT32_MAX - 1u)
 #define GOAL_MAX_INDEX  65535u      /* largest cpu or nic index */
 #define GOAL_MAX_RANK_OPS 0x7fffffffu /* ops in one rank (edge index is 31 bits) */
+#define GOAL_MAX_STRIDE (1u << 31)  /* largest stride and block of a strided message, bytes */
+#define GOAL_DEFAULT_BLOCK 8u       /* block of a strided message when none is given */
 /* GOAL text: the longest line (bytes); labels have at most 255 characters,
  * numbers at most 40 digits (the scanner's rules, goal_lex.l). */
 #define GOAL_MAX_LINE (1u << 20)
@@ -99,8 +103,9 @@ typedef struct goal_rank_entry {
 } goal_rank_entry;
 _Static_assert(sizeof(goal_rank_entry) == 24, "goal_rank_entry is 24 bytes on disk");
 
-#define GOAL_F_LABELS 0x1u  /* some rank has a label blob */
-#define GOAL_F_KNOWN  (GOAL_F_LABELS)
+#define GOAL_F_LABELS  0x1u  /* some rank has a label blob */
+#define GOAL_F_STRIDES 0x2u  /* a stride table follows the comm table (version 2) */
+#define GOAL_F_KNOWN   (GOAL_F_LABELS | GOAL_F_STRIDES)
 
 typedef struct goal_header {
 	char magic[8];          /* GOAL_MAGIC */
@@ -126,6 +131,16 @@ typedef struct goal_comm_header {
 } goal_comm_header;
 _Static_assert(sizeof(goal_comm_header) == 16, "goal_comm_header is 16 bytes on disk");
 
+/* A strided send or recv (GOAL `stride D block B`): its data are blocks of
+ * block bytes whose starts are stride bytes apart.  The stride table is a
+ * u64 count, then that many entries in increasing op order. */
+typedef struct goal_stride {
+	uint64_t op;            /* global op index (first_op of its rank + index) */
+	uint32_t stride;        /* 1 .. GOAL_MAX_STRIDE */
+	uint32_t block;         /* 1 .. stride */
+} goal_stride;
+_Static_assert(sizeof(goal_stride) == 16, "goal_stride is 16 bytes on disk");
+
 /* ---- Reader ------------------------------------------------------------ */
 
 /* A validated, read-only schedule.  The file is mapped, never copied. */
@@ -142,6 +157,10 @@ typedef struct goal_sched {
 	const uint32_t *comms;
 	uint32_t ncomms;
 	int mapped;                   /* 1: base is an mmap to unmap on close */
+	/* The strided ops in increasing op order (nstrides 0: none, every
+	 * message is contiguous). */
+	const goal_stride *strides;
+	uint64_t nstrides;
 } goal_sched;
 
 /* The comm (value, not index) of op o of schedule s. */
@@ -149,6 +168,10 @@ static inline uint32_t goal_op_comm_value(const goal_sched *s, const goal_op *o)
 {
 	return s->comms[goal_op_comm(o)];
 }
+
+/* The stride entry of global op g, or NULL when g is contiguous (a calc,
+ * or a message without a stride).  O(log nstrides). */
+const goal_stride *goal_op_stride(const goal_sched *s, uint64_t g);
 
 /* Map PATH and validate it completely (every offset, index, peer, comm,
  * count and the absence of dependency cycles).  Returns 0, or -1 with a message
@@ -220,6 +243,11 @@ int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
  * gives each distinct comm its index in the order of first use. */
 int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
                         const char *label, size_t len, uint32_t *index);
+
+/* The op just added (a send or recv) is strided: blocks of block bytes,
+ * stride bytes apart, 1 <= block <= stride <= GOAL_MAX_STRIDE.  The writer
+ * keeps 16 bytes per strided op until goal_writer_finish writes them. */
+int goal_writer_stride(goal_writer *w, uint32_t stride, uint32_t block);
 
 /* "a requires b" (irequires = 0) or "a irequires b" within the current rank;
  * a and b are op indices of this rank, possibly not yet added.  A line that

@@ -73,6 +73,7 @@ int goal_dump(const goal_sched *s, FILE *out)
 	lbuf l;
 	const char **labels = NULL;
 	size_t labels_cap = 0;
+	uint64_t next_stride = 0;   /* the stride entry of the next strided op */
 
 	l.n = 0;
 	l.out = out;
@@ -122,6 +123,16 @@ int goal_dump(const goal_sched *s, FILE *out)
 				if (goal_op_comm(o)) {
 					lb_cstr(&l, " comm ");
 					lb_u64(&l, goal_op_comm_value(s, o));
+				}
+				if (next_stride < s->nstrides
+				    && s->strides[next_stride].op == s->ranks[r].first_op + i) {
+					const goal_stride *d = &s->strides[next_stride++];
+					lb_cstr(&l, " stride ");
+					lb_u64(&l, d->stride);
+					if (d->block != GOAL_DEFAULT_BLOCK) {
+						lb_cstr(&l, " block ");
+						lb_u64(&l, d->block);
+					}
 				}
 			}
 			if (o->cpu) {

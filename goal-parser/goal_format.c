@@ -156,6 +156,9 @@ struct goal_writer {
 	uint32_t *comms;
 	size_t ncomms, comms_cap;
 	util_kmap comm_map;
+	/* The stride table, written by goal_writer_finish. */
+	goal_stride *strides;
+	size_t nstrides, strides_cap;
 
 	/* The current rank, reset by goal_writer_rank_begin. */
 	goal_op *ops;
@@ -392,6 +395,28 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 		w->max_nic = o.nic;
 	if (index)
 		*index = i;
+	return 0;
+}
+
+int goal_writer_stride(goal_writer *w, uint32_t stride, uint32_t block)
+{
+	uint64_t r = w->next_rank;
+	if (w->failed)
+		return -1;
+	if (!w->in_rank || !w->nops_rank)
+		return werr(w, "stride without an op");
+	uint32_t i = (uint32_t)w->nops_rank - 1;
+	if (w->ops[i].kind == GOAL_CALC)
+		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " is a calc with a stride", r, i);
+	if (block == 0 || block > stride || stride > GOAL_MAX_STRIDE)
+		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has stride %" PRIu32 " and block %" PRIu32
+		            " (1 <= block <= stride <= %u)", r, i, stride, block, GOAL_MAX_STRIDE);
+	uint64_t g = w->nops + i;
+	if (w->nstrides && w->strides[w->nstrides - 1].op == g)
+		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has two strides", r, i);
+	if (util_grow(&w->strides, &w->strides_cap, w->nstrides + 1, sizeof *w->strides))
+		return werr(w, "out of memory");
+	w->strides[w->nstrides++] = (goal_stride){ g, stride, block };
 	return 0;
 }
 
@@ -667,6 +692,7 @@ static void writer_free(goal_writer *w)
 	free(w->edge_seq);
 	free(w->comms);
 	util_kmap_free(&w->comm_map);
+	free(w->strides);
 	free(w);
 }
 
@@ -685,6 +711,7 @@ int goal_writer_finish(goal_writer *w)
 	goal_header *hp = &hc.h;
 	goal_rank_entry sent;
 	uint64_t comm_bytes = w->ncomms * sizeof *w->comms;
+	uint64_t nst = w->nstrides, stride_bytes = nst ? 8 + nst * sizeof(goal_stride) : 0;
 
 	if (w->failed)
 		return -1;
@@ -697,17 +724,19 @@ int goal_writer_finish(goal_writer *w)
 	sent.block_off = w->blocks.off + w->blocks.len;
 	if (ws_put(w, &w->table, &sent, sizeof sent)
 	    || ws_put(w, &w->blocks, w->comms, comm_bytes)
-	    || ws_zero(w, &w->blocks, (size_t)(PAD8(comm_bytes) - comm_bytes)))
+	    || ws_zero(w, &w->blocks, (size_t)(PAD8(comm_bytes) - comm_bytes))
+	    || (nst && (ws_put(w, &w->blocks, &nst, sizeof nst)
+	                || ws_put(w, &w->blocks, w->strides, nst * sizeof(goal_stride)))))
 		return -1;
 	_Static_assert(sizeof hc == sizeof(goal_header) + sizeof(goal_comm_header), "no gap");
 	memset(&hc, 0, sizeof hc);
 	memcpy(hp->magic, GOAL_MAGIC, sizeof hp->magic);
 	hp->version = GOAL_VERSION;
-	hp->flags = w->flags;
+	hp->flags = w->flags | (nst ? GOAL_F_STRIDES : 0);
 	hp->nranks = w->nranks;
 	hp->nops = w->nops;
 	hp->nedges = w->nedges;
-	hp->file_size = sent.block_off + PAD8(comm_bytes);
+	hp->file_size = sent.block_off + PAD8(comm_bytes) + stride_bytes;
 	hp->ncpus = w->max_cpu + 1;
 	hp->nnics = w->max_nic + 1;
 	hp->op_size = sizeof(goal_op);
@@ -899,8 +928,10 @@ static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
 	const goal_comm_header *c = (const goal_comm_header *)(const void *)(s->base + sizeof(goal_header));
 	uint64_t bytes = (uint64_t)c->ncomms * 4;
 	uint32_t *sorted;
+	/* The file ends with the table, or with the stride table after it. */
+	int more = !!(s->hdr->flags & GOAL_F_STRIDES);
 	if (c->comm_off != off || c->zero || c->ncomms == 0 || c->ncomms > GOAL_MAX_COMMS
-	    || PAD8(bytes) != s->size - off) {
+	    || PAD8(bytes) > s->size - off || (!more && PAD8(bytes) != s->size - off)) {
 		fmt_err(err, errlen, "the comm table is out of place or of a wrong size");
 		return -1;
 	}
@@ -930,6 +961,62 @@ static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
 		}
 	free(sorted);
 	return 0;
+}
+
+/* Check the stride table that starts at off (GOAL_F_STRIDES) and ends the
+ * file: a count of at least 1, entries in increasing op order, each a send
+ * or recv with 1 <= block <= stride <= GOAL_MAX_STRIDE; set s->strides.
+ * One pass over the entries and the rank table.  0 or -1. */
+static int check_strides(goal_sched *s, uint64_t off, char *err, size_t errlen)
+{
+	uint64_t n, r = 0;
+	if (s->size - off < 8) {
+		fmt_err(err, errlen, "the stride table is out of place or of a wrong size");
+		return -1;
+	}
+	memcpy(&n, s->base + off, sizeof n);
+	if (n == 0 || n > (s->size - off - 8) / sizeof(goal_stride)
+	    || 8 + n * sizeof(goal_stride) != s->size - off) {
+		fmt_err(err, errlen, "the stride table is out of place or of a wrong size");
+		return -1;
+	}
+	s->strides = (const goal_stride *)(const void *)(s->base + off + 8);
+	s->nstrides = n;
+	for (uint64_t k = 0; k < n; k++) {
+		const goal_stride *e = &s->strides[k];
+		if (e->op >= s->nops || (k && e->op <= s->strides[k - 1].op)) {
+			fmt_err(err, errlen, "stride table: entry %" PRIu64 " names op %" PRIu64
+			        " (ops increase, below %" PRIu64 ")", k, e->op, s->nops);
+			return -1;
+		}
+		while (s->ranks[r + 1].first_op <= e->op)
+			r++;
+		uint32_t i = (uint32_t)(e->op - s->ranks[r].first_op);
+		if (goal_rank_ops(s, r)[i].kind == GOAL_CALC) {
+			fmt_err(err, errlen, "stride table: rank %" PRIu64 " op %" PRIu32 " is a calc", r, i);
+			return -1;
+		}
+		if (e->block == 0 || e->block > e->stride || e->stride > GOAL_MAX_STRIDE) {
+			fmt_err(err, errlen, "stride table: rank %" PRIu64 " op %" PRIu32 " has stride %" PRIu32
+			        " and block %" PRIu32 " (1 <= block <= stride <= %u)", r, i, e->stride,
+			        e->block, GOAL_MAX_STRIDE);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const goal_stride *goal_op_stride(const goal_sched *s, uint64_t g)
+{
+	uint64_t lo = 0, hi = s->nstrides;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (s->strides[mid].op < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nstrides && s->strides[lo].op == g ? &s->strides[lo] : NULL;
 }
 
 /* Validate s->base[0..size) completely.  Messages without the path. */
@@ -1031,7 +1118,14 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 			}
 		}
 	}
+	if (h->version == 1 && (h->flags & GOAL_F_STRIDES)) {
+		fmt_err(err, errlen, "a version-1 file has no stride table");
+		return -1;
+	}
 	if (h->version == 2 && check_comms(s, off, err, errlen))
+		return -1;
+	if ((h->flags & GOAL_F_STRIDES)
+	    && check_strides(s, off + PAD8((uint64_t)s->ncomms * 4), err, errlen))
 		return -1;
 	if (any_labels != !!(h->flags & GOAL_F_LABELS)) {
 		fmt_err(err, errlen, "label flag does not match the label blobs");

@@ -38,6 +38,7 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %token NUM_RANKS "num_ranks" RANK "rank"
 %token SEND "send" RECV "recv" CALC "calc"
 %token TO "to" FROM "from" TAG "tag" CPU "cpu" NIC "nic" COMM "comm"
+%token STRIDE "stride" BLOCK "block"
 %token REQUIRES "requires" IREQUIRES "irequires"
 %token <num> NUMBER "number" SIZE "size"
 %token <sym> IDENT "label"
@@ -93,7 +94,8 @@ label
 	| keyword
 	;
 
-/* The old tool accepted these keywords as labels too. */
+/* The old tool accepted these keywords as labels too (and so "stride"
+ * and "block", which came later, stay labels a schedule may use). */
 keyword
 	: TO     { $$ = goal_ps_intern(ps, "to", 2); }
 	| FROM   { $$ = goal_ps_intern(ps, "from", 4); }
@@ -101,6 +103,8 @@ keyword
 	| CPU    { $$ = goal_ps_intern(ps, "cpu", 3); }
 	| NIC    { $$ = goal_ps_intern(ps, "nic", 3); }
 	| COMM   { $$ = goal_ps_intern(ps, "comm", 4); }
+	| STRIDE { $$ = goal_ps_intern(ps, "stride", 6); }
+	| BLOCK  { $$ = goal_ps_intern(ps, "block", 5); }
 	;
 
 /* An op: its head (kind and size), its peer, and its optional fields,
@@ -113,6 +117,8 @@ op_def
 	| op_def CPU NUMBER           { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
 	| op_def NIC NUMBER           { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
 	| op_def COMM NUMBER          { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
+	| op_def STRIDE NUMBER        { goal_ps_opt(ps, GOAL_OPT_STRIDE, &$3, &@3); }
+	| op_def BLOCK NUMBER         { goal_ps_opt(ps, GOAL_OPT_BLOCK, &$3, &@3); }
 	;
 
 send_head
@@ -122,6 +128,8 @@ send_head
 	| send_head CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
 	| send_head NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
 	| send_head COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
+	| send_head STRIDE NUMBER     { goal_ps_opt(ps, GOAL_OPT_STRIDE, &$3, &@3); }
+	| send_head BLOCK NUMBER      { goal_ps_opt(ps, GOAL_OPT_BLOCK, &$3, &@3); }
 	;
 
 recv_head
@@ -131,6 +139,8 @@ recv_head
 	| recv_head CPU NUMBER        { goal_ps_opt(ps, GOAL_OPT_CPU, &$3, &@3); }
 	| recv_head NIC NUMBER        { goal_ps_opt(ps, GOAL_OPT_NIC, &$3, &@3); }
 	| recv_head COMM NUMBER       { goal_ps_opt(ps, GOAL_OPT_COMM, &$3, &@3); }
+	| recv_head STRIDE NUMBER     { goal_ps_opt(ps, GOAL_OPT_STRIDE, &$3, &@3); }
+	| recv_head BLOCK NUMBER      { goal_ps_opt(ps, GOAL_OPT_BLOCK, &$3, &@3); }
 	;
 
 calc_head
@@ -141,10 +151,10 @@ calc_head
 
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, goal_ps *ps)
 {
-	yysymbol_kind_t expected[12];
-	const char *names[12];
+	yysymbol_kind_t expected[16];
+	const char *names[16];
 	yysymbol_kind_t tok = yypcontext_token(ctx);
-	int n = yypcontext_expected_tokens(ctx, expected, 12);
+	int n = yypcontext_expected_tokens(ctx, expected, 16);
 	(void)scanner;
 	for (int i = 0; i < n; i++)
 		names[i] = yysymbol_name(expected[i]);

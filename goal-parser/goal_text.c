@@ -66,7 +66,8 @@ struct goal_ps {
 	int has_peer;
 };
 
-static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic", "comm" };
+static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic", "comm", "stride",
+                                                   "block" };
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
@@ -383,14 +384,27 @@ void goal_ps_peer(goal_ps *ps, const goal_num *peer, const goal_loc *peer_loc)
 	ps->peer_loc = *peer_loc;
 }
 
-/* Check a given optional index (cpu, nic), tag or comm; store it in op
- * or *comm. 0 if fine. */
-static int check_opt(goal_ps *ps, int which, goal_op *op, uint32_t *comm)
+/* Check a given optional index (cpu, nic), tag, comm, stride or block;
+ * store it in op, *comm or st[0] (stride), st[1] (block). 0 if fine. */
+static int check_opt(goal_ps *ps, int which, goal_op *op, uint32_t *comm, uint32_t st[2])
 {
 	const goal_num *n = &ps->opt[which];
 	const goal_loc *loc = &ps->opt_loc[which];
 	if (check_num(ps, n, loc))
 		return -1;
+	if (which == GOAL_OPT_STRIDE || which == GOAL_OPT_BLOCK) {
+		if (n->neg || n->v == 0) {
+			goal_ps_error(ps, loc, "%s must be at least 1 byte", opt_name[which]);
+			return -1;
+		}
+		if (n->v > GOAL_MAX_STRIDE) {
+			goal_ps_error(ps, loc, "%s %" PRIu64 " is too large (at most %u)", opt_name[which],
+			              n->v, GOAL_MAX_STRIDE);
+			return -1;
+		}
+		st[which == GOAL_OPT_BLOCK] = (uint32_t)n->v;
+		return 0;
+	}
 	if (which == GOAL_OPT_TAG) {
 		if (n->neg && n->v != 1) {
 			goal_ps_error(ps, loc, "tag must be >= 0, or -1 for any tag");
@@ -440,7 +454,7 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 {
 	goal_op op;
 	int bad = 0;
-	uint32_t index = ps->nops, comm = 0;
+	uint32_t index = ps->nops, comm = 0, st[2] = { 0, GOAL_DEFAULT_BLOCK };
 
 	memset(&op, 0, sizeof op);
 	op.kind = (uint8_t)ps->kind;
@@ -481,8 +495,18 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 			}
 	}
 	for (int k = 0; ps->has_opt >> k; k++)
-		if (ps->has_opt & 1u << k && check_opt(ps, k, &op, &comm))
+		if (ps->has_opt & 1u << k && check_opt(ps, k, &op, &comm, st))
 			bad = 1;
+	if (ps->has_opt >> GOAL_OPT_STRIDE && !bad && ps->kind != GOAL_CALC) {
+		if (!(ps->has_opt & 1u << GOAL_OPT_STRIDE)) {
+			goal_ps_error(ps, &ps->opt_loc[GOAL_OPT_BLOCK], "'block' needs a 'stride'");
+			bad = 1;
+		} else if (st[0] < st[1]) {
+			goal_ps_error(ps, &ps->opt_loc[GOAL_OPT_STRIDE],
+			              "stride %" PRIu32 " is smaller than the block size %" PRIu32, st[0], st[1]);
+			bad = 1;
+		}
+	}
 	if (has_label) {
 		sym *y = &ps->syms[label];
 		if (y->op != NO_OP) {
@@ -498,7 +522,8 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 	if (bad || !ps->w || !ps->rank_ok)
 		return;
 	if (goal_writer_op_comm(ps->w, &op, comm, has_label ? sym_name(ps, label) : NULL,
-	                        has_label ? ps->syms[label].len : 0, NULL))
+	                        has_label ? ps->syms[label].len : 0, NULL)
+	    || (st[0] && goal_writer_stride(ps->w, st[0], st[1])))
 		goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
 }
 

@@ -23,7 +23,8 @@ typedef struct goal_num {
 } goal_num;
 
 /* Optional fields of an op. */
-enum { GOAL_OPT_TAG, GOAL_OPT_CPU, GOAL_OPT_NIC, GOAL_OPT_COMM, GOAL_NOPTS };
+enum { GOAL_OPT_TAG, GOAL_OPT_CPU, GOAL_OPT_NIC, GOAL_OPT_COMM, GOAL_OPT_STRIDE,
+       GOAL_OPT_BLOCK, GOAL_NOPTS };
 
 typedef struct goal_ps goal_ps;
 

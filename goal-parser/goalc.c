@@ -93,6 +93,8 @@ static int do_stats(const char *in)
 	printf("nics per rank  %" PRIu32 "\n", s.nnics);
 	printf("largest rank   %" PRIu32 " ops\n", s.max_rank_ops);
 	printf("comms          %" PRIu32 "\n", s.ncomms);
+	if (s.nstrides)
+		printf("strided ops    %" PRIu64 "\n", s.nstrides);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
 	printf("format version %" PRIu32 "\n", s.version);
 	goal_sched_close(&s);

@@ -327,3 +327,150 @@ void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t 
 		loggp_range_set(&out->range[r], first, last, fr->L, fr->o, fr->g, fr->G, fr->O);
 	}
 }
+
+/* ---- Strided messages (log_3 P) ---------------------------------------- */
+
+double loggp_mw_om(const loggp_spoint *p, unsigned n)
+{
+	return ((p->sd - p->s1) - (p->cd - p->c1)) / (double)(n - 1);
+}
+
+double loggp_mw_p(const loggp_spoint *p)
+{
+	return (p->s1 - p->c1) / 2;
+}
+
+/* The least-squares line y = icpt + slope x through x[k..l], y[k..l] with
+ * weights w[k..l] (one point, or all x equal: slope 0, the weighted mean). */
+static void wlsq_line(const double *x, const double *y, const double *w, size_t k, size_t l,
+                      double *slope, double *icpt)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+	for (size_t i = k; i <= l; i++) {
+		sw += w[i];
+		sx += w[i] * x[i];
+		sy += w[i] * y[i];
+		sxx += w[i] * x[i] * x[i];
+		sxy += w[i] * x[i] * y[i];
+	}
+	double det = sw * sxx - sx * sx;
+	if (l == k || !(fabs(det) > 1e-12 * sw * sxx)) {
+		*slope = 0;
+		*icpt = sy / sw;
+		return;
+	}
+	*slope = (sw * sxy - sx * sy) / det;
+	*icpt = (sy - *slope * sx) / sw;
+}
+
+/* The rms residual of y[k..l] from the line icpt + slope x. */
+static double rms_of(const double *x, const double *y, size_t k, size_t l, double slope,
+                     double icpt)
+{
+	double s = 0;
+	for (size_t i = k; i <= l; i++) {
+		double e = icpt + slope * x[i] - y[i];
+		s += e * e;
+	}
+	return sqrt(s / (double)(l - k + 1));
+}
+
+int loggp_fit_strides(const loggp_spoint *pts, size_t np, unsigned n, loggp_mwfit *out,
+                      char *err, size_t errlen)
+{
+	double *x = malloc((np ? np : 1) * sizeof *x), *om = malloc((np ? np : 1) * sizeof *om),
+	       *p = malloc((np ? np : 1) * sizeof *p), *w = malloc((np ? np : 1) * sizeof *w);
+	int nf = 0;
+	if (!x || !om || !p || !w) {
+		snprintf(err, errlen, "out of memory");
+		nf = -1;
+		goto out;
+	}
+	if (n < 2) {
+		snprintf(err, errlen, "n must be at least 2");
+		nf = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++) {
+		x[i] = pts[i].size ? (double)(pts[i].size - 1) : 0;
+		om[i] = loggp_mw_om(&pts[i], n);
+		p[i] = loggp_mw_p(&pts[i]);
+		/* Relative to the strided round trip: every size counts alike. */
+		w[i] = 1 / (pts[i].s1 > 1 ? pts[i].s1 * pts[i].s1 : 1);
+	}
+	for (size_t k = 0; k < np;) {
+		size_t l = k;
+		while (l + 1 < np && pts[l + 1].stride == pts[k].stride)
+			l++;
+		if (nf == LOGGP_PARAMS_MAX_STRIDES) {
+			snprintf(err, errlen, "more than %d strides", LOGGP_PARAMS_MAX_STRIDES);
+			nf = -1;
+			goto out;
+		}
+		loggp_mwfit *f = &out[nf++];
+		double ao, bo, ap, bp;
+		memset(f, 0, sizeof *f);
+		f->stride = pts[k].stride;
+		f->first = k;
+		f->last = l;
+		wlsq_line(x, om, w, k, l, &bo, &ao);
+		wlsq_line(x, p, w, k, l, &bp, &ap);
+		f->om_rms = rms_of(x, om, k, l, bo, ao);
+		f->p_rms = rms_of(x, p, k, l, bp, ap);
+		if (ap < 0 || bp < 0) {
+			f->clamped |= LOGGP_MW_NEG_P;
+			ap = ap < 0 ? 0 : ap;
+			bp = bp < 0 ? 0 : bp;
+		}
+		if (ao < 0 || bo < 0) {
+			f->clamped |= LOGGP_MW_NEG_O;
+			ao = ao < 0 ? 0 : ao;
+			bo = bo < 0 ? 0 : bo;
+		}
+		if (ap - 2 * ao < 0) {
+			f->clamped |= LOGGP_MW_SPLIT;
+			ao = ap / 2;
+		}
+		if (bp - 2 * bo < 0) {
+			f->clamped |= LOGGP_MW_SPLIT;
+			bo = bp / 2;
+		}
+		f->o_mw = ao;
+		f->O_mw = bo;
+		f->l_mw = ap - 2 * ao;
+		f->L_mw = bp - 2 * bo;
+		k = l + 1;
+	}
+out:
+	free(x);
+	free(om);
+	free(p);
+	free(w);
+	return nf;
+}
+
+void loggp_print_strides(FILE *f, const loggp_spoint *pts, const loggp_mwfit *fits,
+                         size_t nfits, unsigned n)
+{
+	fprintf(f, "\n%7s %10s %11s %11s %11s %11s %9s %9s\n", "stride", "size",
+	        "PRTT(1,0,s)", "strided", "PRTT(n,d,s)", "strided", "om", "lm");
+	for (size_t k = 0; k < nfits; k++)
+		for (size_t i = fits[k].first; i <= fits[k].last; i++) {
+			double om = loggp_mw_om(&pts[i], n);
+			fprintf(f, "%7llu %10llu %11.1f %11.1f %11.1f %11.1f %9.1f %9.1f\n",
+			        (unsigned long long)pts[i].stride, (unsigned long long)pts[i].size,
+			        pts[i].c1, pts[i].s1, pts[i].cd, pts[i].sd, om,
+			        loggp_mw_p(&pts[i]) - 2 * om);
+		}
+	fprintf(f, "%7s %9s %10s %9s %10s %9s %9s\n", "stride", "o_mw", "O_mw", "l_mw",
+	        "L_mw", "om rms", "p rms");
+	for (size_t k = 0; k < nfits; k++) {
+		const loggp_mwfit *m = &fits[k];
+		fprintf(f, "%7llu %9.1f %10.6f %9.1f %10.6f %9.1f %9.1f%s\n",
+		        (unsigned long long)m->stride, m->o_mw, m->O_mw, m->l_mw, m->L_mw,
+		        m->om_rms, m->p_rms, m->clamped ? "  (*)" : "");
+	}
+	fprintf(f, "(om: the strided send overhead less the contiguous one; lm: what is\n"
+	        " left of the strided ping-pong's extra time per message, less 2 om;\n"
+	        " (*): adjusted, see the warnings)\n");
+}

@@ -125,4 +125,53 @@ void loggp_fit_params(const loggp_result *res, const loggp_point *pts, uint64_t 
 void loggp_print_table(FILE *f, const loggp_point *pts, size_t np,
                        const loggp_result *res);
 
+/* ---- Strided messages (log_3 P) ---------------------------------------- */
+
+/* The round trips of one size at one stride (loggp-measure --stride), in
+ * ns: PRTT(1,0,s) and PRTT(n,d,s) of contiguous messages (c1, cd) and of
+ * strided ones (s1, sd: blocks of 8 bytes, stride bytes apart), the four
+ * with the same delay d. */
+typedef struct loggp_spoint {
+	uint64_t stride, size;
+	double d;
+	double c1, cd, s1, sd;
+} loggp_spoint;
+
+/* The middleware costs of one stride: om(s) = o_mw + (s-1)O_mw at each
+ * end, lm(s) = l_mw + (s-1)L_mw in flight (docs/semantics.md section 10),
+ * fitted over points first..last of a table of loggp_spoint. */
+typedef struct loggp_mwfit {
+	uint64_t stride;
+	size_t first, last;
+	double o_mw, O_mw, l_mw, L_mw;
+	double om_rms, p_rms;  /* rms residuals of the two fits, ns */
+	unsigned clamped;      /* LOGGP_MW_* */
+} loggp_mwfit;
+
+enum { LOGGP_MW_NEG_P = 1,   /* the strided ping-pong was faster: no cost */
+       LOGGP_MW_NEG_O = 2,   /* the send overhead did not grow: om 0, all in lm */
+       LOGGP_MW_SPLIT = 4 }; /* lm came out negative: om lowered to half the
+                                ping-pong's extra time, lm 0 */
+
+/* Per size: om(s) = ((sd - s1) - (cd - c1)) / (n-1), the strided send
+ * overhead less the contiguous one; p(s) = (s1 - c1) / 2 = 2 om(s) + lm(s),
+ * what the stride adds to one message of the ping-pong. */
+double loggp_mw_om(const loggp_spoint *p, unsigned n);
+double loggp_mw_p(const loggp_spoint *p);
+
+/* Fit every stride of pts[0..np) (grouped by stride, strides increasing,
+ * sizes increasing within one) into out (at most LOGGP_PARAMS_MAX_STRIDES):
+ * the least-squares lines of om(s) and p(s) over s-1, each point weighted
+ * by 1 / (strided PRTT(1,0,s))^2 (the relative error of the strided round
+ * trip counts, every size alike); lm = p - 2 om,
+ * intercept and slope apart.  Where one comes out negative it is adjusted
+ * (LOGGP_MW_*) so that 2 om + lm stays the fitted p.  Returns the number of
+ * strides, or -1 with a message in err. */
+int loggp_fit_strides(const loggp_spoint *pts, size_t np, unsigned n, loggp_mwfit *out,
+                      char *err, size_t errlen);
+
+/* Print the per-size strided table and the fitted costs for people. */
+void loggp_print_strides(FILE *f, const loggp_spoint *pts, const loggp_mwfit *fits,
+                         size_t nfits, unsigned n);
+
 #endif

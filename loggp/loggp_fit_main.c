@@ -90,16 +90,18 @@ int main(int argc, char **argv)
 		return util_usage("%s", optind == argc ? "missing TABLE" : "more than one TABLE");
 	unsigned n;
 	loggp_point *pts;
-	size_t np;
+	loggp_spoint *spts;
+	size_t np, nsp;
 	if (output && util_out_check(output, (const char *const *)&argv[optind], 1, err, sizeof err))
 		return util_error_msg(err);
-	if (loggp_raw_read(argv[optind], &n, &pts, &np, err))
+	if (loggp_raw_read(argv[optind], &n, &pts, &np, &spts, &nsp, err))
 		return util_error_msg(err);
 	char comment[600];
 	snprintf(comment, sizeof comment, "fitted by loggp-fit from %s", argv[optind]);
 	int rc = loggp_report(output && strcmp(output, "-") == 0 ? stderr : stdout, stderr,
-	                      pts, np, n, &det, S, output, comment, err, sizeof err);
+	                      pts, np, n, spts, nsp, &det, S, output, comment, err, sizeof err);
 	free(pts);
+	free(spts);
 	if (rc)
 		return util_error_msg(err);
 	return util_stdout_close(err, LOGGP_ERRLEN) ? util_error_msg(err) : 0;

@@ -23,6 +23,11 @@ typedef struct config {
 	uint64_t min_size, max_size, S;
 	uint64_t sizes[MAX_SIZES];
 	size_t nsizes;
+	/* --stride: strided round trips at these strides and sizes */
+	uint64_t strides[LOGGP_PARAMS_MAX_STRIDES];
+	size_t nstrides;
+	uint64_t ssizes[MAX_SIZES];
+	size_t nssizes;
 	const char *output, *raw;
 	int quiet;
 	loggp_detect det;
@@ -56,6 +61,13 @@ static void usage(FILE *f)
 		"      --quantile Q      take this quantile of the repetitions instead of\n"
 		"                        the median (0.5); on a busy machine 0.1 or 0 (the\n"
 		"                        minimum) is less disturbed by other processes\n"
+		"      --stride LIST     also measure strided messages (MPI_Type_create_hvector\n"
+		"                        of 8-byte blocks) at these strides in bytes, comma\n"
+		"                        separated, increasing, 8..2^31, and fit their\n"
+		"                        middleware costs per stride (log_3 P)\n"
+		"      --stride-sizes LIST  the sizes of the strided messages: multiples of 8,\n"
+		"                        at least 16, increasing (default 1 KiB, 2 KiB, ...\n"
+		"                        up to the largest size)\n"
 		"  -o, --output FILE     parameter file (default loggp.params; '-': stdout)\n"
 		"      --raw FILE        also write the PRTT table (for loggp-fit)\n"
 		"  -q, --quiet           no progress on stderr\n"
@@ -85,25 +97,29 @@ static size_t make_sizes(uint64_t min, uint64_t max, unsigned k, uint64_t *out, 
 	return n;
 }
 
-/* Parse "a,b,c" into c->sizes; 0 or -1. */
-static int parse_list(const char *arg, config *c, char *err, size_t errlen)
+/* Parse "a,b,c" (increasing, lo..hi, multiples of mult, at most cap) of
+ * option opt into v[], *nv; what says it in messages ("sizes 1..2^30").
+ * 0 or -1. */
+static int parse_list(const char *opt, const char *what, const char *arg, uint64_t lo,
+                      uint64_t hi, uint64_t mult, uint64_t *v, size_t *nv, size_t cap,
+                      char *err, size_t errlen)
 {
 	char *copy = strdup(arg), *save = NULL;
-	c->nsizes = 0;
+	*nv = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-		if (c->nsizes == MAX_SIZES || loggp_arg_u64(t, 1, 1ull << 30, &v) ||
-		    (c->nsizes && v <= c->sizes[c->nsizes - 1])) {
-			snprintf(err, errlen, "--sizes: expected increasing sizes 1..2^30, "
-			         "at most %d, got '%s'", MAX_SIZES, t);
+		uint64_t x;
+		if (*nv == cap || loggp_arg_u64(t, lo, hi, &x) || x % mult ||
+		    (*nv && x <= v[*nv - 1])) {
+			snprintf(err, errlen, "%s: expected increasing %s, at most %zu, got '%s'",
+			         opt, what, cap, t);
 			free(copy);
 			return -1;
 		}
-		c->sizes[c->nsizes++] = v;
+		v[(*nv)++] = x;
 	}
 	free(copy);
-	if (c->nsizes == 0) {
-		snprintf(err, errlen, "--sizes: empty list");
+	if (*nv == 0) {
+		snprintf(err, errlen, "%s: empty list", opt);
 		return -1;
 	}
 	return 0;
@@ -112,12 +128,15 @@ static int parse_list(const char *arg, config *c, char *err, size_t errlen)
 /* Returns 0 to run, 1 for --help, -1 with err set for bad options. */
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
-	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES };
+	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES, O_STRIDE,
+	       O_SSIZES };
 	static const struct option longopts[] = {
 		{ "min-size", required_argument, NULL, O_MIN },
 		{ "max-size", required_argument, NULL, O_MAX },
 		{ "per-octave", required_argument, NULL, O_PER },
 		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "stride", required_argument, NULL, O_STRIDE },
+		{ "stride-sizes", required_argument, NULL, O_SSIZES },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, O_WARM },
 		{ "passes", required_argument, NULL, O_PASSES },
@@ -172,9 +191,20 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case O_PER: NUM("--per-octave", 1, 64, c->per_octave); break;
 		case 'S': NUM("-S", 0, UINT64_MAX - 1, c->S); break;
 		case O_SIZES:
-			if (parse_list(optarg, c, err, errlen))
+			if (parse_list("--sizes", "sizes 1..2^30", optarg, 1, 1ull << 30, 1, c->sizes,
+			               &c->nsizes, MAX_SIZES, err, errlen))
 				return -1;
 			explicit_sizes = 1;
+			break;
+		case O_STRIDE:
+			if (parse_list("--stride", "strides 8..2^31", optarg, 8, 1ull << 31, 1,
+			               c->strides, &c->nstrides, LOGGP_PARAMS_MAX_STRIDES, err, errlen))
+				return -1;
+			break;
+		case O_SSIZES:
+			if (parse_list("--stride-sizes", "multiples of 8, 16..2^30", optarg, 16,
+			               1ull << 30, 8, c->ssizes, &c->nssizes, MAX_SIZES, err, errlen))
+				return -1;
 			break;
 		case O_QUANT:
 			if (loggp_arg_double(optarg, 0, 1, &c->quant)) {
@@ -205,6 +235,19 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		c->nsizes = make_sizes(c->min_size, c->max_size, c->per_octave, c->sizes,
 		                       MAX_SIZES);
 	}
+	if (c->nssizes && !c->nstrides) {
+		snprintf(err, errlen, "--stride-sizes needs --stride");
+		return -1;
+	}
+	if (c->nstrides && !c->nssizes) {
+		for (uint64_t s = 1024; s <= c->sizes[c->nsizes - 1]; s *= 2)
+			c->ssizes[c->nssizes++] = s;
+		if (!c->nssizes) {
+			snprintf(err, errlen, "--stride: the sizes end below 1024 bytes: "
+			         "give --stride-sizes");
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -223,25 +266,37 @@ static void spin(double d)
 		;
 }
 
-/* Client side of one PRTT(n,d,s); returns the time in ns. */
-static double prtt_client(char *buf, int s, unsigned n, double d)
+/* Client side of one PRTT(n,d,s) of messages of count elements of type t;
+ * returns the time in ns. */
+static double prtt_client_t(char *buf, int count, MPI_Datatype t, unsigned n, double d)
 {
 	double t0 = now_ns();
 	for (unsigned i = 0; i < n; i++) {
-		MPI_Send(buf, s, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
+		MPI_Send(buf, count, t, 1, TAG_DATA, MPI_COMM_WORLD);
 		if (d > 0 && i + 1 < n)
 			spin(d);
 	}
-	MPI_Recv(buf, s, MPI_BYTE, 1, TAG_REPLY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Recv(buf, count, t, 1, TAG_REPLY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	return now_ns() - t0;
 }
 
 /* Server side: receive n messages, answer with one. */
-static void prtt_server(char *buf, int s, unsigned n)
+static void prtt_server_t(char *buf, int count, MPI_Datatype t, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		MPI_Recv(buf, s, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-	MPI_Send(buf, s, MPI_BYTE, 0, TAG_REPLY, MPI_COMM_WORLD);
+		MPI_Recv(buf, count, t, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Send(buf, count, t, 0, TAG_REPLY, MPI_COMM_WORLD);
+}
+
+/* The same for s contiguous bytes. */
+static double prtt_client(char *buf, int s, unsigned n, double d)
+{
+	return prtt_client_t(buf, s, MPI_BYTE, n, d);
+}
+
+static void prtt_server(char *buf, int s, unsigned n)
+{
+	prtt_server_t(buf, s, MPI_BYTE, n);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -357,6 +412,78 @@ static void measure(const config *c, int rank, char *buf, loggp_point *pts, doub
 		fprintf(stderr, "\r\033[K");
 }
 
+/* Bytes the strided buffer spans for s bytes in 8-byte blocks stride apart. */
+static uint64_t strided_span(uint64_t s, uint64_t stride)
+{
+	return (s / 8 - 1) * stride + 8;
+}
+
+/* Measure the strided round trips (--stride); rank 0 fills spts, grouped by
+ * stride, sizes increasing.  For each size and stride, in passes as
+ * measure() takes them: PRTT(1,0,s) of s contiguous bytes (cbuf) and of one
+ * strided message (s/8 blocks of 8 bytes, stride apart, in sbuf)
+ * interleaved; then both PRTT(n,d,s) with d the strided PRTT(1,0,s).  tmp
+ * holds 4 * reps * nstrides * nssizes times. */
+static void measure_strides(const config *c, int rank, char *cbuf, char *sbuf,
+                            loggp_spoint *spts, double *tmp)
+{
+	unsigned reps = c->reps, passes = c->passes < reps ? c->passes : reps;
+	size_t ns = c->nssizes, nd = c->nstrides, np = ns * nd;
+	double *t[4] = { tmp, tmp + np * reps, tmp + 2 * np * reps, tmp + 3 * np * reps };
+	int tty = isatty(2) && rank == 0;
+	for (int phase = 0; phase < 2; phase++)
+		for (unsigned p = 0; p < passes; p++) {
+			unsigned r0 = reps * p / passes, r1 = reps * (p + 1) / passes;
+			if (rank == 0)
+				progress(c, tty, phase * passes + p, 2 * passes,
+				         phase ? "strided PRTT(n,d,s)" : "strided PRTT(1,0,s)");
+			for (size_t q = 0; q < ns; q++) {
+				size_t i = p % 2 ? ns - 1 - q : q;
+				int s = (int)c->ssizes[i];
+				for (size_t k = 0; k < nd; k++) {
+					size_t j = k * ns + i;
+					MPI_Datatype v;
+					MPI_Type_create_hvector(s / 8, 1, (MPI_Aint)c->strides[k], MPI_DOUBLE, &v);
+					MPI_Type_commit(&v);
+					for (unsigned w = 0; w < c->warmup + r1 - r0; w++) {
+						double a, b;
+						if (rank == 1) {
+							prtt_server(cbuf, s, phase ? c->n : 1);
+							prtt_server_t(sbuf, 1, v, phase ? c->n : 1);
+							continue;
+						}
+						a = prtt_client(cbuf, s, phase ? c->n : 1, phase ? spts[j].d : 0);
+						b = prtt_client_t(sbuf, 1, v, phase ? c->n : 1, phase ? spts[j].d : 0);
+						if (w >= c->warmup) {
+							t[2 * phase][j * reps + r0 + w - c->warmup] = a;
+							t[2 * phase + 1][j * reps + r0 + w - c->warmup] = b;
+						}
+					}
+					MPI_Type_free(&v);
+				}
+			}
+			if (phase || p + 1 < passes || rank != 0)
+				continue;
+			/* Both PRTT(1,0,s) known: the delay of PRTT(n,d,s). */
+			for (size_t j = 0; j < np; j++) {
+				double sp;
+				loggp_spoint *x = &spts[j];
+				x->stride = c->strides[j / ns];
+				x->size = c->ssizes[j % ns];
+				stats(t[0] + j * reps, reps, c->quant, &x->c1, &sp);
+				stats(t[1] + j * reps, reps, c->quant, &x->s1, &sp);
+				x->d = x->s1;
+			}
+		}
+	for (size_t j = 0; rank == 0 && j < np; j++) {
+		double sp;
+		stats(t[2] + j * reps, reps, c->quant, &spts[j].cd, &sp);
+		stats(t[3] + j * reps, reps, c->quant, &spts[j].sd, &sp);
+	}
+	if (tty && !c->quiet)
+		fprintf(stderr, "\r\033[K");
+}
+
 int main(int argc, char **argv)
 {
 	util_set_prog("loggp-measure");
@@ -382,10 +509,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uint64_t maxs = c.sizes[c.nsizes - 1];
-	char *buf = calloc(maxs, 1);
+	size_t nsp = c.nstrides * c.nssizes;
+	uint64_t maxss = c.nssizes ? c.ssizes[c.nssizes - 1] : 0, span = 0;
+	if (nsp)
+		span = strided_span(maxss, c.strides[c.nstrides - 1]);
+	char *buf = calloc(maxs > maxss ? maxs : maxss, 1);
+	char *sbuf = nsp ? calloc(span, 1) : NULL;
 	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
-	double *tmp = malloc(4 * (size_t)c.reps * c.nsizes * sizeof *tmp);
-	int ok = buf && pts && tmp, all_ok;
+	loggp_spoint *spts = nsp ? calloc(nsp, sizeof *spts) : NULL;
+	size_t ntmp = (c.nsizes > nsp ? c.nsizes : nsp) * 4 * (size_t)c.reps;
+	double *tmp = malloc(ntmp * sizeof *tmp);
+	int ok = buf && pts && tmp && (!nsp || (sbuf && spts)), all_ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all_ok) {
 		if (rank == 0)
@@ -400,6 +534,16 @@ int main(int argc, char **argv)
 		        (unsigned long long)c.sizes[0], (unsigned long long)maxs, c.n, c.reps,
 		        c.passes < c.reps ? c.passes : c.reps, c.warmup);
 	measure(&c, rank, buf, pts, tmp);
+	if (nsp) {
+		if (rank == 0 && !c.quiet)
+			fprintf(stderr, "loggp-measure: strides %llu..%llu B (%zu), sizes %llu..%llu B "
+			        "(%zu), a strided buffer of %llu B\n",
+			        (unsigned long long)c.strides[0],
+			        (unsigned long long)c.strides[c.nstrides - 1], c.nstrides,
+			        (unsigned long long)c.ssizes[0], (unsigned long long)maxss, c.nssizes,
+			        (unsigned long long)span);
+		measure_strides(&c, rank, buf, sbuf, spts, tmp);
+	}
 	int rc = 0;
 	if (rank == 0) {
 		char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[256] = "?";
@@ -414,16 +558,18 @@ int main(int argc, char **argv)
 		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
-			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes) || fclose(f))
+			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes, spts, nsp) || fclose(f))
 				rc = util_error("%s: cannot write", c.raw);
 		}
 		if (loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, pts,
-		                 c.nsizes, c.n, &c.det, c.S, c.output, comment, err,
+		                 c.nsizes, c.n, spts, nsp, &c.det, c.S, c.output, comment, err,
 		                 sizeof err))
 			rc = util_error_msg(err);
 	}
 	free(buf);
+	free(sbuf);
 	free(pts);
+	free(spts);
 	free(tmp);
 	MPI_Finalize();
 	return rc;

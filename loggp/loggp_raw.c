@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np)
+int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np,
+                    const loggp_spoint *spts, size_t nsp)
 {
 	fprintf(f, "loggp-prtt 1\nn %u\n", n);
 	fprintf(f, "# size d PRTT(1,0,s) PRTT(2,0,s) PRTT(n,0,s) PRTT(n,d,s) "
@@ -17,6 +18,14 @@ int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np)
 		fprintf(f, "%llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n",
 		        (unsigned long long)p->size, p->d, p->prtt1, p->prtt2, p->prttn,
 		        p->prttd, p->spread1, p->spreadn, p->spreadd);
+	}
+	if (nsp)
+		fprintf(f, "# stride D size d PRTT(1,0,s) PRTT(n,d,s), then the same strided   (ns)\n");
+	for (size_t i = 0; i < nsp; i++) {
+		const loggp_spoint *p = &spts[i];
+		fprintf(f, "stride %llu %llu %.1f %.1f %.1f %.1f %.1f\n",
+		        (unsigned long long)p->stride, (unsigned long long)p->size, p->d, p->c1,
+		        p->cd, p->s1, p->sd);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -29,12 +38,11 @@ static int rfail(char *err, const char *path, size_t line, size_t col, const cha
 	return -1;
 }
 
-/* One line of the table: fills v[0..9) and returns the number of fields,
- * or -1 with err set. */
-static int fields(const char *path, size_t line, char *s, double *v, char *err)
+/* The fields of a line from s on (b: where the line starts, for columns):
+ * fills v[0..9) and returns the number of fields, or -1 with err set. */
+static int fields(const char *path, size_t line, const char *b, char *s, double *v, char *err)
 {
 	int nf = 0;
-	char *b = s;
 	for (;;) {
 		while (*s == ' ' || *s == '\t' || *s == '\r')
 			s++;
@@ -56,9 +64,37 @@ static int fields(const char *path, size_t line, char *s, double *v, char *err)
 	}
 }
 
-int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
-                   char err[LOGGP_ERRLEN])
+/* A strided line "stride D SIZE d C1 CD S1 SD" (kw: its keyword, b: the
+ * line) into *p; prev: the line before (NULL: none).  0, or -1 with err
+ * set. */
+static int stride_line(const char *path, size_t line, const char *b, char *kw,
+                       const loggp_spoint *prev, loggp_spoint *p, char *err)
 {
+	double v[9] = { 0 };
+	size_t col = (size_t)(kw - b) + 1;
+	int nf = fields(path, line, b, kw + 6, v, err);
+	if (nf < 0)
+		return -1;
+	if (nf != 7)
+		return rfail(err, path, line, col, "expected 'stride D SIZE d PRTT(1,0,s) PRTT(n,d,s) "
+		             "PRTT(1,0,s) PRTT(n,d,s)' (the last two strided)", NULL, 0);
+	if (v[0] != floor(v[0]) || v[0] < 8 || v[0] > 2147483648.0)
+		return rfail(err, path, line, col, "the stride must be an integer 8..2147483648", NULL, 0);
+	if (v[1] != floor(v[1]) || v[1] < 16 || v[1] > 9e15 || fmod(v[1], 8) != 0)
+		return rfail(err, path, line, col, "the size must be a multiple of 8, at least 16", NULL, 0);
+	*p = (loggp_spoint){ (uint64_t)v[0], (uint64_t)v[1], v[2], v[3], v[4], v[5], v[6] };
+	if (prev && (p->stride < prev->stride || (p->stride == prev->stride && p->size <= prev->size)))
+		return rfail(err, path, line, col, "strides must not decrease, sizes increase within one",
+		             NULL, 0);
+	return 0;
+}
+
+int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
+                   loggp_spoint **spts, size_t *nsp, char err[LOGGP_ERRLEN])
+{
+	loggp_spoint *sp = NULL, last_sp;
+	size_t nsp_ = 0, spcap = 0;
+	int have_sp = 0;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot open: %s", path, strerror(errno));
@@ -105,8 +141,30 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 			state = 2;
 			continue;
 		}
+		if (strncmp(s, "stride", 6) == 0 && (s[6] == ' ' || s[6] == '\t')) {
+			loggp_spoint q;
+			if (stride_line(path, line, buf, s, have_sp ? &last_sp : NULL, &q, err)) {
+				rc = -1;
+				break;
+			}
+			have_sp = 1;
+			last_sp = q;
+			if (spts) {
+				if (util_grow(&sp, &spcap, nsp_ + 1, sizeof *sp)) {
+					snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
+					rc = -1;
+					break;
+				}
+				sp[nsp_++] = q;
+			}
+			continue;
+		}
+		if (have_sp) {
+			rc = rfail(err, path, line, col, "a size after the strided lines", NULL, 0);
+			break;
+		}
 		double v[9] = { 0 };
-		int nf = fields(path, line, buf, v, err);
+		int nf = fields(path, line, buf, buf, v, err);
 		if (nf < 0) {
 			rc = -1;
 			break;
@@ -148,6 +206,13 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 		free(*pts);
 		*pts = NULL;
 		*np = 0;
+		free(sp);
+		sp = NULL;
+		nsp_ = 0;
+	}
+	if (spts) {
+		*spts = sp;
+		*nsp = nsp_;
 	}
 	return rc;
 }

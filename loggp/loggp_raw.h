@@ -8,12 +8,15 @@
 #include "loggp_fit.h"
 #include "loggp_params.h"
 
-/* Write n and the points; returns 0 or -1 on a write error. */
-int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np);
+/* Write n and the points, then the strided points (nsp may be 0); returns
+ * 0 or -1 on a write error. */
+int loggp_raw_write(FILE *f, unsigned n, const loggp_point *pts, size_t np,
+                    const loggp_spoint *spts, size_t nsp);
 
-/* Read the table at path: *pts is allocated (free it), *np and *n set.
- * Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" in err. */
+/* Read the table at path: *pts and *spts are allocated (free them), *np,
+ * *nsp and *n set (spts may be NULL: the strided lines are then checked and
+ * dropped).  Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" in err. */
 int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
-                   char err[LOGGP_ERRLEN]);
+                   loggp_spoint **spts, size_t *nsp, char err[LOGGP_ERRLEN]);
 
 #endif

@@ -89,9 +89,43 @@ static int put_params(FILE *f, void *ctx)
 	return loggp_params_write(f, p->par, p->comment);
 }
 
+/* Fit the strided points into par's strides, print their table to out and
+ * warnings to warn.  0, or -1 with err set. */
+static int report_strides(FILE *out, FILE *warn, const loggp_spoint *spts, size_t nsp,
+                          unsigned n, loggp_params *par, char *err, size_t errlen)
+{
+	loggp_mwfit fits[LOGGP_PARAMS_MAX_STRIDES];
+	char msg[LOGGP_ERRLEN];
+	int nf = loggp_fit_strides(spts, nsp, n, fits, msg, sizeof msg);
+	if (nf < 0) {
+		snprintf(err, errlen, "error: %s", msg);
+		return -1;
+	}
+	loggp_print_strides(out, spts, fits, (size_t)nf, n);
+	fflush(out);
+	for (int k = 0; k < nf; k++) {
+		const loggp_mwfit *m = &fits[k];
+		unsigned long long d = (unsigned long long)m->stride;
+		if (m->clamped & LOGGP_MW_NEG_P)
+			fprintf(warn, "warning: stride %llu: the strided ping-pong is faster than "
+			        "the contiguous one at some sizes: what is negative written as 0\n", d);
+		if (m->clamped & LOGGP_MW_NEG_O)
+			fprintf(warn, "warning: stride %llu: the strided send overhead is below "
+			        "the contiguous one at some sizes: o_mw or O_mw written as 0\n", d);
+		if (m->clamped & LOGGP_MW_SPLIT)
+			fprintf(warn, "warning: stride %llu: the receiver's part costs less than "
+			        "the sender's o_mw (lm came out negative): o_mw and O_mw lowered to "
+			        "half the ping-pong's extra time per message, l_mw or L_mw 0\n", d);
+		loggp_stride_set(&par->stride[k], m->stride, m->o_mw, m->O_mw, m->l_mw, m->L_mw);
+	}
+	par->nstrides = (size_t)nf;
+	return 0;
+}
+
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
-                 const loggp_detect *det, uint64_t S, const char *params_path,
-                 const char *comment, char *err, size_t errlen)
+                 const loggp_spoint *spts, size_t nsp, const loggp_detect *det,
+                 uint64_t S, const char *params_path, const char *comment, char *err,
+                 size_t errlen)
 {
 	loggp_result *res = malloc(sizeof *res);
 	loggp_params *par = malloc(sizeof *par);
@@ -138,6 +172,8 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 		fprintf(warn, " came out negative, written as 0\n");
 	}
 	loggp_fit_params(res, pts, S, par);
+	if (nsp && report_strides(out, warn, spts, nsp, n, par, err, errlen))
+		goto out;
 	if (params_path) {
 		char c[1024];
 		snprintf(c, sizeof c, "%s%sreported latency PRTT(1,0,%llu)/2 = %.1f ns; "

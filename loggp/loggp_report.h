@@ -23,12 +23,14 @@ int loggp_detect_option(int opt, const char *arg, loggp_detect *det, char *err,
 /* The help text of the detection options and -S. */
 extern const char loggp_detect_help[];
 
-/* Fit pts, print the table to out, write the parameter file to params_path
- * (unless NULL) with comment, and print warnings about clamped fits to
- * warn.  Returns 0, or -1 with "PATH: error: ..." (the parameter file) or
- * "error: ..." (the fit) in err. */
+/* Fit pts (and the strided points spts, nsp of them, may be 0: their
+ * middleware costs per stride), print the tables to out, write the
+ * parameter file to params_path (unless NULL) with comment, and print
+ * warnings about clamped fits to warn.  Returns 0, or -1 with "PATH:
+ * error: ..." (the parameter file) or "error: ..." (the fit) in err. */
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
-                 const loggp_detect *det, uint64_t S, const char *params_path,
-                 const char *comment, char *err, size_t errlen);
+                 const loggp_spoint *spts, size_t nsp, const loggp_detect *det,
+                 uint64_t S, const char *params_path, const char *comment, char *err,
+                 size_t errlen);
 
 #endif

@@ -47,4 +47,11 @@ $(B)/obj/mpi-loggp/%.o: %.c $(MPI_BUILD_DEPS)
 
 $(B)/bin/loggp-measure: $(LOGGP_MPI_OBJS)
 	$(LOGGP_MPICC) $^ -lm -o $@
+
+# The measured side of the log_3 P study (docs/log3p.md), not installed.
+all: $(B)/examples/log3p-bench
+OBJS += $(B)/obj/mpi-loggp/loggp/log3p_bench.o
+$(B)/examples/log3p-bench: $(B)/obj/mpi-loggp/loggp/log3p_bench.o
+	@mkdir -p $(@D)
+	$(LOGGP_MPICC) $^ -lm -o $@
 endif

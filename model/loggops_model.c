@@ -42,6 +42,11 @@ static void usage(FILE *f)
 	sim_pflag_help(f, 23);
 	fprintf(f,
 "  -n, --fanin N        fan-in of barrier_tree        (default 2)\n"
+"      --stride D       the messages are strided (D bytes, blocks of 8 or D),\n"
+"                       with the middleware costs of log_3 P at each end and\n"
+"                       in flight (docs/semantics.md section 10):\n"
+"      --o-mw N  --O-mw X  --l-mw N  --L-mw X\n"
+"                       om = o_mw + (s-1) O_mw, lm = l_mw + (s-1) L_mw (default 0)\n"
 "      --sweep X=RANGE  sweep X (L, o, g, G, O, S, s or n) over RANGE instead\n"
 "                       of P; -P then gives one P (default 16)\n"
 "      --loop N         benchmarking error: compare one operation with N\n"
@@ -192,6 +197,8 @@ typedef struct setup {
 	uint64_t loop;         /* 0: the formula comparison */
 	int csv;
 	const char *svg;
+	sim_stride stride;     /* stride 0: contiguous messages; else their
+	                          stride and middleware costs */
 } setup;
 
 /* The value of point i in the units of its variable (G, O: ns/byte). */
@@ -271,6 +278,13 @@ static void fixed_params(const setup *u, char *buf, size_t n)
 		ADD(" S=%" PRIu64, u->prm.S);
 	if (u->var != SW_n && strcmp(u->pattern, "barrier_tree") == 0)
 		ADD(" n=%" PRIu64, u->n);
+	if (u->stride.stride) {
+		char om[NUM_DEC_TEXT], lm[NUM_DEC_TEXT];
+		num_dec_format(u->stride.O_mw, om, sizeof om);
+		num_dec_format(u->stride.L_mw, lm, sizeof lm);
+		ADD(" stride=%" PRIu64 " o_mw=%" PRIu64 " O_mw=%s l_mw=%" PRIu64 " L_mw=%s",
+		    u->stride.stride, u->stride.o_mw, om, u->stride.l_mw, lm);
+	}
 #undef ADD
 }
 
@@ -443,8 +457,10 @@ static int run(const setup *u)
 	util_progress pg;  /* "point i of n", on a terminal only */
 	util_progress_start(&pg, !isatty(2), 0);
 
+	/* The log_3 P forms only for strided messages. */
 	for (size_t k = 0; k < model_nformulas() && nf < 64; k++)
-		if (strcmp(model_formula_at(k)->pattern, u->pattern) == 0) {
+		if (strcmp(model_formula_at(k)->pattern, u->pattern) == 0
+		    && (u->stride.stride || !model_formula_at(k)->mw)) {
 			fs[nf++] = model_formula_at(k);
 			if (strlen(fs[nf - 1]->name) > w)
 				w = strlen(fs[nf - 1]->name);
@@ -473,6 +489,12 @@ static int run(const setup *u)
 		sp.nranks = P;
 		sp.size = s;
 		sp.fanin = n;
+		if (u->stride.stride) {
+			sp.stride = (uint32_t)u->stride.stride;
+			sp.block = sp.stride < GOAL_DEFAULT_BLOCK ? sp.stride : GOAL_DEFAULT_BLOCK;
+			prm.nstrides = 1;
+			prm.strides = &u->stride;
+		}
 		if (model_simulate(&ms, u->pattern, &sp, &prm, &t, err, sizeof err))
 			goto fail;
 		simt[i] = (double)t;
@@ -488,9 +510,11 @@ static int run(const setup *u)
 			continue;
 		}
 		model_ctx_set(&c, P, s, n, &prm);
+		if (u->stride.stride)
+			model_ctx_set_mw(&c, &u->stride);
 		for (size_t k = 0; k < nf; k++) {
 			fval[k * u->nvals + i] = (double)fs[k]->eval(&c);
-			in[k * u->nvals + i] = fs[k]->domain(&c);
+			in[k * u->nvals + i] = model_in_domain(fs[k], &c);
 		}
 	}
 	model_sim_close(&ms);
@@ -573,7 +597,8 @@ out:
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST };
+	enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST, OPT_STRIDE, OPT_OMW,
+	       OPT_OMW_B, OPT_LMW, OPT_LMW_B };
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "fanin", required_argument, NULL, 'n' },
@@ -582,13 +607,18 @@ int main(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "stride", required_argument, NULL, OPT_STRIDE },
+		{ "o-mw", required_argument, NULL, OPT_OMW },
+		{ "O-mw", required_argument, NULL, OPT_OMW_B },
+		{ "l-mw", required_argument, NULL, OPT_LMW },
+		{ "L-mw", required_argument, NULL, OPT_LMW_B },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static num_dec vals[MAX_POINTS];
 	setup u;
 	const char *prange = NULL, *sweep = NULL;
-	int c, idx;
+	int c, idx, mw = 0;
 	sim_pchange flags;
 	sim_pset ps;
 	char err[256];
@@ -599,6 +629,7 @@ int main(int argc, char **argv)
 	u.s = 1;
 	u.n = 2;
 	u.vals = vals;
+	u.stride.O_mw.den = u.stride.L_mw.den = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":P:s:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -618,6 +649,21 @@ int main(int argc, char **argv)
 		case OPT_CSV: u.csv = 1; break;
 		case OPT_SVG: u.svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
+		case OPT_STRIDE:
+			u.stride.stride = parse_one("--stride", optarg, 0, GOAL_MAX_STRIDE).num;
+			if (u.stride.stride < 1)
+				util_die_usage("--stride must be at least 1 (got %s)", optarg);
+			break;
+		case OPT_OMW: u.stride.o_mw = parse_one("--o-mw", optarg, 0, MAX_TIME).num; mw = 1; break;
+		case OPT_LMW: u.stride.l_mw = parse_one("--l-mw", optarg, 0, MAX_TIME).num; mw = 1; break;
+		case OPT_OMW_B:
+			u.stride.O_mw = parse_one("--O-mw", optarg, RATE_FRAC, MAX_RATE);
+			mw = 1;
+			break;
+		case OPT_LMW_B:
+			u.stride.L_mw = parse_one("--L-mw", optarg, RATE_FRAC, MAX_RATE);
+			mw = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		case ':': exit(util_usage_option(c, argv));
 		default:
@@ -626,6 +672,10 @@ int main(int argc, char **argv)
 			exit(util_usage_option(c, argv));
 		}
 	}
+	if (mw && !u.stride.stride)
+		util_die_usage("--o-mw, --O-mw, --l-mw and --L-mw need --stride");
+	if (u.stride.stride && u.loop)
+		util_die_usage("--loop compares contiguous messages only (no --stride)");
 	sim_pset_default(&ps);
 	if (sim_pset_apply(&ps, &flags, err, sizeof err))
 		util_die_usage("%s", err);

@@ -16,6 +16,13 @@ void model_ctx_set(model_ctx *c, uint64_t P, uint64_t s, uint64_t n,
 	c->sG = sim_rate_bytes(prm->G, s);
 }
 
+void model_ctx_set_mw(model_ctx *c, const sim_stride *x)
+{
+	c->om = x->o_mw + sim_rate_bytes(x->O_mw, c->s);
+	c->lm = x->l_mw + sim_rate_bytes(x->L_mw, c->s);
+	c->strided = 1;
+}
+
 const char *model_kind_name(model_kind k)
 {
 	switch (k) {
@@ -217,6 +224,65 @@ static int dom_heap_binary(const model_ctx *c)
 
 static int dom_eager(const model_ctx *c) { return eager(c); }
 
+/* ---- log_3 P (Cameron, Ge, Sun 2007): strided messages --------------------
+ * The paper's o_mw is the middleware overhead of a message, sender and
+ * receiver together: 2 om here (om at each end, docs/semantics.md section
+ * 10); its l_mw is lm, and its o_net the LogGOPS point-to-point time of
+ * the contiguous message, 2o + L + max(sO, sG). */
+
+/* o_mw + l_mw + o_net: one strided message. */
+static uint64_t p2p3(const model_ctx *c) { return 2 * c->om + c->lm + hop(c); }
+
+/* (P-1) (o_mw + l_mw + o_net): the chain is P-1 point-to-point messages in a
+ * row (P = 2: one). */
+static uint64_t ev_log3p_p2p(const model_ctx *c)
+{
+	return (c->P - 1) * p2p3(c);
+}
+
+/* P (o_mw/2 + l_mw/2) + o_net, rounded half up. */
+static uint64_t ev_log3p_linear(const model_ctx *c)
+{
+	return (c->P * (2 * c->om + c->lm) + 1) / 2 + hop(c);
+}
+
+/* The root's time per send: max(o + om + sO, g + sG). */
+static uint64_t root_step(const model_ctx *c)
+{
+	return max2(c->prm.o + c->om + c->sO, c->prm.g + c->sG);
+}
+
+/* The paper's form is (P-2)(om + lm/2 - root_step) from the exact one: at
+ * most it where lm/2 <= root_step - om. */
+static int dom_log3p_linear(const model_ctx *c)
+{
+	return eager(c) && c->lm <= 2 * (root_step(c) - c->om);
+}
+
+static int ex_log3p_linear(const model_ctx *c)
+{
+	return c->P == 2 || c->lm == 2 * (root_step(c) - c->om);
+}
+
+/* docs/semantics.md sections 7 and 10: o + om in place of o, L + lm in
+ * place of L in the exact linear form. */
+static uint64_t ev_log3p_spec_linear(const model_ctx *c)
+{
+	return p2p3(c) + (c->P - 2) * root_step(c);
+}
+
+/* h (o_mw + l_mw + o_net), h = ceil(log2 P) */
+static uint64_t ev_log3p_tree(const model_ctx *c)
+{
+	return p2p3(c) * model_ceil_log(2, c->P);
+}
+
+/* The binomial tree's condition with o + om and L + lm. */
+static int dom_log3p_tree(const model_ctx *c)
+{
+	return eager(c) && c->prm.g + c->sG <= p2p3(c);
+}
+
 /* ---- The table ---------------------------------------------------------- */
 
 #define HSL10 "Hoefler, Schneider, Lumsdaine 2010 (LogGOPSim)"
@@ -229,80 +295,100 @@ static const model_formula table[] = {
 	  "s <= S", dom_eager,
 	  "the same term dominates both maxima: o+sO >= g+sG and sO >= sG, or "
 	  "g+sG >= o+sO and sG >= sO (or P = 2)", ex_scatter_same_term,
-	  "", ev_loggops_linear },
+	  "", ev_loggops_linear, 0 },
 	{ "scatter_linear", "loggops_linear_rdv", HSL10,
 	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG} + (P-1)L", MODEL_APPROX,
 	  "s > S (rendezvous)", rendezvous, NULL, NULL,
-	  "", ev_loggops_linear_rdv },
+	  "", ev_loggops_linear_rdv, 0 },
 	{ "scatter_linear", "spec_scatter", "docs/semantics.md section 7",
 	  "2o + L + max(sO, sG) + (P-2) max(o + sO, g + sG)", MODEL_EXACT,
 	  "s <= S", dom_eager, NULL, NULL,
-	  "", ev_spec_scatter },
+	  "", ev_spec_scatter, 0 },
 	{ "scatter_linear", "cameron_linear", CGS07,
 	  "2o + L + (P-1)Gk + (P-2)g, k = s-1", MODEL_LOWER,
 	  "s <= S", dom_eager,
 	  "sG >= sO and (g+sG >= o+sO or P = 2)", ex_cameron_linear,
 	  "the linear broadcast: the root sends the same s bytes to every rank, "
-	  "which is the schedule of scatter_linear", ev_cameron_linear },
+	  "which is the schedule of scatter_linear", ev_cameron_linear, 0 },
+	{ "scatter_linear", "log3p_linear", CGS07,
+	  "P (o_mw/2 + l_mw/2) + o_net, o_mw = 2om, l_mw = lm, o_net = 2o + L + max(sO, sG)",
+	  MODEL_LOWER, "s <= S, lm <= 2 (max(o + om + sO, g + sG) - om)", dom_log3p_linear,
+	  "P = 2 (or lm = 2 (max(o + om + sO, g + sG) - om))", ex_log3p_linear,
+	  "the linear broadcast of strided messages (the schedule of scatter_linear); "
+	  "above the domain an upper bound", ev_log3p_linear, 1 },
+	{ "scatter_linear", "log3p_spec_linear", "docs/semantics.md sections 7, 10",
+	  "o_mw + l_mw + o_net + (P-2) max(o + om + sO, g + sG)", MODEL_EXACT,
+	  "s <= S", dom_eager, NULL, NULL,
+	  "", ev_log3p_spec_linear, 1 },
 	{ "gather_linear", "loggops_linear", HSL10,
 	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG}", MODEL_LOWER,
 	  "s <= S", dom_eager,
 	  "g >= o and sG >= sO, or sO >= sG and o+sO >= g+sG (or P = 2)", ex_gather_same_term,
-	  "the root pays o + max(sO, sG) per receive", ev_loggops_linear },
+	  "the root pays o + max(sO, sG) per receive", ev_loggops_linear, 0 },
 	{ "gather_linear", "loggops_linear_rdv", HSL10,
 	  "2o + L + max{(P-2)o + (P-1)sO, (P-2)g + (P-1)sG} + (P-1)L", MODEL_APPROX,
 	  "s > S (rendezvous)", rendezvous, NULL, NULL,
-	  "", ev_loggops_linear_rdv },
+	  "", ev_loggops_linear_rdv, 0 },
 	{ "gather_linear", "spec_gather", "docs/patterns.md",
 	  "2o + L + max(sO, sG) + (P-2) max(o + max(sO, sG), g + sG)", MODEL_EXACT,
 	  "s <= S", dom_eager, NULL, NULL,
-	  "", ev_spec_gather },
+	  "", ev_spec_gather, 0 },
 	{ "bcast_binomial", "loggops_binomial", HSL10,
 	  "(2o + L + max{sO, sG}) ceil(log2 P)", MODEL_UPPER,
 	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial,
 	  "P is a power of two", ex_pow2,
-	  "", ev_loggops_binomial },
+	  "", ev_loggops_binomial, 0 },
+	{ "bcast_binomial", "log3p_tree", CGS07,
+	  "h (o_mw + l_mw + o_net), h = ceil(log2 P), o_mw = 2om, l_mw = lm", MODEL_UPPER,
+	  "s <= S, g + sG <= o_mw + l_mw + o_net", dom_log3p_tree,
+	  "P is a power of two", ex_pow2,
+	  "the tree-structured broadcast of strided messages", ev_log3p_tree, 1 },
 	{ "bcast_binary", "cameron_binary", CGS07,
 	  "h (2o + L + kG) + (h-1) g, h = floor(log2 P), k = s-1", MODEL_APPROX,
 	  "s <= S", dom_eager, NULL, NULL,
 	  "h is the depth of the tree (log2 P for P a power of two); the paper "
-	  "charges no receive overhead for the second child", ev_cameron_binary },
+	  "charges no receive overhead for the second child", ev_cameron_binary, 0 },
 	{ "bcast_binary", "heap_binary", "docs/patterns.md",
 	  "d (2o + L + max(sO, sG) + max(o + sO, g + sG)), d = log2(P+1) - 1", MODEL_EXACT,
 	  "s <= S, P + 1 a power of two (a full tree)", dom_heap_binary, NULL, NULL,
-	  "", ev_heap_binary },
+	  "", ev_heap_binary, 0 },
+	{ "bcast_chain", "log3p_p2p", CGS07,
+	  "(P-1) (o_mw + l_mw + o_net), o_mw = 2om, l_mw = lm, o_net = 2o + L + max(sO, sG)",
+	  MODEL_EXACT, "s <= S, unsegmented", dom_eager, NULL, NULL,
+	  "the point-to-point form o_mw + l_mw + o_net (P = 2), once per link of the chain",
+	  ev_log3p_p2p, 1 },
 	{ "bcast_chain", "chain", "docs/patterns.md",
 	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
 	  "s <= S, unsegmented", dom_eager, NULL, NULL,
-	  "", ev_chain },
+	  "", ev_chain, 0 },
 	{ "allreduce_dissemination", "loggops_dissemination", HSL10,
 	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
 	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
-	  "no reduction computation", ev_loggops_dissemination },
+	  "no reduction computation", ev_loggops_dissemination, 0 },
 	{ "barrier_dissemination", "loggops_dissemination", HSL10,
 	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
 	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
-	  "", ev_loggops_dissemination },
+	  "", ev_loggops_dissemination, 0 },
 	{ "barrier_dissemination", "logp_dissemination", HCMMR05,
 	  "t ceil(log2 P), t = max(g, 2o + L)", MODEL_UPPER,
 	  "sO = sG = 0 (e.g. s <= 1)", dom_logp,
 	  "g <= 2o + L", ex_logp_dissemination,
 	  "the first round costs 2o + L even when g > 2o + L: the gap only "
-	  "separates a rank's consecutive sends", ev_logp_dissemination },
+	  "separates a rank's consecutive sends", ev_logp_dissemination, 0 },
 	{ "barrier_linear", "logp_central", HCMMR05,
 	  "2(2o + L) + 2(P-2) f, f = max(o, g)", MODEL_EXACT,
 	  "sO = sG = 0 (e.g. s <= 1)", dom_logp, NULL, NULL,
-	  "", ev_logp_central },
+	  "", ev_logp_central, 0 },
 	{ "barrier_tree", "logp_combining", HCMMR05,
 	  "(2o + L + (n-2) f) ceil(log_n P) + 2o + L + (ceil(log2 P) - 1) t", MODEL_APPROX,
 	  "sO = sG = 0 (e.g. s <= 1)", dom_logp, NULL, NULL,
 	  "the schedgen tree releases through the same fan-in n tree (each node "
-	  "sends to its n children), the paper through a binary tree", ev_logp_combining },
+	  "sends to its n children), the paper through a binary tree", ev_logp_combining, 0 },
 	{ "barrier_tournament", "logp_tournament", HCMMR05,
 	  "t ceil(log2 P) + 2o + L + (ceil(log2 P) - 1) t", MODEL_UPPER,
 	  "sO = sG = 0 (e.g. s <= 1), g <= 2o + L", dom_logp_tournament,
 	  "P is a power of two", ex_pow2,
-	  "", ev_logp_tournament },
+	  "", ev_logp_tournament, 0 },
 };
 
 size_t model_nformulas(void)
@@ -323,9 +409,16 @@ int model_has_pattern(const char *pattern)
 	return 0;
 }
 
+int model_in_domain(const model_formula *f, const model_ctx *c)
+{
+	if (f->mw ? !c->strided : c->om || c->lm)
+		return 0;
+	return f->domain(c);
+}
+
 int model_is_exact_at(const model_formula *f, const model_ctx *c)
 {
 	if (f->kind == MODEL_EXACT)
-		return f->domain(c);
-	return f->exact && f->domain(c) && f->exact(c);
+		return model_in_domain(f, c);
+	return f->exact && model_in_domain(f, c) && f->exact(c);
 }

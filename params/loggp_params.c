@@ -139,6 +139,58 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 	return 0;
 }
 
+static const char *const MW_FIELDS[4] = { "o_mw", "O_mw", "l_mw", "L_mw" };
+
+/* stride D o_mw=.. O_mw=.. l_mw=.. L_mw=.. into *x; prev: the last stride
+ * read before (0: none) and its line. */
+static int parse_stride(pstate *ps, const tok *t, size_t nt, const char *eol,
+                        const loggp_stride *prev, size_t prev_line, loggp_stride *x)
+{
+	if (nt < 2)
+		return fail(ps, eol, "expected 'stride D o_mw=.. O_mw=.. l_mw=.. L_mw=..'");
+	if (parse_u64(ps, t[1], &x->stride))
+		return -1;
+	if (x->stride == 0 || x->stride > LOGGP_MAX_STRIDE)
+		return fail(ps, t[1].s, "stride %llu is out of range (1..%llu)",
+		            (unsigned long long)x->stride, (unsigned long long)LOGGP_MAX_STRIDE);
+	if (prev && x->stride == prev->stride)
+		return fail(ps, t[1].s, "stride %llu given twice (first on line %zu)",
+		            (unsigned long long)x->stride, prev_line);
+	if (prev && x->stride < prev->stride)
+		return fail(ps, t[1].s, "stride %llu after stride %llu: strides must increase",
+		            (unsigned long long)x->stride, (unsigned long long)prev->stride);
+	int seen[4] = { 0 };
+	for (size_t i = 2; i < nt; i++) {
+		const char *eq = memchr(t[i].s, '=', t[i].len);
+		if (!eq)
+			return fail(ps, t[i].s, "expected NAME=VALUE, got '%.*s'", (int)t[i].len,
+			            t[i].s);
+		tok name = { t[i].s, (size_t)(eq - t[i].s) };
+		tok val = { eq + 1, t[i].len - name.len - 1 };
+		int f = -1;
+		for (int k = 0; k < 4; k++)
+			if (tok_is(name, MW_FIELDS[k]))
+				f = k;
+		if (f < 0)
+			return fail(ps, t[i].s, "unknown field '%.*s', expected o_mw, O_mw, l_mw or L_mw",
+			            (int)name.len, name.s);
+		if (seen[f])
+			return fail(ps, t[i].s, "field '%s' given twice", MW_FIELDS[f]);
+		seen[f] = 1;
+		if (f == 0 || f == 2) {
+			if (parse_u64(ps, val, f == 0 ? &x->o_mw : &x->l_mw))
+				return -1;
+		} else if (num_dec_parse(val.s, val.len, NUM_FRAC_MAX, f == 1 ? &x->O_mw : &x->L_mw)) {
+			return fail(ps, val.s, "expected a decimal like 6 or 0.4 (at most 9 fraction "
+			            "digits, below 2^32), got '%.*s'", (int)val.len, val.s);
+		}
+	}
+	for (int k = 0; k < 4; k++)
+		if (!seen[k])
+			return fail(ps, eol, "missing field '%s'", MW_FIELDS[k]);
+	return 0;
+}
+
 int loggp_params_parse(const char *name, const char *text, size_t len,
                        loggp_params *p, char err[LOGGP_ERRLEN])
 {
@@ -146,6 +198,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 	int have_header = 0, have_S = 0;
 	uint64_t next_first = 0;
 	int open_ended = 0;
+	size_t stride_line = 0;   /* of the last stride statement */
 	memset(p, 0, sizeof *p);
 	p->S = LOGGP_DEFAULT_S;
 	const char *s = text, *end = text + len;
@@ -195,8 +248,18 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 				open_ended = 1;
 			else
 				next_first = r->last + 1;
+		} else if (tok_is(t[0], "stride")) {
+			if (nt > 6)
+				return fail(&ps, t[6].s, "too many fields in a stride");
+			if (p->nstrides == LOGGP_PARAMS_MAX_STRIDES)
+				return fail(&ps, t[0].s, "more than %d strides", LOGGP_PARAMS_MAX_STRIDES);
+			loggp_stride *x = &p->stride[p->nstrides];
+			if (parse_stride(&ps, t, nt, eol, p->nstrides ? x - 1 : NULL, stride_line, x))
+				return -1;
+			p->nstrides++;
+			stride_line = ps.line;
 		} else {
-			return fail(&ps, t[0].s, "unknown keyword '%.*s', expected 'S' or 'range'",
+			return fail(&ps, t[0].s, "unknown keyword '%.*s', expected 'S', 'range' or 'stride'",
 			            (int)t[0].len, t[0].s);
 		}
 	}
@@ -235,6 +298,19 @@ const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size)
 			hi = mid;
 	}
 	return &p->range[lo];
+}
+
+const loggp_stride *loggp_params_stride(const loggp_params *p, uint64_t d)
+{
+	size_t lo = 0, hi = p->nstrides;   /* the first stride above d */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->stride[mid].stride <= d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &p->stride[lo - 1] : NULL;
 }
 
 /* Round half up to a non-negative integer. */
@@ -279,6 +355,16 @@ void loggp_range_set(loggp_range *r, uint64_t first, uint64_t last, double L,
 	r->O = round_rate(O);
 }
 
+void loggp_stride_set(loggp_stride *x, uint64_t stride, double o_mw, double O_mw,
+                      double l_mw, double L_mw)
+{
+	x->stride = stride;
+	x->o_mw = round_ns(o_mw);
+	x->O_mw = round_rate(O_mw);
+	x->l_mw = round_ns(l_mw);
+	x->L_mw = round_rate(L_mw);
+}
+
 int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
 {
 	fprintf(f, HEADER " 1\n");
@@ -302,6 +388,17 @@ int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
 		fprintf(f, "range %10llu %10s L=%llu o=%llu g=%llu G=%s O=%s\n",
 		        (unsigned long long)r->first, last, (unsigned long long)r->L,
 		        (unsigned long long)r->o, (unsigned long long)r->g, G, O);
+	}
+	if (p->nstrides)
+		fprintf(f, "#     stride\n");
+	for (size_t i = 0; i < p->nstrides; i++) {
+		const loggp_stride *x = &p->stride[i];
+		char Om[NUM_DEC_TEXT], Lm[NUM_DEC_TEXT];
+		num_dec_format(x->O_mw, Om, sizeof Om);
+		num_dec_format(x->L_mw, Lm, sizeof Lm);
+		fprintf(f, "stride %10llu o_mw=%llu O_mw=%s l_mw=%llu L_mw=%s\n",
+		        (unsigned long long)x->stride, (unsigned long long)x->o_mw, Om,
+		        (unsigned long long)x->l_mw, Lm);
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 "      --nb T             nonblocking: T ns of computation overlap each run\n"
 "      --nb-poll T        cut that computation in pieces of T ns\n"
 "      --cpu C            cpu of that computation (default 0)\n"
+"      --stride D         every message is strided: blocks D bytes apart\n"
+"      --block B          bytes per block of a strided message (default 8)\n"
 "  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
 "                         FILE.bin is written in the binary format, else GOAL text\n"
 "      --format text|binary  force the output format\n"
@@ -84,7 +86,8 @@ static void progress(void *ctx, uint64_t done)
 
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
-	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT
+	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
+	OPT_STRIDE, OPT_BLOCK
 };
 
 int main(int argc, char **argv)
@@ -109,6 +112,8 @@ int main(int argc, char **argv)
 		{ "nb", required_argument, NULL, OPT_NB },
 		{ "nb-poll", required_argument, NULL, OPT_NBPOLL },
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "stride", required_argument, NULL, OPT_STRIDE },
+		{ "block", required_argument, NULL, OPT_BLOCK },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
@@ -117,7 +122,7 @@ int main(int argc, char **argv)
 	};
 	sg_params p;
 	const char *pattern = NULL, *out = "schedule.goal";
-	int format = -1, c, idx;
+	int format = -1, c, idx, have_block = 0;
 	sg_out *o;
 	char err[512], comment[512];
 	progress_state ps;
@@ -160,6 +165,19 @@ int main(int argc, char **argv)
 			p.cpu = (uint16_t)v;
 			break;
 		}
+		case OPT_STRIDE:
+		case OPT_BLOCK: {
+			const char *name = c == OPT_STRIDE ? "--stride" : "--block";
+			uint64_t v = num(name, optarg);
+			if (v < 1 || v > GOAL_MAX_STRIDE)
+				util_die_usage("%s must be 1..%u bytes (got %" PRIu64 ")", name, GOAL_MAX_STRIDE, v);
+			if (c == OPT_STRIDE)
+				p.stride = (uint32_t)v;
+			else
+				p.block = (uint32_t)v;
+			have_block |= c == OPT_BLOCK;
+			break;
+		}
 		case OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
 				format = SG_TEXT;
@@ -194,6 +212,11 @@ int main(int argc, char **argv)
 				    "(schedgen --list shows the patterns)", pattern);
 		util_die_usage("unknown pattern '%s' (schedgen --list shows them)", pattern);
 	}
+	if (have_block && !p.stride)
+		util_die_usage("--block needs --stride");
+	if (p.stride && p.block > p.stride)
+		util_die_usage("--stride %" PRIu32 " is smaller than the block size %" PRIu32,
+		               p.stride, p.block);
 	if (sg_params_check((size_t)idx, &p, err, sizeof err))
 		util_die_usage("%s", err);
 	if (format < 0)
@@ -219,6 +242,8 @@ int main(int argc, char **argv)
 		if (p.nb)
 			APPEND(", nb %" PRIu64 " ns (poll %" PRIu64 ", cpu %u)", p.nb_time,
 			       p.nb_poll, (unsigned)p.cpu);
+		if (p.stride)
+			APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p.stride, p.block);
 #undef APPEND
 	}
 	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);

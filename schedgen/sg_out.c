@@ -23,6 +23,7 @@ struct sg_out {
 	size_t len;
 	sg_sink sink;          /* SG_SINK */
 	uint32_t nops;         /* ops in the current rank */
+	uint32_t stride, block; /* sg_out_set_stride */
 	int failed;
 	char err[512];
 };
@@ -179,15 +180,34 @@ int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
 	return sg_out_op_comm(o, op, 0, index);
 }
 
+void sg_out_set_stride(sg_out *o, uint32_t stride, uint32_t block)
+{
+	o->stride = stride;
+	o->block = block;
+}
+
 int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index)
+{
+	int strided = o->stride && op->kind != GOAL_CALC && op->size;
+	return sg_out_op_stride(o, op, comm, strided ? o->stride : 0, o->block, index);
+}
+
+int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t stride,
+                     uint32_t block, uint32_t *index)
 {
 	if (o->failed)
 		return -1;
 	if (comm > GOAL_MAX_COMM || (comm && op->kind == GOAL_CALC))
 		return oerr(o, "error: a %s with comm %" PRIu32 " (a send or recv takes 0..%u, a calc 0)",
 		            op->kind < GOAL_NKINDS ? goal_kind_name[op->kind] : "op", comm, GOAL_MAX_COMM);
+	if (stride && (op->kind == GOAL_CALC || block == 0 || block > stride || stride > GOAL_MAX_STRIDE))
+		return oerr(o, "error: a %s with stride %" PRIu32 " and block %" PRIu32
+		            " (a send or recv takes 1 <= block <= stride <= %u)",
+		            op->kind < GOAL_NKINDS ? goal_kind_name[op->kind] : "op", stride, block,
+		            GOAL_MAX_STRIDE);
 	if (o->format == SG_BINARY) {
-		if (goal_writer_op_comm(o->w, op, comm, NULL, 0, index))
+		if (goal_writer_op_comm(o->w, op, comm, NULL, 0, index)
+		    || (stride && goal_writer_stride(o->w, stride, block)))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
 		o->nops++;
 		return 0;
@@ -229,6 +249,14 @@ int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index)
 		if (comm) {
 			PUT_LIT(o, " comm ");
 			put_u64(o, comm);
+		}
+		if (stride) {
+			PUT_LIT(o, " stride ");
+			put_u64(o, stride);
+			if (block != GOAL_DEFAULT_BLOCK) {
+				PUT_LIT(o, " block ");
+				put_u64(o, block);
+			}
 		}
 		if (op->nic) {
 			PUT_LIT(o, " nic ");

@@ -57,6 +57,16 @@ int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index);
  * passed on to a sink's op function.  sg_out_op is this in comm 0. */
 int sg_out_op_comm(sg_out *o, const goal_op *op, uint32_t comm, uint32_t *index);
 
+/* The same, strided (docs/goal.md, `stride D block B`): stride 0 for a
+ * contiguous message; else a send or recv with 1 <= block <= stride <=
+ * GOAL_MAX_STRIDE.  A sink's op function is not told the stride. */
+int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t stride,
+                     uint32_t block, uint32_t *index);
+
+/* From now on every send and recv of at least one byte that sg_out_op or
+ * sg_out_op_comm writes is strided (stride 0: contiguous again). */
+void sg_out_set_stride(sg_out *o, uint32_t stride, uint32_t block);
+
 /* "a requires b" (irequires 0) or "a irequires b" in the current rank.
  * Returns 0 or -1. */
 int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires);

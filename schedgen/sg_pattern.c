@@ -648,6 +648,7 @@ void sg_params_default(sg_params *p)
 	p->nway = 1;
 	p->fanin = 2;
 	p->iterations = 1;
+	p->block = GOAL_DEFAULT_BLOCK;
 }
 
 /* Tags of one iteration: the barrier (with --sync) and the collective. */
@@ -688,6 +689,9 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
 		return perr(err, errlen, "--fanin must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->fanin);
 	if (p->iterations < 1)
 		return perr(err, errlen, "--iterations must be at least 1");
+	if (p->stride && (p->stride > GOAL_MAX_STRIDE || p->block < 1 || p->block > p->stride))
+		return perr(err, errlen, "--stride %" PRIu32 " with blocks of %" PRIu32 " bytes: "
+		            "1 <= block <= stride <= %u", p->stride, p->block, GOAL_MAX_STRIDE);
 	if (p->nb) {
 		uint64_t pieces = p->nb_poll ? p->nb_time / p->nb_poll + (p->nb_time % p->nb_poll != 0) : 1;
 		uint64_t calcs;
@@ -809,6 +813,7 @@ int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.P = p->nranks;
+	sg_out_set_stride(o, p->stride, p->block);
 	gen_rank(&c, i, p, r);
 	return ctx_finish(&c, o, err, errlen);
 }
@@ -824,6 +829,7 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.P = p->nranks;
+	sg_out_set_stride(o, p->stride, p->block);
 	for (uint64_t r = 0; r < p->nranks; r++) {
 		if (sg_out_rank_begin(o, r))
 			break;

@@ -29,10 +29,14 @@ typedef struct sg_params {
 	uint64_t nb_time;    /* ns of computation per iteration */
 	uint64_t nb_poll;    /* split the computation in pieces of this many ns (0: one) */
 	uint16_t cpu;        /* cpu of that computation */
+	uint32_t stride;     /* every message of at least one byte is strided:
+	                        blocks of block bytes, stride apart (0: contiguous) */
+	uint32_t block;
 } sg_params;
 
 /* The defaults of the published schedgen: P 8, 1 byte, root 0, one
- * iteration; unsegmented, nway 1, fan-in 2. */
+ * iteration; unsegmented, nway 1, fan-in 2; contiguous (block 8 when a
+ * stride is given). */
 void sg_params_default(sg_params *p);
 
 typedef struct sg_pattern_info {

@@ -50,6 +50,7 @@ void sim_pset_copy(sim_pset *dst, const sim_pset *src)
 {
 	*dst = *src;
 	dst->p.range = src->p.nranges >= 2 ? dst->rg : NULL;
+	dst->p.strides = src->p.nstrides ? dst->st : NULL;
 }
 
 uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out)
@@ -107,6 +108,13 @@ int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen)
 	sim_pset_default(ps);
 	ps->p.S = lp->S;
 	set_ranges(ps, rg, (uint32_t)lp->nranges);
+	for (size_t k = 0; k < lp->nstrides; k++) {
+		const loggp_stride *x = &lp->stride[k];
+		sim_stride y = { x->stride, x->o_mw, x->l_mw, x->O_mw, x->L_mw };
+		ps->st[k] = y;
+	}
+	ps->p.nstrides = (uint32_t)lp->nstrides;
+	ps->p.strides = lp->nstrides ? ps->st : NULL;
 	free(lp);
 	return 0;
 }
@@ -288,6 +296,25 @@ static void put_range(FILE *f, const sim_range *r, int json)
 	}
 }
 
+/* The strides of *ps, as text lines or as JSON objects (each after ", "
+ * when json). */
+static void put_strides(FILE *f, const sim_pset *ps, int json)
+{
+	for (uint32_t i = 0; i < ps->p.nstrides; i++) {
+		const sim_stride *x = &ps->p.strides[i];
+		char Om[NUM_DEC_TEXT], Lm[NUM_DEC_TEXT];
+		num_dec_format(x->O_mw, Om, sizeof Om);
+		num_dec_format(x->L_mw, Lm, sizeof Lm);
+		if (json)
+			fprintf(f, "%s{\"stride\": %" PRIu64 ", \"o_mw\": %" PRIu64 ", \"O_mw\": %s, "
+			        "\"l_mw\": %" PRIu64 ", \"L_mw\": %s}", i ? ", " : "", x->stride,
+			        x->o_mw, Om, x->l_mw, Lm);
+		else
+			fprintf(f, "stride %" PRIu64 " o_mw=%" PRIu64 " O_mw=%s l_mw=%" PRIu64 " L_mw=%s\n",
+			        x->stride, x->o_mw, Om, x->l_mw, Lm);
+	}
+}
+
 void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 {
 	sim_range rg[SIM_MAX_RANGES];
@@ -296,6 +323,7 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 		fprintf(f, "LogGOPS ");
 		put_range(f, &rg[0], 0);
 		fprintf(f, " S=%" PRIu64 " P=%" PRIu64 "\n", ps->p.S, nranks);
+		put_strides(f, ps, 0);
 		return;
 	}
 	fprintf(f, "LogGOPS S=%" PRIu64 " P=%" PRIu64 " ranges=%" PRIu32 "\n", ps->p.S, nranks, n);
@@ -308,6 +336,7 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 		put_range(f, &rg[i], 0);
 		fputc('\n', f);
 	}
+	put_strides(f, ps, 0);
 }
 
 void sim_pset_json(FILE *f, const sim_pset *ps)
@@ -317,7 +346,7 @@ void sim_pset_json(FILE *f, const sim_pset *ps)
 	if (n == 1) {
 		put_range(f, &rg[0], 1);
 		fprintf(f, ", \"S\": %" PRIu64, ps->p.S);
-		return;
+		goto strides;
 	}
 	fprintf(f, "\"S\": %" PRIu64 ", \"ranges\": [", ps->p.S);
 	for (uint32_t i = 0; i < n; i++) {
@@ -331,4 +360,10 @@ void sim_pset_json(FILE *f, const sim_pset *ps)
 		fputc('}', f);
 	}
 	fputc(']', f);
+strides:
+	if (ps->p.nstrides) {
+		fprintf(f, ", \"strides\": [");
+		put_strides(f, ps, 1);
+		fputc(']', f);
+	}
 }

@@ -32,11 +32,13 @@ typedef enum sim_pname {
 	SIM_NPARAMS
 } sim_pname;
 
-/* A set of parameters owning its size ranges: p.range points to rg when
- * p.nranges >= 2.  Copy with sim_pset_copy (the pointer must follow). */
+/* A set of parameters owning its size ranges and strides: p.range points
+ * to rg when p.nranges >= 2, p.strides to st when p.nstrides >= 1.  Copy
+ * with sim_pset_copy (the pointers must follow). */
 typedef struct sim_pset {
 	sim_params p;
 	sim_range rg[SIM_MAX_RANGES];
+	sim_stride st[SIM_MAX_STRIDES];
 } sim_pset;
 
 /* How one parameter changes: kept; set to v; multiplied by v (a
@@ -76,7 +78,8 @@ void sim_pset_copy(sim_pset *dst, const sim_pset *src);
 uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out);
 
 /* Read the parameter file at path (docs/loggp.md, read by libparams) into
- * *ps: S and the ranges (one range: the plain fields, nranges 0).  Returns
+ * *ps: S, the ranges (one range: the plain fields, nranges 0) and the
+ * strides.  Returns
  * 0, or -1 with the reader's message in err ("PATH:LINE:COL: error: ..."). */
 int sim_pset_read(const char *path, sim_pset *ps, char *err, size_t errlen);
 
@@ -111,13 +114,15 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n);
 /* Write the parameter line(s) of the text output (docs/sim.md): one range,
  * "LogGOPS L=.. o=.. g=.. G=.. O=.. S=.. P=..\n"; several, "LogGOPS S=..
  * P=.. ranges=N\n" then one "range FIRST..LAST L=.. o=.. g=.. G=.. O=..\n"
- * per range (LAST "inf" for the final one). */
+ * per range (LAST "inf" for the final one); then one "stride D o_mw=..
+ * O_mw=.. l_mw=.. L_mw=..\n" per stride. */
 void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks);
 
 /* Write the parameters as JSON members, without braces: one range,
  * "\"L\": .., \"o\": .., \"g\": .., \"G\": .., \"O\": .., \"S\": .."; several,
  * "\"S\": .., \"ranges\": [{\"first\": .., \"last\": .. (null for inf),
- * \"L\": .., ...}, ...]". */
+ * \"L\": .., ...}, ...]"; then, with strides, ", \"strides\": [{\"stride\":
+ * .., \"o_mw\": .., \"O_mw\": .., \"l_mw\": .., \"L_mw\": ..}, ...]". */
 void sim_pset_json(FILE *f, const sim_pset *ps);
 
 #endif

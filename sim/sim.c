@@ -276,6 +276,10 @@ struct sim {
 	sim_qs *qs;
 
 	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
+	/* Middleware costs by stride, increasing (nst 0: none, or the
+	 * schedule has no strided op). */
+	uint32_t nst;
+	sim_stride st[SIM_MAX_STRIDES];
 };
 
 /* The parameters of a message of size bytes.  One range: no search; else a
@@ -313,6 +317,8 @@ void sim_params_default(sim_params *p)
 	p->O.den = 1;
 	p->nranges = 0;
 	p->range = NULL;
+	p->nstrides = 0;
+	p->strides = NULL;
 }
 
 /* ---- Pools ------------------------------------------------------------ */
@@ -1035,15 +1041,44 @@ typedef struct act_times {
 	uint64_t depart, arrive;  /* send_times only */
 } act_times;
 
+/* The o and L of send op i of rank r (op) at its range's (pr) values, plus
+ * the middleware costs of its stride when it has one (section 10): the
+ * costs of the largest measured stride at or below it. */
+static void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
+                     const sim_range *pr, uint64_t *o, uint64_t *L)
+{
+	*o = pr->o;
+	*L = pr->L;
+	if (!m->nst)
+		return;
+	const goal_stride *d = goal_op_stride(m->s, gop_of(m, r, i));
+	if (!d || d->stride < m->st[0].stride)
+		return;
+	uint32_t lo = 0, hi = m->nst;   /* the first stride above d's */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->st[mid].stride <= d->stride)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const sim_stride *x = &m->st[lo - 1];
+	*o = tadd(m, tadd(m, *o, x->o_mw, r, i), sim_rate_bytes(x->O_mw, op->size), r, i);
+	*L = tadd(m, tadd(m, *L, x->l_mw, r, i), sim_rate_bytes(x->L_mw, op->size), r, i);
+}
+
 static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off,
                        uint64_t t, act_times *x)
 {
 	const sim_range *pr = range_of(m, op->size);
-	uint64_t o = slow(m, r, pr->o, r, i), sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
+	uint64_t o, L;
+	send_o_L(m, r, op, i, pr, &o, &L);
+	o = slow(m, r, o, r, i);
+	uint64_t sO = slow(m, r, sim_rate_bytes(pr->O, op->size), r, i);
 	uint64_t sG = sim_rate_bytes(pr->G, op->size);
 	x->need = tadd(m, o, sO, r, i);
 	x->depart = cpu_end(m, off, t, o, r, i);
-	x->arrive = tadd(m, x->depart, pr->L, r, i);
+	x->arrive = tadd(m, x->depart, L, r, i);
 	x->cpu = cpu_end(m, off, t, x->need, r, i);
 	x->nic = tadd(m, tadd(m, t, pr->g, r, i), sG, r, i);
 }
@@ -1053,9 +1088,11 @@ static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uin
 {
 	uint32_t q = sop->peer;
 	const sim_range *pr = range_of(m, sop->size);
+	uint64_t o, L;
+	send_o_L(m, r, sop, j, pr, &o, &L);
 	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);
 	uint64_t sG = sim_rate_bytes(pr->G, sop->size);
-	x->need = tadd(m, slow(m, q, pr->o, r, j), sO > sG ? sO : sG, r, j);
+	x->need = tadd(m, slow(m, q, o, r, j), sO > sG ? sO : sG, r, j);
 	x->cpu = cpu_end(m, off, t, x->need, r, j);
 	x->nic = tadd(m, tadd(m, t, pr->g, r, j), sG, r, j);
 }
@@ -1819,6 +1856,22 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->rg[0] = one;
 		m->nrg = 1;
 	}
+	if (p->nstrides && s->nstrides) {
+		if (p->nstrides > SIM_MAX_STRIDES || !p->strides)
+			goto badstride;
+		for (uint32_t k = 0; k < p->nstrides; k++) {
+			if ((k && p->strides[k].stride <= p->strides[k - 1].stride) || !p->strides[k].stride)
+				goto badstride;
+			m->st[k] = p->strides[k];
+		}
+		m->nst = p->nstrides;
+		if (opt && opt->critical) {
+			snprintf(err, errlen, "the critical path does not count the middleware costs of"
+			         " strided messages: give a parameter set without strides");
+			sim_destroy(m);
+			return NULL;
+		}
+	}
 	if (opt) {
 		m->tl = opt->timeline;
 		m->progress = opt->progress;
@@ -1900,6 +1953,10 @@ oom:
 	return NULL;
 badrange:
 	snprintf(err, errlen, "malformed size ranges");
+	sim_destroy(m);
+	return NULL;
+badstride:
+	snprintf(err, errlen, "malformed strides");
 	sim_destroy(m);
 	return NULL;
 }

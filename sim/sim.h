@@ -32,6 +32,19 @@ typedef struct sim_range {
 	sim_rate G, O;
 } sim_range;
 
+/* Most strides a parameter set may have: those of a parameter file. */
+#define SIM_MAX_STRIDES LOGGP_PARAMS_MAX_STRIDES
+
+/* The middleware costs of strided messages measured at one stride
+ * (docs/semantics.md, "Strided messages"): a message whose stride is this
+ * one (or the nearest below its own) has o + o_mw + round((s-1) O_mw) in
+ * place of o at both ends and L + l_mw + round((s-1) L_mw) in place of L. */
+typedef struct sim_stride {
+	uint64_t stride;
+	uint64_t o_mw, l_mw;
+	sim_rate O_mw, L_mw;
+} sim_stride;
+
 /* Model parameters in ns (S in bytes).  With nranges 0 or 1, L, o, g, G, O
  * hold for every message (range is not read).  With nranges >= 2 (at most
  * SIM_MAX_RANGES), range[0..nranges) hold them by message size (L, o, g, G,
@@ -42,6 +55,10 @@ typedef struct sim_params {
 	sim_rate G, O;
 	uint32_t nranges;
 	const sim_range *range;
+	/* Strides in increasing order (0: none, strided messages cost as
+	 * contiguous ones); sim_create copies them. */
+	uint32_t nstrides;
+	const sim_stride *strides;
 } sim_params;
 
 /* The defaults of the published tool: L=2500 o=1500 g=1000 G=6 O=0 S=65535,
@@ -95,7 +112,9 @@ typedef struct sim_result {
 /* Prepare a simulation of s (which must stay open, and is only read: any
  * number of simulations of one schedule may run at once in different
  * threads) under p.  opt may be NULL.  Returns NULL with a message in err
- * when out of memory or when p's ranges are malformed. */
+ * when out of memory, when p's ranges or strides are malformed, or when
+ * the critical path is asked for a run with middleware costs (strided
+ * messages and strides in p: the path does not count them). */
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen);
 

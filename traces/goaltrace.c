@@ -236,19 +236,49 @@ static uint64_t op_id(MPI_Op o)
 	return h_op(o);
 }
 
-/* A small cache of datatype id, size and extent (cleared by Type_free). */
+/* A small cache of datatype id, size, extent, and stride and block
+ * (cleared by Type_free). */
 #define DT_CACHE 16
 static struct {
 	MPI_Datatype t;
-	uint64_t v[3];
+	uint64_t v[5];
 	int used;
 } dt_cache[DT_CACHE];
+
+/* The layout of a vector type (MPI_Type_vector or MPI_Type_create_hvector
+ * of at least two blocks of a contiguous type): the bytes from one block's
+ * start to the next one's into *stride, a block's bytes into *block; 0 and
+ * 0 for any other type. */
+static void vector_shape(MPI_Datatype t, uint64_t *stride, uint64_t *block)
+{
+	int ni = 0, na = 0, nd = 0, comb = 0, ints[3] = { 0, 0, 0 };
+	MPI_Aint addrs[1] = { 0 }, lb = 0, ext = 0;
+	MPI_Datatype old = MPI_DATATYPE_NULL;
+	*stride = *block = 0;
+	if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS
+	    || !((comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nd == 1)
+	         || (comb == MPI_COMBINER_HVECTOR && ni == 2 && na == 1 && nd == 1))
+	    || PMPI_Type_get_contents(t, ni, na, nd, ints, addrs, &old) != MPI_SUCCESS)
+		return;
+	int size = 0, oc = 0;
+	PMPI_Type_size(old, &size);
+	PMPI_Type_get_extent(old, &lb, &ext);
+	int64_t st = comb == MPI_COMBINER_VECTOR ? (int64_t)ints[2] * (int64_t)ext : (int64_t)addrs[0];
+	int64_t bl = (int64_t)ints[1] * size;
+	if (ints[0] >= 2 && size > 0 && (MPI_Aint)size == ext && bl > 0 && st >= bl) {
+		*stride = (uint64_t)st;
+		*block = (uint64_t)bl;
+	}
+	/* A derived old type comes back as a new handle, to be freed. */
+	if (PMPI_Type_get_envelope(old, &ni, &na, &nd, &oc) == MPI_SUCCESS && oc != MPI_COMBINER_NAMED)
+		PMPI_Type_free(&old);
+}
 
 static size_t put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
 {
 	if (t == MPI_DATATYPE_NULL) {
-		w[i] = w[i + 1] = w[i + 2] = 0;
-		return i + 3;
+		w[i] = w[i + 1] = w[i + 2] = w[i + 3] = w[i + 4] = 0;
+		return i + 5;
 	}
 	uint64_t hv = h_type(t);
 	unsigned slot = (unsigned)((hv >> 4) ^ (hv >> 12)) % DT_CACHE;
@@ -263,9 +293,10 @@ static size_t put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
 			dt_cache[slot].v[0] = hv;
 		dt_cache[slot].v[1] = s64(size);
 		dt_cache[slot].v[2] = s64((int64_t)extent);
+		vector_shape(t, &dt_cache[slot].v[3], &dt_cache[slot].v[4]);
 	}
 	memcpy(w + i, dt_cache[slot].v, sizeof dt_cache[slot].v);
-	return i + 3;
+	return i + 5;
 }
 
 /* A small cache of communicator rank and size (cleared by Comm_free). */

@@ -51,7 +51,8 @@ HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_MPICC),1)
 GOALTRACE_SO := $(B)/lib/libgoaltrace.so
 MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -MMD -MP -I util
-TRACE_EXAMPLES := $(B)/examples/halo $(B)/examples/msgrate $(B)/examples/manyreq
+TRACE_EXAMPLES := $(B)/examples/halo $(B)/examples/msgrate $(B)/examples/manyreq \
+	$(B)/examples/vector
 all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
 
 $(B)/obj/mpi/%.o: traces/%.c $(MPI_BUILD_DEPS)
@@ -67,7 +68,7 @@ $(B)/obj/mpi/examples/%.o: traces/examples/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
 OBJS += $(B)/obj/mpi/examples/halo.o $(B)/obj/mpi/examples/msgrate.o \
-	$(B)/obj/mpi/examples/manyreq.o
+	$(B)/obj/mpi/examples/manyreq.o $(B)/obj/mpi/examples/vector.o
 
 $(B)/examples/%: $(B)/obj/mpi/examples/%.o
 	@mkdir -p $(@D)

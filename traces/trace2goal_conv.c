@@ -379,14 +379,15 @@ static int check_balance(struct conv *cv)
 	return 0;
 }
 
-/* Appends op in comm; it depends on the frontier.  Returns its index or
- * NONE. */
-static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
+/* Appends op in comm, strided when stride is not 0 (blocks of block
+ * bytes); it depends on the frontier.  Returns its index or NONE. */
+static uint32_t emit_st(struct conv *cv, const goal_op *op, uint32_t comm, uint32_t stride,
+                        uint32_t block)
 {
 	uint32_t i;
 	if (cv->failed)
 		return NONE;
-	if (sg_out_op_comm(cv->out, op, comm, &i)) {
+	if (sg_out_op_stride(cv->out, op, comm, stride, block, &i)) {
 		out_fail(cv);
 		return NONE;
 	}
@@ -411,6 +412,12 @@ static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
 		cv->st.calc_ns += op->size;
 	}
 	return i;
+}
+
+/* The same, contiguous. */
+static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
+{
+	return emit_st(cv, op, comm, 0, 0);
 }
 
 /* The same in comm 0. */
@@ -870,9 +877,11 @@ static int prescan(struct conv *cv)
 /* ---- Point to point ---------------------------------------------------- */
 
 /* A send or receive op of call c on communicator m to/from comm rank peer
- * (TR_ANY_SOURCE allowed for receives) with MPI tag (or TR_ANY_TAG). */
+ * (TR_ANY_SOURCE allowed for receives) with MPI tag (or TR_ANY_TAG); side:
+ * the call's datatype it uses (0: the first, 1: the second), whose vector
+ * layout it keeps as its stride. */
 static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm *m,
-                    goal_kind kind, int64_t bytes, int32_t peer, int32_t tag)
+                    goal_kind kind, int64_t bytes, int32_t peer, int32_t tag, int side)
 {
 	goal_op op;
 	memset(&op, 0, sizeof op);
@@ -894,7 +903,7 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 		return NONE;
 	} else
 		op.tag = goal_tag(cv, 0, m->gid, tag);
-	return emit_in(cv, &op, ctx_p2p(m));
+	return emit_st(cv, &op, ctx_p2p(m), op.size ? c->stride[side] : 0, c->block[side]);
 }
 
 /* ---- Collectives ------------------------------------------------------- */
@@ -1096,7 +1105,10 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 		}
 		if (cv->cflag[k] & 1)
 			cv->f.n = 0;
-		idx = emit_in(cv, &op, op.kind == GOAL_CALC ? 0 : ctx_coll(m));
+		/* a vector datatype makes every message of the pattern strided */
+		int st = op.kind != GOAL_CALC && op.size && c->stride[0];
+		idx = emit_st(cv, &op, op.kind == GOAL_CALC ? 0 : ctx_coll(m), st ? c->stride[0] : 0,
+		              c->block[0]);
 		cv->f = save;
 		if (k == 0)
 			base = idx;
@@ -1241,13 +1253,13 @@ static int convert_call(struct conv *cv, size_t i)
 			return cv->failed ? -1 : 0;
 		if (sendside && c->peer != TR_PROC_NULL) {
 			struct front save = cv->f;
-			a = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag);
+			a = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag, 0);
 			if (recvside)
 				cv->f = save;
 		}
 		if (recvside && cv->rsrc[i] != TR_PROC_NULL)
 			b = p2p(cv, c, m, GOAL_RECV, k == TR_RECV ? c->bytes : c->rbytes, cv->rsrc[i],
-			        cv->rtag[i]);
+			        cv->rtag[i], k == TR_SENDRECV);
 		if (a != NONE && b != NONE) {
 			cv->f.n = 0;
 			front_add(cv, a);
@@ -1266,9 +1278,9 @@ static int convert_call(struct conv *cv, size_t i)
 			return -1;
 		if (m && !cv->cancelled[i] && c->peer != TR_PROC_NULL) {
 			if (k == TR_IRECV)
-				op = p2p(cv, c, m, GOAL_RECV, c->bytes, cv->rsrc[i], cv->rtag[i]);
+				op = p2p(cv, c, m, GOAL_RECV, c->bytes, cv->rsrc[i], cv->rtag[i], 0);
 			else
-				op = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag);
+				op = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag, 0);
 			if (cv->failed)
 				return -1;
 			front_set(cv, op, 1);

@@ -318,11 +318,28 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			if (count < 0)
 				return fail(ps, f->s, "negative count %lld", (long long)count);
 			break;
-		case 'd':
-			if (parse_triple(ps, f, v, "datatype id,size,extent"))
+		case 'd': {
+			struct field sub[5];
+			int64_t vs[2] = { 0, 0 };
+			int k = split_commas(ps, f, sub, 5, "datatype id,size,extent[,stride,block]");
+			if (k < 0)
 				return -1;
+			if (k != 3 && k != 5)
+				return fail(ps, f->s, "expected 3 or 5 comma-separated values "
+				            "(datatype id,size,extent[,stride,block]), found %d", k);
+			for (int j = 0; j < k; j++)
+				if (parse_int(ps, &sub[j], j < 3 ? &v[j] : &vs[j - 3]))
+					return -1;
 			if (v[1] < 0)
 				return fail(ps, f->s, "negative datatype size %lld", (long long)v[1]);
+			if (k == 5 && (vs[1] < 1 || vs[1] > vs[0] || vs[0] > (int64_t)1 << 31))
+				return fail(ps, sub[3].s, "datatype stride %lld and block %lld: "
+				            "1 <= block <= stride <= 2147483648", (long long)vs[0],
+				            (long long)vs[1]);
+			if (nd < 2) {
+				c->stride[nd] = (uint32_t)vs[0];
+				c->block[nd] = (uint32_t)vs[1];
+			}
 			if (count >= 0 && mul_bytes(ps, f, count, v[1], nd == 0 ? &c->bytes : &c->rbytes))
 				return -1;
 			if (pending_list >= 0 && scale_list(ps, c, pending_list, v[1], f))
@@ -331,6 +348,7 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			pending_list = -1;
 			nd++;
 			break;
+		}
 		case 'P':
 			if (parse_i32(ps, f, nP++ ? &c->rpeer : &c->peer))
 				return -1;

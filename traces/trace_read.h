@@ -84,6 +84,12 @@ struct tr_call {
 	uint32_t list[3], len[3]; /* offsets and lengths in tr_trace.pool */
 	uint32_t name;
 	double paused;
+	/* The layout of the call's datatypes when the trace records one of a
+	 * vector type (goaltrace: "ID,SIZE,EXTENT,STRIDE,BLOCK"): blocks of
+	 * block[k] bytes, stride[k] apart; 0 and 0 otherwise.  [0]: the first
+	 * datatype of the call (the send side, or the only one), [1]: the
+	 * second (the receive side of Sendrecv, of most collectives). */
+	uint32_t stride[2], block[2];
 };
 
 struct tr_trace {

@@ -19,7 +19,7 @@ static const char *const kind_layout[TR_NKINDS] = {
 /* The words of field letter l in a record (the encoding in trace_write.h):
  * FIELD_WORDS without the values of its list, VALUE_WORDS per value of its
  * list (0: the letter has no list). */
-#define FIELD_WORDS(l) ((l) == 'd' || (l) == 'c' || (l) == 's' ? 3 \
+#define FIELD_WORDS(l) ((l) == 'd' ? 5 : (l) == 'c' || (l) == 's' ? 3 \
 	: (l) == 'A' || (l) == 'D' ? 2 : 1)
 #define VALUE_WORDS(l) ((l) == 'S' ? 3 \
 	: (l) == 'L' || (l) == 'I' || (l) == 'W' || (l) == 'Q' || (l) == 'A' || (l) == 'D' ? 1 : 0)
@@ -130,13 +130,20 @@ size_t tr_format_record(const uint64_t *w, int64_t shift_ns, char *out)
 			return 0;
 		*p++ = ':';
 		switch (*l) {
-		case 'd': /* id unsigned, size and extent signed */
+		case 'd': /* id unsigned, size and extent signed; a vector's
+		           * stride and block when it has them (stride not 0) */
 			p = util_put_u64(p, w[i]);
 			*p++ = ',';
 			p = put_i64(p, (int64_t)w[i + 1]);
 			*p++ = ',';
 			p = put_i64(p, (int64_t)w[i + 2]);
-			i += 3;
+			if (w[i + 3]) {
+				*p++ = ',';
+				p = util_put_u64(p, w[i + 3]);
+				*p++ = ',';
+				p = util_put_u64(p, w[i + 4]);
+			}
+			i += 5;
 			break;
 		case 'c':
 			p = util_put_u64(p, w[i]);

@@ -13,9 +13,10 @@
  *   w[1]  start time, w[2] end time (nanoseconds, TR_NO_TIME if unknown)
  *   then the fields of the kind's goaltrace layout (trace_kinds.h), each
  *   stored as: one word for a scalar letter (signed values as two's
- *   complement); three words for d, c and s; a count and the values for
- *   L, I, W and Q; a count and 3 words per status for S; the pointer, a
- *   count and the values for A and D.
+ *   complement); five words for d (id, size, extent, and the stride and
+ *   block of a vector type, or 0 and 0); three words for c and s; a count
+ *   and the values for L, I, W and Q; a count and 3 words per status for
+ *   S; the pointer, a count and the values for A and D.
  * Records of kind TR_COMMDEF have no times in their line. */
 
 #define TR_REC_FIRST 3 /* index of the first field word */

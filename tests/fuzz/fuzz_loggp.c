@@ -38,7 +38,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	unsigned n;
 	loggp_point *pts;
 	size_t np;
-	if (loggp_raw_read(path, &n, &pts, &np, err) == 0) {
+	loggp_spoint *spts = NULL;
+	size_t nsp = 0;
+	if (loggp_raw_read(path, &n, &pts, &np, &spts, &nsp, err) == 0) {
 		loggp_detect det;
 		loggp_detect_default(&det);
 		if (loggp_fit(pts, np, n, &det, &res, err, sizeof err) == 0) {
@@ -46,7 +48,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			loggp_fit_params(&res, pts, 65535, &par);
 			loggp_params_write(devnull, &par, NULL);
 		}
+		static loggp_mwfit fits[LOGGP_PARAMS_MAX_STRIDES];
+		int nf = loggp_fit_strides(spts, nsp, n, fits, err, sizeof err);
+		if (nf > 0)
+			loggp_print_strides(devnull, spts, fits, (size_t)nf, n);
 		free(pts);
+		free(spts);
 	}
 	close(fd);
 	return 0;

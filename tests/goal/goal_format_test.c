@@ -460,6 +460,127 @@ static void test_comms(void)
 	free(good);
 }
 
+/* Strided ops: the writer's table after the comm table, the reader's
+ * checks of it, and the lookup. */
+static void test_strides(void)
+{
+	char err[256];
+	goal_writer *w = goal_writer_create(path("stride.bin"), 2, err, sizeof err);
+	goal_op o;
+	goal_sched s;
+	size_t len;
+	unsigned char *good, *buf;
+
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 1024, 1, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_stride(w, 64, 8) == 0);
+	o = op(GOAL_CALC, 5, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	o = op(GOAL_SEND, 8, 1, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_RECV, 1024, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_stride(w, 128, 16) == 0);
+	o = op(GOAL_RECV, 8, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	CHECK(goal_writer_close(w) == 0);
+	CHECK(goal_sched_open(&s, path("stride.bin"), err, sizeof err) == 0);
+	CHECK_EQ_U64(s.hdr->flags, GOAL_F_STRIDES);
+	CHECK_EQ_U64(s.nstrides, 2);
+	CHECK(goal_op_stride(&s, 0) && goal_op_stride(&s, 0)->stride == 64
+	      && goal_op_stride(&s, 0)->block == 8);
+	CHECK(goal_op_stride(&s, 1) == NULL && goal_op_stride(&s, 2) == NULL
+	      && goal_op_stride(&s, 4) == NULL && goal_op_stride(&s, 5) == NULL);
+	CHECK(goal_op_stride(&s, 3) && goal_op_stride(&s, 3)->stride == 128
+	      && goal_op_stride(&s, 3)->block == 16);
+	/* 80 + 3 * 24 + 5 * 32, the comm table (8), then 8 + 2 * 16. */
+	CHECK_EQ_U64(s.size, 360);
+	goal_sched_close(&s);
+
+	good = slurp(path("stride.bin"), &len);
+	CHECK(good != NULL && len == 360);
+	if (!good || len != 360)
+		return;
+	buf = aligned_alloc(8, len);
+	/* The table starts at 320: the count, then {op, stride, block}. */
+	memcpy(buf, good, len);
+	buf[320] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the stride table is out of place or of a wrong size");
+	memcpy(buf, good, len);
+	buf[320] = 3;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the stride table is out of place or of a wrong size");
+	memcpy(buf, good, len);
+	buf[328] = 1;   /* the calc */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "stride table: rank 0 op 1 is a calc");
+	memcpy(buf, good, len);
+	buf[344] = 0;   /* op 0 twice */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "stride table: entry 1 names op 0 (ops increase, below 5)");
+	memcpy(buf, good, len);
+	buf[344] = 5;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "stride table: entry 1 names op 5 (ops increase, below 5)");
+	memcpy(buf, good, len);
+	buf[340] = 65;  /* block 65 > stride 64 */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "stride table: rank 0 op 0 has stride 64 and block 65 (1 <= block <= stride <= 2147483648)");
+	memcpy(buf, good, len);
+	buf[340] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	memcpy(buf, good, len);
+	buf[336 + 3] = 0x80;
+	buf[336] = 1;   /* stride 2^31 + 1 */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	/* Stride 2^31 with block 2^31 is fine. */
+	memcpy(buf, good, len);
+	memcpy(buf + 336, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
+	memcpy(buf + 340, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	/* The flag without the table; the table without the flag. */
+	memcpy(buf, good, len);
+	buf[12] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the comm table is out of place or of a wrong size");
+	memcpy(buf, good, 320);
+	buf[12] = GOAL_F_STRIDES;
+	memcpy(buf + 40, &(uint64_t){ 320 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, 320, err, sizeof err) == -1);
+	CHECK_STR(err, "the stride table is out of place or of a wrong size");
+	free(buf);
+	free(good);
+
+	/* The writer's checks. */
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_CALC, 1, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_stride(w, 8, 8) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 0: op 0 is a calc with a stride");
+	goal_writer_abort(w);
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 1, 1, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_stride(w, 8, 16) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 0: op 0 has stride 8 and block 16 (1 <= block <= stride <= 2147483648)");
+	goal_writer_abort(w);
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 1, 1, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_stride(w, 8, 8) == 0);
+	CHECK(goal_writer_stride(w, 8, 8) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 0: op 0 has two strides");
+	goal_writer_abort(w);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -474,6 +595,7 @@ int main(void)
 	test_dumpable_labels();
 	test_header_counts();
 	test_comms();
+	test_strides();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

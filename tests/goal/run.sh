@@ -55,6 +55,8 @@ cp example.goal "$tmp/x.goal"
 if "$G" "$tmp/x.goal" && cmp -s "$tmp/x.bin" "$tmp/t.bin"; then ok "default output name"; else fail "default output name"; fi
 "$G" --stats "$tmp/t.bin" >"$tmp/stats" 2>&1
 if diff -u example.stats "$tmp/stats" >"$tmp/diff"; then ok "--stats"; else fail "--stats"; fi
+"$G" --stats stride.goal >"$tmp/stats3" 2>&1
+if diff -u stride.stats "$tmp/stats3" >"$tmp/diff"; then ok "--stats of a strided schedule"; else fail "--stats of a strided schedule"; fi
 "$G" --stats example.goal >"$tmp/stats2" 2>&1
 if cmp -s "$tmp/stats" "$tmp/stats2"; then ok "--stats of text equals --stats of binary"; else fail "--stats of text"; fi
 printf 'num_ranks 1\nrank 0 {\nl1: calc 1 @\n}\n' | "$G" --check - 2>"$tmp/err"

@@ -314,8 +314,75 @@ static void test_errors(void)
 	CHECK_STR(err, "no message sizes");
 }
 
+/* A strided point of size s whose send overhead grows by om and whose
+ * ping-pong grows by 2p (p per message) over some contiguous times. */
+static loggp_spoint spoint(uint64_t stride, uint64_t s, unsigned n, double om, double p)
+{
+	double x = (double)(s - 1);
+	loggp_spoint q = { stride, s, 0, 0, 0, 0, 0 };
+	q.c1 = 10000 + 2 * x;
+	q.d = q.c1 + 2 * p;
+	q.cd = q.c1 + (double)(n - 1) * (1500 + 0.25 * x + q.d);
+	q.s1 = q.c1 + 2 * p;
+	q.sd = q.s1 + (q.cd - q.c1) + (double)(n - 1) * om;
+	return q;
+}
+
+/* The middleware costs per stride: recovered exactly from exact times;
+ * adjusted, with their flags, where the receiver is cheaper (lm < 0) or the
+ * strided messages are faster. */
+static void test_strides(void)
+{
+	loggp_spoint pts[30];
+	loggp_mwfit fits[LOGGP_PARAMS_MAX_STRIDES];
+	size_t np = 0;
+	unsigned n = 10;
+	char err[200];
+	for (uint64_t s = 1024; s <= 262144; s *= 2) {
+		double x = (double)(s - 1);
+		/* stride 8: om = 300 + 0.5x, lm = 200 + 0.25x */
+		pts[np++] = spoint(8, s, n, 300 + 0.5 * x, 2 * (300 + 0.5 * x) + 200 + 0.25 * x);
+	}
+	for (uint64_t s = 1024; s <= 262144; s *= 2) {
+		double x = (double)(s - 1);
+		/* stride 64: om = 500 + x, but the ping-pong grows by only 600 + 2x
+		 * per message: lm's intercept would be -400 */
+		pts[np++] = spoint(64, s, n, 500 + x, 600 + 2 * x);
+	}
+	for (uint64_t s = 1024; s <= 262144; s *= 2) {
+		double x = (double)(s - 1);
+		/* stride 1024: the strided ping-pong is faster by 100 ns */
+		pts[np++] = spoint(1024, s, n, 50 + 0.125 * x, -100 + 0.25 * x);
+	}
+	CHECK(loggp_fit_strides(pts, np, n, fits, err, sizeof err) == 3);
+	CHECK_EQ_U64(fits[0].stride, 8);
+	CHECK_NEAR(fits[0].o_mw, 300, 1e-6);
+	CHECK_NEAR(fits[0].O_mw, 0.5, 1e-9);
+	CHECK_NEAR(fits[0].l_mw, 200, 1e-6);
+	CHECK_NEAR(fits[0].L_mw, 0.25, 1e-9);
+	CHECK_EQ_U64(fits[0].clamped, 0);
+	CHECK_NEAR(fits[0].om_rms, 0, 1e-6);
+	CHECK_EQ_U64(fits[1].stride, 64);
+	CHECK_NEAR(fits[1].o_mw, 300, 1e-6);
+	CHECK_NEAR(fits[1].O_mw, 1, 1e-9);
+	CHECK_NEAR(fits[1].l_mw, 0, 1e-6);
+	CHECK_NEAR(fits[1].L_mw, 0, 1e-9);
+	CHECK_EQ_U64(fits[1].clamped, LOGGP_MW_SPLIT);
+	CHECK_EQ_U64(fits[2].stride, 1024);
+	CHECK_NEAR(fits[2].o_mw, 0, 1e-6);
+	CHECK_NEAR(fits[2].O_mw, 0.125, 1e-9);
+	CHECK_NEAR(fits[2].l_mw, 0, 1e-6);
+	CHECK_NEAR(fits[2].L_mw, 0, 1e-9);
+	CHECK_EQ_U64(fits[2].clamped, LOGGP_MW_NEG_P | LOGGP_MW_SPLIT);
+	CHECK_EQ_U64(fits[2].first, 18);
+	CHECK_EQ_U64(fits[2].last, 26);
+	CHECK(loggp_fit_strides(pts, np, 1, fits, err, sizeof err) == -1);
+	CHECK_STR(err, "n must be at least 2");
+}
+
 int main(void)
 {
+	test_strides();
 	test_lsq();
 	test_detect();
 	test_delay();

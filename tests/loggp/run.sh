@@ -28,17 +28,31 @@ printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4\n' >"$tmp/bad.params"
 out=$("$FIT" --check "$tmp/bad.params" 2>&1); rc=$?
 want="$tmp/bad.params:2:28: error: missing field 'O'"
 [ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check error text" || notok "loggp-fit --check error text" "rc=$rc" "$out"
+printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nstride 8 l_mw=1 L_mw=0 o_mw=1 O_mw=0\n' >"$tmp/unsorted.params"
+out=$("$FIT" --check "$tmp/unsorted.params" 2>&1); rc=$?
+want="$tmp/unsorted.params:4:8: error: stride 8 after stride 64: strides must increase"
+[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check: unsorted strides" || notok "loggp-fit --check: unsorted strides" "rc=$rc" "$out"
+printf 'loggp-params 1\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=1 O_mw=0 l_mw=1 L_mw=0\n' >"$tmp/twice.params"
+out=$("$FIT" --check "$tmp/twice.params" 2>&1); rc=$?
+want="$tmp/twice.params:4:8: error: stride 64 given twice (first on line 2)"
+[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check: a stride twice" || notok "loggp-fit --check: a stride twice" "rc=$rc" "$out"
+printf 'loggp-params 1\nstride 8 O_mw=0.50 o_mw=1 L_mw=0 l_mw=2 # packing\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 1024 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.010\n' >"$tmp/strides.params"
+out=$("$FIT" --check "$tmp/strides.params" 2>&1); rc=$?
+want=$(printf '%s\n' "loggp-params 1" "S 65535" "#     first       last" "range          0        inf L=1 o=2 g=3 G=4 O=5" \
+	"#     stride" "stride          8 o_mw=1 O_mw=0.5 l_mw=2 L_mw=0" "stride       1024 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01")
+[ $rc -eq 0 ] && [ "$out" = "$want" ] && ok "loggp-fit --check: strides in the normal form" || notok "loggp-fit --check: strides in the normal form" "rc=$rc" "$out"
 
 # --- against the simulator --------------------------------------------------
-# prtt_goal S N D: the PRTT(N,D,S) exchange.  Rank 0 sends N messages of S
-# bytes, each send after the previous one (and a calc of D ns between them),
-# then receives the answer; rank 1 receives all N, then answers with S bytes.
+# prtt_goal S N D [STRIDE]: the PRTT(N,D,S) exchange.  Rank 0 sends N
+# messages of S bytes, each send after the previous one (and a calc of D ns
+# between them), then receives the answer; rank 1 receives all N, then
+# answers with S bytes.  With STRIDE, every message is strided.
 prtt_goal() {
-	local s=$1 n=$2 d=$3 i
+	local s=$1 n=$2 d=$3 st=${4:+ stride $4} i
 	echo "num_ranks 2"
 	echo "rank 0 {"
 	for ((i = 1; i <= n; i++)); do
-		echo "s$i: send ${s}b to 1 tag 0"
+		echo "s$i: send ${s}b to 1 tag 0$st"
 		if [ "$i" -gt 1 ]; then
 			if [ "$d" -gt 0 ]; then echo "s$i requires c$i"; else echo "s$i requires s$((i - 1))"; fi
 		fi
@@ -47,21 +61,22 @@ prtt_goal() {
 			echo "c$((i + 1)) requires s$i"
 		fi
 	done
-	echo "r: recv ${s}b from 1 tag 1"
+	echo "r: recv ${s}b from 1 tag 1$st"
 	echo "r requires s$n"
 	echo "}"
 	echo "rank 1 {"
-	for ((i = 1; i <= n; i++)); do echo "r$i: recv ${s}b from 0 tag 0"; done
-	echo "a: send ${s}b to 0 tag 1"
+	for ((i = 1; i <= n; i++)); do echo "r$i: recv ${s}b from 0 tag 0$st"; done
+	echo "a: send ${s}b to 0 tag 1$st"
 	for ((i = 1; i <= n; i++)); do echo "a requires r$i"; done
 	echo "}"
 }
 
-# sim_prtt S N D PARAMS...: the simulated time of PRTT(N,D,S) in ns.
+# sim_prtt S N D PARAMS...: the simulated time of PRTT(N,D,S) in ns (with
+# STRIDE set: of strided messages).
 sim_prtt() {
 	local s=$1 n=$2 d=$3
 	shift 3
-	prtt_goal "$s" "$n" "$d" >"$tmp/p.goal"
+	prtt_goal "$s" "$n" "$d" "${STRIDE:-}" >"$tmp/p.goal"
 	"$SIM" -q "$@" "$tmp/p.goal" | sed -n 's/^Host 0: //p'
 }
 
@@ -127,6 +142,36 @@ else
 	else
 		notok "simulated PRTT: fractional G and O" "$(cat "$tmp/frac.out" "$tmp/frac.params")"
 	fi
+
+	# Strided messages (log_3 P, docs/loggp.md): the strided and the
+	# contiguous round trips of every size and stride, as loggp-measure
+	# --stride takes them, simulated with known middleware costs: the fit
+	# recovers them (per-byte terms rounded to whole ns by the simulator,
+	# which the file's rounding absorbs).
+	printf '%s\n' "loggp-params 1" "range 0 inf L=2500 o=800 g=1000 G=0.4 O=0.1" \
+		"stride 64 o_mw=300 O_mw=0.25 l_mw=200 L_mw=0.125" \
+		"stride 1024 o_mw=1000 O_mw=0 l_mw=0 L_mw=1" >"$tmp/mw.params"
+	{
+		sim_table_n=10
+		cat "$tmp/frac.prtt"
+		for st in 64 1024; do
+			for s in 1024 4096 16384 65536; do
+				p="-p $tmp/mw.params -S 1000000"
+				# shellcheck disable=SC2086
+				c1=$(sim_prtt "$s" 1 0 $p); s1=$(STRIDE=$st sim_prtt "$s" 1 0 $p)
+				# shellcheck disable=SC2086
+				cd=$(sim_prtt "$s" $sim_table_n "$s1" $p); sd=$(STRIDE=$st sim_prtt "$s" $sim_table_n "$s1" $p)
+				echo "stride $st $s $s1 $c1 $cd $s1 $sd"
+			done
+		done
+	} >"$tmp/mw.prtt"
+	if "$FIT" -o "$tmp/mw.params.fit" "$tmp/mw.prtt" >"$tmp/mw.out" 2>&1 &&
+		[ "$(grep '^stride' "$tmp/mw.params.fit" | tr -s ' ' | paste -sd';')" = \
+			"stride 64 o_mw=300 O_mw=0.25 l_mw=200 L_mw=0.125;stride 1024 o_mw=1000 O_mw=0 l_mw=0 L_mw=1" ]; then
+		ok "simulated strided PRTT: o_mw, O_mw, l_mw, L_mw of two strides recovered"
+	else
+		notok "simulated strided PRTT: middleware costs" "$(cat "$tmp/mw.out" "$tmp/mw.params.fit")"
+	fi
 fi
 
 # --- recorded measurements -------------------------------------------------
@@ -162,6 +207,24 @@ else
 	recorded tcp-8-per-octave.prtt "30049 60098"
 fi
 
+# --- the log_3 P study's tables and charts (scripts/log3p-charts.py) ----------
+# errors (predicted - measured) / measured: LogGP -50% and -30%, log_3 P
+# +10% and -10% on two strided ping-pongs; the same +20% for both on the
+# contiguous one
+printf '%s\n' "transport,pattern,P,stride,size,measured,loggp,log3p" \
+	"shm,pingpong,2,0,1024,1000,1200,1200" "shm,pingpong,2,64,1024,1000,500,1100" \
+	"shm,pingpong,2,64,4096,2000,1400,1800" "shm,linear,4,64,1024,4000,2000,4400" >"$tmp/pts.csv"
+if python3 scripts/log3p-charts.py "$tmp/pts.csv" "$tmp" 2>"$tmp/charts.err" &&
+	grep -qxF '| pingpong | strided | 2 | 40.0% | 50.0% | 10.0% | 10.0% |' "$tmp/tables.md" &&
+	grep -qxF '| pingpong | contiguous | 1 | 20.0% | 20.0% | 20.0% | 20.0% |' "$tmp/tables.md" &&
+	grep -qxF '| linear | 50.0% / 10.0% |' "$tmp/tables.md" &&
+	grep -qxF '| 64 | 4 KiB | 2000 | 1400 | -30.0% | 1800 | -10.0% |' "$tmp/tables.md" &&
+	head -1 "$tmp/log3p-shm.svg" | grep -q '^<svg ' && tail -1 "$tmp/log3p-shm.svg" | grep -qx '</svg>'; then
+	ok "log3p-charts.py: average and largest errors, by stride, point by point; the chart"
+else
+	notok "log3p-charts.py" "$(cat "$tmp/charts.err" "$tmp/tables.md" 2>/dev/null | head -30)"
+fi
+
 # --- MPI smoke test ---------------------------------------------------------
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MEASURE" ]; then
 	echo "ok - loggp-measure MPI smoke test # SKIP no mpirun or no $MEASURE (mpicc)"
@@ -180,6 +243,33 @@ else
 	else
 		notok "loggp-measure MPI smoke test" "$(cat "$tmp/m.out")"
 	fi
+	# Strided round trips: two strides, two sizes; the table keeps them and
+	# loggp-fit refits them (from the table's rounded times: not always to
+	# the last digit of the file loggp-measure wrote).
+	# shellcheck disable=SC2086
+	if timeout 60 $MPIRUN -np 2 "$MEASURE" -q --sizes 1,8,64,1024 -r 3 --stride 8,64 \
+		--stride-sizes 16,1024 --raw "$tmp/ms.prtt" -o "$tmp/ms.params" >"$tmp/ms.out" 2>&1 &&
+		[ "$(grep -c '^stride ' "$tmp/ms.prtt")" = 4 ] &&
+		[ "$(grep '^stride ' "$tmp/ms.params" | cut -c1-18 | tr -s ' ' | paste -sd';')" = "stride 8 ;stride 64 " ] &&
+		"$FIT" --check "$tmp/ms.params" >/dev/null 2>>"$tmp/ms.out" &&
+		"$FIT" -o "$tmp/ms2.params" "$tmp/ms.prtt" >/dev/null 2>>"$tmp/ms.out" &&
+		[ "$(grep -c '^stride ' "$tmp/ms2.params")" = 2 ]; then
+		ok "loggp-measure --stride smoke test (2 strides, 2 sizes; loggp-fit refits them)"
+	else
+		notok "loggp-measure --stride smoke test" "$(cat "$tmp/ms.out" "$tmp/ms.params")"
+	fi
+	# The study's benchmark: one line per pattern, stride and size.
+	# shellcheck disable=SC2086
+	if [ -x "$B/examples/log3p-bench" ] &&
+		timeout 60 $MPIRUN -np 2 "$B/examples/log3p-bench" --sizes 16,1024 --strides 0,64 \
+		--reps 2 --warmup 1 >"$tmp/lb.csv" 2>"$tmp/lb.err" &&
+		[ "$(head -1 "$tmp/lb.csv")" = "pattern,P,stride,size,time_ns" ] &&
+		[ "$(tail -n +2 "$tmp/lb.csv" | cut -d, -f1-4 | paste -sd' ')" = \
+			"$(for p in pingpong linear tree; do for d in 0 64; do for s in 16 1024; do printf '%s,2,%s,%s ' $p $d $s; done; done; done | sed 's/ $//')" ]; then
+		ok "log3p-bench: ping-pong, linear and tree, contiguous and strided"
+	else
+		notok "log3p-bench smoke test" "$(cat "$tmp/lb.csv" "$tmp/lb.err" 2>/dev/null | head)"
+	fi
 	# measure_err NAME STATUS EXPECTED ARGS...: rank 0's error lines (mpirun's
 	# own lines left out) and the exit status mpirun passes on.
 	measure_err() {
@@ -196,6 +286,15 @@ else
 	measure_err "loggp-measure bad --sizes: usage error" 2 "$(printf '%s\n' \
 		"loggp-measure: error: --sizes: expected increasing sizes 1..2^30, at most 4096, got '2'" \
 		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --sizes 4,2
+	measure_err "loggp-measure bad --stride: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --stride: expected increasing strides 8..2^31, at most 64, got '4'" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --stride 8,4
+	measure_err "loggp-measure bad --stride-sizes: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --stride-sizes: expected increasing multiples of 8, 16..2^30, at most 4096, got '100'" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --stride 8 --stride-sizes 64,100
+	measure_err "loggp-measure --stride-sizes without --stride: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --stride-sizes needs --stride" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --stride-sizes 64
 	measure_err "loggp-measure: a parameter file that cannot be written" 1 \
 		"/nonexistent-dir/m.params: error: cannot create: No such file or directory" \
 		-np 2 "$MEASURE" -q --sizes 1,8 -r 1 --warmup 0 -o /nonexistent-dir/m.params

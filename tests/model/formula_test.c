@@ -34,7 +34,30 @@ static const pcase cases[] = {
 	{ "rendezvous s=100000", 2500, 1500, 1000, "6", "0.5", 65535, 100000, 2 },
 	{ "rendezvous s=1 S=0", 2500, 1500, 1000, "6", "0", 0, 1, 2 },
 };
-#define NCASES (sizeof cases / sizeof cases[0])
+#define NPLAIN (sizeof cases / sizeof cases[0])
+
+/* Strided messages (docs/semantics.md section 10): a parameter set above
+ * (base), the messages' stride and its middleware costs.  The LogGOPS
+ * forms are outside their domains here; the log_3 P forms are checked. */
+typedef struct mwcase {
+	size_t base;
+	uint64_t stride, o_mw;
+	const char *O_mw;
+	uint64_t l_mw;
+	const char *L_mw;
+} mwcase;
+
+static const mwcase mwcases[] = {
+	{ 1, 64, 300, "0.5", 200, "0.25" },    /* defaults s=1000 */
+	{ 3, 8, 100, "0.05", 5000, "1" },      /* g dominates s=4096: lm large */
+	{ 5, 1024, 0, "2", 0, "0" },           /* O > 0 s=1000: packing per byte only */
+	{ 7, 512, 2000, "1.5", 1000, "0.5" },  /* InfiniBand s=1024 */
+	{ 10, 16, 50, "0", 20000, "0" },       /* mixed terms s=1000: lm above the root's step */
+	{ 11, 4, 0, "0", 0, "0" },             /* huge g s=1, no cost at all */
+	{ 13, 100, 400, "0.125", 300, "0.5" }, /* rendezvous s=2000 */
+};
+#define NMW (sizeof mwcases / sizeof mwcases[0])
+#define NCASES (NPLAIN + NMW)
 
 /* The ranks tried: every P from 2 to 17, and a few larger ones. */
 #define NSMALL 16
@@ -56,10 +79,28 @@ int main(void)
 		printf("not ok - setup: %s\n", st && total_in && total_ex ? err : "out of memory");
 		return 1;
 	}
+	static char names[NMW][128];
 	for (size_t ci = 0; ci < NCASES; ci++) {
-		const pcase *pc = &cases[ci];
+		const mwcase *mc = ci >= NPLAIN ? &mwcases[ci - NPLAIN] : NULL;
+		const pcase *pc = mc ? &cases[mc->base] : &cases[ci];
 		sim_params prm;
+		sim_stride mst;
 		sim_params_default(&prm);
+		if (mc) {
+			mst.stride = mc->stride;
+			mst.o_mw = mc->o_mw;
+			mst.l_mw = mc->l_mw;
+			if (num_dec_parse(mc->O_mw, strlen(mc->O_mw), NUM_FRAC_MAX, &mst.O_mw) != NUM_OK ||
+			    num_dec_parse(mc->L_mw, strlen(mc->L_mw), NUM_FRAC_MAX, &mst.L_mw) != NUM_OK) {
+				printf("not ok - strided case %zu: bad rates\n", ci - NPLAIN);
+				return 1;
+			}
+			prm.nstrides = 1;
+			prm.strides = &mst;
+			snprintf(names[ci - NPLAIN], sizeof names[0], "%s, stride %" PRIu64 " o_mw=%" PRIu64
+			         " O_mw=%s l_mw=%" PRIu64 " L_mw=%s", pc->name, mc->stride, mc->o_mw,
+			         mc->O_mw, mc->l_mw, mc->L_mw);
+		}
 		prm.L = pc->L;
 		prm.o = pc->o;
 		prm.g = pc->g;
@@ -90,6 +131,10 @@ int main(void)
 				sp.nranks = P;
 				sp.size = pc->s;
 				sp.fanin = pc->n;
+				if (mc) {
+					sp.stride = (uint32_t)mc->stride;
+					sp.block = mc->stride < 8 ? (uint32_t)mc->stride : 8;
+				}
 				if (model_simulate(&ms, f->pattern, &sp, &prm, &t, err, sizeof err)) {
 					printf("not ok - simulate %s P=%" PRIu64 " (%s): %s\n", f->pattern, P,
 					       pc->name, err);
@@ -97,12 +142,14 @@ int main(void)
 					continue;
 				}
 				model_ctx_set(&c, P, pc->s, pc->n, &prm);
+				if (mc)
+					model_ctx_set_mw(&c, &mst);
 				for (size_t j = k; j < nf; j++) {
 					const model_formula *h = model_formula_at(j);
 					stat *s = &st[j * NCASES + ci];
 					uint64_t v;
 					int bad;
-					if (strcmp(h->pattern, f->pattern) != 0 || !h->domain(&c))
+					if (strcmp(h->pattern, f->pattern) != 0 || !model_in_domain(h, &c))
 						continue;
 					v = h->eval(&c);
 					s->in_domain++;
@@ -134,7 +181,8 @@ int main(void)
 				continue;
 			printf("%s - %s %s (%s) on %s: %" PRIu64 " P in its domain, %" PRIu64 " exact\n",
 			       s->failures ? "not ok" : "ok", f->pattern, f->name,
-			       model_kind_name(f->kind), cases[ci].name, s->in_domain, s->exact);
+			       model_kind_name(f->kind), ci < NPLAIN ? cases[ci].name : names[ci - NPLAIN],
+			       s->in_domain, s->exact);
 			if (s->failures) {
 				printf("    %" PRIu64 " failures; first at P=%" PRIu64 ": simulated %" PRIu64
 				       ", formula %" PRIu64 "\n", s->failures, s->first_P, s->first_sim,

@@ -47,6 +47,30 @@ want "tournament P=16: 8 (2o+L) = 44000" 2 44000 barrier_tournament -P 16
 # 4 iterations on 2 ranks: the root sends every max(o, g) = 1500, the first
 # message is handled at o + L = 4000, then one every o: 4000 + 4 o = 10000.
 want "loop of 4 on 2 ranks: (o + L + 4 o) / 4 = 2500" 3 2500.000 bcast_chain -P 2 --loop 4
+# Strided messages (log_3 P, docs/semantics.md section 10) with om = 500,
+# lm = 1000: a message costs o_mw + l_mw + o_net = 2 om + lm + 2o + L =
+# 7500, the root o + om = 2000 per send.  The paper's linear broadcast
+# P (om + lm/2) + o_net is below the exact time while lm/2 <= 2000 - om,
+# above it when lm = 5000.
+S="--stride 64 --o-mw 500 --l-mw 1000"
+# shellcheck disable=SC2086
+want "strided chain P=3: 2 x 7500 = 15000" 2 15000 bcast_chain -P 3 $S
+# shellcheck disable=SC2086
+want "log3p_p2p P=3: 15000" 3 15000 bcast_chain -P 3 $S
+# shellcheck disable=SC2086
+want "strided binomial P=8: 3 x 7500 = 22500" 2 22500 bcast_binomial -P 8 $S
+# shellcheck disable=SC2086
+want "log3p_tree P=8: 22500" 6 22500 bcast_binomial -P 8 $S
+# shellcheck disable=SC2086
+want "strided scatter P=4: 7500 + 2 x 2000 = 11500" 2 11500 scatter_linear -P 4 $S
+# shellcheck disable=SC2086
+want "log3p_linear P=4: 4 (500 + 500) + 5500 = 9500" 15 9500 scatter_linear -P 4 $S
+# shellcheck disable=SC2086
+want "log3p_spec_linear P=4: 11500" 18 11500 scatter_linear -P 4 $S
+want "log3p_linear P=4, lm = 5000: 17500, above 15500" 15 17500 scatter_linear -P 4 --stride 64 --o-mw 500 --l-mw 5000
+want "log3p_linear P=4, lm = 5000: outside its domain" 17 0 scatter_linear -P 4 --stride 64 --o-mw 500 --l-mw 5000
+# shellcheck disable=SC2086
+want "spec_scatter outside its domain with middleware costs" 11 0 scatter_linear -P 4 $S
 
 # Every range form of util/num.h, exactly: the first CSV column.
 xs() { # NAME EXPECTED ARGS...
@@ -87,6 +111,10 @@ err_case "no pattern" "no pattern given (--list shows the patterns with formulas
 err_case "unknown pattern" "unknown pattern 'nosuch' (--list shows the patterns with formulas)" nosuch
 err_case "pattern without formula" "no formula covers pattern 'ring_double' (--list shows the patterns with formulas)" ring_double
 err_case "P = 1" "-P must be 2..1048576 (got 1)" bcast_binomial -P 1
+err_case "middleware costs without a stride" "--o-mw, --O-mw, --l-mw and --L-mw need --stride" bcast_chain --L-mw 0.5
+err_case "stride 0" "--stride must be at least 1 (got 0)" bcast_chain --stride 0
+err_case "stride too large" "--stride must be at most 2147483648 (got 2147483649)" bcast_chain --stride 2147483649
+err_case "stride with a loop" "--loop compares contiguous messages only (no --stride)" bcast_chain --stride 8 --loop 3
 err_case "bad range" "-P expects N, A..B*F, A..B+D, A..B, A..B:STEP or a list of them, not '2..x'" bcast_binomial -P 2..x
 err_case "empty range" "-P: the range '8..4' is empty" bcast_binomial -P 8..4
 err_case "doubling from 0" "-P: a doubling range A..B needs A > 0 (or give A..B:STEP)" bcast_binomial -P 0..8

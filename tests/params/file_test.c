@@ -48,6 +48,30 @@ static void test_parse_ok(void)
 	CHECK(loggp_params_lookup(&p, 1024) == &p.range[0]);
 	CHECK(loggp_params_lookup(&p, 1025) == &p.range[1]);
 	CHECK(loggp_params_lookup(&p, UINT64_MAX) == &p.range[1]);
+	CHECK_EQ_U64(p.nstrides, 0);
+	CHECK(loggp_params_stride(&p, 64) == NULL);
+	/* Strides, anywhere after the header, fields in any order. */
+	CHECK_STR(perr("loggp-params 1\nstride 8 o_mw=10 O_mw=0.5 l_mw=20 L_mw=0.25\n"
+	               "range 0 inf L=1 o=2 g=3 G=4 O=5\n"
+	               "stride 64 L_mw=0 l_mw=0 O_mw=1.125 o_mw=300 # comment\n"
+	               "stride 2147483648 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n", &p), "");
+	CHECK_EQ_U64(p.nstrides, 3);
+	CHECK_EQ_U64(p.stride[0].stride, 8);
+	CHECK_EQ_U64(p.stride[0].o_mw, 10);
+	CHECK_STR(dec(p.stride[0].O_mw), "0.5");
+	CHECK_EQ_U64(p.stride[0].l_mw, 20);
+	CHECK_STR(dec(p.stride[0].L_mw), "0.25");
+	CHECK_EQ_U64(p.stride[1].stride, 64);
+	CHECK_EQ_U64(p.stride[1].o_mw, 300);
+	CHECK_STR(dec(p.stride[1].O_mw), "1.125");
+	CHECK_EQ_U64(p.stride[2].stride, 2147483648u);
+	/* The nearest stride at or below. */
+	CHECK(loggp_params_stride(&p, 7) == NULL);
+	CHECK(loggp_params_stride(&p, 8) == &p.stride[0]);
+	CHECK(loggp_params_stride(&p, 63) == &p.stride[0]);
+	CHECK(loggp_params_stride(&p, 64) == &p.stride[1]);
+	CHECK(loggp_params_stride(&p, 2147483647) == &p.stride[1]);
+	CHECK(loggp_params_stride(&p, 2147483648u) == &p.stride[2]);
 	/* S is optional. */
 	CHECK_STR(perr("loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4 O=5", &p), "");
 	CHECK_EQ_U64(p.S, 65535);
@@ -102,7 +126,32 @@ static void test_parse_errors(void)
 		{ "loggp-params 1\nS\n", "t.params:2:2: error: expected 'S BYTES'" },
 		{ "loggp-params 1\nS 1 2\n", "t.params:2:5: error: expected 'S BYTES'" },
 		{ "loggp-params 1\nS x\n", "t.params:2:3: error: expected a non-negative integer, got 'x'" },
-		{ "loggp-params 1\n  L 10\n", "t.params:2:3: error: unknown keyword 'L', expected 'S' or 'range'" },
+		{ "loggp-params 1\n  L 10\n", "t.params:2:3: error: unknown keyword 'L', expected 'S', 'range' or 'stride'" },
+		{ "loggp-params 1\nstride\n",
+		  "t.params:2:7: error: expected 'stride D o_mw=.. O_mw=.. l_mw=.. L_mw=..'" },
+		{ "loggp-params 1\nstride 0 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:2:8: error: stride 0 is out of range (1..2147483648)" },
+		{ "loggp-params 1\nstride 2147483649 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:2:8: error: stride 2147483649 is out of range (1..2147483648)" },
+		{ "loggp-params 1\nstride x o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:2:8: error: expected a non-negative integer, got 'x'" },
+		{ "loggp-params 1\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:4:8: error: stride 64 given twice (first on line 2)" },
+		{ "loggp-params 1\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\nstride 8 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:3:8: error: stride 8 after stride 64: strides must increase" },
+		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=2 l_mw=3\n",
+		  "t.params:2:30: error: missing field 'L_mw'" },
+		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=2 l_mw=3 o_mw=4\n",
+		  "t.params:2:31: error: field 'o_mw' given twice" },
+		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=2 l_mw=3 L=4\n",
+		  "t.params:2:31: error: unknown field 'L', expected o_mw, O_mw, l_mw or L_mw" },
+		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=2 l_mw=3 L_mw=4 x=5\n",
+		  "t.params:2:38: error: too many fields in a stride" },
+		{ "loggp-params 1\nstride 8 o_mw=1.5 O_mw=2 l_mw=3 L_mw=4\n",
+		  "t.params:2:15: error: expected a non-negative integer, got '1.5'" },
+		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=-2 l_mw=3 L_mw=4\n",
+		  "t.params:2:22: error: expected a decimal like 6 or 0.4 (at most 9 fraction digits, below 2^32), got '-2'" },
+		{ "loggp-params 1\nstride 8 o_mw 1\n", "t.params:2:10: error: expected NAME=VALUE, got 'o_mw'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		CHECK_STR(perr(cases[i].text, &p), cases[i].err);
@@ -131,6 +180,13 @@ static void test_round_trip(void)
 	CHECK_STR(dec(p.range[1].O), "0.044988");
 	CHECK_STR(dec(p.range[2].G), "12.5");
 	CHECK_STR(dec(p.range[2].O), "3");
+	p.nstrides = 2;
+	loggp_stride_set(&p.stride[0], 8, 12.5, 0.0312344, -4, 0.25);
+	loggp_stride_set(&p.stride[1], 1024, 2000.4, 1.5, 30, 0);
+	CHECK_EQ_U64(p.stride[0].o_mw, 13);
+	CHECK_STR(dec(p.stride[0].O_mw), "0.031234");
+	CHECK_EQ_U64(p.stride[0].l_mw, 0);
+	CHECK_EQ_U64(p.stride[1].o_mw, 2000);
 	char path[] = "/tmp/loggp_params_testXXXXXX";
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
@@ -149,6 +205,14 @@ static void test_round_trip(void)
 		CHECK_EQ_U64(q.range[i].g, p.range[i].g);
 		CHECK(q.range[i].G.num == p.range[i].G.num && q.range[i].G.den == p.range[i].G.den);
 		CHECK(q.range[i].O.num == p.range[i].O.num && q.range[i].O.den == p.range[i].O.den);
+	}
+	CHECK_EQ_U64(q.nstrides, 2);
+	for (size_t i = 0; i < 2; i++) {
+		CHECK_EQ_U64(q.stride[i].stride, p.stride[i].stride);
+		CHECK_EQ_U64(q.stride[i].o_mw, p.stride[i].o_mw);
+		CHECK_EQ_U64(q.stride[i].l_mw, p.stride[i].l_mw);
+		CHECK(q.stride[i].O_mw.num == p.stride[i].O_mw.num && q.stride[i].O_mw.den == p.stride[i].O_mw.den);
+		CHECK(q.stride[i].L_mw.num == p.stride[i].L_mw.num && q.stride[i].L_mw.den == p.stride[i].L_mw.den);
 	}
 	unlink(path);
 }

@@ -91,11 +91,12 @@ def seed_check(build, seed, out):
         goal = os.path.join(tmp, "s.goal")
         with open(goal, "w", newline="") as fh:
             fh.write(text)
-        if "@PARAMS" in args:
-            pf = os.path.join(tmp, "s.params")
-            with open(pf, "w") as fh:
-                fh.write(randsched.RANGES)
-            args = [pf if a == "@PARAMS" else a for a in args]
+        for mark, ptext in (("@PARAMS", randsched.RANGES), ("@STRIDES", randsched.STRIDED)):
+            if mark in args:
+                pf = os.path.join(tmp, "s.params")
+                with open(pf, "w") as fh:
+                    fh.write(ptext)
+                args = [pf if a == mark else a for a in args]
         why = check(build, text, args, goal, tmp, tmp, dump=seed % 4 == 0)
     if why:
         save(out, seed, text, args)
@@ -108,7 +109,7 @@ def save(out, seed, text, args):
     base = os.path.join(out, "seed-%d" % seed)
     if any(a.endswith("s.params") for a in args):
         with open(base + ".params", "w") as fh:
-            fh.write(randsched.RANGES)
+            fh.write(randsched.STRIDED if "stride " in text else randsched.RANGES)
         args = [base + ".params" if a.endswith("s.params") else a for a in args]
     a = " ".join(args)
     here = os.path.dirname(os.path.abspath(__file__))

@@ -6,8 +6,9 @@ tag also spelled 18446744073709551615), comms (a receive rarely in another
 comm than its send, where no wildcard may take the message),
 requires and irequires (several per op, across CPUs), calcs (rarely ones that
 take the time past 2^64 - 1 ns), up to three CPUs and NICs per rank (indices up to 65535), size
-ranges, parameter sets where many times are equal, and (in a quarter of
-them) periodic noise and slow ranks.
+ranges, parameter sets where many times are equal, (in a quarter of
+them) periodic noise and slow ranks, and (in a fifth) strided sends and
+receives, mostly under a parameter file with middleware costs per stride.
 The text uses every form the compiler accepts: custom, canonical and missing
 labels, fields in any order, comments (a block comment may span lines inside
 a statement), dependencies before the ops they name, repeated dependency
@@ -19,7 +20,7 @@ take a message meant for another receive (then both simulators must say so).
 
 Prints the schedule; with --args, prints the loggopsim options instead (a
 `-p FILE` option names FILE as given by --params-file, whose text --params
-prints).
+prints; --strides prints that of the file with strides).
 """
 import random
 import sys
@@ -45,6 +46,19 @@ range 0 8 L=100 o=10 g=20 G=1 O=0
 range 9 65535 L=1000 o=50 g=5 G=0.5 O=2
 range 65536 inf L=10 o=500 g=100 G=0.25 O=0.125
 """
+# Strided schedules: strides below, at, between and above those of the
+# file (a stride below 8 needs a block of its own).
+STRIDED = """loggp-params 1
+# two ranges and three strides
+S 1000
+range 0 100 L=100 o=10 g=20 G=1 O=0
+range 101 inf L=1000 o=50 g=5 G=0.5 O=2
+stride 8 o_mw=5 O_mw=0 l_mw=0 L_mw=0
+stride 64 o_mw=40 O_mw=0.25 l_mw=300 L_mw=0.125
+stride 1024 o_mw=0 O_mw=1.5 l_mw=2000 L_mw=0
+"""
+STRIDES = [1, 4, 8, 16, 64, 100, 1024, 4096]
+
 NAMES = ["a", "b", "x_1", "send_2", "to", "tag", "cpu", "nic", "comm", "from", "_q", "l0", "L9", "op"]
 
 
@@ -83,9 +97,26 @@ def recv_text(rng, size, peer, tag, cpu, nic, comm):
     return "recv %d%s%s from %d%s" % (size, b, "".join(f[:k]), peer, "".join(f[k:]))
 
 
+def add_strides(rng, ranks):
+    """Give some sends and receives a stride (and sometimes a block); a
+    self-send's pair follows its texts."""
+    for rk in ranks:
+        new = {}
+        for i, text in enumerate(rk.ops):
+            if text.startswith("calc") or rng.random() < 0.5:
+                continue
+            d = rng.choice(STRIDES)
+            f = " stride %d" % d
+            if d < 8 or rng.random() < 0.3:
+                f += " block %d" % rng.randint(1, d)
+            new[text] = rk.ops[i] = text + f
+        rk.pair = {new.get(r, r): new.get(x, x) for r, x in rk.pair.items()}
+
+
 def generate(seed):
     """(schedule text, loggopsim options) of a seed.  Options may contain
-    "@PARAMS", to be replaced by the path of a file holding RANGES."""
+    "@PARAMS", to be replaced by the path of a file holding RANGES, or
+    "@STRIDES", of one holding STRIDED."""
     rng = random.Random(seed)
     P = rng.randint(1, 6)
     ranks = [Rank() for _ in range(P)]
@@ -121,6 +152,11 @@ def generate(seed):
         args = ["-p", "@PARAMS"] + rng.choice([[], ["-L", "0"], ["-S", "10"], ["-G", "0"]])
     else:
         args = list(PARAMS[rng.randrange(len(PARAMS))])
+    srng = random.Random(seed * 104729 + 7)        # the other draws stay as they were
+    if srng.random() < 0.2:
+        add_strides(srng, ranks)
+        if srng.random() < 0.8:
+            args = ["-p", "@STRIDES"] + srng.choice([[], [], ["-L", "0"], ["-o", "0"], ["-S", "10"]])
     text = render(rng, ranks)
     return text, args + perturb(random.Random(seed * 7919 + 1), P)
 
@@ -215,6 +251,8 @@ def main():
         print(" ".join(args))
     elif "--params" in sys.argv:
         sys.stdout.write(RANGES)
+    elif "--strides" in sys.argv:
+        sys.stdout.write(STRIDED)
     else:
         sys.stdout.write(text)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """refsim.py: a deliberately plain reference implementation of the LogGOPS
-semantics of docs/semantics.md (sections 2-5, 8 and 9), written from the
+semantics of docs/semantics.md (sections 2-5, 8, 9 and 10), written from the
 page alone, for differential tests against loggopsim.  Slow (a heap of
 Python tuples) and exact (Fractions for G and O).
 
@@ -29,12 +29,13 @@ INF = float("inf")
 
 class Op:
     __slots__ = ("rank", "kind", "size", "peer", "tag", "cpu", "nic", "comm",
-                 "left", "rel", "started", "start", "out")
+                 "stride", "left", "rel", "started", "start", "out")
 
-    def __init__(self, rank, kind, size, peer, tag, cpu, nic, comm):
+    def __init__(self, rank, kind, size, peer, tag, cpu, nic, comm, stride):
         self.rank, self.kind, self.size = rank, kind, size
         self.peer, self.tag, self.cpu, self.nic = peer, tag, cpu, nic
         self.comm = comm
+        self.stride = stride   # 0: contiguous
         self.left = 0          # unsatisfied dependencies
         self.rel = 0           # latest satisfaction time so far
         self.started = False
@@ -99,7 +100,8 @@ def parse_text(text):
         if tag == 2**64 - 1:
             tag = ANY               # the published tool's spelling of any tag
         op = Op(len(ranks) - 1, KIND[st[0]], int(st[1].rstrip("b")), peer,
-                tag, fields.get("cpu", 0), fields.get("nic", 0), fields.get("comm", 0))
+                tag, fields.get("cpu", 0), fields.get("nic", 0), fields.get("comm", 0),
+                fields.get("stride", 0))
         ranks[-1].append(op)
         if label is not None:
             labels[label] = op
@@ -110,11 +112,13 @@ def parse_text(text):
 
 class Params:
     """S and the size ranges: a list of (last, L, o, g, G, O), last INF for
-    the last one (docs/semantics.md section 8)."""
+    the last one (docs/semantics.md section 8); the strides: a list of
+    (stride, o_mw, O_mw, l_mw, L_mw) (section 10)."""
 
     def __init__(self, L=2500, o=1500, g=1000, G=Fraction(6), O=Fraction(0), S=65535):
         self.S = S
         self.ranges = [(INF, L, o, g, G, O)]
+        self.strides = []
         self.noise = None        # a Noise (section 9), or none
         self.slow = Slow()
 
@@ -127,6 +131,11 @@ class Params:
                     continue
                 if w[0] == "S":
                     self.S = int(w[1])
+                    continue
+                if w[0] == "stride":
+                    kv = dict(x.split("=") for x in w[2:])
+                    self.strides.append((int(w[1]), int(kv["o_mw"]), Fraction(kv["O_mw"]),
+                                         int(kv["l_mw"]), Fraction(kv["L_mw"])))
                     continue
                 kv = dict(x.split("=") for x in w[3:])
                 last = INF if w[2] == "inf" else int(w[2])
@@ -145,6 +154,18 @@ class Params:
             if size <= r[0]:
                 return r[1:]
         raise ValueError("no range for size %d" % size)
+
+    def msg(self, send):
+        """(L, o, g, G, O) of the message of a send: its range's, with the
+        middleware costs of the largest stride at or below its own added to
+        o and L (section 10)."""
+        L, o, g, G, O = self.of(send.size)
+        below = [x for x in self.strides if x[0] <= send.stride] if send.stride else []
+        if below:
+            _, om, Om, lm, Lm = max(below)
+            o += om + per_byte(send.size, Om)
+            L += lm + per_byte(send.size, Lm)
+        return L, o, g, G, O
 
 
 # ---- Noise and slow ranks (section 9; formats in docs/noise.md) -------------
@@ -331,7 +352,7 @@ def simulate(ranks, par):
                 and (rv.tag == ANY or m.tag == ANY or rv.tag == m.tag))
 
     def complete_rendezvous(send, t, released):
-        _, o, _, _, O = par.of(send.size)
+        _, o, _, _, O = par.msg(send)
         q = send.rank
         done = max(t, work(q, send.start, slow.of(q, o) + slow.of(q, per_byte(send.size, O))))
         cpu[q][send.cpu] = max(cpu[q][send.cpu], t)
@@ -364,7 +385,7 @@ def simulate(ranks, par):
                     heapq.heappush(heap, (busy, s, what, x))
                     continue
                 op.started, op.start = True, t
-                L, o, g, G, O = par.of(op.size)
+                L, o, g, G, O = par.msg(op)
                 sO, sG = slow.of(r, per_byte(op.size, O)), per_byte(op.size, G)
                 o = slow.of(r, o)
                 cpu[r][op.cpu] = work(r, t, o + sO)
@@ -392,7 +413,7 @@ def simulate(ranks, par):
             if busy > t:
                 heapq.heappush(heap, (busy, s, what, x))
                 continue
-            _, o, g, G, O = par.of(m.size)
+            _, o, g, G, O = par.msg(m)
             sO, sG = slow.of(r, per_byte(m.size, O)), per_byte(m.size, G)
             cpu[r][m.cpu] = done = work(r, t, slow.of(r, o) + max(sO, sG))
             nrecv[r][m.nic] = t + g + sG

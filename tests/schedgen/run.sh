@@ -35,7 +35,8 @@ done
 bad=
 for p in $patterns; do
 	for args in "-s 1" "-s 7 --root 3 -d 10 --segment 3 --nway 2 --fanin 3" "-s 16 -d 1000" \
-	            "-s 5 --iterations 3 --rotate-root --sync --nb 500 --nb-poll 200 --cpu 1"; do
+	            "-s 5 --iterations 3 --rotate-root --sync --nb 500 --nb-poll 200 --cpu 1" \
+	            "-s 6 -d 100 --stride 64" "-s 9 -d 10 --stride 4 --block 2 --iterations 2 --sync"; do
 		# shellcheck disable=SC2086
 		"$S" "$p" $args -o "$tmp/t.goal" && "$S" "$p" $args -o "$tmp/d.bin" &&
 			"$B/bin/goalc" "$tmp/t.goal" -o "$tmp/t.bin" && cmp -s "$tmp/t.bin" "$tmp/d.bin" ||
@@ -88,6 +89,10 @@ err_case "old pattern not supported" "schedgen: error: the published schedgen's 
 err_case "unknown option" "schedgen: error: unknown option '--bogus'" bcast_binomial --bogus
 err_case "missing value" "schedgen: error: option '--root' needs an argument" bcast_binomial --root
 err_case "bad format" "schedgen: error: --format is text or binary, not 'xml'" bcast_binomial --format xml
+err_case "stride 0" "schedgen: error: --stride must be 1..2147483648 bytes (got 0)" bcast_binomial --stride 0
+err_case "stride too large" "schedgen: error: --stride must be 1..2147483648 bytes (got 2147483649)" bcast_binomial --stride 2147483649
+err_case "stride below the block" "schedgen: error: --stride 4 is smaller than the block size 8" bcast_binomial --stride 4
+err_case "block without stride" "schedgen: error: --block needs --stride" bcast_binomial --block 4
 err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 distinct tags, more than the 2^31 GOAL allows (use fewer segments or iterations)" bcast_chain -d 2000000000000 --segment 1
 "$S" bcast_binomial --format binary -o - >"$tmp/stdout.bin" 2>"$tmp/diff" && "$S" bcast_binomial -o "$tmp/file.bin" 2>>"$tmp/diff"
 if cmp "$tmp/stdout.bin" "$tmp/file.bin" >>"$tmp/diff" 2>&1; then ok "binary to stdout"; else fail "binary to stdout"; fi
@@ -127,5 +132,21 @@ if [ -x "$B/bin/loggopsim" ]; then
 	# 1594 (its NIC), ends the first scatter at 3094 and sends again at 3188
 	# and 4782; rank 2 receives at 5594 (done 7688) and 8782 (done 10876).
 	closed "linear scatter twice, P=3" 10876 scatter_linear -s 3 -d 100 --iterations 2
+	# Strided messages (docs/semantics.md section 10) under the defaults and
+	# the costs of stride 64 (o_mw=200 O_mw=0.5 l_mw=300 L_mw=0.25): s =
+	# 100, om = 200 + 50 = 250, lm = 300 + 25 = 325, so a hop takes
+	# 2(o + om) + L + lm + max(sO, sG) = 6919 and the root's CPU o + om = 1750
+	# per send (more than g + sG = 1594).
+	printf 'loggp-params 1\nrange 0 inf L=2500 o=1500 g=1000 G=6 O=0\nstride 64 o_mw=200 O_mw=0.5 l_mw=300 L_mw=0.25\n' >"$tmp/st.params"
+	simp() { # PATTERN ARGS...: the simulated time under st.params
+		"$S" "$@" -o "$tmp/s.bin" && "$B/bin/loggopsim" -b -q -p "$tmp/st.params" "$tmp/s.bin" |
+			sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p'
+	}
+	got=$(simp bcast_binomial -s 64 -d 100 --stride 64)
+	if [ "$got" = $(( 6919 * 6 )) ]; then ok "closed form: strided binomial broadcast P=64"; else echo "got '$got'" >"$tmp/diff"; fail "closed form: strided binomial broadcast P=64"; fi
+	got=$(simp scatter_linear -s 20 -d 100 --stride 100 --block 4)
+	if [ "$got" = $(( 6919 + 18 * 1750 )) ]; then ok "closed form: strided linear scatter P=20"; else echo "got '$got'" >"$tmp/diff"; fail "closed form: strided linear scatter P=20"; fi
+	got=$(simp scatter_linear -s 20 -d 100 --stride 32)
+	if [ "$got" = $(( 6094 + 18 * 1594 )) ]; then ok "closed form: linear scatter, stride below the file's"; else echo "got '$got'" >"$tmp/diff"; fail "closed form: linear scatter, stride below the file's"; fi
 fi
 exit 0

@@ -75,6 +75,31 @@ if cmp -s "$tmp/o1" "$tmp/o2" && cmp -s "$tmp/t1" "$tmp/t2" && [ -s "$tmp/t1" ];
 else
 	diff "$tmp/o1" "$tmp/o2" >"$tmp/diff"; fail "one-range file: JSON and timeline as with flags"
 fi
+# Strided messages (docs/semantics.md section 10; hand calculation in
+# stride.goal): without strides in the parameters, or with the strides of
+# the schedule below every stride of the file, they cost as contiguous
+# ones (contiguous, stride.goal takes 15844 ns); --json lists the
+# strides; the critical path refuses them.
+sed 's/ stride [0-9]*\( block [0-9]*\)\?//' stride.goal >"$tmp/contig.goal"
+grep -v '^stride' stride.params >"$tmp/nostride.params"
+"$SIM" -q -p "$tmp/nostride.params" stride.goal >"$tmp/o1" 2>&1
+"$SIM" -q -p "$tmp/nostride.params" "$tmp/contig.goal" >"$tmp/o2" 2>&1
+if cmp -s "$tmp/o1" "$tmp/o2" && grep -qx 'Host 1: 15844' "$tmp/o1"; then
+	ok "strides without stride parameters: as contiguous"
+else
+	diff "$tmp/o1" "$tmp/o2" >"$tmp/diff"; fail "strides without stride parameters: as contiguous"
+fi
+sed 's/^stride 64 /stride 8192 /; s/^stride 1024 /stride 16384 /' stride.params >"$tmp/high.params"
+"$SIM" -q -p "$tmp/high.params" stride.goal | grep -v '^stride' >"$tmp/o1" 2>&1
+grep -v '^stride' "$tmp/o2" >"$tmp/o3"
+check "strides below every stride of the file: as contiguous" "$tmp/o3" "$tmp/o1"
+"$SIM" -q -p stride.params --json stride.goal >"$tmp/out" 2>&1
+echo '{"complete": true, "P": 2, "L": 1000, "o": 100, "g": 50, "G": 2, "O": 1, "S": 2000, "strides": [{"stride": 64, "o_mw": 30, "O_mw": 0.5, "l_mw": 200, "L_mw": 0.25}, {"stride": 1024, "o_mw": 1000, "O_mw": 0, "l_mw": 0, "L_mw": 1}], "time_ns": 22334, "host": 1, "events": 12, "ops": 8, "messages": 4}' >"$tmp/want"
+check "--json with strides" "$tmp/want" "$tmp/out"
+"$SIM" -q -p stride.params --critical-path "$tmp/cp.csv" stride.goal >"$tmp/out" 2>"$tmp/err"
+rc=$?
+echo "loggopsim: error: the critical path does not count the middleware costs of strided messages: give a parameter set without strides" >"$tmp/want"
+if [ $rc -eq 1 ] && [ ! -s "$tmp/out" ]; then check "--critical-path refuses middleware costs" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "--critical-path refuses middleware costs"; fi
 # Errors in the file: the reader's FILE:LINE:COL message, exit status 1.
 expect_file_error() { # NAME EXPECTED-STDERR FILE-CONTENT
 	printf '%b' "$3" >"$tmp/bad.params"
@@ -86,6 +111,9 @@ expect_file_error() { # NAME EXPECTED-STDERR FILE-CONTENT
 expect_file_error "-p: a gap between ranges" \
 	"$tmp/bad.params:3:7: error: range must start at 11 (the previous range's last size + 1)" \
 	'loggp-params 1\nrange 0 10 L=1 o=1 g=1 G=1 O=1\nrange 12 inf L=1 o=1 g=1 G=1 O=1\n'
+expect_file_error "-p: strides out of order" \
+	"$tmp/bad.params:3:8: error: stride 8 after stride 64: strides must increase" \
+	'loggp-params 1\nstride 64 o_mw=1 O_mw=0 l_mw=1 L_mw=0\nstride 8 o_mw=1 O_mw=0 l_mw=1 L_mw=0\nrange 0 inf L=1 o=1 g=1 G=1 O=1\n'
 expect_file_error "-p: a bad decimal" \
 	"$tmp/bad.params:2:27: error: expected a decimal like 6 or 0.4 (at most 9 fraction digits, below 2^32), got '1.x'" \
 	'loggp-params 1\nrange 0 inf L=1 o=1 g=1 G=1.x O=1\n'

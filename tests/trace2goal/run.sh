@@ -96,6 +96,17 @@ golden lap 0 $C/lap
 simulates lap "$tmp/lap.out"
 golden coll 0 $C/coll
 simulates coll "$tmp/coll.out"
+# vector datatypes (goaltrace: ID,SIZE,EXTENT,STRIDE,BLOCK): the messages
+# keep their layout as GOAL strides, each side its own datatype's (a
+# Sendrecv's second datatype is its receive side's), and every message of
+# a collective the stride of its datatype
+golden vector 0 $C/vector
+simulates vector "$tmp/vector.out"
+sed 's/^MPI_Send:15.000:1:2:12345,512,4040,64,8:/MPI_Send:15.000:1:2:12345,512,4040,8,16:/' \
+	$C/vector/rank-0.txt >"$tmp/badvec.txt"
+expect "a vector datatype whose stride is below its block" 1 \
+	"$tmp/badvec.txt:7:36: error: datatype stride 8 and block 16: 1 <= block <= stride <= 2147483648" \
+	"$tmp/badvec.txt" $C/vector/rank-1.txt
 golden p2p-x3 0 --extrapolate 3 -q $C/p2p
 simulates p2p-x3 "$tmp/p2p-x3.out"
 golden coll-x2 0 -x 2 $C/coll

@@ -5,7 +5,8 @@
 # cannot open their trace files (the job goes on untraced, or stops with
 # GOALTRACE_STRICT=1, and never hangs); and traces calls with 50,000
 # requests (traces/examples/manyreq.c) through records longer than the
-# record buffer; and a Fortran program (traces/examples/fring.f90).  Skips
+# record buffer; a Fortran program (traces/examples/fring.f90); vector
+# datatypes (traces/examples/vector.c).  Skips
 # if mpicc (or, for the Fortran program, mpif90) is missing.
 # Usage: tests/traces/run.sh BUILD_DIR
 set -u
@@ -18,7 +19,7 @@ if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; th
 	done
 	exit 0
 fi
-for f in "$B/lib/libgoaltrace.so" "$B/examples/halo" "$B/examples/manyreq" \
+for f in "$B/lib/libgoaltrace.so" "$B/examples/halo" "$B/examples/manyreq" "$B/examples/vector" \
 	"$B/tests/trace_check"; do
 	if [ ! -e "$f" ]; then
 		echo "not ok - traces: $f not built"
@@ -202,6 +203,30 @@ if [ -x "$B/bin/trace2goal" ] && [ -x "$B/bin/loggopsim" ]; then
 		"$B/bin/loggopsim" -q "$dir/fring.bin" >>"$dir/fring.t2g" 2>&1
 	check $? "$name: converted with --strict and simulated to completion" ||
 		sed 's/^/    /' "$dir/fring.t2g" | head
+fi
+
+# Vector datatypes (traces/examples/vector.c): a datatype field records the
+# layout as ID,SIZE,EXTENT,STRIDE,BLOCK (a column of 16 doubles 64 bytes
+# apart: size 128, extent 15 * 64 + 8 = 968; 4 pairs of ints 40 bytes
+# apart: 32, 128, 40, 8), and trace2goal keeps it as the messages' strides.
+name="vector datatypes traced"
+vd=$dir/vector
+mkdir "$vd"
+run vector -np 2 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$vd" -x GOALTRACE_PREFIX=v- \
+	"$B/examples/vector"
+[ "$rc" -eq 0 ] && [ ! -s "$dir/vector.err" ]
+check $? "$name: the program ran" || show vector
+got=$(grep -hE '^MPI_(Send|Recv|Bcast):' "$vd"/v-0.txt "$vd"/v-1.txt | cut -d: -f1,5 |
+	sed 's/:[0-9]*,/:/' | tr '\n' ' ')
+want="MPI_Send:128,968,64,8 MPI_Send:32,128,40,8 MPI_Bcast:128,968,64,8 MPI_Recv:128,968,64,8 MPI_Recv:32,128,40,8 MPI_Bcast:128,968,64,8 "
+[ "$got" = "$want" ]
+check $? "$name: size, extent, stride and block of each datatype" || echo "    got $got"
+if [ -x "$B/bin/trace2goal" ]; then
+	got=$("$B/bin/trace2goal" --strict "$vd" -o - 2>&1 | grep -E ': (send|recv) ' | sed 's/^l[0-9]*: //' | tr '\n' ';')
+	want="send 128b to 1 tag 0 stride 64;send 32b to 1 tag 1 stride 40;send 128b to 1 tag 2 comm 1 stride 64;"
+	want="${want}recv 128b from 0 tag 0 stride 64;recv 32b from 0 tag 1 stride 40;recv 128b from 0 tag 2 comm 1 stride 64;"
+	[ "$got" = "$want" ]
+	check $? "$name: trace2goal keeps the strides" || echo "    got $got"
 fi
 
 # A Fortran program nobody here wrote: MUMPS's dsimpletest (Debian

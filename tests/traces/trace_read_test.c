@@ -306,8 +306,15 @@ static void test_errors(void)
 	check_error("MPI_Send:1:2:x3:1,4,4:1:0:5,0,2:4\n",
 	            "t.txt:1:14: error: expected an integer, found 'x3'");
 	check_error("MPI_Send:1:2:3:1,4:1:0:5,0,2:4\n",
-	            "t.txt:1:16: error: expected 3 comma-separated values "
-	            "(datatype id,size,extent), found 2");
+	            "t.txt:1:16: error: expected 3 or 5 comma-separated values "
+	            "(datatype id,size,extent[,stride,block]), found 2");
+	check_error("MPI_Send:1:2:3:1,4,4,8:1:0:5,0,2:4\n",
+	            "t.txt:1:16: error: expected 3 or 5 comma-separated values "
+	            "(datatype id,size,extent[,stride,block]), found 4");
+	check_error("MPI_Send:1:2:3:1,4,4,8,16:1:0:5,0,2:4\n",
+	            "t.txt:1:22: error: datatype stride 8 and block 16: 1 <= block <= stride <= 2147483648");
+	check_error("MPI_Send:1:2:3:1,4,4,8,8,8:1:0:5,0,2:4\n",
+	            "t.txt:1:16: error: too many values in datatype id,size,extent[,stride,block]");
 	check_error("MPI_Barrier:1.5.2:5,0,2:4\n",
 	            "t.txt:1:13: error: expected a time in microseconds or '-', found '1.5.2'");
 	check_error("MPI_Barrier:5:5,0,2:4\n",
@@ -371,17 +378,24 @@ static void test_round_trip(void)
 	uint64_t w[64];
 	char line[4096];
 	size_t n;
-	/* MPI_Isend: b n d P T c R */
-	uint64_t isend[] = { TR_REC_HEAD(TR_ISEND, 15), 1000500, 1002000,
-	                     0x7ffd1234, 3, 10, 8, 8, 2, (uint64_t)-1, 77, 0, 4, 555 };
+	/* MPI_Isend: b n d P T c R (d: id, size, extent, stride, block) */
+	uint64_t isend[] = { TR_REC_HEAD(TR_ISEND, 17), 1000500, 1002000,
+	                     0x7ffd1234, 3, 10, 8, 8, 0, 0, 2, (uint64_t)-1, 77, 0, 4, 555 };
 	memcpy(w, isend, sizeof isend);
-	CHECK_EQ_U64(tr_format_record(w, 0, line), 0); /* 14 words, head says 15 */
-	w[0] = TR_REC_HEAD(TR_ISEND, 14);
+	CHECK_EQ_U64(tr_format_record(w, 0, line), 0); /* 16 words, head says 17 */
+	w[0] = TR_REC_HEAD(TR_ISEND, 16);
 	n = tr_format_record(w, -500, line);
 	line[n] = '\0';
 	CHECK_STR(line, "MPI_Isend:1000.000:2147291700:3:10,8,8:2:-1:77,0,4:555:1001.500\n");
 	CHECK(n <= tr_record_max_chars(w));
-	CHECK_EQ_U64(tr_record_words(TR_ISEND, 0), 14);
+	CHECK_EQ_U64(tr_record_words(TR_ISEND, 0), 16);
+	/* A vector datatype: its stride and block follow. */
+	uint64_t vsend[] = { TR_REC_HEAD(TR_ISEND, 16), 1000500, 1002000,
+	                     0x7ffd1234, 1, 99, 128, 968, 64, 8, 2, 5, 77, 0, 4, 556 };
+	char vline[512];
+	n = tr_format_record(vsend, 0, vline);
+	vline[n] = '\0';
+	CHECK_STR(vline, "MPI_Isend:1000.500:2147291700:1:99,128,968,64,8:2:5:77,0,4:556:1002.000\n");
 
 	/* MPI_Waitall: k L S */
 	uint64_t wa[] = { TR_REC_HEAD(TR_WAITALL, 14), 5, TR_NO_TIME,
@@ -391,13 +405,13 @@ static void test_round_trip(void)
 	CHECK_STR(line, "MPI_Waitall:0.005:2:555,556:1,2,8,-1,3,0:-\n");
 
 	/* MPI_Gatherv with an empty count array at a non-root rank */
-	uint64_t gv[] = { TR_REC_HEAD(TR_GATHERV, 23), 1000, 2000,
-	                  11, 2, 1, 4, 4, 12, 0, 0, 0, 0, 1, 4, 4, 0, 9, 0, 4 };
-	gv[0] = TR_REC_HEAD(TR_GATHERV, 20);
+	uint64_t gv[] = { TR_REC_HEAD(TR_GATHERV, 27), 1000, 2000,
+	                  11, 2, 1, 4, 4, 0, 0, 12, 0, 0, 0, 0, 1, 4, 4, 0, 0, 0, 9, 0, 4 };
+	gv[0] = TR_REC_HEAD(TR_GATHERV, 24);
 	n = tr_format_record(gv, 0, line);
 	line[n] = '\0';
 	CHECK_STR(line, "MPI_Gatherv:1.000:11:2:1,4,4:12:0:-:0:-:1,4,4:0:9,0,4:2.000\n");
-	CHECK_EQ_U64(tr_record_words(TR_GATHERV, 3), 26); /* b n d b A D d r c */
+	CHECK_EQ_U64(tr_record_words(TR_GATHERV, 3), 30); /* b n d b A D d r c */
 	CHECK_EQ_U64(tr_record_words(TR_WAITSOME, 2), 18); /* k L O I S */
 	CHECK_EQ_U64(tr_record_words(TR_FINALIZE, 5), TR_REC_FIRST);
 
@@ -413,12 +427,18 @@ static void test_round_trip(void)
 	len += n;
 	n = tr_format_record(gv, 0, text + len);
 	len += n;
+	n = tr_format_record(vsend, 0, text + len);
+	len += n;
 	struct tr_trace t;
 	char err[512];
 	CHECK(tr_read_mem("rt.txt", text, len, NULL, &t, err, sizeof err) == 0);
 	CHECK_STR(err, "");
-	CHECK_EQ_U64(t.ncalls, 3);
-	if (t.ncalls == 3) {
+	CHECK_EQ_U64(t.ncalls, 4);
+	if (t.ncalls == 4) {
+		CHECK_EQ_U64(t.calls[3].bytes, 128);
+		CHECK_EQ_U64(t.calls[3].stride[0], 64);
+		CHECK_EQ_U64(t.calls[3].block[0], 8);
+		CHECK_EQ_U64(t.calls[1].stride[0], 0);
 		CHECK_EQ_U64(t.calls[1].req, 555);
 		CHECK_EQ_U64(t.calls[1].bytes, 24);
 		CHECK(fabs(t.calls[1].end - 1001.5) < 1e-9);
