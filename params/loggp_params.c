@@ -85,6 +85,37 @@ static int parse_u64(pstate *ps, tok t, uint64_t *v)
 
 static const char *const FIELDS[5] = { "L", "o", "g", "G", "O" };
 
+/* Token t as NAME=VALUE, NAME one of names[0..n-1] (listed in expect for
+ * the message) and not in seen[] yet: its index (marked in seen[]), the
+ * value in *val; or -1 (reported). */
+static int parse_field(pstate *ps, tok t, const char *const *names, int n, const char *expect,
+                       int *seen, tok *val)
+{
+	const char *eq = memchr(t.s, '=', t.len);
+	if (!eq)
+		return fail(ps, t.s, "expected NAME=VALUE, got '%.*s'", (int)t.len, t.s);
+	tok name = { t.s, (size_t)(eq - t.s) };
+	*val = (tok){ eq + 1, t.len - name.len - 1 };
+	for (int k = 0; k < n; k++) {
+		if (!tok_is(name, names[k]))
+			continue;
+		if (seen[k])
+			return fail(ps, t.s, "field '%s' given twice", names[k]);
+		seen[k] = 1;
+		return k;
+	}
+	return fail(ps, t.s, "unknown field '%.*s', expected %s", (int)name.len, name.s, expect);
+}
+
+/* A per-byte decimal value into *d; 0 or -1 (reported). */
+static int parse_rate(pstate *ps, tok val, num_dec *d)
+{
+	if (num_dec_parse(val.s, val.len, NUM_FRAC_MAX, d))
+		return fail(ps, val.s, "expected a decimal like 6 or 0.4 (at most 9 fraction "
+		            "digits, below 2^32), got '%.*s'", (int)val.len, val.s);
+	return 0;
+}
+
 /* range FIRST LAST L=.. o=.. g=.. G=.. O=.. into *r. */
 static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
                        uint64_t expect_first, loggp_range *r)
@@ -108,30 +139,13 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 		return fail(ps, t[2].s, "range ends before it starts");
 	int seen[5] = { 0 };
 	for (size_t i = 3; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		if (!eq)
-			return fail(ps, t[i].s, "expected NAME=VALUE, got '%.*s'", (int)t[i].len,
-			            t[i].s);
-		tok name = { t[i].s, (size_t)(eq - t[i].s) };
-		tok val = { eq + 1, t[i].len - name.len - 1 };
-		int f = -1;
-		for (int k = 0; k < 5; k++)
-			if (tok_is(name, FIELDS[k]))
-				f = k;
+		tok val;
+		int f = parse_field(ps, t[i], FIELDS, 5, "L, o, g, G or O", seen, &val);
 		if (f < 0)
-			return fail(ps, t[i].s, "unknown field '%.*s', expected L, o, g, G or O",
-			            (int)name.len, name.s);
-		if (seen[f])
-			return fail(ps, t[i].s, "field '%s' given twice", FIELDS[f]);
-		seen[f] = 1;
-		if (f < 3) {
-			uint64_t *dst = f == 0 ? &r->L : f == 1 ? &r->o : &r->g;
-			if (parse_u64(ps, val, dst))
-				return -1;
-		} else if (num_dec_parse(val.s, val.len, NUM_FRAC_MAX, f == 3 ? &r->G : &r->O)) {
-			return fail(ps, val.s, "expected a decimal like 6 or 0.4 (at most 9 fraction "
-			            "digits, below 2^32), got '%.*s'", (int)val.len, val.s);
-		}
+			return -1;
+		if (f < 3 ? parse_u64(ps, val, f == 0 ? &r->L : f == 1 ? &r->o : &r->g)
+		          : parse_rate(ps, val, f == 3 ? &r->G : &r->O))
+			return -1;
 	}
 	for (int k = 0; k < 5; k++)
 		if (!seen[k])
@@ -161,29 +175,13 @@ static int parse_stride(pstate *ps, const tok *t, size_t nt, const char *eol,
 		            (unsigned long long)x->stride, (unsigned long long)prev->stride);
 	int seen[4] = { 0 };
 	for (size_t i = 2; i < nt; i++) {
-		const char *eq = memchr(t[i].s, '=', t[i].len);
-		if (!eq)
-			return fail(ps, t[i].s, "expected NAME=VALUE, got '%.*s'", (int)t[i].len,
-			            t[i].s);
-		tok name = { t[i].s, (size_t)(eq - t[i].s) };
-		tok val = { eq + 1, t[i].len - name.len - 1 };
-		int f = -1;
-		for (int k = 0; k < 4; k++)
-			if (tok_is(name, MW_FIELDS[k]))
-				f = k;
+		tok val;
+		int f = parse_field(ps, t[i], MW_FIELDS, 4, "o_mw, O_mw, l_mw or L_mw", seen, &val);
 		if (f < 0)
-			return fail(ps, t[i].s, "unknown field '%.*s', expected o_mw, O_mw, l_mw or L_mw",
-			            (int)name.len, name.s);
-		if (seen[f])
-			return fail(ps, t[i].s, "field '%s' given twice", MW_FIELDS[f]);
-		seen[f] = 1;
-		if (f == 0 || f == 2) {
-			if (parse_u64(ps, val, f == 0 ? &x->o_mw : &x->l_mw))
-				return -1;
-		} else if (num_dec_parse(val.s, val.len, NUM_FRAC_MAX, f == 1 ? &x->O_mw : &x->L_mw)) {
-			return fail(ps, val.s, "expected a decimal like 6 or 0.4 (at most 9 fraction "
-			            "digits, below 2^32), got '%.*s'", (int)val.len, val.s);
-		}
+			return -1;
+		if (f == 0 || f == 2 ? parse_u64(ps, val, f == 0 ? &x->o_mw : &x->l_mw)
+		                     : parse_rate(ps, val, f == 1 ? &x->O_mw : &x->L_mw))
+			return -1;
 	}
 	for (int k = 0; k < 4; k++)
 		if (!seen[k])
