@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 	long strides[MAXN] = { 0, 8, 64, 512, 1024 };
 	int nsizes = 6, nstrides = 5, reps = 15, warmup = 3;
 	double q = 0.5;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) {   /* OPTION VALUE pairs */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = !v;
 		if (!bad && strcmp(a, "--sizes") == 0)
@@ -129,7 +129,6 @@ int main(int argc, char **argv)
 			MPI_Finalize();
 			return 2;
 		}
-		i++;
 	}
 	for (int i = 0; i < nsizes; i++)
 		if (sizes[i] < 16 || sizes[i] % 8 || sizes[i] > (1L << 30)) {
