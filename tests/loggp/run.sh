@@ -24,18 +24,21 @@ want=$(printf '%s\n' "loggp-fit: error: unknown option '--bogus'" "Try 'loggp-fi
 out=$("$FIT" "$tmp/none.prtt" 2>&1); rc=$?
 want="$tmp/none.prtt: error: cannot open: No such file or directory"
 [ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit missing table" || notok "loggp-fit missing table" "rc=$rc" "$out"
-printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4\n' >"$tmp/bad.params"
-out=$("$FIT" --check "$tmp/bad.params" 2>&1); rc=$?
-want="$tmp/bad.params:2:28: error: missing field 'O'"
-[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check error text" || notok "loggp-fit --check error text" "rc=$rc" "$out"
-printf 'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nstride 8 l_mw=1 L_mw=0 o_mw=1 O_mw=0\n' >"$tmp/unsorted.params"
-out=$("$FIT" --check "$tmp/unsorted.params" 2>&1); rc=$?
-want="$tmp/unsorted.params:4:8: error: stride 8 after stride 64: strides must increase"
-[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check: unsorted strides" || notok "loggp-fit --check: unsorted strides" "rc=$rc" "$out"
-printf 'loggp-params 1\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=1 O_mw=0 l_mw=1 L_mw=0\n' >"$tmp/twice.params"
-out=$("$FIT" --check "$tmp/twice.params" 2>&1); rc=$?
-want="$tmp/twice.params:4:8: error: stride 64 given twice (first on line 2)"
-[ $rc -eq 1 ] && [ "$out" = "$want" ] && ok "loggp-fit --check: a stride twice" || notok "loggp-fit --check: a stride twice" "rc=$rc" "$out"
+# check_error NAME FILE WANT TEXT: loggp-fit --check on a file of TEXT
+# fails with exactly WANT (FILE: the file's name in $tmp).
+check_error() {
+	printf '%b' "$4" >"$tmp/$2"
+	out=$("$FIT" --check "$tmp/$2" 2>&1); rc=$?
+	[ $rc -eq 1 ] && [ "$out" = "$tmp/$2:$3" ] && ok "$1" || notok "$1" "rc=$rc" "$out"
+}
+check_error "loggp-fit --check error text" bad.params "2:28: error: missing field 'O'" \
+	'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4\n'
+check_error "loggp-fit --check: unsorted strides" unsorted.params \
+	"4:8: error: stride 8 after stride 64: strides must increase" \
+	'loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nstride 8 l_mw=1 L_mw=0 o_mw=1 O_mw=0\n'
+check_error "loggp-fit --check: a stride twice" twice.params \
+	"4:8: error: stride 64 given twice (first on line 2)" \
+	'loggp-params 1\nstride 64 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.01\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 64 o_mw=1 O_mw=0 l_mw=1 L_mw=0\n'
 printf 'loggp-params 1\nstride 8 O_mw=0.50 o_mw=1 L_mw=0 l_mw=2 # packing\nrange 0 inf L=1 o=2 g=3 G=4 O=5\nstride 1024 o_mw=300 O_mw=0.1 l_mw=20 L_mw=0.010\n' >"$tmp/strides.params"
 out=$("$FIT" --check "$tmp/strides.params" 2>&1); rc=$?
 want=$(printf '%s\n' "loggp-params 1" "S 65535" "#     first       last" "range          0        inf L=1 o=2 g=3 G=4 O=5" \
