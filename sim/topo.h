@@ -1,0 +1,66 @@
+/* topo.h: network topologies (docs/network.md): the hosts and directed links
+ * of a fat tree, a torus or a dragonfly, and the static route between two
+ * hosts, computed from the host numbers (no table per pair); and where the
+ * ranks of a schedule are placed on the hosts.  A topology is immutable
+ * once made: one may serve any number of simulations at once. */
+#ifndef SIM_TOPO_H
+#define SIM_TOPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct topo topo;
+
+/* Most links on one route (host up-link and down-link included). */
+#define TOPO_MAX_HOPS 64
+
+/* Build the topology of spec (docs/network.md, "Topologies"):
+ *   fattree:k=K,levels=N[,taper=T]     k^N hosts; T divides K (default 1)
+ *   torus:D1xD2[xD3][,p=H]             H hosts per router (default 1)
+ *   dragonfly:a=A,p=P,h=H[,groups=G]   G groups (default A*H+1)
+ * each optionally followed by ",bw=B" (bytes/ns of the links between
+ * switches), ",hostbw=B" (of the links between a host and its switch) and
+ * ",lat=NS" (latency per switch crossed); a bandwidth left out is 0,
+ * which means the run's default (1/G).  Returns NULL with
+ * "--topology: ..." in err (a key it does not know, a missing or repeated
+ * key, a value out of range, more than 2^31 hosts or links). */
+topo *topo_parse(const char *spec, char *err, size_t errlen);
+
+void topo_free(topo *t);
+
+uint32_t topo_hosts(const topo *t);
+uint32_t topo_links(const topo *t);
+
+/* The route from host a to host b (a != b): the links crossed, in order,
+ * into out[0 .. n-1]; returns n (1..TOPO_MAX_HOPS).  The first is a's
+ * up-link, the last b's down-link.  Deterministic routing: d-mod-k on fat
+ * trees, dimension order on tori (the shorter way round, + on a tie),
+ * minimal on dragonflies (local, global, local). */
+unsigned topo_route(const topo *t, uint32_t a, uint32_t b, uint32_t *out);
+
+/* Bandwidth of link l in bytes/ns (0: the run's default). */
+double topo_link_bw(const topo *t, uint32_t l);
+
+/* Latency of a route of n links, in ns, beyond L: (n - 1) * lat. */
+uint64_t topo_route_lat(const topo *t, unsigned n);
+
+/* The name of link l for reports, e.g. "host 5 up", "switch 1.3 up 2",
+ * "router 2.1 global 0" (docs/network.md). */
+void topo_link_name(const topo *t, uint32_t l, char *buf, size_t n);
+
+/* The canonical spec (every key, defaults filled in) for reports. */
+void topo_spec(const topo *t, char *buf, size_t n);
+
+/* Place P ranks on the hosts (docs/network.md, "Mapping") into host[0..P-1]:
+ *   NULL          rank r on host r (an error when P > hosts)
+ *   "linear"      ceil(P / hosts) ranks per host, in rank order
+ *   "roundrobin"  rank r on host r mod hosts
+ *   "random"      the linear placement shuffled by seed
+ *   any other     a file: one host number per line, line i for rank i
+ *                 ('#' comments and blank lines skipped)
+ * Returns 0, or -1 with "FILE:LINE:COL: error: ..." (for a file) or
+ * "--mapping: ..." in err, and *exit_code 1 (file) or 2 (flag). */
+int topo_map(const topo *t, uint64_t P, const char *mapping, uint64_t seed,
+             uint32_t *host, int *exit_code, char *err, size_t errlen);
+
+#endif
