@@ -54,9 +54,19 @@ static void usage(FILE *f)
 "      --noise-rule RULE exact (default: detours inside the stretched activity\n"
 "                        count too) or published (LogGOPSim's: only the one\n"
 "                        under way and those that start within its length)\n"
-"      --seed N          seed of the ranks' offsets (default 1)\n"
+"      --seed N          seed of the ranks' offsets and of --mapping random\n"
+"                        (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
 "                        0,17-31:1.5 (repeatable)\n");
+	fprintf(f,
+"network (docs/network.md):\n"
+"      --topology SPEC   messages between hosts share the links of a network\n"
+"                        max-min fairly: fattree:k=K,levels=N[,taper=T],\n"
+"                        torus:XxY[xZ][,p=H], dragonfly:a=A,p=P,h=H[,groups=G],\n"
+"                        each with optional ,bw=B ,hostbw=B (bytes/ns; default\n"
+"                        1/G) and ,lat=NS (per switch)\n"
+"      --mapping MAP     ranks on hosts: linear, roundrobin, random (seeded) or\n"
+"                        a file of one host per rank (default: rank r on host r)\n");
 	fprintf(f,
 "critical path and sensitivity (docs/sensitivity.md):\n"
 "      --critical-path FILE  write the chain of activities that sets the\n"
@@ -303,6 +313,99 @@ static void put_perturb_json(FILE *f, const perturb_opts *o)
 		}
 		fprintf(f, "]");
 	}
+}
+
+/* The network options, the placement of the ranks and, after a run, its
+ * most loaded links. */
+#define NET_TOP 5
+typedef struct net_opts {
+	const char *spec, *mapping;
+	topo *t;
+	uint32_t *host;
+	sim_net net;
+	uint64_t flows, largest;
+	uint32_t peak;        /* most flows on one link at once */
+	size_t ntop;
+	struct net_top {
+		char name[64];
+		double bytes;
+		uint64_t busy;
+		uint32_t peak;
+	} top[NET_TOP];
+} net_opts;
+
+/* Place the ranks of s: 0, or the exit status after the message. */
+static int net_setup(net_opts *n, uint64_t nranks, uint64_t seed)
+{
+	char err[1024];
+	int code = 2;
+	if (!n->t)
+		return 0;
+	if (!(n->host = malloc((nranks ? nranks : 1) * sizeof *n->host)))
+		return util_error("out of memory");
+	if (topo_map(n->t, nranks, n->mapping, seed, n->host, &code, err, sizeof err))
+		return code == 2 ? util_usage("%s", err) : util_error_msg(err);
+	n->net.topo = n->t;
+	n->net.host = n->host;
+	return 0;
+}
+
+/* Keep the most loaded links of m's run (by bytes, then link number). */
+static void net_collect(net_opts *n, const sim *m)
+{
+	const flow_net *f = sim_flows(m);
+	if (!f)
+		return;
+	n->flows = flow_count(f);
+	n->largest = flow_largest_settle(f);
+	for (uint32_t l = 0, nl = topo_links(n->t); l < nl; l++) {
+		const flow_link_stat *st = flow_link(f, l);
+		if (st->peak > n->peak)
+			n->peak = st->peak;
+		if (st->bytes <= 0)
+			continue;
+		size_t k = n->ntop < NET_TOP ? n->ntop++ : NET_TOP;
+		while (k > 0 && n->top[k - 1].bytes < st->bytes) {
+			if (k < NET_TOP)
+				n->top[k] = n->top[k - 1];
+			k--;
+		}
+		if (k >= NET_TOP)
+			continue;
+		topo_link_name(n->t, l, n->top[k].name, sizeof n->top[k].name);
+		n->top[k].bytes = st->bytes;
+		n->top[k].busy = st->busy;
+		n->top[k].peak = st->peak;
+	}
+}
+
+static void net_print(FILE *f, const net_opts *n)
+{
+	char spec[256];
+	topo_spec(n->t, spec, sizeof spec);
+	fprintf(f, "Network %s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
+	        PRIu64 " recomputed at once\n", spec, n->flows, n->peak, n->largest);
+	for (size_t i = 0; i < n->ntop; i++)
+		fprintf(f, "  link %s: %.0f bytes, busy %" PRIu64 " ns, at most %" PRIu32 " flow%s\n",
+		        n->top[i].name, n->top[i].bytes, n->top[i].busy, n->top[i].peak,
+		        n->top[i].peak == 1 ? "" : "s");
+}
+
+static void net_json(FILE *f, const net_opts *n)
+{
+	char spec[256];
+	topo_spec(n->t, spec, sizeof spec);
+	fprintf(f, ", \"network\": {\"topology\": ");
+	put_json_str(f, spec);
+	fprintf(f, ", \"flows\": %" PRIu64 ", \"peak_flows\": %" PRIu32 ", \"largest_settle\": %"
+	        PRIu64 ", \"links\": [", n->flows, n->peak, n->largest);
+	for (size_t i = 0; i < n->ntop; i++) {
+		fprintf(f, "%s{\"link\": ", i ? ", " : "");
+		put_json_str(f, n->top[i].name);
+		fprintf(f, ", \"bytes\": %.0f, \"busy_ns\": %" PRIu64 ", \"peak_flows\": %" PRIu32 "}",
+		        n->top[i].bytes, n->top[i].busy, n->top[i].peak);
+	}
+	fprintf(f, "]}");
 }
 
 /* The sweep options. */
@@ -640,7 +743,7 @@ int main(int argc, char **argv)
 	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
 	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
 	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
-	       OPT_RANKS };
+	       OPT_RANKS, OPT_TOPO, OPT_MAPPING };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -677,6 +780,8 @@ int main(int argc, char **argv)
 		{ "trace-json", required_argument, NULL, OPT_TJSON },
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "ranks", required_argument, NULL, OPT_RANKS },
+		{ "topology", required_argument, NULL, OPT_TOPO },
+		{ "mapping", required_argument, NULL, OPT_MAPPING },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -691,6 +796,7 @@ int main(int argc, char **argv)
 	sweep_opts so_sw = { 0 };
 	static perturb_opts po;
 	static trace_json tj;
+	static net_opts no;
 	sim_path path = { 0 };
 	char (*labels)[256] = NULL;
 
@@ -757,6 +863,8 @@ int main(int argc, char **argv)
 		case OPT_TJSON: tj.path = optarg; break;
 		case OPT_WINDOW: tj.window = optarg; break;
 		case OPT_RANKS: tj.ranks = optarg; break;
+		case OPT_TOPO: no.spec = optarg; break;
+		case OPT_MAPPING: no.mapping = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
@@ -785,6 +893,15 @@ int main(int argc, char **argv)
 	if (so_sw.spec && (viz || json || cpath || ntol || qstat || tj.path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
 		                  "--tolerance, --qstat or --trace-json");
+	if (no.mapping && !no.spec)
+		return util_usage("--mapping needs --topology");
+	if (no.spec && (cpath || sens || ntol || tj.path || po.trace || po.spec || po.nslow))
+		return util_usage("--topology cannot be combined with --critical-path, --sensitivity, "
+		                  "--tolerance, --trace-json, noise or --slow");
+	if (no.spec && so_sw.spec)
+		return util_usage("--topology cannot be combined with --sweep");
+	if (no.spec && !(no.t = topo_parse(no.spec, err, sizeof err)))
+		return util_usage("%s", err);
 	int tst = trace_json_opts(&tj);
 	if (tst)
 		return tst;
@@ -798,10 +915,10 @@ int main(int argc, char **argv)
 
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
-	                         po.trace };
+	                         po.trace, no.mapping };
 	const char *outs[] = { viz, csv, so_sw.svg, cpath, tj.path };
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
-		if (outs[i] && util_out_check(outs[i], inputs, 4, err, sizeof err))
+		if (outs[i] && util_out_check(outs[i], inputs, 5, err, sizeof err))
 			return util_error_msg(err);
 	int pst = perturb_setup(&po);
 	if (pst)
@@ -825,8 +942,10 @@ int main(int argc, char **argv)
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
 		return util_error_msg(err);
-	if ((pst = slow_check(&po, s.nranks))) {
+	if ((pst = slow_check(&po, s.nranks)) || (pst = net_setup(&no, s.nranks, po.has_seed ? po.seed : 1))) {
 		goal_sched_close(&s);
+		topo_free(no.t);
+		free(no.host);
 		return pst;
 	}
 
@@ -851,7 +970,8 @@ int main(int argc, char **argv)
 	}
 
 	int critical = cpath || sens || ntol || tj.path;
-	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat };
+	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat,
+	                   no.t ? &no.net : NULL };
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
@@ -915,6 +1035,7 @@ int main(int argc, char **argv)
 	uint64_t host_finish[16];
 	for (uint64_t r = 0; r < s.nranks && r < 16; r++)
 		host_finish[r] = sim_rank_finish(m, r);
+	net_collect(&no, m);
 	sim_destroy(m);
 	m = NULL;
 	unsigned runs[SENS_NPARAMS] = { 0 };
@@ -948,6 +1069,8 @@ int main(int argc, char **argv)
 			       PRIu64 ", \"searched\": %" PRIu64 ", \"searched_max\": %" PRIu32
 			       ", \"searched_max_rank\": %" PRIu64 "}", qs.rq_max, qs.rq_rank, qs.uq_max,
 			       qs.uq_rank, qs.searches, qs.searched, qs.searched_max, qs.searched_rank);
+		if (no.t)
+			net_json(stdout, &no);
 		printf("}\n");
 	} else {
 		sim_pset_print(stdout, &pset, s.nranks);
@@ -976,6 +1099,8 @@ int main(int argc, char **argv)
 			printf("Matching: %" PRIu64 " searches, %s entries per search, at most %" PRIu32
 			       " (rank %" PRIu64 ")\n", qs.searches, mean, qs.searched_max, qs.searched_rank);
 		}
+		if (no.t)
+			net_print(stdout, &no);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = util_error("write failed on standard output");
@@ -989,5 +1114,7 @@ out:
 	goal_sched_close(&s);
 	sim_noise_free(po.noise);
 	free(po.slow);
+	topo_free(no.t);
+	free(no.host);
 	return status;
 }

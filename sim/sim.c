@@ -20,6 +20,7 @@ __extension__ typedef unsigned __int128 sim_u128;
 #define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
 #define EV_MSG 0x80000000u  /* event word: a message (else an op) */
 #define EV_WAKE UINT32_MAX  /* event word of a wake node (no op or message has it) */
+#define EV_FLOW (UINT32_MAX - 1)  /* event word of a flow's end (rank word: the flow) */
 
 /* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
  * as dead code). */
@@ -34,6 +35,19 @@ __extension__ typedef unsigned __int128 sim_u128;
  * of a rendezvous send, needed when its message is matched, waits in the
  * dependency table under RDV_KEY until the message is handled. */
 #define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
+
+/* A message's bytes in flight as a flow (section 11): the message (send op
+ * of rank; rank UINT32_MAX: the flow has ended), the receive it completes
+ * (NIL: none yet, the message waits in the UQ), the earliest time that
+ * receive completes, the receive's o (it completes o after the last byte),
+ * and the seq of the flow's end event (the message's). */
+typedef struct sim_flow {
+	uint32_t rank, op, recv, seq;
+	uint64_t done_min, o;
+} sim_flow;
+/* The dependency-table key of a message in a UQ whose flow is on (cnt 1,
+ * who: the flow) or has ended (cnt 0, maxt: when a receive may complete). */
+#define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
 
 /* A posted recv in an RQ: op is the recv's index in its rank (its source
  * and tag are read from the op).  next links the list (QNIL ends it). */
@@ -274,6 +288,19 @@ struct sim {
 	sim_cprdv *rdv;
 	uint64_t rdv_mask, rdv_n;
 	sim_qs *qs;
+
+	/* A network (section 11; fl NULL: none): the flows, their messages
+	 * (fr[0 .. nfr-1] by flow id), each rank's latest receive completed by
+	 * a flow, and whether routes add a latency per switch. */
+	const topo *topo;
+	const uint32_t *host;
+	flow_net *fl;
+	sim_flow *fr;
+	size_t nfr, fr_cap;
+	uint64_t *fin;
+	int hoplat;
+	uint32_t cur_seq;     /* seq of the event being processed */
+	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G */
 
 	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
 	/* Middleware costs by stride, increasing (nst 0: none, or the
@@ -694,7 +721,7 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 static uint64_t renumber(sim *m)
 {
 	uint32_t **ext = NULL;
-	size_t n = 0, most = (size_t)(m->wnp.used - 1) + (m->wlp.used - 1);
+	size_t n = 0, most = (size_t)(m->wnp.used - 1) + (m->wlp.used - 1) + m->nfr;
 	if (most && !(ext = malloc(most * sizeof *ext)))
 		return UINT64_MAX;
 	for (uint32_t i = 1; i < m->wnp.used; i++)
@@ -703,6 +730,9 @@ static uint64_t renumber(sim *m)
 	for (uint32_t i = 1; i < m->wlp.used; i++)
 		if (WL(m, i)->key != UINT64_MAX && WL(m, i)->armed)
 			ext[n++] = &WL(m, i)->aseq;
+	for (size_t i = 0; i < m->nfr; i++)
+		if (m->fr[i].rank != UINT32_MAX)
+			ext[n++] = &m->fr[i].seq;
 	uint64_t r = evq_renumber(&m->q, (uint32_t)m->seq_floor, ext, n);
 	free(ext);
 	return r;
@@ -803,6 +833,17 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 		m->dt_n++;
 	}
 	return d;
+}
+
+/* The table slot of key, or NULL when absent. */
+static sim_dep *dt_find(const sim *m, uint64_t key)
+{
+	if (!m->dt)
+		return NULL;
+	uint64_t h = dt_hash(m, key);
+	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
+		h = (h + 1) & m->dt_mask;
+	return m->dt[h].gop == key ? &m->dt[h] : NULL;
 }
 
 static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t who)
@@ -1039,6 +1080,7 @@ static inline void set_free(uint64_t *f, uint64_t t)
 typedef struct act_times {
 	uint64_t need, cpu, nic;  /* CPU work; when CPU and NIC are free again */
 	uint64_t depart, arrive;  /* send_times only */
+	uint64_t o, sG;           /* handle_times only: the message's o and sG */
 } act_times;
 
 /* The o and L of send op i of rank r (op) at its range's (pr) values, plus
@@ -1095,6 +1137,8 @@ static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uin
 	x->need = tadd(m, slow(m, q, o, r, j), sO > sG ? sO : sG, r, j);
 	x->cpu = cpu_end(m, off, t, x->need, r, j);
 	x->nic = tadd(m, tadd(m, t, pr->g, r, j), sG, r, j);
+	x->o = o;
+	x->sG = sG;
 }
 
 /* The end of calc op i of rank r (op) that starts at t; *need its CPU work. */
@@ -1140,6 +1184,84 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 	satisfy_edges(m, q, ops, j, done, 0);
 }
 
+/* ---- Flows (section 11) ---------------------------------------------------- */
+
+/* The latency a message from rank r to rank q adds for the switches on
+ * its route. */
+static uint64_t hop_lat(const sim *m, uint32_t r, uint32_t q)
+{
+	uint32_t a = m->host[r], b = m->host[q], links[TOPO_MAX_HOPS];
+	return a == b ? 0 : topo_route_lat(m->topo, topo_route(m->topo, a, b, links));
+}
+
+/* The message of send j of rank r (sop), handled at t (x), starts its
+ * flow: its id, or NIL when it has none (no bytes to move, or both ranks
+ * on one host). */
+static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goal_op *sop,
+                           const act_times *x)
+{
+	uint32_t a = m->host[r], b = m->host[sop->peer], links[TOPO_MAX_HOPS];
+	if (!x->sG || a == b)
+		return NIL;
+	unsigned n = topo_route(m->topo, a, b, links);
+	double rate = m->rate[range_of(m, sop->size) - m->rg];
+	uint32_t id = flow_start(m->fl, t, x->sG, rate, links, n);
+	if (id == UINT32_MAX || util_grow(&m->fr, &m->fr_cap, (size_t)id + 1, sizeof *m->fr)) {
+		m->fail = 1;
+		return NIL;
+	}
+	if (id >= m->nfr)
+		m->nfr = (size_t)id + 1;
+	sim_flow w = { r, j, NIL, m->cur_seq, x->cpu, x->o };
+	m->fr[id] = w;
+	return id;
+}
+
+/* flow_settle moved the end of flow id: its end event. */
+static void flow_moved(void *ctx, uint32_t id, uint64_t end)
+{
+	sim *m = ctx;
+	evq_node x = { end, m->fr[id].seq, id, EV_FLOW, flow_gen(m->fl, id) };
+	m->pushes++;
+	if (evq_push(&m->q, x))
+		m->fail = 1;
+}
+
+/* A receive of rank r (op i, ops) completed by a flow at done. */
+static void flow_recv_done(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t done)
+{
+	mark_done(m, r, i);
+	satisfy_edges(m, r, ops, i, done, 0);
+	if (m->fin[r] < done)
+		m->fin[r] = done;
+}
+
+/* The end event of flow id (generation gen) at t: nothing if the flow has
+ * moved its end since; else the flow ends, and its receive completes o
+ * later (no earlier than done_min), or, with none yet, the message in the
+ * UQ keeps that time for the receive that takes it. */
+static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
+{
+	if (flow_gen(m->fl, id) != gen || flow_end(m->fl, id) != t)
+		return;
+	m->now = t;
+	sim_flow w = m->fr[id];
+	flow_finish(m->fl, id, t);
+	m->fr[id].rank = UINT32_MAX;
+	uint64_t ready = tadd(m, t, w.o, w.rank, w.op);
+	if (w.recv == NIL) {
+		sim_dep *d = dt_get(m, FLOW_KEY(w.rank, w.op));
+		if (d) {
+			d->cnt = 0;
+			d->maxt = ready;
+		}
+		return;
+	}
+	uint32_t q = rank_ops(m, w.rank)[w.op].peer;
+	flow_recv_done(m, q, rank_ops(m, q), w.recv, ready > w.done_min ? ready : w.done_min);
+	flush_released(m);
+}
+
 /* ---- Events ------------------------------------------------------------- */
 
 /* Handle the message of send j of rank r at time t.
@@ -1180,6 +1302,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		start = d->maxt;
 		dt_delete(m, (uint64_t)(d - m->dt));
 	}
+	uint32_t fid = m->fl ? flow_begin(m, t, r, j, sop, &x) : NIL;
 	uint32_t recv = rq_take(m, q, r, sop->tag, goal_op_comm(sop));
 	if (recv == UINT32_MAX) {
 		sim_rq *h = rank_q(m, q);
@@ -1192,10 +1315,20 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 			e->op = j;
 			qs_len(m, q, 1, 1);
 		}
+		sim_dep *d = fid != NIL ? dt_get(m, FLOW_KEY(r, j)) : NULL;
+		if (d) {
+			d->cnt = 1;
+			d->who = fid;
+		}
 		return 0;
 	}
 	if (sop->size > m->S)
 		rendezvous_done(m, r, sops, j, start, t, CPW(CPW_MATCH_H, g));
+	if (fid != NIL) {   /* the receive completes when the flow ends */
+		m->fr[fid].recv = recv;
+		flush_released(m);
+		return 0;
+	}
 	mark_done(m, q, recv);
 	if (m->cpr)
 		cp_put(m, gop_of(m, q, recv), 1, CPW(CPW_MSG, g));
@@ -1258,6 +1391,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		act_times x;
 		uint64_t off = noise_off(m, r), g = gop_of(m, r, i);
 		send_times(m, r, op, i, off, t, &x);
+		if (m->hoplat)
+			x.arrive = tadd(m, x.arrive, hop_lat(m, r, op->peer), r, i);
 		set_free_by(m, cf, x.cpu, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, g));
 		set_free_by(m, nf, x.nic, r, OVF_NICS, op->nic, CPW(CPW_OPNIC, g));
 		mark_started(m, r, i);
@@ -1303,6 +1438,21 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		const goal_op *sops = rank_ops(m, q);
 		if (sops[j].size > m->S)
 			rendezvous_done(m, q, sops, j, start, t, CPW(CPW_MATCH_R, i));
+		sim_dep *d = m->fl ? dt_find(m, FLOW_KEY(q, j)) : NULL;
+		if (d) {
+			/* Its flow is on (the flow completes the receive), or ended
+			 * and the receive completes o after it at the earliest. */
+			uint64_t ready = d->maxt;
+			uint32_t fid = d->who, on = d->cnt;
+			dt_delete(m, (uint64_t)(d - m->dt));
+			if (on) {
+				m->fr[fid].recv = i;
+				m->fr[fid].done_min = t;
+			} else {
+				flow_recv_done(m, r, ops, i, ready > t ? ready : t);
+			}
+			break;
+		}
 		mark_done(m, r, i);
 		if (m->cpr)
 			cp_put(m, gop_of(m, r, i), 1, CPW(CPW_SELF, 0));
@@ -1678,6 +1828,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 		evq_node x = WN(m, n)->x;
 		ASSERT(x.seq == seq);
 		m->waking = l;
+		m->cur_seq = x.seq;
 		WN(m, n)->x.op = EV_WAKE;
 		pool_put(&m->wnp, n);
 		uint64_t back = process(m, t, x.rank, x.op, x.peer);
@@ -1694,7 +1845,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 		uint64_t f = wl_free(m, L->key);
 		if (f < t)
 			f = t;
-		if (evq_size(&m->q)) {
+		if (evq_size(&m->q) || (m->fl && flow_pending(m->fl))) {
 			wl_arm(m, l, f, f == m->q.now);
 			return;
 		}
@@ -1747,8 +1898,9 @@ static inline __attribute__((always_inline)) void
 prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 {
 	uint32_t r = x->rank;
-	if (wakes && x->op == EV_WAKE) {
-		prefetch_wake(m, r, stage);
+	if (wakes && x->op >= EV_FLOW) {
+		if (x->op == EV_WAKE)
+			prefetch_wake(m, r, stage);
 		return;
 	}
 	if (stage == 0) {
@@ -1829,6 +1981,41 @@ static int ovf_fill(sim *m)
 			}
 		}
 	}
+	return 0;
+}
+
+/* The network of opt (section 11): its flows, each link at its own
+ * bandwidth or at 1/G of the largest messages' range.  0, or -1 with the
+ * message in err (m destroyed). */
+static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
+{
+	const topo *t = opt->net->topo;
+	if (opt->critical || m->pt) {
+		snprintf(err, errlen, "a topology cannot be combined with the critical path, "
+		         "noise or slow ranks");
+		sim_destroy(m);
+		return -1;
+	}
+	m->topo = t;
+	m->host = opt->net->host;
+	uint32_t nl = topo_links(t);
+	double *cap = malloc((nl ? nl : 1) * sizeof *cap);
+	m->fin = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->fin);
+	for (uint32_t k = 0; k < m->nrg; k++)
+		m->rate[k] = 1.0 / ((double)m->rg[k].G.num / (double)m->rg[k].G.den);
+	for (uint32_t l = 0; cap && l < nl; l++) {
+		double bw = topo_link_bw(t, l);
+		cap[l] = bw > 0 ? bw : m->rate[m->nrg - 1];
+	}
+	if (cap && m->fin)
+		m->fl = flow_net_new(nl, cap, TOPO_MAX_HOPS);
+	free(cap);
+	if (!m->fl) {
+		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
+		sim_destroy(m);
+		return -1;
+	}
+	m->hoplat = topo_route_lat(t, 2) != 0;
 	return 0;
 }
 
@@ -1944,6 +2131,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
 #endif
 	evq_init(&m->q);
+	if (opt && opt->net && net_setup(m, opt, err, errlen))
+		return NULL;
 	if ((s->ncpus > m->ncpus || s->nnics > m->nnics) && ovf_fill(m))
 		goto oom;
 	return m;
@@ -1981,8 +2170,16 @@ void sim_destroy(sim *m)
 	free(m->rel);
 	free(m->ovf);
 	free(m->ovf_max);
+	flow_net_free(m->fl);
+	free(m->fr);
+	big_free(m->fin, (m->nranks ? m->nranks : 1) * sizeof *m->fin);
 	evq_free(&m->q);
 	free(m);
+}
+
+const flow_net *sim_flows(const sim *m)
+{
+	return m->fl;
 }
 
 static void report_progress(sim *m)
@@ -1991,11 +2188,11 @@ static void report_progress(sim *m)
 	m->progress(m->pctx, &pr);
 }
 
-/* Does the rest of the current batch hold a wake node? */
+/* Does the rest of the current batch hold a wake node or a flow's end? */
 static int batch_has_wake(const evq *q)
 {
 	for (size_t i = q->pos; i < q->batch.n; i++)
-		if (q->batch.a[i].op == EV_WAKE)
+		if (q->batch.a[i].op >= EV_FLOW)
 			return 1;
 	return 0;
 }
@@ -2004,7 +2201,7 @@ static int batch_has_wake(const evq *q)
  * it, in a place already taken, and only while a wake node of it runs):
  * the loop prefetches the state of the events a few places ahead (random
  * ranks miss the caches otherwise).  wakes 0: the batch holds no wake node
- * (none can join it then), and the loop is the plain one. */
+ * or flow end (none can join it then), and the loop is the plain one. */
 static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
 {
 	const evq_node *b = m->q.batch.a;
@@ -2023,7 +2220,10 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 		if (wakes && x.op == EV_WAKE) {
 			on_wake(m, x.time, x.rank, x.seq, iter);
 			i = m->q.pos - 1;   /* a wake node may have joined at i */
+		} else if (wakes && x.op == EV_FLOW) {
+			on_flow(m, x.time, x.rank, x.peer);
 		} else {
+			m->cur_seq = x.seq;
 			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
 			if (back)
 				put_back(m, x, back);
@@ -2077,6 +2277,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				if (ops[i].ndeps != 0 || ops[i].kind != kind)
 					continue;
 				uint32_t seq = (uint32_t)rootseq++;
+				m->cur_seq = seq;
 				uint64_t back = process(m, 0, (uint32_t)r, i, WHO_ROOT);
 				if (back) {
 					evq_node x = { 0, seq, (uint32_t)r, i, WHO_ROOT };
@@ -2090,13 +2291,16 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	m->seq_floor = 0;
 
 	for (;;) {
+		/* The flows that started or ended at this time take their rates. */
+		if (m->fl && !m->fail && flow_settle(m->fl, m->q.now, flow_moved, m))
+			m->fail = 1;
 		long n = m->fail ? 0 : evq_next_batch(&m->q);
 		if (n <= 0) {
 			if (n < 0)
 				m->fail = 1;
 			break;
 		}
-		if (m->wakes && batch_has_wake(&m->q))
+		if ((m->wakes || m->fl) && batch_has_wake(&m->q))
 			run_batch(m, &iter, 1);
 		else
 			run_batch(m, &iter, 0);
@@ -2163,6 +2367,8 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 uint64_t sim_rank_finish(const sim *m, uint64_t r)
 {
 	uint64_t f = m->ovf_max ? m->ovf_max[r] : 0;
+	if (m->fin && m->fin[r] > f)
+		f = m->fin[r];
 	for (uint32_t c = 0; c < m->ncpus; c++)
 		if (*cpu_free(m, r, c) > f)
 			f = *cpu_free(m, r, c);

@@ -3,11 +3,13 @@
 #ifndef SIM_H
 #define SIM_H
 
+#include "flow.h"
 #include "goal.h"
 #include "loggp_params.h"
 #include "noise.h"
 #include "num.h"
 #include "tl_path.h"
+#include "topo.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -72,6 +74,14 @@ typedef struct sim_progress {
 	uint64_t now;        /* simulated time of the event being processed */
 } sim_progress;
 
+/* A network (docs/semantics.md section 11): the ranks placed on the hosts
+ * of a topology; a message between two hosts moves its bytes as a flow
+ * over the links of its route. */
+typedef struct sim_net {
+	const topo *topo;
+	const uint32_t *host;   /* the host of each rank (one per rank) */
+} sim_net;
+
 typedef struct sim_options {
 	FILE *timeline;      /* NULL: none; else the -V text (docs/timeline.md) */
 	/* Called every few million events (NULL: never). */
@@ -90,6 +100,9 @@ typedef struct sim_options {
 	/* 1: count queue lengths and match searches, for sim_qstat (32 bytes
 	 * per rank). */
 	int qstat;
+	/* A network (NULL: none); must stay valid until sim_free.  Not with
+	 * critical, noise or slow ranks. */
+	const sim_net *net;
 } sim_options;
 
 typedef struct sim sim;
@@ -123,7 +136,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
  * error).  Call once. */
 int sim_run(sim *m, sim_result *res, char *err, size_t errlen);
 
-/* Finishing time of rank r (max over its CPUs of cpu_free) after sim_run. */
+/* Finishing time of rank r after sim_run: the latest of its CPUs' free
+ * times and, with a network, its receives' completions. */
 uint64_t sim_rank_finish(const sim *m, uint64_t r);
 
 /* Describe an incomplete run on out: for each stuck rank (at most max_ranks
@@ -134,6 +148,9 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks,
                           uint64_t max_ops);
 
 void sim_destroy(sim *m);
+
+/* The flows of a run with a network (NULL: none), for link statistics. */
+const flow_net *sim_flows(const sim *m);
 
 /* ---- Critical path (docs/sensitivity.md) --------------------------------- */
 

@@ -1,0 +1,442 @@
+/* flow.c: max-min fair flows over links (flow.h).
+ *
+ * Each link keeps the ids of the flows that cross it (an array, removal by
+ * swapping the last in); each flow its links and its place in each link's
+ * array.  flow_settle walks from the marked links to every flow on them
+ * and every link of those flows, transitively (the connected part of the
+ * network that a start or end can affect), and fills that part's links by
+ * progressive filling: repeatedly, the smallest of the lowest full rate
+ * among unfixed flows and the lowest fair share rem/cnt among links fixes
+ * that flow at its full rate, or every unfixed flow of that link at the
+ * share.  Shares only grow as flows are fixed (a flow fixed at s takes s
+ * from links whose share was >= s), so the heap of links by share only
+ * sifts down.  Cost: O((K + F * H) log K) for K links and F flows of H
+ * links in the part. */
+#include "flow.h"
+
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fl {
+	uint64_t t0;          /* when W and share were last set */
+	double W;             /* work left at t0, ns at full rate */
+	double share;         /* of full rate (0: not yet settled) */
+	double rate;          /* full rate, bytes/ns */
+	uint64_t end;
+	uint32_t gen;
+	uint32_t ep;          /* settle epoch that reached it */
+	uint32_t fixed;       /* settle epoch that fixed it */
+	uint32_t n;           /* links; 0: free, and next links the free ids */
+	uint32_t next;
+} fl;
+
+typedef struct lk {
+	uint32_t *a;          /* flow ids */
+	uint32_t cap;
+	uint32_t ep;          /* settle epoch that reached it */
+	uint32_t ix;          /* its index in that settle's arrays */
+	uint32_t dirty;
+} lk;
+
+struct flow_net {
+	uint32_t nl;
+	unsigned mh;
+	double *cap;
+	lk *lk;
+	flow_link_stat *st;
+	fl *f;
+	size_t nf, fcap;
+	uint32_t free;        /* free ids, linked by next (UINT32_MAX: none) */
+	uint32_t *hl, *hp;    /* flow id * mh + hop: link, place in its array */
+	uint32_t *dirty;      /* marked links */
+	size_t ndirty, dcap;
+	uint32_t epoch;
+	/* settle scratch */
+	uint32_t *cl, *cf, *heap, *hpos, *cnt;
+	double *rem;
+	struct by_rate *srt;
+	size_t clcap, cfcap, kcap, srtcap;
+	uint64_t started, largest;
+};
+
+flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops)
+{
+	flow_net *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	f->nl = nlinks;
+	f->mh = maxhops ? maxhops : 1;
+	f->free = UINT32_MAX;
+	f->cap = malloc((nlinks ? nlinks : 1) * sizeof *f->cap);
+	f->lk = calloc(nlinks ? nlinks : 1, sizeof *f->lk);
+	f->st = calloc(nlinks ? nlinks : 1, sizeof *f->st);
+	if (!f->cap || !f->lk || !f->st) {
+		flow_net_free(f);
+		return NULL;
+	}
+	memcpy(f->cap, cap, nlinks * sizeof *cap);
+	return f;
+}
+
+void flow_net_free(flow_net *f)
+{
+	if (!f)
+		return;
+	for (uint32_t l = 0; f->lk && l < f->nl; l++)
+		free(f->lk[l].a);
+	free(f->cap);
+	free(f->lk);
+	free(f->st);
+	free(f->f);
+	free(f->hl);
+	free(f->hp);
+	free(f->dirty);
+	free(f->cl);
+	free(f->cf);
+	free(f->heap);
+	free(f->hpos);
+	free(f->cnt);
+	free(f->rem);
+	free(f->srt);
+	free(f);
+}
+
+static int mark(flow_net *f, uint32_t l)
+{
+	if (f->lk[l].dirty)
+		return 0;
+	if (util_grow(&f->dirty, &f->dcap, f->ndirty + 1, sizeof *f->dirty))
+		return -1;
+	f->lk[l].dirty = 1;
+	f->dirty[f->ndirty++] = l;
+	return 0;
+}
+
+/* Credit link stats and the flow's work with its progress since t0. */
+static void advance(flow_net *f, uint32_t id, uint64_t t)
+{
+	fl *x = &f->f[id];
+	double dt = (double)(t - x->t0);
+	if (x->share > 0 && dt > 0) {
+		double bytes = x->share * x->rate * dt;
+		for (uint32_t h = 0; h < x->n; h++)
+			f->st[f->hl[(size_t)id * f->mh + h]].bytes += bytes;
+		x->W -= x->share * dt;
+		if (x->W < 0)
+			x->W = 0;
+	}
+	x->t0 = t;
+}
+
+uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
+                    const uint32_t *links, unsigned n)
+{
+	uint32_t id;
+	if (f->free != UINT32_MAX) {
+		id = f->free;
+		f->free = f->f[id].next;
+	} else {
+		size_t hcap = f->fcap;
+		if (util_grow(&f->f, &f->fcap, f->nf + 1, sizeof *f->f))
+			return UINT32_MAX;
+		if (f->fcap != hcap) {
+			uint32_t *a = realloc(f->hl, f->fcap * f->mh * sizeof *a);
+			if (a)
+				f->hl = a;
+			uint32_t *b = realloc(f->hp, f->fcap * f->mh * sizeof *b);
+			if (b)
+				f->hp = b;
+			if (!a || !b) {
+				f->fcap = hcap;   /* try again next time */
+				return UINT32_MAX;
+			}
+		}
+		id = (uint32_t)f->nf++;
+		f->f[id].gen = 0;
+	}
+	for (unsigned h = 0; h < n; h++) {
+		lk *L = &f->lk[links[h]];
+		flow_link_stat *s = &f->st[links[h]];
+		size_t c = L->cap;
+		if (util_grow(&L->a, &c, (size_t)s->n + 1, sizeof *L->a) || mark(f, links[h])) {
+			/* Undo the links taken so far. */
+			L->cap = (uint32_t)c;
+			f->f[id].n = h;
+			flow_finish(f, id, t);
+			return UINT32_MAX;
+		}
+		L->cap = (uint32_t)c;
+		f->hl[(size_t)id * f->mh + h] = links[h];
+		f->hp[(size_t)id * f->mh + h] = s->n;
+		L->a[s->n] = id;
+		if (s->n++ == 0)
+			s->since = t;
+		if (s->n > s->peak)
+			s->peak = s->n;
+	}
+	fl *x = &f->f[id];
+	x->t0 = t;
+	x->W = (double)work;
+	x->share = 0;
+	x->rate = rate;
+	x->end = UINT64_MAX;
+	x->ep = x->fixed = 0;
+	x->n = n;
+	f->started++;
+	return id;
+}
+
+void flow_finish(flow_net *f, uint32_t id, uint64_t t)
+{
+	fl *x = &f->f[id];
+	advance(f, id, t);
+	for (uint32_t h = 0; h < x->n; h++) {
+		uint32_t l = f->hl[(size_t)id * f->mh + h], p = f->hp[(size_t)id * f->mh + h];
+		flow_link_stat *s = &f->st[l];
+		lk *L = &f->lk[l];
+		uint32_t last = L->a[--s->n];
+		L->a[p] = last;
+		if (last != id) {
+			const uint32_t *ll = &f->hl[(size_t)last * f->mh];
+			for (uint32_t k = 0;; k++)
+				if (ll[k] == l) {
+					f->hp[(size_t)last * f->mh + k] = p;
+					break;
+				}
+		}
+		if (s->n == 0)
+			s->busy += t - s->since;
+		(void)mark(f, l);   /* out of memory: the next start marks again */
+	}
+	x->n = 0;
+	x->gen++;
+	x->next = f->free;
+	f->free = id;
+}
+
+int flow_pending(const flow_net *f)
+{
+	return f->ndirty != 0;
+}
+
+/* The heap of links (settle indices) by share rem/cnt, then link id. */
+static int hless(const flow_net *f, uint32_t a, uint32_t b)
+{
+	double sa = f->rem[a] / f->cnt[a], sb = f->rem[b] / f->cnt[b];
+	return sa < sb || (sa == sb && f->cl[a] < f->cl[b]);
+}
+
+static void hset(flow_net *f, uint32_t i, uint32_t k)
+{
+	f->heap[i] = k;
+	f->hpos[k] = i;
+}
+
+static void sift_down(flow_net *f, uint32_t i, uint32_t n)
+{
+	uint32_t k = f->heap[i];
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && hless(f, f->heap[c + 1], f->heap[c]))
+			c++;
+		if (!hless(f, f->heap[c], k))
+			break;
+		hset(f, i, f->heap[c]);
+		i = c;
+	}
+	hset(f, i, k);
+}
+
+static void sift_up(flow_net *f, uint32_t i)
+{
+	uint32_t k = f->heap[i];
+	while (i > 0 && hless(f, k, f->heap[(i - 1) / 2])) {
+		hset(f, i, f->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	hset(f, i, k);
+}
+
+/* Flow id is fixed at bytes/ns r: take r from each of its links. */
+static void take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
+{
+	const fl *x = &f->f[id];
+	for (uint32_t h = 0; h < x->n; h++) {
+		uint32_t k = f->lk[f->hl[(size_t)id * f->mh + h]].ix;
+		f->rem[k] -= r;
+		if (f->rem[k] < 0)
+			f->rem[k] = 0;
+		uint32_t i = f->hpos[k];
+		if (--f->cnt[k] == 0) {
+			/* Out of the heap: the last takes its place. */
+			uint32_t last = f->heap[--*nheap];
+			if (i < *nheap) {
+				hset(f, i, last);
+				sift_down(f, i, *nheap);
+				sift_up(f, f->hpos[last]);
+			}
+		} else {
+			sift_down(f, i, *nheap);
+			sift_up(f, f->hpos[k]);
+		}
+	}
+}
+
+/* Fix flow id at share of its full rate; a share that changed moves its
+ * end (a flow at full rate all along keeps its exact end). */
+static void fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
+                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	fl *x = &f->f[id];
+	x->fixed = f->epoch;
+	take(f, id, share * x->rate, nheap);
+	if (share == x->share)
+		return;
+	x->share = share;
+	x->end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
+	moved(ctx, id, x->end);
+}
+
+/* Flows by full rate, then id: the order progressive filling fixes them
+ * at their full rate. */
+typedef struct by_rate {
+	double rate;
+	uint32_t id;
+} by_rate;
+
+static int by_rate_cmp(const void *a, const void *b)
+{
+	const by_rate *x = a, *y = b;
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int flow_settle(flow_net *f, uint64_t t,
+                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	if (!f->ndirty)
+		return 0;
+	uint32_t ep = ++f->epoch;
+	if (ep == 0) {   /* wrapped: clear the old marks */
+		for (uint32_t l = 0; l < f->nl; l++)
+			f->lk[l].ep = 0;
+		for (size_t i = 0; i < f->nf; i++)
+			f->f[i].ep = f->f[i].fixed = 0;
+		ep = f->epoch = 1;
+	}
+	/* The part of the network reached from the marked links. */
+	size_t K = 0, F = 0;
+	for (size_t d = 0; d < f->ndirty; d++) {
+		uint32_t l = f->dirty[d];
+		f->lk[l].dirty = 0;
+		if (f->lk[l].ep == ep)
+			continue;
+		if (util_grow(&f->cl, &f->clcap, K + 1, sizeof *f->cl))
+			return -1;
+		f->lk[l].ep = ep;
+		f->cl[K++] = l;
+		for (size_t k = K - 1; k < K; k++) {
+			uint32_t lk_ = f->cl[k];
+			for (uint32_t j = 0; j < f->st[lk_].n; j++) {
+				uint32_t id = f->lk[lk_].a[j];
+				fl *x = &f->f[id];
+				if (x->ep == ep)
+					continue;
+				x->ep = ep;
+				if (util_grow(&f->cf, &f->cfcap, F + 1, sizeof *f->cf))
+					return -1;
+				f->cf[F++] = id;
+				for (uint32_t h = 0; h < x->n; h++) {
+					uint32_t l2 = f->hl[(size_t)id * f->mh + h];
+					if (f->lk[l2].ep == ep)
+						continue;
+					if (util_grow(&f->cl, &f->clcap, K + 1, sizeof *f->cl))
+						return -1;
+					f->lk[l2].ep = ep;
+					f->cl[K++] = l2;
+				}
+			}
+		}
+	}
+	f->ndirty = 0;
+	if (F > f->largest)
+		f->largest = F;
+	if (!F)
+		return 0;
+	if (K > f->kcap) {
+		size_t c = f->kcap ? f->kcap : 64;
+		while (c < K)
+			c *= 2;
+		uint32_t *h = realloc(f->heap, c * sizeof *h);
+		if (h)
+			f->heap = h;
+		uint32_t *p = realloc(f->hpos, c * sizeof *p);
+		if (p)
+			f->hpos = p;
+		uint32_t *n = realloc(f->cnt, c * sizeof *n);
+		if (n)
+			f->cnt = n;
+		double *r = realloc(f->rem, c * sizeof *r);
+		if (r)
+			f->rem = r;
+		if (!h || !p || !n || !r)
+			return -1;
+		f->kcap = c;
+	}
+	/* Progress of every flow of the part up to t, at its old share. */
+	for (size_t i = 0; i < F; i++)
+		advance(f, f->cf[i], t);
+	uint32_t nheap = 0;
+	for (size_t k = 0; k < K; k++) {
+		uint32_t l = f->cl[k];
+		f->lk[l].ix = (uint32_t)k;
+		f->rem[k] = f->cap[l];
+		f->cnt[k] = f->st[l].n;
+		if (f->cnt[k])
+			hset(f, nheap++, (uint32_t)k);
+	}
+	for (uint32_t i = nheap / 2; i-- > 0;)
+		sift_down(f, i, nheap);
+	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt))
+		return -1;
+	for (size_t i = 0; i < F; i++) {
+		f->srt[i].rate = f->f[f->cf[i]].rate;
+		f->srt[i].id = f->cf[i];
+	}
+	qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
+	size_t dp = 0, nfixed = 0;
+	while (nfixed < F) {
+		while (dp < F && f->f[f->srt[dp].id].fixed == ep)
+			dp++;
+		double s = nheap ? f->rem[f->heap[0]] / f->cnt[f->heap[0]] : HUGE_VAL;
+		if (dp < F && f->srt[dp].rate <= s) {
+			/* The lowest full rate is below every share: at full rate. */
+			fix(f, f->srt[dp].id, 1.0, t, &nheap, moved, ctx);
+			nfixed++;
+			continue;
+		}
+		/* The link of the lowest share: every unfixed flow on it at s. */
+		uint32_t l = f->cl[f->heap[0]];
+		for (uint32_t j = 0; j < f->st[l].n; j++) {
+			uint32_t id = f->lk[l].a[j];
+			if (f->f[id].fixed == ep)
+				continue;
+			fix(f, id, s / f->f[id].rate, t, &nheap, moved, ctx);
+			nfixed++;
+		}
+	}
+	return 0;
+}
+
+uint64_t flow_end(const flow_net *f, uint32_t id) { return f->f[id].end; }
+uint32_t flow_gen(const flow_net *f, uint32_t id) { return f->f[id].gen; }
+double flow_share(const flow_net *f, uint32_t id) { return f->f[id].share; }
+const flow_link_stat *flow_link(const flow_net *f, uint32_t l) { return &f->st[l]; }
+uint64_t flow_count(const flow_net *f) { return f->started; }
+uint64_t flow_largest_settle(const flow_net *f) { return f->largest; }

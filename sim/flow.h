@@ -1,0 +1,70 @@
+/* flow.h: flows over the directed links of a network, sharing every link
+ * max-min fairly (docs/semantics.md section 11): the bandwidth model of a
+ * simulation with a topology.  A flow has work (ns at its full rate) and a
+ * full rate (bytes/ns: no flow goes faster, whatever the links allow); its
+ * rate is its max-min fair share of the links of its route.  Starts and
+ * ends mark their links; flow_settle then recomputes the rates of the
+ * flows that share a link with a marked one, transitively (and of no
+ * other), and reports each flow whose end moved.  One flow_net belongs to
+ * one simulation; no allocation per flow once the pools have grown. */
+#ifndef SIM_FLOW_H
+#define SIM_FLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct flow_net flow_net;
+
+/* Per-link totals since flow_net_new. */
+typedef struct flow_link_stat {
+	double bytes;         /* bytes carried (every flow's share, integrated) */
+	uint64_t busy;        /* ns during which at least one flow crossed it */
+	uint32_t peak;        /* most flows at once */
+	uint32_t n;           /* flows now */
+	uint64_t since;       /* n > 0: time the current busy period began */
+} flow_link_stat;
+
+/* A network of nlinks links of cap[l] bytes/ns each (all > 0; copied), for
+ * routes of at most maxhops links.  NULL when out of memory. */
+flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops);
+void flow_net_free(flow_net *f);
+
+/* Start a flow at time t over links[0 .. n-1] (1 <= n <= maxhops; a link
+ * may not repeat) with work ns of work at full rate rate (bytes/ns, > 0),
+ * work >= 1.  Its rate and end are set by the next flow_settle.  Returns
+ * its id (ids of ended flows are reused), or UINT32_MAX when out of
+ * memory. */
+uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
+                    const uint32_t *links, unsigned n);
+
+/* End flow id at time t (its end, as last reported). */
+void flow_finish(flow_net *f, uint32_t id, uint64_t t);
+
+/* Marked links wait for flow_settle. */
+int flow_pending(const flow_net *f);
+
+/* Recompute at time t (no earlier than any start or finish since the last
+ * settle) the rates of the flows that share a link with a marked link,
+ * transitively, and call moved(ctx, id, end) for each of them whose end
+ * changed (every new flow), in increasing id order.  An end is
+ * t + round(remaining work / share of full rate), half up; a flow that ran
+ * at full rate since it started ends exactly work ns after its start.
+ * Returns 0, or -1 when out of memory. */
+int flow_settle(flow_net *f, uint64_t t,
+                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx);
+
+/* The end of flow id as last reported, its generation (it changes when
+ * the flow ends, so that an event for an earlier flow with the same id can
+ * be told apart), and its share of full rate (0 before its first settle). */
+uint64_t flow_end(const flow_net *f, uint32_t id);
+uint32_t flow_gen(const flow_net *f, uint32_t id);
+double flow_share(const flow_net *f, uint32_t id);
+
+/* The totals of link l (bytes and busy time up to the last settle). */
+const flow_link_stat *flow_link(const flow_net *f, uint32_t l);
+
+/* Flows started so far, and most flows in one settle's recomputation. */
+uint64_t flow_count(const flow_net *f);
+uint64_t flow_largest_settle(const flow_net *f);
+
+#endif

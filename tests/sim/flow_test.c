@@ -1,0 +1,135 @@
+/* flow_test.c: max-min fair flows (sim/flow.h) against hand-computed
+ * shares and end times. */
+#include "check.h"
+#include "flow.h"
+
+#include <stdlib.h>
+
+typedef struct ends {
+	uint64_t end[64];
+	int moved[64];
+} ends;
+
+static void moved(void *ctx, uint32_t id, uint64_t end)
+{
+	ends *e = ctx;
+	e->end[id] = end;
+	e->moved[id]++;
+}
+
+static void reset(ends *e)
+{
+	for (int i = 0; i < 64; i++)
+		e->moved[i] = 0;
+}
+
+/* One flow alone: exactly work ns; two on one link: each at half rate. */
+static void test_share(void)
+{
+	double cap[3] = { 1, 1, 1 };
+	flow_net *f = flow_net_new(3, cap, 4);
+	ends e = { 0 };
+	uint32_t r0[] = { 0, 1 }, r1[] = { 1, 2 };
+	uint32_t a = flow_start(f, 100, 1000, 1.0, r0, 2);
+	CHECK(flow_pending(f));
+	CHECK(flow_settle(f, 100, moved, &e) == 0);
+	CHECK_EQ_U64(e.end[a], 1100);
+	CHECK(flow_share(f, a) == 1.0);
+	/* A second flow shares link 1 from 300: a has 800 left at half rate. */
+	reset(&e);
+	uint32_t b = flow_start(f, 300, 1000, 1.0, r1, 2);
+	CHECK(flow_settle(f, 300, moved, &e) == 0);
+	CHECK_EQ_U64(e.end[a], 1900);
+	CHECK_EQ_U64(e.end[b], 2300);
+	CHECK(e.moved[a] == 1 && e.moved[b] == 1);
+	/* a ends at 1900; b has 1000 - 800 = 200 left, at full rate again. */
+	reset(&e);
+	flow_finish(f, a, 1900);
+	CHECK(flow_settle(f, 1900, moved, &e) == 0);
+	CHECK_EQ_U64(e.end[b], 2100);
+	flow_finish(f, b, 2100);
+	CHECK(flow_settle(f, 2100, moved, &e) == 0);
+	/* Link 1 carried both flows' bytes, busy 100..2100, two at once. */
+	const flow_link_stat *s = flow_link(f, 1);
+	CHECK(s->bytes > 1999.999 && s->bytes < 2000.001);
+	CHECK_EQ_U64(s->busy, 2000);
+	CHECK_EQ_U64(s->peak, 2);
+	CHECK_EQ_U64(flow_link(f, 0)->busy, 1800);
+	flow_net_free(f);
+}
+
+/* Max-min, not proportional: on links A (cap 1) and B (cap 3), flow x
+ * crosses A and B, y crosses A, z crosses B.  A is the bottleneck:
+ * x = y = 1/2; z takes the rest of B: 2.5, capped by its full rate 2. */
+static void test_maxmin(void)
+{
+	double cap[2] = { 1, 3 };
+	flow_net *f = flow_net_new(2, cap, 4);
+	ends e = { 0 };
+	uint32_t rx[] = { 0, 1 }, ry[] = { 0 }, rz[] = { 1 };
+	uint32_t x = flow_start(f, 0, 1000, 4.0, rx, 2);
+	uint32_t y = flow_start(f, 0, 1000, 4.0, ry, 1);
+	uint32_t z = flow_start(f, 0, 1000, 2.0, rz, 1);
+	CHECK(flow_settle(f, 0, moved, &e) == 0);
+	CHECK(flow_share(f, x) == 0.125);   /* 0.5 of 4 bytes/ns */
+	CHECK(flow_share(f, y) == 0.125);
+	CHECK(flow_share(f, z) == 1.0);
+	CHECK_EQ_U64(e.end[x], 8000);
+	CHECK_EQ_U64(e.end[z], 1000);
+	flow_net_free(f);
+}
+
+/* A start only recomputes the flows connected to it through links. */
+static void test_incremental(void)
+{
+	double cap[4] = { 1, 1, 1, 1 };
+	flow_net *f = flow_net_new(4, cap, 4);
+	ends e = { 0 };
+	uint32_t r0[] = { 0 }, r1[] = { 1, 2 }, r2[] = { 2 }, r3[] = { 3 };
+	uint32_t a = flow_start(f, 0, 500, 1.0, r0, 1);
+	uint32_t b = flow_start(f, 0, 500, 1.0, r1, 2);
+	CHECK(flow_settle(f, 0, moved, &e) == 0);
+	reset(&e);
+	uint32_t c = flow_start(f, 10, 500, 1.0, r2, 1);   /* shares link 2 with b */
+	uint32_t d = flow_start(f, 10, 500, 1.0, r3, 1);   /* alone */
+	CHECK(flow_settle(f, 10, moved, &e) == 0);
+	CHECK(e.moved[a] == 0);
+	CHECK(e.moved[b] == 1 && e.moved[c] == 1 && e.moved[d] == 1);
+	CHECK_EQ_U64(e.end[b], 10 + 2 * 490);
+	CHECK_EQ_U64(e.end[d], 510);
+	CHECK_EQ_U64(flow_largest_settle(f), 3);   /* b, c and d, not a */
+	CHECK_EQ_U64(flow_count(f), 4);
+	/* An ended flow's id comes back with another generation. */
+	uint32_t g = flow_gen(f, a);
+	flow_finish(f, a, 500);
+	CHECK(flow_gen(f, a) != g);
+	CHECK(flow_start(f, 500, 1, 1.0, r0, 1) == a);
+	flow_net_free(f);
+}
+
+/* n flows into one link (an incast) all end together at n * work. */
+static void test_incast(void)
+{
+	double cap[9];
+	for (int i = 0; i < 9; i++)
+		cap[i] = 1.0 / 6;   /* G = 6 ns per byte */
+	flow_net *f = flow_net_new(9, cap, 2);
+	ends e = { 0 };
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t r[] = { i, 8 };
+		flow_start(f, 0, 6000, 1.0 / 6, r, 2);
+	}
+	CHECK(flow_settle(f, 0, moved, &e) == 0);
+	for (uint32_t i = 0; i < 8; i++)
+		CHECK_EQ_U64(e.end[i], 48000);
+	flow_net_free(f);
+}
+
+int main(void)
+{
+	test_share();
+	test_maxmin();
+	test_incremental();
+	test_incast();
+	return check_done();
+}
