@@ -38,16 +38,24 @@ __extension__ typedef unsigned __int128 sim_u128;
 
 /* A message's bytes in flight as a flow (section 11): the message (send op
  * of rank; rank UINT32_MAX: the flow has ended), the receive it completes
- * (NIL: none yet, the message waits in the UQ), the earliest time that
- * receive completes, the receive's o (it completes o after the last byte),
- * and the seq of the flow's end event (the message's). */
+ * (NIL: none yet, the message waits in the UQ), the seq of the flow's end
+ * event (the message's), the earliest time the receive completes, and the
+ * message's o and sG: a receive matched at the handling completes o after
+ * the flow's end e at the earliest, one that took the message from the UQ
+ * (uq) at e - sG. */
 typedef struct sim_flow {
 	uint32_t rank, op, recv, seq;
-	uint64_t done_min, o;
+	uint64_t done_min, o, sG;
+	int uq;
 } sim_flow;
 /* The dependency-table key of a message in a UQ whose flow is on (cnt 1,
- * who: the flow) or has ended (cnt 0, maxt: when a receive may complete). */
+ * who: the flow) or has ended (cnt 0, maxt: e - sG). */
 #define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
+/* The key of an op (global index) that requires a receive completed late
+ * by a flow: cnt such flows still on, maxt the latest completion known,
+ * who its event's node in the wnp pool while it waits for them (QNIL:
+ * none).  The op does not start before maxt, nor while cnt > 0. */
+#define HOLD_KEY(gop) (1ull << 61 | (gop))
 
 /* A posted recv in an RQ: op is the recv's index in its rank (its source
  * and tag are read from the op).  next links the list (QNIL ends it). */
@@ -298,6 +306,7 @@ struct sim {
 	sim_flow *fr;
 	size_t nfr, fr_cap;
 	uint64_t *fin;
+	uint64_t nhold;       /* HOLD_KEY entries in dt */
 	int hoplat;
 	uint32_t cur_seq;     /* seq of the event being processed */
 	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G */
@@ -1212,7 +1221,7 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 	}
 	if (id >= m->nfr)
 		m->nfr = (size_t)id + 1;
-	sim_flow w = { r, j, NIL, m->cur_seq, x->cpu, x->o };
+	sim_flow w = { r, j, NIL, m->cur_seq, x->cpu, x->o, x->sG, 0 };
 	m->fr[id] = w;
 	return id;
 }
@@ -1227,19 +1236,98 @@ static void flow_moved(void *ctx, uint32_t id, uint64_t end)
 		m->fail = 1;
 }
 
-/* A receive of rank r (op i, ops) completed by a flow at done. */
-static void flow_recv_done(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t done)
+/* The ops that require receive i of rank r wait for a flow: one more flow
+ * on (on), or a completion at c (!on). */
+static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
 {
-	mark_done(m, r, i);
-	satisfy_edges(m, r, ops, i, done, 0);
-	if (m->fin[r] < done)
-		m->fin[r] = done;
+	const sim_rank *k = rank_of(m, r);
+	const goal_op *ops = rank_ops(m, r);
+	const goal_edge *e = rank_edges(m, r);
+	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	for (uint32_t j = b; j < end; j++) {
+		if (e[j] & GOAL_EDGE_IREQ)
+			continue;
+		uint64_t n0 = m->dt_n;
+		sim_dep *h = dt_get(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(e[j]))));
+		if (!h)
+			return;
+		if (m->dt_n != n0) {   /* a new entry */
+			h->who = 0;
+			m->nhold++;
+		}
+		if (on)
+			h->cnt++;
+		else if (h->maxt < c)
+			h->maxt = c;
+	}
+	if (!on && m->fin[r] < c)
+		m->fin[r] = c;
+}
+
+/* A flow that held the ops requiring receive i of rank r has ended, and
+ * the receive completes at c: those that wait for no other flow go on. */
+static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
+{
+	const sim_rank *k = rank_of(m, r);
+	const goal_op *ops = rank_ops(m, r);
+	const goal_edge *e = rank_edges(m, r);
+	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	if (m->fin[r] < c)
+		m->fin[r] = c;
+	for (uint32_t j = b; j < end; j++) {
+		if (e[j] & GOAL_EDGE_IREQ)
+			continue;
+		sim_dep *h = dt_find(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(e[j]))));
+		if (!h)
+			continue;
+		h->cnt--;
+		if (h->maxt < c)
+			h->maxt = c;
+		if (h->cnt == 0 && h->who != 0) {
+			evq_node x = WN(m, h->who)->x;
+			WN(m, h->who)->x.op = EV_WAKE;
+			pool_put(&m->wnp, h->who);
+			h->who = 0;
+			x.time = h->maxt > m->now ? h->maxt : m->now;
+			m->pushes++;
+			if (evq_push(&m->q, x))
+				m->fail = 1;
+		}
+	}
+}
+
+/* Op i of rank r, its event at (t, cur_seq), requires a receive that a
+ * flow completes late: it waits (1), else it may start (0). */
+static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
+{
+	sim_dep *h = dt_find(m, HOLD_KEY(gop_of(m, r, i)));
+	if (!h)
+		return 0;
+	evq_node x = { t, m->cur_seq, r, i, who };
+	if (h->cnt) {   /* until the flows end */
+		uint32_t n = pool_take(m, &m->wnp);
+		if (n == QNIL)
+			return 1;
+		WN(m, n)->x = x;
+		h->who = n;
+		return 1;
+	}
+	if (h->maxt > t) {
+		x.time = h->maxt;
+		m->pushes++;
+		if (evq_push(&m->q, x))
+			m->fail = 1;
+		return 1;
+	}
+	dt_delete(m, (uint64_t)(h - m->dt));
+	m->nhold--;
+	return 0;
 }
 
 /* The end event of flow id (generation gen) at t: nothing if the flow has
- * moved its end since; else the flow ends, and its receive completes o
- * later (no earlier than done_min), or, with none yet, the message in the
- * UQ keeps that time for the receive that takes it. */
+ * moved its end since; else the flow ends, and its receive completes (no
+ * earlier than done_min), or, with none yet, the message in the UQ keeps
+ * t - sG for the receive that takes it. */
 static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 {
 	if (flow_gen(m->fl, id) != gen || flow_end(m->fl, id) != t)
@@ -1248,18 +1336,17 @@ static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 	sim_flow w = m->fr[id];
 	flow_finish(m->fl, id, t);
 	m->fr[id].rank = UINT32_MAX;
-	uint64_t ready = tadd(m, t, w.o, w.rank, w.op);
+	uint64_t lag = t > w.sG ? t - w.sG : 0;   /* t - sG: the flow's lateness + its start */
 	if (w.recv == NIL) {
 		sim_dep *d = dt_get(m, FLOW_KEY(w.rank, w.op));
 		if (d) {
 			d->cnt = 0;
-			d->maxt = ready;
+			d->maxt = lag;
 		}
 		return;
 	}
-	uint32_t q = rank_ops(m, w.rank)[w.op].peer;
-	flow_recv_done(m, q, rank_ops(m, q), w.recv, ready > w.done_min ? ready : w.done_min);
-	flush_released(m);
+	uint64_t c = w.uq ? lag : tadd(m, t, w.o, w.rank, w.op);
+	unhold_edges(m, rank_ops(m, w.rank)[w.op].peer, w.recv, c > w.done_min ? c : w.done_min);
 }
 
 /* ---- Events ------------------------------------------------------------- */
@@ -1324,10 +1411,9 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	}
 	if (sop->size > m->S)
 		rendezvous_done(m, r, sops, j, start, t, CPW(CPW_MATCH_H, g));
-	if (fid != NIL) {   /* the receive completes when the flow ends */
+	if (fid != NIL) {   /* what requires the receive waits for the flow */
 		m->fr[fid].recv = recv;
-		flush_released(m);
-		return 0;
+		hold_edges(m, q, recv, 1, 0);
 	}
 	mark_done(m, q, recv);
 	if (m->cpr)
@@ -1440,18 +1526,19 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			rendezvous_done(m, q, sops, j, start, t, CPW(CPW_MATCH_R, i));
 		sim_dep *d = m->fl ? dt_find(m, FLOW_KEY(q, j)) : NULL;
 		if (d) {
-			/* Its flow is on (the flow completes the receive), or ended
-			 * and the receive completes o after it at the earliest. */
-			uint64_t ready = d->maxt;
+			/* Its flow is on (its end completes the receive), or has
+			 * ended e - sG (its start plus its lateness) ago. */
+			uint64_t lag = d->maxt;
 			uint32_t fid = d->who, on = d->cnt;
 			dt_delete(m, (uint64_t)(d - m->dt));
 			if (on) {
 				m->fr[fid].recv = i;
 				m->fr[fid].done_min = t;
-			} else {
-				flow_recv_done(m, r, ops, i, ready > t ? ready : t);
+				m->fr[fid].uq = 1;
+				hold_edges(m, r, i, 1, 0);
+			} else if (lag > t) {
+				hold_edges(m, r, i, 0, lag);
 			}
-			break;
 		}
 		mark_done(m, r, i);
 		if (m->cpr)
@@ -1475,6 +1562,8 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
 	m->now = t;
 	if (w & EV_MSG)
 		return on_message(m, t, r, w & ~EV_MSG);
+	if (m->nhold && held(m, t, r, w, who))
+		return 0;
 	return on_op(m, t, r, w, who);
 }
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Networks (docs/semantics.md section 11, docs/network.md): closed forms of
+# loggopsim --topology against hand calculations, equality with plain
+# LogGOPS where no link is shared, and bad topologies and mappings.
+# Prints "ok - ..." / "not ok - ..." lines.
+set -u
+B=$(cd "${1:-build}" && pwd)
+SIM=$B/bin/loggopsim
+SG=$B/bin/schedgen
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - net $1"; }
+fail() { echo "not ok - net $1"; [ -s "$tmp/diff" ] && sed 's/^/    /' "$tmp/diff" | head -20; }
+want() { # NAME EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then ok "$1"; else echo "got '$3', want '$2'" >"$tmp/diff"; fail "$1"; fi
+}
+# The run's time: the "Maximum finishing time" of loggopsim's output.
+T() { "$SIM" -q -b "$@" 2>"$tmp/err" | sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p'; }
+
+# Every rank r in "PAIRS" ("src:dst ...") sends s bytes to dst, every
+# receiver has its receive posted: a GOAL file with P ranks.
+pairs_goal() { # P SIZE PAIRS
+	local P=$1 s=$2 r
+	echo "num_ranks $P"
+	for ((r = 0; r < P; r++)); do
+		echo "rank $r {"
+		for pr in $3; do
+			[ "${pr%%:*}" = "$r" ] && echo "send ${s}b to ${pr##*:} tag 1"
+			[ "${pr##*:}" = "$r" ] && echo "recv ${s}b from ${pr%%:*} tag 1"
+		done
+		echo "}"
+	done
+}
+
+# L=1000 o=100 g=50 G=2, 1001 bytes: sG = 2000; alone, a message takes
+# 2o + L + sG = 3200.
+P="-L 1000 -o 100 -g 50 -G 2"
+
+# Incast into one host: n ranks on host 0 each receive 1001 bytes from a
+# rank on a host of its own, all at once: the n flows share host 0's
+# down-link, each at 1/n of its rate: 2o + L + n sG.
+for n in 1 2 4; do
+	pairs=""
+	: >"$tmp/map"
+	for ((i = 0; i < n; i++)); do pairs+="$((n + i)):$i "; echo 0 >>"$tmp/map"; done
+	for ((i = 0; i < n; i++)); do echo $((i + 1)) >>"$tmp/map"; done
+	pairs_goal $((2 * n)) 1001 "$pairs" >"$tmp/incast.goal"
+	want "incast of $n into one host: 2o + L + n sG" $((1200 + n * 2000)) \
+		"$(T $P --topology fattree:k=8,levels=1 --mapping "$tmp/map" "$tmp/incast.goal")"
+done
+
+# A permutation across the top of a fat tree (rank r to r + 8 of 16):
+# no slowdown on the full tree, half the rate with taper 2 (each leaf
+# switch's four flows share its two up-links): 2o + L + 2 sG.
+pairs=""
+for ((r = 0; r < 16; r++)); do pairs+="$r:$(((r + 8) % 16)) "; done
+pairs_goal 16 1001 "$pairs" >"$tmp/perm.goal"
+want "permutation, full fat tree: no slowdown" 3200 "$(T $P --topology fattree:k=4,levels=2 "$tmp/perm.goal")"
+want "permutation, taper 2: each flow at half rate" 5200 \
+	"$(T $P --topology fattree:k=4,levels=2,taper=2 "$tmp/perm.goal")"
+want "permutation, taper 4: a quarter" 9200 \
+	"$(T $P --topology fattree:k=4,levels=2,taper=4 "$tmp/perm.goal")"
+# Two ranks per host (8 hosts, linear): the two flows of a host share its
+# links all the way.
+want "permutation, full fat tree with 2 ranks per host" 5200 \
+	"$(T $P --topology fattree:k=2,levels=3 --mapping linear "$tmp/perm.goal")"
+
+# A ring on a 4x4 torus (rank r to r + 1, one rank per router): dimension
+# order uses no link twice; the longest route (3 to 4: +x, then +y) crosses
+# 3 routers: 2o + L + 3 lat + sG.
+pairs=""
+for ((r = 0; r < 16; r++)); do pairs+="$r:$(((r + 1) % 16)) "; done
+pairs_goal 16 1001 "$pairs" >"$tmp/ring.goal"
+want "ring on a torus: no slowdown" 3200 "$(T $P --topology torus:4x4 "$tmp/ring.goal")"
+want "ring on a torus, 10 ns per router" 3230 "$(T $P --topology torus:4x4,lat=10 "$tmp/ring.goal")"
+# Half the link bandwidth: every flow at half its rate.
+want "ring on a torus, links at 0.25 bytes/ns" 5200 \
+	"$(T $P --topology torus:4x4,bw=0.25,hostbw=0.25 "$tmp/ring.goal")"
+
+# Every pattern of schedgen on a full fat tree, one rank per host: the
+# same output as without the topology, unless some link carried two flows
+# at once (the patterns that do are listed: their routes meet).
+shared=" bcast_binary barrier_tree "
+for p in $("$SG" --list | awk '/^[a-z]/ {print $1}'); do
+	"$SG" "$p" -s 64 -d 1024 -o "$tmp/p.goal" >/dev/null 2>&1 || { fail "schedgen $p"; continue; }
+	"$SIM" -q "$tmp/p.goal" >"$tmp/plain" 2>&1
+	"$SIM" -q --topology fattree:k=4,levels=3 "$tmp/p.goal" >"$tmp/net" 2>&1
+	peak=$(sed -n 's/^Network .* flows, at most \([0-9]*\) on one link.*/\1/p' "$tmp/net")
+	grep -v '^Network\|^  link' "$tmp/net" >"$tmp/net2"
+	if [ "${shared#* $p }" = "$shared" ]; then
+		diff "$tmp/plain" "$tmp/net2" >"$tmp/diff"
+		if [ "$peak" = 1 ] && [ ! -s "$tmp/diff" ]; then ok "$p on a full fat tree: as without it"
+		else echo "at most $peak flows on a link" >>"$tmp/diff"; fail "$p on a full fat tree: as without it"; fi
+	elif [ "${peak:-0}" -ge 2 ] && ! cmp -s "$tmp/plain" "$tmp/net2"; then
+		ok "$p on a full fat tree: slower where flows share a link"
+	else
+		echo "at most $peak flows on a link" >"$tmp/diff"; fail "$p on a full fat tree: slower where flows share a link"
+	fi
+done
+
+# Determinism: the same run twice, byte for byte (random mapping, seed).
+"$SIM" -q --topology fattree:k=4,levels=2,taper=2 --mapping random --seed 7 "$tmp/perm.goal" >"$tmp/a" 2>&1
+"$SIM" -q --topology fattree:k=4,levels=2,taper=2 --mapping random --seed 7 "$tmp/perm.goal" >"$tmp/b" 2>&1
+if cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then ok "same seed, same output"; else fail "same seed, same output"; fi
+
+# Bad input: flags exit 2, files exit 1, with the message.
+err_case() { # NAME STATUS MESSAGE ARGS...
+	local name=$1 st=$2 msg=$3
+	shift 3
+	"$SIM" -q "$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq "$st" ] && grep -qF -- "$msg" "$tmp/err"; then ok "$name"
+	else { echo "exit $rc"; cat "$tmp/err"; } >"$tmp/diff"; fail "$name"; fi
+}
+err_case "unknown topology: exit 2" 2 "loggopsim: error: --topology: unknown kind 'mesh'" \
+	--topology mesh:4 "$tmp/perm.goal"
+err_case "more ranks than hosts: exit 2" 2 "--mapping: 16 ranks on 4 hosts" \
+	--topology fattree:k=4,levels=1 "$tmp/perm.goal"
+err_case "--mapping without --topology: exit 2" 2 "--mapping needs --topology" --mapping linear "$tmp/perm.goal"
+err_case "--topology with --critical-path: exit 2" 2 "--topology cannot be combined" \
+	--topology torus:4x4 --critical-path "$tmp/cp" "$tmp/perm.goal"
+printf '0\n1\n' >"$tmp/short.map"
+err_case "a mapping file that misses ranks: exit 1" 1 "$tmp/short.map" \
+	--topology torus:4x4 --mapping "$tmp/short.map" "$tmp/perm.goal"
+printf '0\n99\n' >"$tmp/bad.map"
+err_case "a host out of range: exit 1" 1 "$tmp/bad.map:2:1: error:" \
+	--topology torus:4x4 --mapping "$tmp/bad.map" "$tmp/perm.goal"
