@@ -8,7 +8,7 @@
  * progressive filling: repeatedly, the smallest of the lowest full rate
  * among unfixed flows and the lowest fair share rem/cnt among links fixes
  * that flow at its full rate, or every unfixed flow of that link at the
- * share.  Shares only grow as flows are fixed (a flow fixed at s takes s
+ * share (a flow alone in its part: at once).  Shares only grow as flows are fixed (a flow fixed at s takes s
  * from links whose share was >= s), so the heap of links by share only
  * sifts down.  Cost: O((K + F * H) log K) for K links and F flows of H
  * links in the part. */
@@ -317,58 +317,67 @@ static int by_rate_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int flow_settle(flow_net *f, uint64_t t,
-                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+/* Collect the component of link l (not reached in this epoch) into
+ * cl[0 .. *K-1] and cf[0 .. *F-1]: 0, or -1 when out of memory. */
+static int component(flow_net *f, uint32_t l, size_t *K, size_t *F)
 {
-	if (!f->ndirty)
-		return 0;
-	uint32_t ep = ++f->epoch;
-	if (ep == 0) {   /* wrapped: clear the old marks */
-		for (uint32_t l = 0; l < f->nl; l++)
-			f->lk[l].ep = 0;
-		for (size_t i = 0; i < f->nf; i++)
-			f->f[i].ep = f->f[i].fixed = 0;
-		ep = f->epoch = 1;
-	}
-	/* The part of the network reached from the marked links. */
-	size_t K = 0, F = 0;
-	for (size_t d = 0; d < f->ndirty; d++) {
-		uint32_t l = f->dirty[d];
-		f->lk[l].dirty = 0;
-		if (f->lk[l].ep == ep)
-			continue;
-		if (util_grow(&f->cl, &f->clcap, K + 1, sizeof *f->cl))
-			return -1;
-		f->lk[l].ep = ep;
-		f->cl[K++] = l;
-		for (size_t k = K - 1; k < K; k++) {
-			uint32_t lk_ = f->cl[k];
-			for (uint32_t j = 0; j < f->st[lk_].n; j++) {
-				uint32_t id = f->lk[lk_].a[j];
-				fl *x = &f->f[id];
-				if (x->ep == ep)
+	uint32_t ep = f->epoch;
+	size_t nk = 0, nf = 0;
+	if (util_grow(&f->cl, &f->clcap, 1, sizeof *f->cl))
+		return -1;
+	f->lk[l].ep = ep;
+	f->cl[nk++] = l;
+	for (size_t k = 0; k < nk; k++) {
+		uint32_t lk_ = f->cl[k];
+		for (uint32_t j = 0; j < f->st[lk_].n; j++) {
+			uint32_t id = f->lk[lk_].a[j];
+			fl *x = &f->f[id];
+			if (x->ep == ep)
+				continue;
+			x->ep = ep;
+			if (util_grow(&f->cf, &f->cfcap, nf + 1, sizeof *f->cf))
+				return -1;
+			f->cf[nf++] = id;
+			for (uint32_t h = 0; h < x->n; h++) {
+				uint32_t l2 = f->hl[(size_t)id * f->mh + h];
+				if (f->lk[l2].ep == ep)
 					continue;
-				x->ep = ep;
-				if (util_grow(&f->cf, &f->cfcap, F + 1, sizeof *f->cf))
+				if (util_grow(&f->cl, &f->clcap, nk + 1, sizeof *f->cl))
 					return -1;
-				f->cf[F++] = id;
-				for (uint32_t h = 0; h < x->n; h++) {
-					uint32_t l2 = f->hl[(size_t)id * f->mh + h];
-					if (f->lk[l2].ep == ep)
-						continue;
-					if (util_grow(&f->cl, &f->clcap, K + 1, sizeof *f->cl))
-						return -1;
-					f->lk[l2].ep = ep;
-					f->cl[K++] = l2;
-				}
+				f->lk[l2].ep = ep;
+				f->cl[nk++] = l2;
 			}
 		}
 	}
-	f->ndirty = 0;
-	if (F > f->largest)
-		f->largest = F;
-	if (!F)
+	*K = nk;
+	*F = nf;
+	return 0;
+}
+
+/* New shares for the component in cl[0 .. K-1], cf[0 .. F-1], F >= 1. */
+static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
+                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	/* Progress of every flow up to t, at its old share. */
+	for (size_t i = 0; i < F; i++)
+		advance(f, f->cf[i], t);
+	if (F == 1) {   /* alone: its full rate, or its slowest link's */
+		uint32_t id = f->cf[0];
+		fl *x = &f->f[id];
+		double share = 1.0;
+		for (uint32_t h = 0; h < x->n; h++) {
+			double c = f->cap[f->hl[(size_t)id * f->mh + h]];
+			if (c < x->rate && c / x->rate < share)
+				share = c / x->rate;
+		}
+		x->fixed = f->epoch;
+		if (share != x->share) {
+			x->share = share;
+			x->end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
+			moved(ctx, id, x->end);
+		}
 		return 0;
+	}
 	if (K > f->kcap) {
 		size_t c = f->kcap ? f->kcap : 64;
 		while (c < K)
@@ -389,9 +398,6 @@ int flow_settle(flow_net *f, uint64_t t,
 			return -1;
 		f->kcap = c;
 	}
-	/* Progress of every flow of the part up to t, at its old share. */
-	for (size_t i = 0; i < F; i++)
-		advance(f, f->cf[i], t);
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		uint32_t l = f->cl[k];
@@ -405,12 +411,16 @@ int flow_settle(flow_net *f, uint64_t t,
 		sift_down(f, i, nheap);
 	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt))
 		return -1;
+	int same = 1;
 	for (size_t i = 0; i < F; i++) {
 		f->srt[i].rate = f->f[f->cf[i]].rate;
 		f->srt[i].id = f->cf[i];
+		same &= f->srt[i].rate == f->srt[0].rate;
 	}
-	qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
+	if (!same)
+		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
 	size_t dp = 0, nfixed = 0;
+	uint32_t ep = f->epoch;
 	while (nfixed < F) {
 		while (dp < F && f->f[f->srt[dp].id].fixed == ep)
 			dp++;
@@ -432,6 +442,38 @@ int flow_settle(flow_net *f, uint64_t t,
 		}
 	}
 	return 0;
+}
+
+int flow_settle(flow_net *f, uint64_t t,
+                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	if (!f->ndirty)
+		return 0;
+	uint32_t ep = ++f->epoch;
+	if (ep == 0) {   /* wrapped: clear the old marks */
+		for (uint32_t l = 0; l < f->nl; l++)
+			f->lk[l].ep = 0;
+		for (size_t i = 0; i < f->nf; i++)
+			f->f[i].ep = f->f[i].fixed = 0;
+		f->epoch = 1;
+	}
+	/* Each connected part of the network reached from a marked link. */
+	int rc = 0;
+	for (size_t d = 0; d < f->ndirty; d++) {
+		uint32_t l = f->dirty[d];
+		f->lk[l].dirty = 0;
+		size_t K, F;
+		if (rc || f->lk[l].ep == f->epoch)
+			continue;
+		if (component(f, l, &K, &F) || (F && solve(f, K, F, t, moved, ctx))) {
+			rc = -1;
+			continue;
+		}
+		if (F > f->largest)
+			f->largest = F;
+	}
+	f->ndirty = 0;
+	return rc;
 }
 
 uint64_t flow_end(const flow_net *f, uint32_t id) { return f->f[id].end; }

@@ -63,7 +63,8 @@ double flow_share(const flow_net *f, uint32_t id);
 /* The totals of link l (bytes and busy time up to the last settle). */
 const flow_link_stat *flow_link(const flow_net *f, uint32_t l);
 
-/* Flows started so far, and most flows in one settle's recomputation. */
+/* Flows started so far, and the most flows one recomputation connected
+ * (one part of the network). */
 uint64_t flow_count(const flow_net *f);
 uint64_t flow_largest_settle(const flow_net *f);
 
