@@ -1,7 +1,7 @@
 # sim: the LogGOPS simulation core (event queue, engine) and the
 # loggopsim tool.
 
-SIM_SRCS := sim/evq.c sim/sim.c sim/noise.c
+SIM_SRCS := sim/evq.c sim/sim.c sim/noise.c sim/topo.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 
@@ -21,7 +21,7 @@ $(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
-SIM_TESTS := evq core
+SIM_TESTS := evq core topo
 TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
 OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
 
