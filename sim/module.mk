@@ -21,7 +21,7 @@ $(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # Unit tests: tests/sim/NAME_test.c -> $(B)/tests/sim_NAME_test
-SIM_TESTS := evq core flow
+SIM_TESTS := evq core flow topo
 TEST_PROGS += $(SIM_TESTS:%=$(B)/tests/sim_%_test)
 OBJS += $(SIM_TESTS:%=$(B)/obj/tests/sim/%_test.o) $(B)/obj/tests/sim/simgen.o
 
@@ -42,7 +42,8 @@ OBJS += $(B)/obj/tests/sim/sweep_test.o
 $(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
-# libFuzzer targets (make fuzz builds them with SAN=fuzz): sweeps, noise.
+# libFuzzer targets (make fuzz builds them with SAN=fuzz): sweeps, noise,
+# topologies and mappings.
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_noise.o
 $(B)/obj/tests/fuzz/fuzz_noise.o: ALL_CFLAGS += -I sim -I timeline
@@ -52,4 +53,8 @@ OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
 $(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += -I sim -I timeline
 $(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
+OBJS += $(B)/obj/tests/fuzz/fuzz_topo.o
+$(B)/obj/tests/fuzz/fuzz_topo.o: ALL_CFLAGS += -I sim
+$(B)/fuzz_topo: $(B)/obj/tests/fuzz/fuzz_topo.o $(SIM_LIB) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif

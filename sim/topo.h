@@ -11,6 +11,10 @@
 
 typedef struct topo topo;
 
+/* Links are directed and numbered 0 .. topo_links()-1: link h (h < hosts)
+ * is host h's up-link, link hosts + h its down-link, then come the links
+ * between switches or routers (docs/network.md). */
+
 /* Most links on one route (host up-link and down-link included). */
 #define TOPO_MAX_HOPS 64
 
@@ -22,8 +26,10 @@ typedef struct topo topo;
  * switches), ",hostbw=B" (of the links between a host and its switch) and
  * ",lat=NS" (latency per switch crossed); a bandwidth left out is 0,
  * which means the run's default (1/G).  Returns NULL with
- * "--topology: ..." in err (a key it does not know, a missing or repeated
- * key, a value out of range, more than 2^31 hosts or links). */
+ * "--topology: ..." in err (an unknown kind, a key it does not know, a
+ * missing or repeated key, a value that is not a number or out of range,
+ * a taper that does not divide k, more than 2^31 hosts or links, a torus
+ * with routes of more than TOPO_MAX_HOPS links). */
 topo *topo_parse(const char *spec, char *err, size_t errlen);
 
 void topo_free(topo *t);
@@ -31,35 +37,43 @@ void topo_free(topo *t);
 uint32_t topo_hosts(const topo *t);
 uint32_t topo_links(const topo *t);
 
-/* The route from host a to host b (a != b): the links crossed, in order,
- * into out[0 .. n-1]; returns n (1..TOPO_MAX_HOPS).  The first is a's
- * up-link, the last b's down-link.  Deterministic routing: d-mod-k on fat
+/* The route from host a to host b (both below topo_hosts()): the links
+ * crossed, in order, into out[0 .. n-1]; returns n (2..TOPO_MAX_HOPS), or 0
+ * when a == b (no link).  The first is a's up-link (link a), the last b's
+ * down-link (link hosts + b).  Deterministic routing: d-mod-k on fat
  * trees, dimension order on tori (the shorter way round, + on a tie),
- * minimal on dragonflies (local, global, local). */
+ * minimal on dragonflies (local, global, local).  O(n). */
 unsigned topo_route(const topo *t, uint32_t a, uint32_t b, uint32_t *out);
 
-/* Bandwidth of link l in bytes/ns (0: the run's default). */
+/* Bandwidth of link l in bytes/ns (0: the run's default): hostbw for the
+ * hosts' links (l < 2 * hosts), bw for the others. */
 double topo_link_bw(const topo *t, uint32_t l);
 
-/* Latency of a route of n links, in ns, beyond L: (n - 1) * lat. */
+/* Latency of a route of n links, in ns, beyond L: (n - 1) * lat (0 when n
+ * is 0). */
 uint64_t topo_route_lat(const topo *t, unsigned n);
 
 /* The name of link l for reports, e.g. "host 5 up", "switch 1.3 up 2",
- * "router 2.1 global 0" (docs/network.md). */
+ * "router 3,4 +x", "router 2.1 local 3", "router 2.1 global 0"
+ * (docs/network.md); "no link L" for l >= topo_links(). */
 void topo_link_name(const topo *t, uint32_t l, char *buf, size_t n);
 
-/* The canonical spec (every key, defaults filled in) for reports. */
+/* The canonical spec for reports: the kind's keys in a fixed order,
+ * defaults filled in, then bw, hostbw and lat when not 0; it parses back
+ * to the same topology. */
 void topo_spec(const topo *t, char *buf, size_t n);
 
 /* Place P ranks on the hosts (docs/network.md, "Mapping") into host[0..P-1]:
  *   NULL          rank r on host r (an error when P > hosts)
  *   "linear"      ceil(P / hosts) ranks per host, in rank order
  *   "roundrobin"  rank r on host r mod hosts
- *   "random"      the linear placement shuffled by seed
+ *   "random"      the linear placement shuffled by seed (splitmix64,
+ *                 Fisher-Yates: the same seed, the same placement)
  *   any other     a file: one host number per line, line i for rank i
  *                 ('#' comments and blank lines skipped)
- * Returns 0, or -1 with "FILE:LINE:COL: error: ..." (for a file) or
- * "--mapping: ..." in err, and *exit_code 1 (file) or 2 (flag). */
+ * Returns 0 (*exit_code 0), or -1 with "FILE:LINE:COL: error: ...",
+ * "FILE: error: ..." (for a file) or "--mapping: ..." in err, and
+ * *exit_code 1 (file) or 2 (flag). */
 int topo_map(const topo *t, uint64_t P, const char *mapping, uint64_t seed,
              uint32_t *host, int *exit_code, char *err, size_t errlen);
 

@@ -7,7 +7,8 @@
 # tests/trace2goal/mkdumpi.py writes, for the timeline reader with the timelines of
 # tests/viz/data and tests/sim/cases, for the critical path file with the
 # one of tests/viz/data, for sweeps with the files and
-# compact forms of docs/sweep.md, and for noise traces and --noise specs.
+# compact forms of docs/sweep.md, for noise traces and --noise specs, and
+# for topology specs followed by a mapping file.
 # Exit status non-zero if a target finds a crash, a leak, a timeout (10 s)
 # or more than 2 GB of memory (the reproducer is left in build/fuzz/).
 set -eu
@@ -65,7 +66,13 @@ cp tests/sim/cases/noise.noise tests/sim/cases/wrap.noise $F/corpus-noise/
 printf '%s\n' '# period: 1000' '0.5 10.5' '990 10' '5 3' >$F/corpus-noise/frac
 printf '%s' 'periodic:1000,25000' >$F/corpus-noise/periodic
 printf '%s' 'poisson:100000,exp:2000' >$F/corpus-noise/poisson
-for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise; do
+mkdir -p $F/corpus-topo
+printf '%s\n' 'fattree:k=4,levels=3,taper=2,bw=12.5,hostbw=25,lat=100' '# rank 0' '3' '2 # two' \
+	'1' '0' >$F/corpus-topo/fattree
+printf '%s\n' 'torus:8x8x2,p=2' '0' '127' '5' >$F/corpus-topo/torus
+printf '%s\n' 'dragonfly:a=4,p=2,h=2,groups=5' '1' '' '39' >$F/corpus-topo/dragonfly
+printf '%s' 'fattree:k=2,levels=31' >$F/corpus-topo/big
+for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
 	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \
