@@ -33,6 +33,19 @@ typedef struct fl {
 	uint32_t next;
 } fl;
 
+/* A flow's place on one of its links: the link, and the flow's index in
+ * the link's array. */
+typedef struct hop {
+	uint32_t link, pos;
+} hop;
+
+/* A link of the part being solved: capacity left, unfixed flows, place
+ * in the heap. */
+typedef struct part_link {
+	double rem;
+	uint32_t cnt, hpos;
+} part_link;
+
 typedef struct lk {
 	uint32_t *a;          /* flow ids */
 	uint32_t cap;
@@ -50,17 +63,23 @@ struct flow_net {
 	fl *f;
 	size_t nf, fcap;
 	uint32_t free;        /* free ids, linked by next (UINT32_MAX: none) */
-	uint32_t *hl, *hp;    /* flow id * mh + hop: link, place in its array */
+	hop *hop;             /* flow id * mh + h: its h-th link */
 	uint32_t *dirty;      /* marked links */
 	size_t ndirty, dcap;
 	uint32_t epoch;
 	/* settle scratch */
-	uint32_t *cl, *cf, *heap, *hpos, *cnt;
-	double *rem;
+	uint32_t *cl, *cf, *heap;
+	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
-	size_t clcap, cfcap, kcap, srtcap;
+	size_t clcap, cfcap, heapcap, plcap, srtcap;
 	uint64_t started, largest;
 };
+
+/* The links of flow id. */
+static inline hop *hops(const flow_net *f, uint32_t id)
+{
+	return &f->hop[(size_t)id * f->mh];
+}
 
 flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops)
 {
@@ -91,15 +110,12 @@ void flow_net_free(flow_net *f)
 	free(f->lk);
 	free(f->st);
 	free(f->f);
-	free(f->hl);
-	free(f->hp);
+	free(f->hop);
 	free(f->dirty);
 	free(f->cl);
 	free(f->cf);
 	free(f->heap);
-	free(f->hpos);
-	free(f->cnt);
-	free(f->rem);
+	free(f->pl);
 	free(f->srt);
 	free(f);
 }
@@ -123,7 +139,7 @@ static void advance(flow_net *f, uint32_t id, uint64_t t)
 	if (x->share > 0 && dt > 0) {
 		double bytes = x->share * x->rate * dt;
 		for (uint32_t h = 0; h < x->n; h++)
-			f->st[f->hl[(size_t)id * f->mh + h]].bytes += bytes;
+			f->st[hops(f, id)[h].link].bytes += bytes;
 		x->W -= x->share * dt;
 		if (x->W < 0)
 			x->W = 0;
@@ -143,16 +159,12 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 		if (util_grow(&f->f, &f->fcap, f->nf + 1, sizeof *f->f))
 			return UINT32_MAX;
 		if (f->fcap != hcap) {
-			uint32_t *a = realloc(f->hl, f->fcap * f->mh * sizeof *a);
-			if (a)
-				f->hl = a;
-			uint32_t *b = realloc(f->hp, f->fcap * f->mh * sizeof *b);
-			if (b)
-				f->hp = b;
-			if (!a || !b) {
+			hop *a = realloc(f->hop, f->fcap * f->mh * sizeof *a);
+			if (!a) {
 				f->fcap = hcap;   /* try again next time */
 				return UINT32_MAX;
 			}
+			f->hop = a;
 		}
 		id = (uint32_t)f->nf++;
 		f->f[id].gen = 0;
@@ -169,8 +181,8 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 			return UINT32_MAX;
 		}
 		L->cap = (uint32_t)c;
-		f->hl[(size_t)id * f->mh + h] = links[h];
-		f->hp[(size_t)id * f->mh + h] = s->n;
+		hop y = { links[h], s->n };
+		hops(f, id)[h] = y;
 		L->a[s->n] = id;
 		if (s->n++ == 0)
 			s->since = t;
@@ -194,18 +206,16 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 	fl *x = &f->f[id];
 	advance(f, id, t);
 	for (uint32_t h = 0; h < x->n; h++) {
-		uint32_t l = f->hl[(size_t)id * f->mh + h], p = f->hp[(size_t)id * f->mh + h];
+		uint32_t l = hops(f, id)[h].link, p = hops(f, id)[h].pos;
 		flow_link_stat *s = &f->st[l];
 		lk *L = &f->lk[l];
 		uint32_t last = L->a[--s->n];
 		L->a[p] = last;
 		if (last != id) {
-			const uint32_t *ll = &f->hl[(size_t)last * f->mh];
-			for (uint32_t k = 0;; k++)
-				if (ll[k] == l) {
-					f->hp[(size_t)last * f->mh + k] = p;
-					break;
-				}
+			hop *y = hops(f, last);
+			while (y->link != l)
+				y++;
+			y->pos = p;
 		}
 		if (s->n == 0)
 			s->busy += t - s->since;
@@ -225,14 +235,14 @@ int flow_pending(const flow_net *f)
 /* The heap of links (settle indices) by share rem/cnt, then link id. */
 static int hless(const flow_net *f, uint32_t a, uint32_t b)
 {
-	double sa = f->rem[a] / f->cnt[a], sb = f->rem[b] / f->cnt[b];
+	double sa = f->pl[a].rem / f->pl[a].cnt, sb = f->pl[b].rem / f->pl[b].cnt;
 	return sa < sb || (sa == sb && f->cl[a] < f->cl[b]);
 }
 
 static void hset(flow_net *f, uint32_t i, uint32_t k)
 {
 	f->heap[i] = k;
-	f->hpos[k] = i;
+	f->pl[k].hpos = i;
 }
 
 static void sift_down(flow_net *f, uint32_t i, uint32_t n)
@@ -267,39 +277,47 @@ static void take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
 {
 	const fl *x = &f->f[id];
 	for (uint32_t h = 0; h < x->n; h++) {
-		uint32_t k = f->lk[f->hl[(size_t)id * f->mh + h]].ix;
-		f->rem[k] -= r;
-		if (f->rem[k] < 0)
-			f->rem[k] = 0;
-		uint32_t i = f->hpos[k];
-		if (--f->cnt[k] == 0) {
+		uint32_t k = f->lk[hops(f, id)[h].link].ix;
+		part_link *q = &f->pl[k];
+		q->rem -= r;
+		if (q->rem < 0)
+			q->rem = 0;
+		uint32_t i = q->hpos;
+		if (--q->cnt == 0) {
 			/* Out of the heap: the last takes its place. */
 			uint32_t last = f->heap[--*nheap];
 			if (i < *nheap) {
 				hset(f, i, last);
 				sift_down(f, i, *nheap);
-				sift_up(f, f->hpos[last]);
+				sift_up(f, f->pl[last].hpos);
 			}
 		} else {
 			sift_down(f, i, *nheap);
-			sift_up(f, f->hpos[k]);
+			sift_up(f, q->hpos);
 		}
 	}
 }
 
-/* Fix flow id at share of its full rate; a share that changed moves its
- * end (a flow at full rate all along keeps its exact end). */
-static void fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
-                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+/* Flow id runs at share of its full rate from t: a share that changed
+ * moves its end (a flow at full rate all along keeps its exact end). */
+static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
+                      void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
 	fl *x = &f->f[id];
 	x->fixed = f->epoch;
-	take(f, id, share * x->rate, nheap);
 	if (share == x->share)
 		return;
 	x->share = share;
 	x->end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
 	moved(ctx, id, x->end);
+}
+
+/* Fix flow id of the part at share of its full rate. */
+static void fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
+                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	take(f, id, share * f->f[id].rate, nheap);
+	set_share(f, id, share, t, moved, ctx);
 }
 
 /* Flows by full rate, then id: the order progressive filling fixes them
@@ -339,7 +357,7 @@ static int component(flow_net *f, uint32_t l, size_t *K, size_t *F)
 				return -1;
 			f->cf[nf++] = id;
 			for (uint32_t h = 0; h < x->n; h++) {
-				uint32_t l2 = f->hl[(size_t)id * f->mh + h];
+				uint32_t l2 = hops(f, id)[h].link;
 				if (f->lk[l2].ep == ep)
 					continue;
 				if (util_grow(&f->cl, &f->clcap, nk + 1, sizeof *f->cl))
@@ -366,45 +384,23 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		fl *x = &f->f[id];
 		double share = 1.0;
 		for (uint32_t h = 0; h < x->n; h++) {
-			double c = f->cap[f->hl[(size_t)id * f->mh + h]];
+			double c = f->cap[hops(f, id)[h].link];
 			if (c < x->rate && c / x->rate < share)
 				share = c / x->rate;
 		}
-		x->fixed = f->epoch;
-		if (share != x->share) {
-			x->share = share;
-			x->end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
-			moved(ctx, id, x->end);
-		}
+		set_share(f, id, share, t, moved, ctx);
 		return 0;
 	}
-	if (K > f->kcap) {
-		size_t c = f->kcap ? f->kcap : 64;
-		while (c < K)
-			c *= 2;
-		uint32_t *h = realloc(f->heap, c * sizeof *h);
-		if (h)
-			f->heap = h;
-		uint32_t *p = realloc(f->hpos, c * sizeof *p);
-		if (p)
-			f->hpos = p;
-		uint32_t *n = realloc(f->cnt, c * sizeof *n);
-		if (n)
-			f->cnt = n;
-		double *r = realloc(f->rem, c * sizeof *r);
-		if (r)
-			f->rem = r;
-		if (!h || !p || !n || !r)
-			return -1;
-		f->kcap = c;
-	}
+	if (util_grow(&f->heap, &f->heapcap, K, sizeof *f->heap)
+	    || util_grow(&f->pl, &f->plcap, K, sizeof *f->pl))
+		return -1;
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		uint32_t l = f->cl[k];
 		f->lk[l].ix = (uint32_t)k;
-		f->rem[k] = f->cap[l];
-		f->cnt[k] = f->st[l].n;
-		if (f->cnt[k])
+		f->pl[k].rem = f->cap[l];
+		f->pl[k].cnt = f->st[l].n;
+		if (f->pl[k].cnt)
 			hset(f, nheap++, (uint32_t)k);
 	}
 	for (uint32_t i = nheap / 2; i-- > 0;)
@@ -424,7 +420,7 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 	while (nfixed < F) {
 		while (dp < F && f->f[f->srt[dp].id].fixed == ep)
 			dp++;
-		double s = nheap ? f->rem[f->heap[0]] / f->cnt[f->heap[0]] : HUGE_VAL;
+		double s = nheap ? f->pl[f->heap[0]].rem / f->pl[f->heap[0]].cnt : HUGE_VAL;
 		if (dp < F && f->srt[dp].rate <= s) {
 			/* The lowest full rate is below every share: at full rate. */
 			fix(f, f->srt[dp].id, 1.0, t, &nheap, moved, ctx);

@@ -335,7 +335,7 @@ typedef struct net_opts {
 } net_opts;
 
 /* Place the ranks of s: 0, or the exit status after the message. */
-static int net_setup(net_opts *n, uint64_t nranks, uint64_t seed)
+static int net_place(net_opts *n, uint64_t nranks, uint64_t seed)
 {
 	char err[1024];
 	int code = 2;
@@ -942,7 +942,7 @@ int main(int argc, char **argv)
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
 		return util_error_msg(err);
-	if ((pst = slow_check(&po, s.nranks)) || (pst = net_setup(&no, s.nranks, po.has_seed ? po.seed : 1))) {
+	if ((pst = slow_check(&po, s.nranks)) || (pst = net_place(&no, s.nranks, po.has_seed ? po.seed : 1))) {
 		goal_sched_close(&s);
 		topo_free(no.t);
 		free(no.host);

@@ -286,20 +286,11 @@ out:
 
 /* ---- Synthetic tables ----------------------------------------------------- */
 
-/* splitmix64: the generator of offsets and synthetic detours. */
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15u;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-	return x ^ (x >> 31);
-}
-
 /* An exponential variate of the given mean, rounded half up to ns; *st is
  * the generator's state. */
 static uint64_t draw_exp(uint64_t *st, double mean)
 {
-	*st = mix(*st);
+	*st = util_mix64(*st);
 	double u = (double)(*st >> 11) * 0x1p-53, x = -log1p(-u) * mean + 0.5;
 	return x >= 0x1p63 ? (uint64_t)1 << 63 : (uint64_t)x;
 }
@@ -521,7 +512,7 @@ uint64_t sim_perturb_offset(const sim_perturb *p, uint64_t r)
 		return 0;
 	if (p->offsets == SIM_OFFSETS_FIXED)
 		return p->offset % T;
-	h = mix(mix(p->seed) ^ (p->offsets == SIM_OFFSETS_COSCHED ? UINT64_MAX : r));
+	h = util_mix64(util_mix64(p->seed) ^ (p->offsets == SIM_OFFSETS_COSCHED ? UINT64_MAX : r));
 	return (uint64_t)(((u128)h * T) >> 64);
 }
 

@@ -553,6 +553,16 @@ static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
 		+ (uint64_t)k->nops * sizeof(goal_op));
 }
 
+/* The dependency edges of op i of rank r (ops: its ops): (*b .. *end). */
+static inline const goal_edge *op_edges(const sim *m, uint32_t r, const goal_op *ops, uint32_t i,
+                                        uint32_t *b, uint32_t *end)
+{
+	const sim_rank *k = rank_of(m, r);
+	*b = ops[i].dep_begin;
+	*end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	return rank_edges(m, r);
+}
+
 /* ---- Critical path records ----------------------------------------------- */
 
 static inline uint64_t gop_of(const sim *m, uint32_t r, uint32_t i)
@@ -901,9 +911,8 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
                           uint64_t time, int ireq)
 {
-	const sim_rank *k = rank_of(m, r);
-	const goal_edge *e = rank_edges(m, r);
-	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	uint32_t b, end;
+	const goal_edge *e = op_edges(m, r, ops, i, &b, &end);
 	for (uint32_t j = b; j < end; j++)
 		if (!!(e[j] & GOAL_EDGE_IREQ) == ireq)
 			satisfy(m, r, ops, GOAL_EDGE_OP(e[j]), time, i);
@@ -1240,10 +1249,8 @@ static void flow_moved(void *ctx, uint32_t id, uint64_t end)
  * on (on), or a completion at c (!on). */
 static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
 {
-	const sim_rank *k = rank_of(m, r);
-	const goal_op *ops = rank_ops(m, r);
-	const goal_edge *e = rank_edges(m, r);
-	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	uint32_t b, end;
+	const goal_edge *e = op_edges(m, r, rank_ops(m, r), i, &b, &end);
 	for (uint32_t j = b; j < end; j++) {
 		if (e[j] & GOAL_EDGE_IREQ)
 			continue;
@@ -1268,10 +1275,8 @@ static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
  * the receive completes at c: those that wait for no other flow go on. */
 static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 {
-	const sim_rank *k = rank_of(m, r);
-	const goal_op *ops = rank_ops(m, r);
-	const goal_edge *e = rank_edges(m, r);
-	uint32_t b = ops[i].dep_begin, end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	uint32_t b, end;
+	const goal_edge *e = op_edges(m, r, rank_ops(m, r), i, &b, &end);
 	if (m->fin[r] < c)
 		m->fin[r] = c;
 	for (uint32_t j = b; j < end; j++) {
@@ -2638,9 +2643,8 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 		} else if (CPW_KIND(w) == CPW_DEP) {
 			/* Released by op j: by its start (irequires only) or its end. */
 			uint32_t j = (uint32_t)CPW_VAL(w);
-			const goal_edge *e = rank_edges(m, r);
-			const sim_rank *k = rank_of(m, r);
-			uint32_t b = ops[j].dep_begin, end = j + 1 < k->nops ? ops[j + 1].dep_begin : k->nedges;
+			uint32_t b, end;
+			const goal_edge *e = op_edges(m, r, ops, j, &b, &end);
 			int req = 0;
 			for (uint32_t x = b; x < end; x++)
 				req |= GOAL_EDGE_OP(e[x]) == i && !(e[x] & GOAL_EDGE_IREQ);

@@ -4,6 +4,7 @@
 #include "topo.h"
 #include "invariant.h"
 #include "num.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -641,15 +642,6 @@ void topo_spec(const topo *t, char *buf, size_t n)
 
 /* ---- Mapping -------------------------------------------------------------- */
 
-/* splitmix64: the generator of the random placement. */
-static uint64_t next_rand(uint64_t *st)
-{
-	uint64_t x = *st += 0x9e3779b97f4a7c15u;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-	return x ^ (x >> 31);
-}
-
 /* One host number a line from the file at path into host[0..P). */
 static int map_file(const topo *t, uint64_t P, const char *path, uint32_t *host, char *err,
                     size_t errlen)
@@ -745,7 +737,7 @@ int topo_map(const topo *t, uint64_t P, const char *mapping, uint64_t seed,
 			/* Fisher-Yates from the last rank down */
 			uint64_t st = seed;
 			for (uint64_t i = P; i > 1; i--) {
-				uint64_t j = (uint64_t)(((u128)next_rand(&st) * i) >> 64);
+				uint64_t j = (uint64_t)(((u128)util_next64(&st) * i) >> 64);
 				uint32_t x = host[i - 1];
 				host[i - 1] = host[j];
 				host[j] = x;

@@ -9,6 +9,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* splitmix64, the project's one pseudo-random generator: util_mix64 is
+ * the value of state x (x advanced by the step, then mixed), util_next64
+ * the next value of the state *st, which it advances. */
+#define UTIL_MIX64_STEP 0x9e3779b97f4a7c15u
+static inline uint64_t util_mix64(uint64_t x)
+{
+	x += UTIL_MIX64_STEP;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+	return x ^ (x >> 31);
+}
+
+static inline uint64_t util_next64(uint64_t *st)
+{
+	uint64_t r = util_mix64(*st);
+	*st += UTIL_MIX64_STEP;
+	return r;
+}
+
 /* The hash of the n bytes at p: the one hash of the project's tables of
  * names and keys (in memory only: no file depends on it).  Eight bytes at
  * a time, each word mixed by a multiply, the rest byte by byte, then the
