@@ -1447,6 +1447,8 @@ static void cp_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t
  * put-back time or 0. */
 static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 {
+	if (m->nhold && held(m, t, r, i, who))
+		return 0;
 	const goal_op *ops = rank_ops(m, r), *op = &ops[i];
 	uint64_t *cf = cpu_free(m, r, op->cpu);
 
@@ -1567,8 +1569,6 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
 	m->now = t;
 	if (w & EV_MSG)
 		return on_message(m, t, r, w & ~EV_MSG);
-	if (m->nhold && held(m, t, r, w, who))
-		return 0;
 	return on_op(m, t, r, w, who);
 }
 
@@ -2295,7 +2295,8 @@ static int batch_has_wake(const evq *q)
  * it, in a place already taken, and only while a wake node of it runs):
  * the loop prefetches the state of the events a few places ahead (random
  * ranks miss the caches otherwise).  wakes 0: the batch holds no wake node
- * or flow end (none can join it then), and the loop is the plain one. */
+ * (none can join it then) and the run has no flows, and the loop is the
+ * plain one. */
 static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
 {
 	const evq_node *b = m->q.batch.a;
@@ -2317,7 +2318,8 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 		} else if (wakes && x.op == EV_FLOW) {
 			on_flow(m, x.time, x.rank, x.peer);
 		} else {
-			m->cur_seq = x.seq;
+			if (wakes)   /* a run with flows is always here (sim_run) */
+				m->cur_seq = x.seq;
 			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
 			if (back)
 				put_back(m, x, back);
@@ -2394,7 +2396,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				m->fail = 1;
 			break;
 		}
-		if ((m->wakes || m->fl) && batch_has_wake(&m->q))
+		if (m->fl || (m->wakes && batch_has_wake(&m->q)))
 			run_batch(m, &iter, 1);
 		else
 			run_batch(m, &iter, 0);
