@@ -1,4 +1,4 @@
-/* flow.c: max-min fair flows over links (flow.h).
+/* flow.c: flows over links, max-min fair or by the simple rule (flow.h).
  *
  * Each link keeps the ids of the flows that cross it (an array, removal by
  * swapping the last in); each flow its links and its place in each link's
@@ -8,9 +8,10 @@
  * progressive filling: repeatedly, the smallest of the lowest full rate
  * among unfixed flows and the lowest fair share rem/cnt among links fixes
  * that flow at its full rate, or every unfixed flow of that link at the
- * share (a flow alone in its part: at once).  Shares only grow as flows are fixed (a flow fixed at s takes s
- * from links whose share was >= s), so the heap of links by share only
- * sifts down.  Cost: O((K + F * H) log K) for K links and F flows of H
+ * share (a flow alone in its part, or any flow under the simple rule: at
+ * once, from its links' capacities and counts).  Shares only grow as
+ * flows are fixed (a flow fixed at s takes s from links whose share was
+ * >= s), so the heap of links by share only sifts down.  Cost: O((K + F * H) log K) for K links and F flows of H
  * links in the part. */
 #include "flow.h"
 
@@ -56,6 +57,7 @@ typedef struct lk {
 
 struct flow_net {
 	uint32_t nl;
+	flow_rule rule;
 	unsigned mh;
 	double *cap;
 	lk *lk;
@@ -81,12 +83,13 @@ static inline hop *hops(const flow_net *f, uint32_t id)
 	return &f->hop[(size_t)id * f->mh];
 }
 
-flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops)
+flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops, flow_rule rule)
 {
 	flow_net *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
 	f->nl = nlinks;
+	f->rule = rule;
 	f->mh = maxhops ? maxhops : 1;
 	f->free = UINT32_MAX;
 	f->cap = malloc((nlinks ? nlinks : 1) * sizeof *f->cap);
@@ -379,16 +382,21 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 	/* Progress of every flow up to t, at its old share. */
 	for (size_t i = 0; i < F; i++)
 		advance(f, f->cf[i], t);
-	if (F == 1) {   /* alone: its full rate, or its slowest link's */
-		uint32_t id = f->cf[0];
-		fl *x = &f->f[id];
-		double share = 1.0;
-		for (uint32_t h = 0; h < x->n; h++) {
-			double c = f->cap[hops(f, id)[h].link];
-			if (c < x->rate && c / x->rate < share)
-				share = c / x->rate;
+	if (F == 1 || f->rule == FLOW_SIMPLE) {
+		/* Alone (its full rate, or its slowest link's), or the simple
+		 * rule: each at its most contended link's cap / flows. */
+		for (size_t i = 0; i < F; i++) {
+			uint32_t id = f->cf[i];
+			fl *x = &f->f[id];
+			double share = 1.0;
+			for (uint32_t h = 0; h < x->n; h++) {
+				uint32_t l = hops(f, id)[h].link;
+				double c = f->cap[l] / f->st[l].n;
+				if (c < x->rate && c / x->rate < share)
+					share = c / x->rate;
+			}
+			set_share(f, id, share, t, moved, ctx);
 		}
-		set_share(f, id, share, t, moved, ctx);
 		return 0;
 	}
 	if (util_grow(&f->heap, &f->heapcap, K, sizeof *f->heap)

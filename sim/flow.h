@@ -1,5 +1,6 @@
 /* flow.h: flows over the directed links of a network, sharing every link
- * max-min fairly (docs/semantics.md section 11): the bandwidth model of a
+ * max-min fairly, or by the published simple rule (docs/semantics.md
+ * section 11): the bandwidth model of a
  * simulation with a topology.  A flow has work (ns at its full rate) and a
  * full rate (bytes/ns: no flow goes faster, whatever the links allow); its
  * rate is its max-min fair share of the links of its route.  Starts and
@@ -24,9 +25,17 @@ typedef struct flow_link_stat {
 	uint64_t since;       /* n > 0: time the current busy period began */
 } flow_link_stat;
 
+/* How flows share links.  MAXMIN: max-min fairly (a flow takes what the
+ * others leave on its most contended link).  SIMPLE: the published
+ * LogGOPSim's rule, each flow at min over its links of cap / (flows on
+ * the link), capped at its full rate; bandwidth a flow leaves unused on a
+ * link goes to no other (docs/network.md, "The simple rule"). */
+typedef enum flow_rule { FLOW_MAXMIN, FLOW_SIMPLE } flow_rule;
+
 /* A network of nlinks links of cap[l] bytes/ns each (all > 0; copied), for
- * routes of at most maxhops links.  NULL when out of memory. */
-flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops);
+ * routes of at most maxhops links, sharing them by rule.  NULL when out
+ * of memory. */
+flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops, flow_rule rule);
 void flow_net_free(flow_net *f);
 
 /* Start a flow at time t over links[0 .. n-1] (1 <= n <= maxhops; a link

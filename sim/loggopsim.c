@@ -65,8 +65,15 @@ static void usage(FILE *f)
 "                        torus:XxY[xZ][,p=H], dragonfly:a=A,p=P,h=H[,groups=G],\n"
 "                        each with optional ,bw=B ,hostbw=B (bytes/ns; default\n"
 "                        1/G) and ,lat=NS (per switch)\n"
+"      --network-file FILE  the network of a dot file as the published LogGOPSim\n"
+"                        reads it: nodes named H... are the hosts, each edge a\n"
+"                        link, routes in the edges' comment attributes\n"
 "      --mapping MAP     ranks on hosts: linear, roundrobin, random (seeded) or\n"
-"                        a file of one host per rank (default: rank r on host r)\n");
+"                        a file of one host per rank (default: rank r on host r)\n"
+"  -n, --network-type T  how messages share links: maxmin (default), simple\n"
+"                        (the published rule: a message at the bandwidth of its\n"
+"                        most shared link over its number of messages) or LogGP\n"
+"                        (no network: --topology and --network-file unused)\n");
 	fprintf(f,
 "critical path and sensitivity (docs/sensitivity.md):\n"
 "      --critical-path FILE  write the chain of activities that sets the\n"
@@ -319,7 +326,7 @@ static void put_perturb_json(FILE *f, const perturb_opts *o)
  * most loaded links. */
 #define NET_TOP 5
 typedef struct net_opts {
-	const char *spec, *mapping;
+	const char *spec, *mapping, *file, *type;
 	topo *t;
 	uint32_t *host;
 	sim_net net;
@@ -334,17 +341,89 @@ typedef struct net_opts {
 	} top[NET_TOP];
 } net_opts;
 
-/* Place the ranks of s: 0, or the exit status after the message. */
-static int net_place(net_opts *n, uint64_t nranks, uint64_t seed)
+/* The network flags: the topology made (n->t; NULL: none, or
+ * --network-type LogGP), or the exit status after the message. */
+static int net_opts_check(net_opts *n)
+{
+	static const char *const types[] = { "maxmin", "simple", "LogGP" };
+	char err[1024];
+	int type = 0;
+	if (n->type) {
+		for (type = 0; type < 3 && strcmp(n->type, types[type]); type++)
+			;
+		if (type == 3)
+			return util_usage("--network-type: unknown type '%s' (expected maxmin, simple or "
+			                  "LogGP)", n->type);
+	}
+	if (n->spec && n->file)
+		return util_usage("give --topology or --network-file, not both");
+	if (!n->spec && !n->file) {
+		if (n->mapping)
+			return util_usage("--mapping needs --topology or --network-file");
+		if (n->type && type < 2)
+			return util_usage("--network-type %s needs --topology or --network-file",
+			                  types[type]);
+		return 0;
+	}
+	if (type == 2) {     /* the published tool's default: no congestion */
+		fprintf(stderr, "loggopsim: warning: --network-type LogGP: the network of %s is not "
+		        "used\n", n->spec ? "--topology" : "--network-file");
+		return 0;
+	}
+	n->net.rule = type == 1 ? FLOW_SIMPLE : FLOW_MAXMIN;
+	if (n->spec && !(n->t = topo_parse(n->spec, err, sizeof err)))
+		return util_usage("%s", err);
+	if (n->file && !(n->t = topo_read_dot(n->file, err, sizeof err)))
+		return util_error_msg(err);
+	return 0;
+}
+
+/* Every pair of hosts a send of s connects has a route (a dot file's may
+ * not): 0, or the exit status after the message.  Each pair is walked
+ * once when the hosts are few enough for a bitmap of the pairs. */
+static int net_check_routes(const net_opts *n, const goal_sched *s)
+{
+	uint64_t H = topo_hosts(n->t);
+	uint8_t *seen = H <= 8192 ? calloc((H * H + 7) / 8, 1) : NULL;
+	char err[1024];
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		const goal_op *op = goal_rank_ops(s, r);
+		for (uint32_t i = 0, nops = goal_rank_nops(s, r); i < nops; i++) {
+			if (op[i].kind != GOAL_SEND)
+				continue;
+			uint32_t a = n->host[r], b = n->host[op[i].peer];
+			uint64_t bit = (uint64_t)a * H + b;
+			if (seen && (seen[bit / 8] >> (bit % 8) & 1))
+				continue;
+			if (topo_check_route(n->t, a, b, err, sizeof err)) {
+				char msg[1200];
+				free(seen);
+				snprintf(msg, sizeof msg, "%s (rank %" PRIu64 " sends to rank %" PRIu32 ")", err,
+				         r, op[i].peer);
+				return util_error_msg(msg);
+			}
+			if (seen)
+				seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+		}
+	}
+	free(seen);
+	return 0;
+}
+
+/* Place the ranks of s and check the routes they use: 0, or the exit
+ * status after the message. */
+static int net_place(net_opts *n, const goal_sched *s, uint64_t seed)
 {
 	char err[1024];
 	int code = 2;
 	if (!n->t)
 		return 0;
-	if (!(n->host = malloc((nranks ? nranks : 1) * sizeof *n->host)))
+	if (!(n->host = malloc((s->nranks ? s->nranks : 1) * sizeof *n->host)))
 		return util_error("out of memory");
-	if (topo_map(n->t, nranks, n->mapping, seed, n->host, &code, err, sizeof err))
+	if (topo_map(n->t, s->nranks, n->mapping, seed, n->host, &code, err, sizeof err))
 		return code == 2 ? util_usage("%s", err) : util_error_msg(err);
+	if (topo_routes_checked(n->t) && (code = net_check_routes(n, s)))
+		return code;
 	n->net.topo = n->t;
 	n->net.host = n->host;
 	return 0;
@@ -383,8 +462,9 @@ static void net_print(FILE *f, const net_opts *n)
 {
 	char spec[256];
 	topo_spec(n->t, spec, sizeof spec);
-	fprintf(f, "Network %s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
-	        PRIu64 " recomputed at once\n", spec, n->flows, n->peak, n->largest);
+	fprintf(f, "Network %s%s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
+	        PRIu64 " recomputed at once\n", spec, n->net.rule == FLOW_SIMPLE ? " (simple rule)" : "",
+	        n->flows, n->peak, n->largest);
 	for (size_t i = 0; i < n->ntop; i++)
 		fprintf(f, "  link %s: %.0f bytes, busy %" PRIu64 " ns, at most %" PRIu32 " flow%s\n",
 		        n->top[i].name, n->top[i].bytes, n->top[i].busy, n->top[i].peak,
@@ -397,6 +477,7 @@ static void net_json(FILE *f, const net_opts *n)
 	topo_spec(n->t, spec, sizeof spec);
 	fprintf(f, ", \"network\": {\"topology\": ");
 	put_json_str(f, spec);
+	fprintf(f, ", \"rule\": \"%s\"", n->net.rule == FLOW_SIMPLE ? "simple" : "maxmin");
 	fprintf(f, ", \"flows\": %" PRIu64 ", \"peak_flows\": %" PRIu32 ", \"largest_settle\": %"
 	        PRIu64 ", \"links\": [", n->flows, n->peak, n->largest);
 	for (size_t i = 0; i < n->ntop; i++) {
@@ -743,7 +824,7 @@ int main(int argc, char **argv)
 	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
 	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
 	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
-	       OPT_RANKS, OPT_TOPO, OPT_MAPPING };
+	       OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
 	static const struct option longopts[] = {
 		{ "filename", required_argument, NULL, 'f' },
 		{ "vizfile", required_argument, NULL, 'V' },
@@ -782,6 +863,8 @@ int main(int argc, char **argv)
 		{ "ranks", required_argument, NULL, OPT_RANKS },
 		{ "topology", required_argument, NULL, OPT_TOPO },
 		{ "mapping", required_argument, NULL, OPT_MAPPING },
+		{ "network-file", required_argument, NULL, OPT_NETFILE },
+		{ "network-type", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -803,7 +886,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	util_set_prog("loggopsim");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:V:b" SIM_PFLAGS "p:j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:V:b" SIM_PFLAGS "p:j:qn:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'V': viz = optarg; break;
@@ -865,6 +948,8 @@ int main(int argc, char **argv)
 		case OPT_RANKS: tj.ranks = optarg; break;
 		case OPT_TOPO: no.spec = optarg; break;
 		case OPT_MAPPING: no.mapping = optarg; break;
+		case OPT_NETFILE: no.file = optarg; break;
+		case 'n': no.type = optarg; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
@@ -893,15 +978,19 @@ int main(int argc, char **argv)
 	if (so_sw.spec && (viz || json || cpath || ntol || qstat || tj.path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
 		                  "--tolerance, --qstat or --trace-json");
-	if (no.mapping && !no.spec)
-		return util_usage("--mapping needs --topology");
-	if (no.spec && (cpath || sens || ntol || tj.path || po.trace || po.spec || po.nslow))
-		return util_usage("--topology cannot be combined with --critical-path, --sensitivity, "
-		                  "--tolerance, --trace-json, noise or --slow");
-	if (no.spec && so_sw.spec)
-		return util_usage("--topology cannot be combined with --sweep");
-	if (no.spec && !(no.t = topo_parse(no.spec, err, sizeof err)))
-		return util_usage("%s", err);
+	int nst = net_opts_check(&no);
+	if (nst)
+		return nst;
+	if (no.t && (cpath || sens || ntol || tj.path || po.trace || po.spec || po.nslow)) {
+		topo_free(no.t);
+		return util_usage("--topology and --network-file cannot be combined with "
+		                  "--critical-path, --sensitivity, --tolerance, --trace-json, noise or "
+		                  "--slow");
+	}
+	if (no.t && so_sw.spec) {
+		topo_free(no.t);
+		return util_usage("--topology and --network-file cannot be combined with --sweep");
+	}
 	int tst = trace_json_opts(&tj);
 	if (tst)
 		return tst;
@@ -915,10 +1004,10 @@ int main(int argc, char **argv)
 
 	/* No output may be one of the inputs (checked before anything runs). */
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
-	                         po.trace, no.mapping };
+	                         po.trace, no.mapping, no.file };
 	const char *outs[] = { viz, csv, so_sw.svg, cpath, tj.path };
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
-		if (outs[i] && util_out_check(outs[i], inputs, 5, err, sizeof err))
+		if (outs[i] && util_out_check(outs[i], inputs, 6, err, sizeof err))
 			return util_error_msg(err);
 	int pst = perturb_setup(&po);
 	if (pst)
@@ -942,7 +1031,7 @@ int main(int argc, char **argv)
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
 		return util_error_msg(err);
-	if ((pst = slow_check(&po, s.nranks)) || (pst = net_place(&no, s.nranks, po.has_seed ? po.seed : 1))) {
+	if ((pst = slow_check(&po, s.nranks)) || (pst = net_place(&no, &s, po.has_seed ? po.seed : 1))) {
 		goal_sched_close(&s);
 		topo_free(no.t);
 		free(no.host);

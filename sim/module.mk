@@ -17,6 +17,15 @@ $(SIM_OBJS) $(SIM_CLI_OBJS) $(B)/obj/sim/loggopsim.o: ALL_CFLAGS += -I timeline
 
 $(SIM_LIB): $(SIM_OBJS)
 
+# Dot files (--network-file) are read with Graphviz's cgraph
+# (libgraphviz-dev) when pkg-config finds it; without it the build works
+# and --network-file says why it cannot.
+HAVE_CGRAPH := $(shell pkg-config --exists libcgraph 2>/dev/null && echo 1)
+ifeq ($(HAVE_CGRAPH),1)
+$(B)/obj/sim/topo.o: ALL_CFLAGS += -DHAVE_CGRAPH $(shell pkg-config --cflags libcgraph)
+LDLIBS += $(shell pkg-config --libs libcgraph)
+endif
+
 $(B)/bin/loggopsim: $(B)/obj/sim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 

@@ -2102,7 +2102,7 @@ static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 		cap[l] = bw > 0 ? bw : m->rate[m->nrg - 1];
 	}
 	if (cap && m->fin)
-		m->fl = flow_net_new(nl, cap, TOPO_MAX_HOPS);
+		m->fl = flow_net_new(nl, cap, TOPO_MAX_HOPS, opt->net->rule);
 	free(cap);
 	if (!m->fl) {
 		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);

@@ -80,6 +80,7 @@ typedef struct sim_progress {
 typedef struct sim_net {
 	const topo *topo;
 	const uint32_t *host;   /* the host of each rank (one per rank) */
+	flow_rule rule;         /* how flows share links */
 } sim_net;
 
 typedef struct sim_options {

@@ -21,10 +21,16 @@ __extension__ typedef unsigned __int128 u128;
 /* Largest lat= (ns per switch crossed). */
 #define TOPO_LAT_MAX 1000000000000u
 
-typedef enum topo_kind { TOPO_FATTREE, TOPO_TORUS, TOPO_DRAGONFLY } topo_kind;
+typedef enum topo_kind { TOPO_FATTREE, TOPO_TORUS, TOPO_DRAGONFLY, TOPO_DOT } topo_kind;
 
-/* Links 0 .. hosts-1 are the hosts' up-links, hosts .. 2*hosts-1 their
- * down-links, then those between switches (docs/network.md). */
+/* A dot file's route at a node: messages for node dest leave by link. */
+typedef struct dot_route {
+	uint32_t dest, link;
+} dot_route;
+
+/* Generated kinds: links 0 .. hosts-1 are the hosts' up-links,
+ * hosts .. 2*hosts-1 their down-links, then those between switches
+ * (docs/network.md).  A dot file: its edges, node by node. */
 struct topo {
 	topo_kind kind;
 	uint32_t hosts, links;
@@ -52,6 +58,20 @@ struct topo {
 			uint64_t m;                /* a*h + 1: the group arithmetic of global ports */
 			uint64_t lbase, gbase;     /* local links, global links */
 		} df;
+		struct {
+			char *path;                /* as given */
+			uint32_t nodes;
+			char *names;               /* node i's name at names + name[i] */
+			uint32_t *name;
+			uint32_t *host;            /* host h's node */
+			uint32_t *out;             /* node i's out-links: out[i] .. out[i+1]-1 */
+			uint32_t *head;            /* link l's head node (its tail: by out) */
+			uint32_t *rt;              /* node i's routes: route[rt[i] .. rt[i+1]-1],
+			                            * by dest */
+			dot_route *route;
+			uint32_t *dflt;            /* node i's '*' link (UINT32_MAX: none) */
+			double *bw;                /* link l's bw attribute (0: none) */
+		} dot;
 	} u;
 };
 
@@ -298,6 +318,8 @@ topo *topo_parse(const char *spec, char *err, size_t errlen)
 		if (dragonfly_build(t, v, have, err, errlen))
 			goto fail;
 		break;
+	case TOPO_DOT:       /* topo_read_dot's */
+		break;
 	}
 	return t;
 fail:
@@ -323,6 +345,18 @@ static int set_totals(topo *t, uint64_t h, uint64_t l, char *err, size_t errlen)
 
 void topo_free(topo *t)
 {
+	if (t && t->kind == TOPO_DOT) {
+		free(t->u.dot.path);
+		free(t->u.dot.names);
+		free(t->u.dot.name);
+		free(t->u.dot.host);
+		free(t->u.dot.out);
+		free(t->u.dot.head);
+		free(t->u.dot.rt);
+		free(t->u.dot.route);
+		free(t->u.dot.dflt);
+		free(t->u.dot.bw);
+	}
 	free(t);
 }
 
@@ -338,6 +372,8 @@ uint32_t topo_links(const topo *t)
 
 double topo_link_bw(const topo *t, uint32_t l)
 {
+	if (t->kind == TOPO_DOT)
+		return t->u.dot.bw[l];
 	return l < 2 * (uint64_t)t->hosts ? t->hostbwv : t->bwv;
 }
 
@@ -573,6 +609,337 @@ static void dragonfly_name(const topo *t, uint64_t l, char *buf, size_t n)
 	}
 }
 
+/* ---- Dot files ------------------------------------------------------------ */
+
+/* The published LogGOPSim's annotated Graphviz files (docs/network.md,
+ * "Dot files"): the nodes whose names begin with H are the hosts, in the
+ * order of the file; every edge is a link from its tail to its head; a
+ * node with one out-edge sends everything over it, else over the edge
+ * whose comment names the destination (names separated by commas or
+ * blanks; "*": every destination no other edge names). */
+
+static const char *dot_node_name(const topo *t, uint32_t i)
+{
+	return t->u.dot.names + t->u.dot.name[i];
+}
+
+static void dot_name(const topo *t, uint64_t l, char *buf, size_t n)
+{
+	uint32_t lo = 0, hi = t->u.dot.nodes;
+	while (hi - lo > 1) {        /* the tail: the last node with out[i] <= l */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t->u.dot.out[mid] <= l)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	snprintf(buf, n, "%s -> %s", dot_node_name(t, lo), dot_node_name(t, t->u.dot.head[l]));
+}
+
+/* The link node i takes towards node dest, or UINT32_MAX. */
+static uint32_t dot_next(const topo *t, uint32_t i, uint32_t dest)
+{
+	const uint32_t *out = t->u.dot.out;
+	uint32_t lo = t->u.dot.rt[i], hi = t->u.dot.rt[i + 1];
+	if (out[i + 1] - out[i] == 1)
+		return out[i];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t->u.dot.route[mid].dest < dest)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->u.dot.rt[i + 1] && t->u.dot.route[lo].dest == dest)
+		return t->u.dot.route[lo].link;
+	return t->u.dot.dflt[i];
+}
+
+/* The route from host a to host b (a != b) into out: its length, or 0
+ * with why not in err. */
+static unsigned dot_walk(const topo *t, uint32_t a, uint32_t b, uint32_t *out, char *err,
+                         size_t errlen)
+{
+	uint32_t at = t->u.dot.host[a], to = t->u.dot.host[b];
+	unsigned n = 0;
+	while (at != to) {
+		uint32_t l = dot_next(t, at, to);
+		if (l == UINT32_MAX) {
+			uint32_t deg = t->u.dot.out[at + 1] - t->u.dot.out[at];
+			if (deg == 0)
+				snprintf(err, errlen, "no route from %s to %s: %s has no out-edge",
+				         dot_node_name(t, t->u.dot.host[a]), dot_node_name(t, to),
+				         dot_node_name(t, at));
+			else
+				snprintf(err, errlen, "no route from %s to %s: none of the %lu out-edges of %s "
+				         "has a comment that names %s (or '*')",
+				         dot_node_name(t, t->u.dot.host[a]), dot_node_name(t, to),
+				         (unsigned long)deg, dot_node_name(t, at), dot_node_name(t, to));
+			return 0;
+		}
+		if (n == TOPO_MAX_HOPS) {
+			snprintf(err, errlen, "the route from %s to %s is longer than %d links (a loop "
+			         "through %s?)", dot_node_name(t, t->u.dot.host[a]), dot_node_name(t, to),
+			         TOPO_MAX_HOPS, dot_node_name(t, at));
+			return 0;
+		}
+		out[n++] = l;
+		at = t->u.dot.head[l];
+	}
+	return n;
+}
+
+int topo_check_route(const topo *t, uint32_t a, uint32_t b, char *err, size_t errlen)
+{
+	uint32_t links[TOPO_MAX_HOPS];
+	char why[512];
+	if (t->kind != TOPO_DOT || a == b || dot_walk(t, a, b, links, why, sizeof why))
+		return 0;
+	snprintf(err, errlen, "%s: error: %s", t->u.dot.path, why);
+	return -1;
+}
+
+int topo_routes_checked(const topo *t)
+{
+	return t->kind == TOPO_DOT;
+}
+
+#ifdef HAVE_CGRAPH
+#include <graphviz/cgraph.h>
+
+/* What cgraph reports while it reads (its messages go nowhere else). */
+static char dot_msg[256];
+
+static int dot_errf(char *msg)
+{
+	size_t n = strlen(dot_msg);
+	snprintf(dot_msg + n, sizeof dot_msg - n, "%s", msg);
+	return 0;
+}
+
+/* cgraph's "Error: syntax error in line 3 near ';'" as
+ * "PATH:3: error: syntax error near ';'". */
+static void dot_syntax(const char *path, char *err, size_t errlen)
+{
+	char *m = dot_msg, *in, *nl;
+	unsigned long line = 0;
+	if ((nl = strchr(m, '\n')))
+		*nl = 0;
+	if (strncmp(m, "Error: ", 7) == 0)
+		m += 7;
+	if (*m == 0) {
+		snprintf(err, errlen, "%s: error: no graph in the file", path);
+		return;
+	}
+	if ((in = strstr(m, " in line ")) && sscanf(in + 9, "%lu", &line) == 1) {
+		char *rest = in + 9 + strspn(in + 9, "0123456789");
+		snprintf(err, errlen, "%s:%lu: error: %.*s%s", path, line, (int)(in - m), m, rest);
+	} else
+		snprintf(err, errlen, "%s: error: %s", path, m);
+}
+
+static int route_cmp(const void *x, const void *y)
+{
+	const dot_route *a = x, *b = y;
+	if (a->dest != b->dest)
+		return a->dest < b->dest ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+/* The node index of cgraph node n (idx by sequence number). */
+#define DOT_IX(n) (idx[AGSEQ(n)])
+
+/* Node i's routes route[lo .. hi-1] sorted by dest, each dest once. */
+static int dot_sort_routes(topo *t, uint32_t i, uint32_t lo, uint32_t hi, const char *path,
+                           char *err, size_t errlen)
+{
+	dot_route *r = t->u.dot.route + lo;
+	uint32_t n = hi - lo, k = 0;
+	qsort(r, n, sizeof *r, route_cmp);
+	for (uint32_t j = 0; j < n; j++) {
+		if (k && r[k - 1].dest == r[j].dest) {
+			if (r[k - 1].link == r[j].link)
+				continue;
+			snprintf(err, errlen, "%s: error: node %s routes %s over two edges (to %s and "
+			         "to %s)", path, dot_node_name(t, i), dot_node_name(t, r[j].dest),
+			         dot_node_name(t, t->u.dot.head[r[k - 1].link]),
+			         dot_node_name(t, t->u.dot.head[r[j].link]));
+			return -1;
+		}
+		r[k++] = r[j];
+	}
+	return (int)k;
+}
+
+/* An edge's bw attribute: bytes/ns above 0, or -1 with the message. */
+static double dot_bw(const char *bw, const char *path, Agedge_t *e, char *err, size_t errlen)
+{
+	num_dec d;
+	num_err ne = num_dec_parse(bw, strlen(bw), NUM_FRAC_MAX, &d);
+	if (ne == NUM_OK && d.num > 0)
+		return (double)d.num / (double)d.den;
+	snprintf(err, errlen, "%s: error: edge %s -> %s: bw=\"%.*s\": %s", path,
+	         agnameof(agtail(e)), agnameof(aghead(e)), QLEN(strlen(bw)), bw,
+	         ne == NUM_OK ? "not above 0" : ne == NUM_BIG ? "out of range (below 4294967296)"
+	         : num_err_str(ne));
+	return -1;
+}
+
+static int dot_build(topo *t, Agraph_t *g, const char *path, char *err, size_t errlen)
+{
+	uint32_t nn = (uint32_t)agnnodes(g), i = 0, hosts = 0, l = 0, nr = 0;
+	uint64_t maxseq = 0, nchar = 0, ne = (uint64_t)agnedges(g);
+	uint32_t *idx = NULL;
+	size_t rtcap = 0;
+	int rc = -1;
+	if (nn == 0) {
+		snprintf(err, errlen, "%s: error: the graph has no nodes", path);
+		return -1;
+	}
+	if (ne >= TOPO_LINKS_MAX) {
+		snprintf(err, errlen, "%s: error: too many edges (2^31 or more)", path);
+		return -1;
+	}
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		if (AGSEQ(n) > maxseq)
+			maxseq = AGSEQ(n);
+		nchar += strlen(agnameof(n)) + 1;
+		hosts += agnameof(n)[0] == 'H';
+	}
+	if (hosts == 0) {
+		snprintf(err, errlen, "%s: error: no host (the hosts are the nodes whose names begin "
+		         "with H)", path);
+		return -1;
+	}
+	t->u.dot.nodes = nn;
+	t->hosts = hosts;
+	t->links = (uint32_t)ne;
+	idx = malloc((maxseq + 1) * sizeof *idx);
+	t->u.dot.names = malloc(nchar);
+	t->u.dot.name = malloc(nn * sizeof *t->u.dot.name);
+	t->u.dot.host = malloc(hosts * sizeof *t->u.dot.host);
+	t->u.dot.out = malloc((nn + 1) * sizeof *t->u.dot.out);
+	t->u.dot.rt = malloc((nn + 1) * sizeof *t->u.dot.rt);
+	t->u.dot.dflt = malloc(nn * sizeof *t->u.dot.dflt);
+	t->u.dot.head = malloc((ne ? ne : 1) * sizeof *t->u.dot.head);
+	t->u.dot.bw = calloc(ne ? ne : 1, sizeof *t->u.dot.bw);
+	if (!idx || !t->u.dot.names || !t->u.dot.name || !t->u.dot.host || !t->u.dot.out ||
+	    !t->u.dot.rt || !t->u.dot.dflt || !t->u.dot.head || !t->u.dot.bw)
+		goto oom;
+	nchar = 0;
+	hosts = 0;
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n), i++) {
+		size_t len = strlen(agnameof(n)) + 1;
+		idx[AGSEQ(n)] = i;
+		t->u.dot.name[i] = (uint32_t)nchar;
+		memcpy(t->u.dot.names + nchar, agnameof(n), len);
+		nchar += len;
+		if (agnameof(n)[0] == 'H')
+			t->u.dot.host[hosts++] = i;
+		t->u.dot.dflt[i] = UINT32_MAX;
+	}
+	/* The links node by node, and the routes their comments name. */
+	i = 0;
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n), i++) {
+		int k;
+		t->u.dot.out[i] = l;
+		t->u.dot.rt[i] = nr;
+		for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e), l++) {
+			static char comment[] = "comment", bwkey[] = "bw";
+			const char *c = agget(e, comment), *bw = agget(e, bwkey);
+			t->u.dot.head[l] = DOT_IX(aghead(e));
+			if (bw && *bw && (t->u.dot.bw[l] = dot_bw(bw, path, e, err, errlen)) < 0)
+				goto out;
+			for (size_t len; c && *(c += strspn(c, ", \t\r\n")); c += len) {
+				char name[256];
+				Agnode_t *d = NULL;
+				len = strcspn(c, ", \t\r\n");
+				if (len == 1 && *c == '*') {
+					if (t->u.dot.dflt[i] != UINT32_MAX && t->u.dot.dflt[i] != l) {
+						snprintf(err, errlen, "%s: error: node %s: two out-edges with '*' in "
+						         "their comments", path, agnameof(n));
+						goto out;
+					}
+					t->u.dot.dflt[i] = l;
+					continue;
+				}
+				if (len < sizeof name) {
+					memcpy(name, c, len);
+					name[len] = 0;
+					d = agnode(g, name, 0);
+				}
+				if (!d) {
+					snprintf(err, errlen, "%s: error: edge %s -> %s: its comment names '%.*s', "
+					         "which is no node of the graph", path, agnameof(n),
+					         agnameof(aghead(e)), QLEN(len), c);
+					goto out;
+				}
+				if (util_grow(&t->u.dot.route, &rtcap, (size_t)nr + 1, sizeof *t->u.dot.route))
+					goto oom;
+				t->u.dot.route[nr].dest = DOT_IX(d);
+				t->u.dot.route[nr++].link = l;
+			}
+		}
+		if ((k = dot_sort_routes(t, i, t->u.dot.rt[i], nr, path, err, errlen)) < 0)
+			goto out;
+		nr = t->u.dot.rt[i] + (uint32_t)k;
+	}
+	t->u.dot.out[nn] = l;
+	t->u.dot.rt[nn] = nr;
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "%s: error: out of memory", path);
+out:
+	free(idx);
+	return rc;
+}
+
+topo *topo_read_dot(const char *path, char *err, size_t errlen)
+{
+	topo *t = calloc(1, sizeof *t);
+	FILE *f;
+	Agraph_t *g;
+	agusererrf old;
+	if (!t || !(t->u.dot.path = strdup(path))) {
+		free(t);
+		snprintf(err, errlen, "%s: error: out of memory", path);
+		return NULL;
+	}
+	t->kind = TOPO_DOT;
+	if (!(f = fopen(path, "r"))) {
+		snprintf(err, errlen, "%s: error: cannot open: %s", path, strerror(errno));
+		topo_free(t);
+		return NULL;
+	}
+	dot_msg[0] = 0;
+	old = agseterrf(dot_errf);
+	agreseterrors();
+	g = agread(f, NULL);
+	agseterrf(old);
+	fclose(f);
+	if (!g) {
+		dot_syntax(path, err, errlen);
+		topo_free(t);
+		return NULL;
+	}
+	if (dot_build(t, g, path, err, errlen)) {
+		agclose(g);
+		topo_free(t);
+		return NULL;
+	}
+	agclose(g);
+	return t;
+}
+#else
+topo *topo_read_dot(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: error: this build cannot read dot files (it was built "
+	         "without Graphviz's cgraph: install libgraphviz-dev and rebuild)", path);
+	return NULL;
+}
+#endif
+
 /* ---- Routes, names and specs ---------------------------------------------- */
 
 unsigned topo_route(const topo *t, uint32_t a, uint32_t b, uint32_t *out)
@@ -591,6 +958,12 @@ unsigned topo_route(const topo *t, uint32_t a, uint32_t b, uint32_t *out)
 	case TOPO_DRAGONFLY:
 		n = dragonfly_route(t, a, b, out);
 		break;
+	case TOPO_DOT: {
+		char err[8];
+		n = dot_walk(t, a, b, out, err, sizeof err);
+		ASSERT(n >= 1);      /* loggopsim checked every route it uses */
+		return n;
+	}
 	}
 	ASSERT(n >= 2 && n <= TOPO_MAX_HOPS);
 	return n;
@@ -600,6 +973,8 @@ void topo_link_name(const topo *t, uint32_t l, char *buf, size_t n)
 {
 	if (l >= t->links)
 		snprintf(buf, n, "no link %lu", (unsigned long)l);
+	else if (t->kind == TOPO_DOT)
+		dot_name(t, l, buf, n);
 	else if (l < t->hosts)
 		snprintf(buf, n, "host %lu up", (unsigned long)l);
 	else if (l < 2 * (uint64_t)t->hosts)
@@ -616,6 +991,10 @@ void topo_spec(const topo *t, char *buf, size_t n)
 {
 	char bw[NUM_DEC_TEXT], hbw[NUM_DEC_TEXT], lat[32];
 	int w = 0;
+	if (t->kind == TOPO_DOT) {
+		snprintf(buf, n, "dot:%s", t->u.dot.path);
+		return;
+	}
 	if (t->kind == TOPO_FATTREE)
 		w = snprintf(buf, n, "fattree:k=%lu,levels=%lu,taper=%lu", (unsigned long)t->u.ft.k,
 		             (unsigned long)t->u.ft.n, (unsigned long)t->u.ft.taper);

@@ -118,7 +118,7 @@ err_case "unknown topology: exit 2" 2 "loggopsim: error: --topology: unknown kin
 err_case "more ranks than hosts: exit 2" 2 "--mapping: 16 ranks on 4 hosts" \
 	--topology fattree:k=4,levels=1 "$tmp/perm.goal"
 err_case "--mapping without --topology: exit 2" 2 "--mapping needs --topology" --mapping linear "$tmp/perm.goal"
-err_case "--topology with --critical-path: exit 2" 2 "--topology cannot be combined" \
+err_case "--topology with --critical-path: exit 2" 2 "--topology and --network-file cannot be combined" \
 	--topology torus:4x4 --critical-path "$tmp/cp" "$tmp/perm.goal"
 printf '0\n1\n' >"$tmp/short.map"
 err_case "a mapping file that misses ranks: exit 1" 1 "$tmp/short.map" \
@@ -126,3 +126,62 @@ err_case "a mapping file that misses ranks: exit 1" 1 "$tmp/short.map" \
 printf '0\n99\n' >"$tmp/bad.map"
 err_case "a host out of range: exit 1" 1 "$tmp/bad.map:2:1: error:" \
 	--topology torus:4x4 --mapping "$tmp/bad.map" "$tmp/perm.goal"
+
+# Dot files (docs/network.md, "Dot files" and "The simple rule"):
+# share.dot and share.goal, L=100 o=10 g=0 G=1, sG = 3000.  Rank 2's
+# message shares S0 -> S1 with rank 1's, which shares S1 -> S2 with two
+# more: max-min gives it 2/3 of its rate (2o + L + 1.5 sG = 4620), the
+# simple rule 1/2 (2o + L + 2 sG = 6120), no network 3120.  The three on
+# S1 -> S2 run at 1/3: 2o + L + 3 sG = 9120 under both.
+host_time() { sed -n "s/^Host $1: \([0-9]*\)$/\1/p"; }
+D="-L 100 -o 10 -g 0 -G 1 --network-file tests/net/share.dot tests/net/share.goal"
+if "$SIM" -q -b --network-file tests/net/share.dot tests/net/share.goal 2>&1 >/dev/null |
+	grep -q "cannot read dot files"; then
+	echo "ok - net dot files # SKIP built without Graphviz's cgraph (libgraphviz-dev)"
+else
+	want "dot file, max-min: rank 2 at 2o + L + 1.5 sG" 4620 "$("$SIM" -q $D | host_time 2)"
+	want "dot file, max-min: ranks on S1 -> S2 at 2o + L + 3 sG" 9120 "$("$SIM" -q $D | host_time 4)"
+	want "dot file, simple rule: rank 2 at 2o + L + 2 sG" 6120 "$("$SIM" -q -n simple $D | host_time 2)"
+	want "dot file, simple rule: ranks on S1 -> S2 at 2o + L + 3 sG" 9120 \
+		"$("$SIM" -q --network-type simple $D | host_time 6)"
+	want "dot file, --network-type LogGP: no network" 3120 "$("$SIM" -q -n LogGP $D 2>/dev/null | host_time 2)"
+	want "dot file: the most loaded link" "  link S1 -> S2: 9000 bytes, busy 9000 ns, at most 3 flows" \
+		"$("$SIM" -q $D | grep '^  link' | head -1)"
+	want "dot file, simple rule: named in the summary and the JSON" "Network dot:tests/net/share.dot (simple rule): 4 flows, at most 3 on one link|\"rule\": \"simple\"" \
+		"$("$SIM" -q -n simple $D | sed -n 's/^\(Network.*\), at most.*/\1/p')|$("$SIM" -q -b --json -n simple $D | grep -o '"rule": "simple"')"
+	err_case "--network-type LogGP with a network: a warning" 0 \
+		"loggopsim: warning: --network-type LogGP: the network of --network-file is not used" -n LogGP $D
+	dot_err() { # NAME MESSAGE DOT
+		printf '%s' "$3" >"$tmp/n.dot"
+		err_case "dot file, $1: exit 1" 1 "$tmp/n.dot$2" --network-file "$tmp/n.dot" "$tmp/two.goal"
+	}
+	pairs_goal 2 8 "0:1" >"$tmp/two.goal"
+	dot_err "syntax" ":3: error: syntax error near ';'" $'digraph {\n H0 -> S0\n S0 -> ; }\n'
+	dot_err "empty" ": error: no graph in the file" ""
+	dot_err "no host" ": error: no host (the hosts are the nodes whose names begin with H)" \
+		'digraph { S0 -> S1 }'
+	dot_err "a comment naming no node" ": error: edge S0 -> H1: its comment names 'H9', which is no node of the graph" \
+		'digraph { H0 -> S0; H1 -> S0; S0 -> H0 [comment="H0"]; S0 -> H1 [comment="H9"] }'
+	dot_err "two routes for one host" ": error: node S0 routes H0 over two edges (to H0 and to H1)" \
+		'digraph { H0 -> S0; H1 -> S0; S0 -> H0 [comment="H0"]; S0 -> H1 [comment="H0"] }'
+	dot_err "two '*' edges" ": error: node S0: two out-edges with '*' in their comments" \
+		'digraph { H0 -> S0; H1 -> S0; S0 -> H0 [comment="*"]; S0 -> H1 [comment="*"] }'
+	dot_err "a bad bw" ': error: edge H0 -> H1: bw="0": not above 0' 'digraph { H0 -> H1 [bw="0"]; H1 -> H0 }'
+	dot_err "no route for a pair that communicates" \
+		": error: no route from H0 to H1: none of the 2 out-edges of S0 has a comment that names H1 (or '*') (rank 0 sends to rank 1)" \
+		'digraph { H0 -> S0; H1 -> S0; H2; S0 -> H0 [comment="H0"]; S0 -> H2 [comment="H2"] }'
+	dot_err "a loop" ": error: the route from H0 to H1 is longer than 64 links (a loop through S1?) (rank 0 sends to rank 1)" \
+		'digraph { H0 -> S0; H1 -> S1; S0 -> S1 [comment="*"]; S0 -> H0 [comment="H0"]; S1 -> S0 [comment="*"]; S1 -> H1 [comment="H0"] }'
+	# Routes only for the pairs that communicate: rank 1 never sends.
+	printf 'digraph { H0 -> H1; H1 -> S0; S0 -> H1 [comment="H9x"]; H9x }' >"$tmp/n.dot"
+	want "dot file: no route needed where no send goes" 0 \
+		"$("$SIM" -q -b --network-file "$tmp/n.dot" --mapping roundrobin "$tmp/two.goal" >/dev/null 2>&1; echo $?)"
+	err_case "a dot file that does not exist: exit 1" 1 "$tmp/none.dot: error: cannot open: No such file or directory" \
+		--network-file "$tmp/none.dot" "$tmp/two.goal"
+fi
+err_case "--topology and --network-file: exit 2" 2 "give --topology or --network-file, not both" \
+	--topology torus:4x4 --network-file tests/net/share.dot "$tmp/perm.goal"
+err_case "an unknown --network-type: exit 2" 2 "--network-type: unknown type 'flat' (expected maxmin, simple or LogGP)" \
+	-n flat --topology torus:4x4 "$tmp/perm.goal"
+err_case "--network-type simple without a network: exit 2" 2 "--network-type simple needs --topology or --network-file" \
+	-n simple "$tmp/perm.goal"

@@ -1,5 +1,5 @@
-/* flow_test.c: max-min fair flows (sim/flow.h) against hand-computed
- * shares and end times. */
+/* flow_test.c: max-min fair flows and the simple rule (sim/flow.h)
+ * against hand-computed shares and end times. */
 #include "check.h"
 #include "flow.h"
 
@@ -27,7 +27,7 @@ static void reset(ends *e)
 static void test_share(void)
 {
 	double cap[3] = { 1, 1, 1 };
-	flow_net *f = flow_net_new(3, cap, 4);
+	flow_net *f = flow_net_new(3, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t r0[] = { 0, 1 }, r1[] = { 1, 2 };
 	uint32_t a = flow_start(f, 100, 1000, 1.0, r0, 2);
@@ -64,7 +64,7 @@ static void test_share(void)
 static void test_maxmin(void)
 {
 	double cap[2] = { 1, 3 };
-	flow_net *f = flow_net_new(2, cap, 4);
+	flow_net *f = flow_net_new(2, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t rx[] = { 0, 1 }, ry[] = { 0 }, rz[] = { 1 };
 	uint32_t x = flow_start(f, 0, 1000, 4.0, rx, 2);
@@ -83,7 +83,7 @@ static void test_maxmin(void)
 static void test_incremental(void)
 {
 	double cap[4] = { 1, 1, 1, 1 };
-	flow_net *f = flow_net_new(4, cap, 4);
+	flow_net *f = flow_net_new(4, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t r0[] = { 0 }, r1[] = { 1, 2 }, r2[] = { 2 }, r3[] = { 3 };
 	uint32_t a = flow_start(f, 0, 500, 1.0, r0, 1);
@@ -113,7 +113,7 @@ static void test_incast(void)
 	double cap[9];
 	for (int i = 0; i < 9; i++)
 		cap[i] = 1.0 / 6;   /* G = 6 ns per byte */
-	flow_net *f = flow_net_new(9, cap, 2);
+	flow_net *f = flow_net_new(9, cap, 2, FLOW_MAXMIN);
 	ends e = { 0 };
 	for (uint32_t i = 0; i < 8; i++) {
 		uint32_t r[] = { i, 8 };
@@ -125,11 +125,43 @@ static void test_incast(void)
 	flow_net_free(f);
 }
 
+/* The simple rule against max-min: links A and B (cap 1), flow p on A,
+ * q on A and B, r and u on B (full rate 1, 3000 ns of work each).  Both
+ * give q, r and u a third of B.  Max-min gives p what q leaves on A, 2/3;
+ * the simple rule 1/A's count, 1/2.  When q, r and u end at 9000 p has
+ * 3000 - 9000/2 < 0 left: it ended at 6000 under the simple rule. */
+static void test_simple(void)
+{
+	double cap[2] = { 1, 1 };
+	uint32_t rp[] = { 0 }, rq[] = { 0, 1 }, rr[] = { 1 };
+	for (int rule = 0; rule < 2; rule++) {
+		flow_net *f = flow_net_new(2, cap, 4, rule ? FLOW_SIMPLE : FLOW_MAXMIN);
+		ends e = { 0 };
+		uint32_t p = flow_start(f, 0, 3000, 1.0, rp, 1);
+		uint32_t q = flow_start(f, 0, 3000, 1.0, rq, 2);
+		uint32_t r = flow_start(f, 0, 3000, 1.0, rr, 1);
+		uint32_t u = flow_start(f, 0, 3000, 1.0, rr, 1);
+		CHECK(flow_settle(f, 0, moved, &e) == 0);
+		CHECK_EQ_U64(e.end[p], rule ? 6000 : 4500);
+		CHECK(flow_share(f, p) == (rule ? 0.5 : 1 - 1.0 / 3));
+		CHECK_EQ_U64(e.end[q], 9000);
+		CHECK_EQ_U64(e.end[r], 9000);
+		CHECK_EQ_U64(e.end[u], 9000);
+		/* p's end leaves q, r and u at a third: their ends stay. */
+		reset(&e);
+		flow_finish(f, p, e.end[p]);
+		CHECK(flow_settle(f, rule ? 6000 : 4500, moved, &e) == 0);
+		CHECK(!e.moved[q] && !e.moved[r] && !e.moved[u]);
+		flow_net_free(f);
+	}
+}
+
 int main(void)
 {
 	test_share();
 	test_maxmin();
 	test_incremental();
 	test_incast();
+	test_simple();
 	return check_done();
 }
