@@ -75,6 +75,14 @@ struct flow_net {
 	struct by_rate *srt;
 	size_t clcap, cfcap, heapcap, plcap, srtcap;
 	uint64_t started, largest;
+	/* flow_net_watch: each link's flows and bytes at its last change */
+	void (*load)(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
+	void *load_ctx;
+	struct seen {
+		uint64_t t;
+		double bytes;
+		uint32_t n;
+	} *seen;
 };
 
 /* The links of flow id. */
@@ -120,6 +128,7 @@ void flow_net_free(flow_net *f)
 	free(f->heap);
 	free(f->pl);
 	free(f->srt);
+	free(f->seen);
 	free(f);
 }
 
@@ -476,8 +485,31 @@ int flow_settle(flow_net *f, uint64_t t,
 		if (F > f->largest)
 			f->largest = F;
 	}
+	/* The loads of the marked links: their flows' progress is up to t. */
+	for (size_t d = 0; f->load && d < f->ndirty; d++) {
+		uint32_t l = f->dirty[d];
+		struct seen *w = &f->seen[l];
+		if (w->n == f->st[l].n)
+			continue;
+		if (w->n && t > w->t)
+			f->load(f->load_ctx, l, w->t, t, w->n, f->st[l].bytes - w->bytes);
+		w->t = t;
+		w->n = f->st[l].n;
+		w->bytes = f->st[l].bytes;
+	}
 	f->ndirty = 0;
 	return rc;
+}
+
+int flow_net_watch(flow_net *f, void (*load)(void *ctx, uint32_t l, uint64_t t0,
+                                             uint64_t t, uint32_t n, double bytes),
+                   void *ctx)
+{
+	if (!f->seen && !(f->seen = calloc(f->nl ? f->nl : 1, sizeof *f->seen)))
+		return -1;
+	f->load = load;
+	f->load_ctx = ctx;
+	return 0;
 }
 
 uint64_t flow_end(const flow_net *f, uint32_t id) { return f->f[id].end; }

@@ -69,6 +69,15 @@ uint64_t flow_end(const flow_net *f, uint32_t id);
 uint32_t flow_gen(const flow_net *f, uint32_t id);
 double flow_share(const flow_net *f, uint32_t id);
 
+/* Report the load of every link over time: from now on, each settle at t
+ * calls load(ctx, l, t0, t, n, bytes) for each link l whose number of
+ * flows changed at t, with the n > 0 flows it carried in [t0, t) since its
+ * last change at t0 and the bytes they moved on it then, in the order the
+ * links were marked.  0, or -1 when out of memory. */
+int flow_net_watch(flow_net *f, void (*load)(void *ctx, uint32_t l, uint64_t t0,
+                                             uint64_t t, uint32_t n, double bytes),
+                   void *ctx);
+
 /* The totals of link l (bytes and busy time up to the last settle). */
 const flow_link_stat *flow_link(const flow_net *f, uint32_t l);
 

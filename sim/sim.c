@@ -1235,6 +1235,14 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 	return id;
 }
 
+/* A link's load for the timeline (flow_net_watch). */
+static void link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n,
+                      double bytes)
+{
+	const sim *m = ctx;
+	tl_write_link(m->tl, l, t0, t, n, bytes > 0 ? (uint64_t)(bytes + 0.5) : 0);
+}
+
 /* flow_settle moved the end of flow id: its end event. */
 static void flow_moved(void *ctx, uint32_t id, uint64_t end)
 {
@@ -2110,6 +2118,11 @@ static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 		return -1;
 	}
 	m->hoplat = topo_route_lat(t, 2) != 0;
+	if (m->tl && flow_net_watch(m->fl, link_load, m)) {
+		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
+		sim_destroy(m);
+		return -1;
+	}
 	return 0;
 }
 

@@ -66,6 +66,13 @@ void tl_write_transmission(FILE *f, uint64_t src, uint64_t dst, uint64_t start,
                            uint64_t depart, uint64_t arrival, uint64_t size,
                            uint32_t op, uint32_t cpu, uint32_t nic);
 
+/* "link LINK START END FLOWS BYTES" (runs with a network): link LINK
+ * carried FLOWS flows (at least 1) from START to END (START < END), which
+ * moved BYTES bytes (rounded) over it then; written when the number
+ * changes. */
+void tl_write_link(FILE *f, uint32_t link, uint64_t start, uint64_t end, uint32_t flows,
+                   uint64_t bytes);
+
 /* ---- Reader ------------------------------------------------------------- */
 
 #define TL_MAX_ROWS 16          /* CPUs or NICs per lane drawn even when unused */

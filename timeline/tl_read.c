@@ -273,6 +273,7 @@ static int do_line(rd *r, const char *line, size_t len)
 	tl_rec x;
 	switch (tl_scan_line(&r->s, line, len, &x)) {
 	case TL_LINE_NONE:
+	case TL_LINE_LINK:   /* not drawn */
 		return 0;
 	case TL_LINE_HEADER:
 		take_head(r->tl, &r->s.h);

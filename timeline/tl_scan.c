@@ -145,6 +145,39 @@ static int do_interval(tl_scan *s, tl_kind k, const char *p, tl_rec *rec)
 	return TL_LINE_INTERVAL;
 }
 
+/* A link line after its keyword (version 2). */
+static int do_link(tl_scan *s, const char *p, tl_rec *rec)
+{
+	uint64_t link, start, end, flows, bytes;
+	const char *at_link = skip_ws(p), *at_end, *at_flows;
+	if (s->h.old_format || s->h.version < 2)
+		return tl_scan_error(s, s->lbuf, "a link line in a timeline of version %" PRIu32,
+		                     s->h.version);
+	if (field_u64(s, &p, &link, "link"))
+		return -1;
+	if (field_u64(s, &p, &start, "start time"))
+		return -1;
+	at_end = skip_ws(p);
+	if (field_u64(s, &p, &end, "end time"))
+		return -1;
+	at_flows = skip_ws(p);
+	if (field_u64(s, &p, &flows, "flows") || field_u64(s, &p, &bytes, "bytes") || line_end(s, p))
+		return -1;
+	if (link > UINT32_MAX)
+		return tl_scan_error(s, at_link, "link %" PRIu64 " out of range (below 2^32)", link);
+	if (end <= start)
+		return tl_scan_error(s, at_end, "end %" PRIu64 " not after start %" PRIu64, end, start);
+	if (flows == 0)
+		return tl_scan_error(s, at_flows, "0 flows (a link line has at least 1)");
+	memset(rec, 0, sizeof *rec);
+	rec->unit = link;
+	rec->start = start;
+	rec->end = end;
+	rec->flows = flows;
+	rec->size = bytes;
+	return TL_LINE_LINK;
+}
+
 static int do_transmission(tl_scan *s, const char *p, tl_rec *rec)
 {
 	tl_head *h = &s->h;
@@ -425,13 +458,16 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 			                     "header", s->ranges_due, s->ranges_due > 1 ? "s" : "");
 		return do_range(s, p);
 	}
-	if (!h->old_format && s->stop_after != TL_NONE && !IS("transmission") && !IS("noise")) {
+	if (!h->old_format && s->stop_after != TL_NONE && !IS("transmission") && !IS("noise")
+	    && !IS("link")) {
 		uint64_t t = line_start(p);
 		if (t != TL_NONE && t > s->stop_after)
 			return TL_LINE_STOP;
 	}
 	if (IS("transmission"))
 		return do_transmission(s, p, rec);
+	if (IS("link"))
+		return do_link(s, p, rec);
 	for (int k = 0; k < TL_NKINDS; k++)
 		if (kl == strlen(tl_kind_word[k]) && memcmp(kw, tl_kind_word[k], kl) == 0)
 			return do_interval(s, (tl_kind)k, p, rec);

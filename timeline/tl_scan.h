@@ -21,6 +21,8 @@ typedef enum tl_line {
 	TL_LINE_HEADER,        /* the header line: tl_scan.h is set */
 	TL_LINE_INTERVAL,      /* osend, orecv, loclop, noise, gsend, grecv */
 	TL_LINE_TRANSMISSION,
+	TL_LINE_LINK,          /* a link's load: unit (the link), start, end,
+	                          flows, size (the bytes) */
 	TL_LINE_STOP           /* a record that starts after stop_after */
 } tl_line;
 
@@ -48,7 +50,7 @@ typedef struct tl_rec {
 	uint64_t rank, unit, start, end;
 	int has_msg;
 	uint64_t src, op;
-	uint64_t dst, depart, arrival, size, cpu, nic;
+	uint64_t dst, depart, arrival, size, cpu, nic, flows;
 	const char *at_src;       /* the source rank's field in the line */
 } tl_rec;
 

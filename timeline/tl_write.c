@@ -84,3 +84,10 @@ void tl_write_transmission(FILE *f, uint64_t src, uint64_t dst, uint64_t start,
 	const uint64_t v[] = { src, dst, start, depart, arrival, size, op, cpu, nic };
 	put_line(f, "transmission", v, 9);
 }
+
+void tl_write_link(FILE *f, uint32_t link, uint64_t start, uint64_t end, uint32_t flows,
+                   uint64_t bytes)
+{
+	const uint64_t v[] = { link, start, end, flows, bytes };
+	put_line(f, "link", v, 5);
+}

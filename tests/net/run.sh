@@ -149,6 +149,16 @@ else
 		"$("$SIM" -q $D | grep '^  link' | head -1)"
 	want "dot file, simple rule: named in the summary and the JSON" "Network dot:tests/net/share.dot (simple rule): 4 flows, at most 3 on one link|\"rule\": \"simple\"" \
 		"$("$SIM" -q -n simple $D | sed -n 's/^\(Network.*\), at most.*/\1/p')|$("$SIM" -q -b --json -n simple $D | grep -o '"rule": "simple"')"
+	# The timeline's link loads: link 10 (S0 -> S1) carries 2 flows until
+	# rank 2's ends at 4610, then 1; link 15 (S1 -> S2) 3 flows until 9110.
+	"$SIM" -q $D -V "$tmp/v.txt" >/dev/null 2>&1
+	want "dot file: link loads in the -V timeline" "link 10 110 4610 2 4500|link 10 4610 9110 1 1500|link 15 110 9110 3 9000" \
+		"$(grep -E '^link 1[05] ' "$tmp/v.txt" | paste -sd'|')"
+	"$B/bin/goalviz" "$tmp/v.txt" -o "$tmp/v.svg" 2>"$tmp/diff" && ok "goalviz reads link lines" || fail "goalviz reads link lines"
+	head -2 "$tmp/v.txt" >"$tmp/bad.txt"
+	echo "link 3 5 5 1 0" >>"$tmp/bad.txt"
+	"$B/bin/goalviz" "$tmp/bad.txt" -o "$tmp/v.svg" 2>"$tmp/err"
+	want "a link line that ends at its start: an error" "$tmp/bad.txt:3:10: error: end 5 not after start 5" "$(cat "$tmp/err")"
 	err_case "--network-type LogGP with a network: a warning" 0 \
 		"loggopsim: warning: --network-type LogGP: the network of --network-file is not used" -n LogGP $D
 	dot_err() { # NAME MESSAGE DOT
