@@ -52,7 +52,7 @@ $(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/si
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # libFuzzer targets (make fuzz builds them with SAN=fuzz): sweeps, noise,
-# topologies and mappings.
+# topologies and mappings, dot files.
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_noise.o
 $(B)/obj/tests/fuzz/fuzz_noise.o: ALL_CFLAGS += -I sim -I timeline
@@ -65,5 +65,9 @@ $(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(L
 OBJS += $(B)/obj/tests/fuzz/fuzz_topo.o
 $(B)/obj/tests/fuzz/fuzz_topo.o: ALL_CFLAGS += -I sim
 $(B)/fuzz_topo: $(B)/obj/tests/fuzz/fuzz_topo.o $(SIM_LIB) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
+OBJS += $(B)/obj/tests/fuzz/fuzz_dot.o
+$(B)/obj/tests/fuzz/fuzz_dot.o: ALL_CFLAGS += -I sim
+$(B)/fuzz_dot: $(B)/obj/tests/fuzz/fuzz_dot.o $(SIM_LIB) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 endif

@@ -753,8 +753,10 @@ static int route_cmp(const void *x, const void *y)
 static int dot_sort_routes(topo *t, uint32_t i, uint32_t lo, uint32_t hi, const char *path,
                            char *err, size_t errlen)
 {
-	dot_route *r = t->u.dot.route + lo;
 	uint32_t n = hi - lo, k = 0;
+	if (n == 0)
+		return 0;
+	dot_route *r = t->u.dot.route + lo;
 	qsort(r, n, sizeof *r, route_cmp);
 	for (uint32_t j = 0; j < n; j++) {
 		if (k && r[k - 1].dest == r[j].dest) {

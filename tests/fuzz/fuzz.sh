@@ -8,7 +8,7 @@
 # tests/viz/data and tests/sim/cases, for the critical path file with the
 # one of tests/viz/data, for sweeps with the files and
 # compact forms of docs/sweep.md, for noise traces and --noise specs, and
-# for topology specs followed by a mapping file.
+# for topology specs followed by a mapping file, and for dot files.
 # Exit status non-zero if a target finds a crash, a leak, a timeout (10 s)
 # or more than 2 GB of memory (the reproducer is left in build/fuzz/).
 set -eu
@@ -72,7 +72,12 @@ printf '%s\n' 'fattree:k=4,levels=3,taper=2,bw=12.5,hostbw=25,lat=100' '# rank 0
 printf '%s\n' 'torus:8x8x2,p=2' '0' '127' '5' >$F/corpus-topo/torus
 printf '%s\n' 'dragonfly:a=4,p=2,h=2,groups=5' '1' '' '39' >$F/corpus-topo/dragonfly
 printf '%s' 'fattree:k=2,levels=31' >$F/corpus-topo/big
-for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo; do
+mkdir -p $F/corpus-dot
+cp tests/net/share.dot $F/corpus-dot/
+printf '%s' 'digraph { H0 -> S0; H1 -> S1; S0 -> S1 [comment="*"]; S0 -> H0 [comment="H0", bw="2"]; S1 -> S0 [comment="*"]; S1 -> H1 [comment="H0"] }' \
+	>$F/corpus-dot/loop
+printf '%s' 'graph { H0 -- S0 [comment="*"]; H1 -- S0; S0 -- H1 [comment="H1 H0"] }' >$F/corpus-dot/undirected
+for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo dot; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
 	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \
