@@ -631,10 +631,10 @@ static int put_svg(FILE *f, void *ctx)
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
  * table, the CSV and the chart.  Returns the exit status. */
 static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base,
-                     const sim_pchange *flags, const perturb_opts *po)
+                     const sim_pchange *flags, const perturb_opts *po, net_opts *no)
 {
 	sweep sw = { 0 };
-	char desc[1200];
+	char desc[1200], ndesc[300];
 	sw.flags = *flags;
 	sw.sensitivity = o->sensitivity;
 	if (perturbed(po)) {
@@ -687,10 +687,18 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		sweep_free(&sw);
 		return util_error_msg(err);
 	}
-	if ((status = slow_check(po, s.nranks))) {
+	if ((status = slow_check(po, s.nranks)) ||
+	    (status = net_place(no, &s, po->has_seed ? po->seed : 1))) {
 		goal_sched_close(&s);
 		sweep_free(&sw);
 		return status;
+	}
+	if (no->t) {
+		topo_spec(no->t, ndesc, sizeof ndesc - 16);
+		if (no->net.rule == FLOW_SIMPLE)
+			strcat(ndesc, " (simple rule)");
+		sw.net = &no->net;
+		sw.net_desc = ndesc;
 	}
 	sweep_result *res = calloc(sw.n, sizeof *res);
 	if (!res) {
@@ -987,10 +995,6 @@ int main(int argc, char **argv)
 		                  "--critical-path, --sensitivity, --tolerance, --trace-json, noise or "
 		                  "--slow");
 	}
-	if (no.t && so_sw.spec) {
-		topo_free(no.t);
-		return util_usage("--topology and --network-file cannot be combined with --sweep");
-	}
 	int tst = trace_json_opts(&tj);
 	if (tst)
 		return tst;
@@ -1022,9 +1026,11 @@ int main(int argc, char **argv)
 		return util_usage("%s", err);
 	const sim_params *pp = &pset.p;
 	if (so_sw.spec) {
-		int st = run_sweep(&so_sw, file, &pset, &flags, &po);
+		int st = run_sweep(&so_sw, file, &pset, &flags, &po, &no);
 		sim_noise_free(po.noise);
 		free(po.slow);
+		topo_free(no.t);
+		free(no.host);
 		return st;
 	}
 

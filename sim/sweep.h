@@ -55,6 +55,9 @@ typedef struct sweep {
 	sim_pchange flags;
 	const sim_perturb *perturb;
 	const char *perturb_desc;
+	const sim_net *net;    /* the command line's network (NULL: none) and
+	                          its description for the CSV */
+	const char *net_desc;
 	int sensitivity;       /* 1: the derivatives of T (sweep_result.dT) */
 	sweep_pfile *pf;       /* the parameter files its sets name */
 	size_t npf, cap_pf;
@@ -108,7 +111,8 @@ int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
 /* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
  * per set in order.  base_idx: the baseline set for the relative column (-1:
  * none, left empty); wall 0 leaves the wall_s column empty; with
- * sw->perturb, the columns seed and noise follow, then with
+ * sw->perturb, the columns seed and noise follow, with sw->net the column
+ * network, then with
  * sw->sensitivity dT_dL, dT_do, dT_dg, dT_dG, dT_dO.  Returns 0, or -1 on a
  * write error. */
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,

@@ -44,11 +44,23 @@ static void set_values(const sweep *sw, size_t i, const sim_pset *base,
 		sim_pset_value(&ps, (sim_pname)k, vals[k], 48);
 }
 
+/* ",\"TEXT\"" (CSV quoting: a quote is doubled). */
+static void put_quoted(FILE *f, const char *text)
+{
+	fputs(",\"", f);
+	for (const char *c = text ? text : ""; *c; c++) {
+		if (*c == '"')
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall)
 {
-	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s\n",
-	        sw->perturb ? ",seed,noise" : "",
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s%s\n",
+	        sw->perturb ? ",seed,noise" : "", sw->net ? ",network" : "",
 	        sw->sensitivity ? ",dT_dL,dT_do,dT_dg,dT_dG,dT_dO" : "");
 	for (size_t i = 0; i < sw->n; i++) {
 		if (res[i].status == SWEEP_NOT_RUN)
@@ -69,16 +81,11 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 		if (wall)
 			fprintf(f, "%.3f", res[i].wall);
 		if (sw->perturb) {
-			fprintf(f, ",%" PRIu64 ",\"",
-			        sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed);
-			/* CSV quoting: a quote is doubled */
-			for (const char *c = sw->perturb_desc ? sw->perturb_desc : ""; *c; c++) {
-				if (*c == '"')
-					fputc('"', f);
-				fputc(*c, f);
-			}
-			fputc('"', f);
+			fprintf(f, ",%" PRIu64, sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed);
+			put_quoted(f, sw->perturb_desc);
 		}
+		if (sw->net)
+			put_quoted(f, sw->net_desc);
 		for (int k = 0; k < 5 && sw->sensitivity; k++) {
 			if (res[i].status == SWEEP_OK)
 				fprintf(f, ",%" PRIu64, res[i].dT[k]);

@@ -31,7 +31,7 @@ static void run_one(sweep_job *j, size_t i)
 	sweep_result *out = &j->res[i];
 	sim *m = NULL;
 	sim_perturb pt;
-	sim_options so = { .critical = j->sw->sensitivity };
+	sim_options so = { .critical = j->sw->sensitivity, .net = j->sw->net };
 	if (j->sw->perturb) {
 		pt = *j->sw->perturb;
 		if (j->sw->set[i].has_seed)

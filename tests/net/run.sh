@@ -104,6 +104,18 @@ done
 "$SIM" -q --topology fattree:k=4,levels=2,taper=2 --mapping random --seed 7 "$tmp/perm.goal" >"$tmp/b" 2>&1
 if cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then ok "same seed, same output"; else fail "same seed, same output"; fi
 
+# A sweep on a network: each set as its own run, the same CSV at any -j.
+for G in 2 4; do
+	want "sweep on a tapered tree, G=$G: as the single run" "$(T -L 1000 -o 100 -g 50 -G $G --topology fattree:k=4,levels=2,taper=2 "$tmp/perm.goal")" \
+		"$("$SIM" -q --sweep "G=2,4" -L 1000 -o 100 -g 50 --topology fattree:k=4,levels=2,taper=2 "$tmp/perm.goal" --csv - --no-wall 2>/dev/null |
+			awk -F, -v G=$G '$7 == G {print $11}')"
+done
+"$SIM" -q --sweep "G=1..8*2 L=100,1000" -j 1 --topology fattree:k=4,levels=2,taper=4 --mapping random "$tmp/perm.goal" --csv "$tmp/j1.csv" --no-wall >/dev/null 2>&1
+"$SIM" -q --sweep "G=1..8*2 L=100,1000" -j 2 --topology fattree:k=4,levels=2,taper=4 --mapping random "$tmp/perm.goal" --csv "$tmp/j2.csv" --no-wall >/dev/null 2>&1
+if cmp -s "$tmp/j1.csv" "$tmp/j2.csv" && grep -q ',"fattree:k=4,levels=2,taper=4"$' "$tmp/j1.csv"; then
+	ok "sweep on a network: the same CSV with -j 1 and -j 2, the network column"
+else cp "$tmp/j1.csv" "$tmp/diff"; fail "sweep on a network: the same CSV with -j 1 and -j 2, the network column"; fi
+
 # Bad input: flags exit 2, files exit 1, with the message.
 err_case() { # NAME STATUS MESSAGE ARGS...
 	local name=$1 st=$2 msg=$3
