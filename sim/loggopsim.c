@@ -366,8 +366,8 @@ static int net_opts_check(net_opts *n)
 		return 0;
 	}
 	if (type == 2) {     /* the published tool's default: no congestion */
-		fprintf(stderr, "loggopsim: warning: --network-type LogGP: the network of %s is not "
-		        "used\n", n->spec ? "--topology" : "--network-file");
+		fprintf(stderr, "%s: warning: --network-type LogGP: the network of %s is not used\n",
+		        util_prog(), n->spec ? "--topology" : "--network-file");
 		return 0;
 	}
 	n->net.rule = type == 1 ? FLOW_SIMPLE : FLOW_MAXMIN;
@@ -458,13 +458,22 @@ static void net_collect(net_opts *n, const sim *m)
 	}
 }
 
+/* The network for reports: its canonical spec, and the rule when simple. */
+static void net_spec(const net_opts *n, char *buf, size_t len)
+{
+	size_t k;
+	topo_spec(n->t, buf, len);
+	k = strlen(buf);
+	if (n->net.rule == FLOW_SIMPLE)
+		snprintf(buf + k, len - k, " (simple rule)");
+}
+
 static void net_print(FILE *f, const net_opts *n)
 {
-	char spec[256];
-	topo_spec(n->t, spec, sizeof spec);
-	fprintf(f, "Network %s%s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
-	        PRIu64 " recomputed at once\n", spec, n->net.rule == FLOW_SIMPLE ? " (simple rule)" : "",
-	        n->flows, n->peak, n->largest);
+	char spec[300];
+	net_spec(n, spec, sizeof spec);
+	fprintf(f, "Network %s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
+	        PRIu64 " recomputed at once\n", spec, n->flows, n->peak, n->largest);
 	for (size_t i = 0; i < n->ntop; i++)
 		fprintf(f, "  link %s: %.0f bytes, busy %" PRIu64 " ns, at most %" PRIu32 " flow%s\n",
 		        n->top[i].name, n->top[i].bytes, n->top[i].busy, n->top[i].peak,
@@ -694,9 +703,7 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		return status;
 	}
 	if (no->t) {
-		topo_spec(no->t, ndesc, sizeof ndesc - 16);
-		if (no->net.rule == FLOW_SIMPLE)
-			strcat(ndesc, " (simple rule)");
+		net_spec(no, ndesc, sizeof ndesc);
 		sw.net = &no->net;
 		sw.net_desc = ndesc;
 	}
