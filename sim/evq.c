@@ -407,8 +407,11 @@ long evq_next_batch(evq *q)
 		}
 	}
 #if GOAL_CHECKS
-	for (size_t i = 1; i < q->batch.n; i++)
-		ASSERT(q->batch.a[i - 1].seq < q->batch.a[i].seq && q->batch.a[i].time == q->now);
+	for (size_t i = 1; i < q->batch.n; i++) {
+		const evq_node *a = &q->batch.a[i - 1], *b = &q->batch.a[i];
+		ASSERT(b->time == q->now && (a->seq < b->seq || (a->seq == b->seq &&
+		       a->rank == b->rank && a->op == b->op)));
+	}
 #endif
 	return (long)q->batch.n;
 }

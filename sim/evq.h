@@ -98,6 +98,9 @@ void evq_push_now(evq *q, evq_node x);
 /* Make the next batch current: every queued node with the smallest queued
  * time (never below the previous batch's: the queue never goes back in
  * time), sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
+ * Seqs are distinct but for copies of one event (same seq, rank and op
+ * words, other peer words: the simulator's flow ends whose end moved away
+ * and back), which it tells apart by their peer words.
  * Nodes pushed while a batch is processed (all later in (time, seq) order
  * than the whole batch) wait for a later batch.  Returns the batch size, 0
  * when the queue is empty, or -1 when out of memory.  O(log T) plus the

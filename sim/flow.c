@@ -27,7 +27,7 @@ typedef struct fl {
 	double share;         /* of full rate (0: not yet settled) */
 	double rate;          /* full rate, bytes/ns */
 	uint64_t end;
-	uint32_t gen;
+	uint32_t gen;         /* changes at every reported end, and at the end */
 	uint32_t ep;          /* settle epoch that reached it */
 	uint32_t fixed;       /* settle epoch that fixed it */
 	uint32_t n;           /* links; 0: free, and next links the free ids */
@@ -311,7 +311,8 @@ static void take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
 }
 
 /* Flow id runs at share of its full rate from t: a share that changed
- * moves its end (a flow at full rate all along keeps its exact end). */
+ * moves its end, reported when it is another ns (a flow at full rate all
+ * along keeps its exact end). */
 static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
                       void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
@@ -320,8 +321,12 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
 	if (share == x->share)
 		return;
 	x->share = share;
-	x->end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
-	moved(ctx, id, x->end);
+	uint64_t end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
+	if (end == x->end)     /* a new share, but the same end (rounded) */
+		return;
+	x->end = end;
+	x->gen++;
+	moved(ctx, id, end);
 }
 
 /* Fix flow id of the part at share of its full rate. */

@@ -62,9 +62,11 @@ int flow_pending(const flow_net *f);
 int flow_settle(flow_net *f, uint64_t t,
                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx);
 
-/* The end of flow id as last reported, its generation (it changes when
- * the flow ends, so that an event for an earlier flow with the same id can
- * be told apart), and its share of full rate (0 before its first settle). */
+/* The end of flow id as last reported, its generation (it changes each
+ * time an end is reported and when the flow ends, so that an event for an
+ * earlier end, even one equal to the current end, or for an earlier flow
+ * with the same id can be told apart), and its share of full rate (0
+ * before its first settle). */
 uint64_t flow_end(const flow_net *f, uint32_t id);
 uint32_t flow_gen(const flow_net *f, uint32_t id);
 double flow_share(const flow_net *f, uint32_t id);
