@@ -14,21 +14,26 @@
  * - An op is posted once its dependencies allow, as in section 3: a
  *   "requires" at the dependency's completion, an "irequires" at its
  *   start.  With o = O = 0 no CPU time is spent anywhere.
- * - A send is eager (loggopsim runs with S above every size): it completes
- *   when posted, and its bytes go at once.  Its message is a SimGrid comm
- *   of s - 1 bytes (sections 4 and 11: a message of s bytes is a flow of
- *   (s - 1) G ns of work at full rate 1/G, and every link carries 1/G
- *   bytes/ns), detached, to the mailbox "SRC:DST:TAG".  Every mailbox has
+ * - A send is eager (loggopsim runs with S above every size): it starts
+ *   and completes when it leaves (below), and its bytes go at once.  Its
+ *   message is a SimGrid comm of s - 1 bytes (sections 4 and 11: a
+ *   message of s bytes is a flow of (s - 1) G ns of work at full rate
+ *   1/G, and every link carries 1/G bytes/ns), detached, to the mailbox
+ *   "SRC:DST:TAG".  Every mailbox has
  *   its receiving actor as permanent receiver, so that the comm starts when
  *   sent, before the receive is posted (the eager bytes of LogGOPS, which
  *   flow whether the receive is posted or not).
  * - A receive takes the comm of its mailbox (the first one: the order of
  *   MPI matching for one source and tag); it completes when the comm ends.
- * - A calc sleeps its duration (the rank does nothing else meanwhile).
- * - --gap G: LogGOPS's sending NIC.  A send starts no earlier than the
- *   rank's previous send plus its sG = round((s - 1) G) ns (section 4:
- *   nic_send_free = t + g + sG, with g = 0).  Without it a rank's sends
- *   all start as soon as they are posted, as SimGrid's comms do.
+ * - A calc sleeps its duration, the rank doing nothing else meanwhile (an
+ *   approximation of its CPU being busy: the schedules compared have
+ *   none).
+ * - --gap G: LogGOPS's sending NIC.  The rank's sends leave one after the
+ *   other in the order they were posted, each no earlier than the one
+ *   before plus that one's sG = round((s - 1) G) ns (section 4:
+ *   nic_send_free = t + g + sG, with g = 0); receives meanwhile are
+ *   posted and complete as usual.  Without it a send leaves when posted,
+ *   as SimGrid's comms do.
  * A rank's finishing time is the completion of its last op.
  *
  * What loggopsim does and this program does not: its receiving NIC and CPU
@@ -39,13 +44,15 @@
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
-#include <cinttypes>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,7 +67,7 @@ struct Op {
 	Kind kind;
 	uint64_t size = 0;        /* bytes (send, recv) or ns (calc) */
 	long peer = 0, tag = 0;
-	int requires_left = 0;    /* dependencies not yet satisfied */
+	int deps_left = 0;        /* dependencies not yet satisfied */
 	std::vector<size_t> after_start, after_end;  /* dependents (irequires, requires) */
 };
 
@@ -107,10 +114,13 @@ void read_goal(const std::string& file)
 	std::vector<std::pair<long, std::string>> deps;   /* of the current rank */
 	auto close_rank = [&]() {
 		Rank& r = ranks[cur];
+		std::set<std::string> seen;   /* a repeated line adds nothing */
 		for (auto& d : deps) {
 			std::istringstream ws(d.second);
 			std::string a, how, b;
 			ws >> a >> how >> b;
+			if (!seen.insert(a + " " + how + " " + b).second)
+				continue;
 			auto ia = r.label.find(a), ib = r.label.find(b);
 			if (ia == r.label.end() || ib == r.label.end())
 				die(file, d.first, "unknown label");
@@ -118,7 +128,7 @@ void read_goal(const std::string& file)
 				r.ops[ib->second].after_end.push_back(ia->second);
 			else
 				r.ops[ib->second].after_start.push_back(ia->second);
-			r.ops[ia->second].requires_left++;
+			r.ops[ia->second].deps_left++;
 		}
 		deps.clear();
 	};
@@ -201,18 +211,19 @@ void rank_actor(long me)
 	start_barrier->wait();
 
 	static int payload;
-	std::vector<size_t> ready;
+	std::vector<size_t> ready;     /* a stack: the next op to post on top */
 	for (size_t i = r.ops.size(); i-- > 0;)
-		if (r.ops[i].requires_left == 0)
-			ready.push_back(i);   /* a stack: definition order */
-	std::vector<sg4::CommPtr> pending;
+		if (r.ops[i].deps_left == 0)
+			ready.push_back(i);    /* the roots in definition order */
+	std::deque<size_t> sends;      /* posted sends waiting for the NIC, in order */
+	std::vector<sg4::CommPtr> pending;   /* the comms of posted receives */
 	std::vector<size_t> pending_op;
 	std::vector<size_t> released;
-	double nic_free = 0;           /* --gap: the sending NIC's free time, s */
+	double nic_free = 0;           /* the sending NIC's free time, s (--gap) */
 	size_t done = 0;
 	auto release = [&](const std::vector<size_t>& deps) {
 		for (size_t d : deps)
-			if (--r.ops[d].requires_left == 0)
+			if (--r.ops[d].deps_left == 0)
 				released.push_back(d);
 	};
 	auto complete = [&](size_t i) {
@@ -220,27 +231,23 @@ void rank_actor(long me)
 		r.finish = sg4::Engine::get_clock();
 		release(r.ops[i].after_end);
 	};
+	/* Released ops go on top of the stack, the first released first. */
+	auto push_released = [&]() {
+		for (size_t k = released.size(); k-- > 0;)
+			ready.push_back(released[k]);
+		released.clear();
+	};
 	while (done < r.ops.size()) {
 		while (!ready.empty()) {
 			size_t i = ready.back();
 			ready.pop_back();
 			Op& op = r.ops[i];
-			released.clear();
-			release(op.after_start);
+			if (op.kind != Kind::send)
+				release(op.after_start);
 			switch (op.kind) {
-			case Kind::send: {
-				if (gap_G >= 0) {
-					double now = sg4::Engine::get_clock();
-					if (nic_free > now)
-						sg4::this_actor::sleep_until(nic_free);
-					nic_free = sg4::Engine::get_clock() + message_gap(op.size) * 1e-9;
-				}
-				uint64_t bytes = op.size ? op.size - 1 : 0;
-				sg4::Mailbox::by_name(mailbox_name(me, op.peer, op.tag))
-				    ->put_init(&payload, bytes)->detach();
-				complete(i);
+			case Kind::send:
+				sends.push_back(i);   /* starts when it leaves */
 				break;
-			}
 			case Kind::recv: {
 				int* data;
 				pending.push_back(sg4::Mailbox::by_name(mailbox_name(op.peer, me, op.tag))
@@ -253,24 +260,43 @@ void rank_actor(long me)
 				complete(i);
 				break;
 			}
-			/* Released ops go on top, in the order they were released. */
-			for (size_t k = released.size(); k-- > 0;)
-				ready.push_back(released[k]);
+			push_released();
 		}
-		if (done == r.ops.size())
-			break;
+		/* The sends whose NIC is free (within a picosecond: the clock is
+		 * a double) leave now; an eager send completes when it leaves. */
+		double now = sg4::Engine::get_clock();
+		while (!sends.empty() && nic_free <= now + 1e-12) {
+			size_t i = sends.front();
+			sends.pop_front();
+			const Op& op = r.ops[i];
+			if (gap_G >= 0)
+				nic_free = now + message_gap(op.size) * 1e-9;
+			sg4::Mailbox::by_name(mailbox_name(me, op.peer, op.tag))
+			    ->put_init(&payload, op.size ? op.size - 1 : 0)->detach();
+			release(op.after_start);
+			complete(i);
+		}
+		push_released();
+		if (done == r.ops.size() || !ready.empty())
+			continue;
+		/* Wait for a receive to complete, or for the NIC. */
+		double timeout = sends.empty() ? -1 : nic_free - now;
 		if (pending.empty()) {
-			std::fprintf(stderr, "replay: error: rank %ld is stuck\n", me);
-			std::exit(1);
+			if (sends.empty()) {
+				std::fprintf(stderr, "replay: error: rank %ld is stuck\n", me);
+				std::exit(1);
+			}
+			sg4::this_actor::sleep_for(timeout);
+			continue;
 		}
-		ssize_t k = sg4::Comm::wait_any(pending);
+		ssize_t k = sg4::Comm::wait_any_for(pending, timeout);
+		if (k < 0)
+			continue;
 		size_t i = pending_op[k];
 		pending.erase(pending.begin() + k);
 		pending_op.erase(pending_op.begin() + k);
-		released.clear();
 		complete(i);
-		for (size_t j = released.size(); j-- > 0;)
-			ready.push_back(released[j]);
+		push_released();
 	}
 	for (const Op& op : r.ops)
 		if (op.kind == Kind::recv)

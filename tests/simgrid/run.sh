@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: tests/simgrid/run.sh BUILD_DIR [--keep DIR]
+# usage: tests/simgrid/run.sh BUILD_DIR [--keep DIR] [TOPOLOGY...]
 #
 # loggopsim's flow model (docs/semantics.md section 11, docs/network.md)
 # side by side with SimGrid's max-min flow model: the same schedgen
@@ -40,16 +40,20 @@
 # 1/63 of the rate: both end at 63 sG; in the alltoall and the allreduces
 # no message waits for its receiver.
 set -u
-[ $# -ge 1 ] || { sed -n '2p' "$0" | sed 's/^# //' >&2; exit 2; }
+usage() { sed -n '2p' "$0" | sed 's/^# //' >&2; exit 2; }
+[ $# -ge 1 ] || usage
 B=$(cd "$1" && pwd) || exit 2
 shift
 keep=
-if [ "${1:-}" = "--keep" ] && [ $# -eq 2 ]; then
-	mkdir -p "$2" && keep=$(cd "$2" && pwd) || exit 2
-elif [ $# -gt 0 ]; then
-	sed -n '2p' "$0" | sed 's/^# //' >&2
-	exit 2
-fi
+TOPOS=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--keep) [ $# -ge 2 ] || usage; mkdir -p "$2" && keep=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+	-*) usage ;;
+	*) TOPOS+="$1 "; shift ;;
+	esac
+done
+: "${TOPOS:=fattree:k=4,levels=3 torus:8x8}"
 cd "$(dirname "$0")/../.." || exit 2
 SIM=$B/bin/loggopsim
 SCHEDGEN=$B/bin/schedgen
@@ -61,7 +65,6 @@ trap 'rm -rf "$tmp"' EXIT
 G=0.1
 SIZE=1000001
 LOGGOPS="-o 0 -g 0 -L 0 -O 0 -G $G -S $((SIZE + 1))"
-TOPOS="fattree:k=4,levels=3 torus:8x8"
 # name:schedgen pattern
 PATTERNS="incast:gather_linear alltoall:alltoall_linear allreduce:allreduce_dissemination
 allreduce:allreduce_recdoub"
@@ -127,7 +130,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.4f", (a > 0 ? 100 * (b - a) 
 within2() { awk -v d="$1" 'BEGIN { exit !(d <= 2 && d >= -2) }'; }
 
 for t in $TOPOS; do
-	tn=${t%%:*}
+	tn=$(printf '%s' "$t" | tr -c 'A-Za-z0-9=.\n-' '_')
 	if ! "$out/topo_dump" "$t" >"$tmp/$tn.topo" 2>"$tmp/err" ||
 		! awk -v G=$G -f tests/simgrid/platform.awk "$tmp/$tn.topo" >"$tmp_keep/$tn.xml" 2>>"$tmp/err"; then
 		echo "not ok - simgrid platform of $t"
