@@ -99,24 +99,30 @@ _Static_assert(sizeof(sim_wnode) == 32, "sim_wnode is 32 bytes");
 
 /* Events waiting for one CPU or NIC, in seq order: a sorted run (head ..
  * tail: waiters usually come in seq order) and a pairing heap of those that
- * came out of order; n of them.  armed: the first of them is in the event
- * queue as a wake node, at seq aseq; listed: the list is in the table of
- * resources.  Free: key is UINT64_MAX and head links the free lists. */
+ * came out of order; n of them.  Every waiter needs the same two resources
+ * of one rank: key, the one it waits for, and other (WO_*; WO_NONE: a calc
+ * needs only its CPU).  armed: the first of them is in the event queue as
+ * a wake node, at seq aseq; listed: the list is in the table of resources.
+ * Free: key is UINT64_MAX and head links the free lists. */
 typedef struct sim_wlist {
 	uint32_t head, tail;
 	uint32_t heap;
 	uint32_t n;
 	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
-	uint16_t armed, listed;
+	uint32_t armed : 1, listed : 1, other : 20;
 	uint32_t aseq;
 } sim_wlist;
+
+/* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
+#define WO(what, idx) ((uint32_t)(what) << 16 | (idx))
+#define WO_NONE WO(3, 0)
 _Static_assert(sizeof(sim_wlist) == 32, "sim_wlist is 32 bytes");
 
 /* A slot of the table of the resources that have lists (list QNIL: empty). */
 typedef struct sim_wslot {
 	uint64_t key;
 	uint32_t list;
-	uint32_t pad;
+	uint32_t other;
 } sim_wslot;
 
 /* Where a rank's ops and edges are in the mapped schedule. */
@@ -269,6 +275,7 @@ struct sim {
 	uint32_t waking;      /* the list whose first waiter is being processed */
 	uint64_t wakes;       /* wake nodes in the queue */
 	uint64_t wkey;        /* the resource a put-back event waits for */
+	uint32_t wother;      /* and the other it needs (WO) */
 	uint64_t last_wkey;   /* that of the put-back before */
 	uint64_t burst;       /* put-backs one after the other for last_wkey */
 	uint32_t last_list;   /* the list it joined (QNIL: none) */
@@ -1375,6 +1382,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	uint64_t busy = *cf > *nf ? *cf : *nf;
 	if (busy > t) {
 		m->wkey = *nf > *cf ? OVF_KEY(q, OVF_NICR, sop->nic) : OVF_KEY(q, OVF_CPU, sop->cpu);
+		m->wother = *nf > *cf ? WO(OVF_CPU, sop->cpu) : WO(OVF_NICR, sop->nic);
 		return busy;
 	}
 
@@ -1464,6 +1472,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	case GOAL_CALC: {
 		if (*cf > t) {
 			m->wkey = OVF_KEY(r, OVF_CPU, op->cpu);
+			m->wother = WO_NONE;
 			return *cf;
 		}
 		if (m->cpr)
@@ -1485,6 +1494,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		uint64_t busy = *cf > *nf ? *cf : *nf;
 		if (busy > t) {
 			m->wkey = *nf > *cf ? OVF_KEY(r, OVF_NICS, op->nic) : OVF_KEY(r, OVF_CPU, op->cpu);
+			m->wother = *nf > *cf ? WO(OVF_CPU, op->cpu) : WO(OVF_NICS, op->nic);
 			return busy;
 		}
 		if (m->cpr)
@@ -1613,9 +1623,9 @@ static uint64_t wl_free(const sim *m, uint64_t key)
 	return *free_time(m, OVF_RANK(key), OVF_WHAT(key), (uint32_t)(key & 0xffff));
 }
 
-static uint64_t wt_hash(const sim *m, uint64_t key)
+static uint64_t wt_hash(const sim *m, uint64_t key, uint32_t other)
 {
-	return (key * 0x9E3779B97F4A7C15ull >> 20) & m->wt_mask;
+	return ((key ^ (uint64_t)other << 40) * 0x9E3779B97F4A7C15ull >> 20) & m->wt_mask;
 }
 
 /* A list not in the table enters it when this many events wait in it: a
@@ -1629,24 +1639,25 @@ static uint64_t wt_hash(const sim *m, uint64_t key)
 #define WL_DIRECT 8u
 #define WL_BURST 16u
 
-/* The list of resource key, or QNIL. */
-static uint32_t wt_find(const sim *m, uint64_t key)
+/* The list of resource key for waiters that also need other, or QNIL. */
+static uint32_t wt_find(const sim *m, uint64_t key, uint32_t other)
 {
 	if (!m->wt)
 		return QNIL;
-	for (uint64_t h = wt_hash(m, key);; h = (h + 1) & m->wt_mask) {
+	for (uint64_t h = wt_hash(m, key, other);; h = (h + 1) & m->wt_mask) {
 		const sim_wslot *e = &m->wt[h];
-		if (e->list == QNIL || e->key == key)
+		if (e->list == QNIL || (e->key == key && e->other == other))
 			return e->list;
 	}
 }
 
-static void wt_put(sim *m, uint64_t key, uint32_t l)
+static void wt_put(sim *m, uint64_t key, uint32_t other, uint32_t l)
 {
-	uint64_t h = wt_hash(m, key);
+	uint64_t h = wt_hash(m, key, other);
 	while (m->wt[h].list != QNIL)
 		h = (h + 1) & m->wt_mask;
 	m->wt[h].key = key;
+	m->wt[h].other = other;
 	m->wt[h].list = l;
 }
 
@@ -1665,10 +1676,10 @@ static int wt_add(sim *m, uint32_t l)
 		m->wt_mask = ncap - 1;
 		for (uint64_t i = 0; i < ocap; i++)
 			if (old[i].list != QNIL)
-				wt_put(m, old[i].key, old[i].list);
+				wt_put(m, old[i].key, old[i].other, old[i].list);
 		free(old);
 	}
-	wt_put(m, WL(m, l)->key, l);
+	wt_put(m, WL(m, l)->key, WL(m, l)->other, l);
 	WL(m, l)->listed = 1;
 	m->wt_n++;
 	return 0;
@@ -1677,7 +1688,7 @@ static int wt_add(sim *m, uint32_t l)
 /* A new, empty list for resource key, in the table (listed; there is no
  * list of key there) or not: its index, or QNIL when out of memory
  * (m->fail set). */
-static uint32_t wl_new(sim *m, uint64_t key, int listed)
+static uint32_t wl_new(sim *m, uint64_t key, uint32_t other, int listed)
 {
 	uint32_t l = pool_take(m, &m->wlp);
 	if (l == QNIL)
@@ -1688,6 +1699,7 @@ static uint32_t wl_new(sim *m, uint64_t key, int listed)
 	L->armed = L->listed = 0;
 	L->aseq = 0;
 	L->key = key;
+	L->other = other;
 	if (listed && wt_add(m, l)) {
 		L->key = UINT64_MAX;
 		pool_put(&m->wlp, l);
@@ -1696,20 +1708,20 @@ static uint32_t wl_new(sim *m, uint64_t key, int listed)
 	return l;
 }
 
-/* List l is empty: out of the table (its entry removed by shifting later
- * entries of its probe run back) and freed. */
-static void wl_free_list(sim *m, uint32_t l)
+/* List l out of the table (its entry removed by shifting later entries of
+ * its probe run back). */
+static void wl_unlist(sim *m, uint32_t l)
 {
 	sim_wlist *L = WL(m, l);
 	if (L->listed) {
-		uint64_t h = wt_hash(m, L->key);
+		uint64_t h = wt_hash(m, L->key, L->other);
 		while (m->wt[h].list != l)
 			h = (h + 1) & m->wt_mask;
 		for (uint64_t j = h;;) {
 			j = (j + 1) & m->wt_mask;
 			if (m->wt[j].list == QNIL)
 				break;
-			uint64_t k = wt_hash(m, m->wt[j].key);
+			uint64_t k = wt_hash(m, m->wt[j].key, m->wt[j].other);
 			/* Move j to h unless k lies cyclically in (h, j]. */
 			if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
 				continue;
@@ -1718,8 +1730,15 @@ static void wl_free_list(sim *m, uint32_t l)
 		}
 		m->wt[h].list = QNIL;
 		m->wt_n--;
+		L->listed = 0;
 	}
-	L->key = UINT64_MAX;
+}
+
+/* List l is empty: out of the table and freed. */
+static void wl_free_list(sim *m, uint32_t l)
+{
+	wl_unlist(m, l);
+	WL(m, l)->key = UINT64_MAX;
 	pool_put(&m->wlp, l);
 }
 
@@ -1849,9 +1868,10 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 {
 	uint64_t key = m->wkey;
+	uint32_t other = m->wother;
 	x.time = back;
 	uint32_t l = m->waking;
-	if (l != QNIL && WL(m, l)->key != key)
+	if (l != QNIL && (WL(m, l)->key != key || WL(m, l)->other != other))
 		l = QNIL;
 	if (!(x.op & EV_MSG)) {
 		uint32_t c = x.peer & WHO_DELAYED ? x.peer & ~WHO_DELAYED : 0;
@@ -1863,8 +1883,9 @@ static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 	}
 	if (l == QNIL) {
 		l = m->last_list;
-		if (!same || l == QNIL || WL(m, l)->key != key || !WL(m, l)->armed)
-			l = same && l == QNIL ? QNIL : wt_find(m, key);
+		if (!same || l == QNIL || WL(m, l)->key != key || WL(m, l)->other != other ||
+		    !WL(m, l)->armed)
+			l = same && l == QNIL ? QNIL : wt_find(m, key, other);
 	}
 	if (l != QNIL && WL(m, l)->armed && x.seq < WL(m, l)->aseq)
 		goto queue;
@@ -1872,13 +1893,13 @@ static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 	uint32_t n = pool_take(m, &m->wnp);
 	if (m->wnp.free != QNIL)
 		PREFETCH(WN(m, m->wnp.free));   /* the next waiter's node */
-	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, listed)) == QNIL))
+	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, other, listed)) == QNIL))
 		return;
 	WN(m, n)->x = x;
 	sim_wlist *L = WL(m, l);
 	wl_add(m, L, n);
 	m->last_list = l;
-	if (!L->listed && L->n == WL_LISTED_AT && wt_find(m, key) == QNIL && wt_add(m, l))
+	if (!L->listed && L->n == WL_LISTED_AT && wt_find(m, key, other) == QNIL && wt_add(m, l))
 		return;
 	if (!L->armed && l != m->waking)
 		wl_arm(m, l, back, 0);   /* a new list */
@@ -1914,6 +1935,36 @@ static inline void put_back(sim *m, evq_node x, uint64_t back)
 
 static void report_progress(sim *m);
 
+/* The first waiter x of list l, processed at now, must wait until back for
+ * the list's other resource (m->wkey), which is busy longer than its own.
+ * So would every waiter after it, processed at now in turn: each needs the
+ * same two resources, and a waiter that is put back changes nothing (no
+ * flow holds a waiter while m->nhold is 0).  So the whole list waits for
+ * that resource instead, x first, armed at back: one step where moving the
+ * waiters one by one would cost as many (and a run of sends that wait by
+ * turns for their CPU and their NIC, as in an alltoall, would cost k^2). */
+static void wl_rekey(sim *m, uint32_t l, evq_node x, uint64_t back)
+{
+	uint32_t n = pool_take(m, &m->wnp);
+	if (n == QNIL)
+		return;
+	sim_wlist *L = WL(m, l);
+	uint64_t key = L->key;
+	ASSERT(m->wother == WO(OVF_WHAT(key), key & 0xffff) &&
+	       m->wkey == OVF_KEY(OVF_RANK(key), L->other >> 16, L->other & 0xffff));
+	wl_unlist(m, l);
+	L->key = m->wkey;
+	L->other = m->wother;
+	x.time = back;
+	WN(m, n)->x = x;
+	wl_add(m, L, n);
+	m->last_list = l;
+	m->last_wkey = m->wkey;
+	if (wt_find(m, L->key, L->other) == QNIL && wt_add(m, l))
+		return;
+	wl_arm(m, l, back, 0);
+}
+
 /* The wake node of list l at (t, seq): its first waiter is processed there,
  * then the next one is armed.  When nothing else is queued, that wake node
  * would come next, alone: its waiter is processed here at once (a waiter
@@ -1934,6 +1985,12 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 		WN(m, n)->x.op = EV_WAKE;
 		pool_put(&m->wnp, n);
 		uint64_t back = process(m, t, x.rank, x.op, x.peer);
+		L = WL(m, l);
+		if (back && m->wkey != L->key && L->n && !m->nhold) {
+			wl_rekey(m, l, x, back);
+			m->waking = QNIL;
+			return;
+		}
 		if (back)
 			put_back(m, x, back);
 		m->waking = QNIL;

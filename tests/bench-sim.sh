@@ -36,6 +36,7 @@ gen() { # KIND P OUT
 		binomial) "$B/bin/schedgen" bcast_binomial -s "$2" -d 1 -o "$3" ;;
 		dissemination) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1 -o "$3" ;;
 		alltoall) "$B/bin/schedgen" alltoall_linear -s "$2" -d 8 -o "$3" ;;
+		alltoall1k) "$B/bin/schedgen" alltoall_linear -s "$2" -d 1024 -o "$3" ;;
 		dissemination1k) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1024 -o "$3" ;;
 		gather) "$B/bin/schedgen" gather_linear -s "$2" -d 8 -o "$3" ;;
 		esac
@@ -106,6 +107,13 @@ PUSHES=1
 for p in 512 2048 8192; do
 	gen alltoall "$p" "$W/a.bin"
 	run "alltoall_linear P=$p" "$([ "$p" -lt 8192 ] && echo 3 || echo 1)" "$W/a.bin"
+	rm -f "$W/a.bin"
+done
+# 1 KiB messages: a send's CPU is free before its NIC, and receives keep
+# the CPU busy: the waiting sends alternate between the two.
+for p in 512 2048; do
+	gen alltoall1k "$p" "$W/a.bin"
+	run "alltoall_linear 1 KiB P=$p" 3 "$W/a.bin"
 	rm -f "$W/a.bin"
 done
 gen gather 8192 "$W/g.bin"
