@@ -447,7 +447,7 @@ static inline void pool_put(sim_pool *p, uint32_t i)
 
 /* A new entry at the tail of the list (head, tail) of pool p: its index,
  * or QNIL when out of memory (m->fail set). */
-static uint32_t list_append(sim *m, sim_pool *p, uint32_t *head, uint32_t *tail)
+static inline uint32_t list_append(sim *m, sim_pool *p, uint32_t *head, uint32_t *tail)
 {
 	uint32_t i = pool_take(m, p);
 	if (i == QNIL)
