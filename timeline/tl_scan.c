@@ -163,8 +163,8 @@ static int do_link(tl_scan *s, const char *p, tl_rec *rec)
 	at_flows = skip_ws(p);
 	if (field_u64(s, &p, &flows, "flows") || field_u64(s, &p, &bytes, "bytes") || line_end(s, p))
 		return -1;
-	if (link > UINT32_MAX)
-		return tl_scan_error(s, at_link, "link %" PRIu64 " out of range (below 2^32)", link);
+	if (link >= UINT64_C(1) << 31)
+		return tl_scan_error(s, at_link, "link %" PRIu64 " out of range (below 2^31)", link);
 	if (end <= start)
 		return tl_scan_error(s, at_end, "end %" PRIu64 " not after start %" PRIu64, end, start);
 	if (flows == 0)

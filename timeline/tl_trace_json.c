@@ -16,6 +16,7 @@
  * path the ids above it. */
 #define TID_MAX UINT64_C(4294967231)      /* 2^32 - 65 */
 #define PATH_PID UINT64_C(4294967295)
+#define NET_PID UINT64_C(4294967294)      /* the links' loads: link l on l + 1 */
 #define PATH_TID0 UINT64_C(4294967294)    /* kind k, lane j: PATH_TID0 - 8k - j */
 #define PATH_LANES 8
 #define OLD_TRACKS 16                     /* CPUs per rank of the old format */
@@ -121,6 +122,8 @@ typedef struct cv {
 	uint64_t T;              /* tracks per rank */
 	int begun;               /* the opening is written */
 	bitset ranks, tracks;    /* process and thread names written */
+	bitset links;            /* link tracks named (the network's name: bit
+	                            2^32 - 1) */
 	tl_rec os, gs;           /* a send's osend and gsend, waiting for its */
 	int held_os, held_gs;    /* transmission line */
 	tl_rec rv;               /* the last orecv (for its grecv's args) */
@@ -404,6 +407,49 @@ static int do_interval(cv *c, const tl_rec *x)
 	return 0;
 }
 
+/* A link line: "N flows" on the link's track of the network process,
+ * with the flows and the bytes they moved; 0, or -1 after an error. */
+static int do_link(cv *c, const tl_rec *x)
+{
+	if (!in_window(c, x->start, x->end))
+		return 0;
+	int fresh = bit_set(&c->links, UINT32_MAX), lfresh = bit_set(&c->links, x->unit);
+	if (fresh < 0 || lfresh < 0)
+		return oom(c);
+	char *p;
+	if (fresh) {
+		p = ev_start(c);
+		p = put_str(p, "{\"ph\":\"M\",\"name\":\"process_name\",");
+		p = put_ids(p, NET_PID, 0);
+		p = put_str(p, ",\"args\":{\"name\":\"network links\"}}");
+		emit(c, p);
+	}
+	if (lfresh) {
+		p = ev_start(c);
+		p = put_str(p, "{\"ph\":\"M\",\"name\":\"thread_name\",");
+		p = put_ids(p, NET_PID, x->unit + 1);
+		p = put_str(p, ",\"args\":{\"name\":\"link ");
+		p = util_put_u64(p, x->unit);
+		p = put_str(p, "\"}}");
+		emit(c, p);
+	}
+	p = ev_start(c);
+	p = put_str(p, "{\"ph\":\"X\",\"name\":\"");
+	p = util_put_u64(p, x->flows);
+	p = put_str(p, x->flows == 1 ? " flow\"," : " flows\",");
+	p = put_ids(p, NET_PID, x->unit + 1);
+	p = put_str(p, ",\"ts\":");
+	p = put_us(p, x->start);
+	p = put_str(p, ",\"dur\":");
+	p = put_us(p, x->end - x->start);
+	p = put_str(p, ",\"args\":{");
+	p = put_arg(p, "flows", x->flows, 1);
+	p = put_arg(p, "bytes", x->size, 0);
+	p = put_str(p, "}}");
+	emit(c, p);
+	return 0;
+}
+
 /* The opening, once the header and its range lines are read. */
 static int begin(cv *c)
 {
@@ -482,7 +528,8 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 			break;
 		}
 		if ((k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
-		    (k == TL_LINE_TRANSMISSION && do_transmission(c, &x))) {
+		    (k == TL_LINE_TRANSMISSION && do_transmission(c, &x)) ||
+		    (k == TL_LINE_LINK && do_link(c, &x))) {
 			rc = -1;
 			break;
 		}
@@ -503,6 +550,7 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 	free(line);
 	bit_free(&c->ranks);
 	bit_free(&c->tracks);
+	bit_free(&c->links);
 	free(c);
 	return rc;
 }

@@ -175,6 +175,11 @@ else
 	want "dot file: link loads in the -V timeline" "link 10 110 4610 2 4500|link 10 4610 9110 1 1500|link 15 110 9110 3 9000" \
 		"$(grep -E '^link 1[05] ' "$tmp/v.txt" | paste -sd'|')"
 	"$B/bin/goalviz" "$tmp/v.txt" -o "$tmp/v.svg" 2>"$tmp/diff" && ok "goalviz reads link lines" || fail "goalviz reads link lines"
+	"$B/bin/goalviz" "$tmp/v.txt" -o "$tmp/v.json" 2>"$tmp/diff"
+	want "link loads in the trace JSON" '{"ph":"X","name":"2 flows","pid":4294967294,"tid":11,"ts":0.110,"dur":4.500,"args":{"flows":2,"bytes":4500}}' \
+		"$(grep -F '"tid":11,' "$tmp/v.json" | grep -F '"name":"2 flows"' | sed 's/,$//')"
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/v.json" 2>"$tmp/diff" && ok "the trace JSON with links parses" ||
+		fail "the trace JSON with links parses"
 	head -2 "$tmp/v.txt" >"$tmp/bad.txt"
 	echo "link 3 5 5 1 0" >>"$tmp/bad.txt"
 	"$B/bin/goalviz" "$tmp/bad.txt" -o "$tmp/v.svg" 2>"$tmp/err"
