@@ -38,7 +38,7 @@
 #
 # (topology "none" is the plain LogGOPS run; peak_flows: the most flows on
 # one link at once; largest_settle: the most flows one start or end
-# recomputed; status ok or timeout) and OUT_DIR/trace.csv, one row per
+# recomputed; status ok or timeout; spec in double quotes) and OUT_DIR/trace.csv, one row per
 # run of the traced application,
 #
 #   app,P,topology,spec,mapping,status,time_ns,base_ns,slowdown,wall_s,events,flows,peak_flows,largest_settle
@@ -178,7 +178,7 @@ csv=$OUT/results.csv
 		IFS=, read -r st t w ev fl pk ls <"$OUT/pieces/$c-$s-$p-$label"
 		sd=
 		[ "$st" = ok ] && sd=$(awk -v a="$t" -v b="$base" 'BEGIN { printf "%.6f", a / b }')
-		echo "$c,$s,$p,$label,$spec,$st,$t,$base,$sd,$w,$ev,$fl,$pk,$ls"
+		echo "$c,$s,$p,$label,\"$spec\",$st,$t,$base,$sd,$w,$ev,$fl,$pk,$ls"
 	done <"$jobs"
 } >"$csv.tmp"
 mv "$csv.tmp" "$csv"
@@ -235,7 +235,7 @@ tcsv=$OUT/trace.csv
 		sd=
 		[ "$st" = ok ] && sd=$(awk -v a="$t" -v b="$base" 'BEGIN { printf "%.6f", a / b }')
 		[ "$map" = - ] && map=host=rank
-		echo "$app-x$X,$P,$label,$spec,$map,$st,$t,$base,$sd,$w,$ev,$fl,$pk,$ls"
+		echo "$app-x$X,$P,$label,\"$spec\",$map,$st,$t,$base,$sd,$w,$ev,$fl,$pk,$ls"
 	done <"$tjobs"
 } >"$tcsv.tmp"
 mv "$tcsv.tmp" "$tcsv"
