@@ -9,8 +9,10 @@ peak_flows, largest_settle) and writes to OUT_DIR
 
   network-SIZE.svg   (SIZE: 8b, 32k, ...) slowdown T_topology / T_LogGOPS
                      against P (log2 axis), one panel per collective that
-                     was run at more than one P, one line per network; the
-                     y axis is logarithmic and shared by the panels;
+                     was run at more than one P and slowed down somewhere
+                     (the others are named in a note), one line per
+                     network; the y axis is logarithmic and shared by the
+                     panels;
   network-trace.svg  with TRACE_CSV (the study's trace.csv): the traced
                      application's slowdown per network and mapping, bars;
 
@@ -66,7 +68,7 @@ def load(path):
 
 def nice_top(v):
     e = math.floor(math.log10(v))
-    for m in (1, 2, 5, 10):
+    for m in (1, 1.5, 2, 5, 10):
         if m * 10 ** e >= v * 1.02:
             return m * 10 ** e
     return 10 ** (e + 1)
@@ -90,8 +92,11 @@ def chart(size, rows, out):
         if int(r["size"]) != size or r["topology"] == "none" or r["status"] != "ok":
             continue
         data[r["collective"]][(r["topology"], int(r["P"]))] = float(r["slowdown"])
-    colls = [c for c in ORDER if c in data and len({p for _, p in data[c]}) > 1]
-    colls += sorted(c for c in data if c not in ORDER and len({p for _, p in data[c]}) > 1)
+    multi = [c for c in ORDER if c in data] + sorted(c for c in data if c not in ORDER)
+    multi = [c for c in multi if len({p for _, p in data[c]}) > 1]
+    # collectives that no network slowed down (all 1.000) get no panel, a note
+    flat = [c for c in multi if max(data[c].values()) < 1.0005]
+    colls = [c for c in multi if c not in flat]
     if not colls:
         return False
     ps = sorted({p for c in colls for _, p in data[c]})
@@ -105,7 +110,7 @@ def chart(size, rows, out):
     pw, ph = 330, 230
     left0, gapx, top0, gapy = 70, 60, 80, 70
     W = left0 + ncol * pw + (ncol - 1) * gapx + 30
-    H = top0 + nrow * (ph + gapy) + 70
+    H = top0 + nrow * (ph + gapy) + (90 if flat else 70)
     xmin, xmax = min(logs) - 0.4, max(logs) + 0.4
     sl, _ = size_label(size)
 
@@ -161,7 +166,7 @@ def chart(size, rows, out):
             for x, y in pts:
                 o.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (x, y, color))
 
-    ly = H - 40
+    ly = H - (60 if flat else 40)
     for j, (net, label, color, dash) in enumerate(NETS):
         x = 20 + j * 215
         d = ' stroke-dasharray="%s"' % dash if dash else ""
@@ -171,6 +176,10 @@ def chart(size, rows, out):
         o.append('<text x="%d" y="%d" font-size="12">%s</text>' % (x + 36, ly + 4, esc(label)))
     o.append('<text x="20" y="%d" fill="#444" font-size="12">networks and sizes per P: '
              'docs/network.md, "Study"</text>' % (ly + 26))
+    if flat:
+        o.append('<text x="20" y="%d" fill="#444" font-size="12">not drawn, slowdown 1.000 on '
+                 'every network and P: %s</text>'
+                 % (ly + 46, esc("; ".join(NAMES.get(c, c) for c in flat))))
     o.append('</svg>')
     with open(out, "w") as f:
         f.write("\n".join(o) + "\n")
