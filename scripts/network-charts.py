@@ -196,8 +196,8 @@ def trace_chart(trows, out):
     vmax = max(vals + [0.5])
     step = 0.5 if vmax <= 3 else 1 if vmax <= 6 else 2 if vmax <= 12 else 5
     vtop = math.ceil(vmax * 1.05 / step) * step
-    left, bw, bh, top = 330, 520, 20, 70
-    W = left + bw + 100
+    left, bw, bh, top = 400, 480, 20, 70
+    W = left + bw + 190
     H = top + len(rows) * (bh + 8) + 60
     o = []
     o.append('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
