@@ -129,18 +129,18 @@ static uint32_t ht_find(const evq *q, uint64_t time)
 	if (!q->ht)
 		return UINT32_MAX;
 	for (uint64_t h = ht_hash(q, time);; h = (h + 1) & q->ht_mask) {
-		uint32_t s = q->ht[h];
-		if (s == UINT32_MAX || q->slot[s].time == time)
-			return s;
+		const evq_hent *e = &q->ht[h];
+		if (e->slot == UINT32_MAX || e->time == time)
+			return e->slot;
 	}
 }
 
-static void ht_put(evq *q, uint32_t s)
+static void ht_put(evq *q, evq_hent e)
 {
-	uint64_t h = ht_hash(q, q->slot[s].time);
-	while (q->ht[h] != UINT32_MAX)
+	uint64_t h = ht_hash(q, e.time);
+	while (q->ht[h].slot != UINT32_MAX)
 		h = (h + 1) & q->ht_mask;
-	q->ht[h] = s;
+	q->ht[h] = e;
 }
 
 /* Room for one more time (load at most 1/2); 0 or -1. */
@@ -149,15 +149,16 @@ static int ht_room(evq *q)
 	if (q->ht && 2 * ((uint64_t)q->nheap + 1) <= q->ht_mask + 1)
 		return 0;
 	uint64_t cap = q->ht ? 2 * (q->ht_mask + 1) : 64;
-	uint32_t *old = q->ht, *nt = malloc(cap * sizeof *nt);
+	evq_hent *old = q->ht, *nt = malloc(cap * sizeof *nt);
 	uint64_t ocap = q->ht ? q->ht_mask + 1 : 0;
 	if (!nt)
 		return -1;
-	memset(nt, 0xff, cap * sizeof *nt);
+	for (uint64_t i = 0; i < cap; i++)
+		nt[i] = (evq_hent){ 0, UINT32_MAX, 0 };
 	q->ht = nt;
 	q->ht_mask = cap - 1;
 	for (uint64_t i = 0; i < ocap; i++)
-		if (old[i] != UINT32_MAX)
+		if (old[i].slot != UINT32_MAX)
 			ht_put(q, old[i]);
 	free(old);
 	return 0;
@@ -168,52 +169,51 @@ static int ht_room(evq *q)
 static void ht_del(evq *q, uint64_t time)
 {
 	uint64_t h = ht_hash(q, time);
-	while (q->slot[q->ht[h]].time != time)
+	while (q->ht[h].time != time || q->ht[h].slot == UINT32_MAX)
 		h = (h + 1) & q->ht_mask;
 	for (uint64_t j = h;;) {
 		j = (j + 1) & q->ht_mask;
-		if (q->ht[j] == UINT32_MAX)
+		if (q->ht[j].slot == UINT32_MAX)
 			break;
-		uint64_t k = ht_hash(q, q->slot[q->ht[j]].time);
+		uint64_t k = ht_hash(q, q->ht[j].time);
 		/* Move j to h unless k lies cyclically in (h, j]. */
 		if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
 			continue;
 		q->ht[h] = q->ht[j];
 		h = j;
 	}
-	q->ht[h] = UINT32_MAX;
+	q->ht[h].slot = UINT32_MAX;
 }
 
 static void heap_up(evq *q, uint32_t i)
 {
-	uint32_t s = q->heap[i];
-	uint64_t t = q->slot[s].time;
+	evq_hent e = q->heap[i];
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
-		if (q->slot[q->heap[p]].time <= t)
+		if (q->heap[p].time <= e.time)
 			break;
 		q->heap[i] = q->heap[p];
 		i = p;
 	}
-	q->heap[i] = s;
+	q->heap[i] = e;
 }
 
 static void heap_down(evq *q, uint32_t i)
 {
-	uint32_t s = q->heap[i], n = q->nheap;
-	uint64_t t = q->slot[s].time;
+	evq_hent e = q->heap[i];
+	uint32_t n = q->nheap;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && q->slot[q->heap[c + 1]].time < q->slot[q->heap[c]].time)
+		if (c + 1 < n && q->heap[c + 1].time < q->heap[c].time)
 			c++;
-		if (q->slot[q->heap[c]].time >= t)
+		if (q->heap[c].time >= e.time)
 			break;
 		q->heap[i] = q->heap[c];
 		i = c;
 	}
-	q->heap[i] = s;
+	q->heap[i] = e;
 }
 
 /* A new slot for time, pending: its index, or UINT32_MAX when out of
@@ -232,7 +232,7 @@ static uint32_t slot_new(evq *q, uint64_t time)
 			if (!ns)
 				return UINT32_MAX;
 			q->slot = ns;
-			uint32_t *nh = realloc(q->heap, nc * sizeof *nh);
+			evq_hent *nh = realloc(q->heap, nc * sizeof *nh);
 			if (!nh)
 				return UINT32_MAX;
 			q->heap = nh;
@@ -245,10 +245,11 @@ static uint32_t slot_new(evq *q, uint64_t time)
 		s = q->nslot++;
 		memset(&q->slot[s], 0, sizeof q->slot[s]);
 	}
+	evq_hent e = { time, s, 0 };
 	q->slot[s].time = time;
 	q->slot[s].v.n = 0;
-	ht_put(q, s);
-	q->heap[q->nheap++] = s;
+	ht_put(q, e);
+	q->heap[q->nheap++] = e;
 	heap_up(q, q->nheap - 1);
 	return s;
 }
@@ -374,7 +375,7 @@ long evq_next_batch(evq *q)
 		return 0;
 	/* The slot of the smallest time becomes the batch; the batch's old
 	 * array goes to the freed slot. */
-	uint32_t s = q->heap[0];
+	uint32_t s = q->heap[0].slot;
 	q->heap[0] = q->heap[--q->nheap];
 	if (q->nheap)
 		heap_down(q, 0);
@@ -445,7 +446,7 @@ uint64_t evq_renumber(evq *q, uint32_t floor, uint32_t *const *ext, size_t next)
 	if (!s)
 		return UINT64_MAX;
 	for (uint32_t h = 0; h < q->nheap; h++) {
-		const evq_vec *v = &q->slot[q->heap[h]].v;
+		const evq_vec *v = &q->slot[q->heap[h].slot].v;
 		for (size_t i = 0; i < v->n; i++)
 			if (v->a[i].seq >= floor)
 				s[m++] = v->a[i].seq;
@@ -462,7 +463,7 @@ uint64_t evq_renumber(evq *q, uint32_t floor, uint32_t *const *ext, size_t next)
 		if (u == 0 || s[i] != s[u - 1])
 			s[u++] = s[i];
 	for (uint32_t h = 0; h < q->nheap; h++) {
-		evq_vec *v = &q->slot[q->heap[h]].v;
+		evq_vec *v = &q->slot[q->heap[h].slot].v;
 		for (size_t i = 0; i < v->n; i++)
 			v->a[i].seq = remap(s, u, floor, v->a[i].seq);
 	}

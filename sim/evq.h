@@ -31,6 +31,16 @@ typedef struct evq_slot {
 	evq_vec v;
 } evq_slot;
 
+/* A pending time and its slot: the heap and the hash table keep the time
+ * beside the slot, so that ordering and finding touch only their own
+ * arrays (with one node per time, as under noise, a look into the slots
+ * per comparison made each push and pop a cache miss per heap level). */
+typedef struct evq_hent {
+	uint64_t time;
+	uint32_t slot;        /* UINT32_MAX: an empty entry of the table */
+	uint32_t pad;
+} evq_hent;
+
 #define EVQ_SPARES 2
 
 /* The nodes of each pending time are kept together in a slot; a binary
@@ -41,13 +51,13 @@ typedef struct evq {
 	size_t count;         /* nodes in the slots (not in the batch) */
 	evq_slot *slot;       /* slot[0 .. nslot-1]; free ones keep their arrays */
 	uint32_t nslot, slot_cap;
-	uint32_t *heap;       /* slots of pending times, a min-heap by time */
+	evq_hent *heap;       /* pending times, a min-heap by time */
 	uint32_t nheap;
 	uint32_t *free;       /* free slots */
 	uint32_t nfree;
 	evq_vec spare[EVQ_SPARES];  /* large arrays for slots (evq.c) */
 	unsigned nspare;
-	uint32_t *ht;         /* time -> slot, open addressing (UINT32_MAX: empty) */
+	evq_hent *ht;         /* time -> slot, open addressing */
 	uint64_t ht_mask;
 	uint32_t hot;         /* slot of the last push (UINT32_MAX: none) */
 	evq_vec batch;        /* the current batch, sorted by seq */
