@@ -55,7 +55,9 @@ int flow_pending(const flow_net *f);
 /* Recompute at time t (no earlier than any start or finish since the last
  * settle) the rates of the flows that share a link with a marked link,
  * transitively, and call moved(ctx, id, end) for each of them whose end
- * changed (every new flow), in increasing id order.  An end is
+ * changed (every new flow), in the order the solution fixes them (the
+ * same for the same starts and ends; the events it makes carry their own
+ * seqs, so the order changes no result).  An end is
  * t + round(remaining work / share of full rate), half up; a flow that ran
  * at full rate since it started ends exactly work ns after its start.
  * Returns 0, or -1 when out of memory. */

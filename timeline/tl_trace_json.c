@@ -122,8 +122,8 @@ typedef struct cv {
 	uint64_t T;              /* tracks per rank */
 	int begun;               /* the opening is written */
 	bitset ranks, tracks;    /* process and thread names written */
-	bitset links;            /* link tracks named (the network's name: bit
-	                            2^32 - 1) */
+	bitset links;            /* link tracks named */
+	int net_named;           /* the network's process named */
 	tl_rec os, gs;           /* a send's osend and gsend, waiting for its */
 	int held_os, held_gs;    /* transmission line */
 	tl_rec rv;               /* the last orecv (for its grecv's args) */
@@ -413,11 +413,12 @@ static int do_link(cv *c, const tl_rec *x)
 {
 	if (!in_window(c, x->start, x->end))
 		return 0;
-	int fresh = bit_set(&c->links, UINT32_MAX), lfresh = bit_set(&c->links, x->unit);
-	if (fresh < 0 || lfresh < 0)
+	int lfresh = bit_set(&c->links, x->unit);
+	if (lfresh < 0)
 		return oom(c);
 	char *p;
-	if (fresh) {
+	if (!c->net_named) {
+		c->net_named = 1;
 		p = ev_start(c);
 		p = put_str(p, "{\"ph\":\"M\",\"name\":\"process_name\",");
 		p = put_ids(p, NET_PID, 0);
