@@ -85,6 +85,7 @@ typedef struct sim_pool {
 	unsigned char *a;
 	size_t esz;
 	uint32_t used, cap, free;
+	uint32_t ready;       /* entries below it have their pages */
 } sim_pool;
 
 /* An event waiting for a busy CPU or NIC (see "Waiting" below): the queue
@@ -387,29 +388,40 @@ static void big_free(void *p, uint64_t bytes)
 		munmap(p, bytes);
 }
 
-/* Grow pool p by doubling (mremap keeps the pages); 0 or -1. */
+/* Pages are given to a pool POOL_STEP bytes at a time, as its entries
+ * come into use: in one call rather than one fault each (a fault costs
+ * much more in a virtual machine), and not for the part of a doubling
+ * that is never used. */
+#define POOL_STEP ((size_t)4 << 20)
+
+/* Room for entry p->used of pool p: the array grown by doubling (mremap
+ * keeps the pages) and the next step of pages; 0 or -1. */
 static int pool_grow(sim_pool *p)
 {
-	uint64_t nc = p->cap ? 2ull * p->cap : 4096;
-	if (nc > NIL)
-		nc = NIL;
-	if (nc <= p->cap)
-		return -1;
-	size_t ob = (size_t)p->cap * p->esz, nb = (size_t)nc * p->esz;
-	void *a = p->a ? mremap(p->a, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
-	if (a == MAP_FAILED || !a)
-		return -1;
+	if (p->used >= p->cap) {
+		uint64_t nc = p->cap ? 2ull * p->cap : 4096;
+		if (nc > NIL)
+			nc = NIL;
+		if (nc <= p->cap)
+			return -1;
+		size_t ob = (size_t)p->cap * p->esz, nb = (size_t)nc * p->esz;
+		void *a = p->a ? mremap(p->a, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
+		if (a == MAP_FAILED || !a)
+			return -1;
 #ifdef MADV_HUGEPAGE
-	if (p->a && nb >= (2u << 20))
-		madvise(a, nb, MADV_HUGEPAGE);
+		if (p->a && nb >= (2u << 20))
+			madvise(a, nb, MADV_HUGEPAGE);
 #endif
+		p->a = a;
+		p->cap = (uint32_t)nc;
+	}
+	size_t from = (size_t)p->ready * p->esz, to = from + POOL_STEP;
+	if (to > (size_t)p->cap * p->esz)
+		to = (size_t)p->cap * p->esz;
 #ifdef MADV_POPULATE_WRITE
-	/* The new part is filled in order: its pages in one call rather than
-	 * one fault each (a fault costs much more in a virtual machine). */
-	madvise((char *)a + ob, nb - ob, MADV_POPULATE_WRITE);
+	madvise(p->a + from, to - from, MADV_POPULATE_WRITE);
 #endif
-	p->a = a;
-	p->cap = (uint32_t)nc;
+	p->ready = (uint32_t)(to / p->esz);
 	return 0;
 }
 
@@ -431,7 +443,7 @@ static inline uint32_t pool_take(sim *m, sim_pool *p)
 		p->free = *pool_next(p, i);
 		return i;
 	}
-	if (p->used >= p->cap && pool_grow(p)) {
+	if (p->used >= p->ready && pool_grow(p)) {
 		m->fail = 1;
 		return QNIL;
 	}
