@@ -311,12 +311,19 @@ static int merge_runs(evq *q)
 	end[k++] = v->n;
 	if (vec_reserve(&q->tmp, v->n))
 		return -1;
+	/* Each run's next seq, UINT64_MAX once it is used up (above every
+	 * seq): the smallest is taken, the earliest run on a tie, without a
+	 * branch per node (which run comes next is unpredictable). */
+	uint64_t key[8];
+	for (size_t j = 0; j < k; j++)
+		key[j] = v->a[head[j]].seq;
 	for (size_t o = 0; o < v->n; o++) {
-		size_t best = 9;
-		for (size_t j = 0; j < k; j++)
-			if (head[j] < end[j] && (best == 9 || v->a[head[j]].seq < v->a[head[best]].seq))
-				best = j;
-		q->tmp.a[o] = v->a[head[best]++];
+		size_t best = 0;
+		for (size_t j = 1; j < k; j++)
+			best = key[j] < key[best] ? j : best;
+		size_t i = head[best]++;
+		q->tmp.a[o] = v->a[i];
+		key[best] = i + 1 < end[best] ? v->a[i + 1].seq : UINT64_MAX;
 	}
 	evq_node *t = v->a;
 	size_t tc = v->cap;

@@ -145,5 +145,31 @@ int main(void)
 	CHECK(ok);
 	CHECK_EQ_U64(seen, 6 * 25000);
 	evq_free(&q);
+
+	/* A batch of k runs of increasing seq, pushed one run after the other
+	 * (k = 2 .. 8 are merged, 9 and more sorted), with copies of one event
+	 * (the same seq in two runs, told apart by peer): drained in seq order,
+	 * a copy after the copies pushed before it. */
+	for (uint32_t k = 2; k <= 10; k++) {
+		uint32_t per = 1000 + k;
+		ok = 1;
+		for (uint32_t j = 0; j < k; j++)
+			for (uint32_t i = 0; i < per; i++) {
+				evq_node x = node(5, i * k + j, j);
+				if (i == per / 2)   /* a copy of run 0's node */
+					x.seq = i * k;
+				x.peer = j;
+				ok &= evq_push(&q, x) == 0;
+			}
+		ok &= evq_next_batch(&q) == (long)(k * per);
+		for (uint32_t i = 1; ok && i < k * per; i++) {
+			const evq_node *a = &q.batch.a[i - 1], *b = &q.batch.a[i];
+			ok = a->seq < b->seq || (a->seq == b->seq && a->peer < b->peer);
+		}
+		if (!ok)
+			printf("    %u runs\n", k);
+		CHECK(ok);
+		evq_free(&q);
+	}
 	return check_done();
 }
