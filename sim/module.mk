@@ -44,6 +44,11 @@ all: $(B)/bin/sim-gen
 $(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/simgen_main.o
+# The bound on events that touch memory in no order (docs/noise.md, Speed).
+all: $(B)/bin/mem-probe
+$(B)/bin/mem-probe: $(B)/obj/tests/sim/memprobe.o
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+OBJS += $(B)/obj/tests/sim/memprobe.o
 
 # The sweep and parameter-set test links the command-line layer as well.
 TEST_PROGS += $(B)/tests/sim_sweep_test

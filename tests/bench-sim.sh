@@ -95,6 +95,11 @@ run "  critical path, dT/dX" 3 "$W/d1m.bin" --critical-path "$W/cp.csv" --sensit
 run "  noise periodic 1kHz x 25us" 1 "$W/d1m.bin" --noise periodic:1000,25000
 run "  noise poisson 1kHz, exp 25us" 1 "$W/d1m.bin" --noise poisson:1000,exp:25000
 run "  slow ranks 0-1023 x1.5" 1 "$W/d1m.bin" --slow 0-1023:1.5
+# What one cache line read in no order costs here, prefetched well ahead:
+# the bound on runs whose events come in no order of ranks (docs/noise.md,
+# Speed): the schedule's size, and the rank records' (64 B per rank).
+echo "   memory, random lines: $("$B/bin/mem-probe" 1384 1 20000000 | sed 's/.*, //'), over the schedule;" \
+	"$("$B/bin/mem-probe" 64 1 20000000 | sed 's/.*, //'), over the rank records"
 rm -f "$W/d1m.bin"
 echo "-- cost per event as P grows (binomial broadcast; linear cost = flat ns/ev)"
 for lg in 16 18 20 22; do
