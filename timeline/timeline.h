@@ -100,6 +100,15 @@ typedef struct tl_msg {
 	uint16_t src_cpu, dst_cpu;
 } tl_msg;
 
+/* A link's load (runs with a network): link `link` carried `flows` flows
+ * from start to end, which moved `bytes` bytes over it then. */
+typedef struct tl_load {
+	uint64_t start, end, bytes;
+	uint32_t link, flows;
+} tl_load;
+
+#define TL_MAX_LINK_ROWS 32     /* links drawn: the busiest in the window */
+
 /* What to keep. */
 typedef struct tl_window {
 	uint64_t from, to;        /* time window [from, to]; to = TL_NONE: to the end */
@@ -135,6 +144,14 @@ typedef struct tl_file {
 	size_t nbars, cap_bars;
 	tl_msg *msgs;
 	size_t nmsgs, cap_msgs;
+	tl_load *loads;           /* of the links in link_row only */
+	size_t nloads, cap_loads;
+	uint32_t *link_row;       /* the links drawn, increasing (at most
+	                             TL_MAX_LINK_ROWS: the most bytes in the
+	                             window, the lower number on a tie) */
+	uint32_t nlink_rows;
+	uint32_t max_flows;       /* the most flows of a load kept */
+	uint64_t links_left_out;  /* links with loads in the window not drawn */
 	uint64_t items_left_out;  /* over max_items */
 	uint64_t first_time_left_out; /* start of the first item left out */
 	uint64_t lines;           /* lines read */
@@ -153,5 +170,9 @@ void tl_free(tl_file *tl);
 /* The lane of rank in tl (an index into tl->lane_rank), or UINT32_MAX when
  * the rank was not kept. */
 uint32_t tl_lane_of(const tl_file *tl, uint64_t rank);
+
+/* The row of link in tl (an index into tl->link_row), or UINT32_MAX when
+ * the link is not drawn. */
+uint32_t tl_link_row(const tl_file *tl, uint32_t link);
 
 #endif

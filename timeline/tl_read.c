@@ -114,7 +114,7 @@ static int make_lanes(rd *r)
 static int room(rd *r, uint64_t start)
 {
 	tl_file *tl = r->tl;
-	if (tl->nbars + tl->nmsgs < r->w->max_items)
+	if (tl->nbars + tl->nmsgs + tl->nloads < r->w->max_items)
 		return 1;
 	if (!tl->items_left_out || start < tl->first_time_left_out)
 		tl->first_time_left_out = start;
@@ -267,14 +267,118 @@ static int do_transmission(rd *r, const tl_rec *x)
 	return 0;
 }
 
+/* A link's load, kept when in the window (the rows are chosen at the end:
+ * choose_links). */
+static int do_load(rd *r, const tl_rec *x)
+{
+	tl_file *tl = r->tl;
+	if (x->end > tl->tmax)
+		tl->tmax = x->end;
+	if (!in_window(r, x->start, x->end) || !room(r, x->start))
+		return 0;
+	if (util_grow(&tl->loads, &tl->cap_loads, tl->nloads + 1, sizeof *tl->loads))
+		return oom(r);
+	tl_load d = { x->start, x->end, x->size, (uint32_t)x->unit,
+	              x->flows < UINT32_MAX ? (uint32_t)x->flows : UINT32_MAX };
+	tl->loads[tl->nloads++] = d;
+	return 0;
+}
+
+typedef struct link_sum {
+	uint64_t bytes;
+	uint32_t link;
+} link_sum;
+
+static int by_link(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const link_sum *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return (x->link > y->link) - (x->link < y->link);
+}
+
+/* The rows of links: the TL_MAX_LINK_ROWS with the most bytes in the
+ * window; the loads of the others are dropped.  0, or -1 (no memory). */
+static int choose_links(rd *r)
+{
+	tl_file *tl = r->tl;
+	if (!tl->nloads)
+		return 0;
+	link_sum *sum = malloc(tl->nloads * sizeof *sum);
+	uint32_t *ids = malloc(tl->nloads * sizeof *ids);
+	if (!sum || !ids) {
+		free(sum);
+		free(ids);
+		return oom(r);
+	}
+	for (size_t i = 0; i < tl->nloads; i++)
+		ids[i] = tl->loads[i].link;
+	qsort(ids, tl->nloads, sizeof *ids, by_link);
+	size_t n = 0;
+	for (size_t i = 0; i < tl->nloads; i++)
+		if (!n || sum[n - 1].link != ids[i])
+			sum[n++] = (link_sum){ 0, ids[i] };
+	for (size_t i = 0; i < tl->nloads; i++) {
+		size_t lo = 0, hi = n;   /* the link's entry, by binary search */
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if (sum[mid].link <= tl->loads[i].link)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		uint64_t b = tl->loads[i].bytes;   /* saturating: the order stays sane */
+		sum[lo].bytes = b > UINT64_MAX - sum[lo].bytes ? UINT64_MAX : sum[lo].bytes + b;
+	}
+	qsort(sum, n, sizeof *sum, by_bytes);
+	size_t keep = n < TL_MAX_LINK_ROWS ? n : TL_MAX_LINK_ROWS;
+	tl->links_left_out = n - keep;
+	tl->link_row = ids;   /* n >= keep entries */
+	for (size_t i = 0; i < keep; i++)
+		ids[i] = sum[i].link;
+	qsort(ids, keep, sizeof *ids, by_link);
+	tl->nlink_rows = (uint32_t)keep;
+	free(sum);
+	size_t k = 0;
+	for (size_t i = 0; i < tl->nloads; i++) {
+		if (tl_link_row(tl, tl->loads[i].link) == UINT32_MAX)
+			continue;
+		if (tl->loads[i].flows > tl->max_flows)
+			tl->max_flows = tl->loads[i].flows;
+		tl->loads[k++] = tl->loads[i];
+	}
+	tl->nloads = k;
+	return 0;
+}
+
+uint32_t tl_link_row(const tl_file *tl, uint32_t link)
+{
+	uint32_t lo = 0, hi = tl->nlink_rows;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (tl->link_row[mid] < link)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tl->nlink_rows && tl->link_row[lo] == link ? lo : UINT32_MAX;
+}
+
 /* One line: 0 go on, 1 stop reading (after the window), -1 error. */
 static int do_line(rd *r, const char *line, size_t len)
 {
 	tl_rec x;
 	switch (tl_scan_line(&r->s, line, len, &x)) {
 	case TL_LINE_NONE:
-	case TL_LINE_LINK:   /* not drawn */
 		return 0;
+	case TL_LINE_LINK:
+		return do_load(r, &x);
 	case TL_LINE_HEADER:
 		take_head(r->tl, &r->s.h);
 		return make_lanes(r);
@@ -344,6 +448,8 @@ int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
 	}
 	if (rc == 0 && tl_scan_end(&r.s))
 		rc = -1;
+	if (rc == 0 && choose_links(&r))
+		rc = -1;
 	if (r.s.have_header)
 		take_head(tl, &r.s.h);  /* the old format's CPUs and G as read */
 	/* A lane has a row per CPU and NIC; a header that claims thousands
@@ -384,5 +490,7 @@ void tl_free(tl_file *tl)
 	free(tl->lane_rank);
 	free(tl->bars);
 	free(tl->msgs);
+	free(tl->loads);
+	free(tl->link_row);
 	memset(tl, 0, sizeof *tl);
 }

@@ -160,8 +160,11 @@ static void cv_text(cv *c, double x, double y, int anchor, double sz, int bold,
 
 enum {
 	CPU_H = 14, CPU_GAP = 2, NIC_H = 5, NIC_GAP = 2, LANE_PAD = 6,
+	LINK_H = 8, LINK_GAP = 2, LINKS_PAD = 8,
 	TOP = 58, RIGHT = 24
 };
+
+#define LINK_COLOUR "#8c564b"   /* a link's load at its most flows */
 
 typedef struct lay {
 	const tl_file *tl;
@@ -169,6 +172,7 @@ typedef struct lay {
 	double lm, w;          /* left margin, axis width */
 	uint64_t from, range;  /* range >= 1 */
 	double lane_h;
+	double links_top;      /* the rows of links (below the lanes) */
 	uint32_t nic_rows;     /* NICs drawn per lane (0 for the old format) */
 	double axis_y, height, total_w;
 	int sublabels;         /* cpu/nic row labels */
@@ -271,6 +275,14 @@ void viz_render_notes(const tl_file *tl, char *buf, size_t n)
 		if (k > 0)
 			used += (size_t)k;
 	}
+	if (tl->links_left_out && n > used) {
+		int k = snprintf(buf + used, n - used,
+		                 "left out %" PRIu64 " link%s (the %" PRIu32 " that moved the most bytes "
+		                 "in the window are drawn)\n", tl->links_left_out,
+		                 tl->links_left_out == 1 ? "" : "s", tl->nlink_rows);
+		if (k > 0)
+			used += (size_t)k;
+	}
 	if (tl->items_left_out && n > used) {
 		int k = snprintf(buf + used, n - used,
 		                 "left out %s%" PRIu64 " bars and messages from time %" PRIu64
@@ -349,9 +361,16 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 	char b[40];
 	snprintf(b, sizeof b, "rank %" PRIu64, tl->nlanes ? tl->lane_rank[tl->nlanes - 1] : 0);
 	l->lm = 20 + text_w(b, 11) * 1.1 + (l->sublabels ? 34 : 0);
+	if (tl->nlink_rows) {
+		snprintf(b, sizeof b, "link %" PRIu32, tl->link_row[tl->nlink_rows - 1]);
+		if (l->lm < 20 + text_w(b, 9) * 1.1)
+			l->lm = 20 + text_w(b, 9) * 1.1;
+	}
 	l->lane_h = 2 * LANE_PAD + tl->cpu_rows * (CPU_H + CPU_GAP) +
 	            l->nic_rows * (2 * NIC_H + NIC_GAP);
-	l->axis_y = TOP + l->lane_h * tl->nlanes + 2;
+	l->links_top = TOP + l->lane_h * tl->nlanes;
+	l->axis_y = l->links_top + 2 +
+	            (tl->nlink_rows ? 2 * LINKS_PAD + tl->nlink_rows * (LINK_H + LINK_GAP) : 0);
 	l->total_w = l->lm + l->w + RIGHT;
 }
 
@@ -359,7 +378,7 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 static double legend(cv *c, const lay *l, double y, int draw)
 {
 	const tl_file *tl = l->tl;
-	int present[TL_NKINDS + 3] = { 0 };
+	int present[TL_NKINDS + 4] = { 0 };
 	for (size_t i = 0; i < tl->nbars; i++)
 		present[tl->bars[i].kind] = 1;
 	for (size_t i = 0; i < tl->nmsgs; i++) {
@@ -368,8 +387,12 @@ static double legend(cv *c, const lay *l, double y, int draw)
 			present[TL_NKINDS + 1] = 1;
 	}
 	present[TL_NKINDS + 2] = l->o && l->o->npath;
+	present[TL_NKINDS + 3] = tl->nloads > 0;
 	double x = l->lm, x_end = l->lm + l->w, y0 = y;
-	for (int k = 0; k < TL_NKINDS + 3; k++) {
+	char load_text[80];
+	snprintf(load_text, sizeof load_text, "link load (darker: more flows, at most %" PRIu32 ")",
+	         tl->max_flows);
+	for (int k = 0; k < TL_NKINDS + 4; k++) {
 		const char *text;
 		if (!present[k])
 			continue;
@@ -379,6 +402,8 @@ static double legend(cv *c, const lay *l, double y, int draw)
 			text = tl_kind_legend[k];
 		} else if (k == TL_NKINDS + 2) {
 			text = "critical path (outlined bars, red arrows)";
+		} else if (k == TL_NKINDS + 3) {
+			text = load_text;
 		} else {
 			text = k == TL_NKINDS + 1 ? "message waits for the CPU" : tl->old_format ?
 			       "message (leaves to received)" : "message (send + o to arrival)";
@@ -396,6 +421,8 @@ static double legend(cv *c, const lay *l, double y, int draw)
 				        NULL, NULL, NULL, NULL);
 			else if (k == TL_NKINDS + 2)
 				cv_rect(c, x + 1, y - 9, 12, 10, NULL, PATH_COLOUR, NULL, NULL, NULL);
+			else if (k == TL_NKINDS + 3)
+				cv_rect(c, x, y - 8, 14, LINK_H, LINK_COLOUR, NULL, NULL, NULL, NULL);
 			else
 				cv_line(c, x, y - 4, x + 14, y - 4, "#333333", 1,
 				        k == TL_NKINDS ? LINE_SOLID : LINE_DOTTED,
@@ -529,6 +556,47 @@ static void draw_path(cv *c, const lay *l)
 	}
 }
 
+/* The fill of a load of f flows: LINK_COLOUR blended with white, from 35%
+ * of it (one flow) to all of it (the most flows drawn). */
+static void load_colour(const tl_file *tl, uint32_t f, char out[8])
+{
+	static const unsigned base[3] = { 0x8c, 0x56, 0x4b };
+	double a = tl->max_flows > 1 ? 0.35 + 0.65 * (double)(f - 1) / (double)(tl->max_flows - 1) : 1;
+	unsigned v[3];
+	for (int i = 0; i < 3; i++)
+		v[i] = (unsigned)(255 - (255 - (double)base[i]) * a + 0.5);
+	snprintf(out, 8, "#%02x%02x%02x", v[0] & 0xff, v[1] & 0xff, v[2] & 0xff);
+}
+
+/* The links' rows below the lanes (runs with a network): labels, shading
+ * and a box per load, its fill darker with more flows. */
+static void draw_loads(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char buf[64], tip[256], data[160], fill[8];
+	for (uint32_t i = 0; i < tl->nlink_rows; i++) {
+		double y = l->links_top + LINKS_PAD + i * (LINK_H + LINK_GAP);
+		cv_rect(c, l->lm, y, l->w, LINK_H, "#f7f2f0", NULL, NULL, NULL, NULL);
+		snprintf(buf, sizeof buf, "link %" PRIu32, tl->link_row[i]);
+		cv_text(c, l->lm - 6, y + LINK_H - 1, 1, 9, 0, "#000000", buf);
+	}
+	for (size_t i = 0; i < tl->nloads; i++) {
+		const tl_load *d = &tl->loads[i];
+		double y = l->links_top + LINKS_PAD + tl_link_row(tl, d->link) * (LINK_H + LINK_GAP);
+		double x1 = xt(l, d->start), x2 = xt(l, d->end);
+		if (x2 - x1 < 0.75)
+			x2 = x1 + 0.75;
+		snprintf(tip, sizeof tip, "link %" PRIu32 ": %" PRIu32 " flow%s, %" PRIu64 " bytes\n%"
+		         PRIu64 " .. %" PRIu64 " ns (%" PRIu64 " ns)", d->link, d->flows,
+		         d->flows == 1 ? "" : "s", d->bytes, d->start, d->end, d->end - d->start);
+		snprintf(data, sizeof data, "data-link=\"%" PRIu32 "\" data-flows=\"%" PRIu32
+		         "\" data-bytes=\"%" PRIu64 "\" data-start=\"%" PRIu64 "\" data-end=\"%"
+		         PRIu64 "\"", d->link, d->flows, d->bytes, d->start, d->end);
+		load_colour(tl, d->flows, fill);
+		cv_rect(c, x1, y, x2 - x1, LINK_H, fill, NULL, "link", data, tip);
+	}
+}
+
 static void draw(cv *c, const lay *l, const viz_render_opts *o)
 {
 	const tl_file *tl = l->tl;
@@ -615,6 +683,8 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		cv_rect(c, x1, y, x2 - x1, h, tl_kind_colour[b->kind],
 		        nic ? NULL : "#ffffff", tl_kind_word[b->kind], data, tip);
 	}
+
+	draw_loads(c, l);
 
 	/* Messages. */
 	for (size_t i = 0; i < tl->nmsgs; i++) {

@@ -24,8 +24,9 @@ fail() {
 # check NAME CMD...: ok if CMD succeeds
 check() { local n=$1; shift; if "$@" >"$tmp/diff" 2>&1; then ok "$n"; else fail "$n"; fi; }
 
-# Golden: the bars and messages of the SVG, with their exact times.
-for f in pingpong old noise; do
+# Golden: the bars, link loads and messages of the SVG, with their exact
+# times (links.tl: tests/net/share.dot's run, plus 24 more links).
+for f in pingpong old noise links; do
 	if "$V" "$f.tl" -o "$tmp/$f.svg" 2>"$tmp/diff" &&
 		$CHECK "$tmp/$f.svg" >"$tmp/out" 2>>"$tmp/diff" &&
 		diff -u "$f.expect" "$tmp/out" >"$tmp/diff"; then
@@ -103,9 +104,22 @@ check "unknown extension: exit status 2" test $? -eq 2
 "$V" --help | grep -q '^usage: goalviz'
 check "--help" test $? -eq 0
 
+# Link loads: the 32 links that moved the most bytes in the window are
+# drawn (ties: the lower number), darker with more flows; a note names the
+# others; a window keeps the loads it meets.
+"$V" links.tl -o "$tmp/links.svg" 2>"$tmp/err"
+check "links: a note names the links left out" grep -qx \
+	'goalviz: note: left out 2 links (the 32 that moved the most bytes in the window are drawn)' "$tmp/err"
+check "links: the two least busy left out" test "$($CHECK "$tmp/links.svg" | awk '$1 == "link" && ($2 == 20 || $2 == 21)' | wc -l)" -eq 0
+check "links: the tooltip of a load" grep -q 'link 15: 3 flows, 9000 bytes' "$tmp/links.svg"
+check "links: the legend names the most flows" grep -q 'link load (darker: more flows, at most 3)' "$tmp/links.svg"
+"$V" links.tl --from 31000 --to 40000 -o "$tmp/links2.svg" 2>"$tmp/err"
+check "links: a window keeps the loads it meets" test \
+	"$($CHECK "$tmp/links2.svg" | awk '$1 == "link" { print $2 }' | sort -n | tr '\n' ' ')" = "0 1 3 7 10 10 11 15 16 17 18 "
+
 # Dot: Graphviz renders it without a warning, positions kept.
 if command -v neato >/dev/null; then
-	for f in pingpong old; do
+	for f in pingpong old links; do
 		"$V" "$f.tl" -o "$tmp/$f.dot" 2>/dev/null
 		neato -n2 -Tsvg "$tmp/$f.dot" -o "$tmp/$f.gv.svg" 2>"$tmp/diff"
 		check "$f.dot renders with neato -n2 without warnings" test $? -eq 0 -a ! -s "$tmp/diff"
