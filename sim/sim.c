@@ -89,14 +89,30 @@ typedef struct sim_pool {
 } sim_pool;
 
 /* An event waiting for a busy CPU or NIC (see "Waiting" below): the queue
- * node it will be processed as, and its links.  Free: x.op is EV_WAKE and
- * next links the free nodes. */
+ * node it will be processed as, but its time (that of the wake node that
+ * takes it out, or of its put-back), and its links.  Free: op is EV_WAKE
+ * and next links the free nodes. */
 typedef struct sim_wnode {
 	uint32_t next;        /* in a sorted run: the next; in a heap: the first child */
 	uint32_t sib;         /* in a heap: the next sibling */
-	evq_node x;
+	uint32_t seq, rank, op, peer;
 } sim_wnode;
-_Static_assert(sizeof(sim_wnode) == 32, "sim_wnode is 32 bytes");
+_Static_assert(sizeof(sim_wnode) == 24, "sim_wnode is 24 bytes");
+
+static inline void wn_set(sim_wnode *w, evq_node x)
+{
+	w->seq = x.seq;
+	w->rank = x.rank;
+	w->op = x.op;
+	w->peer = x.peer;
+}
+
+/* The node of waiter w, at time t. */
+static inline evq_node wn_get(const sim_wnode *w, uint64_t t)
+{
+	evq_node x = { t, w->seq, w->rank, w->op, w->peer };
+	return x;
+}
 
 /* Events waiting for one CPU or NIC, in seq order: a sorted run (head ..
  * tail: waiters usually come in seq order) and a pairing heap of those that
@@ -763,8 +779,8 @@ static uint64_t renumber(sim *m)
 	if (most && !(ext = malloc(most * sizeof *ext)))
 		return UINT64_MAX;
 	for (uint32_t i = 1; i < m->wnp.used; i++)
-		if (WN(m, i)->x.op != EV_WAKE)
-			ext[n++] = &WN(m, i)->x.seq;
+		if (WN(m, i)->op != EV_WAKE)
+			ext[n++] = &WN(m, i)->seq;
 	for (uint32_t i = 1; i < m->wlp.used; i++)
 		if (WL(m, i)->key != UINT64_MAX && WL(m, i)->armed)
 			ext[n++] = &WL(m, i)->aseq;
@@ -1316,11 +1332,10 @@ static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 		if (h->maxt < c)
 			h->maxt = c;
 		if (h->cnt == 0 && h->who != 0) {
-			evq_node x = WN(m, h->who)->x;
-			WN(m, h->who)->x.op = EV_WAKE;
+			evq_node x = wn_get(WN(m, h->who), h->maxt > m->now ? h->maxt : m->now);
+			WN(m, h->who)->op = EV_WAKE;
 			pool_put(&m->wnp, h->who);
 			h->who = 0;
-			x.time = h->maxt > m->now ? h->maxt : m->now;
 			m->pushes++;
 			if (evq_push(&m->q, x))
 				m->fail = 1;
@@ -1340,7 +1355,7 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		uint32_t n = pool_take(m, &m->wnp);
 		if (n == QNIL)
 			return 1;
-		WN(m, n)->x = x;
+		wn_set(WN(m, n), x);
 		h->who = n;
 		return 1;
 	}
@@ -1756,7 +1771,7 @@ static void wl_free_list(sim *m, uint32_t l)
 
 static inline uint32_t wseq(const sim *m, uint32_t n)
 {
-	return WN(m, n)->x.seq;
+	return WN(m, n)->seq;
 }
 
 /* Pairing heap by seq: two roots melded into one. */
@@ -1907,7 +1922,7 @@ static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 		PREFETCH(WN(m, m->wnp.free));   /* the next waiter's node */
 	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, other, listed)) == QNIL))
 		return;
-	WN(m, n)->x = x;
+	wn_set(WN(m, n), x);
 	sim_wlist *L = WL(m, l);
 	wl_add(m, L, n);
 	m->last_list = l;
@@ -1968,7 +1983,7 @@ static void wl_rekey(sim *m, uint32_t l, evq_node x, uint64_t back)
 	L->key = m->wkey;
 	L->other = m->wother;
 	x.time = back;
-	WN(m, n)->x = x;
+	wn_set(WN(m, n), x);
 	wl_add(m, L, n);
 	m->last_list = l;
 	m->last_wkey = m->wkey;
@@ -1990,11 +2005,11 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 	m->wakes--;
 	for (;;) {
 		uint32_t n = wl_pop(m, L);
-		evq_node x = WN(m, n)->x;
+		evq_node x = wn_get(WN(m, n), t);
 		ASSERT(x.seq == seq);
 		m->waking = l;
 		m->cur_seq = x.seq;
-		WN(m, n)->x.op = EV_WAKE;
+		WN(m, n)->op = EV_WAKE;
 		pool_put(&m->wnp, n);
 		uint64_t back = process(m, t, x.rank, x.op, x.peer);
 		L = WL(m, l);
@@ -2053,7 +2068,7 @@ static void prefetch_wake(const sim *m, uint32_t l, int stage)
 			PREFETCH(WN(m, L->heap));
 		return;
 	}
-	const evq_node *x = &WN(m, wl_first(m, L))->x;
+	const sim_wnode *x = WN(m, wl_first(m, L));
 	if (stage == 2) {
 		PREFETCH(rank_of(m, x->rank));
 		if (x->op & EV_MSG)
