@@ -431,7 +431,9 @@ static int pool_grow(sim_pool *p)
 		p->a = a;
 		p->cap = (uint32_t)nc;
 	}
-	size_t from = (size_t)p->ready * p->esz, to = from + POOL_STEP;
+	/* from the page of the first entry without pages (madvise wants an
+	 * aligned start; entries need not end on a page) */
+	size_t from = (size_t)p->ready * p->esz & ~(size_t)4095, to = from + POOL_STEP;
 	if (to > (size_t)p->cap * p->esz)
 		to = (size_t)p->cap * p->esz;
 #ifdef MADV_POPULATE_WRITE

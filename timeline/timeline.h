@@ -146,12 +146,13 @@ typedef struct tl_file {
 	size_t nmsgs, cap_msgs;
 	tl_load *loads;           /* of the links in link_row only */
 	size_t nloads, cap_loads;
-	uint32_t *link_row;       /* the links drawn, increasing (at most
+	uint64_t *link_row;       /* the links drawn, increasing (at most
 	                             TL_MAX_LINK_ROWS: the most bytes in the
 	                             window, the lower number on a tie) */
 	uint32_t nlink_rows;
 	uint32_t max_flows;       /* the most flows of a load kept */
 	uint64_t links_left_out;  /* links with loads in the window not drawn */
+	uint64_t loads_left_out;  /* loads in the window past max_items */
 	uint64_t items_left_out;  /* over max_items */
 	uint64_t first_time_left_out; /* start of the first item left out */
 	uint64_t lines;           /* lines read */

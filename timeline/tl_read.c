@@ -60,17 +60,23 @@ static void take_head(tl_file *tl, const tl_head *h)
 	tl->old_G = h->old_G;
 }
 
-uint32_t tl_lane_of(const tl_file *tl, uint64_t rank)
+/* The index of x in v[0 .. n - 1] (increasing), or UINT32_MAX. */
+static uint32_t index_of(const uint64_t *v, uint32_t n, uint64_t x)
 {
-	uint32_t lo = 0, hi = tl->nlanes;
+	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (tl->lane_rank[mid] < rank)
+		if (v[mid] < x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < tl->nlanes && tl->lane_rank[lo] == rank ? lo : UINT32_MAX;
+	return lo < n && v[lo] == x ? lo : UINT32_MAX;
+}
+
+uint32_t tl_lane_of(const tl_file *tl, uint64_t rank)
+{
+	return index_of(tl->lane_rank, tl->nlanes, rank);
 }
 
 /* Choose the lanes once P is known. */
@@ -114,7 +120,7 @@ static int make_lanes(rd *r)
 static int room(rd *r, uint64_t start)
 {
 	tl_file *tl = r->tl;
-	if (tl->nbars + tl->nmsgs + tl->nloads < r->w->max_items)
+	if (tl->nbars + tl->nmsgs < r->w->max_items)
 		return 1;
 	if (!tl->items_left_out || start < tl->first_time_left_out)
 		tl->first_time_left_out = start;
@@ -267,15 +273,19 @@ static int do_transmission(rd *r, const tl_rec *x)
 	return 0;
 }
 
-/* A link's load, kept when in the window (the rows are chosen at the end:
- * choose_links). */
+/* A link's load, kept when in the window, up to max_items of them (the
+ * rows are chosen at the end: choose_links). */
 static int do_load(rd *r, const tl_rec *x)
 {
 	tl_file *tl = r->tl;
 	if (x->end > tl->tmax)
 		tl->tmax = x->end;
-	if (!in_window(r, x->start, x->end) || !room(r, x->start))
+	if (!in_window(r, x->start, x->end))
 		return 0;
+	if (tl->nloads >= r->w->max_items) {
+		tl->loads_left_out++;
+		return 0;
+	}
 	if (util_grow(&tl->loads, &tl->cap_loads, tl->nloads + 1, sizeof *tl->loads))
 		return oom(r);
 	tl_load d = { x->start, x->end, x->size, (uint32_t)x->unit,
@@ -286,13 +296,13 @@ static int do_load(rd *r, const tl_rec *x)
 
 typedef struct link_sum {
 	uint64_t bytes;
-	uint32_t link;
+	uint64_t link;
 } link_sum;
 
 static int by_link(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	const link_sum *x = a, *y = b;
+	return (x->link > y->link) - (x->link < y->link);
 }
 
 static int by_bytes(const void *a, const void *b)
@@ -300,7 +310,13 @@ static int by_bytes(const void *a, const void *b)
 	const link_sum *x = a, *y = b;
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
-	return (x->link > y->link) - (x->link < y->link);
+	return by_link(a, b);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
 }
 
 /* The rows of links: the TL_MAX_LINK_ROWS with the most bytes in the
@@ -311,39 +327,29 @@ static int choose_links(rd *r)
 	if (!tl->nloads)
 		return 0;
 	link_sum *sum = malloc(tl->nloads * sizeof *sum);
-	uint32_t *ids = malloc(tl->nloads * sizeof *ids);
-	if (!sum || !ids) {
+	if (!sum || !(tl->link_row = malloc(TL_MAX_LINK_ROWS * sizeof *tl->link_row))) {
 		free(sum);
-		free(ids);
 		return oom(r);
 	}
 	for (size_t i = 0; i < tl->nloads; i++)
-		ids[i] = tl->loads[i].link;
-	qsort(ids, tl->nloads, sizeof *ids, by_link);
-	size_t n = 0;
-	for (size_t i = 0; i < tl->nloads; i++)
-		if (!n || sum[n - 1].link != ids[i])
-			sum[n++] = (link_sum){ 0, ids[i] };
+		sum[i] = (link_sum){ tl->loads[i].bytes, tl->loads[i].link };
+	qsort(sum, tl->nloads, sizeof *sum, by_link);
+	size_t n = 0;   /* one entry per link, its bytes added up (saturating) */
 	for (size_t i = 0; i < tl->nloads; i++) {
-		size_t lo = 0, hi = n;   /* the link's entry, by binary search */
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-			if (sum[mid].link <= tl->loads[i].link)
-				lo = mid;
-			else
-				hi = mid;
+		if (n && sum[n - 1].link == sum[i].link) {
+			uint64_t b = sum[i].bytes, *t = &sum[n - 1].bytes;
+			*t = b > UINT64_MAX - *t ? UINT64_MAX : *t + b;
+		} else {
+			sum[n++] = sum[i];
 		}
-		uint64_t b = tl->loads[i].bytes;   /* saturating: the order stays sane */
-		sum[lo].bytes = b > UINT64_MAX - sum[lo].bytes ? UINT64_MAX : sum[lo].bytes + b;
 	}
 	qsort(sum, n, sizeof *sum, by_bytes);
 	size_t keep = n < TL_MAX_LINK_ROWS ? n : TL_MAX_LINK_ROWS;
-	tl->links_left_out = n - keep;
-	tl->link_row = ids;   /* n >= keep entries */
 	for (size_t i = 0; i < keep; i++)
-		ids[i] = sum[i].link;
-	qsort(ids, keep, sizeof *ids, by_link);
+		tl->link_row[i] = sum[i].link;
+	qsort(tl->link_row, keep, sizeof *tl->link_row, by_u64);
 	tl->nlink_rows = (uint32_t)keep;
+	tl->links_left_out = n - keep;
 	free(sum);
 	size_t k = 0;
 	for (size_t i = 0; i < tl->nloads; i++) {
@@ -359,15 +365,7 @@ static int choose_links(rd *r)
 
 uint32_t tl_link_row(const tl_file *tl, uint32_t link)
 {
-	uint32_t lo = 0, hi = tl->nlink_rows;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (tl->link_row[mid] < link)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < tl->nlink_rows && tl->link_row[lo] == link ? lo : UINT32_MAX;
+	return index_of(tl->link_row, tl->nlink_rows, link);
 }
 
 /* One line: 0 go on, 1 stop reading (after the window), -1 error. */
@@ -433,13 +431,14 @@ int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
 			rc = -1;
 			break;
 		}
-		if (k > 0)
-			break;
-		/* Past the item limit nothing more is kept: the new format is
-		 * in time order, so stop reading there. */
-		if (tl->items_left_out && !tl->old_format) {
+		/* Past the window or the item limit nothing more is kept: the
+		 * new format is in time order, so stop reading there, but for
+		 * the link lines of version 2 (written when a load ends). */
+		if (k > 0 || (tl->items_left_out && !tl->old_format)) {
 			tl->stopped_early = 1;
-			break;
+			if (tl->version < 2)
+				break;
+			r.s.links_only = 1;
 		}
 	}
 	if (rc == 0 && ferror(f)) {

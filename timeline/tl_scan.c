@@ -458,6 +458,8 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 			                     "header", s->ranges_due, s->ranges_due > 1 ? "s" : "");
 		return do_range(s, p);
 	}
+	if (s->links_only && !IS("link"))
+		return TL_LINE_NONE;
 	if (!h->old_format && s->stop_after != TL_NONE && !IS("transmission") && !IS("noise")
 	    && !IS("link")) {
 		uint64_t t = line_start(p);

@@ -66,6 +66,11 @@ typedef struct tl_scan {
 	size_t errlen;
 	int have_header;
 	uint32_t ranges_due;      /* range lines still to come */
+	int links_only;           /* set by the reader past the window (version
+	                             2): a link line is written when its load
+	                             ends, so one that began in the window may
+	                             come later; other lines are TL_LINE_NONE,
+	                             unchecked */
 } tl_scan;
 
 /* Start reading a file called name; errors go to err. */

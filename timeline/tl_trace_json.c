@@ -524,9 +524,12 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 			rc = -1;
 			break;
 		}
-		if (k == TL_LINE_STOP) {
+		if (k == TL_LINE_STOP) {   /* link lines may still come (tl_scan.h) */
 			stopped = 1;
-			break;
+			if (c->s.h.old_format || c->s.h.version < 2)
+				break;
+			c->s.links_only = 1;
+			continue;
 		}
 		if ((k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
 		    (k == TL_LINE_TRANSMISSION && do_transmission(c, &x)) ||
@@ -535,7 +538,7 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 			break;
 		}
 	}
-	if (rc == 0 && !stopped && ferror(in)) {
+	if (rc == 0 && !(stopped && !c->s.links_only) && ferror(in)) {
 		snprintf(err, errlen, "%s: error: read error", name);
 		rc = -1;
 	}

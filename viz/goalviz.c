@@ -49,7 +49,7 @@ static const char usage[] =
 "                        'critical path' process in JSON\n"
 "      --max-lanes N     draw at most N ranks; the rest is named, not drawn\n"
 "                        (default 256)\n"
-"      --max-items N     keep at most N bars, link loads and messages\n"
+"      --max-items N     keep at most N bars and messages, and N link loads\n"
 "                        (default 1000000)\n"
 "      --width PIXELS    width of the time axis (default 1000)\n"
 "      --schedule        the input is a schedule: draw its dependency graph\n"

@@ -283,6 +283,13 @@ void viz_render_notes(const tl_file *tl, char *buf, size_t n)
 		if (k > 0)
 			used += (size_t)k;
 	}
+	if (tl->loads_left_out && n > used) {
+		int k = snprintf(buf + used, n - used,
+		                 "left out %" PRIu64 " link load%s past the item limit\n",
+		                 tl->loads_left_out, tl->loads_left_out == 1 ? "" : "s");
+		if (k > 0)
+			used += (size_t)k;
+	}
 	if (tl->items_left_out && n > used) {
 		int k = snprintf(buf + used, n - used,
 		                 "left out %s%" PRIu64 " bars and messages from time %" PRIu64
@@ -362,7 +369,7 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 	snprintf(b, sizeof b, "rank %" PRIu64, tl->nlanes ? tl->lane_rank[tl->nlanes - 1] : 0);
 	l->lm = 20 + text_w(b, 11) * 1.1 + (l->sublabels ? 34 : 0);
 	if (tl->nlink_rows) {
-		snprintf(b, sizeof b, "link %" PRIu32, tl->link_row[tl->nlink_rows - 1]);
+		snprintf(b, sizeof b, "link %" PRIu64, tl->link_row[tl->nlink_rows - 1]);
 		if (l->lm < 20 + text_w(b, 9) * 1.1)
 			l->lm = 20 + text_w(b, 9) * 1.1;
 	}
@@ -568,18 +575,25 @@ static void load_colour(const tl_file *tl, uint32_t f, char out[8])
 	snprintf(out, 8, "#%02x%02x%02x", v[0] & 0xff, v[1] & 0xff, v[2] & 0xff);
 }
 
-/* The links' rows below the lanes (runs with a network): labels, shading
- * and a box per load, its fill darker with more flows. */
-static void draw_loads(cv *c, const lay *l)
+/* The links' rows below the lanes (runs with a network): shading and
+ * labels, under the grid. */
+static void draw_link_rows(cv *c, const lay *l)
 {
 	const tl_file *tl = l->tl;
-	char buf[64], tip[256], data[160], fill[8];
+	char buf[64];
 	for (uint32_t i = 0; i < tl->nlink_rows; i++) {
 		double y = l->links_top + LINKS_PAD + i * (LINK_H + LINK_GAP);
 		cv_rect(c, l->lm, y, l->w, LINK_H, "#f7f2f0", NULL, NULL, NULL, NULL);
-		snprintf(buf, sizeof buf, "link %" PRIu32, tl->link_row[i]);
+		snprintf(buf, sizeof buf, "link %" PRIu64, tl->link_row[i]);
 		cv_text(c, l->lm - 6, y + LINK_H - 1, 1, 9, 0, "#000000", buf);
 	}
+}
+
+/* A box per load in its link's row, its fill darker with more flows. */
+static void draw_loads(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char tip[256], data[160], fill[8];
 	for (size_t i = 0; i < tl->nloads; i++) {
 		const tl_load *d = &tl->loads[i];
 		double y = l->links_top + LINKS_PAD + tl_link_row(tl, d->link) * (LINK_H + LINK_GAP);
@@ -644,6 +658,8 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			cv_text(c, l->lm - 4, ry + rh + 3, 1, 8, 0, "#555555", buf);
 		}
 	}
+
+	draw_link_rows(c, l);
 
 	/* Time axis: grid, ticks, labels. */
 	uint64_t step = tick_step(l->range, (uint64_t)(l->w / 90 > 2 ? l->w / 90 : 2));

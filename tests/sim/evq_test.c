@@ -156,8 +156,10 @@ int main(void)
 		for (uint32_t j = 0; j < k; j++)
 			for (uint32_t i = 0; i < per; i++) {
 				evq_node x = node(5, i * k + j, j);
-				if (i == per / 2)   /* a copy of run 0's node */
+				if (i == per / 2) {   /* a copy of run 0's node */
 					x.seq = i * k;
+					x.rank = 0;
+				}
 				x.peer = j;
 				ok &= evq_push(&q, x) == 0;
 			}

@@ -116,6 +116,20 @@ check "links: the legend names the most flows" grep -q 'link load (darker: more 
 "$V" links.tl --from 31000 --to 40000 -o "$tmp/links2.svg" 2>"$tmp/err"
 check "links: a window keeps the loads it meets" test \
 	"$($CHECK "$tmp/links2.svg" | awk '$1 == "link" { print $2 }' | sort -n | tr '\n' ' ')" = "0 1 3 7 10 10 11 15 16 17 18 "
+# A link line is written when its load ends: one that began in the window
+# comes after records past it, and is still drawn (and in trace JSON).
+printf '%s\n' 'loggopsim-timeline 2 P 2 S 65535 ncpus 1 nnics 1 ranges 1' \
+	'range 0 inf L 2500 o 1500 g 1000 G 6 O 0' 'osend 0 0 0 1500' 'loclop 1 0 45000 46000' \
+	'link 5 4000 58000 2 100' >"$tmp/cross.tl"
+"$V" "$tmp/cross.tl" --from 31000 --to 40000 -o "$tmp/cross.svg" 2>"$tmp/diff"
+check "links: a load that began in the window, written after it" test \
+	"$($CHECK "$tmp/cross.svg" | grep '^link')" = "link 5 2 100 4000 58000 #8c564b"
+"$V" "$tmp/cross.tl" --from 31000 --to 40000 -o "$tmp/cross.json" 2>"$tmp/diff"
+check "links: the same load in trace JSON" grep -q '"name":"2 flows","pid":4294967294,"tid":6,"ts":4.000,"dur":54.000' "$tmp/cross.json"
+# Link loads have their own item limit, with a note.
+"$V" links.tl --max-items 5 -o "$tmp/links3.svg" 2>"$tmp/err"
+check "links: loads past the item limit are counted in a note" grep -qx \
+	'goalviz: note: left out 30 link loads past the item limit' "$tmp/err"
 
 # Dot: Graphviz renders it without a warning, positions kept.
 if command -v neato >/dev/null; then
