@@ -1984,8 +1984,7 @@ static void wl_rekey(sim *m, uint32_t l, evq_node x, uint64_t back)
 	wl_unlist(m, l);
 	L->key = m->wkey;
 	L->other = m->wother;
-	x.time = back;
-	wn_set(WN(m, n), x);
+	wn_set(WN(m, n), x);   /* its time is the wake node's, at back */
 	wl_add(m, L, n);
 	m->last_list = l;
 	m->last_wkey = m->wkey;
