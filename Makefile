@@ -53,7 +53,7 @@ CFLAGS ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) \
 	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I params -I $(B)/gen
 LDFLAGS ?=
-ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LDLIBS ?= -lm
 
 MK_FILES := Makefile $(wildcard */module.mk)

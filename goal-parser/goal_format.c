@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1020,12 +1021,101 @@ const goal_stride *goal_op_stride(const goal_sched *s, uint64_t g)
 }
 
 /* Validate s->base[0..size) completely.  Messages without the path. */
+/* check_rank for ranks lo .. hi - 1, raising used[].  Scratch for counting
+ * and ordering, allocated at the first rank with edges (and with labels):
+ * O(largest rank), never O(file).  0, or -1 with the first failing rank's
+ * message in err. */
+static int check_ranks(const goal_sched *s, uint64_t lo, uint64_t hi, uint64_t max_ops,
+                       uint32_t used[3], char *err, size_t errlen)
+{
+	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL;
+	int rc = -1;
+	for (uint64_t r = lo; r < hi; r++) {
+		if (s->ranks[r].nedges && !indeg) {
+			indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
+			queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
+			if (!indeg || !queue) {
+				fmt_err(err, errlen, "out of memory");
+				goto out;
+			}
+		}
+		if (s->ranks[r].label_bytes && !label_ht
+		    && !(label_ht = malloc(label_slots(max_ops) * sizeof *label_ht))) {
+			fmt_err(err, errlen, "out of memory");
+			goto out;
+		}
+		if (check_rank(s, r, indeg, queue, label_ht, used, err, errlen))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(indeg);
+	free(queue);
+	free(label_ht);
+	return rc;
+}
+
+/* The ranks of a large schedule are checked in two halves (by ops), the
+ * second by a thread of its own: reading a file of gigabytes once takes
+ * much of the time to open it.  Only with one comm: the comm indices must
+ * come in first-use order over all ranks, which one pass in order checks. */
+#define CHECK_SPLIT_OPS ((uint64_t)1 << 22)
+
+typedef struct check_half {
+	const goal_sched *s;
+	uint64_t lo, hi, max_ops;
+	uint32_t used[3];
+	int rc;
+	char err[512];
+} check_half;
+
+static void *check_half_main(void *arg)
+{
+	check_half *c = arg;
+	c->rc = check_ranks(c->s, c->lo, c->hi, c->max_ops, c->used, c->err, sizeof c->err);
+	return NULL;
+}
+
+/* check_ranks over all ranks, in two halves at once when the schedule is
+ * large; the same result and message as one pass in order. */
+static int check_all_ranks(const goal_sched *s, uint64_t max_ops, uint32_t used[3],
+                           char *err, size_t errlen)
+{
+	uint64_t lo = 0, hi = s->nranks;   /* the first rank of the second half */
+	if (s->ncomms == 1 && s->nops >= CHECK_SPLIT_OPS) {
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (s->ranks[mid].first_op < s->nops / 2)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	} else {
+		lo = s->nranks;
+	}
+	check_half c = { s, lo, s->nranks, max_ops, { 1, 1, 1 }, 0, "" };
+	pthread_t t;
+	int split = lo > 0 && lo < s->nranks && pthread_create(&t, NULL, check_half_main, &c) == 0;
+	int rc = check_ranks(s, 0, split ? lo : s->nranks, max_ops, used, err, errlen);
+	if (split) {
+		pthread_join(t, NULL);
+		if (!rc && c.rc) {
+			snprintf(err, errlen, "%s", c.err);
+			rc = -1;
+		}
+		for (int k = 0; k < 3; k++)
+			if (c.used[k] > used[k])
+				used[k] = c.used[k];
+	}
+	return rc;
+}
+
 static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
 	uint64_t table_off, table_end, off, first, max_ops = 0;
-	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL, used[3] = { 1, 1, 1 };
-	int any_labels = 0, rc = -1;
+	uint32_t used[3] = { 1, 1, 1 };
+	int any_labels = 0;
 
 	if (s->size < sizeof(goal_header)) {
 		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
@@ -1131,43 +1221,21 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "label flag does not match the label blobs");
 		return -1;
 	}
-	/* Scratch for counting and ordering, allocated at the first rank with
-	 * edges (and with labels): O(largest rank), never O(file). */
-	for (uint64_t r = 0; r < s->nranks; r++) {
-		if (s->ranks[r].nedges && !indeg) {
-			indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
-			queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
-			if (!indeg || !queue) {
-				fmt_err(err, errlen, "out of memory");
-				goto out;
-			}
-		}
-		if (s->ranks[r].label_bytes && !label_ht
-		    && !(label_ht = malloc(label_slots(max_ops) * sizeof *label_ht))) {
-			fmt_err(err, errlen, "out of memory");
-			goto out;
-		}
-		if (check_rank(s, r, indeg, queue, label_ht, used, err, errlen))
-			goto out;
-	}
+	if (check_all_ranks(s, max_ops, used, err, errlen))
+		return -1;
 	/* Memory per rank follows the header's counts: they must be the ones
 	 * the ops use. */
 	if (used[0] != s->ncpus || used[1] != s->nnics) {
 		fmt_err(err, errlen, "the header says %" PRIu32 " CPUs and %" PRIu32 " NICs per rank,"
 		        " the ops use %" PRIu32 " and %" PRIu32, s->ncpus, s->nnics, used[0], used[1]);
-		goto out;
+		return -1;
 	}
 	if (used[2] != s->ncomms) {
 		fmt_err(err, errlen, "the comm table has %" PRIu32 " entries, the ops use %" PRIu32,
 		        s->ncomms, used[2]);
-		goto out;
+		return -1;
 	}
-	rc = 0;
-out:
-	free(indeg);
-	free(queue);
-	free(label_ht);
-	return rc;
+	return 0;
 }
 
 int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,

@@ -581,6 +581,50 @@ static void test_strides(void)
 	goal_writer_abort(w);
 }
 
+/* A schedule of 2^22 ops or more is checked in two halves at once: it
+ * validates, and a bad op gives the message of the first bad rank, in
+ * either half, as one pass in order does. */
+static void test_split_check(void)
+{
+	enum { RANKS = 4096, OPS = 1025 };
+	char err[256];
+	goal_writer *w = goal_writer_create(path("split.bin"), RANKS, err, sizeof err);
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	int ok = 1;
+	for (uint32_t r = 0; r < RANKS; r++) {
+		ok &= goal_writer_rank_begin(w) == 0;
+		for (uint32_t i = 0; i < OPS; i++) {
+			goal_op o = op(GOAL_CALC, i, 0, 0);
+			ok &= goal_writer_op(w, &o, NULL, 0, NULL) == 0;
+		}
+		ok &= goal_writer_rank_end(w) == 0;
+	}
+	CHECK(ok && goal_writer_close(w) == 0);
+	size_t len;
+	unsigned char *buf = slurp(path("split.bin"), &len);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	goal_sched s;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	CHECK_EQ_U64(s.nops, (uint64_t)RANKS * OPS);
+	goal_sched_close(&s);
+	/* the kind byte of op i of rank r (the rank table follows the 80-byte
+	 * header of version 2; an op's kind is its byte 28) */
+	uint64_t off3000, off7;
+	memcpy(&off3000, buf + 80 + 24 * 3000 + 8, 8);
+	memcpy(&off7, buf + 80 + 24 * 7 + 8, 8);
+	buf[off3000 + 32 * 5 + 28] = 9;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 3000 op 5: bad kind");
+	buf[off7 + 32 * 1 + 28] = 9;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 7 op 1: bad kind");
+	free(buf);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -596,6 +640,7 @@ int main(void)
 	test_header_counts();
 	test_comms();
 	test_strides();
+	test_split_check();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
