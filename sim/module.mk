@@ -46,7 +46,7 @@ $(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $
 OBJS += $(B)/obj/tests/sim/simgen_main.o
 # The bound on events that touch memory in no order (docs/noise.md, Speed).
 all: $(B)/bin/mem-probe
-$(B)/bin/mem-probe: $(B)/obj/tests/sim/memprobe.o
+$(B)/bin/mem-probe: $(B)/obj/tests/sim/memprobe.o $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/memprobe.o
 

@@ -436,9 +436,9 @@ int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
 		 * the link lines of version 2 (written when a load ends). */
 		if (k > 0 || (tl->items_left_out && !tl->old_format)) {
 			tl->stopped_early = 1;
-			if (tl->version < 2)
+			r.s.links_only = tl->version >= 2;
+			if (!r.s.links_only)
 				break;
-			r.s.links_only = 1;
 		}
 	}
 	if (rc == 0 && ferror(f)) {

@@ -463,8 +463,10 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 	if (!h->old_format && s->stop_after != TL_NONE && !IS("transmission") && !IS("noise")
 	    && !IS("link")) {
 		uint64_t t = line_start(p);
-		if (t != TL_NONE && t > s->stop_after)
+		if (t != TL_NONE && t > s->stop_after) {
+			s->links_only = h->version >= 2;
 			return TL_LINE_STOP;
+		}
 	}
 	if (IS("transmission"))
 		return do_transmission(s, p, rec);

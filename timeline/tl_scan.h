@@ -23,7 +23,9 @@ typedef enum tl_line {
 	TL_LINE_TRANSMISSION,
 	TL_LINE_LINK,          /* a link's load: unit (the link), start, end,
 	                          flows, size (the bytes) */
-	TL_LINE_STOP           /* a record that starts after stop_after */
+	TL_LINE_STOP           /* a record that starts after stop_after: the
+	                          rest is after the window (but for link lines
+	                          when links_only is set: read on) */
 } tl_line;
 
 /* The header as read (and, in the old format, the CPUs its lines use). */
@@ -66,11 +68,11 @@ typedef struct tl_scan {
 	size_t errlen;
 	int have_header;
 	uint32_t ranges_due;      /* range lines still to come */
-	int links_only;           /* set by the reader past the window (version
-	                             2): a link line is written when its load
-	                             ends, so one that began in the window may
-	                             come later; other lines are TL_LINE_NONE,
-	                             unchecked */
+	int links_only;           /* past the window (version 2; set with the
+	                             first TL_LINE_STOP, or by the reader): a
+	                             link line is written when its load ends, so
+	                             one that began in the window may come later;
+	                             other lines are TL_LINE_NONE, unchecked */
 } tl_scan;
 
 /* Start reading a file called name; errors go to err. */

@@ -526,9 +526,8 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 		}
 		if (k == TL_LINE_STOP) {   /* link lines may still come (tl_scan.h) */
 			stopped = 1;
-			if (c->s.h.old_format || c->s.h.version < 2)
+			if (!c->s.links_only)
 				break;
-			c->s.links_only = 1;
 			continue;
 		}
 		if ((k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
@@ -538,7 +537,7 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 			break;
 		}
 	}
-	if (rc == 0 && !(stopped && !c->s.links_only) && ferror(in)) {
+	if (rc == 0 && (!stopped || c->s.links_only) && ferror(in)) {
 		snprintf(err, errlen, "%s: error: read error", name);
 		rc = -1;
 	}

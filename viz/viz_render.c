@@ -572,7 +572,7 @@ static void load_colour(const tl_file *tl, uint32_t f, char out[8])
 	unsigned v[3];
 	for (int i = 0; i < 3; i++)
 		v[i] = (unsigned)(255 - (255 - (double)base[i]) * a + 0.5);
-	snprintf(out, 8, "#%02x%02x%02x", v[0] & 0xff, v[1] & 0xff, v[2] & 0xff);
+	snprintf(out, 8, "#%02x%02x%02x", v[0], v[1], v[2]);
 }
 
 /* The links' rows below the lanes (runs with a network): shading and

@@ -5,21 +5,15 @@
  * i + 32 prefetched at step i, and prints the nanoseconds per step and per
  * line.  Used by make bench; not installed.
  * Usage: mem-probe MB K STEPS */
+#include "progress.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #define AHEAD 32
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -53,7 +47,7 @@ int main(int argc, char **argv)
 		idx[i] = x % lines * 8;
 	}
 	uint64_t sum = 0;
-	double t0 = now();
+	double t0 = util_now();
 	for (uint64_t s = 0; s < steps; s++) {
 		if (s + AHEAD < steps)
 			for (uint64_t j = 0; j < k; j++)
@@ -61,7 +55,7 @@ int main(int argc, char **argv)
 		for (uint64_t j = 0; j < k; j++)
 			sum += a[idx[s * k + j]];
 	}
-	double t = now() - t0;
+	double t = util_now() - t0;
 	volatile uint64_t sink = sum;   /* the loads are kept */
 	(void)sink;
 	printf("%" PRIu64 " MiB, %" PRIu64 " lines/step: %.1f ns/step, %.1f ns/line\n", mb, k,
