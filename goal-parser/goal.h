@@ -8,15 +8,21 @@
  * are that layout (little-endian, naturally aligned, no padding gaps).
  *
  *   header        64 bytes                       (goal_header)
- *   comm header   16 bytes, version 2 only       (goal_comm_header)
+ *   comm header   16 bytes, versions 2 and 3     (goal_comm_header)
  *   rank table    (nranks + 1) * 24 bytes        (goal_rank_entry, last = sentinel)
- *   rank blocks   one per rank, 8-byte aligned:
+ *   rank blocks   8-byte aligned; version 3: one per distinct block, which
+ *                 ranks share; versions 1 and 2: one per rank:
  *                   nops  * 32 bytes op records  (goal_op)
  *                   nedges * 4 bytes edges       (goal_edge), zero-padded to 8
  *                   label_bytes label blob       (optional), zero-padded to 8
- *   comm table    ncomms * 4 bytes, zero-padded to 8, version 2 only
+ *   comm table    ncomms * 4 bytes, zero-padded to 8, versions 2 and 3
+ *   block table   nblocks * 24 bytes, version 3 only (goal_block_entry)
  *   stride table  8 + nstrides * 16 bytes, with GOAL_F_STRIDES only
  *                                                (goal_stride)
+ *
+ * Version 3 stores the peer of a send or recv relative to its rank, so that
+ * the ranks of a regular schedule have equal blocks: read it with
+ * goal_op_peer, never from the op record.
  */
 #ifndef GOAL_H
 #define GOAL_H
@@ -26,7 +32,7 @@
 #include <stdio.h>
 
 #define GOAL_MAGIC "GOALBIN\n"  /* 8 bytes, no terminator stored */
-#define GOAL_VERSION 2u      /* written; versions 1 and 2 are read */
+#define GOAL_VERSION 3u      /* written; versions 1, 2 and 3 are read */
 
 /* Op kinds.  This table is the single truth: ORDER OP everywhere.
  * X(enum suffix, GOAL keyword) */
@@ -60,7 +66,9 @@ extern const char *const goal_kind_name[GOAL_NKINDS];
 /* One op: 32 bytes. */
 typedef struct goal_op {
 	uint64_t size;      /* bytes (send, recv) or duration in ns (calc) */
-	uint32_t peer;      /* send: destination; recv: source or GOAL_ANY_SOURCE; calc: 0 */
+	uint32_t peer;      /* send: destination; recv: source or GOAL_ANY_SOURCE; calc: 0.
+	                       In a version-3 file, (peer - rank) mod nranks: read it
+	                       with goal_op_peer.  Writers take it absolute. */
 	int32_t tag;        /* >= 0 or GOAL_ANY_TAG; calc: 0 */
 	uint32_t dep_begin; /* first of this op's outgoing edges in the rank's edge array;
 	                       the op's edges end where the next op's begin (last op: nedges) */
@@ -122,14 +130,26 @@ typedef struct goal_header {
 } goal_header;
 _Static_assert(sizeof(goal_header) == 64, "goal_header is 64 bytes on disk");
 
-/* Version 2: right after the header, where the comm table is.  The rank
- * table follows it (at 80; version 1: at 64, after the header). */
+/* Versions 2 and 3: right after the header, where the comm table is (and
+ * the block table after it).  The rank table follows it (at 80; version 1:
+ * at 64, after the header). */
 typedef struct goal_comm_header {
 	uint64_t comm_off;      /* file offset of the comm table (the end of the rank blocks) */
 	uint32_t ncomms;        /* its entries, 1 .. GOAL_MAX_COMMS */
-	uint32_t zero;          /* 0 */
+	uint32_t nblocks;       /* version 3: entries of the block table; version 2: 0 */
 } goal_comm_header;
 _Static_assert(sizeof(goal_comm_header) == 16, "goal_comm_header is 16 bytes on disk");
+
+/* A distinct rank block (version 3): the block table lists them in the
+ * order of their offsets, which is the order in which ranks first use them;
+ * the blocks fill the file from the end of the rank table to comm_off.  A
+ * rank's entry names its block by offset, with the block's counts. */
+typedef struct goal_block_entry {
+	uint64_t off;           /* file offset of the block */
+	uint32_t nops, nedges, label_bytes;
+	uint32_t zero;          /* 0 */
+} goal_block_entry;
+_Static_assert(sizeof(goal_block_entry) == 24, "goal_block_entry is 24 bytes on disk");
 
 /* A strided send or recv (GOAL `stride D block B`): its data are blocks of
  * block bytes whose starts are stride bytes apart.  The stride table is a
@@ -151,7 +171,12 @@ typedef struct goal_sched {
 	const goal_rank_entry *ranks; /* nranks + 1 entries */
 	uint64_t nranks, nops, nedges;
 	uint32_t ncpus, nnics, max_rank_ops;
-	uint32_t version;             /* of the file: 1 or 2 */
+	uint32_t version;             /* of the file: 1, 2 or 3 */
+	int rel_peers;                /* 1: peers are relative to their rank (version 3) */
+	/* Version 3: the distinct blocks, in the order ranks first use them
+	 * (nblocks 0: versions 1 and 2, a block per rank). */
+	const goal_block_entry *blocks;
+	uint64_t nblocks;
 	/* The distinct comms, in the order of their first use: comms[0] is 0.
 	 * A version-1 file has the one comm 0. */
 	const uint32_t *comms;
@@ -188,6 +213,17 @@ int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
                            char *err, size_t errlen);
 
 void goal_sched_close(goal_sched *s);
+
+/* The peer of send or recv o of rank r: its destination, or its source
+ * (GOAL_ANY_SOURCE: any). */
+static inline uint32_t goal_op_peer(const goal_sched *s, uint64_t r, const goal_op *o)
+{
+	uint64_t p = o->peer;
+	if (!s->rel_peers || p == GOAL_ANY_SOURCE)
+		return (uint32_t)p;
+	p += r;
+	return (uint32_t)(p >= s->nranks ? p - s->nranks : p);
+}
 
 static inline uint32_t goal_rank_nops(const goal_sched *s, uint64_t r)
 {

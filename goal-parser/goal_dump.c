@@ -112,10 +112,11 @@ int goal_dump(const goal_sched *s, FILE *out)
 			lb_u64(&l, o->size);
 			if (o->kind != GOAL_CALC) {
 				lb_cstr(&l, o->kind == GOAL_SEND ? "b to " : "b from ");
-				if (o->peer == GOAL_ANY_SOURCE)
+				uint32_t peer = goal_op_peer(s, r, o);
+				if (peer == GOAL_ANY_SOURCE)
 					lb_str(&l, "-1", 2);
 				else
-					lb_u64(&l, o->peer);
+					lb_u64(&l, peer);
 				if (o->tag) {
 					lb_cstr(&l, " tag ");
 					lb_i64(&l, o->tag);

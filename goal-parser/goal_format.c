@@ -137,6 +137,11 @@ typedef struct wstream {
 	uint64_t off;   /* file offset of buf[0] */
 } wstream;
 
+/* The bytes of distinct blocks the writer keeps to find equal ones: enough
+ * for the few kinds of rank of a collective, bounded for a trace whose
+ * ranks all differ (a block past it is never shared). */
+#define SHARE_BYTES ((uint64_t)64 << 20)
+
 typedef struct wdep {
 	uint32_t a, b;  /* a (i)requires b */
 	uint32_t ireq;
@@ -160,6 +165,14 @@ struct goal_writer {
 	/* The stride table, written by goal_writer_finish. */
 	goal_stride *strides;
 	size_t nstrides, strides_cap;
+	/* The distinct blocks (the block table, written by goal_writer_finish),
+	 * and those a later rank may share: their bytes map to their index,
+	 * up to SHARE_BYTES of them. */
+	goal_block_entry *blk;
+	size_t nblk, blk_cap;
+	util_kmap share;
+	unsigned char *bbuf;  /* the current rank's block */
+	size_t bbuf_cap;
 
 	/* The current rank, reset by goal_writer_rank_begin. */
 	goal_op *ops;
@@ -361,7 +374,10 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 		if (op->tag < GOAL_ANY_TAG)
 			return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has tag %" PRId32
 			            " (tags are >= 0, or -1 for any)", r, i, op->tag);
-		o.peer = op->peer;
+		/* Relative to the rank (version 3), so that ranks that do the
+		 * same to their neighbours have equal blocks. */
+		o.peer = op->peer == GOAL_ANY_SOURCE ? GOAL_ANY_SOURCE
+		       : (uint32_t)(op->peer >= r ? op->peer - r : op->peer + w->nranks - r);
 		o.tag = op->tag;
 		o.nic = op->nic;
 		int64_t c = comm_index(w, comm);
@@ -647,10 +663,10 @@ int goal_writer_rank_end(goal_writer *w)
 			return werr(w, "rank %" PRIu64 ": %s", r, msg);
 	}
 
-	/* Write the block and the rank's table entry. */
+	/* The rank's table entry, and its block: an earlier one with the same
+	 * bytes, or a new one. */
 	memset(&ent, 0, sizeof ent);
 	ent.first_op = w->nops;
-	ent.block_off = w->blocks.off + w->blocks.len;
 	ent.nedges = (uint32_t)nedges;
 	if (!w->labels_canonical) {
 		if (w->labels_len > UINT32_MAX)
@@ -658,13 +674,46 @@ int goal_writer_rank_end(goal_writer *w)
 		ent.label_bytes = (uint32_t)w->labels_len;
 		w->flags |= GOAL_F_LABELS;
 	}
-	if (ws_put(w, &w->blocks, w->ops, n * sizeof *w->ops)
-	    || ws_put(w, &w->blocks, w->edges, nedges * sizeof *w->edges)
-	    || ws_zero(w, &w->blocks, (size_t)(PAD8(nedges * 4) - nedges * 4))
-	    || (ent.label_bytes
-	        && (ws_put(w, &w->blocks, w->labels, ent.label_bytes)
-	            || ws_zero(w, &w->blocks, (size_t)(PAD8(ent.label_bytes) - ent.label_bytes))))
-	    || ws_put(w, &w->table, &ent, sizeof ent))
+	{
+		/* The key: the block's counts (its bytes alone do not give them:
+		 * an edge 0 reads as padding), then its bytes. */
+		goal_block_entry be = { w->blocks.off + w->blocks.len, (uint32_t)n,
+		                        (uint32_t)nedges, ent.label_bytes, 0 };
+		uint64_t eb = PAD8(nedges * 4), len = n * sizeof *w->ops + eb + PAD8(ent.label_bytes);
+		uint64_t klen = len + sizeof be;
+		if (klen > SIZE_MAX || util_grow(&w->bbuf, &w->bbuf_cap, (size_t)klen, 1))
+			return werr(w, "out of memory");
+		unsigned char *b = w->bbuf;
+		memset(b, 0, (size_t)klen);
+		goal_block_entry counts = be;
+		counts.off = 0;
+		memcpy(b, &counts, sizeof counts);
+		b += sizeof counts;
+		if (n)
+			memcpy(b, w->ops, n * sizeof *w->ops);
+		b += n * sizeof *w->ops;
+		if (nedges)
+			memcpy(b, w->edges, nedges * sizeof *w->edges);
+		b += eb;
+		if (ent.label_bytes)
+			memcpy(b, w->labels, ent.label_bytes);
+		const uint32_t *k = util_kmap_get(&w->share, w->bbuf, (size_t)klen);
+		if (!n) {
+			ent.block_off = 0;      /* a rank without ops has no block */
+		} else if (k) {
+			ent.block_off = w->blk[*k].off;
+		} else {
+			ent.block_off = be.off;
+			if (util_grow(&w->blk, &w->blk_cap, w->nblk + 1, sizeof *w->blk)
+			    || (w->share.alen + klen <= SHARE_BYTES
+			        && util_kmap_put(&w->share, w->bbuf, (size_t)klen, (uint32_t)w->nblk)))
+				return werr(w, "out of memory");
+			w->blk[w->nblk++] = be;
+			if (ws_put(w, &w->blocks, w->bbuf + sizeof be, (size_t)len))
+				return -1;
+		}
+	}
+	if (ws_put(w, &w->table, &ent, sizeof ent))
 		return -1;
 	w->nops += n;
 	w->nedges += nedges;
@@ -694,6 +743,9 @@ static void writer_free(goal_writer *w)
 	free(w->comms);
 	util_kmap_free(&w->comm_map);
 	free(w->strides);
+	free(w->blk);
+	util_kmap_free(&w->share);
+	free(w->bbuf);
 	free(w);
 }
 
@@ -713,6 +765,7 @@ int goal_writer_finish(goal_writer *w)
 	goal_rank_entry sent;
 	uint64_t comm_bytes = w->ncomms * sizeof *w->comms;
 	uint64_t nst = w->nstrides, stride_bytes = nst ? 8 + nst * sizeof(goal_stride) : 0;
+	uint64_t blk_bytes = w->nblk * sizeof *w->blk;
 
 	if (w->failed)
 		return -1;
@@ -726,6 +779,7 @@ int goal_writer_finish(goal_writer *w)
 	if (ws_put(w, &w->table, &sent, sizeof sent)
 	    || ws_put(w, &w->blocks, w->comms, comm_bytes)
 	    || ws_zero(w, &w->blocks, (size_t)(PAD8(comm_bytes) - comm_bytes))
+	    || ws_put(w, &w->blocks, w->blk, blk_bytes)
 	    || (nst && (ws_put(w, &w->blocks, &nst, sizeof nst)
 	                || ws_put(w, &w->blocks, w->strides, nst * sizeof(goal_stride)))))
 		return -1;
@@ -737,13 +791,14 @@ int goal_writer_finish(goal_writer *w)
 	hp->nranks = w->nranks;
 	hp->nops = w->nops;
 	hp->nedges = w->nedges;
-	hp->file_size = sent.block_off + PAD8(comm_bytes) + stride_bytes;
+	hp->file_size = sent.block_off + PAD8(comm_bytes) + blk_bytes + stride_bytes;
 	hp->ncpus = w->max_cpu + 1;
 	hp->nnics = w->max_nic + 1;
 	hp->op_size = sizeof(goal_op);
 	hp->max_rank_ops = w->max_rank_ops;
 	hc.c.comm_off = sent.block_off;
 	hc.c.ncomms = (uint32_t)w->ncomms;
+	hc.c.nblocks = (uint32_t)w->nblk;
 	if (w->fd >= 0) {
 		wstream hs = { (unsigned char *)&hc, sizeof hc, sizeof hc, 0 };
 		if (ws_flush(w, &w->table) || ws_flush(w, &w->blocks) || ws_flush(w, &hs))
@@ -921,23 +976,29 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Check the comm table of a version-2 file (where the rank blocks end, at
- * off): in place, entry 0 is 0, the values distinct and at most
- * GOAL_MAX_COMM, padding zero; set s->comms.  0 or -1. */
+/* Check the comm table of a version-2 or 3 file (where the rank blocks
+ * end, at off, which is at most the file's size): in place, entry 0 is 0,
+ * the values distinct and at most GOAL_MAX_COMM, padding zero; set
+ * s->comms, and in version 3 s->blocks to the block table after it (its
+ * entries are checked with the rank table).  0 or -1. */
 static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
 {
 	const goal_comm_header *c = (const goal_comm_header *)(const void *)(s->base + sizeof(goal_header));
-	uint64_t bytes = (uint64_t)c->ncomms * 4;
+	uint64_t bytes = (uint64_t)c->ncomms * 4, rest = s->size - off;
+	uint64_t blk = s->version >= 3 ? (uint64_t)c->nblocks * sizeof(goal_block_entry) : 0;
 	uint32_t *sorted;
-	/* The file ends with the table, or with the stride table after it. */
+	/* The file ends with the tables, or with the stride table after them. */
 	int more = !!(s->hdr->flags & GOAL_F_STRIDES);
-	if (c->comm_off != off || c->zero || c->ncomms == 0 || c->ncomms > GOAL_MAX_COMMS
-	    || PAD8(bytes) > s->size - off || (!more && PAD8(bytes) != s->size - off)) {
+	if (c->comm_off != off || (s->version < 3 && c->nblocks)
+	    || c->ncomms == 0 || c->ncomms > GOAL_MAX_COMMS
+	    || PAD8(bytes) + blk > rest || (!more && PAD8(bytes) + blk != rest)) {
 		fmt_err(err, errlen, "the comm table is out of place or of a wrong size");
 		return -1;
 	}
 	s->comms = (const uint32_t *)(const void *)(s->base + off);
 	s->ncomms = c->ncomms;
+	s->blocks = (const goal_block_entry *)(const void *)(s->base + off + PAD8(bytes));
+	s->nblocks = s->version >= 3 ? c->nblocks : 0;
 	for (uint64_t k = bytes; k < PAD8(bytes); k++)
 		if (s->base[off + k]) {
 			fmt_err(err, errlen, "comm table: non-zero padding");
@@ -1020,17 +1081,27 @@ const goal_stride *goal_op_stride(const goal_sched *s, uint64_t g)
 	return lo < s->nstrides && s->strides[lo].op == g ? &s->strides[lo] : NULL;
 }
 
-/* Validate s->base[0..size) completely.  Messages without the path. */
-/* check_rank for ranks lo .. hi - 1, raising used[].  Scratch for counting
- * and ordering, allocated at the first rank with edges (and with labels):
+/* The bytes of the block of rank entry e with n ops. */
+static uint64_t block_bytes(const goal_rank_entry *e, uint64_t n)
+{
+	return n * sizeof(goal_op) + PAD8((uint64_t)e->nedges * 4) + PAD8(e->label_bytes);
+}
+
+/* check_rank for the ranks lo .. hi - 1 that bring a new block, the first
+ * at offset next (a rank of version 3 whose block an earlier rank brought
+ * is not checked again), raising used[].  Scratch for counting and
+ * ordering, allocated at the first rank with edges (and with labels):
  * O(largest rank), never O(file).  0, or -1 with the first failing rank's
  * message in err. */
-static int check_ranks(const goal_sched *s, uint64_t lo, uint64_t hi, uint64_t max_ops,
-                       uint32_t used[3], char *err, size_t errlen)
+static int check_ranks(const goal_sched *s, uint64_t lo, uint64_t hi, uint64_t next,
+                       uint64_t max_ops, uint32_t used[3], char *err, size_t errlen)
 {
 	uint32_t *indeg = NULL, *queue = NULL, *label_ht = NULL;
 	int rc = -1;
 	for (uint64_t r = lo; r < hi; r++) {
+		if (s->ranks[r].block_off != next)
+			continue;
+		next += block_bytes(&s->ranks[r], goal_rank_nops(s, r));
 		if (s->ranks[r].nedges && !indeg) {
 			indeg = malloc((max_ops ? max_ops : 1) * sizeof *indeg);
 			queue = malloc((max_ops ? max_ops : 1) * sizeof *queue);
@@ -1063,7 +1134,7 @@ out:
 
 typedef struct check_half {
 	const goal_sched *s;
-	uint64_t lo, hi, max_ops;
+	uint64_t lo, hi, next, max_ops;
 	uint32_t used[3];
 	int rc;
 	char err[512];
@@ -1072,31 +1143,38 @@ typedef struct check_half {
 static void *check_half_main(void *arg)
 {
 	check_half *c = arg;
-	c->rc = check_ranks(c->s, c->lo, c->hi, c->max_ops, c->used, c->err, sizeof c->err);
+	c->rc = check_ranks(c->s, c->lo, c->hi, c->next, c->max_ops, c->used, c->err, sizeof c->err);
 	return NULL;
 }
 
-/* check_ranks over all ranks, in two halves at once when the schedule is
- * large; the same result and message as one pass in order. */
-static int check_all_ranks(const goal_sched *s, uint64_t max_ops, uint32_t used[3],
-                           char *err, size_t errlen)
+/* The first rank of the second half of a large schedule (nranks: no
+ * split).  Read before the rank table is checked: any value is safe. */
+static uint64_t split_rank(const goal_sched *s)
 {
-	uint64_t lo = 0, hi = s->nranks;   /* the first rank of the second half */
-	if (s->ncomms == 1 && s->nops >= CHECK_SPLIT_OPS) {
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (s->ranks[mid].first_op < s->nops / 2)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-	} else {
-		lo = s->nranks;
+	uint64_t lo = 0, hi = s->nranks;
+	if (s->nops < CHECK_SPLIT_OPS)
+		return s->nranks;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (s->ranks[mid].first_op < s->nops / 2)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	check_half c = { s, lo, s->nranks, max_ops, { 1, 1, 1 }, 0, "" };
+	return lo;
+}
+
+/* check_ranks over all ranks, whose first block is at next, in two halves
+ * at once when the schedule is large (from rank lo, whose next new block
+ * is at lo_next); the same result and message as one pass in order. */
+static int check_all_ranks(const goal_sched *s, uint64_t next, uint64_t lo, uint64_t lo_next,
+                           uint64_t max_ops, uint32_t used[3], char *err, size_t errlen)
+{
+	check_half c = { s, lo, s->nranks, lo_next, max_ops, { 1, 1, 1 }, 0, "" };
 	pthread_t t;
-	int split = lo > 0 && lo < s->nranks && pthread_create(&t, NULL, check_half_main, &c) == 0;
-	int rc = check_ranks(s, 0, split ? lo : s->nranks, max_ops, used, err, errlen);
+	int split = s->ncomms == 1 && lo > 0 && lo < s->nranks
+	            && pthread_create(&t, NULL, check_half_main, &c) == 0;
+	int rc = check_ranks(s, 0, split ? lo : s->nranks, next, max_ops, used, err, errlen);
 	if (split) {
 		pthread_join(t, NULL);
 		if (!rc && c.rc) {
@@ -1113,7 +1191,7 @@ static int check_all_ranks(const goal_sched *s, uint64_t max_ops, uint32_t used[
 static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
-	uint64_t table_off, table_end, off, first, max_ops = 0;
+	uint64_t table_off, table_end, off, first, max_ops = 0, lo, lo_next = 0;
 	uint32_t used[3] = { 1, 1, 1 };
 	int any_labels = 0;
 
@@ -1126,12 +1204,12 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "not a binary GOAL schedule (bad magic number)");
 		return -1;
 	}
-	if (h->version != 1 && h->version != 2) {
-		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads versions 1 and 2)",
+	if (h->version < 1 || h->version > 3) {
+		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads versions 1, 2 and 3)",
 		        h->version);
 		return -1;
 	}
-	table_off = sizeof(goal_header) + (h->version == 2 ? sizeof(goal_comm_header) : 0);
+	table_off = sizeof(goal_header) + (h->version >= 2 ? sizeof(goal_comm_header) : 0);
 	if (s->size < table_off) {
 		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
 		return -1;
@@ -1162,6 +1240,7 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	s->hdr = h;
 	s->ranks = (const goal_rank_entry *)(const void *)(s->base + table_off);
 	s->version = h->version;
+	s->rel_peers = h->version >= 3;
 	s->comms = comm_zero;
 	s->ncomms = 1;
 	s->nranks = h->nranks;
@@ -1171,15 +1250,64 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	s->nnics = h->nnics;
 	s->max_rank_ops = h->max_rank_ops;
 
-	/* The table: blocks contiguous, counts consistent. */
+	/* Version 3: the comm and block tables first, the rank table needs
+	 * the block table. */
+	if (h->version >= 3) {
+		const goal_comm_header *c = (const goal_comm_header *)(const void *)(s->base + sizeof(goal_header));
+		if (c->comm_off < table_end || c->comm_off > s->size) {
+			fmt_err(err, errlen, "the comm table is out of place or of a wrong size");
+			return -1;
+		}
+		if (check_comms(s, c->comm_off, err, errlen))
+			return -1;
+	}
+	lo = split_rank(s);
+
+	/* The table: blocks contiguous, counts consistent; in version 3 a rank
+	 * brings the next block of the block table or names one an earlier
+	 * rank brought, with its counts. */
 	off = table_end;
 	first = 0;
 	{
-		uint64_t edges = 0;
+		/* Blocks end at the comm table (version 3: known by now). */
+		uint64_t edges = 0, seen = 0;
+		uint64_t end = h->version >= 3 ? (uint64_t)((const unsigned char *)s->comms - s->base) : s->size;
 		for (uint64_t r = 0; r < s->nranks; r++) {
 			const goal_rank_entry *e = &s->ranks[r], *nx = e + 1;
+			const goal_block_entry *b = NULL;
 			uint64_t n, size;
-			if (e->first_op != first || e->block_off != off || nx->first_op < first
+			int fresh = 1;      /* the rank brings a new block */
+			if (r == lo)
+				lo_next = off;
+			if (h->version >= 3 && nx->first_op == first) {
+				/* no ops, no block */
+				if (e->first_op != first || e->block_off || e->nedges || e->label_bytes) {
+					fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
+					return -1;
+				}
+				continue;
+			}
+			if (h->version >= 3) {
+				if (seen < s->nblocks && e->block_off == s->blocks[seen].off) {
+					b = &s->blocks[seen++];
+				} else {
+					uint64_t l = 0, hi = seen;
+					while (l < hi) {
+						uint64_t mid = l + (hi - l) / 2;
+						if (s->blocks[mid].off < e->block_off)
+							l = mid + 1;
+						else
+							hi = mid;
+					}
+					if (l == seen || s->blocks[l].off != e->block_off) {
+						fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry names no block", r);
+						return -1;
+					}
+					b = &s->blocks[l];
+					fresh = 0;
+				}
+			}
+			if (e->first_op != first || (!b && e->block_off != off) || nx->first_op < first
 			    || nx->first_op - first > h->max_rank_ops) {
 				fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
 				return -1;
@@ -1187,21 +1315,37 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 			n = nx->first_op - first;
 			if (n > max_ops)
 				max_ops = n;
-			size = n * sizeof(goal_op) + PAD8((uint64_t)e->nedges * 4) + PAD8(e->label_bytes);
-			if (size > s->size - off) {
-				fmt_err(err, errlen, "truncated: rank %" PRIu64 " ends past the end of the file", r);
+			if (b && (b->nops != n || b->nedges != e->nedges || b->label_bytes != e->label_bytes
+			          || b->zero)) {
+				fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry does not match its block", r);
 				return -1;
 			}
 			if (e->label_bytes)
 				any_labels = 1;
-			off += size;
 			first += n;
 			edges += e->nedges;
+			if (!fresh)
+				continue;           /* a block an earlier rank brought */
+			size = block_bytes(e, n);
+			if (e->block_off != off) {
+				fmt_err(err, errlen, "block %" PRIu64 " (rank %" PRIu64 "): out of place", seen - 1, r);
+				return -1;
+			}
+			if (size > end - off) {
+				fmt_err(err, errlen, "truncated: rank %" PRIu64 " ends past the end of the file", r);
+				return -1;
+			}
+			off += size;
+		}
+		if (seen != s->nblocks) {
+			fmt_err(err, errlen, "the block table has %" PRIu64 " entries, the ranks use %" PRIu64,
+			        s->nblocks, seen);
+			return -1;
 		}
 		{
 			const goal_rank_entry *sn = &s->ranks[s->nranks];
 			if (sn->first_op != h->nops || first != h->nops || sn->block_off != off
-			    || (h->version == 1 && off != s->size)
+			    || (h->version != 2 && off != end)
 			    || sn->nedges || sn->label_bytes || edges != h->nedges || max_ops != h->max_rank_ops) {
 				fmt_err(err, errlen, "totals in the header and rank table do not match the blocks");
 				return -1;
@@ -1214,14 +1358,16 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	}
 	if (h->version == 2 && check_comms(s, off, err, errlen))
 		return -1;
+
 	if ((h->flags & GOAL_F_STRIDES)
-	    && check_strides(s, off + PAD8((uint64_t)s->ncomms * 4), err, errlen))
+	    && check_strides(s, off + PAD8((uint64_t)s->ncomms * 4) + s->nblocks * sizeof(goal_block_entry),
+	                     err, errlen))
 		return -1;
 	if (any_labels != !!(h->flags & GOAL_F_LABELS)) {
 		fmt_err(err, errlen, "label flag does not match the label blobs");
 		return -1;
 	}
-	if (check_all_ranks(s, max_ops, used, err, errlen))
+	if (check_all_ranks(s, table_end, lo, lo_next, max_ops, used, err, errlen))
 		return -1;
 	/* Memory per rank follows the header's counts: they must be the ones
 	 * the ops use. */

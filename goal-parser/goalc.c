@@ -95,6 +95,8 @@ static int do_stats(const char *in)
 	printf("comms          %" PRIu32 "\n", s.ncomms);
 	if (s.nstrides)
 		printf("strided ops    %" PRIu64 "\n", s.nstrides);
+	/* Versions 1 and 2 have a block per rank. */
+	printf("rank blocks    %" PRIu64 "\n", s.version >= 3 ? s.nblocks : s.nranks);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
 	printf("format version %" PRIu32 "\n", s.version);
 	goal_sched_close(&s);

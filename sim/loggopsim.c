@@ -391,7 +391,8 @@ static int net_check_routes(const net_opts *n, const goal_sched *s)
 		for (uint32_t i = 0, nops = goal_rank_nops(s, r); i < nops; i++) {
 			if (op[i].kind != GOAL_SEND)
 				continue;
-			uint32_t a = n->host[r], b = n->host[op[i].peer];
+			uint32_t peer = goal_op_peer(s, r, &op[i]);
+			uint32_t a = n->host[r], b = n->host[peer];
 			uint64_t bit = (uint64_t)a * H + b;
 			if (seen && (seen[bit / 8] >> (bit % 8) & 1))
 				continue;
@@ -399,7 +400,7 @@ static int net_check_routes(const net_opts *n, const goal_sched *s)
 				char msg[1200];
 				free(seen);
 				snprintf(msg, sizeof msg, "%s (rank %" PRIu64 " sends to rank %" PRIu32 ")", err,
-				         r, op[i].peer);
+				         r, peer);
 				return util_error_msg(msg);
 			}
 			if (seen)

@@ -734,7 +734,7 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
 		const goal_op *r = &ops[RQE(m, i)->op];
 		n++;
-		if (!tags_match(r->peer, r->tag, src, tag) || goal_op_comm(r) != comm)
+		if (!tags_match(goal_op_peer(m->s, q, r), r->tag, src, tag) || goal_op_comm(r) != comm)
 			continue;
 		uint32_t op = RQE(m, i)->op;
 		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
@@ -1183,7 +1183,7 @@ static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64
 static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint64_t off,
                          uint64_t t, act_times *x)
 {
-	uint32_t q = sop->peer;
+	uint32_t q = goal_op_peer(m->s, r, sop);
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t o, L;
 	send_o_L(m, r, sop, j, pr, &o, &L);
@@ -1255,7 +1255,7 @@ static uint64_t hop_lat(const sim *m, uint32_t r, uint32_t q)
 static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goal_op *sop,
                            const act_times *x)
 {
-	uint32_t a = m->host[r], b = m->host[sop->peer], links[TOPO_MAX_HOPS];
+	uint32_t a = m->host[r], b = m->host[goal_op_peer(m->s, r, sop)], links[TOPO_MAX_HOPS];
 	if (!x->sG || a == b)
 		return NIL;
 	unsigned n = topo_route(m->topo, a, b, links);
@@ -1395,7 +1395,7 @@ static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 		return;
 	}
 	uint64_t c = w.uq ? lag : tadd(m, t, w.o, w.rank, w.op);
-	unhold_edges(m, rank_ops(m, w.rank)[w.op].peer, w.recv, c > w.done_min ? c : w.done_min);
+	unhold_edges(m, goal_op_peer(m->s, w.rank, &rank_ops(m, w.rank)[w.op]), w.recv, c > w.done_min ? c : w.done_min);
 }
 
 /* ---- Events ------------------------------------------------------------- */
@@ -1405,7 +1405,7 @@ static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 {
 	const goal_op *sops = rank_ops(m, r), *sop = &sops[j];
-	uint32_t q = sop->peer;
+	uint32_t q = goal_op_peer(m->s, r, sop);
 	uint64_t *cf = cpu_free(m, q, sop->cpu);
 	uint64_t *nf = nic_recv(m, q, sop->nic);
 	uint64_t busy = *cf > *nf ? *cf : *nf;
@@ -1530,20 +1530,21 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			cp_start(m, r, op, i, t, who);
 		act_times x;
 		uint64_t off = noise_off(m, r), g = gop_of(m, r, i);
+		uint32_t peer = goal_op_peer(m->s, r, op);
 		send_times(m, r, op, i, off, t, &x);
 		if (m->hoplat)
-			x.arrive = tadd(m, x.arrive, hop_lat(m, r, op->peer), r, i);
+			x.arrive = tadd(m, x.arrive, hop_lat(m, r, peer), r, i);
 		set_free_by(m, cf, x.cpu, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, g));
 		set_free_by(m, nf, x.nic, r, OVF_NICS, op->nic, CPW(CPW_OPNIC, g));
 		mark_started(m, r, i);
 		if (m->tl) {
 			tl_write_interval(m->tl, TL_OSEND, r, op->cpu, t, *cf);
 			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
-			tl_write_transmission(m->tl, r, op->peer, t, x.depart, x.arrive, op->size, i,
+			tl_write_transmission(m->tl, r, peer, t, x.depart, x.arrive, op->size, i,
 			                      op->cpu, op->nic);
 			put_detours(m, off, r, op->cpu, t, *cf, x.need);
 		}
-		push_event(m, x.arrive, r, i | EV_MSG, op->peer);
+		push_event(m, x.arrive, r, i | EV_MSG, peer);
 		if (op->size > m->S) {
 			sim_dep *d = dt_get(m, RDV_KEY(r, i));
 			if (d)
@@ -1562,7 +1563,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		sim_uqe e;
-		int found = uq_take(m, r, op->peer, op->tag, goal_op_comm(op), &e);
+		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, goal_op_comm(op), &e);
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (!found) {
 			sim_rq *h = rank_q(m, r);
@@ -2155,9 +2156,9 @@ static int ovf_fill(sim *m)
 					if (o->nic >= m->nnics)
 						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
 					if (o->cpu >= m->ncpus)
-						keys[nk++] = OVF_KEY(o->peer, OVF_CPU, o->cpu);
+						keys[nk++] = OVF_KEY(goal_op_peer(s, r, o), OVF_CPU, o->cpu);
 					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(o->peer, OVF_NICR, o->nic);
+						keys[nk++] = OVF_KEY(goal_op_peer(s, r, o), OVF_NICR, o->nic);
 				}
 				for (unsigned j = 0; j < nk; j++) {
 					if (pass)
@@ -2630,7 +2631,7 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			const goal_op *rop = &goal_rank_ops(s, r)[RQE(m, k)->op];
 			put_label(m, out, r, RQE(m, k)->op);
 			fputc(' ', out);
-			put_peer_tag(out, s, rop->peer, rop);
+			put_peer_tag(out, s, goal_op_peer(s, r, rop), rop);
 			fprintf(out, " never matched\n");
 		}
 		n = 0;
@@ -2711,7 +2712,7 @@ static int match_node(const sim *m, uint64_t g, uint64_t w, cp_nd *n)
 		uint32_t r = rank_of_gop(m->s, g);
 		const goal_op *op = &rank_ops(m, r)[g - rank_of(m, r)->first_op];
 		n->type = N_START;
-		n->g = gop_of(m, op->peer, (uint32_t)CPW_VAL(w));
+		n->g = gop_of(m, goal_op_peer(m->s, r, op), (uint32_t)CPW_VAL(w));
 	} else if (CPW_KIND(w) == CPW_SELF) {
 		n->type = N_OPEND;
 		n->g = g;
@@ -2873,7 +2874,7 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 		a.rank = r;
 		a.op = i;
 		a.range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
-		a.peer = op->kind == GOAL_CALC ? 0 : op->peer;
+		a.peer = op->kind == GOAL_CALC ? 0 : goal_op_peer(m->s, r, op);
 		a.start_ns = t;
 		a.via = (tl_via)via;
 		act_times at;
@@ -2921,7 +2922,7 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 			break;
 		case N_HCPU:
 		case N_HNIC: {
-			uint32_t q = op->peer;
+			uint32_t q = goal_op_peer(m->s, r, op);
 			handle_times(m, r, op, i, noise_off(m, q), a.start_ns, &at);
 			a.rank = q;
 			a.peer = r;
@@ -2960,7 +2961,7 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 					b.kind = TL_LINK_WIRE;
 					b.via = TL_VIA_DEPART;
 					b.rank = r;
-					b.peer = op->peer;
+					b.peer = a.peer;
 					b.op = i;
 					b.unit = op->nic;
 					b.range = a.range;

@@ -23,7 +23,7 @@ uint32_t *util_kmap_get(const util_kmap *m, const void *key, size_t len)
 		if (!s)
 			return NULL;
 		util_kent *e = &m->ent[s - 1];
-		if (e->hash == h && e->len == len && memcmp(m->arena + e->off, key, len) == 0)
+		if (e->hash == h && e->len == len && (!len || memcmp(m->arena + e->off, key, len) == 0))
 			return &e->val;
 	}
 }
@@ -48,7 +48,8 @@ int util_kmap_put(util_kmap *m, const void *key, size_t len, uint32_t val)
 	if (util_grow(&m->ent, &m->cap, m->nent + 1, sizeof *m->ent) ||
 	    util_grow(&m->arena, &m->acap, m->alen + len, 1))
 		return -1;
-	memcpy(m->arena + m->alen, key, len);
+	if (len)   /* an empty key may come before the arena has memory */
+		memcpy(m->arena + m->alen, key, len);
 	util_kent *e = &m->ent[m->nent];
 	e->off = m->alen;
 	e->len = len;

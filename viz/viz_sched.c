@@ -57,20 +57,21 @@ static const char *const kind_fill[GOAL_NKINDS] = {
 	"#d4f0d4", /* calc */
 };
 
-/* Describe op o in words: "send 8 B to 1 tag 0". */
-static void op_text(const goal_op *o, char *buf, size_t n)
+/* Describe op o of rank r in words: "send 8 B to 1 tag 0". */
+static void op_text(const goal_sched *s, uint64_t r, const goal_op *o, char *buf, size_t n)
 {
 	size_t k = 0;
 	int w;
+	uint32_t peer = o->kind == GOAL_CALC ? 0 : goal_op_peer(s, r, o);
 	if (o->kind == GOAL_CALC) {
 		snprintf(buf, n, "calc %" PRIu64 " ns", o->size);
 		w = (int)strlen(buf);
 	} else if (o->kind == GOAL_SEND) {
-		w = snprintf(buf, n, "send %" PRIu64 " B to %" PRIu32, o->size, o->peer);
-	} else if (o->peer == GOAL_ANY_SOURCE) {
+		w = snprintf(buf, n, "send %" PRIu64 " B to %" PRIu32, o->size, peer);
+	} else if (peer == GOAL_ANY_SOURCE) {
 		w = snprintf(buf, n, "recv %" PRIu64 " B from any", o->size);
 	} else {
-		w = snprintf(buf, n, "recv %" PRIu64 " B from %" PRIu32, o->size, o->peer);
+		w = snprintf(buf, n, "recv %" PRIu64 " B from %" PRIu32, o->size, peer);
 	}
 	if (w < 0 || (size_t)w >= n)
 		return;
@@ -145,7 +146,7 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 		for (uint32_t i = 0; i < n; i++) {
 			if (o[i].kind != GOAL_SEND)
 				continue;
-			size_t d = find_rank(dr, ndr, o[i].peer);
+			size_t d = find_rank(dr, ndr, goal_op_peer(s, r, &o[i]));
 			if (d == SIZE_MAX)
 				continue;
 			vlist *l = &lists[d];
@@ -173,12 +174,13 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 			if (o[i].kind != GOAL_RECV)
 				continue;
 			size_t j = l->first_open;
-			if (o[i].peer != GOAL_ANY_SOURCE) {
+			uint32_t src = goal_op_peer(s, q, &o[i]);
+			if (src != GOAL_ANY_SOURCE) {
 				/* first send of that source: binary search */
 				size_t lo = 0, hi = l->n;
 				while (lo < hi) {
 					size_t mid = lo + (hi - lo) / 2;
-					if (l->v[mid].src < o[i].peer)
+					if (l->v[mid].src < src)
 						lo = mid + 1;
 					else
 						hi = mid;
@@ -188,11 +190,11 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 			}
 			for (; j < l->n; j++) {
 				vsend *v = &l->v[j];
-				if (o[i].peer != GOAL_ANY_SOURCE && v->src != o[i].peer)
+				if (src != GOAL_ANY_SOURCE && v->src != src)
 					break;
 				if (v->match == UINT32_MAX && tags_match(v->tag, o[i].tag)) {
 					v->match = i;
-					v->wild = o[i].peer == GOAL_ANY_SOURCE || o[i].tag == GOAL_ANY_TAG ||
+					v->wild = src == GOAL_ANY_SOURCE || o[i].tag == GOAL_ANY_TAG ||
 					          v->tag == GOAL_ANY_TAG;
 					recv_match[d][i] = (uint32_t)j;
 					info->matches++;
@@ -237,7 +239,7 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 			} else {
 				lab += strlen(lab) + 1;
 			}
-			op_text(&o[i], text, sizeof text);
+			op_text(s, r, &o[i], text, sizeof text);
 			int unmatched = (o[i].kind == GOAL_RECV && recv_match[d][i] == UINT32_MAX);
 			fprintf(out, "    r%" PRIu64 "_%" PRIu32 " [label=\"", r, i);
 			if (*name) {

@@ -100,7 +100,7 @@ static void test_round_values(void)
 	e = goal_rank_edges(&s, 0);
 	CHECK_EQ_U64(ops[0].kind, GOAL_SEND);
 	CHECK_EQ_U64(ops[0].size, 10);
-	CHECK_EQ_U64(ops[0].peer, 1);
+	CHECK_EQ_U64(goal_op_peer(&s, 0, &ops[0]), 1);
 	CHECK_EQ_U64(ops[0].tag, 5);
 	CHECK_EQ_U64(ops[1].cpu, 1);
 	CHECK_EQ_U64(ops[1].nic, 2);
@@ -116,7 +116,7 @@ static void test_round_values(void)
 	CHECK_STR(goal_op_label(&s, 1, 1, lb, sizeof lb), "l2");
 	CHECK(goal_rank_labels(&s, 1) == NULL);
 	ops = goal_rank_ops(&s, 1);
-	CHECK_EQ_U64(ops[0].peer, GOAL_ANY_SOURCE);
+	CHECK_EQ_U64(goal_op_peer(&s, 1, &ops[0]), GOAL_ANY_SOURCE);
 	CHECK_EQ_U64((uint32_t)ops[0].tag, (uint32_t)GOAL_ANY_TAG);
 	goal_sched_close(&s);
 }
@@ -161,9 +161,9 @@ static void test_corruption(void)
 	memcpy(buf, good, len);
 	buf[8] = 9;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
-	CHECK_STR(err, "format version 9 is not supported (this build reads versions 1 and 2)");
+	CHECK_STR(err, "format version 9 is not supported (this build reads versions 1, 2 and 3)");
 	CHECK(goal_sched_from_buffer(&s, good, len - 8, err, sizeof err) == -1);
-	CHECK_STR(err, "truncated or extended: the file has 336 bytes, its header says 344");
+	CHECK_STR(err, "truncated or extended: the file has 384 bytes, its header says 392");
 	free(buf);
 	free(good);
 }
@@ -377,7 +377,7 @@ static void test_comms(void)
 	goal_writer_rank_end(w);
 	CHECK(goal_writer_close(w) == 0);
 	CHECK(goal_sched_open(&s, path("comm.bin"), err, sizeof err) == 0);
-	CHECK_EQ_U64(s.version, 2);
+	CHECK_EQ_U64(s.version, 3);
 	CHECK_EQ_U64(s.ncomms, 3);
 	CHECK_EQ_U64(s.comms[0], 0);
 	CHECK_EQ_U64(s.comms[1], 9);
@@ -388,13 +388,14 @@ static void test_comms(void)
 	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[0]), 2);
 	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[1]), 1);
 	CHECK_EQ_U64(goal_op_comm(&goal_rank_ops(&s, 1)[2]), 0);
-	/* 80 + 3 * 24 + 2 * 3 * 32, then the table: 3 entries and padding. */
-	CHECK_EQ_U64(s.size, 344 + 16);
+	/* 80 + 3 * 24 + 2 * 3 * 32, then the table: 3 entries and padding,
+	 * then the block table (2 * 24). */
+	CHECK_EQ_U64(s.size, 344 + 16 + 48);
 	goal_sched_close(&s);
 
 	good = slurp(path("comm.bin"), &len);
-	CHECK(good != NULL && len == 360);
-	if (!good || len != 360)
+	CHECK(good != NULL && len == 408);
+	if (!good || len != 408)
 		return;
 	buf = aligned_alloc(8, len);
 	/* Op 0 of rank 0 (at 152) names index 3, outside the table. */
@@ -427,17 +428,18 @@ static void test_comms(void)
 	free(buf);
 	free(good);
 
-	/* Version 1: the same bytes without the comm header and table, every
-	 * block 16 bytes earlier. */
-	CHECK(write_small(path("v2.bin"), 1) == 0);
-	good = slurp(path("v2.bin"), &len);
-	CHECK(good != NULL && len == 344);
-	if (!good || len != 344)
+	/* Version 1: the same bytes without the comm header, the comm table
+	 * and the block table, every block 16 bytes earlier (the peers of
+	 * write_small read the same absolute and relative). */
+	CHECK(write_small(path("v3.bin"), 1) == 0);
+	good = slurp(path("v3.bin"), &len);
+	CHECK(good != NULL && len == 392);
+	if (!good || len != 392)
 		return;
 	buf = aligned_alloc(8, len);
 	memcpy(buf, good, 64);
-	memcpy(buf + 64, good + 80, len - 80 - 8);
-	len -= 24;
+	memcpy(buf + 64, good + 80, len - 80 - 8 - 48);
+	len -= 24 + 48;
 	buf[8] = 1;
 	memcpy(buf + 40, &(uint64_t){ len }, 8);
 	for (int r = 0; r <= 2; r++) {
@@ -497,61 +499,62 @@ static void test_strides(void)
 	      && goal_op_stride(&s, 4) == NULL && goal_op_stride(&s, 5) == NULL);
 	CHECK(goal_op_stride(&s, 3) && goal_op_stride(&s, 3)->stride == 128
 	      && goal_op_stride(&s, 3)->block == 16);
-	/* 80 + 3 * 24 + 5 * 32, the comm table (8), then 8 + 2 * 16. */
-	CHECK_EQ_U64(s.size, 360);
+	/* 80 + 3 * 24 + 5 * 32, the comm table (8), the block table (2 * 24),
+	 * then 8 + 2 * 16. */
+	CHECK_EQ_U64(s.size, 408);
 	goal_sched_close(&s);
 
 	good = slurp(path("stride.bin"), &len);
-	CHECK(good != NULL && len == 360);
-	if (!good || len != 360)
+	CHECK(good != NULL && len == 408);
+	if (!good || len != 408)
 		return;
 	buf = aligned_alloc(8, len);
-	/* The table starts at 320: the count, then {op, stride, block}. */
+	/* The table starts at 368: the count, then {op, stride, block}. */
 	memcpy(buf, good, len);
-	buf[320] = 0;
+	buf[368] = 0;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "the stride table is out of place or of a wrong size");
 	memcpy(buf, good, len);
-	buf[320] = 3;
+	buf[368] = 3;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "the stride table is out of place or of a wrong size");
 	memcpy(buf, good, len);
-	buf[328] = 1;   /* the calc */
+	buf[376] = 1;   /* the calc */
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "stride table: rank 0 op 1 is a calc");
 	memcpy(buf, good, len);
-	buf[344] = 0;   /* op 0 twice */
+	buf[392] = 0;   /* op 0 twice */
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "stride table: entry 1 names op 0 (ops increase, below 5)");
 	memcpy(buf, good, len);
-	buf[344] = 5;
+	buf[392] = 5;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "stride table: entry 1 names op 5 (ops increase, below 5)");
 	memcpy(buf, good, len);
-	buf[340] = 65;  /* block 65 > stride 64 */
+	buf[388] = 65;  /* block 65 > stride 64 */
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "stride table: rank 0 op 0 has stride 64 and block 65 (1 <= block <= stride <= 2147483648)");
 	memcpy(buf, good, len);
-	buf[340] = 0;
+	buf[388] = 0;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	memcpy(buf, good, len);
-	buf[336 + 3] = 0x80;
-	buf[336] = 1;   /* stride 2^31 + 1 */
+	buf[384 + 3] = 0x80;
+	buf[384] = 1;   /* stride 2^31 + 1 */
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	/* Stride 2^31 with block 2^31 is fine. */
 	memcpy(buf, good, len);
-	memcpy(buf + 336, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
-	memcpy(buf + 340, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
+	memcpy(buf + 384, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
+	memcpy(buf + 388, &(uint32_t){ GOAL_MAX_STRIDE }, 4);
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
 	/* The flag without the table; the table without the flag. */
 	memcpy(buf, good, len);
 	buf[12] = 0;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "the comm table is out of place or of a wrong size");
-	memcpy(buf, good, 320);
+	memcpy(buf, good, 368);
 	buf[12] = GOAL_F_STRIDES;
-	memcpy(buf + 40, &(uint64_t){ 320 }, 8);
-	CHECK(goal_sched_from_buffer(&s, buf, 320, err, sizeof err) == -1);
+	memcpy(buf + 40, &(uint64_t){ 368 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, 368, err, sizeof err) == -1);
 	CHECK_STR(err, "the stride table is out of place or of a wrong size");
 	free(buf);
 	free(good);
@@ -596,7 +599,7 @@ static void test_split_check(void)
 	for (uint32_t r = 0; r < RANKS; r++) {
 		ok &= goal_writer_rank_begin(w) == 0;
 		for (uint32_t i = 0; i < OPS; i++) {
-			goal_op o = op(GOAL_CALC, i, 0, 0);
+			goal_op o = op(GOAL_CALC, r * OPS + i, 0, 0);  /* no two ranks alike */
 			ok &= goal_writer_op(w, &o, NULL, 0, NULL) == 0;
 		}
 		ok &= goal_writer_rank_end(w) == 0;
@@ -612,7 +615,7 @@ static void test_split_check(void)
 	CHECK_EQ_U64(s.nops, (uint64_t)RANKS * OPS);
 	goal_sched_close(&s);
 	/* the kind byte of op i of rank r (the rank table follows the 80-byte
-	 * header of version 2; an op's kind is its byte 28) */
+	 * header of versions 2 and 3; an op's kind is its byte 28) */
 	uint64_t off3000, off7;
 	memcpy(&off3000, buf + 80 + 24 * 3000 + 8, 8);
 	memcpy(&off7, buf + 80 + 24 * 7 + 8, 8);
@@ -623,6 +626,123 @@ static void test_split_check(void)
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "rank 7 op 1: bad kind");
 	free(buf);
+}
+
+/* Version 3: ranks whose blocks are equal once peers are relative share
+ * one block; the block table and the rank entries that name its blocks are
+ * checked.  A ring of 4 ranks: send to r+1, recv from r-1, a calc after
+ * both; with odd, rank 2 tags its send 1 (a block of its own). */
+static int write_ring(const char *p, int odd)
+{
+	char err[256];
+	goal_writer *w = goal_writer_create(p, 4, err, sizeof err);
+	if (!w)
+		return -1;
+	for (uint32_t r = 0; r < 4; r++) {
+		goal_op o = op(GOAL_SEND, 8, (r + 1) % 4, odd && r == 2);
+		goal_writer_rank_begin(w);
+		goal_writer_op(w, &o, NULL, 0, NULL);
+		o = op(GOAL_RECV, 8, (r + 3) % 4, 0);
+		goal_writer_op(w, &o, NULL, 0, NULL);
+		o = op(GOAL_CALC, 100, 0, 0);
+		goal_writer_op(w, &o, NULL, 0, NULL);
+		goal_writer_dep(w, 2, 0, 0);
+		goal_writer_dep(w, 2, 1, 0);
+		if (goal_writer_rank_end(w))
+			return -1;
+	}
+	return goal_writer_close(w);
+}
+
+static void test_shared_blocks(void)
+{
+	char err[256];
+	goal_sched s;
+	size_t len;
+	unsigned char *good, *buf;
+
+	CHECK(write_ring(path("ring.bin"), 0) == 0);
+	CHECK(goal_sched_open(&s, path("ring.bin"), err, sizeof err) == 0);
+	/* 80 + 5 * 24, one block (3 * 32 + 8 of edges), the comm table (8),
+	 * the block table (24). */
+	CHECK_EQ_U64(s.size, 80 + 120 + 104 + 8 + 24);
+	CHECK_EQ_U64(s.nblocks, 1);
+	CHECK_EQ_U64(s.nops, 12);
+	CHECK_EQ_U64(s.nedges, 8);
+	CHECK_EQ_U64(s.blocks[0].off, 200);
+	CHECK_EQ_U64(s.blocks[0].nops, 3);
+	CHECK_EQ_U64(s.blocks[0].nedges, 2);
+	for (uint64_t r = 0; r < 4; r++) {
+		const goal_op *o = goal_rank_ops(&s, r);
+		CHECK_EQ_U64(s.ranks[r].block_off, 200);
+		CHECK_EQ_U64(s.ranks[r].first_op, 3 * r);
+		CHECK_EQ_U64(goal_op_peer(&s, r, &o[0]), (r + 1) % 4);
+		CHECK_EQ_U64(goal_op_peer(&s, r, &o[1]), (r + 3) % 4);
+		CHECK_EQ_U64(o[0].peer, 1);     /* stored relative */
+		CHECK_EQ_U64(o[1].peer, 3);
+	}
+	goal_sched_close(&s);
+
+	CHECK(write_ring(path("ring2.bin"), 1) == 0);
+	good = slurp(path("ring2.bin"), &len);
+	CHECK(good != NULL && len == 80 + 120 + 2 * 104 + 8 + 48);
+	if (!good || len != 80 + 120 + 2 * 104 + 8 + 48)
+		return;
+	CHECK(goal_sched_from_buffer(&s, good, len, err, sizeof err) == 0);
+	CHECK_EQ_U64(s.nblocks, 2);
+	CHECK_EQ_U64(s.ranks[2].block_off, 304);
+	CHECK_EQ_U64(s.ranks[3].block_off, 200);
+	CHECK_EQ_U64(goal_rank_ops(&s, 2)[0].tag, 1);
+	CHECK_EQ_U64(goal_rank_ops(&s, 3)[0].tag, 0);
+	buf = aligned_alloc(8, len);
+	/* Rank 3 names an offset inside block 0; rank 0 names block 1 before
+	 * a rank brought it. */
+	memcpy(buf, good, len);
+	memcpy(buf + 80 + 3 * 24 + 8, &(uint64_t){ 208 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 3: rank table entry names no block");
+	memcpy(buf, good, len);
+	memcpy(buf + 80 + 8, &(uint64_t){ 304 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 0: rank table entry names no block");
+	/* Rank 3 shares block 1 (same counts): valid, and its ops are those. */
+	memcpy(buf, good, len);
+	memcpy(buf + 80 + 3 * 24 + 8, &(uint64_t){ 304 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == 0);
+	CHECK_EQ_U64(goal_rank_ops(&s, 3)[0].tag, 1);
+	/* Counts of a rank that differ from its block's; a block table entry
+	 * with a non-zero pad; a block table of a wrong length. */
+	memcpy(buf, good, len);
+	buf[80 + 3 * 24 + 16] = 1;      /* nedges */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 3: rank table entry does not match its block");
+	memcpy(buf, good, len);
+	buf[len - 48 + 20] = 1;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 0: rank table entry does not match its block");
+	memcpy(buf, good, len);
+	buf[76] = 3;                    /* nblocks */
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the comm table is out of place or of a wrong size");
+	memcpy(buf, good, len);
+	buf[76] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the comm table is out of place or of a wrong size");
+	/* Block 1 out of place (its entry names 312). */
+	memcpy(buf, good, len);
+	memcpy(buf + len - 24, &(uint64_t){ 312 }, 8);
+	memcpy(buf + 80 + 2 * 24 + 8, &(uint64_t){ 312 }, 8);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "block 1 (rank 2): out of place");
+	/* Version 2: a block per rank; the same bytes with nblocks 1 and
+	 * version 2 name a block twice. */
+	memcpy(buf, good, len);
+	buf[8] = 2;
+	buf[76] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "rank 1: rank table entry out of place");
+	free(buf);
+	free(good);
 }
 
 int main(void)
@@ -641,6 +761,7 @@ int main(void)
 	test_comms();
 	test_strides();
 	test_split_check();
+	test_shared_blocks();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

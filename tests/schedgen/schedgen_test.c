@@ -65,14 +65,14 @@ static int pairs(const goal_sched *s, uint64_t *nmsg, uint64_t *bytes, char *why
 		const goal_op *ops = goal_rank_ops(s, r);
 		for (uint32_t i = 0; i < goal_rank_nops(s, r); i++) {
 			if (ops[i].kind == GOAL_SEND) {
-				sd[ns++] = (msg){ r, ops[i].peer, i, ops[i].size, ops[i].tag };
+				sd[ns++] = (msg){ r, goal_op_peer(s, r, &ops[i]), i, ops[i].size, ops[i].tag };
 				*bytes += ops[i].size;
-				if (ops[i].peer == r) {
+				if (goal_op_peer(s, r, &ops[i]) == r) {
 					snprintf(why, n, "rank %" PRIu64 " sends to itself", r);
 					ok = 0;
 				}
 			} else if (ops[i].kind == GOAL_RECV) {
-				rv[nr++] = (msg){ ops[i].peer, r, i, ops[i].size, ops[i].tag };
+				rv[nr++] = (msg){ goal_op_peer(s, r, &ops[i]), r, i, ops[i].size, ops[i].tag };
 			}
 		}
 	}
@@ -150,10 +150,10 @@ static int completes(const goal_sched *s, char *why, size_t n)
 		if (o->kind == GOAL_CALC) {
 			comp[nc++] = g;
 		} else if (o->kind == GOAL_SEND) {
-			uint64_t d = o->peer, k;
+			uint64_t d = goal_op_peer(s, r, o), k;
 			for (k = 0; k < pn[d]; k++) {
 				const goal_op *q = OP(posted[pbeg[d] + k]);
-				if (q->peer == r && q->tag == o->tag)
+				if (goal_op_peer(s, d, q) == r && q->tag == o->tag)
 					break;
 			}
 			if (k < pn[d]) {
@@ -168,7 +168,7 @@ static int completes(const goal_sched *s, char *why, size_t n)
 			uint64_t k;
 			for (k = 0; k < an[r]; k++) {
 				uint64_t m = arrived[pbeg[r] + k];
-				if (owner[m] == o->peer && OP(m)->tag == o->tag)
+				if (owner[m] == goal_op_peer(s, r, o) && OP(m)->tag == o->tag)
 					break;
 			}
 			if (k < an[r]) {
@@ -365,7 +365,8 @@ static void test_all_patterns(void)
 	}
 }
 
-/* Exact ops of small cases, as hand-derived. */
+/* Exact ops of small cases, as hand-derived: o is the ops of rank q. */
+#define PEER(k) goal_op_peer(&s, q, &o[k])
 static void test_exact(void)
 {
 	sg_params p;
@@ -378,17 +379,18 @@ static void test_exact(void)
 	p.size = 5;
 	if (gen((size_t)i, &p, &s) == 0) {
 		/* vrank = (r - 2) mod 6: rank 2 sends to 3 (tag 0), 4 (1), 0 (2). */
-		const goal_op *o = goal_rank_ops(&s, 2);
+		uint64_t q = 2;
+		const goal_op *o = goal_rank_ops(&s, q);
 		CHECK_EQ_U64(goal_rank_nops(&s, 2), 3);
-		CHECK_EQ_U64(o[0].peer, 3);
-		CHECK_EQ_U64(o[1].peer, 4);
-		CHECK_EQ_U64(o[2].peer, 0);
+		CHECK_EQ_U64(PEER(0), 3);
+		CHECK_EQ_U64(PEER(1), 4);
+		CHECK_EQ_U64(PEER(2), 0);
 		CHECK_EQ_U64(o[2].tag, 2);
 		/* rank 5 = vrank 3: receives from vrank 1 = rank 3 (tag 1), sends nothing (vrank 7 >= 6). */
-		o = goal_rank_ops(&s, 5);
+		o = goal_rank_ops(&s, q = 5);
 		CHECK_EQ_U64(goal_rank_nops(&s, 5), 1);
 		CHECK_EQ_U64(o[0].kind, GOAL_RECV);
-		CHECK_EQ_U64(o[0].peer, 3);
+		CHECK_EQ_U64(PEER(0), 3);
 		CHECK_EQ_U64(o[0].tag, 1);
 		CHECK_EQ_U64(o[0].size, 5);
 		goal_sched_close(&s);
@@ -400,12 +402,13 @@ static void test_exact(void)
 	p.nranks = 4;
 	p.size = 10;
 	if (gen((size_t)i, &p, &s) == 0) {
-		const goal_op *o = goal_rank_ops(&s, 0);
+		uint64_t q = 0;
+		const goal_op *o = goal_rank_ops(&s, q);
 		CHECK_EQ_U64(goal_rank_nops(&s, 0), 12);
 		CHECK_EQ_U64(o[0].size, 3);
-		CHECK_EQ_U64(o[0].peer, 1);
+		CHECK_EQ_U64(PEER(0), 1);
 		CHECK_EQ_U64(o[1].size, 2);
-		CHECK_EQ_U64(o[1].peer, 3);
+		CHECK_EQ_U64(PEER(1), 3);
 		CHECK_EQ_U64(o[2].size, 2);  /* then passes chunk 3 on */
 		CHECK_EQ_U64(o[2].ndeps, 1);
 		goal_sched_close(&s);
@@ -415,12 +418,13 @@ static void test_exact(void)
 	sg_params_default(&p);
 	p.nranks = 6;
 	if (gen((size_t)i, &p, &s) == 0) {
-		const goal_op *o = goal_rank_ops(&s, 1);
+		uint64_t q = 1;
+		const goal_op *o = goal_rank_ops(&s, q);
 		CHECK_EQ_U64(goal_rank_nops(&s, 1), 6);  /* recv 5, 2 x (send, recv), send 5 */
-		CHECK_EQ_U64(o[0].peer, 5);
-		CHECK_EQ_U64(o[1].peer, 0);
-		CHECK_EQ_U64(o[3].peer, 3);
-		CHECK_EQ_U64(o[5].peer, 5);
+		CHECK_EQ_U64(PEER(0), 5);
+		CHECK_EQ_U64(PEER(1), 0);
+		CHECK_EQ_U64(PEER(3), 3);
+		CHECK_EQ_U64(PEER(5), 5);
 		CHECK_EQ_U64(goal_rank_nops(&s, 2), 4);
 		goal_sched_close(&s);
 	}
