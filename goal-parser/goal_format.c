@@ -1254,7 +1254,9 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	 * the block table. */
 	if (h->version >= 3) {
 		const goal_comm_header *c = (const goal_comm_header *)(const void *)(s->base + sizeof(goal_header));
-		if (c->comm_off < table_end || c->comm_off > s->size) {
+		/* Where the blocks end: a multiple of 8, so that the comm and
+		 * block tables are read aligned. */
+		if (c->comm_off < table_end || c->comm_off > s->size || c->comm_off % 8) {
 			fmt_err(err, errlen, "the comm table is out of place or of a wrong size");
 			return -1;
 		}

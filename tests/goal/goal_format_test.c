@@ -741,6 +741,29 @@ static void test_shared_blocks(void)
 	buf[76] = 0;
 	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
 	CHECK_STR(err, "rank 1: rank table entry out of place");
+	/* The comm table at an offset that is not a multiple of 8 (4 bytes
+	 * inserted before it, the sizes following): refused before the comm
+	 * and block tables are read (they would be read misaligned). */
+	{
+		size_t ct = len - 8 - 48;       /* the comm table */
+		unsigned char *b4 = aligned_alloc(8, len + 8);
+		uint64_t v;
+		CHECK(b4 != NULL);
+		if (b4) {
+			memcpy(b4, good, ct);
+			memset(b4 + ct, 0, 4);
+			memcpy(b4 + ct + 4, good + ct, len - ct);
+			memcpy(&v, b4 + 64, 8);
+			v += 4;
+			memcpy(b4 + 64, &v, 8);     /* comm_off */
+			memcpy(&v, b4 + 40, 8);
+			v += 4;
+			memcpy(b4 + 40, &v, 8);     /* file_size */
+			CHECK(goal_sched_from_buffer(&s, b4, len + 4, err, sizeof err) == -1);
+			CHECK_STR(err, "the comm table is out of place or of a wrong size");
+			free(b4);
+		}
+	}
 	free(buf);
 	free(good);
 }
