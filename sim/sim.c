@@ -128,12 +128,15 @@ typedef struct sim_wlist {
 	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
 	uint32_t armed : 1, listed : 1, other : 20;
 	uint32_t aseq;
+	uint32_t tseq;        /* the seq of tail: a waiter joins without reading
+	                         the tail's node, which is far in the pool */
+	uint32_t pad;
 } sim_wlist;
 
 /* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
 #define WO(what, idx) ((uint32_t)(what) << 16 | (idx))
 #define WO_NONE WO(3, 0)
-_Static_assert(sizeof(sim_wlist) == 32, "sim_wlist is 32 bytes");
+_Static_assert(sizeof(sim_wlist) == 40, "sim_wlist is 40 bytes");
 
 /* A slot of the table of the resources that have lists (list QNIL: empty). */
 typedef struct sim_wslot {
@@ -1834,9 +1837,11 @@ static void wl_add(sim *m, sim_wlist *L, uint32_t n)
 	L->n++;
 	if (L->head == QNIL) {
 		L->head = L->tail = n;
-	} else if (s > wseq(m, L->tail)) {
+		L->tseq = s;
+	} else if (s > L->tseq) {
 		WN(m, L->tail)->next = n;
 		L->tail = n;
+		L->tseq = s;
 	} else if (s < wseq(m, L->head)) {
 		WN(m, n)->next = L->head;
 		L->head = n;
