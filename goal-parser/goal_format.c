@@ -674,23 +674,23 @@ int goal_writer_rank_end(goal_writer *w)
 		ent.label_bytes = (uint32_t)w->labels_len;
 		w->flags |= GOAL_F_LABELS;
 	}
-	{
+	if (n) {
 		/* The key: the block's counts (its bytes alone do not give them:
-		 * an edge 0 reads as padding), then its bytes. */
+		 * an edge 0 reads as padding), then its bytes.  A rank without
+		 * ops has no block (block_off 0). */
 		goal_block_entry be = { w->blocks.off + w->blocks.len, (uint32_t)n,
 		                        (uint32_t)nedges, ent.label_bytes, 0 };
+		goal_block_entry counts = be;
 		uint64_t eb = PAD8(nedges * 4), len = n * sizeof *w->ops + eb + PAD8(ent.label_bytes);
 		uint64_t klen = len + sizeof be;
 		if (klen > SIZE_MAX || util_grow(&w->bbuf, &w->bbuf_cap, (size_t)klen, 1))
 			return werr(w, "out of memory");
 		unsigned char *b = w->bbuf;
 		memset(b, 0, (size_t)klen);
-		goal_block_entry counts = be;
 		counts.off = 0;
 		memcpy(b, &counts, sizeof counts);
 		b += sizeof counts;
-		if (n)
-			memcpy(b, w->ops, n * sizeof *w->ops);
+		memcpy(b, w->ops, n * sizeof *w->ops);
 		b += n * sizeof *w->ops;
 		if (nedges)
 			memcpy(b, w->edges, nedges * sizeof *w->edges);
@@ -698,9 +698,7 @@ int goal_writer_rank_end(goal_writer *w)
 		if (ent.label_bytes)
 			memcpy(b, w->labels, ent.label_bytes);
 		const uint32_t *k = util_kmap_get(&w->share, w->bbuf, (size_t)klen);
-		if (!n) {
-			ent.block_off = 0;      /* a rank without ops has no block */
-		} else if (k) {
+		if (k) {
 			ent.block_off = w->blk[*k].off;
 		} else {
 			ent.block_off = be.off;
