@@ -982,8 +982,10 @@ static unsigned char *split_key(const struct mlist *p, uint32_t seq, size_t *len
 }
 
 /* MPI_Comm_split of parent p with this rank's color and key: records the
- * contribution (collecting pass) and sets m from the resolved splits. */
-static void comm_split(struct rd *rd, struct mlist *m, const struct mlist *p, int32_t color,
+ * contribution (collecting pass) and sets m from the resolved splits.  m
+ * and p are different lists (comm_split handles a split onto its parent's
+ * handle). */
+static void split_into(struct rd *rd, struct mlist *m, const struct mlist *p, int32_t color,
                        int32_t key)
 {
 	size_t plen = (size_t)p->n * sizeof(int64_t), klen;
@@ -1045,6 +1047,23 @@ static void comm_split(struct rd *rd, struct mlist *m, const struct mlist *p, in
 		rd->tmp[i] = p->v[mine[i].pos];
 	free(mine);
 	ml_set(rd, m, rd->tmp, (int32_t)n);
+}
+
+/* The same, where the new communicator's handle may be its parent's
+ * (MPI_Comm_split(c, color, key, &c)): the parent's members are moved
+ * aside first, since m is cleared before p is read to its end. */
+static void comm_split(struct rd *rd, struct mlist *m, struct mlist *p, int32_t color,
+                       int32_t key)
+{
+	struct mlist own;
+	if (m != p) {
+		split_into(rd, m, p, color, key);
+		return;
+	}
+	own = *p;
+	memset(m, 0, sizeof *m);
+	split_into(rd, m, &own, color, key);
+	ml_clear(&own);
 }
 
 /* ---- Records into calls --------------------------------------------------- */

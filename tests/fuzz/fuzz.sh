@@ -45,6 +45,7 @@ done >$F/corpus-t2g/coll-3
 mkdir -p $F/corpus-dumpi $F/dumpi-seed
 python3 tests/trace2goal/mkdumpi.py comm $F/dumpi-seed
 python3 tests/trace2goal/mkdumpi.py big $F/dumpi-seed 20 2
+python3 tests/trace2goal/mkdumpi.py resplit $F/dumpi-seed
 cp $F/dumpi-seed/*.bin $F/corpus-dumpi/
 mkdir -p $F/corpus-timeline
 for f in tests/viz/data/*.tl tests/sim/cases/*.tl; do

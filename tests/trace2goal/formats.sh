@@ -193,6 +193,13 @@ check "DUMPI comm: the Allreduce on each Comm_split half" \
 2: recv 8b from 0
 3: send 8b to 1
 3: recv 8b from 1"
+# MPI_Comm_split of a communicator onto its own handle (keys reverse the
+# order): the Bcast from its rank 0 goes from world rank 1 to rank 0
+mkdir "$tmp/rsp"
+python3 tests/trace2goal/mkdumpi.py resplit "$tmp/rsp"
+check "DUMPI: MPI_Comm_split onto the parent's handle" \
+	"$("$T2G" -q "$tmp/rsp/resplit.meta" -o - 2>&1 | grep ' 100b ')" "l2: recv 100b from 1 tag 0 comm 7
+l2: send 100b to 0 tag 0 comm 7"
 # the MPI_ANY_SOURCE receive takes the sender of its status, rank 0
 check "DUMPI comm: the wildcard receive from its status' source" \
 	"$(awk '/^rank 1/{r=1} /^rank 2/{r=0} r && / 10b /{print $2, $3, $4, $5}' "$tmp/dc.goal")" \

@@ -12,6 +12,9 @@ Usage: mkdumpi.py SCENARIO DIR
          Test loop, a Sendrecv, a profiled (not MPI) function, an MPI_Win_fence
   big N R  R ranks in a ring, N rounds of Irecv + Isend + Waitall each
          (3 records a round), for the conversion speed
+  resplit  2 ranks: MPI_Comm_split of the world, then of that
+         communicator onto its own handle (keys reverse the order), an
+         MPI_Bcast from its rank 0 (world rank 1) on it
 """
 import struct
 import sys
@@ -153,6 +156,18 @@ def comm(d):
     write(d, 'comm', rs)
 
 
+def resplit(d):
+    rs = [Rank() for _ in range(2)]
+    for r, k in enumerate(rs):
+        k.call('Init')
+        k.call('Comm_rank', WORLD, r)
+        k.call('Comm_split', WORLD, 0, r, 5)
+        k.call('Comm_split', 5, 0, -r, 5)
+        k.call('Bcast', 100, BYTE, 0, 5)
+        k.call('Finalize')
+    write(d, 'resplit', rs)
+
+
 def big(d, n, nranks):
     rs = []
     for r in range(nranks):
@@ -171,6 +186,8 @@ def big(d, n, nranks):
 if __name__ == '__main__':
     if len(sys.argv) >= 3 and sys.argv[1] == 'comm':
         comm(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'resplit':
+        resplit(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == 'big':
         big(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
