@@ -291,7 +291,9 @@ int goal_writer_stride(goal_writer *w, uint32_t stride, uint32_t block);
 int goal_writer_dep(goal_writer *w, uint32_t a, uint32_t b, int irequires);
 
 /* Finish the current rank: resolve and check its dependencies (indices in
- * range, no cycle) and write its block.  On a cycle, the index (in the order
+ * range, no cycle) and write its block, or name an earlier rank's block
+ * with the same counts and bytes (its peers relative to the rank) among
+ * the first 64 MiB of distinct blocks.  On a cycle, the index (in the order
  * of goal_writer_dep calls of this rank) of one dependency on the cycle is
  * stored by goal_writer_cycle_dep, and the message names the labels. */
 int goal_writer_rank_end(goal_writer *w);
