@@ -214,6 +214,15 @@ int goal_sched_from_buffer(goal_sched *s, const void *buf, uint64_t len,
 
 void goal_sched_close(goal_sched *s);
 
+/* Peer p of an op of rank r as a version-3 file stores it: (p - r) mod
+ * nranks; GOAL_ANY_SOURCE stays. */
+static inline uint32_t goal_peer_rel(uint64_t nranks, uint64_t r, uint32_t p)
+{
+	if (p == GOAL_ANY_SOURCE)
+		return p;
+	return (uint32_t)(p >= r ? p - r : p + nranks - r);
+}
+
 /* The peer of send or recv o of rank r: its destination, or its source
  * (GOAL_ANY_SOURCE: any). */
 static inline uint32_t goal_op_peer(const goal_sched *s, uint64_t r, const goal_op *o)

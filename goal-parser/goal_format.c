@@ -376,8 +376,7 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 			            " (tags are >= 0, or -1 for any)", r, i, op->tag);
 		/* Relative to the rank (version 3), so that ranks that do the
 		 * same to their neighbours have equal blocks. */
-		o.peer = op->peer == GOAL_ANY_SOURCE ? GOAL_ANY_SOURCE
-		       : (uint32_t)(op->peer >= r ? op->peer - r : op->peer + w->nranks - r);
+		o.peer = goal_peer_rel(w->nranks, r, op->peer);
 		o.tag = op->tag;
 		o.nic = op->nic;
 		int64_t c = comm_index(w, comm);
@@ -678,18 +677,15 @@ int goal_writer_rank_end(goal_writer *w)
 		/* The key: the block's counts (its bytes alone do not give them:
 		 * an edge 0 reads as padding), then its bytes.  A rank without
 		 * ops has no block (block_off 0). */
-		goal_block_entry be = { w->blocks.off + w->blocks.len, (uint32_t)n,
-		                        (uint32_t)nedges, ent.label_bytes, 0 };
-		goal_block_entry counts = be;
+		goal_block_entry be = { 0, (uint32_t)n, (uint32_t)nedges, ent.label_bytes, 0 };
 		uint64_t eb = PAD8(nedges * 4), len = n * sizeof *w->ops + eb + PAD8(ent.label_bytes);
 		uint64_t klen = len + sizeof be;
 		if (klen > SIZE_MAX || util_grow(&w->bbuf, &w->bbuf_cap, (size_t)klen, 1))
 			return werr(w, "out of memory");
 		unsigned char *b = w->bbuf;
 		memset(b, 0, (size_t)klen);
-		counts.off = 0;
-		memcpy(b, &counts, sizeof counts);
-		b += sizeof counts;
+		memcpy(b, &be, sizeof be);
+		b += sizeof be;
 		memcpy(b, w->ops, n * sizeof *w->ops);
 		b += n * sizeof *w->ops;
 		if (nedges)
@@ -701,7 +697,7 @@ int goal_writer_rank_end(goal_writer *w)
 		if (k) {
 			ent.block_off = w->blk[*k].off;
 		} else {
-			ent.block_off = be.off;
+			ent.block_off = be.off = w->blocks.off + w->blocks.len;
 			if (util_grow(&w->blk, &w->blk_cap, w->nblk + 1, sizeof *w->blk)
 			    || (w->share.alen + klen <= SHARE_BYTES
 			        && util_kmap_put(&w->share, w->bbuf, (size_t)klen, (uint32_t)w->nblk)))
@@ -1186,6 +1182,26 @@ static int check_all_ranks(const goal_sched *s, uint64_t next, uint64_t lo, uint
 	return rc;
 }
 
+/* Version 3: the block at offset off, which a rank names: the next block
+ * of the table (*seen of them named so far; it becomes named, *fresh 1),
+ * or one named before (*fresh 0); NULL when off is neither. */
+static const goal_block_entry *rank_block(const goal_sched *s, uint64_t off, uint64_t *seen,
+                                          int *fresh)
+{
+	uint64_t lo = 0, hi = *seen;
+	*fresh = *seen < s->nblocks && off == s->blocks[*seen].off;
+	if (*fresh)
+		return &s->blocks[(*seen)++];
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (s->blocks[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < *seen && s->blocks[lo].off == off ? &s->blocks[lo] : NULL;
+}
+
 static int validate(goal_sched *s, char *err, size_t errlen)
 {
 	const goal_header *h;
@@ -1288,23 +1304,9 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 				continue;
 			}
 			if (h->version >= 3) {
-				if (seen < s->nblocks && e->block_off == s->blocks[seen].off) {
-					b = &s->blocks[seen++];
-				} else {
-					uint64_t l = 0, hi = seen;
-					while (l < hi) {
-						uint64_t mid = l + (hi - l) / 2;
-						if (s->blocks[mid].off < e->block_off)
-							l = mid + 1;
-						else
-							hi = mid;
-					}
-					if (l == seen || s->blocks[l].off != e->block_off) {
-						fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry names no block", r);
-						return -1;
-					}
-					b = &s->blocks[l];
-					fresh = 0;
+				if (!(b = rank_block(s, e->block_off, &seen, &fresh))) {
+					fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry names no block", r);
+					return -1;
 				}
 			}
 			if (e->first_op != first || (!b && e->block_off != off) || nx->first_op < first

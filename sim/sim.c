@@ -734,10 +734,12 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 	sim_rq *h = rank_q(m, q);
 	const goal_op *ops = rank_ops(m, q);
 	uint32_t prev = QNIL, n = 0;
+	/* src as q's receives store it: compared to each without decoding */
+	uint32_t srel = m->s->rel_peers ? goal_peer_rel(m->nranks, q, src) : src;
 	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
 		const goal_op *r = &ops[RQE(m, i)->op];
 		n++;
-		if (!tags_match(goal_op_peer(m->s, q, r), r->tag, src, tag) || goal_op_comm(r) != comm)
+		if (!tags_match(r->peer, r->tag, srel, tag) || goal_op_comm(r) != comm)
 			continue;
 		uint32_t op = RQE(m, i)->op;
 		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
@@ -2158,12 +2160,13 @@ static int ovf_fill(sim *m)
 				if (o->cpu >= m->ncpus)
 					keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
 				if (o->kind == GOAL_SEND) {
+					uint32_t q = goal_op_peer(s, r, o);
 					if (o->nic >= m->nnics)
 						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
 					if (o->cpu >= m->ncpus)
-						keys[nk++] = OVF_KEY(goal_op_peer(s, r, o), OVF_CPU, o->cpu);
+						keys[nk++] = OVF_KEY(q, OVF_CPU, o->cpu);
 					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(goal_op_peer(s, r, o), OVF_NICR, o->nic);
+						keys[nk++] = OVF_KEY(q, OVF_NICR, o->nic);
 				}
 				for (unsigned j = 0; j < nk; j++) {
 					if (pass)
