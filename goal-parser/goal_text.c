@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "goal_parse.h"
@@ -30,6 +32,14 @@ typedef struct pdep {
 	goal_loc aloc, bloc;
 } pdep;
 
+/* What a part of the input gives the writer, kept to give it later, in
+ * order (goal_compile, parts): records of a tag byte and their fields. */
+enum { LOG_RANK_BEGIN = 1, LOG_OP, LOG_DEP, LOG_RANK_END };
+typedef struct wlog {
+	unsigned char *a;
+	size_t n, cap;
+} wlog;
+
 struct goal_ps {
 	goal_scan scan;        /* first: see GOAL_SCAN */
 	FILE *in, *diag;
@@ -39,6 +49,10 @@ struct goal_ps {
 	int stopped;           /* too many errors */
 
 	goal_writer *w;        /* NULL once an error made output pointless */
+	wlog *log;             /* or, for a part: what the writer is given */
+	int quiet;             /* a part: errors are counted, not printed */
+	int part_start;        /* a part: its first rank block is the expected one */
+	uint64_t first_rank;   /* a part: the number of its first rank block */
 	int have_nranks, saw_rank;
 	goal_loc nranks_loc;
 	uint64_t nranks, next_rank;
@@ -114,6 +128,8 @@ static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap
 static void verror(goal_ps *ps, const goal_loc *loc, const char *fmt, va_list ap)
 {
 	ps->nerrors++;
+	if (ps->quiet)
+		ps->stopped = 1;
 	if (ps->stopped)
 		goto out;
 	if (ps->nerrors > ps->max_errors) {
@@ -284,6 +300,107 @@ static const char *sym_name(const goal_ps *ps, uint32_t s)
 	return ps->names + ps->syms[s].name;
 }
 
+/* ---- Output: the writer, or a part's log ------------------------------- */
+
+static void *log_put(goal_ps *ps, size_t n)
+{
+	wlog *l = ps->log;
+	if (util_grow(&l->a, &l->cap, l->n + n, 1)) {
+		fprintf(ps->diag, "%s: error: out of memory\n", ps->name);
+		exit(1);
+	}
+	l->n += n;
+	return l->a + l->n - n;
+}
+
+static void log_tag(goal_ps *ps, unsigned char tag)
+{
+	*(unsigned char *)log_put(ps, 1) = tag;
+}
+
+/* The functions below return nonzero on a writer's error (a log takes all). */
+static int out_rank_begin(goal_ps *ps)
+{
+	if (!ps->log)
+		return goal_writer_rank_begin(ps->w);
+	log_tag(ps, LOG_RANK_BEGIN);
+	return 0;
+}
+
+/* An op: label NULL for none; st[0] its stride, 0 for none, st[1] its block. */
+static int out_op(goal_ps *ps, const goal_op *op, uint32_t comm, const char *label,
+                  uint32_t len, const uint32_t st[2])
+{
+	if (!ps->log)
+		return goal_writer_op_comm(ps->w, op, comm, label, len, NULL)
+		       || (st[0] && goal_writer_stride(ps->w, st[0], st[1]));
+	unsigned char *p = log_put(ps, 1 + sizeof *op + 4 * sizeof(uint32_t) + len);
+	uint32_t f[4] = { comm, st[0], st[1], label ? len : 0 };
+	*p = LOG_OP;
+	memcpy(p + 1, op, sizeof *op);
+	memcpy(p + 1 + sizeof *op, f, sizeof f);
+	if (label)
+		memcpy(p + 1 + sizeof *op + sizeof f, label, len);
+	return 0;
+}
+
+static int out_dep(goal_ps *ps, uint32_t a, uint32_t b, uint32_t ireq)
+{
+	if (!ps->log)
+		return goal_writer_dep(ps->w, a, b, (int)ireq);
+	uint32_t f[3] = { a, b, ireq };
+	unsigned char *p = log_put(ps, 1 + sizeof f);
+	*p = LOG_DEP;
+	memcpy(p + 1, f, sizeof f);
+	return 0;
+}
+
+static int out_rank_end(goal_ps *ps)
+{
+	if (!ps->log)
+		return goal_writer_rank_end(ps->w);
+	log_tag(ps, LOG_RANK_END);
+	return 0;
+}
+
+/* Give w what log l holds; 0, or -1 on the writer's first error. */
+static int log_replay(goal_writer *w, const wlog *l)
+{
+	const unsigned char *p = l->a, *e = l->a + l->n;
+	while (p < e) {
+		int rc;
+		switch (*p++) {
+		case LOG_RANK_BEGIN:
+			rc = goal_writer_rank_begin(w);
+			break;
+		case LOG_OP: {
+			goal_op op;
+			uint32_t f[4];
+			memcpy(&op, p, sizeof op);
+			memcpy(f, p + sizeof op, sizeof f);
+			p += sizeof op + sizeof f;
+			rc = goal_writer_op_comm(w, &op, f[0], f[3] ? (const char *)p : NULL, f[3], NULL)
+			     || (f[1] && goal_writer_stride(w, f[1], f[2]));
+			p += f[3];
+			break;
+		}
+		case LOG_DEP: {
+			uint32_t f[3];
+			memcpy(f, p, sizeof f);
+			p += sizeof f;
+			rc = goal_writer_dep(w, f[0], f[1], (int)f[2]);
+			break;
+		}
+		default:
+			rc = goal_writer_rank_end(w);
+			break;
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- Actions ----------------------------------------------------------- */
 
 /* Check a number for overflow; 0 if fine. */
@@ -321,7 +438,8 @@ void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 		return;
 	ps->w = goal_writer_create(ps->out_path, ps->nranks, err, sizeof err);
 	if (!ps->w) {
-		fprintf(ps->diag, "%s\n", err);
+		if (!ps->quiet)
+			fprintf(ps->diag, "%s\n", err);
 		ps->nerrors++;
 	}
 }
@@ -336,6 +454,10 @@ void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 	ps->saw_rank = 1;
 	if (check_num(ps, n, loc) || !ps->have_nranks)
 		return;
+	if (ps->part_start) {
+		ps->part_start = 0;
+		ps->first_rank = ps->next_rank = n->v;
+	}
 	if (n->neg) {
 		goal_ps_error(ps, loc, "rank numbers start at 0");
 	} else if (n->v >= ps->nranks) {
@@ -351,7 +473,7 @@ void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 	} else {
 		ps->rank_ok = 1;
 		ps->next_rank++;
-		if (ps->w && goal_writer_rank_begin(ps->w))
+		if ((ps->w || ps->log) && out_rank_begin(ps))
 			goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
 	}
 }
@@ -519,11 +641,10 @@ void goal_ps_op(goal_ps *ps, int has_label, uint32_t label, const goal_loc *loc)
 		}
 	}
 	ps->nops++;
-	if (bad || !ps->w || !ps->rank_ok)
+	if (bad || !(ps->w || ps->log) || !ps->rank_ok)
 		return;
-	if (goal_writer_op_comm(ps->w, &op, comm, has_label ? sym_name(ps, label) : NULL,
-	                        has_label ? ps->syms[label].len : 0, NULL)
-	    || (st[0] && goal_writer_stride(ps->w, st[0], st[1])))
+	if (out_op(ps, &op, comm, has_label ? sym_name(ps, label) : NULL,
+	           has_label ? ps->syms[label].len : 0, st))
 		goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
 }
 
@@ -547,16 +668,16 @@ void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc)
 		if (ps->syms[d->b].op == NO_OP)
 			goal_ps_error(ps, &d->bloc, "undefined label '%s' in rank %" PRIu64, sym_name(ps, d->b), ps->rank);
 	}
-	if (!ps->w || !ps->rank_ok)
+	if (!(ps->w || ps->log) || !ps->rank_ok)
 		return;
 	for (size_t k = 0; k < ps->ndeps; k++) {
 		const pdep *d = &ps->deps[k];
-		if (goal_writer_dep(ps->w, ps->syms[d->a].op, ps->syms[d->b].op, (int)d->ireq)) {
+		if (out_dep(ps, ps->syms[d->a].op, ps->syms[d->b].op, d->ireq)) {
 			goal_ps_error(ps, &d->aloc, "%s", goal_writer_error(ps->w));
 			return;
 		}
 	}
-	if (goal_writer_rank_end(ps->w)) {
+	if (out_rank_end(ps)) {
 		uint64_t k = goal_writer_cycle_dep(ps->w);
 		const goal_loc *at = k < ps->ndeps ? &ps->deps[k].aloc : loc;
 		goal_ps_error(ps, at, "%s", goal_writer_error(ps->w));
@@ -565,46 +686,365 @@ void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc)
 
 /* ---- Driver ------------------------------------------------------------ */
 
+static void ps_init(goal_ps *ps, FILE *in, const char *name, const char *out_path, FILE *diag,
+                    unsigned max_errors)
+{
+	memset(ps, 0, sizeof *ps);
+	ps->scan.pos.line = 1;
+	ps->scan.pos.col = 1;
+	ps->in = in;
+	ps->diag = diag;
+	ps->name = name;
+	ps->out_path = out_path;
+	ps->max_errors = max_errors ? max_errors : 1;
+}
+
+static void ps_free(goal_ps *ps)
+{
+	free(ps->slots);
+	free(ps->syms);
+	free(ps->names);
+	free(ps->deps);
+}
+
+/* Parse the whole input in this thread, with every message. */
+static unsigned long compile_serial(goal_ps *ps)
+{
+	yyscan_t scanner;
+	int rc;
+
+	if (goalyylex_init_extra(ps, &scanner)) {
+		fprintf(ps->diag, "%s: error: out of memory\n", ps->name);
+		return 1;
+	}
+	goalyyset_in(ps->in, scanner);
+	rc = goalyyparse(scanner, ps);
+	if (rc == 2)
+		goal_ps_error(ps, NULL, "out of memory");
+	if (ps->scan.read_errno || ferror(ps->in)) {
+		goal_ps_error(ps, NULL, "cannot read: %s", strerror(ps->scan.read_errno ? ps->scan.read_errno : EIO));
+		ps->stopped = 1;
+	}
+	if (!ps->stopped && rc == 0 && ps->have_nranks && ps->next_rank < ps->nranks) {
+		const goal_loc *end = &ps->nranks_loc;
+		if (ps->next_rank + 1 == ps->nranks)
+			goal_ps_error(ps, end, "missing rank block %" PRIu64 " (num_ranks is %" PRIu64 ")",
+			              ps->next_rank, ps->nranks);
+		else
+			goal_ps_error(ps, end, "missing rank blocks %" PRIu64 "..%" PRIu64 " (num_ranks is %" PRIu64 ")",
+			              ps->next_rank, ps->nranks - 1, ps->nranks);
+	}
+	if (!ps->stopped && rc == 0 && !ps->have_nranks && !ps->saw_rank && !ps->nerrors)
+		goal_ps_error(ps, NULL, "no 'num_ranks N' line: not a GOAL schedule");
+	goalyylex_destroy(scanner);
+	return ps->nerrors;
+}
+
+/* ---- Parts: the input parsed in two threads ------------------------------
+ * A large file is cut into parts at lines that start a rank block; the
+ * parts are parsed in two threads and given to the writer in order, so the
+ * writer gets the calls of one thread and writes the same bytes.  The
+ * first part (it has num_ranks) is parsed first and writes; every other
+ * part starts from what the ones before it end with (the number of ranks,
+ * the next rank), records what it gives the writer and is replayed when
+ * its turn comes, or writes itself when it is parsed in its turn.  Parts
+ * print nothing: at the first error, of a part or of the writer, or at a
+ * cut that is no rank block (in a comment), the whole input is compiled
+ * again in one thread, which prints the messages. */
+#define PARTS_MIN ((uint64_t)4 << 20)   /* smaller files: one thread */
+#define PART_BYTES ((uint64_t)1 << 20)
+#define FIRST_PART ((uint64_t)1 << 16)  /* the first part: small, the others wait for it */
+#define NLOGS 4
+
+enum { LOG_FREE, LOG_BUSY, LOG_READY };
+
+typedef struct parts {
+	int fd;
+	uint64_t *cut;         /* part k: bytes cut[k] .. cut[k + 1] - 1 */
+	size_t nparts;
+	uint64_t nranks;
+	goal_writer *w;
+	const goal_ps *base;   /* name, diag */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t next_part;      /* the next part to parse */
+	size_t next_write;     /* the next part to give the writer */
+	size_t direct;         /* parts written as they were parsed */
+	uint64_t next_rank;    /* the rank that part starts with */
+	int failed;
+	struct {
+		wlog log;
+		size_t part;
+		int state;
+		uint64_t first_rank, end_rank;
+	} slot[NLOGS];
+} parts;
+
+/* The offset of the first line at or after off that starts "rank" and a
+ * blank, or size. */
+static uint64_t next_cut(int fd, uint64_t off, uint64_t size)
+{
+	char buf[1 << 16];
+	const char key[] = "\nrank";
+	size_t k = sizeof key - 1;
+	for (off--; off + k < size; off += sizeof buf - k) {
+		ssize_t got = pread(fd, buf, sizeof buf, (off_t)off);
+		if (got <= (ssize_t)k)
+			break;
+		for (const char *p = buf; (p = memchr(p, '\n', (size_t)got - k - (size_t)(p - buf)));
+		     p++)
+			if (memcmp(p, key, k) == 0 && (p[k] == ' ' || p[k] == '\t'))
+				return off + (uint64_t)(p - buf) + 1;
+	}
+	return size;
+}
+
+/* Parse part k with ps (whose scanner is sc) into its log, or to the
+ * writer (log NULL) when it starts with rank next; 0 when it parsed
+ * without an error. */
+static int parse_part(parts *pt, goal_ps *ps, yyscan_t sc, size_t k, wlog *log, uint64_t next)
+{
+	ps->scan = (goal_scan){ .pos = { 1, 0, 1 }, .range = 1, .fd = pt->fd, .off = pt->cut[k],
+	                        .left = pt->cut[k + 1] - pt->cut[k] };
+	ps->nerrors = 0;
+	ps->stopped = 0;
+	ps->quiet = 1;
+	ps->have_nranks = ps->saw_rank = 1;
+	ps->nranks = pt->nranks;
+	ps->rank_ok = 0;
+	ps->log = log;
+	ps->w = log ? NULL : pt->w;
+	ps->part_start = log != NULL;
+	ps->next_rank = next;
+	if (log)
+		log->n = 0;
+	goal_lex_restart(sc);
+	int rc = goalyyparse(sc, ps);
+	if (!log && !ps->w)
+		pt->w = NULL;   /* an error gave it up */
+	return rc || ps->nerrors || ps->scan.read_errno;
+}
+
+/* Take the next part to parse and a free log for it (under mu); -1 when
+ * there is none to take now. */
+static int take_part(parts *pt, size_t *k)
+{
+	if (pt->failed || pt->next_part == pt->nparts)
+		return -1;
+	for (int i = 0; i < NLOGS; i++)
+		if (pt->slot[i].state == LOG_FREE) {
+			pt->slot[i].state = LOG_BUSY;
+			pt->slot[i].part = *k = pt->next_part++;
+			return i;
+		}
+	return -1;
+}
+
+/* Parse part k into log slot i, or to the writer when i < 0; then tell. */
+static void run_part(parts *pt, goal_ps *ps, yyscan_t sc, size_t k, int i)
+{
+	int bad = i < 0 ? parse_part(pt, ps, sc, k, NULL, pt->next_rank)
+	                : parse_part(pt, ps, sc, k, &pt->slot[i].log, 0);
+	pthread_mutex_lock(&pt->mu);
+	if (bad) {
+		pt->failed = 1;
+	} else if (i < 0) {
+		pt->next_rank = ps->next_rank;
+		pt->next_write++;
+		pt->direct++;
+	} else {
+		pt->slot[i].state = LOG_READY;
+		pt->slot[i].first_rank = ps->first_rank;
+		pt->slot[i].end_rank = ps->next_rank;
+	}
+	pthread_cond_broadcast(&pt->cv);
+	pthread_mutex_unlock(&pt->mu);
+}
+
+static int parts_ps(goal_ps *ps, yyscan_t *sc, const parts *pt)
+{
+	ps_init(ps, NULL, pt->base->name, NULL, pt->base->diag, 1);
+	return goalyylex_init_extra(ps, sc);
+}
+
+/* The second thread: parses parts into logs. */
+static void *parts_thread(void *arg)
+{
+	parts *pt = arg;
+	goal_ps ps;
+	yyscan_t sc;
+	if (parts_ps(&ps, &sc, pt)) {
+		pthread_mutex_lock(&pt->mu);
+		pt->failed = 1;
+		pthread_cond_broadcast(&pt->cv);
+		pthread_mutex_unlock(&pt->mu);
+		return NULL;
+	}
+	pthread_mutex_lock(&pt->mu);
+	for (;;) {
+		size_t k;
+		int i = take_part(pt, &k);
+		if (i < 0) {
+			if (pt->failed || pt->next_part == pt->nparts)
+				break;
+			pthread_cond_wait(&pt->cv, &pt->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&pt->mu);
+		run_part(pt, &ps, sc, k, i);
+		pthread_mutex_lock(&pt->mu);
+	}
+	pthread_mutex_unlock(&pt->mu);
+	goalyylex_destroy(sc);
+	ps_free(&ps);
+	return NULL;
+}
+
+/* Give the writer the parts after the first, in order, parsing some of them
+ * here; 0, or -1 when they are to be compiled again in one thread. */
+static int write_parts(parts *pt)
+{
+	goal_ps ps;
+	yyscan_t sc;
+	pthread_t th;
+	if (parts_ps(&ps, &sc, pt))
+		return -1;
+	int threaded = pthread_create(&th, NULL, parts_thread, pt) == 0;
+	pthread_mutex_lock(&pt->mu);
+	while (!pt->failed && pt->next_write < pt->nparts) {
+		int ready = -1;
+		for (int i = 0; i < NLOGS; i++)
+			if (pt->slot[i].state == LOG_READY && pt->slot[i].part == pt->next_write)
+				ready = i;
+		if (ready >= 0) {
+			/* the part's turn: give the writer its log */
+			pthread_mutex_unlock(&pt->mu);
+			int bad = pt->slot[ready].first_rank != pt->next_rank
+			          || log_replay(pt->w, &pt->slot[ready].log);
+			pthread_mutex_lock(&pt->mu);
+			pt->next_rank = pt->slot[ready].end_rank;
+			pt->slot[ready].state = LOG_FREE;
+			pt->next_write++;
+			if (bad)
+				pt->failed = 1;
+			pthread_cond_broadcast(&pt->cv);
+		} else if (pt->next_part == pt->next_write && pt->next_part < pt->nparts) {
+			/* its turn and not taken: write it while parsing it */
+			size_t k = pt->next_part++;
+			pthread_mutex_unlock(&pt->mu);
+			run_part(pt, &ps, sc, k, -1);
+			pthread_mutex_lock(&pt->mu);
+		} else {
+			size_t k;
+			int i = threaded ? take_part(pt, &k) : -1;
+			if (i < 0) {
+				pthread_cond_wait(&pt->cv, &pt->mu);
+				continue;
+			}
+			pthread_mutex_unlock(&pt->mu);
+			run_part(pt, &ps, sc, k, i);
+			pthread_mutex_lock(&pt->mu);
+		}
+	}
+	int failed = pt->failed;
+	pt->failed = 1;   /* the thread stops */
+	pthread_cond_broadcast(&pt->cv);
+	pthread_mutex_unlock(&pt->mu);
+	if (threaded)
+		pthread_join(th, NULL);
+	goalyylex_destroy(sc);
+	ps_free(&ps);
+	return failed ? -1 : 0;
+}
+
+/* Compile in parts (see above): 0 when done, with no error (ps->w
+ * finished by the caller); -1 when the input is to be compiled in one
+ * thread (nothing printed, nothing written, the stream where it was).
+ * *nparts: the parts, 0 when the input is not cut; *direct: how many of
+ * them were written as they were parsed. */
+static int compile_parts(goal_ps *ps, size_t *nparts, size_t *direct)
+{
+	*nparts = *direct = 0;
+	struct stat st;
+	int fd = fileno(ps->in);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < PARTS_MIN
+	    || ftello(ps->in) != 0)
+		return -1;
+	uint64_t size = (uint64_t)st.st_size;
+	parts pt;
+	memset(&pt, 0, sizeof pt);
+	pt.fd = fd;
+	pt.base = ps;
+	size_t cap = 0;
+	for (uint64_t off = 0; off < size; off = next_cut(fd, off + (off ? PART_BYTES : FIRST_PART), size)) {
+		if (util_grow(&pt.cut, &cap, pt.nparts + 2, sizeof *pt.cut)) {
+			free(pt.cut);
+			return -1;
+		}
+		pt.cut[pt.nparts++] = off;
+	}
+	pt.cut[pt.nparts] = size;
+	*nparts = pt.nparts;
+	pthread_mutex_init(&pt.mu, NULL);
+	pthread_cond_init(&pt.cv, NULL);
+
+	/* The first part, here, as a whole input of its own. */
+	yyscan_t sc;
+	int rc = -1;
+	if (goalyylex_init_extra(ps, &sc) == 0) {
+		ps->quiet = 1;
+		ps->scan.range = 1;
+		ps->scan.fd = fd;
+		ps->scan.left = pt.cut[1];
+		rc = goalyyparse(sc, ps) || ps->nerrors || ps->scan.read_errno || !ps->have_nranks
+		     || !ps->w ? -1 : 0;
+		goalyylex_destroy(sc);
+	}
+	if (rc == 0) {
+		pt.nranks = ps->nranks;
+		pt.w = ps->w;
+		pt.next_rank = ps->next_rank;
+		pt.next_write = pt.next_part = 1;
+		rc = write_parts(&pt);
+		ps->w = pt.w;
+		*direct = pt.direct + 1;
+		if (rc == 0 && pt.next_rank != ps->nranks)
+			rc = -1;   /* missing rank blocks */
+	}
+	for (int i = 0; i < NLOGS; i++)
+		free(pt.slot[i].log.a);
+	free(pt.cut);
+	pthread_mutex_destroy(&pt.mu);
+	pthread_cond_destroy(&pt.cv);
+	if (rc) {
+		if (ps->w)
+			goal_writer_abort(ps->w);
+		FILE *in = ps->in, *diag = ps->diag;
+		const char *name = ps->name, *out_path = ps->out_path;
+		unsigned max_errors = ps->max_errors;
+		ps_free(ps);
+		ps_init(ps, in, name, out_path, diag, max_errors);
+	}
+	return rc;
+}
+
 unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
                            FILE *diag, unsigned max_errors)
 {
 	goal_ps ps;
-	yyscan_t scanner;
-	unsigned long n;
-	int rc;
-
-	memset(&ps, 0, sizeof ps);
-	ps.scan.pos.line = 1;
-	ps.scan.pos.col = 1;
-	ps.in = in;
-	ps.diag = diag;
-	ps.name = name;
-	ps.out_path = out_path;
-	ps.max_errors = max_errors ? max_errors : 1;
-	if (goalyylex_init_extra(&ps, &scanner)) {
-		fprintf(diag, "%s: error: out of memory\n", name);
-		return 1;
-	}
-	goalyyset_in(in, scanner);
-	rc = goalyyparse(scanner, &ps);
-	if (rc == 2)
-		goal_ps_error(&ps, NULL, "out of memory");
-	if (ps.scan.read_errno || ferror(in)) {
-		goal_ps_error(&ps, NULL, "cannot read: %s", strerror(ps.scan.read_errno ? ps.scan.read_errno : EIO));
-		ps.stopped = 1;
-	}
-	if (!ps.stopped && rc == 0 && ps.have_nranks && ps.next_rank < ps.nranks) {
-		const goal_loc *end = &ps.nranks_loc;
-		if (ps.next_rank + 1 == ps.nranks)
-			goal_ps_error(&ps, end, "missing rank block %" PRIu64 " (num_ranks is %" PRIu64 ")",
-			              ps.next_rank, ps.nranks);
+	size_t nparts, direct;
+	ps_init(&ps, in, name, out_path, diag, max_errors);
+	int rc = compile_parts(&ps, &nparts, &direct);
+	if (getenv("GOAL_PARTS")) {
+		if (!nparts)
+			fprintf(diag, "%s: in one thread\n", name);
+		else if (rc)
+			fprintf(diag, "%s: in %zu parts, then again in one thread\n", name, nparts);
 		else
-			goal_ps_error(&ps, end, "missing rank blocks %" PRIu64 "..%" PRIu64 " (num_ranks is %" PRIu64 ")",
-			              ps.next_rank, ps.nranks - 1, ps.nranks);
+			fprintf(diag, "%s: in %zu parts, %zu written as parsed\n", name, nparts, direct);
 	}
-	if (!ps.stopped && rc == 0 && !ps.have_nranks && !ps.saw_rank && !ps.nerrors)
-		goal_ps_error(&ps, NULL, "no 'num_ranks N' line: not a GOAL schedule");
-	goalyylex_destroy(scanner);
+	if (rc)
+		compile_serial(&ps);
 	if (ps.w) {
 		if (ps.nerrors == 0 && goal_writer_finish(ps.w)) {
 			fprintf(diag, "%s\n", goal_writer_error(ps.w));
@@ -613,10 +1053,6 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
 		goal_writer_close(ps.w);
 		ps.w = NULL;
 	}
-	free(ps.slots);
-	free(ps.syms);
-	free(ps.names);
-	free(ps.deps);
-	n = ps.nerrors;
-	return n;
+	ps_free(&ps);
+	return ps.nerrors;
 }

@@ -38,9 +38,17 @@ typedef struct goal_scan {
 	unsigned char eof_error; /* the scanner reported an error at the end */
 	unsigned char reported;  /* the scanner reported the error of its last
 	                            INVALID token: no syntax error for it */
+	/* range: the input is bytes off .. off + left - 1 of file fd, read with
+	 * pread (else the stream yyin). */
+	int range, fd;
+	uint64_t off, left;
 } goal_scan;
 
 #define GOAL_SCAN(ps) ((goal_scan *)(void *)(ps))
+
+/* Make a scanner start over (its buffer kept), in its first state, on the
+ * input that its goal_scan now names. */
+void goal_lex_restart(void *scanner);
 
 /* Scanner callbacks. */
 uint32_t goal_ps_intern(goal_ps *ps, const char *s, size_t len);

@@ -118,4 +118,62 @@ expect_err "a directory as input" "$tmp/dir.goal: error: cannot read: Is a direc
 expect_err "a directory as input (loggopsim)" "$tmp/dir.goal: error: cannot read: Is a directory\n$tmp/dir.goal: 1 error\n" \
 	env TMPDIR="$tmp/dir.goal" "$B/bin/loggopsim" "$tmp/dir.goal"
 if [ -z "$(ls -A "$tmp/dir.goal")" ]; then ok "no temporary file left behind"; else fail "no temporary file left behind"; fi
+# A file of 4 MiB or more is compiled in parts, in two threads: the same
+# bytes and the same messages as one thread (a pipe is read in one).
+# GOAL_PARTS=1 says which way it went.  The variants change a big file at
+# one place each, past the first cuts.
+python3 ../../gen_goal.py 5000 16 >"$tmp/big.goal"
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+lines = open(d + "/big.goal").read().split("\n")
+n = len(lines)
+def at(frac):  # the first line at or after frac of the file that starts a rank
+    i = int(n * frac)
+    while not lines[i].startswith("rank "):
+        i += 1
+    return i
+def write(name, ls):
+    open("%s/%s.goal" % (d, name), "w").write("\n".join(ls))
+i = at(0.8)
+write("syntax", lines[:i + 3] + [lines[i + 3] + " tag -5"] + lines[i + 4:])
+write("cycle", lines[:i + 1] + ["l2 requires l3"] + lines[i + 1:])
+write("peer", lines[:i + 1] + [lines[i + 1].replace("to ", "to 9")] + lines[i + 2:])
+j = at(0.5)
+write("order", lines[:j] + lines[j:j + 37] + lines[j:])
+k = at(0.3)
+write("comment", lines[:k] + ["/*"] + ["rank 7 {", "}"] * 200000 + ["*/"] + lines[k:])
+last = max(x for x in range(n) if lines[x].startswith("rank "))
+write("missing", lines[:last])
+PY
+parts_agree() { # NAME FILE WANT-PARTS-LINE-REGEX
+	local name=$1 f=$2
+	rm -f "$tmp"/p?.bin "$tmp/diff"
+	GOAL_PARTS=1 "$G" "$f" -o "$tmp/p1.bin" 2>"$tmp/e1"
+	local rc1=$?
+	"$G" - -o "$tmp/p2.bin" <"$f" 2>/dev/null   # a file as stdin: in parts too
+	cat "$f" | "$G" - -o "$tmp/p3.bin" 2>"$tmp/e3"
+	local rc3=$?
+	head -1 "$tmp/e1" >"$tmp/how"
+	tail -n +2 "$tmp/e1" | sed "s|^$f|<stdin>|" >"$tmp/e1m"
+	{ echo "exit status $rc1 and $rc3"; cat "$tmp/how"; diff -u "$tmp/e3" "$tmp/e1m"; } >"$tmp/diff"
+	if [ $rc1 -eq $rc3 ] && grep -qE "$3" "$tmp/how" && cmp -s "$tmp/e3" "$tmp/e1m" \
+		&& { [ $rc1 -ne 0 ] || { cmp -s "$tmp/p1.bin" "$tmp/p3.bin" && cmp -s "$tmp/p2.bin" "$tmp/p3.bin"; }; }; then
+		ok "in parts: $name"
+	else
+		fail "in parts: $name"
+	fi
+}
+parts_agree "the bytes of one thread" "$tmp/big.goal" ": in ([2-9]|[1-9][0-9]+) parts, [0-9]+ written as parsed$"
+parts_agree "a syntax error, 80% in" "$tmp/syntax.goal" 'then again in one thread$'
+parts_agree "a cycle (a writer's error), 80% in" "$tmp/cycle.goal" 'then again in one thread$'
+parts_agree "a peer out of range, 80% in" "$tmp/peer.goal" 'then again in one thread$'
+parts_agree "a rank block twice, 50% in" "$tmp/order.goal" 'then again in one thread$'
+parts_agree "a comment over cuts" "$tmp/comment.goal" 'then again in one thread$'
+parts_agree "the last rank block missing" "$tmp/missing.goal" 'then again in one thread$'
+if [ "$(grep -c ': error: ' "$tmp/e3")" -eq 1 ] && grep -q '^<stdin>:1:11: error: missing rank block 4999 (num_ranks is 5000)$' "$tmp/e3"; then
+	ok "in parts: the message of the missing block"; else cp "$tmp/e3" "$tmp/diff"; fail "in parts: the message of the missing block"; fi
+printf 'num_ranks 1\nrank 0 {\nl1: calc 5\n}\n' >"$tmp/small.goal"
+GOAL_PARTS=1 "$G" --check "$tmp/small.goal" 2>"$tmp/how"
+if grep -qx "$tmp/small.goal: in one thread" "$tmp/how"; then ok "a small file in one thread"; else fail "a small file in one thread"; fi
 exit 0
