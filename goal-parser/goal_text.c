@@ -741,43 +741,37 @@ static unsigned long compile_serial(goal_ps *ps)
 }
 
 /* ---- Parts: the input parsed in two threads ------------------------------
- * A large file is cut into parts at lines that start a rank block; the
- * parts are parsed in two threads and given to the writer in order, so the
- * writer gets the calls of one thread and writes the same bytes.  The
- * first part (it has num_ranks) is parsed first and writes; every other
- * part starts from what the ones before it end with (the number of ranks,
- * the next rank), records what it gives the writer and is replayed when
- * its turn comes, or writes itself when it is parsed in its turn.  Parts
- * print nothing: at the first error, of a part or of the writer, or at a
- * cut that is no rank block (in a comment), the whole input is compiled
- * again in one thread, which prints the messages. */
+ * A large file is cut into parts at lines that start a rank block, and the
+ * writer gets the parts' calls in order: the calls of one thread, the same
+ * bytes.  The first part (it has num_ranks) is parsed first.  Then this
+ * thread parses the even parts and writes them as it goes, and a second
+ * thread parses the odd ones into logs, which this thread replays in their
+ * turn.  A part starts from what the parts before it end with: the number
+ * of ranks, and the next rank (an odd part takes its first rank block's
+ * number, which its replay checks).  Parts print nothing: at the first
+ * error, of a part or of the writer, or at a cut that is no rank block (in
+ * a comment), the whole input is compiled again in one thread, which
+ * prints the messages. */
 #define PARTS_MIN ((uint64_t)4 << 20)   /* smaller files: one thread */
 #define PART_BYTES ((uint64_t)1 << 20)
 #define FIRST_PART ((uint64_t)1 << 16)  /* the first part: small, the others wait for it */
-#define NLOGS 4
-
-enum { LOG_FREE, LOG_BUSY, LOG_READY };
+#define NLOGS 4                         /* odd parts parsed ahead of their turn */
 
 typedef struct parts {
 	int fd;
 	uint64_t *cut;         /* part k: bytes cut[k] .. cut[k + 1] - 1 */
 	size_t nparts;
 	uint64_t nranks;
-	goal_writer *w;
 	const goal_ps *base;   /* name, diag */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	size_t next_part;      /* the next part to parse */
-	size_t next_write;     /* the next part to give the writer */
-	size_t direct;         /* parts written as they were parsed */
-	uint64_t next_rank;    /* the rank that part starts with */
+	size_t parsed;         /* odd parts parsed (1, 3, 5, ...) */
+	size_t replayed;       /* and replayed */
 	int failed;
 	struct {
 		wlog log;
-		size_t part;
-		int state;
 		uint64_t first_rank, end_rank;
-	} slot[NLOGS];
+	} slot[NLOGS];         /* odd part k in slot k / 2 % NLOGS */
 } parts;
 
 /* The offset of the first line at or after off that starts "rank" and a
@@ -799,10 +793,10 @@ static uint64_t next_cut(int fd, uint64_t off, uint64_t size)
 	return size;
 }
 
-/* Parse part k with ps (whose scanner is sc) into its log, or to the
- * writer (log NULL) when it starts with rank next; 0 when it parsed
- * without an error. */
-static int parse_part(parts *pt, goal_ps *ps, yyscan_t sc, size_t k, wlog *log, uint64_t next)
+/* Parse part k with ps (whose scanner is sc) into log, or when log is NULL
+ * to w, from rank next; 0 when it parsed without an error. */
+static int parse_part(const parts *pt, goal_ps *ps, yyscan_t sc, size_t k, wlog *log,
+                      goal_writer *w, uint64_t next)
 {
 	ps->scan = (goal_scan){ .pos = { 1, 0, 1 }, .range = 1, .fd = pt->fd, .off = pt->cut[k],
 	                        .left = pt->cut[k + 1] - pt->cut[k] };
@@ -813,158 +807,114 @@ static int parse_part(parts *pt, goal_ps *ps, yyscan_t sc, size_t k, wlog *log, 
 	ps->nranks = pt->nranks;
 	ps->rank_ok = 0;
 	ps->log = log;
-	ps->w = log ? NULL : pt->w;
+	ps->w = w;
 	ps->part_start = log != NULL;
 	ps->next_rank = next;
 	if (log)
 		log->n = 0;
 	goal_lex_restart(sc);
-	int rc = goalyyparse(sc, ps);
-	if (!log && !ps->w)
-		pt->w = NULL;   /* an error gave it up */
-	return rc || ps->nerrors || ps->scan.read_errno;
-}
-
-/* Take the next part to parse and a free log for it (under mu); -1 when
- * there is none to take now. */
-static int take_part(parts *pt, size_t *k)
-{
-	if (pt->failed || pt->next_part == pt->nparts)
-		return -1;
-	for (int i = 0; i < NLOGS; i++)
-		if (pt->slot[i].state == LOG_FREE) {
-			pt->slot[i].state = LOG_BUSY;
-			pt->slot[i].part = *k = pt->next_part++;
-			return i;
-		}
-	return -1;
-}
-
-/* Parse part k into log slot i, or to the writer when i < 0; then tell. */
-static void run_part(parts *pt, goal_ps *ps, yyscan_t sc, size_t k, int i)
-{
-	int bad = i < 0 ? parse_part(pt, ps, sc, k, NULL, pt->next_rank)
-	                : parse_part(pt, ps, sc, k, &pt->slot[i].log, 0);
-	pthread_mutex_lock(&pt->mu);
-	if (bad) {
-		pt->failed = 1;
-	} else if (i < 0) {
-		pt->next_rank = ps->next_rank;
-		pt->next_write++;
-		pt->direct++;
-	} else {
-		pt->slot[i].state = LOG_READY;
-		pt->slot[i].first_rank = ps->first_rank;
-		pt->slot[i].end_rank = ps->next_rank;
-	}
-	pthread_cond_broadcast(&pt->cv);
-	pthread_mutex_unlock(&pt->mu);
+	return goalyyparse(sc, ps) || ps->nerrors || ps->scan.read_errno;
 }
 
 static int parts_ps(goal_ps *ps, yyscan_t *sc, const parts *pt)
 {
 	ps_init(ps, NULL, pt->base->name, NULL, pt->base->diag, 1);
-	return goalyylex_init_extra(ps, sc);
+	if (goalyylex_init_extra(ps, sc) == 0)
+		return 0;
+	ps_free(ps);
+	return -1;
 }
 
-/* The second thread: parses parts into logs. */
+static void parts_fail(parts *pt)
+{
+	pthread_mutex_lock(&pt->mu);
+	pt->failed = 1;
+	pthread_cond_broadcast(&pt->cv);
+	pthread_mutex_unlock(&pt->mu);
+}
+
+/* The second thread: parses the odd parts into logs. */
 static void *parts_thread(void *arg)
 {
 	parts *pt = arg;
 	goal_ps ps;
 	yyscan_t sc;
-	if (parts_ps(&ps, &sc, pt)) {
+	int bad = parts_ps(&ps, &sc, pt), ready = !bad;
+	for (size_t k = 1; !bad && k < pt->nparts; k += 2) {
 		pthread_mutex_lock(&pt->mu);
-		pt->failed = 1;
+		while (!pt->failed && pt->parsed >= pt->replayed + NLOGS)
+			pthread_cond_wait(&pt->cv, &pt->mu);
+		bad = pt->failed;
+		pthread_mutex_unlock(&pt->mu);
+		if (bad)
+			break;
+		bad = parse_part(pt, &ps, sc, k, &pt->slot[k / 2 % NLOGS].log, NULL, 0);
+		pthread_mutex_lock(&pt->mu);
+		pt->slot[k / 2 % NLOGS].first_rank = ps.first_rank;
+		pt->slot[k / 2 % NLOGS].end_rank = ps.next_rank;
+		pt->parsed++;
+		if (bad)
+			pt->failed = 1;   /* before its log is taken */
 		pthread_cond_broadcast(&pt->cv);
 		pthread_mutex_unlock(&pt->mu);
-		return NULL;
 	}
-	pthread_mutex_lock(&pt->mu);
-	for (;;) {
-		size_t k;
-		int i = take_part(pt, &k);
-		if (i < 0) {
-			if (pt->failed || pt->next_part == pt->nparts)
-				break;
-			pthread_cond_wait(&pt->cv, &pt->mu);
-			continue;
-		}
-		pthread_mutex_unlock(&pt->mu);
-		run_part(pt, &ps, sc, k, i);
-		pthread_mutex_lock(&pt->mu);
+	if (bad)
+		parts_fail(pt);
+	if (ready) {
+		goalyylex_destroy(sc);
+		ps_free(&ps);
 	}
-	pthread_mutex_unlock(&pt->mu);
-	goalyylex_destroy(sc);
-	ps_free(&ps);
 	return NULL;
 }
 
-/* Give the writer the parts after the first, in order, parsing some of them
- * here; 0, or -1 when they are to be compiled again in one thread. */
-static int write_parts(parts *pt)
+/* Give *w the parts after the first, in order, from rank *next (then the
+ * rank after the last part's); 0, or -1 when the input is to be compiled
+ * again in one thread (*w NULL when an error gave it up). */
+static int write_parts(parts *pt, goal_writer **w, uint64_t *next)
 {
 	goal_ps ps;
 	yyscan_t sc;
 	pthread_t th;
 	if (parts_ps(&ps, &sc, pt))
 		return -1;
-	int threaded = pthread_create(&th, NULL, parts_thread, pt) == 0;
-	pthread_mutex_lock(&pt->mu);
-	while (!pt->failed && pt->next_write < pt->nparts) {
-		int ready = -1;
-		for (int i = 0; i < NLOGS; i++)
-			if (pt->slot[i].state == LOG_READY && pt->slot[i].part == pt->next_write)
-				ready = i;
-		if (ready >= 0) {
-			/* the part's turn: give the writer its log */
-			pthread_mutex_unlock(&pt->mu);
-			int bad = pt->slot[ready].first_rank != pt->next_rank
-			          || log_replay(pt->w, &pt->slot[ready].log);
-			pthread_mutex_lock(&pt->mu);
-			pt->next_rank = pt->slot[ready].end_rank;
-			pt->slot[ready].state = LOG_FREE;
-			pt->next_write++;
-			if (bad)
-				pt->failed = 1;
-			pthread_cond_broadcast(&pt->cv);
-		} else if (pt->next_part == pt->next_write && pt->next_part < pt->nparts) {
-			/* its turn and not taken: write it while parsing it */
-			size_t k = pt->next_part++;
-			pthread_mutex_unlock(&pt->mu);
-			run_part(pt, &ps, sc, k, -1);
-			pthread_mutex_lock(&pt->mu);
-		} else {
-			size_t k;
-			int i = threaded ? take_part(pt, &k) : -1;
-			if (i < 0) {
-				pthread_cond_wait(&pt->cv, &pt->mu);
-				continue;
-			}
-			pthread_mutex_unlock(&pt->mu);
-			run_part(pt, &ps, sc, k, i);
-			pthread_mutex_lock(&pt->mu);
+	int threaded = pthread_create(&th, NULL, parts_thread, pt) == 0, bad = 0;
+	for (size_t k = 1; !bad && k < pt->nparts; k++) {
+		if (k % 2 == 0 || !threaded) {
+			bad = parse_part(pt, &ps, sc, k, NULL, *w, *next);
+			*w = ps.w;
+			*next = ps.next_rank;
+			continue;
 		}
+		pthread_mutex_lock(&pt->mu);
+		while (!pt->failed && pt->parsed <= k / 2)
+			pthread_cond_wait(&pt->cv, &pt->mu);
+		bad = pt->failed;
+		pthread_mutex_unlock(&pt->mu);
+		if (bad)
+			break;
+		const wlog *l = &pt->slot[k / 2 % NLOGS].log;
+		bad = pt->slot[k / 2 % NLOGS].first_rank != *next || log_replay(*w, l);
+		*next = pt->slot[k / 2 % NLOGS].end_rank;
+		pthread_mutex_lock(&pt->mu);
+		pt->replayed++;
+		pthread_cond_broadcast(&pt->cv);
+		pthread_mutex_unlock(&pt->mu);
 	}
-	int failed = pt->failed;
-	pt->failed = 1;   /* the thread stops */
-	pthread_cond_broadcast(&pt->cv);
-	pthread_mutex_unlock(&pt->mu);
+	parts_fail(pt);   /* done: the thread stops */
 	if (threaded)
 		pthread_join(th, NULL);
 	goalyylex_destroy(sc);
 	ps_free(&ps);
-	return failed ? -1 : 0;
+	return bad ? -1 : 0;
 }
 
 /* Compile in parts (see above): 0 when done, with no error (ps->w
  * finished by the caller); -1 when the input is to be compiled in one
  * thread (nothing printed, nothing written, the stream where it was).
- * *nparts: the parts, 0 when the input is not cut; *direct: how many of
- * them were written as they were parsed. */
-static int compile_parts(goal_ps *ps, size_t *nparts, size_t *direct)
+ * *nparts: the parts, 0 when the input is not cut. */
+static int compile_parts(goal_ps *ps, size_t *nparts)
 {
-	*nparts = *direct = 0;
+	*nparts = 0;
 	struct stat st;
 	int fd = fileno(ps->in);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < PARTS_MIN
@@ -1002,13 +952,8 @@ static int compile_parts(goal_ps *ps, size_t *nparts, size_t *direct)
 	}
 	if (rc == 0) {
 		pt.nranks = ps->nranks;
-		pt.w = ps->w;
-		pt.next_rank = ps->next_rank;
-		pt.next_write = pt.next_part = 1;
-		rc = write_parts(&pt);
-		ps->w = pt.w;
-		*direct = pt.direct + 1;
-		if (rc == 0 && pt.next_rank != ps->nranks)
+		rc = write_parts(&pt, &ps->w, &ps->next_rank);
+		if (rc == 0 && ps->next_rank != ps->nranks)
 			rc = -1;   /* missing rank blocks */
 	}
 	for (int i = 0; i < NLOGS; i++)
@@ -1032,16 +977,16 @@ unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
                            FILE *diag, unsigned max_errors)
 {
 	goal_ps ps;
-	size_t nparts, direct;
+	size_t nparts;
 	ps_init(&ps, in, name, out_path, diag, max_errors);
-	int rc = compile_parts(&ps, &nparts, &direct);
+	int rc = compile_parts(&ps, &nparts);
 	if (getenv("GOAL_PARTS")) {
 		if (!nparts)
 			fprintf(diag, "%s: in one thread\n", name);
 		else if (rc)
 			fprintf(diag, "%s: in %zu parts, then again in one thread\n", name, nparts);
 		else
-			fprintf(diag, "%s: in %zu parts, %zu written as parsed\n", name, nparts, direct);
+			fprintf(diag, "%s: in %zu parts\n", name, nparts);
 	}
 	if (rc)
 		compile_serial(&ps);
