@@ -82,13 +82,13 @@ static FILE *open_input(const char *path, const char *name, FILE *diag)
 }
 
 unsigned long goal_compile_path(const char *in_path, const char *out_path,
-                                FILE *diag, unsigned max_errors)
+                                FILE *diag, unsigned max_errors, unsigned threads)
 {
 	const char *name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
 	FILE *in = open_input(in_path, name, diag);
 	if (!in)
 		return 1;
-	unsigned long n = goal_compile(in, name, out_path, diag, max_errors);
+	unsigned long n = goal_compile(in, name, out_path, diag, max_errors, threads);
 	fclose(in);
 	return n;
 }
@@ -123,7 +123,7 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		return -1;
 	}
 	close(fd);   /* the writer renames its own file over tmp */
-	nerr = goal_compile(in, name, tmp, diag, 20);
+	nerr = goal_compile(in, name, tmp, diag, 20, 2);
 	fclose(in);
 	if (nerr) {
 		unlink(tmp);

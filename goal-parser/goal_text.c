@@ -752,7 +752,6 @@ static unsigned long compile_serial(goal_ps *ps)
  * error, of a part or of the writer, or at a cut that is no rank block (in
  * a comment), the whole input is compiled again in one thread, which
  * prints the messages. */
-#define PARTS_MIN ((uint64_t)4 << 20)   /* smaller files: one thread */
 #define PART_BYTES ((uint64_t)1 << 20)
 #define FIRST_PART ((uint64_t)1 << 16)  /* the first part: small, the others wait for it */
 #define NLOGS 4                         /* odd parts parsed ahead of their turn */
@@ -917,7 +916,7 @@ static int compile_parts(goal_ps *ps, size_t *nparts)
 	*nparts = 0;
 	struct stat st;
 	int fd = fileno(ps->in);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < PARTS_MIN
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < GOAL_PARTS_MIN
 	    || ftello(ps->in) != 0)
 		return -1;
 	uint64_t size = (uint64_t)st.st_size;
@@ -974,12 +973,12 @@ static int compile_parts(goal_ps *ps, size_t *nparts)
 }
 
 unsigned long goal_compile(FILE *in, const char *name, const char *out_path,
-                           FILE *diag, unsigned max_errors)
+                           FILE *diag, unsigned max_errors, unsigned threads)
 {
 	goal_ps ps;
 	size_t nparts;
 	ps_init(&ps, in, name, out_path, diag, max_errors);
-	int rc = compile_parts(&ps, &nparts);
+	int rc = threads > 1 ? compile_parts(&ps, &nparts) : (nparts = 0, -1);
 	if (getenv("GOAL_PARTS")) {
 		if (!nparts)
 			fprintf(diag, "%s: in one thread\n", name);

@@ -27,6 +27,8 @@ static void usage(FILE *f)
 "options:\n"
 "  -o, --output FILE     output file\n"
 "      --max-errors N    report at most N errors (default 20)\n"
+"  -j, --threads N       1: compile in one thread; 2 (default): a file of 4 MiB\n"
+"                        or more in parts, in two threads (the same output)\n"
 "  -h, --help            this help\n"
 "      --version         format version\n"
 "\n"
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "max-errors", required_argument, NULL, OPT_MAXERR },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -135,13 +138,13 @@ int main(int argc, char **argv)
 	const char *in = NULL, *out = NULL;
 	char *def_out = NULL;
 	int mode = 0, c;
-	unsigned max_errors = 20;
+	unsigned max_errors = 20, threads = 2;
 	unsigned long nerr;
 
 	base = base ? base + 1 : argv[0];
 	util_set_prog(strcmp(base, "txt2bin") == 0 ? "txt2bin" : "goalc");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:i:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -161,6 +164,13 @@ int main(int argc, char **argv)
 			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v == 0 || v > 100000)
 				return util_usage("--max-errors needs a number from 1 to 100000");
 			max_errors = (unsigned)v;
+			break;
+		}
+		case 'j': {
+			uint64_t v;
+			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v < 1 || v > 2)
+				return util_usage("--threads needs 1 or 2");
+			threads = (unsigned)v;
 			break;
 		}
 		case 'h':
@@ -203,7 +213,7 @@ int main(int argc, char **argv)
 			return util_error_msg(err);
 		}
 	}
-	nerr = goal_compile_path(in, out, stderr, max_errors);
+	nerr = goal_compile_path(in, out, stderr, max_errors, threads);
 	free(def_out);
 	return nerr ? 1 : 0;
 }

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	in = fdopen(fd, "r");
 	if (!in)
 		abort();
-	goal_compile(in, "fuzz.goal", NULL, devnull, 20);
+	goal_compile(in, "fuzz.goal", NULL, devnull, 20, 2);
 	fclose(in);
 	return 0;
 }

@@ -70,6 +70,10 @@ if [ $rc -eq 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "--dump
 rc=$?
 printf "goalc: error: unknown option '--frobnicate'\nTry 'goalc --help'.\n" >"$tmp/want"
 if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "unknown option"; else fail "unknown option"; fi
+"$G" -j 3 example.goal 2>"$tmp/err"
+rc=$?
+printf "goalc: error: --threads needs 1 or 2\nTry 'goalc --help'.\n" >"$tmp/want"
+if [ $rc -eq 2 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "-j 3"; else fail "-j 3"; fi
 "$B/bin/txt2bin" -o "$tmp/n.bin" 2>"$tmp/err"
 rc=$?
 printf "txt2bin: error: no input file\nTry 'txt2bin --help'.\n" >"$tmp/want"
@@ -119,9 +123,9 @@ expect_err "a directory as input (loggopsim)" "$tmp/dir.goal: error: cannot read
 	env TMPDIR="$tmp/dir.goal" "$B/bin/loggopsim" "$tmp/dir.goal"
 if [ -z "$(ls -A "$tmp/dir.goal")" ]; then ok "no temporary file left behind"; else fail "no temporary file left behind"; fi
 # A file of 4 MiB or more is compiled in parts, in two threads: the same
-# bytes and the same messages as one thread (a pipe is read in one).
-# GOAL_PARTS=1 says which way it went.  The variants change a big file at
-# one place each, past the first cuts.
+# bytes and the same messages as one thread (-j 1).  GOAL_PARTS=1 says
+# which way it went.  The variants change a big file at one place each,
+# past the first cuts.
 python3 ../../gen_goal.py 5000 16 >"$tmp/big.goal"
 python3 - "$tmp" <<'PY'
 import sys
@@ -151,11 +155,11 @@ parts_agree() { # NAME FILE WANT-PARTS-LINE-REGEX
 	rm -f "$tmp"/p?.bin "$tmp/diff"
 	GOAL_PARTS=1 "$G" "$f" -o "$tmp/p1.bin" 2>"$tmp/e1"
 	local rc1=$?
-	"$G" - -o "$tmp/p2.bin" <"$f" 2>/dev/null   # a file as stdin: in parts too
-	cat "$f" | "$G" - -o "$tmp/p3.bin" 2>"$tmp/e3"
+	cat "$f" | "$G" - -o "$tmp/p2.bin" 2>/dev/null   # copied to a file: in parts too
+	"$G" -j 1 "$f" -o "$tmp/p3.bin" 2>"$tmp/e3"
 	local rc3=$?
 	head -1 "$tmp/e1" >"$tmp/how"
-	tail -n +2 "$tmp/e1" | sed "s|^$f|<stdin>|" >"$tmp/e1m"
+	tail -n +2 "$tmp/e1" >"$tmp/e1m"
 	{ echo "exit status $rc1 and $rc3"; cat "$tmp/how"; diff -u "$tmp/e3" "$tmp/e1m"; } >"$tmp/diff"
 	if [ $rc1 -eq $rc3 ] && grep -qE "$3" "$tmp/how" && cmp -s "$tmp/e3" "$tmp/e1m" \
 		&& { [ $rc1 -ne 0 ] || { cmp -s "$tmp/p1.bin" "$tmp/p3.bin" && cmp -s "$tmp/p2.bin" "$tmp/p3.bin"; }; }; then
@@ -171,9 +175,11 @@ parts_agree "a peer out of range, 80% in" "$tmp/peer.goal" 'then again in one th
 parts_agree "a rank block twice, 50% in" "$tmp/order.goal" 'then again in one thread$'
 parts_agree "a comment over cuts" "$tmp/comment.goal" 'then again in one thread$'
 parts_agree "the last rank block missing" "$tmp/missing.goal" 'then again in one thread$'
-if [ "$(grep -c ': error: ' "$tmp/e3")" -eq 1 ] && grep -q '^<stdin>:1:11: error: missing rank block 4999 (num_ranks is 5000)$' "$tmp/e3"; then
+if [ "$(grep -c ': error: ' "$tmp/e3")" -eq 1 ] && grep -qx "$tmp/missing.goal:1:11: error: missing rank block 4999 (num_ranks is 5000)" "$tmp/e3"; then
 	ok "in parts: the message of the missing block"; else cp "$tmp/e3" "$tmp/diff"; fail "in parts: the message of the missing block"; fi
 printf 'num_ranks 1\nrank 0 {\nl1: calc 5\n}\n' >"$tmp/small.goal"
 GOAL_PARTS=1 "$G" --check "$tmp/small.goal" 2>"$tmp/how"
-if grep -qx "$tmp/small.goal: in one thread" "$tmp/how"; then ok "a small file in one thread"; else fail "a small file in one thread"; fi
+GOAL_PARTS=1 "$G" -j 1 --check "$tmp/big.goal" 2>"$tmp/how2"
+if grep -qx "$tmp/small.goal: in one thread" "$tmp/how" && grep -qx "$tmp/big.goal: in one thread" "$tmp/how2"; then
+	ok "a small file, and -j 1, in one thread"; else fail "a small file, and -j 1, in one thread"; fi
 exit 0
