@@ -351,7 +351,6 @@ int goal_writer_op(goal_writer *w, const goal_op *op, const char *label,
 int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
                         const char *label, size_t len, uint32_t *index)
 {
-	goal_op o;
 	uint32_t i = (uint32_t)w->nops_rank;
 	uint64_t r = w->next_rank;
 	if (w->failed)
@@ -362,10 +361,15 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 		return werr(w, "rank %" PRIu64 " has more than %u ops", r, GOAL_MAX_RANK_OPS);
 	if (op->kind >= GOAL_NKINDS)
 		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " has unknown kind %u", r, i, op->kind);
-	memset(&o, 0, sizeof o);
-	o.kind = op->kind;
-	o.size = op->size;
-	o.cpu = op->cpu;
+	if (util_grow(&w->ops, &w->ops_cap, w->nops_rank + 1, sizeof *w->ops))
+		return werr(w, "out of memory");
+	/* Built in place: a copy from the stack would load whole words that
+	 * were stored in pieces (a stall of its own on every op). */
+	goal_op *o = &w->ops[i];
+	memset(o, 0, sizeof *o);
+	o->kind = op->kind;
+	o->size = op->size;
+	o->cpu = op->cpu;
 	if (op->kind != GOAL_CALC) {
 		int any_ok = op->kind == GOAL_RECV;
 		if (op->peer >= w->nranks && !(any_ok && op->peer == GOAL_ANY_SOURCE))
@@ -376,13 +380,13 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 			            " (tags are >= 0, or -1 for any)", r, i, op->tag);
 		/* Relative to the rank (version 3), so that ranks that do the
 		 * same to their neighbours have equal blocks. */
-		o.peer = goal_peer_rel(w->nranks, r, op->peer);
-		o.tag = op->tag;
-		o.nic = op->nic;
+		o->peer = goal_peer_rel(w->nranks, r, op->peer);
+		o->tag = op->tag;
+		o->nic = op->nic;
 		int64_t c = comm_index(w, comm);
 		if (c < 0)
 			return -1;
-		goal_op_set_comm(&o, (uint32_t)c);
+		goal_op_set_comm(o, (uint32_t)c);
 	} else if (comm) {
 		return werr(w, "rank %" PRIu64 ": op %" PRIu32 " is a calc with comm %" PRIu32, r, i, comm);
 	}
@@ -397,18 +401,17 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
 		/* An unlabeled op dumps without label: the rank keeps a blob only
 		 * if some other label is not canonical. */
 	}
-	if (util_grow(&w->ops, &w->ops_cap, w->nops_rank + 1, sizeof *w->ops)
-	    || util_grow(&w->labels, &w->labels_cap, w->labels_len + len + 1, 1))
+	if (util_grow(&w->labels, &w->labels_cap, w->labels_len + len + 1, 1))
 		return werr(w, "out of memory");
-	w->ops[w->nops_rank++] = o;
+	w->nops_rank++;
 	if (len)
 		memcpy(w->labels + w->labels_len, label, len);
 	w->labels[w->labels_len + len] = '\0';
 	w->labels_len += len + 1;
-	if (o.cpu > w->max_cpu)
-		w->max_cpu = o.cpu;
-	if (o.nic > w->max_nic)
-		w->max_nic = o.nic;
+	if (o->cpu > w->max_cpu)
+		w->max_cpu = o->cpu;
+	if (o->nic > w->max_nic)
+		w->max_nic = o->nic;
 	if (index)
 		*index = i;
 	return 0;

@@ -30,12 +30,30 @@ static inline uint64_t util_next64(uint64_t *st)
 
 /* The hash of the n bytes at p: the one hash of the project's tables of
  * names and keys (in memory only: no file depends on it).  Eight bytes at
- * a time, each word mixed by a multiply, the rest byte by byte, then the
- * high bits folded into the low ones (tables index by the low bits). */
+ * a time, each word mixed by a multiply (a long key in four independent
+ * lanes, 32 bytes a round, folded into one), the rest byte by byte, then
+ * the high bits folded into the low ones (tables index by the low bits). */
 static inline uint64_t util_hash(const void *p, size_t n)
 {
 	const unsigned char *b = p;
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+	if (n >= 64) {
+		uint64_t l0 = h, l1 = h + 1, l2 = h + 2, l3 = h + 3, w[4];
+		for (; n >= 32; n -= 32, b += 32) {
+			memcpy(w, b, 32);
+			l0 = (l0 ^ w[0]) * 0xff51afd7ed558ccdu;
+			l1 = (l1 ^ w[1]) * 0xff51afd7ed558ccdu;
+			l2 = (l2 ^ w[2]) * 0xff51afd7ed558ccdu;
+			l3 = (l3 ^ w[3]) * 0xff51afd7ed558ccdu;
+			l0 ^= l0 >> 32;
+			l1 ^= l1 >> 32;
+			l2 ^= l2 >> 32;
+			l3 ^= l3 >> 32;
+		}
+		h = ((((h ^ l0) * 0xff51afd7ed558ccdu ^ l1) * 0xff51afd7ed558ccdu ^ l2)
+		     * 0xff51afd7ed558ccdu ^ l3) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
 	for (; n >= 8; n -= 8, b += 8) {
 		uint64_t w;
 		memcpy(&w, b, 8);
