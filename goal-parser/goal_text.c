@@ -767,7 +767,7 @@ typedef struct parts {
 	size_t parsed;         /* odd parts parsed (1, 3, 5, ...) */
 	size_t replayed;       /* and replayed */
 	int failed;
-	struct {
+	struct part_log {
 		wlog log;
 		uint64_t first_rank, end_rank;
 	} slot[NLOGS];         /* odd part k in slot k / 2 % NLOGS */
@@ -792,16 +792,22 @@ static uint64_t next_cut(int fd, uint64_t off, uint64_t size)
 	return size;
 }
 
+/* The scanner of ps at the start of part k; ps prints nothing. */
+static void part_input(goal_ps *ps, const parts *pt, size_t k)
+{
+	ps->scan = (goal_scan){ .pos = { 1, 0, 1 }, .range = 1, .fd = pt->fd, .off = pt->cut[k],
+	                        .left = pt->cut[k + 1] - pt->cut[k] };
+	ps->quiet = 1;
+}
+
 /* Parse part k with ps (whose scanner is sc) into log, or when log is NULL
  * to w, from rank next; 0 when it parsed without an error. */
 static int parse_part(const parts *pt, goal_ps *ps, yyscan_t sc, size_t k, wlog *log,
                       goal_writer *w, uint64_t next)
 {
-	ps->scan = (goal_scan){ .pos = { 1, 0, 1 }, .range = 1, .fd = pt->fd, .off = pt->cut[k],
-	                        .left = pt->cut[k + 1] - pt->cut[k] };
+	part_input(ps, pt, k);
 	ps->nerrors = 0;
 	ps->stopped = 0;
-	ps->quiet = 1;
 	ps->have_nranks = ps->saw_rank = 1;
 	ps->nranks = pt->nranks;
 	ps->rank_ok = 0;
@@ -847,10 +853,11 @@ static void *parts_thread(void *arg)
 		pthread_mutex_unlock(&pt->mu);
 		if (bad)
 			break;
-		bad = parse_part(pt, &ps, sc, k, &pt->slot[k / 2 % NLOGS].log, NULL, 0);
+		struct part_log *pl = &pt->slot[k / 2 % NLOGS];
+		bad = parse_part(pt, &ps, sc, k, &pl->log, NULL, 0);
 		pthread_mutex_lock(&pt->mu);
-		pt->slot[k / 2 % NLOGS].first_rank = ps.first_rank;
-		pt->slot[k / 2 % NLOGS].end_rank = ps.next_rank;
+		pl->first_rank = ps.first_rank;
+		pl->end_rank = ps.next_rank;
 		pt->parsed++;
 		if (bad)
 			pt->failed = 1;   /* before its log is taken */
@@ -891,9 +898,9 @@ static int write_parts(parts *pt, goal_writer **w, uint64_t *next)
 		pthread_mutex_unlock(&pt->mu);
 		if (bad)
 			break;
-		const wlog *l = &pt->slot[k / 2 % NLOGS].log;
-		bad = pt->slot[k / 2 % NLOGS].first_rank != *next || log_replay(*w, l);
-		*next = pt->slot[k / 2 % NLOGS].end_rank;
+		const struct part_log *pl = &pt->slot[k / 2 % NLOGS];
+		bad = pl->first_rank != *next || log_replay(*w, &pl->log);
+		*next = pl->end_rank;
 		pthread_mutex_lock(&pt->mu);
 		pt->replayed++;
 		pthread_cond_broadcast(&pt->cv);
@@ -941,10 +948,7 @@ static int compile_parts(goal_ps *ps, size_t *nparts)
 	yyscan_t sc;
 	int rc = -1;
 	if (goalyylex_init_extra(ps, &sc) == 0) {
-		ps->quiet = 1;
-		ps->scan.range = 1;
-		ps->scan.fd = fd;
-		ps->scan.left = pt.cut[1];
+		part_input(ps, &pt, 0);
 		rc = goalyyparse(sc, ps) || ps->nerrors || ps->scan.read_errno || !ps->have_nranks
 		     || !ps->w ? -1 : 0;
 		goalyylex_destroy(sc);
