@@ -94,17 +94,17 @@ typedef struct sim_pool {
  * and next links the free nodes. */
 typedef struct sim_wnode {
 	uint32_t next;        /* in a sorted run: the next; in a heap: the first child */
-	uint32_t sib;         /* in a heap: the next sibling */
+	uint32_t sib;         /* in a sorted run: next's seq; in a heap: the next sibling */
 	uint32_t seq, rank, op, peer;
 } sim_wnode;
 _Static_assert(sizeof(sim_wnode) == 24, "sim_wnode is 24 bytes");
 
-static inline void wn_set(sim_wnode *w, evq_node x)
+static inline void wn_set(sim_wnode *w, const evq_node *x)
 {
-	w->seq = x.seq;
-	w->rank = x.rank;
-	w->op = x.op;
-	w->peer = x.peer;
+	w->seq = x->seq;
+	w->rank = x->rank;
+	w->op = x->op;
+	w->peer = x->peer;
 }
 
 /* The node of waiter w, at time t. */
@@ -128,9 +128,9 @@ typedef struct sim_wlist {
 	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
 	uint32_t armed : 1, listed : 1, other : 20;
 	uint32_t aseq;
-	uint32_t tseq;        /* the seq of tail: a waiter joins without reading
-	                         the tail's node, which is far in the pool */
-	uint32_t pad;
+	uint32_t hseq, tseq;  /* the seqs of head and tail: a list is armed and a
+	                         waiter joins without reading a node far in
+	                         the pool */
 } sim_wlist;
 
 /* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
@@ -776,6 +776,8 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 
 /* ---- Sequence numbers ---------------------------------------------------- */
 
+static void wl_reseq(sim *m);
+
 /* Renumber the seqs of the queue, of the waiting events and of the armed
  * lists together (their order among each other stays); the first unused
  * seq, or UINT64_MAX when out of memory. */
@@ -796,6 +798,8 @@ static uint64_t renumber(sim *m)
 			ext[n++] = &m->fr[i].seq;
 	uint64_t r = evq_renumber(&m->q, (uint32_t)m->seq_floor, ext, n);
 	free(ext);
+	if (r != UINT64_MAX)
+		wl_reseq(m);
 	return r;
 }
 
@@ -1362,7 +1366,7 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		uint32_t n = pool_take(m, &m->wnp);
 		if (n == QNIL)
 			return 1;
-		wn_set(WN(m, n), x);
+		wn_set(WN(m, n), &x);
 		h->who = n;
 		return 1;
 	}
@@ -1826,9 +1830,32 @@ static uint32_t heap_pop(sim *m, uint32_t root)
 /* The waiter of list L with the smallest seq (L not empty). */
 static inline uint32_t wl_first(const sim *m, const sim_wlist *L)
 {
-	if (L->heap == QNIL || (L->head != QNIL && wseq(m, L->head) < wseq(m, L->heap)))
+	if (L->heap == QNIL || (L->head != QNIL && L->hseq < wseq(m, L->heap)))
 		return L->head;
 	return L->heap;
+}
+
+/* Its seq. */
+static inline uint32_t wl_first_seq(const sim *m, const sim_wlist *L)
+{
+	if (L->heap == QNIL || (L->head != QNIL && L->hseq < wseq(m, L->heap)))
+		return L->hseq;
+	return wseq(m, L->heap);
+}
+
+/* The seqs the lists keep of their sorted runs' nodes, read again from the
+ * nodes (after renumber). */
+static void wl_reseq(sim *m)
+{
+	for (uint32_t l = 1; l < m->wlp.used; l++) {
+		sim_wlist *L = WL(m, l);
+		if (L->key == UINT64_MAX || L->head == QNIL)
+			continue;
+		for (uint32_t n = L->head; n != L->tail; n = WN(m, n)->next)
+			WN(m, n)->sib = wseq(m, WN(m, n)->next);
+		L->hseq = wseq(m, L->head);
+		L->tseq = wseq(m, L->tail);
+	}
 }
 
 /* Waiter n joins list L: at an end of the sorted run, else into the heap. */
@@ -1839,14 +1866,17 @@ static void wl_add(sim *m, sim_wlist *L, uint32_t n)
 	L->n++;
 	if (L->head == QNIL) {
 		L->head = L->tail = n;
-		L->tseq = s;
+		L->hseq = L->tseq = s;
 	} else if (s > L->tseq) {
 		WN(m, L->tail)->next = n;
+		WN(m, L->tail)->sib = s;
 		L->tail = n;
 		L->tseq = s;
-	} else if (s < wseq(m, L->head)) {
+	} else if (s < L->hseq) {
 		WN(m, n)->next = L->head;
+		WN(m, n)->sib = L->hseq;
 		L->head = n;
+		L->hseq = s;
 	} else {
 		L->heap = L->heap == QNIL ? n : heap_meld(m, L->heap, n);
 	}
@@ -1859,6 +1889,7 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 	L->n--;
 	if (n == L->head) {
 		L->head = WN(m, n)->next;
+		L->hseq = WN(m, n)->sib;
 		if (L->head == QNIL)
 			L->tail = QNIL;
 	} else {
@@ -1872,7 +1903,7 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 {
 	sim_wlist *L = WL(m, l);
-	evq_node w = { t, wseq(m, wl_first(m, L)), l, EV_WAKE, 0 };
+	evq_node w = { t, wl_first_seq(m, L), l, EV_WAKE, 0 };
 	L->armed = 1;
 	L->aseq = w.seq;
 	m->wakes++;
@@ -1902,11 +1933,11 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
  *   one), or a new one there.
  * A list whose armed waiter has a larger seq cannot take it: it goes back
  * into the queue (rare). */
-static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
+static void put_back_wait(sim *m, const evq_node *xp, uint64_t back, int same)
 {
 	uint64_t key = m->wkey;
 	uint32_t other = m->wother;
-	x.time = back;
+	evq_node x = { back, xp->seq, xp->rank, xp->op, xp->peer };
 	uint32_t l = m->waking;
 	if (l != QNIL && (WL(m, l)->key != key || WL(m, l)->other != other))
 		l = QNIL;
@@ -1932,7 +1963,7 @@ static void put_back_wait(sim *m, evq_node x, uint64_t back, int same)
 		PREFETCH(WN(m, m->wnp.free));   /* the next waiter's node */
 	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, other, listed)) == QNIL))
 		return;
-	wn_set(WN(m, n), x);
+	wn_set(WN(m, n), &x);
 	sim_wlist *L = WL(m, l);
 	wl_add(m, L, n);
 	m->last_list = l;
@@ -1950,19 +1981,17 @@ queue:
 
 /* put_back_wait, with the usual case inline: an op put back into the
  * queue. */
-static inline void put_back(sim *m, evq_node x, uint64_t back)
+static inline void put_back(sim *m, const evq_node *x, uint64_t back)
 {
 	int same = m->wkey == m->last_wkey;
 	m->last_wkey = m->wkey;
 	m->burst = same ? m->burst + 1 : 1;
-	if (!(x.op & EV_MSG) && m->waking == QNIL && m->burst < WL_BURST) {
-		uint32_t c = x.peer & WHO_DELAYED ? x.peer & ~WHO_DELAYED : 0;
+	if (!(x->op & EV_MSG) && m->waking == QNIL && m->burst < WL_BURST) {
+		uint32_t c = x->peer & WHO_DELAYED ? x->peer & ~WHO_DELAYED : 0;
 		if (c < WL_DIRECT) {
-			x.time = back;
-			x.peer = WHO_DELAYED | (c + 1);
 			m->last_list = QNIL;
 			m->pushes++;
-			if (evq_push(&m->q, x))
+			if (evq_push(&m->q, (evq_node){ back, x->seq, x->rank, x->op, WHO_DELAYED | (c + 1) }))
 				m->fail = 1;
 			return;
 		}
@@ -1980,7 +2009,7 @@ static void report_progress(sim *m);
  * that resource instead, x first, armed at back: one step where moving the
  * waiters one by one would cost as many (and a run of sends that wait by
  * turns for their CPU and their NIC, as in an alltoall, would cost k^2). */
-static void wl_rekey(sim *m, uint32_t l, evq_node x, uint64_t back)
+static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 {
 	uint32_t n = pool_take(m, &m->wnp);
 	if (n == QNIL)
@@ -2023,12 +2052,12 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 		uint64_t back = process(m, t, x.rank, x.op, x.peer);
 		L = WL(m, l);
 		if (back && m->wkey != L->key && L->n && !m->nhold) {
-			wl_rekey(m, l, x, back);
+			wl_rekey(m, l, &x, back);
 			m->waking = QNIL;
 			return;
 		}
 		if (back)
-			put_back(m, x, back);
+			put_back(m, &x, back);
 		m->waking = QNIL;
 		if (m->fail)
 			return;
@@ -2045,7 +2074,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 			return;
 		}
 		t = f;
-		seq = wseq(m, wl_first(m, L));
+		seq = wl_first_seq(m, L);
 		if (m->progress && (++*iter & 0x3fffff) == 0)
 			report_progress(m);
 	}
@@ -2429,7 +2458,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 				m->cur_seq = x.seq;
 			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
 			if (back)
-				put_back(m, x, back);
+				put_back(m, &x, back);
 		}
 		if (m->progress && (++*iter & 0x3fffff) == 0)
 			report_progress(m);
@@ -2484,7 +2513,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 				uint64_t back = process(m, 0, (uint32_t)r, i, WHO_ROOT);
 				if (back) {
 					evq_node x = { 0, seq, (uint32_t)r, i, WHO_ROOT };
-					put_back(m, x, back);
+					put_back(m, &x, back);
 				}
 				if (m->progress && (++iter & 0x3fffff) == 0)
 					report_progress(m);
