@@ -1637,7 +1637,8 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
  * wait for one resource (the later of the two an event needs, the CPU on a
  * tie) wait in a list in seq order, and only the first of the list, the
  * armed one, is in the queue: as a wake node (event word EV_WAKE, rank
- * word the list) at its seq.  The wake node takes the first waiter out of
+ * word the list, peer word the waiter: it stays the first while the list
+ * is armed) at its seq.  The wake node takes the first waiter out of
  * the list and processes it at that place; then the next waiter is armed
  * at max(now, the resource's free time), in this batch if that is now.
  * put_back says which list an event joins (a resource may have several,
@@ -1903,7 +1904,7 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 {
 	sim_wlist *L = WL(m, l);
-	evq_node w = { t, wl_first_seq(m, L), l, EV_WAKE, 0 };
+	evq_node w = { t, wl_first_seq(m, L), l, EV_WAKE, wl_first(m, L) };
 	L->armed = 1;
 	L->aseq = w.seq;
 	m->wakes++;
@@ -2030,15 +2031,15 @@ static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 	wl_arm(m, l, back, 0);
 }
 
-/* The wake node of list l at (t, seq): its first waiter is processed there,
- * then the next one is armed.  When nothing else is queued, that wake node
- * would come next, alone: its waiter is processed here at once (a waiter
- * after another on a busy resource, as at the root of a gather), counted
- * in *iter. */
-static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter)
+/* The wake node of list l at (t, seq), armed for waiter first (the list's
+ * first): that waiter is processed there, then the next one is armed.  When
+ * nothing else is queued, that wake node would come next, alone: its
+ * waiter is processed here at once (a waiter after another on a busy
+ * resource, as at the root of a gather), counted in *iter. */
+static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first, uint64_t *iter)
 {
 	sim_wlist *L = WL(m, l);
-	ASSERT(L->armed && L->aseq == seq);
+	ASSERT(L->armed && L->aseq == seq && wl_first(m, L) == first);
 	L->armed = 0;
 	m->wakes--;
 	for (;;) {
@@ -2083,81 +2084,74 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint64_t *iter
 /* ---- Run ---------------------------------------------------------------- */
 
 /* Prefetch distances (batch positions ahead), one stage per link of the
- * chain payload -> rank entry -> op record -> receiver's state. */
+ * chain payload -> rank entry -> op record -> receiver's state; a wake
+ * node's chain starts one link earlier, at its list and waiter. */
 #define PF_RANK 24
 #define PF_OP 16
 #define PF_PEER 8
-#define PF_WAKE_OP 4   /* a wake node's waiter: its op record */
+#define PF_WAKE_OP 4
 
-/* The same for a wake node of list l: the list, its first waiters, the
- * waiter's rank record(s), then its op record (and a message's receive
- * queue). */
-static void prefetch_wake(const sim *m, uint32_t l, int stage)
+/* Stage 0, 1 or 2 of the chain of event (r, w, peer): rank record(s), op
+ * record and receive queue, then the recv a message completes or the op's
+ * edges. */
+static inline __attribute__((always_inline)) void
+prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 {
-	const sim_wlist *L = WL(m, l);
 	if (stage == 0) {
-		PREFETCH(L);
+		PREFETCH(rank_of(m, r));
+		if (w & EV_MSG)
+			PREFETCH(rank_of(m, peer));
 		return;
 	}
+	const goal_op *op = &rank_ops(m, r)[w & ~EV_MSG];
 	if (stage == 1) {
-		if (L->head != QNIL)
-			PREFETCH(WN(m, L->head));
-		if (L->heap != QNIL)
-			PREFETCH(WN(m, L->heap));
+		PREFETCH(op);
+		if (w & EV_MSG) {
+			const sim_rq *h = rank_q(m, peer);
+			PREFETCH(RQE(m, h->rq_head));
+		}
+		if (m->cpr) {
+			/* The op's records and the setters of the rank that works. */
+			PREFETCH(cp_rec(m, gop_of(m, r, w & ~EV_MSG)));
+			PREFETCH(&m->cps[(w & EV_MSG ? peer : r) * m->nres]);
+		}
 		return;
 	}
-	const sim_wnode *x = WN(m, wl_first(m, L));
-	if (stage == 2) {
-		PREFETCH(rank_of(m, x->rank));
-		if (x->op & EV_MSG)
-			PREFETCH(rank_of(m, x->peer));
+	if (w & EV_MSG) {
+		const sim_rq *h = rank_q(m, peer);
+		if (h->rq_head != QNIL) {
+			uint32_t recv = RQE(m, h->rq_head)->op;
+			PREFETCH(&rank_ops(m, peer)[recv]);
+			if (m->cpr)   /* the recv it completes: its record */
+				PREFETCH(cp_rec(m, gop_of(m, peer, recv)));
+		}
+	} else {
+		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
+	}
+}
+
+/* Stage 0 .. 3 of wake node x: its list and its waiter (the wake node's
+ * peer word), then the waiter's stages 0 .. 2. */
+static void prefetch_wake(const sim *m, const evq_node *x, int stage)
+{
+	const sim_wnode *w = WN(m, x->peer);
+	if (stage == 0) {
+		PREFETCH(WL(m, x->rank));
+		PREFETCH(w);
 		return;
 	}
-	PREFETCH(&rank_ops(m, x->rank)[x->op & ~EV_MSG]);
-	if (x->op & EV_MSG)
-		PREFETCH(RQE(m, rank_q(m, x->peer)->rq_head));
+	prefetch_event(m, w->rank, w->op, w->peer, stage - 1);
 }
 
 static inline __attribute__((always_inline)) void
 prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
 {
-	uint32_t r = x->rank;
 	if (wakes && x->op >= EV_FLOW) {
 		if (x->op == EV_WAKE)
-			prefetch_wake(m, r, stage);
+			prefetch_wake(m, x, stage);
 		return;
 	}
-	if (stage == 0) {
-		PREFETCH(rank_of(m, r));
-		if (x->op & EV_MSG)
-			PREFETCH(rank_of(m, x->peer));
-		return;
-	}
-	const goal_op *op = &rank_ops(m, r)[x->op & ~EV_MSG];
-	if (stage == 1) {
-		PREFETCH(op);
-		if (x->op & EV_MSG) {
-			const sim_rq *h = rank_q(m, x->peer);
-			PREFETCH(RQE(m, h->rq_head));
-		}
-		if (m->cpr) {
-			/* The op's records and the setters of the rank that works. */
-			PREFETCH(cp_rec(m, gop_of(m, r, x->op & ~EV_MSG)));
-			PREFETCH(&m->cps[(x->op & EV_MSG ? x->peer : r) * m->nres]);
-		}
-		return;
-	}
-	if (x->op & EV_MSG) {
-		const sim_rq *h = rank_q(m, x->peer);
-		if (h->rq_head != QNIL) {
-			uint32_t recv = RQE(m, h->rq_head)->op;
-			PREFETCH(&rank_ops(m, x->peer)[recv]);
-			if (m->cpr)   /* the recv it completes: its record */
-				PREFETCH(cp_rec(m, gop_of(m, x->peer, recv)));
-		}
-	} else {
-		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
-	}
+	prefetch_event(m, x->rank, x->op, x->peer, stage);
 }
 
 /* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
@@ -2445,11 +2439,11 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 		if (i + PF_PEER < n)
 			prefetch_stage(m, &b[i + PF_PEER], 2, wakes);
 		if (wakes && i + PF_WAKE_OP < n && b[i + PF_WAKE_OP].op == EV_WAKE)
-			prefetch_wake(m, b[i + PF_WAKE_OP].rank, 3);
+			prefetch_wake(m, &b[i + PF_WAKE_OP], 3);
 		evq_node x = b[i];
 		m->q.pos = i + 1;
 		if (wakes && x.op == EV_WAKE) {
-			on_wake(m, x.time, x.rank, x.seq, iter);
+			on_wake(m, x.time, x.rank, x.seq, x.peer, iter);
 			i = m->q.pos - 1;   /* a wake node may have joined at i */
 		} else if (wakes && x.op == EV_FLOW) {
 			on_flow(m, x.time, x.rank, x.peer);
