@@ -49,7 +49,7 @@ static int vec_reserve(evq_vec *v, size_t n)
 	while (cap < n)
 		cap *= 2;
 	size_t ob = v->cap * sizeof *v->a, nb = cap * sizeof *v->a;
-	evq_node *a;
+	evq_ent *a;
 	if (nb < BIG_BYTES) {
 		a = realloc(v->a, nb);
 		if (!a)
@@ -267,7 +267,7 @@ int evq_push_slow(evq *q, evq_node x)
 	evq_vec *v = &q->slot[s].v;
 	if (v->n == v->cap && slot_reserve(q, v, v->n + 1))
 		return -1;
-	v->a[v->n++] = x;
+	v->a[v->n++] = (evq_ent){ x.seq, x.rank, x.op, x.peer };
 	q->count++;
 	return 0;
 }
@@ -287,7 +287,7 @@ void evq_push_now(evq *q, evq_node x)
 	}
 	ASSERT(lo == v->n || v->a[lo].seq != x.seq);
 	memmove(&v->a[q->pos - 1], &v->a[q->pos], (lo - q->pos) * sizeof *v->a);
-	v->a[lo - 1] = x;
+	v->a[lo - 1] = (evq_ent){ x.seq, x.rank, x.op, x.peer };
 	q->pos--;
 }
 
@@ -325,7 +325,7 @@ static int merge_runs(evq *q)
 		q->tmp.a[o] = v->a[i];
 		key[best] = i + 1 < end[best] ? v->a[i + 1].seq : UINT64_MAX;
 	}
-	evq_node *t = v->a;
+	evq_ent *t = v->a;
 	size_t tc = v->cap;
 	v->a = q->tmp.a;
 	v->cap = q->tmp.cap;
@@ -362,7 +362,7 @@ static int sort_batch(evq *q)
 		}
 		for (size_t i = 0; i < v->n; i++)
 			q->tmp.a[cnt[((v->a[i].seq - lo) >> shift) & 2047]++] = v->a[i];
-		evq_node *t = v->a;
+		evq_ent *t = v->a;
 		size_t tc = v->cap;
 		v->a = q->tmp.a;
 		v->cap = q->tmp.cap;
@@ -416,9 +416,8 @@ long evq_next_batch(evq *q)
 	}
 #if GOAL_CHECKS
 	for (size_t i = 1; i < q->batch.n; i++) {
-		const evq_node *a = &q->batch.a[i - 1], *b = &q->batch.a[i];
-		ASSERT(b->time == q->now && (a->seq < b->seq || (a->seq == b->seq &&
-		       a->rank == b->rank && a->op == b->op)));
+		const evq_ent *a = &q->batch.a[i - 1], *b = &q->batch.a[i];
+		ASSERT(a->seq < b->seq || (a->seq == b->seq && a->rank == b->rank && a->op == b->op));
 	}
 #endif
 	return (long)q->batch.n;

@@ -1,5 +1,6 @@
-/* evq.h: the simulator's event queue: 24-byte nodes ordered by (time, seq),
- * kept per pending time and drained one time step (a batch) at a time. */
+/* evq.h: the simulator's event queue: nodes ordered by (time, seq), kept
+ * per pending time (16 bytes each: their time is their slot's) and drained
+ * one time step (a batch) at a time. */
 #ifndef EVQ_H
 #define EVQ_H
 
@@ -20,8 +21,18 @@ typedef struct evq_node {
 } evq_node;
 _Static_assert(sizeof(evq_node) == 24, "evq_node is 24 bytes");
 
+/* A node as stored: without its time, which is that of its slot (or of
+ * the batch, q->now).  A third less memory written and read per event. */
+typedef struct evq_ent {
+	uint32_t seq;
+	uint32_t rank;
+	uint32_t op;
+	uint32_t peer;
+} evq_ent;
+_Static_assert(sizeof(evq_ent) == 16, "evq_ent is 16 bytes");
+
 typedef struct evq_vec {
-	evq_node *a;
+	evq_ent *a;
 	size_t n, cap;
 } evq_vec;
 
@@ -60,7 +71,7 @@ typedef struct evq {
 	evq_hent *ht;         /* time -> slot, open addressing */
 	uint64_t ht_mask;
 	uint32_t hot;         /* slot of the last push (UINT32_MAX: none) */
-	evq_vec batch;        /* the current batch, sorted by seq */
+	evq_vec batch;        /* the current batch, sorted by seq, at time now */
 	size_t pos;           /* next unprocessed node of the batch */
 	evq_vec tmp;          /* scratch for sorting a batch */
 	uint64_t now;         /* time of the current batch (0 before the first) */
@@ -88,7 +99,7 @@ static inline int evq_push(evq *q, evq_node x)
 	 * copied by a call). */
 	uint32_t s = q->hot;
 	if (s != UINT32_MAX && q->slot[s].time == x.time && q->slot[s].v.n < q->slot[s].v.cap) {
-		q->slot[s].v.a[q->slot[s].v.n++] = x;
+		q->slot[s].v.a[q->slot[s].v.n++] = (evq_ent){ x.seq, x.rank, x.op, x.peer };
 		q->count++;
 		return 0;
 	}
@@ -107,7 +118,8 @@ void evq_push_now(evq *q, evq_node x);
 
 /* Make the next batch current: every queued node with the smallest queued
  * time (never below the previous batch's: the queue never goes back in
- * time), sorted by seq, in q->batch.a[0 .. q->batch.n - 1], q->pos = 0.
+ * time), sorted by seq, in q->batch.a[0 .. q->batch.n - 1] (at time
+ * q->now: evq_batch_node), q->pos = 0.
  * Seqs are distinct but for copies of one event (same seq, rank and op
  * words, other peer words: the simulator's flow ends whose end moved away
  * and back), which it tells apart by their peer words.
@@ -116,6 +128,14 @@ void evq_push_now(evq *q, evq_node x);
  * when the queue is empty, or -1 when out of memory.  O(log T) plus the
  * sort when put-back nodes made the batch's seqs unordered. */
 long evq_next_batch(evq *q);
+
+/* Node i of the current batch. */
+static inline evq_node evq_batch_node(const evq *q, size_t i)
+{
+	const evq_ent *e = &q->batch.a[i];
+	evq_node x = { q->now, e->seq, e->rank, e->op, e->peer };
+	return x;
+}
 
 /* Nodes in the queue: in the buckets plus the rest of the batch. */
 static inline size_t evq_size(const evq *q) { return q->count + (q->batch.n - q->pos); }

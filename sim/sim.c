@@ -2132,7 +2132,7 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 
 /* Stage 0 .. 3 of wake node x: its list and its waiter (the wake node's
  * peer word), then the waiter's stages 0 .. 2. */
-static void prefetch_wake(const sim *m, const evq_node *x, int stage)
+static void prefetch_wake(const sim *m, const evq_ent *x, int stage)
 {
 	const sim_wnode *w = WN(m, x->peer);
 	if (stage == 0) {
@@ -2144,7 +2144,7 @@ static void prefetch_wake(const sim *m, const evq_node *x, int stage)
 }
 
 static inline __attribute__((always_inline)) void
-prefetch_stage(const sim *m, const evq_node *x, int stage, int wakes)
+prefetch_stage(const sim *m, const evq_ent *x, int stage, int wakes)
 {
 	if (wakes && x->op >= EV_FLOW) {
 		if (x->op == EV_WAKE)
@@ -2429,7 +2429,7 @@ static int batch_has_wake(const evq *q)
  * plain one. */
 static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
 {
-	const evq_node *b = m->q.batch.a;
+	const evq_ent *b = m->q.batch.a;
 	size_t n = m->q.batch.n;
 	for (size_t i = m->q.pos; i < n && !m->fail; i++) {
 		if (i + PF_RANK < n)
@@ -2440,7 +2440,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 			prefetch_stage(m, &b[i + PF_PEER], 2, wakes);
 		if (wakes && i + PF_WAKE_OP < n && b[i + PF_WAKE_OP].op == EV_WAKE)
 			prefetch_wake(m, &b[i + PF_WAKE_OP], 3);
-		evq_node x = b[i];
+		evq_node x = evq_batch_node(&m->q, i);
 		m->q.pos = i + 1;
 		if (wakes && x.op == EV_WAKE) {
 			on_wake(m, x.time, x.rank, x.seq, x.peer, iter);

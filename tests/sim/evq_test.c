@@ -32,10 +32,10 @@ int main(void)
 	long n;
 	while ((n = evq_next_batch(&q)) > 0) {
 		for (long i = 0; i < n; i++) {
-			const evq_node *x = &q.batch.a[i];
-			if (x->time != q.batch.a[0].time || (seen && !evq_less(&prev, x)))
+			evq_node x = evq_batch_node(&q, (size_t)i);
+			if (seen && !evq_less(&prev, &x))
 				ok = 0;
-			prev = *x;
+			prev = x;
 			seen++;
 		}
 	}
@@ -56,7 +56,7 @@ int main(void)
 	CHECK_EQ_U64(q.batch.a[0].rank, 4);
 	CHECK_EQ_U64(evq_next_batch(&q), 1);
 	CHECK_EQ_U64(q.batch.a[0].rank, 1);
-	CHECK_EQ_U64(q.batch.a[0].time, 20);
+	CHECK_EQ_U64(evq_batch_node(&q, 0).time, 20);
 	CHECK_EQ_U64(evq_next_batch(&q), 1);
 	CHECK_EQ_U64(q.batch.a[0].rank, 3);
 	CHECK_EQ_U64(evq_next_batch(&q), 0);
@@ -102,7 +102,7 @@ int main(void)
 	uint32_t want_rank[] = { 3, 101, 4, 102 };
 	ok = q.batch.n == 5 && q.pos == 1;      /* taken places reused */
 	for (size_t i = 0; ok && i < 4; i++)
-		ok = q.batch.a[q.pos + i].rank == want_rank[i] && q.batch.a[q.pos + i].time == 7;
+		ok = q.batch.a[q.pos + i].rank == want_rank[i] && evq_batch_node(&q, q.pos + i).time == 7;
 	CHECK(ok);
 	evq_push(&q, node(9, 35, 200));
 	uint32_t out[] = { 12, 45, 45, 70, 2 };  /* outside: below, equal, above, below floor */
@@ -132,8 +132,9 @@ int main(void)
 		prev = node(0, 0, 0);
 		while ((n = evq_next_batch(&q)) > 0) {
 			for (long i = 0; i < n; i++) {
-				ok &= !seen || evq_less(&prev, &q.batch.a[i]);
-				prev = q.batch.a[i];
+				evq_node x = evq_batch_node(&q, (size_t)i);
+				ok &= !seen || evq_less(&prev, &x);
+				prev = x;
 				seen++;
 			}
 		}
@@ -165,7 +166,7 @@ int main(void)
 			}
 		ok &= evq_next_batch(&q) == (long)(k * per);
 		for (uint32_t i = 1; ok && i < k * per; i++) {
-			const evq_node *a = &q.batch.a[i - 1], *b = &q.batch.a[i];
+			const evq_ent *a = &q.batch.a[i - 1], *b = &q.batch.a[i];
 			ok = a->seq < b->seq || (a->seq == b->seq && a->peer < b->peer);
 		}
 		if (!ok)
