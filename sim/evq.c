@@ -293,14 +293,14 @@ void evq_push_now(evq *q, evq_node x)
 
 /* Sort the batch by seq when it is made of at most 8 sorted runs (the usual
  * case: put-back events and events from a few buckets): merge the runs into
- * tmp, O(n * runs), sequential.  Returns 1 if done, 0 if there are more
- * runs, -1 when out of memory. */
-static int merge_runs(evq *q)
+ * tmp, O(n * runs), sequential.  The first run ends at first (> 0).
+ * Returns 1 if done, 0 if there are more runs, -1 when out of memory. */
+static int merge_runs(evq *q, size_t first)
 {
 	evq_vec *v = &q->batch;
 	size_t head[9], end[9], k = 0;
 	head[0] = 0;
-	for (size_t i = 1; i < v->n; i++) {
+	for (size_t i = first; i < v->n; i++) {
 		if (v->a[i].seq < v->a[i - 1].seq) {
 			if (k == 7)
 				return 0;
@@ -408,7 +408,7 @@ long evq_next_batch(evq *q)
 	q->count -= q->batch.n;
 	for (size_t i = 1; i < q->batch.n; i++) {
 		if (q->batch.a[i].seq < q->batch.a[i - 1].seq) {
-			int r = merge_runs(q);
+			int r = merge_runs(q, i);
 			if (r < 0 || (r == 0 && sort_batch(q)))
 				return -1;
 			break;

@@ -2496,8 +2496,10 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	 * before them (put-back roots are later, new events have larger seq). */
 	uint64_t rootseq = 0;
 	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
-		const goal_op *ops = goal_rank_ops(s, r);
-		uint32_t n = goal_rank_nops(s, r);
+		/* from the rank's record, which its ops' processing reads anyway
+		 * (the file's rank table would be a second stream of P entries) */
+		const goal_op *ops = rank_ops(m, r);
+		uint32_t n = rank_of(m, r)->nops;
 		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
 			for (uint32_t i = 0; i < n; i++) {
 				if (ops[i].ndeps != 0 || ops[i].kind != kind)
