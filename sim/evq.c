@@ -291,46 +291,60 @@ void evq_push_now(evq *q, evq_node x)
 	q->pos--;
 }
 
+/* Merge sorted runs a .. ae - 1 and b .. be - 1 into o: the run to take
+ * from chosen without a branch (which run comes next is unpredictable),
+ * a's node on a tie. */
+static void merge2(const evq_ent *a, const evq_ent *ae, const evq_ent *b, const evq_ent *be,
+                   evq_ent *o)
+{
+	while (a < ae && b < be) {
+		int tb = b->seq < a->seq;
+		*o++ = *(tb ? b : a);
+		a += !tb;
+		b += tb;
+	}
+	memcpy(o, a, (size_t)(ae - a) * sizeof *a);
+	memcpy(o + (ae - a), b, (size_t)(be - b) * sizeof *b);
+}
+
 /* Sort the batch by seq when it is made of at most 8 sorted runs (the usual
- * case: put-back events and events from a few buckets): merge the runs into
- * tmp, O(n * runs), sequential.  The first run ends at first (> 0).
+ * case: put-back events and events from a few buckets): merge the runs by
+ * pairs, in ceil(log2 runs) passes between the batch and tmp, sequential;
+ * the earlier run first on a tie.  The first run ends at first (> 0).
  * Returns 1 if done, 0 if there are more runs, -1 when out of memory. */
 static int merge_runs(evq *q, size_t first)
 {
 	evq_vec *v = &q->batch;
-	size_t head[9], end[9], k = 0;
-	head[0] = 0;
+	size_t end[8], k = 0;   /* run j is end[j - 1] .. end[j] - 1 */
 	for (size_t i = first; i < v->n; i++) {
 		if (v->a[i].seq < v->a[i - 1].seq) {
 			if (k == 7)
 				return 0;
 			end[k++] = i;
-			head[k] = i;
 		}
 	}
 	end[k++] = v->n;
 	if (vec_reserve(&q->tmp, v->n))
 		return -1;
-	/* Each run's next seq, UINT64_MAX once it is used up (above every
-	 * seq): the smallest is taken, the earliest run on a tie, without a
-	 * branch per node (which run comes next is unpredictable). */
-	uint64_t key[8];
-	for (size_t j = 0; j < k; j++)
-		key[j] = v->a[head[j]].seq;
-	for (size_t o = 0; o < v->n; o++) {
-		size_t best = 0;
-		for (size_t j = 1; j < k; j++)
-			best = key[j] < key[best] ? j : best;
-		size_t i = head[best]++;
-		q->tmp.a[o] = v->a[i];
-		key[best] = i + 1 < end[best] ? v->a[i + 1].seq : UINT64_MAX;
+	while (k > 1) {
+		size_t nk = 0;
+		for (size_t j = 0; j < k; j += 2) {
+			size_t lo = j ? end[j - 1] : 0;
+			if (j + 1 < k)
+				merge2(v->a + lo, v->a + end[j], v->a + end[j], v->a + end[j + 1],
+				       q->tmp.a + lo);
+			else
+				memcpy(q->tmp.a + lo, v->a + lo, (end[j] - lo) * sizeof *v->a);
+			end[nk++] = end[j + 1 < k ? j + 1 : j];
+		}
+		k = nk;
+		evq_ent *t = v->a;
+		size_t tc = v->cap;
+		v->a = q->tmp.a;
+		v->cap = q->tmp.cap;
+		q->tmp.a = t;
+		q->tmp.cap = tc;
 	}
-	evq_ent *t = v->a;
-	size_t tc = v->cap;
-	v->a = q->tmp.a;
-	v->cap = q->tmp.cap;
-	q->tmp.a = t;
-	q->tmp.cap = tc;
 	return 1;
 }
 
