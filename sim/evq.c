@@ -254,20 +254,20 @@ static uint32_t slot_new(evq *q, uint64_t time)
 	return s;
 }
 
-int evq_push_slow(evq *q, evq_node x)
+int evq_push_slow(evq *q, uint64_t time, evq_ent e)
 {
 	uint32_t s = q->hot;
-	if (s == UINT32_MAX || q->slot[s].time != x.time) {
-		s = ht_find(q, x.time);
-		if (s == UINT32_MAX && (s = slot_new(q, x.time)) == UINT32_MAX)
+	if (s == UINT32_MAX || q->slot[s].time != time) {
+		s = ht_find(q, time);
+		if (s == UINT32_MAX && (s = slot_new(q, time)) == UINT32_MAX)
 			return -1;
 		q->hot = s;
 	}
-	ASSERT(x.time >= q->now);
+	ASSERT(time >= q->now);
 	evq_vec *v = &q->slot[s].v;
 	if (v->n == v->cap && slot_reserve(q, v, v->n + 1))
 		return -1;
-	v->a[v->n++] = (evq_ent){ x.seq, x.rank, x.op, x.peer };
+	v->a[v->n++] = e;
 	q->count++;
 	return 0;
 }

@@ -91,19 +91,23 @@ void evq_free(evq *q);
  * -1 when out of memory (q unchanged).  O(1) amortised for a time already
  * pending (O(log T) for a new one, T pending times): arrays grow by
  * doubling and are kept, never allocated per event. */
-int evq_push_slow(evq *q, evq_node x);   /* evq_push but for the usual case */
+/* evq_push but for the usual case (the node in registers: a 24-byte
+ * argument goes through the stack, where loading what was stored in
+ * pieces stalls) */
+int evq_push_slow(evq *q, uint64_t time, evq_ent e);
 static inline int evq_push(evq *q, evq_node x)
 {
 	/* The usual case, inline: the time of the last push, with room in its
 	 * array (the node is written in place, not built on the stack and
 	 * copied by a call). */
 	uint32_t s = q->hot;
+	evq_ent e = { x.seq, x.rank, x.op, x.peer };
 	if (s != UINT32_MAX && q->slot[s].time == x.time && q->slot[s].v.n < q->slot[s].v.cap) {
-		q->slot[s].v.a[q->slot[s].v.n++] = (evq_ent){ x.seq, x.rank, x.op, x.peer };
+		q->slot[s].v.a[q->slot[s].v.n++] = e;
 		q->count++;
 		return 0;
 	}
-	return evq_push_slow(q, x);
+	return evq_push_slow(q, x.time, e);
 }
 
 /* Insert x into the unprocessed rest of the current batch, in seq order, so
