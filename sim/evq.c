@@ -291,6 +291,18 @@ void evq_push_now(evq *q, evq_node x)
 	q->pos--;
 }
 
+/* The batch's nodes were written to tmp: tmp's array becomes the batch's
+ * and the batch's the scratch. */
+static void take_tmp(evq *q)
+{
+	evq_ent *t = q->batch.a;
+	size_t tc = q->batch.cap;
+	q->batch.a = q->tmp.a;
+	q->batch.cap = q->tmp.cap;
+	q->tmp.a = t;
+	q->tmp.cap = tc;
+}
+
 /* Merge sorted runs a .. ae - 1 and b .. be - 1 into o: the run to take
  * from chosen without a branch (which run comes next is unpredictable),
  * a's node on a tie. */
@@ -338,12 +350,7 @@ static int merge_runs(evq *q, size_t first)
 			end[nk++] = end[j + 1 < k ? j + 1 : j];
 		}
 		k = nk;
-		evq_ent *t = v->a;
-		size_t tc = v->cap;
-		v->a = q->tmp.a;
-		v->cap = q->tmp.cap;
-		q->tmp.a = t;
-		q->tmp.cap = tc;
+		take_tmp(q);
 	}
 	return 1;
 }
@@ -376,12 +383,7 @@ static int sort_batch(evq *q)
 		}
 		for (size_t i = 0; i < v->n; i++)
 			q->tmp.a[cnt[((v->a[i].seq - lo) >> shift) & 2047]++] = v->a[i];
-		evq_ent *t = v->a;
-		size_t tc = v->cap;
-		v->a = q->tmp.a;
-		v->cap = q->tmp.cap;
-		q->tmp.a = t;
-		q->tmp.cap = tc;
+		take_tmp(q);
 	}
 	return 0;
 }
