@@ -2042,6 +2042,17 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 	ASSERT(L->armed && L->aseq == seq && wl_first(m, L) == first);
 	L->armed = 0;
 	m->wakes--;
+	if (!m->nhold) {
+		/* Its resource was taken at t since the list was armed (by an
+		 * event before it: another list's, as sends and messages take
+		 * turns at a CPU).  Its waiter would only find it busy and be
+		 * put back, changing nothing (see above): armed again at once. */
+		uint64_t f = wl_free(m, L->key);
+		if (f > t) {
+			wl_arm(m, l, f, 0);
+			return;
+		}
+	}
 	for (;;) {
 		uint32_t n = wl_pop(m, L);
 		evq_node x = wn_get(WN(m, n), t);
