@@ -87,14 +87,15 @@ static inline int evq_less(const evq_node *a, const evq_node *b)
 void evq_init(evq *q);
 void evq_free(evq *q);
 
-/* Insert x; x.time must be >= the time of the current batch (q->now).  Returns 0, or
- * -1 when out of memory (q unchanged).  O(1) amortised for a time already
- * pending (O(log T) for a new one, T pending times): arrays grow by
- * doubling and are kept, never allocated per event. */
 /* evq_push but for the usual case (the node in registers: a 24-byte
  * argument goes through the stack, where loading what was stored in
  * pieces stalls) */
 int evq_push_slow(evq *q, uint64_t time, evq_ent e);
+
+/* Insert x; x.time must be >= the time of the current batch (q->now).  Returns 0, or
+ * -1 when out of memory (q unchanged).  O(1) amortised for a time already
+ * pending (O(log T) for a new one, T pending times): arrays grow by
+ * doubling and are kept, never allocated per event. */
 static inline int evq_push(evq *q, evq_node x)
 {
 	/* The usual case, inline: the time of the last push, with room in its

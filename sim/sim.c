@@ -2032,7 +2032,8 @@ static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 }
 
 /* The wake node of list l at (t, seq), armed for waiter first (the list's
- * first): that waiter is processed there, then the next one is armed.  When
+ * first): that waiter is processed there (unless the list's resource is
+ * busy again: then the list is armed again); then the next one is armed.  When
  * nothing else is queued, that wake node would come next, alone: its
  * waiter is processed here at once (a waiter after another on a busy
  * resource, as at the root of a gather), counted in *iter. */
@@ -2043,10 +2044,11 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 	L->armed = 0;
 	m->wakes--;
 	if (!m->nhold) {
-		/* Its resource was taken at t since the list was armed (by an
-		 * event before it: another list's, as sends and messages take
-		 * turns at a CPU).  Its waiter would only find it busy and be
-		 * put back, changing nothing (see above): armed again at once. */
+		/* After the list was armed, an event before its wake node at t
+		 * took its resource (another list's waiter: sends and messages
+		 * take turns at a CPU).  Its waiter would only find it busy and
+		 * be put back, changing nothing (see above): the list is armed
+		 * again at the resource's free time, the waiter not taken. */
 		uint64_t f = wl_free(m, L->key);
 		if (f > t) {
 			wl_arm(m, l, f, 0);
