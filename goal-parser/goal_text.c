@@ -770,7 +770,7 @@ typedef struct parts {
 	struct part_log {
 		wlog log;
 		uint64_t first_rank, end_rank;
-	} slot[NLOGS];         /* odd part k in slot k / 2 % NLOGS */
+	} slot[NLOGS];         /* the odd parts' logs, by turns (part_slot) */
 } parts;
 
 /* The offset of the first line at or after off that starts "rank" and a
@@ -790,6 +790,12 @@ static uint64_t next_cut(int fd, uint64_t off, uint64_t size)
 				return off + (uint64_t)(p - buf) + 1;
 	}
 	return size;
+}
+
+/* The log slot of odd part k. */
+static struct part_log *part_slot(parts *pt, size_t k)
+{
+	return &pt->slot[k / 2 % NLOGS];
 }
 
 /* The scanner of ps at the start of part k; ps prints nothing. */
@@ -853,7 +859,7 @@ static void *parts_thread(void *arg)
 		pthread_mutex_unlock(&pt->mu);
 		if (bad)
 			break;
-		struct part_log *pl = &pt->slot[k / 2 % NLOGS];
+		struct part_log *pl = part_slot(pt, k);
 		bad = parse_part(pt, &ps, sc, k, &pl->log, NULL, 0);
 		pthread_mutex_lock(&pt->mu);
 		pl->first_rank = ps.first_rank;
@@ -898,7 +904,7 @@ static int write_parts(parts *pt, goal_writer **w, uint64_t *next)
 		pthread_mutex_unlock(&pt->mu);
 		if (bad)
 			break;
-		const struct part_log *pl = &pt->slot[k / 2 % NLOGS];
+		const struct part_log *pl = part_slot(pt, k);
 		bad = pl->first_rank != *next || log_replay(*w, &pl->log);
 		*next = pl->end_rank;
 		pthread_mutex_lock(&pt->mu);

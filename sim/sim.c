@@ -1836,12 +1836,10 @@ static inline uint32_t wl_first(const sim *m, const sim_wlist *L)
 	return L->heap;
 }
 
-/* Its seq. */
-static inline uint32_t wl_first_seq(const sim *m, const sim_wlist *L)
+/* The seq of waiter f of list L, without reading the head's node. */
+static inline uint32_t wl_seq(const sim *m, const sim_wlist *L, uint32_t f)
 {
-	if (L->heap == QNIL || (L->head != QNIL && L->hseq < wseq(m, L->heap)))
-		return L->hseq;
-	return wseq(m, L->heap);
+	return f == L->head ? L->hseq : wseq(m, f);
 }
 
 /* The seqs the lists keep of their sorted runs' nodes, read again from the
@@ -1904,7 +1902,8 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 {
 	sim_wlist *L = WL(m, l);
-	evq_node w = { t, wl_first_seq(m, L), l, EV_WAKE, wl_first(m, L) };
+	uint32_t f = wl_first(m, L);
+	evq_node w = { t, wl_seq(m, L, f), l, EV_WAKE, f };
 	L->armed = 1;
 	L->aseq = w.seq;
 	m->wakes++;
@@ -2088,7 +2087,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 			return;
 		}
 		t = f;
-		seq = wl_first_seq(m, L);
+		seq = wl_seq(m, L, wl_first(m, L));
 		if (m->progress && (++*iter & 0x3fffff) == 0)
 			report_progress(m);
 	}
@@ -2102,7 +2101,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 #define PF_RANK 24
 #define PF_OP 16
 #define PF_PEER 8
-#define PF_WAKE_OP 4
+#define PF_WAKE_OP 4   /* a wake node's last stage */
 
 /* Stage 0, 1 or 2 of the chain of event (r, w, peer): rank record(s), op
  * record and receive queue, then the recv a message completes or the op's
