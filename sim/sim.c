@@ -2481,6 +2481,60 @@ static const char *op_name(const goal_sched *s, uint64_t r, uint32_t i, char *bu
 	return buf;
 }
 
+/* The root ops of the ranks whose op records start at block_off (nops
+ * each), in the order they start: by kind, then by index.  Ranks that
+ * share their records share their roots, so a schedule whose ranks share
+ * a few blocks looks at each block's ops once.  op holds at most ROOTS_MAX:
+ * more and the list is not kept (n = ROOTS_MANY). */
+#define ROOTS_MAX 64
+#define ROOTS_MANY UINT32_MAX
+typedef struct root_list {
+	uint64_t block_off;
+	uint32_t nops, n;
+	uint32_t op[ROOTS_MAX];
+} root_list;
+
+/* The roots of rank k (ops: its records) into l, or kept from the rank
+ * before; 1 when l lists them, 0 when there are too many to list. */
+static int rank_roots(root_list *l, const sim_rank *k, const goal_op *ops)
+{
+	if (l->block_off == k->block_off && l->nops == k->nops)
+		return l->n != ROOTS_MANY;
+	l->block_off = k->block_off;
+	l->nops = k->nops;
+	l->n = 0;
+	uint32_t by[GOAL_NKINDS][ROOTS_MAX], nb[GOAL_NKINDS] = { 0 };
+	for (uint32_t i = 0; i < k->nops; i++) {
+		if (ops[i].ndeps != 0)
+			continue;
+		if (l->n == ROOTS_MAX) {
+			l->n = ROOTS_MANY;
+			return 0;
+		}
+		by[ops[i].kind][nb[ops[i].kind]++] = i;
+		l->n++;
+	}
+	l->n = 0;
+	for (unsigned kind = 0; kind < GOAL_NKINDS; kind++)
+		for (uint32_t j = 0; j < nb[kind]; j++)
+			l->op[l->n++] = by[kind][j];
+	return 1;
+}
+
+/* Root op i of rank r starts at time 0 with the next root seq. */
+static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t *rootseq, uint64_t *iter)
+{
+	uint32_t seq = (uint32_t)(*rootseq)++;
+	m->cur_seq = seq;
+	uint64_t back = process(m, 0, r, i, WHO_ROOT);
+	if (back) {
+		evq_node x = { 0, seq, r, i, WHO_ROOT };
+		put_back(m, &x, back);
+	}
+	if (m->progress && (++*iter & 0x3fffff) == 0)
+		report_progress(m);
+}
+
 int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 {
 	const goal_sched *s = m->s;
@@ -2507,26 +2561,22 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	/* Roots, all at time 0, before anything else: nothing queued can come
 	 * before them (put-back roots are later, new events have larger seq). */
 	uint64_t rootseq = 0;
+	root_list rl = { UINT64_MAX, 0, 0, { 0 } };
 	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
 		/* from the rank's record, which its ops' processing reads anyway
-		 * (the file's rank table would be a second stream of P entries) */
+		 * (the file's rank table would be a second stream of P entries);
+		 * roots by kind, then by index */
+		const sim_rank *k = rank_of(m, r);
 		const goal_op *ops = rank_ops(m, r);
-		uint32_t n = rank_of(m, r)->nops;
-		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
-			for (uint32_t i = 0; i < n; i++) {
-				if (ops[i].ndeps != 0 || ops[i].kind != kind)
-					continue;
-				uint32_t seq = (uint32_t)rootseq++;
-				m->cur_seq = seq;
-				uint64_t back = process(m, 0, (uint32_t)r, i, WHO_ROOT);
-				if (back) {
-					evq_node x = { 0, seq, (uint32_t)r, i, WHO_ROOT };
-					put_back(m, &x, back);
-				}
-				if (m->progress && (++iter & 0x3fffff) == 0)
-					report_progress(m);
-			}
+		if (rank_roots(&rl, k, ops)) {
+			for (uint32_t j = 0; j < rl.n; j++)
+				start_root(m, (uint32_t)r, rl.op[j], &rootseq, &iter);
+			continue;
 		}
+		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++)
+			for (uint32_t i = 0; i < k->nops; i++)
+				if (ops[i].ndeps == 0 && ops[i].kind == kind)
+					start_root(m, (uint32_t)r, i, &rootseq, &iter);
 	}
 	m->seq_floor = 0;
 
