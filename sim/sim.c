@@ -929,7 +929,8 @@ static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t w
 /* The dependency of op a of rank r on op who is satisfied at time; release
  * a when it was the last (at the latest satisfaction time among its
  * dependencies, by the first dependency satisfied then). */
-static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t time, uint32_t who)
+static __attribute__((noinline)) void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a,
+                                              uint64_t time, uint32_t who)
 {
 	uint32_t nd = ops[a].ndeps;
 	if (nd == 1) {
@@ -954,8 +955,8 @@ static void satisfy(sim *m, uint32_t r, const goal_op *ops, uint32_t a, uint64_t
 
 /* The dependents of op i of rank r whose edge is irequires (ireq 1) or
  * requires (ireq 0), in the order of their dependency lines, at time. */
-static void satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i,
-                          uint64_t time, int ireq)
+static inline __attribute__((always_inline)) void
+satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t time, int ireq)
 {
 	uint32_t b, end;
 	const goal_edge *e = op_edges(m, r, ops, i, &b, &end);
