@@ -781,7 +781,7 @@ static void wl_reseq(sim *m);
 /* Renumber the seqs of the queue, of the waiting events and of the armed
  * lists together (their order among each other stays); the first unused
  * seq, or UINT64_MAX when out of memory. */
-static uint64_t renumber(sim *m)
+static __attribute__((cold, noinline)) uint64_t renumber(sim *m)
 {
 	uint32_t **ext = NULL;
 	size_t n = 0, most = (size_t)(m->wnp.used - 1) + (m->wlp.used - 1) + m->nfr;
@@ -803,7 +803,7 @@ static uint64_t renumber(sim *m)
 	return r;
 }
 
-static uint32_t next_seq(sim *m)
+static inline uint32_t next_seq(sim *m)
 {
 	if (m->seq >= m->seq_limit) {
 		uint64_t n = renumber(m);
@@ -820,7 +820,7 @@ static uint32_t next_seq(sim *m)
 	return (uint32_t)m->seq++;
 }
 
-static void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint32_t peer)
+static inline void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op, uint32_t peer)
 {
 	evq_node x = { time, next_seq(m), rank, op, peer };
 	m->pushes++;
@@ -1109,14 +1109,20 @@ static inline uint64_t noise_off(const sim *m, uint32_t r)
 /* The end of a CPU activity of d ns that starts at t on a rank reading the
  * detours from off (noise_off); past UINT64_MAX the run fails at op i of
  * rank fr. */
-static uint64_t cpu_end(sim *m, uint64_t off, uint64_t t, uint64_t d, uint32_t fr, uint32_t i)
+static __attribute__((noinline)) uint64_t noisy_end(sim *m, uint64_t off, uint64_t t, uint64_t d,
+                                                    uint32_t fr, uint32_t i)
 {
 	uint64_t end;
-	if (!m->pt || !m->pt->noise)
-		return tadd(m, t, d, fr, i);
 	if (sim_noise_end(m->pt->noise, m->pt->rule, off, t, d, &end))
 		return time_fail(m, fr, i);
 	return end;
+}
+
+static inline uint64_t cpu_end(sim *m, uint64_t off, uint64_t t, uint64_t d, uint32_t fr, uint32_t i)
+{
+	if (!m->pt || !m->pt->noise)
+		return tadd(m, t, d, fr, i);
+	return noisy_end(m, off, t, d, fr, i);
 }
 
 /* Timeline: the detours that stretched the activity of d ns that CPU c of
@@ -1151,13 +1157,21 @@ typedef struct act_times {
 /* The o and L of send op i of rank r (op) at its range's (pr) values, plus
  * the middleware costs of its stride when it has one (section 10): the
  * costs of the largest measured stride at or below it. */
-static void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
-                     const sim_range *pr, uint64_t *o, uint64_t *L)
+static __attribute__((noinline)) void stride_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
+                                                 uint64_t *o, uint64_t *L);
+
+static inline void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
+                            const sim_range *pr, uint64_t *o, uint64_t *L)
 {
 	*o = pr->o;
 	*L = pr->L;
-	if (!m->nst)
-		return;
+	if (m->nst)
+		stride_o_L(m, r, op, i, o, L);
+}
+
+/* send_o_L's part for a schedule with strides: o and L plus those costs. */
+static void stride_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t *o, uint64_t *L)
+{
 	const goal_stride *d = goal_op_stride(m->s, gop_of(m, r, i));
 	if (!d || d->stride < m->st[0].stride)
 		return;
