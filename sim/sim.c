@@ -267,6 +267,7 @@ struct sim {
 	 * nic_recv_free[nnics], then the sim_rq queue heads. */
 	uint64_t *rs;
 	uint64_t stride, rs_bytes;
+	uint64_t rq_off;        /* of the sim_rq in a record, in words */
 	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
 	 * the (rank, index) pairs the schedule uses: memory follows the
 	 * schedule, not P times the largest index.  Filled before the run and
@@ -580,7 +581,7 @@ static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
 }
 static inline sim_rq *rank_q(const sim *m, uint64_t r)
 {
-	return (sim_rq *)(void *)&m->rs[r * m->stride + RANK_WORDS + m->ncpus + 2u * m->nnics];
+	return (sim_rq *)(void *)&m->rs[r * m->stride + m->rq_off];
 }
 static inline const goal_op *rank_ops(const sim *m, uint64_t r)
 {
@@ -2334,7 +2335,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->ncpus = SIM_REC_INDEX;
 	if (m->nnics > SIM_REC_INDEX)
 		m->nnics = SIM_REC_INDEX;
-	m->stride = RANK_WORDS + m->ncpus + 2ull * m->nnics + sizeof(sim_rq) / sizeof(uint64_t);
+	m->rq_off = RANK_WORDS + m->ncpus + 2ull * m->nnics;
+	m->stride = m->rq_off + sizeof(sim_rq) / sizeof(uint64_t);
 	if (m->stride <= 8)
 		m->stride = 8;  /* a cache line per rank */
 	/* Zero pages: all times 0, all queues empty (QNIL is 0). */
@@ -2457,8 +2459,8 @@ static int batch_has_wake(const evq *q)
 static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *iter, int wakes)
 {
 	const evq_ent *b = m->q.batch.a;
-	size_t n = m->q.batch.n;
-	for (size_t i = m->q.pos; i < n && !m->fail; i++) {
+	size_t n = m->q.batch.n, i0 = m->q.pos;
+	for (size_t i = i0; i < n && !m->fail; i++) {
 		if (i + PF_RANK < n)
 			prefetch_stage(m, &b[i + PF_RANK], 0, wakes);
 		if (i + PF_OP < n)
@@ -2481,9 +2483,12 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 			if (back)
 				put_back(m, &x, back);
 		}
-		if (m->progress && (++*iter & 0x3fffff) == 0)
-			report_progress(m);
 	}
+	/* progress every 2^22 events, between batches */
+	uint64_t was = *iter;
+	*iter += m->q.pos - i0;
+	if (m->progress && (was ^ *iter) >> 22)
+		report_progress(m);
 }
 
 /* Op i of rank r in messages: its label, or "#i" when it has none. */
