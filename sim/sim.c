@@ -2504,41 +2504,38 @@ static const char *op_name(const goal_sched *s, uint64_t r, uint32_t i, char *bu
 /* The root ops of the ranks whose op records start at block_off (nops
  * each), in the order they start: by kind, then by index.  Ranks that
  * share their records share their roots, so a schedule whose ranks share
- * a few blocks looks at each block's ops once.  op holds at most ROOTS_MAX:
- * more and the list is not kept (n = ROOTS_MANY). */
-#define ROOTS_MAX 64
-#define ROOTS_MANY UINT32_MAX
+ * a few blocks looks at each block's ops once. */
 typedef struct root_list {
 	uint64_t block_off;
 	uint32_t nops, n;
-	uint32_t op[ROOTS_MAX];
+	uint32_t *op;
+	size_t cap;
 } root_list;
 
 /* The roots of rank k (ops: its records) into l, or kept from the rank
- * before; 1 when l lists them, 0 when there are too many to list. */
+ * before; 0 or -1 (out of memory). */
 static int rank_roots(root_list *l, const sim_rank *k, const goal_op *ops)
 {
-	if (l->block_off == k->block_off && l->nops == k->nops)
-		return l->n != ROOTS_MANY;
+	if (l->op && l->block_off == k->block_off && l->nops == k->nops)
+		return 0;
+	uint32_t at[GOAL_NKINDS] = { 0 }, n = 0;
+	for (uint32_t i = 0; i < k->nops; i++)
+		if (ops[i].ndeps == 0)
+			at[ops[i].kind]++;
+	for (unsigned kind = 0; kind < GOAL_NKINDS; kind++) {
+		uint32_t c = at[kind];
+		at[kind] = n;
+		n += c;
+	}
+	if (util_grow(&l->op, &l->cap, n ? n : 1, sizeof *l->op))
+		return -1;
+	for (uint32_t i = 0; i < k->nops; i++)
+		if (ops[i].ndeps == 0)
+			l->op[at[ops[i].kind]++] = i;
 	l->block_off = k->block_off;
 	l->nops = k->nops;
-	l->n = 0;
-	uint32_t by[GOAL_NKINDS][ROOTS_MAX], nb[GOAL_NKINDS] = { 0 };
-	for (uint32_t i = 0; i < k->nops; i++) {
-		if (ops[i].ndeps != 0)
-			continue;
-		if (l->n == ROOTS_MAX) {
-			l->n = ROOTS_MANY;
-			return 0;
-		}
-		by[ops[i].kind][nb[ops[i].kind]++] = i;
-		l->n++;
-	}
-	l->n = 0;
-	for (unsigned kind = 0; kind < GOAL_NKINDS; kind++)
-		for (uint32_t j = 0; j < nb[kind]; j++)
-			l->op[l->n++] = by[kind][j];
-	return 1;
+	l->n = n;
+	return 0;
 }
 
 /* Root op i of rank r starts at time 0 with the next root seq. */
@@ -2581,23 +2578,19 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	/* Roots, all at time 0, before anything else: nothing queued can come
 	 * before them (put-back roots are later, new events have larger seq). */
 	uint64_t rootseq = 0;
-	root_list rl = { UINT64_MAX, 0, 0, { 0 } };
+	root_list rl = { 0, 0, 0, NULL, 0 };
 	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
 		/* from the rank's record, which its ops' processing reads anyway
-		 * (the file's rank table would be a second stream of P entries);
-		 * roots by kind, then by index */
+		 * (the file's rank table would be a second stream of P entries) */
 		const sim_rank *k = rank_of(m, r);
-		const goal_op *ops = rank_ops(m, r);
-		if (rank_roots(&rl, k, ops)) {
-			for (uint32_t j = 0; j < rl.n; j++)
-				start_root(m, (uint32_t)r, rl.op[j], &rootseq, &iter);
-			continue;
+		if (rank_roots(&rl, k, rank_ops(m, r))) {
+			m->fail = 1;
+			break;
 		}
-		for (unsigned kind = 0; kind < GOAL_NKINDS; kind++)
-			for (uint32_t i = 0; i < k->nops; i++)
-				if (ops[i].ndeps == 0 && ops[i].kind == kind)
-					start_root(m, (uint32_t)r, i, &rootseq, &iter);
+		for (uint32_t j = 0; j < rl.n; j++)
+			start_root(m, (uint32_t)r, rl.op[j], &rootseq, &iter);
 	}
+	free(rl.op);
 	m->seq_floor = 0;
 
 	for (;;) {
