@@ -804,6 +804,7 @@ static __attribute__((cold, noinline)) uint64_t renumber(sim *m)
 	return r;
 }
 
+/* The next seq (renumbering, out of line, when they run out). */
 static inline uint32_t next_seq(sim *m)
 {
 	if (m->seq >= m->seq_limit) {
@@ -955,7 +956,9 @@ static __attribute__((noinline)) void satisfy(sim *m, uint32_t r, const goal_op 
 }
 
 /* The dependents of op i of rank r whose edge is irequires (ireq 1) or
- * requires (ireq 0), in the order of their dependency lines, at time. */
+ * requires (ireq 0), in the order of their dependency lines, at time.
+ * Inline in its callers, satisfy out of line: most calls find no edge of
+ * their kind, and a call paid a full prologue for that. */
 static inline __attribute__((always_inline)) void
 satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t time, int ireq)
 {
@@ -1107,9 +1110,7 @@ static inline uint64_t noise_off(const sim *m, uint32_t r)
 	return m->pt && m->pt->noise ? sim_perturb_offset(m->pt, r) : 0;
 }
 
-/* The end of a CPU activity of d ns that starts at t on a rank reading the
- * detours from off (noise_off); past UINT64_MAX the run fails at op i of
- * rank fr. */
+/* cpu_end under noise, out of line (a run without noise never gets here). */
 static __attribute__((noinline)) uint64_t noisy_end(sim *m, uint64_t off, uint64_t t, uint64_t d,
                                                     uint32_t fr, uint32_t i)
 {
@@ -1119,6 +1120,9 @@ static __attribute__((noinline)) uint64_t noisy_end(sim *m, uint64_t off, uint64
 	return end;
 }
 
+/* The end of a CPU activity of d ns that starts at t on a rank reading the
+ * detours from off (noise_off); past UINT64_MAX the run fails at op i of
+ * rank fr. */
 static inline uint64_t cpu_end(sim *m, uint64_t off, uint64_t t, uint64_t d, uint32_t fr, uint32_t i)
 {
 	if (!m->pt || !m->pt->noise)
@@ -1155,23 +1159,12 @@ typedef struct act_times {
 	uint64_t o, sG;           /* handle_times only: the message's o and sG */
 } act_times;
 
-/* The o and L of send op i of rank r (op) at its range's (pr) values, plus
- * the middleware costs of its stride when it has one (section 10): the
- * costs of the largest measured stride at or below it. */
+/* o and L (set to the range's values) plus the middleware costs of send
+ * op i's stride (section 10), if it has one: the costs of the largest
+ * measured stride at or below it.  Out of line: only a schedule with
+ * strides gets here. */
 static __attribute__((noinline)) void stride_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
-                                                 uint64_t *o, uint64_t *L);
-
-static inline void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
-                            const sim_range *pr, uint64_t *o, uint64_t *L)
-{
-	*o = pr->o;
-	*L = pr->L;
-	if (m->nst)
-		stride_o_L(m, r, op, i, o, L);
-}
-
-/* send_o_L's part for a schedule with strides: o and L plus those costs. */
-static void stride_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t *o, uint64_t *L)
+                                                 uint64_t *o, uint64_t *L)
 {
 	const goal_stride *d = goal_op_stride(m->s, gop_of(m, r, i));
 	if (!d || d->stride < m->st[0].stride)
@@ -1187,6 +1180,17 @@ static void stride_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64
 	const sim_stride *x = &m->st[lo - 1];
 	*o = tadd(m, tadd(m, *o, x->o_mw, r, i), sim_rate_bytes(x->O_mw, op->size), r, i);
 	*L = tadd(m, tadd(m, *L, x->l_mw, r, i), sim_rate_bytes(x->L_mw, op->size), r, i);
+}
+
+/* The o and L of send op i of rank r (op) at its range's (pr) values, plus
+ * the middleware costs of its stride when it has one. */
+static inline void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
+                            const sim_range *pr, uint64_t *o, uint64_t *L)
+{
+	*o = pr->o;
+	*L = pr->L;
+	if (m->nst)
+		stride_o_L(m, r, op, i, o, L);
 }
 
 static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off,
