@@ -971,7 +971,7 @@ satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t time,
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
  * release order, at max(release, cpu_free[c] (, nic_send_free[n])). */
-static void queue_released(sim *m, const sim_rel *x, const goal_op *op)
+static inline void queue_released(sim *m, const sim_rel *x, const goal_op *op)
 {
 	uint64_t t = x->time, c = *cpu_free(m, x->rank, op->cpu);
 	uint32_t who = x->who;
@@ -990,13 +990,9 @@ static void queue_released(sim *m, const sim_rel *x, const goal_op *op)
 	push_event(m, t, x->rank, x->op, who);
 }
 
-static void flush_released(sim *m)
+/* flush_released for two or more released ops. */
+static __attribute__((noinline)) void flush_many(sim *m)
 {
-	if (m->rel_n == 1) {
-		queue_released(m, &m->rel[0], &rank_ops(m, m->rel[0].rank)[m->rel[0].op]);
-		m->rel_n = 0;
-		return;
-	}
 	uint64_t prev = 0;
 	int first = 1;
 	for (;;) {
@@ -1018,6 +1014,17 @@ static void flush_released(sim *m)
 		first = 0;
 	}
 	m->rel_n = 0;
+}
+
+/* Queue the ops released by the current event (usually one: inline). */
+static inline void flush_released(sim *m)
+{
+	if (m->rel_n == 1) {
+		queue_released(m, &m->rel[0], &rank_ops(m, m->rel[0].rank)[m->rel[0].op]);
+		m->rel_n = 0;
+	} else if (m->rel_n) {
+		flush_many(m);
+	}
 }
 
 static int is_started(const sim *m, uint64_t g)
@@ -1152,7 +1159,7 @@ static inline void set_free(uint64_t *f, uint64_t t)
 
 /* The times of send op i of rank r (op) that starts at t on a rank reading
  * the detours from off; or of the handling from t of its message at its
- * receiver (handle_times, off the receiver's).  need: the CPU work. */
+ * receiver q (handle_times, off the receiver's).  need: the CPU work. */
 typedef struct act_times {
 	uint64_t need, cpu, nic;  /* CPU work; when CPU and NIC are free again */
 	uint64_t depart, arrive;  /* send_times only */
@@ -1209,10 +1216,9 @@ static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64
 	x->nic = tadd(m, tadd(m, t, pr->g, r, i), sG, r, i);
 }
 
-static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint64_t off,
-                         uint64_t t, act_times *x)
+static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q,
+                         uint64_t off, uint64_t t, act_times *x)
 {
-	uint32_t q = goal_op_peer(m->s, r, sop);
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t o, L;
 	send_o_L(m, r, sop, j, pr, &o, &L);
@@ -1451,7 +1457,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	}
 	act_times x;
 	uint64_t off = noise_off(m, q);
-	handle_times(m, r, sop, j, off, t, &x);
+	handle_times(m, r, sop, j, q, off, t, &x);
 	set_free_by(m, cf, x.cpu, q, OVF_CPU, sop->cpu, CPW(CPW_HCPU, g));
 	set_free_by(m, nf, x.nic, q, OVF_NICR, sop->nic, CPW(CPW_HNIC, g));
 	if (m->tl) {
@@ -3035,7 +3041,7 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 		case N_HCPU:
 		case N_HNIC: {
 			uint32_t q = goal_op_peer(m->s, r, op);
-			handle_times(m, r, op, i, noise_off(m, q), a.start_ns, &at);
+			handle_times(m, r, op, i, q, noise_off(m, q), a.start_ns, &at);
 			a.rank = q;
 			a.peer = r;
 			if (x->type == N_HCPU) {
