@@ -2494,7 +2494,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 				put_back(m, &x, back);
 		}
 	}
-	/* progress every 2^22 events, between batches */
+	/* progress when the count crosses a multiple of 2^22, between batches */
 	uint64_t was = *iter;
 	*iter += m->q.pos - i0;
 	if (m->progress && (was ^ *iter) >> 22)
@@ -2513,8 +2513,8 @@ static const char *op_name(const goal_sched *s, uint64_t r, uint32_t i, char *bu
 
 /* The root ops of the ranks whose op records start at block_off (nops
  * each), in the order they start: by kind, then by index.  Ranks that
- * share their records share their roots, so a schedule whose ranks share
- * a few blocks looks at each block's ops once. */
+ * share their records share their roots: consecutive ranks with the same
+ * block look at its ops once. */
 typedef struct root_list {
 	uint64_t block_off;
 	uint32_t nops, n;
