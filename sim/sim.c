@@ -88,49 +88,84 @@ typedef struct sim_pool {
 	uint32_t ready;       /* entries below it have their pages */
 } sim_pool;
 
-/* An event waiting for a busy CPU or NIC (see "Waiting" below): the queue
- * node it will be processed as, but its time (that of the wake node that
- * takes it out, or of its put-back), and its links.  Free: op is EV_WAKE
- * and next links the free nodes. */
+/* A waiting event's seq, rank and op words (its peer word is implied by
+ * its list: wl_peer); in a list's sorted run, a waiter is just this. */
+typedef struct sim_went {
+	uint32_t seq, rank, op;
+} sim_went;
+
+/* An event waiting for a busy CPU or NIC (see "Waiting" below) out of
+ * seq order, in a list's heap, or an op held by flows (HOLD_KEY): the
+ * queue node it will be processed as, but its time (that of the wake node
+ * that takes it out, or of its put-back), and its links.  Free: op is
+ * EV_WAKE and next links the free nodes. */
 typedef struct sim_wnode {
-	uint32_t next;        /* in a sorted run: the next; in a heap: the first child */
-	uint32_t sib;         /* in a sorted run: next's seq; in a heap: the next sibling */
-	uint32_t seq, rank, op, peer;
+	uint32_t next;        /* the first child */
+	uint32_t sib;         /* the next sibling */
+	sim_went e;
+	uint32_t peer;
 } sim_wnode;
 _Static_assert(sizeof(sim_wnode) == 24, "sim_wnode is 24 bytes");
 
 static inline void wn_set(sim_wnode *w, const evq_node *x)
 {
-	w->seq = x->seq;
-	w->rank = x->rank;
-	w->op = x->op;
+	w->e.seq = x->seq;
+	w->e.rank = x->rank;
+	w->e.op = x->op;
 	w->peer = x->peer;
 }
 
 /* The node of waiter w, at time t. */
 static inline evq_node wn_get(const sim_wnode *w, uint64_t t)
 {
-	evq_node x = { t, w->seq, w->rank, w->op, w->peer };
+	evq_node x = { t, w->e.seq, w->e.rank, w->e.op, w->peer };
 	return x;
 }
 
-/* Events waiting for one CPU or NIC, in seq order: a sorted run (head ..
- * tail: waiters usually come in seq order) and a pairing heap of those that
- * came out of order; n of them.  Every waiter needs the same two resources
- * of one rank: key, the one it waits for, and other (WO_*; WO_NONE: a calc
- * needs only its CPU).  armed: the first of them is in the event queue as
- * a wake node, at seq aseq; listed: the list is in the table of resources.
- * Free: key is UINT64_MAX and head links the free lists. */
+/* A chunk of a sorted run, one cache line: the next chunk (QNIL: none;
+ * free: the next free chunk) and WC_N waiters in seq order.  A run is read
+ * and written at its ends, so its waiters are read in the order they were
+ * stored, WC_N to a line: waiting, an event costs a fifth of a line, not a
+ * node taken anywhere in the pool. */
+#define WC_N 5
+/* Two entries of a chunk may be a range: e[i] is the first of n + 1
+ * waiters of one rank, with seqs e[i].seq .. + n and op words advancing by
+ * d (mod 2^32), and e[i + 1] is { n, WE_RANGE, d }.  A burst of sends
+ * released together (an alltoall's) waits in one range. */
+#define WE_RANGE UINT32_MAX   /* no rank has it (GOAL_MAX_RANKS) */
+typedef struct sim_wchunk {
+	uint32_t next;
+	sim_went e[WC_N];
+} sim_wchunk;
+_Static_assert(sizeof(sim_wchunk) == 64, "sim_wchunk is one 64-byte line");
+
+/* Where a waiter is (the peer word of its list's wake node): WREF_HEAP |
+ * its node, or its chunk << 3 | its place there.  Chunks number below
+ * WC_MAX. */
+#define WREF_HEAP 0x80000000u
+#define WREF_RUN(c, i) ((c) << 3 | (i))
+#define WC_MAX (1u << 28)
+#define WREF(m, f) ((f) & WREF_HEAP ? &WN(m, (f) & ~WREF_HEAP)->e : &WC(m, (f) >> 3)->e[(f) & 7])
+
+/* Events waiting for one CPU or NIC, in seq order: a sorted run (waiters
+ * usually come in seq order: e[hi] of chunk hc .. e[ti - 1] of chunk tc)
+ * and a pairing heap of those that came out of order; n of them.  Every
+ * waiter needs the same two resources of one rank: key, the one it waits
+ * for, and other (WO_*; WO_NONE: a calc needs only its CPU).  armed: the
+ * first of them is in the event queue as a wake node, at seq aseq; listed:
+ * the list is in the table of resources.  Free: key is UINT64_MAX and hc
+ * links the free lists. */
 typedef struct sim_wlist {
-	uint32_t head, tail;
+	uint32_t hc, tc;      /* QNIL: the run is empty */
 	uint32_t heap;
 	uint32_t n;
 	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
 	uint32_t armed : 1, listed : 1, other : 20;
 	uint32_t aseq;
-	uint32_t hseq, tseq;  /* the seqs of head and tail: a list is armed and a
-	                         waiter joins without reading a node far in
-	                         the pool */
+	uint32_t tseq;        /* the seq of the run's last waiter: one joins
+	                         without reading its line, which other
+	                         events have often pushed out of the caches */
+	uint8_t hi, ti;       /* the first waiter in hc; one past the last in tc */
 } sim_wlist;
 
 /* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
@@ -290,6 +325,7 @@ struct sim {
 	 * table of the resources that have waiters, with their lists), the
 	 * waiting events in a pool: memory follows what waits, not P. */
 	sim_pool wnp;         /* sim_wnode */
+	sim_pool wcp;         /* sim_wchunk */
 	sim_pool wlp;         /* sim_wlist */
 	sim_wslot *wt;        /* resource key -> list, open addressing */
 	uint64_t wt_mask, wt_n;
@@ -453,6 +489,7 @@ static inline uint32_t *pool_next(const sim_pool *p, uint32_t i)
 }
 #define RQE(m, i) ((sim_rqe *)(void *)((m)->rqp.a + (size_t)(i) * sizeof(sim_rqe)))
 #define WN(m, i) ((sim_wnode *)(void *)((m)->wnp.a + (size_t)(i) * sizeof(sim_wnode)))
+#define WC(m, i) ((sim_wchunk *)(void *)((m)->wcp.a + (size_t)(i) * sizeof(sim_wchunk)))
 #define WL(m, i) ((sim_wlist *)(void *)((m)->wlp.a + (size_t)(i) * sizeof(sim_wlist)))
 #define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
 
@@ -777,30 +814,57 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 
 /* ---- Sequence numbers ---------------------------------------------------- */
 
-static void wl_reseq(sim *m);
-
 /* Renumber the seqs of the queue, of the waiting events and of the armed
  * lists together (their order among each other stays); the first unused
  * seq, or UINT64_MAX when out of memory. */
 static __attribute__((cold, noinline)) uint64_t renumber(sim *m)
 {
-	uint32_t **ext = NULL;
-	size_t n = 0, most = (size_t)(m->wnp.used - 1) + (m->wlp.used - 1) + m->nfr;
-	if (most && !(ext = malloc(most * sizeof *ext)))
-		return UINT64_MAX;
-	for (uint32_t i = 1; i < m->wnp.used; i++)
-		if (WN(m, i)->op != EV_WAKE)
-			ext[n++] = &WN(m, i)->seq;
+	/* ext: every seq kept outside the queue; a range's seqs after its
+	 * first are in implied (they stay consecutive, so the range's second
+	 * entry does not change) */
+	size_t n = 0, ni = 0, most = (size_t)(m->wnp.used - 1) + 2 * (size_t)(m->wlp.used - 1) + m->nfr;
 	for (uint32_t i = 1; i < m->wlp.used; i++)
-		if (WL(m, i)->key != UINT64_MAX && WL(m, i)->armed)
-			ext[n++] = &WL(m, i)->aseq;
+		if (WL(m, i)->key != UINT64_MAX)
+			most += WL(m, i)->n;
+	uint32_t **ext = malloc((most ? most : 1) * sizeof *ext);
+	uint32_t *implied = malloc((most ? most : 1) * sizeof *implied);
+	if (!ext || !implied) {
+		free(ext);
+		free(implied);
+		return UINT64_MAX;
+	}
+	for (uint32_t i = 1; i < m->wnp.used; i++)
+		if (WN(m, i)->e.op != EV_WAKE)
+			ext[n++] = &WN(m, i)->e.seq;
+	for (uint32_t i = 1; i < m->wlp.used; i++) {
+		sim_wlist *L = WL(m, i);
+		if (L->key == UINT64_MAX)
+			continue;
+		if (L->armed)
+			ext[n++] = &L->aseq;
+		if (L->hc != QNIL)
+			ext[n++] = &L->tseq;
+		for (uint32_t c = L->hc, k = L->hi; c != QNIL; k = 0) {
+			sim_went *e = WC(m, c)->e;
+			for (uint32_t end = c == L->tc ? L->ti : WC_N; k < end; k++) {
+				ext[n++] = &e[k].seq;
+				if (k + 1 < end && e[k + 1].rank == WE_RANGE) {
+					for (uint32_t j = 1; j <= e[k + 1].seq; j++) {
+						implied[ni] = e[k].seq + j;
+						ext[n++] = &implied[ni++];
+					}
+					k++;
+				}
+			}
+			c = c == L->tc ? QNIL : WC(m, c)->next;
+		}
+	}
 	for (size_t i = 0; i < m->nfr; i++)
 		if (m->fr[i].rank != UINT32_MAX)
 			ext[n++] = &m->fr[i].seq;
 	uint64_t r = evq_renumber(&m->q, (uint32_t)m->seq_floor, ext, n);
 	free(ext);
-	if (r != UINT64_MAX)
-		wl_reseq(m);
+	free(implied);
 	return r;
 }
 
@@ -1370,7 +1434,7 @@ static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 			h->maxt = c;
 		if (h->cnt == 0 && h->who != 0) {
 			evq_node x = wn_get(WN(m, h->who), h->maxt > m->now ? h->maxt : m->now);
-			WN(m, h->who)->op = EV_WAKE;
+			WN(m, h->who)->e.op = EV_WAKE;
 			pool_put(&m->wnp, h->who);
 			h->who = 0;
 			m->pushes++;
@@ -1760,9 +1824,9 @@ static uint32_t wl_new(sim *m, uint64_t key, uint32_t other, int listed)
 	if (l == QNIL)
 		return QNIL;
 	sim_wlist *L = WL(m, l);
-	L->head = L->tail = L->heap = QNIL;
+	L->hc = L->tc = L->heap = QNIL;
 	L->n = 0;
-	L->armed = L->listed = 0;
+	L->armed = L->listed = L->hi = L->ti = 0;
 	L->aseq = 0;
 	L->key = key;
 	L->other = other;
@@ -1810,7 +1874,7 @@ static void wl_free_list(sim *m, uint32_t l)
 
 static inline uint32_t wseq(const sim *m, uint32_t n)
 {
-	return WN(m, n)->seq;
+	return WN(m, n)->e.seq;
 }
 
 /* Pairing heap by seq: two roots melded into one. */
@@ -1854,73 +1918,153 @@ static uint32_t heap_pop(sim *m, uint32_t root)
 	return r;
 }
 
-/* The waiter of list L with the smallest seq (L not empty). */
-static inline uint32_t wl_first(const sim *m, const sim_wlist *L)
+/* The peer word of a waiter of list L with event word op: a message's is
+ * its receiver, whose CPU or NIC the list waits for; an op joins a list
+ * only as one put back WL_DIRECT times (put_back_wait). */
+static inline uint32_t wl_peer(const sim_wlist *L, uint32_t op)
 {
-	if (L->heap == QNIL || (L->head != QNIL && L->hseq < wseq(m, L->heap)))
-		return L->head;
-	return L->heap;
+	return op & EV_MSG ? (uint32_t)OVF_RANK(L->key) : WHO_DELAYED | WL_DIRECT;
 }
 
-/* The seq of waiter f of list L, without reading the head's node. */
-static inline uint32_t wl_seq(const sim *m, const sim_wlist *L, uint32_t f)
+/* The first waiter of list L (not empty): where it is (a WREF), and its
+ * seq in *seq. */
+static inline uint32_t wl_first(const sim *m, const sim_wlist *L, uint32_t *seq)
 {
-	return f == L->head ? L->hseq : wseq(m, f);
-}
-
-/* The seqs the lists keep of their sorted runs' nodes, read again from the
- * nodes (after renumber). */
-static void wl_reseq(sim *m)
-{
-	for (uint32_t l = 1; l < m->wlp.used; l++) {
-		sim_wlist *L = WL(m, l);
-		if (L->key == UINT64_MAX || L->head == QNIL)
-			continue;
-		for (uint32_t n = L->head; n != L->tail; n = WN(m, n)->next)
-			WN(m, n)->sib = wseq(m, WN(m, n)->next);
-		L->hseq = wseq(m, L->head);
-		L->tseq = wseq(m, L->tail);
+	if (L->hc != QNIL) {
+		uint32_t s = WC(m, L->hc)->e[L->hi].seq;
+		if (L->heap == QNIL || s < wseq(m, L->heap)) {
+			*seq = s;
+			return WREF_RUN(L->hc, L->hi);
+		}
 	}
+	*seq = wseq(m, L->heap);
+	return WREF_HEAP | L->heap;
 }
 
-/* Waiter n joins list L: at an end of the sorted run, else into the heap. */
-static void wl_add(sim *m, sim_wlist *L, uint32_t n)
+/* A chunk for a run (its contents undefined), or QNIL when out of memory
+ * (m->fail set). */
+static inline uint32_t wc_take(sim *m)
 {
-	uint32_t s = wseq(m, n);
-	WN(m, n)->next = WN(m, n)->sib = QNIL;
-	L->n++;
-	if (L->head == QNIL) {
-		L->head = L->tail = n;
-		L->hseq = L->tseq = s;
-	} else if (s > L->tseq) {
-		WN(m, L->tail)->next = n;
-		WN(m, L->tail)->sib = s;
-		L->tail = n;
-		L->tseq = s;
-	} else if (s < L->hseq) {
-		WN(m, n)->next = L->head;
-		WN(m, n)->sib = L->hseq;
-		L->head = n;
-		L->hseq = s;
+	uint32_t c = pool_take(m, &m->wcp);
+	if (c >= WC_MAX) {
+		m->fail = 1;
+		return QNIL;
+	}
+	return c;
+}
+
+/* Waiter x, whose seq follows the run's last one, continues the run whose
+ * tail chunk holds e[0 .. ti - 1]: the tail's range, or a new range from
+ * a tail that stands alone (with room after it for the range's second
+ * entry).  The new ti, or 0 if x does not continue the tail. */
+static inline unsigned wl_extend(sim_went *e, unsigned ti, const sim_went *x)
+{
+	sim_went *t = &e[ti - 1];
+	if (t->rank == WE_RANGE) {
+		if (x->rank != t[-1].rank || x->op != t[-1].op + (t->seq + 1) * t->op)
+			return 0;
+		t->seq++;
+		return ti;
+	}
+	if (ti == WC_N || x->rank != t->rank)
+		return 0;
+	e[ti] = (sim_went){ 1, WE_RANGE, x->op - t->op };
+	return ti + 1;
+}
+
+/* Waiter x joins list L: at an end of the sorted run (in a range if it
+ * continues one), else into the heap.  0, or -1 when out of memory
+ * (m->fail set). */
+static int wl_add(sim *m, sim_wlist *L, const evq_node *x)
+{
+	sim_went e = { x->seq, x->rank, x->op };
+	uint32_t c;
+	ASSERT(x->peer == wl_peer(L, x->op));
+	if (L->hc == QNIL) {
+		if ((c = wc_take(m)) == QNIL)
+			return -1;
+		WC(m, c)->next = QNIL;
+		L->hc = L->tc = c;
+		L->hi = L->ti = 0;
+		WC(m, c)->e[L->ti++] = e;
+		L->tseq = e.seq;
+	} else if (e.seq > L->tseq) {
+		unsigned ti;
+		if (e.seq == L->tseq + 1 && (ti = wl_extend(WC(m, L->tc)->e, L->ti, &e))) {
+			L->ti = (uint8_t)ti;
+		} else {
+			if (L->ti == WC_N) {
+				if ((c = wc_take(m)) == QNIL)
+					return -1;
+				WC(m, c)->next = QNIL;
+				WC(m, L->tc)->next = c;
+				L->tc = c;
+				L->ti = 0;
+			}
+			WC(m, L->tc)->e[L->ti++] = e;
+		}
+		L->tseq = e.seq;
+	} else if (e.seq < WC(m, L->hc)->e[L->hi].seq) {
+		if (L->hi == 0) {
+			if ((c = wc_take(m)) == QNIL)
+				return -1;
+			WC(m, c)->next = L->hc;
+			L->hc = c;
+			L->hi = WC_N;
+		}
+		WC(m, L->hc)->e[--L->hi] = e;
 	} else {
+		uint32_t n = pool_take(m, &m->wnp);
+		if (n == QNIL)
+			return -1;
+		wn_set(WN(m, n), x);
+		WN(m, n)->next = WN(m, n)->sib = QNIL;
 		L->heap = L->heap == QNIL ? n : heap_meld(m, L->heap, n);
 	}
+	L->n++;
+	return 0;
 }
 
-/* Take the first waiter out of list L: its index (still allocated). */
-static uint32_t wl_pop(sim *m, sim_wlist *L)
+/* Take the first waiter out of list L: its event, at time t.  Entering a
+ * chunk, the run prefetches the one after it, which it reads a few wakes
+ * later (a list is woken once per busy period of its resource). */
+static evq_node wl_pop(sim *m, sim_wlist *L, uint64_t t)
 {
-	uint32_t n = wl_first(m, L);
+	uint32_t seq, f = wl_first(m, L, &seq);
 	L->n--;
-	if (n == L->head) {
-		L->head = WN(m, n)->next;
-		L->hseq = WN(m, n)->sib;
-		if (L->head == QNIL)
-			L->tail = QNIL;
-	} else {
+	if (f & WREF_HEAP) {
+		uint32_t n = f & ~WREF_HEAP;
+		evq_node x = wn_get(WN(m, n), t);
 		L->heap = heap_pop(m, n);
+		WN(m, n)->e.op = EV_WAKE;
+		pool_put(&m->wnp, n);
+		return x;
 	}
-	return n;
+	sim_wchunk *c = WC(m, L->hc);
+	sim_went *e = &c->e[L->hi];
+	evq_node x = { t, e->seq, e->rank, e->op, wl_peer(L, e->op) };
+	if (L->hi + 1u < (L->hc == L->tc ? L->ti : WC_N) && e[1].rank == WE_RANGE) {
+		e->seq++;   /* a range: its next waiter is its first now */
+		e->op += e[1].op;
+		if (--e[1].seq == 0) {   /* it stands alone, in the second place */
+			e[1] = e[0];
+			L->hi++;
+		}
+		return x;
+	}
+	L->hi++;
+	if (L->hc == L->tc && L->hi == L->ti) {
+		pool_put(&m->wcp, L->hc);
+		L->hc = L->tc = QNIL;
+	} else if (L->hi == WC_N) {
+		uint32_t next = c->next;
+		pool_put(&m->wcp, L->hc);
+		L->hc = next;
+		L->hi = 0;
+		if ((next = WC(m, next)->next) != QNIL)
+			PREFETCH(WC(m, next));
+	}
+	return x;
 }
 
 /* Put list l's first waiter into the queue as a wake node at time t (now:
@@ -1928,8 +2072,8 @@ static uint32_t wl_pop(sim *m, sim_wlist *L)
 static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 {
 	sim_wlist *L = WL(m, l);
-	uint32_t f = wl_first(m, L);
-	evq_node w = { t, wl_seq(m, L, f), l, EV_WAKE, f };
+	uint32_t seq, f = wl_first(m, L, &seq);
+	evq_node w = { t, seq, l, EV_WAKE, f };
 	L->armed = 1;
 	L->aseq = w.seq;
 	m->wakes++;
@@ -1983,15 +2127,11 @@ static void put_back_wait(sim *m, const evq_node *xp, uint64_t back, int same)
 	}
 	if (l != QNIL && WL(m, l)->armed && x.seq < WL(m, l)->aseq)
 		goto queue;
-	int listed = !same;
-	uint32_t n = pool_take(m, &m->wnp);
-	if (m->wnp.free != QNIL)
-		PREFETCH(WN(m, m->wnp.free));   /* the next waiter's node */
-	if (n == QNIL || (l == QNIL && (l = wl_new(m, key, other, listed)) == QNIL))
+	if (l == QNIL && (l = wl_new(m, key, other, !same)) == QNIL)
 		return;
-	wn_set(WN(m, n), &x);
 	sim_wlist *L = WL(m, l);
-	wl_add(m, L, n);
+	if (wl_add(m, L, &x))
+		return;
 	m->last_list = l;
 	if (!L->listed && L->n == WL_LISTED_AT && wt_find(m, key, other) == QNIL && wt_add(m, l))
 		return;
@@ -2037,9 +2177,6 @@ static void report_progress(sim *m);
  * turns for their CPU and their NIC, as in an alltoall, would cost k^2). */
 static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 {
-	uint32_t n = pool_take(m, &m->wnp);
-	if (n == QNIL)
-		return;
 	sim_wlist *L = WL(m, l);
 	uint64_t key = L->key;
 	ASSERT(m->wother == WO(OVF_WHAT(key), key & 0xffff) &&
@@ -2047,8 +2184,8 @@ static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 	wl_unlist(m, l);
 	L->key = m->wkey;
 	L->other = m->wother;
-	wn_set(WN(m, n), x);   /* its time is the wake node's, at back */
-	wl_add(m, L, n);
+	if (wl_add(m, L, x))   /* its time is the wake node's, at back */
+		return;
 	m->last_list = l;
 	m->last_wkey = m->wkey;
 	if (wt_find(m, L->key, L->other) == QNIL && wt_add(m, l))
@@ -2065,7 +2202,7 @@ static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
 static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first, uint64_t *iter)
 {
 	sim_wlist *L = WL(m, l);
-	ASSERT(L->armed && L->aseq == seq && wl_first(m, L) == first);
+	ASSERT(L->armed && L->aseq == seq && wl_first(m, L, &(uint32_t){ 0 }) == first);
 	L->armed = 0;
 	m->wakes--;
 	if (!m->nhold) {
@@ -2081,13 +2218,10 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 		}
 	}
 	for (;;) {
-		uint32_t n = wl_pop(m, L);
-		evq_node x = wn_get(WN(m, n), t);
+		evq_node x = wl_pop(m, L, t);
 		ASSERT(x.seq == seq);
 		m->waking = l;
 		m->cur_seq = x.seq;
-		WN(m, n)->op = EV_WAKE;
-		pool_put(&m->wnp, n);
 		uint64_t back = process(m, t, x.rank, x.op, x.peer);
 		L = WL(m, l);
 		if (back && m->wkey != L->key && L->n && !m->nhold) {
@@ -2101,7 +2235,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 		if (m->fail)
 			return;
 		L = WL(m, l);
-		if (L->head == QNIL && L->heap == QNIL) {
+		if (L->hc == QNIL && L->heap == QNIL) {
 			wl_free_list(m, l);
 			return;
 		}
@@ -2113,7 +2247,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 			return;
 		}
 		t = f;
-		seq = wl_seq(m, L, wl_first(m, L));
+		wl_first(m, L, &seq);
 		if (m->progress && (++*iter & 0x3fffff) == 0)
 			report_progress(m);
 	}
@@ -2170,15 +2304,16 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 
 /* Stage 0 .. 3 of wake node x: its list and its waiter (the wake node's
  * peer word), then the waiter's stages 0 .. 2. */
-static void prefetch_wake(const sim *m, const evq_ent *x, int stage)
+static inline __attribute__((always_inline)) void
+prefetch_wake(const sim *m, const evq_ent *x, int stage)
 {
-	const sim_wnode *w = WN(m, x->peer);
+	const sim_went *e = WREF(m, x->peer);
 	if (stage == 0) {
 		PREFETCH(WL(m, x->rank));
-		PREFETCH(w);
+		PREFETCH(e);
 		return;
 	}
-	prefetch_event(m, w->rank, w->op, w->peer, stage - 1);
+	prefetch_event(m, e->rank, e->op, wl_peer(WL(m, x->rank), e->op), stage - 1);
 }
 
 static inline __attribute__((always_inline)) void
@@ -2382,8 +2517,9 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->rqp.esz = sizeof(sim_rqe);
 	m->uqp.esz = sizeof(sim_uqe);
 	m->wnp.esz = sizeof(sim_wnode);
+	m->wcp.esz = sizeof(sim_wchunk);
 	m->wlp.esz = sizeof(sim_wlist);
-	m->rqp.used = m->uqp.used = m->wnp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
+	m->rqp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
 	m->waking = m->last_list = QNIL;
 	m->last_wkey = UINT64_MAX;
 #ifdef MADV_POPULATE_READ
@@ -2427,6 +2563,7 @@ void sim_destroy(sim *m)
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
+	big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
 	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
 	free(m->wt);
 	free(m->dt);
