@@ -57,13 +57,16 @@ typedef struct sim_flow {
  * none).  The op does not start before maxt, nor while cnt > 0. */
 #define HOLD_KEY(gop) (1ull << 61 | (gop))
 
-/* A posted recv in an RQ: op is the recv's index in its rank (its source
- * and tag are read from the op).  next links the list (QNIL ends it). */
+/* Posted recvs in an RQ, in the order they were posted: n recvs of a
+ * rank, with indices op, op + d, .. op + (n - 1) d (their sources and tags
+ * are read from the ops).  Recvs posted one after the other at a stride
+ * (a rank's roots) are one entry.  next links the list (QNIL ends it). */
 typedef struct sim_rqe {
 	uint32_t next;
 	uint32_t op;
+	uint16_t n, d;
 } sim_rqe;
-_Static_assert(sizeof(sim_rqe) == 8, "sim_rqe is 8 bytes");
+_Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
 
 /* A handled message in a UQ: sender rank, the send's tag and index, and the
  * send's start time (for a rendezvous completion).  Its comm index is not
@@ -765,8 +768,52 @@ static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag
 	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
 }
 
+/* Recv i of rank r (queues h) posted: at the end of the RQ's last entry if
+ * it continues it, else in a new one. */
+static void rq_post(sim *m, sim_rq *h, uint32_t r, uint32_t i)
+{
+	if (h->rq_tail != QNIL) {
+		sim_rqe *t = RQE(m, h->rq_tail);
+		uint32_t last = t->op + (t->n - 1u) * t->d;
+		if (i > last && t->n < UINT16_MAX && i - last <= UINT16_MAX && (t->n == 1 || i - last == t->d)) {
+			t->d = (uint16_t)(i - last);
+			t->n++;
+			qs_len(m, r, 0, 1);
+			return;
+		}
+	}
+	uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
+	if (k != QNIL) {
+		sim_rqe *e = RQE(m, k);
+		e->op = i;
+		e->n = 1;
+		e->d = 0;
+		qs_len(m, r, 0, 1);
+	}
+}
+
+/* The recvs of RQ entry i of queues h after its k-th into a new entry
+ * after it (so that the k-th can be taken): the new entry, or QNIL when
+ * out of memory (m->fail set). */
+static uint32_t rq_split(sim *m, sim_rq *h, uint32_t i, uint32_t k)
+{
+	uint32_t j = pool_take(m, &m->rqp);
+	if (j == QNIL)
+		return QNIL;
+	sim_rqe *e = RQE(m, i), *f = RQE(m, j);
+	f->next = e->next;
+	f->op = e->op + (k + 1) * e->d;
+	f->n = (uint16_t)(e->n - k - 1);
+	f->d = e->d;
+	e->next = j;
+	if (h->rq_tail == i)
+		h->rq_tail = j;
+	return j;
+}
+
 /* The first posted recv of rank q matching a message (src, tag, comm
- * index): its op index, removed from the RQ; or UINT32_MAX.  O(RQ length). */
+ * index): its op index, removed from the RQ; or UINT32_MAX.  O(posted
+ * recvs). */
 static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t comm)
 {
 	sim_rq *h = rank_q(m, q);
@@ -775,15 +822,26 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 	/* src as q's receives store it: compared to each without decoding */
 	uint32_t srel = m->s->rel_peers ? goal_peer_rel(m->nranks, q, src) : src;
 	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
-		const goal_op *r = &ops[RQE(m, i)->op];
-		n++;
-		if (!tags_match(r->peer, r->tag, srel, tag) || goal_op_comm(r) != comm)
-			continue;
-		uint32_t op = RQE(m, i)->op;
-		list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
-		qs_search(m, q, n);
-		qs_len(m, q, 0, -1);
-		return op;
+		sim_rqe *e = RQE(m, i);
+		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
+			const goal_op *r = &ops[op];
+			n++;
+			if (!tags_match(r->peer, r->tag, srel, tag) || goal_op_comm(r) != comm)
+				continue;
+			if (e->n == 1) {
+				list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
+			} else if (k == 0) {
+				e->op += e->d;
+				e->n--;
+			} else if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL) {
+				return UINT32_MAX;
+			} else {
+				RQE(m, i)->n = (uint16_t)k;
+			}
+			qs_search(m, q, n);
+			qs_len(m, q, 0, -1);
+			return op;
+		}
 	}
 	qs_search(m, q, n);
 	return UINT32_MAX;
@@ -1665,12 +1723,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, goal_op_comm(op), &e);
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (!found) {
-			sim_rq *h = rank_q(m, r);
-			uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
-			if (k != QNIL) {
-				RQE(m, k)->op = i;
-				qs_len(m, r, 0, 1);
-			}
+			rq_post(m, rank_q(m, r), r, i);
 			break;
 		}
 		uint32_t q = e.peer, j = e.op;
@@ -2877,17 +2930,21 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			fputc('\n', out);
 		}
 		uint64_t n = 0;
-		for (uint32_t k = h->rq_head; k != QNIL; k = RQE(m, k)->next, n++) {
-			if (n == max_ops) {
-				fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
-				break;
+		for (uint32_t k = h->rq_head; k != QNIL && n <= max_ops; k = RQE(m, k)->next) {
+			const sim_rqe *e = RQE(m, k);
+			for (uint32_t j = 0, op = e->op; j < e->n; j++, op += e->d, n++) {
+				if (n == max_ops) {
+					fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
+					n++;
+					break;
+				}
+				fprintf(out, "rank %" PRIu64 ": receive ", r);
+				const goal_op *rop = &goal_rank_ops(s, r)[op];
+				put_label(m, out, r, op);
+				fputc(' ', out);
+				put_peer_tag(out, s, goal_op_peer(s, r, rop), rop);
+				fprintf(out, " never matched\n");
 			}
-			fprintf(out, "rank %" PRIu64 ": receive ", r);
-			const goal_op *rop = &goal_rank_ops(s, r)[RQE(m, k)->op];
-			put_label(m, out, r, RQE(m, k)->op);
-			fputc(' ', out);
-			put_peer_tag(out, s, goal_op_peer(s, r, rop), rop);
-			fprintf(out, " never matched\n");
 		}
 		n = 0;
 		for (uint32_t k = h->uq_head; k != QNIL; k = UQE(m, k)->next, n++) {
