@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # loggopsim speed and memory (make bench runs it): binomial broadcast at 1M
 # and 8M ranks, dissemination allreduce at 64K and 1M ranks (BENCH_BIG=1
-# adds 8M ranks: a 13 GB schedule), and schedules where many events wait for
-# one CPU or NIC: linear alltoall at 512, 2048 and 8192 ranks (a 4.3 GB
-# schedule), linear gather at 8192 ranks, an incast of 1M ranks.  Prints,
+# adds 8M ranks: a 201 MB schedule), and schedules where many events wait for
+# one CPU or NIC: linear alltoall at 512, 2048 and 8192 ranks (a 721 KB
+# schedule: its ranks share one block), linear gather at 8192 ranks, an
+# incast of 1M ranks.  Prints,
 # best of 3 (of 1 for the large runs): simulated time, events, events/s
 # (simulation only, wall clock), ns per event, wall and CPU (user + sys)
 # time of the whole command (open, simulate, print) and its peak RSS (which
