@@ -762,6 +762,13 @@ static inline void qs_len(sim *m, uint32_t r, int uq, int d)
 	}
 }
 
+/* The comm index of op o: read only when the schedule has comms other
+ * than index 0 (the file's reader checked every index). */
+static inline uint32_t op_comm(const sim *m, const goal_op *o)
+{
+	return m->s->ncomms > 1 ? goal_op_comm(o) : 0;
+}
+
 static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
 {
 	return (src_a == src_b || src_a == GOAL_ANY_SOURCE || src_b == GOAL_ANY_SOURCE)
@@ -826,7 +833,7 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
 			const goal_op *r = &ops[op];
 			n++;
-			if (!tags_match(r->peer, r->tag, srel, tag) || goal_op_comm(r) != comm)
+			if (!tags_match(r->peer, r->tag, srel, tag) || op_comm(m, r) != comm)
 				continue;
 			if (e->n == 1) {
 				list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
@@ -1597,7 +1604,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		dt_delete(m, (uint64_t)(d - m->dt));
 	}
 	uint32_t fid = m->fl ? flow_begin(m, t, r, j, sop, &x) : NIL;
-	uint32_t recv = rq_take(m, q, r, sop->tag, goal_op_comm(sop));
+	uint32_t recv = rq_take(m, q, r, sop->tag, op_comm(m, sop));
 	if (recv == UINT32_MAX) {
 		sim_rq *h = rank_q(m, q);
 		uint32_t k = list_append(m, &m->uqp, &h->uq_head, &h->uq_tail);
@@ -1720,7 +1727,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		sim_uqe e;
-		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, goal_op_comm(op), &e);
+		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, op_comm(m, op), &e);
 		satisfy_edges(m, r, ops, i, t, 1);
 		if (!found) {
 			rq_post(m, rank_q(m, r), r, i);
