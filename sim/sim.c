@@ -840,9 +840,9 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 			} else if (k == 0) {
 				e->op += e->d;
 				e->n--;
-			} else if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL) {
-				return UINT32_MAX;
-			} else {
+			} else {   /* the entry keeps the k before; those after move on */
+				if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL)
+					return UINT32_MAX;
 				RQE(m, i)->n = (uint16_t)k;
 			}
 			qs_search(m, q, n);
@@ -2001,15 +2001,16 @@ static inline uint32_t wl_first(const sim *m, const sim_wlist *L, uint32_t *seq)
 	return WREF_HEAP | L->heap;
 }
 
-/* A chunk for a run (its contents undefined), or QNIL when out of memory
- * (m->fail set). */
-static inline uint32_t wc_take(sim *m)
+/* A chunk for a run, linked to chunk next (its waiters undefined), or
+ * QNIL when out of memory (m->fail set). */
+static inline uint32_t wc_take(sim *m, uint32_t next)
 {
 	uint32_t c = pool_take(m, &m->wcp);
 	if (c >= WC_MAX) {
 		m->fail = 1;
 		return QNIL;
 	}
+	WC(m, c)->next = next;
 	return c;
 }
 
@@ -2041,9 +2042,8 @@ static int wl_add(sim *m, sim_wlist *L, const evq_node *x)
 	uint32_t c;
 	ASSERT(x->peer == wl_peer(L, x->op));
 	if (L->hc == QNIL) {
-		if ((c = wc_take(m)) == QNIL)
+		if ((c = wc_take(m, QNIL)) == QNIL)
 			return -1;
-		WC(m, c)->next = QNIL;
 		L->hc = L->tc = c;
 		L->hi = L->ti = 0;
 		WC(m, c)->e[L->ti++] = e;
@@ -2054,9 +2054,8 @@ static int wl_add(sim *m, sim_wlist *L, const evq_node *x)
 			L->ti = (uint8_t)ti;
 		} else {
 			if (L->ti == WC_N) {
-				if ((c = wc_take(m)) == QNIL)
+				if ((c = wc_take(m, QNIL)) == QNIL)
 					return -1;
-				WC(m, c)->next = QNIL;
 				WC(m, L->tc)->next = c;
 				L->tc = c;
 				L->ti = 0;
@@ -2066,9 +2065,8 @@ static int wl_add(sim *m, sim_wlist *L, const evq_node *x)
 		L->tseq = e.seq;
 	} else if (e.seq < WC(m, L->hc)->e[L->hi].seq) {
 		if (L->hi == 0) {
-			if ((c = wc_take(m)) == QNIL)
+			if ((c = wc_take(m, L->hc)) == QNIL)
 				return -1;
-			WC(m, c)->next = L->hc;
 			L->hc = c;
 			L->hi = WC_N;
 		}
@@ -2117,12 +2115,12 @@ static evq_node wl_pop(sim *m, sim_wlist *L, uint64_t t)
 		pool_put(&m->wcp, L->hc);
 		L->hc = L->tc = QNIL;
 	} else if (L->hi == WC_N) {
-		uint32_t next = c->next;
+		uint32_t next = c->next, after = WC(m, next)->next;
 		pool_put(&m->wcp, L->hc);
 		L->hc = next;
 		L->hi = 0;
-		if ((next = WC(m, next)->next) != QNIL)
-			PREFETCH(WC(m, next));
+		if (after != QNIL)
+			PREFETCH(WC(m, after));
 	}
 	return x;
 }
@@ -2939,11 +2937,10 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 		uint64_t n = 0;
 		for (uint32_t k = h->rq_head; k != QNIL && n <= max_ops; k = RQE(m, k)->next) {
 			const sim_rqe *e = RQE(m, k);
-			for (uint32_t j = 0, op = e->op; j < e->n; j++, op += e->d, n++) {
+			for (uint32_t j = 0, op = e->op; j < e->n && n <= max_ops; j++, op += e->d, n++) {
 				if (n == max_ops) {
 					fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
-					n++;
-					break;
+					continue;
 				}
 				fprintf(out, "rank %" PRIu64 ": receive ", r);
 				const goal_op *rop = &goal_rank_ops(s, r)[op];
