@@ -1084,18 +1084,36 @@ static __attribute__((noinline)) void satisfy(sim *m, uint32_t r, const goal_op 
 	}
 }
 
-/* The dependents of op i of rank r whose edge is irequires (ireq 1) or
- * requires (ireq 0), in the order of their dependency lines, at time.
- * Inline in its callers, satisfy out of line: most calls find no edge of
- * their kind, and a call paid a full prologue for that. */
+/* The dependency edges of an op: e[b .. end - 1]. */
+typedef struct edge_span {
+	const goal_edge *e;
+	uint32_t b, end;
+} edge_span;
+
+static inline edge_span op_span(const sim *m, uint32_t r, const goal_op *ops, uint32_t i)
+{
+	edge_span x;
+	x.e = op_edges(m, r, ops, i, &x.b, &x.end);
+	return x;
+}
+
+/* The dependents of op i of rank r (its edges x) whose edge is irequires
+ * (ireq 1) or requires (ireq 0), in the order of their dependency lines,
+ * at time.  Inline in its callers, satisfy out of line: most calls find no
+ * edge of their kind, and a call paid a full prologue for that. */
+static inline __attribute__((always_inline)) void
+satisfy_span(sim *m, uint32_t r, const goal_op *ops, edge_span x, uint32_t i, uint64_t time,
+             int ireq)
+{
+	for (uint32_t j = x.b; j < x.end; j++)
+		if (!!(x.e[j] & GOAL_EDGE_IREQ) == ireq)
+			satisfy(m, r, ops, GOAL_EDGE_OP(x.e[j]), time, i);
+}
+
 static inline __attribute__((always_inline)) void
 satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t time, int ireq)
 {
-	uint32_t b, end;
-	const goal_edge *e = op_edges(m, r, ops, i, &b, &end);
-	for (uint32_t j = b; j < end; j++)
-		if (!!(e[j] & GOAL_EDGE_IREQ) == ireq)
-			satisfy(m, r, ops, GOAL_EDGE_OP(e[j]), time, i);
+	satisfy_span(m, r, ops, op_span(m, r, ops, i), i, time, ireq);
 }
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
@@ -1122,6 +1140,19 @@ static inline void queue_released(sim *m, const sim_rel *x, const goal_op *op)
 /* flush_released for two or more released ops. */
 static __attribute__((noinline)) void flush_many(sim *m)
 {
+	/* Usually one rank, its ops released in kind order already (a recv
+	 * that releases its sends): that order is the release order. */
+	const goal_op *o0 = rank_ops(m, m->rel[0].rank);
+	size_t n = 1;
+	while (n < m->rel_n && m->rel[n].rank == m->rel[0].rank
+	       && o0[m->rel[n].op].kind >= o0[m->rel[n - 1].op].kind)
+		n++;
+	if (n == m->rel_n) {
+		for (n = 0; n < m->rel_n; n++)
+			queue_released(m, &m->rel[n], &o0[m->rel[n].op]);
+		m->rel_n = 0;
+		return;
+	}
 	uint64_t prev = 0;
 	int first = 1;
 	for (;;) {
@@ -1329,8 +1360,9 @@ static inline void send_o_L(sim *m, uint32_t r, const goal_op *op, uint32_t i,
 		stride_o_L(m, r, op, i, o, L);
 }
 
-static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off,
-                       uint64_t t, act_times *x)
+static inline __attribute__((always_inline)) void
+send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off, uint64_t t,
+           act_times *x)
 {
 	const sim_range *pr = range_of(m, op->size);
 	uint64_t o, L;
@@ -1345,8 +1377,9 @@ static void send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64
 	x->nic = tadd(m, tadd(m, t, pr->g, r, i), sG, r, i);
 }
 
-static void handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q,
-                         uint64_t off, uint64_t t, act_times *x)
+static inline __attribute__((always_inline)) void
+handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q, uint64_t off,
+             uint64_t t, act_times *x)
 {
 	const sim_range *pr = range_of(m, sop->size);
 	uint64_t o, L;
@@ -1678,8 +1711,9 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
 			put_detours(m, off, r, op->cpu, t, end, d);
 		}
-		satisfy_edges(m, r, ops, i, t, 1);
-		satisfy_edges(m, r, ops, i, end, 0);
+		edge_span es = op_span(m, r, ops, i);
+		satisfy_span(m, r, ops, es, i, t, 1);
+		satisfy_span(m, r, ops, es, i, end, 0);
 		break;
 	}
 	case GOAL_SEND: {
@@ -1715,10 +1749,11 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 				d->maxt = t;
 		}
 		m->messages++;
-		satisfy_edges(m, r, ops, i, t, 1);
+		edge_span es = op_span(m, r, ops, i);
+		satisfy_span(m, r, ops, es, i, t, 1);
 		if (op->size <= m->S) {
 			mark_done(m, r, i);
-			satisfy_edges(m, r, ops, i, *cf, 0);
+			satisfy_span(m, r, ops, es, i, *cf, 0);
 		}
 		break;
 	}
@@ -1728,7 +1763,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			cp_start(m, r, op, i, t, who);
 		sim_uqe e;
 		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, op_comm(m, op), &e);
-		satisfy_edges(m, r, ops, i, t, 1);
+		edge_span es = op_span(m, r, ops, i);
+		satisfy_span(m, r, ops, es, i, t, 1);
 		if (!found) {
 			rq_post(m, rank_q(m, r), r, i);
 			break;
@@ -1757,7 +1793,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		mark_done(m, r, i);
 		if (m->cpr)
 			cp_put(m, gop_of(m, r, i), 1, CPW(CPW_SELF, 0));
-		satisfy_edges(m, r, ops, i, t, 0);
+		satisfy_span(m, r, ops, es, i, t, 0);
 		break;
 	}
 	default:
