@@ -306,6 +306,7 @@ struct sim {
 	uint64_t *rs;
 	uint64_t stride, rs_bytes;
 	uint64_t rq_off;        /* of the sim_rq in a record, in words */
+	int pf_sched;           /* prefetch ops and edges: the blocks are large */
 	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
 	 * the (rank, index) pairs the schedule uses: memory follows the
 	 * schedule, not P times the largest index.  Filled before the run and
@@ -2349,6 +2350,22 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 
 /* ---- Run ---------------------------------------------------------------- */
 
+/* Schedules whose blocks of ops and edges take more than this many bytes
+ * have them prefetched (a block shared by many ranks stays in the caches). */
+#define PF_SCHED_BYTES ((uint64_t)1 << 20)
+
+/* The bytes of s's blocks: each distinct block once (a version 1 or 2
+ * file has one per rank). */
+static uint64_t sched_body(const goal_sched *s)
+{
+	if (!s->nblocks)
+		return s->size;
+	uint64_t n = 0;
+	for (uint64_t b = 0; b < s->nblocks; b++)
+		n += s->blocks[b].nops * sizeof(goal_op) + s->blocks[b].nedges * sizeof(goal_edge);
+	return n;
+}
+
 /* Prefetch distances (batch positions ahead), one stage per link of the
  * chain payload -> rank entry -> op record -> receiver's state; a wake
  * node's chain starts one link earlier, at its list and waiter. */
@@ -2359,7 +2376,8 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 
 /* Stage 0, 1 or 2 of the chain of event (r, w, peer): rank record(s), op
  * record and receive queue, then the recv a message completes or the op's
- * edges. */
+ * edges.  Ops and edges only when the schedule's blocks are large
+ * (pf_sched): blocks that ranks share stay in the caches. */
 static inline __attribute__((always_inline)) void
 prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 {
@@ -2369,12 +2387,14 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 			PREFETCH(rank_of(m, peer));
 		return;
 	}
-	const goal_op *op = &rank_ops(m, r)[w & ~EV_MSG];
 	if (stage == 1) {
-		PREFETCH(op);
+		if (m->pf_sched)
+			PREFETCH(&rank_ops(m, r)[w & ~EV_MSG]);
 		if (w & EV_MSG) {
 			const sim_rq *h = rank_q(m, peer);
 			PREFETCH(RQE(m, h->rq_head));
+		} else {   /* the op's started bit (mark_started) */
+			PREFETCH(&m->started[gop_of(m, r, w) >> 6]);
 		}
 		if (m->cpr) {
 			/* The op's records and the setters of the rank that works. */
@@ -2383,16 +2403,19 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 		}
 		return;
 	}
+	if (!m->pf_sched && !m->cpr)
+		return;
 	if (w & EV_MSG) {
 		const sim_rq *h = rank_q(m, peer);
 		if (h->rq_head != QNIL) {
 			uint32_t recv = RQE(m, h->rq_head)->op;
-			PREFETCH(&rank_ops(m, peer)[recv]);
+			if (m->pf_sched)
+				PREFETCH(&rank_ops(m, peer)[recv]);
 			if (m->cpr)   /* the recv it completes: its record */
 				PREFETCH(cp_rec(m, gop_of(m, peer, recv)));
 		}
-	} else {
-		PREFETCH(&rank_edges(m, r)[op->dep_begin]);
+	} else if (m->pf_sched) {
+		PREFETCH(&rank_edges(m, r)[rank_ops(m, r)[w].dep_begin]);
 	}
 }
 
@@ -2578,6 +2601,7 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->stride = m->rq_off + sizeof(sim_rq) / sizeof(uint64_t);
 	if (m->stride <= 8)
 		m->stride = 8;  /* a cache line per rank */
+	m->pf_sched = sched_body(s) > PF_SCHED_BYTES;
 	/* Zero pages: all times 0, all queues empty (QNIL is 0). */
 	m->rs_bytes = (m->nranks ? m->nranks : 1) * m->stride * sizeof(uint64_t);
 	m->rs = big_alloc(m->rs_bytes);
