@@ -319,11 +319,33 @@ static void merge2(const evq_ent *a, const evq_ent *ae, const evq_ent *b, const 
 	memcpy(o + (ae - a), b, (size_t)(be - b) * sizeof *b);
 }
 
+/* Merge sorted runs a, b and c into o in one pass: on a tie the earlier
+ * run's node first. */
+static void merge3(const evq_ent *a, const evq_ent *ae, const evq_ent *b, const evq_ent *be,
+                   const evq_ent *c, const evq_ent *ce, evq_ent *o)
+{
+	while (a < ae && b < be && c < ce) {
+		if (a->seq <= b->seq && a->seq <= c->seq)
+			*o++ = *a++;
+		else if (b->seq <= c->seq)
+			*o++ = *b++;
+		else
+			*o++ = *c++;
+	}
+	if (a == ae)
+		merge2(b, be, c, ce, o);
+	else if (b == be)
+		merge2(a, ae, c, ce, o);
+	else
+		merge2(a, ae, b, be, o);
+}
+
 /* Sort the batch by seq when it is made of at most 8 sorted runs (the usual
- * case: put-back events and events from a few buckets): merge the runs by
- * pairs, in ceil(log2 runs) passes between the batch and tmp, sequential;
- * the earlier run first on a tie.  The first run ends at first (> 0).
- * Returns 1 if done, 0 if there are more runs, -1 when out of memory. */
+ * case: put-back events and events from a few buckets): three runs in one
+ * pass, more by pairs, in ceil(log2 runs) passes between the batch and tmp,
+ * sequential; the earlier run first on a tie.  The first run ends at first
+ * (> 0).  Returns 1 if done, 0 if there are more runs, -1 when out of
+ * memory. */
 static int merge_runs(evq *q, size_t first)
 {
 	evq_vec *v = &q->batch;
@@ -338,6 +360,12 @@ static int merge_runs(evq *q, size_t first)
 	end[k++] = v->n;
 	if (vec_reserve(&q->tmp, v->n))
 		return -1;
+	if (k == 3) {
+		merge3(v->a, v->a + end[0], v->a + end[0], v->a + end[1], v->a + end[1],
+		       v->a + end[2], q->tmp.a);
+		take_tmp(q);
+		return 1;
+	}
 	while (k > 1) {
 		size_t nk = 0;
 		for (size_t j = 0; j < k; j += 2) {
