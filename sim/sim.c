@@ -1043,7 +1043,8 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
 }
 
-static void release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t who)
+static inline __attribute__((always_inline)) void
+release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t who)
 {
 	if (util_grow(&m->rel, &m->rel_cap, m->rel_n + 1, sizeof *m->rel)) {
 		m->fail = 1;
@@ -1119,7 +1120,8 @@ satisfy_edges(sim *m, uint32_t r, const goal_op *ops, uint32_t i, uint64_t time,
 
 /* Queue the released ops: rank by rank, sends, receives, calcs, each in
  * release order, at max(release, cpu_free[c] (, nic_send_free[n])). */
-static inline void queue_released(sim *m, const sim_rel *x, const goal_op *op)
+static inline __attribute__((always_inline)) void
+queue_released(sim *m, const sim_rel *x, const goal_op *op)
 {
 	uint64_t t = x->time, c = *cpu_free(m, x->rank, op->cpu);
 	uint32_t who = x->who;
