@@ -15,7 +15,7 @@
 # are written to OUT_DIR and removed after their run; their ranks share
 # blocks (docs/binary-format.md, version 3), so the largest, the
 # dissemination at 2^24 ranks (1.2 * 10^9 events), is 403 MB and its run
-# peaks at about 5.5 GiB.
+# peaks at about 2.2 GiB.
 # Environment: MAXLOG=K (default 24).
 set -euo pipefail
 B=$(cd "${1:-build}" && pwd)/bin
