@@ -635,14 +635,21 @@ static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
 		+ (uint64_t)k->nops * sizeof(goal_op));
 }
 
-/* The dependency edges of op i of rank r (ops: its ops): (*b .. *end). */
-static inline const goal_edge *op_edges(const sim *m, uint32_t r, const goal_op *ops, uint32_t i,
-                                        uint32_t *b, uint32_t *end)
+/* The dependency edges of an op: e[b .. end - 1]. */
+typedef struct edge_span {
+	const goal_edge *e;
+	uint32_t b, end;
+} edge_span;
+
+/* The edges of op i of rank r (ops: its ops). */
+static inline edge_span op_span(const sim *m, uint32_t r, const goal_op *ops, uint32_t i)
 {
 	const sim_rank *k = rank_of(m, r);
-	*b = ops[i].dep_begin;
-	*end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
-	return rank_edges(m, r);
+	edge_span x;
+	x.b = ops[i].dep_begin;
+	x.end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	x.e = rank_edges(m, r);
+	return x;
 }
 
 /* ---- Critical path records ----------------------------------------------- */
@@ -1086,19 +1093,6 @@ static __attribute__((noinline)) void satisfy(sim *m, uint32_t r, const goal_op 
 	}
 }
 
-/* The dependency edges of an op: e[b .. end - 1]. */
-typedef struct edge_span {
-	const goal_edge *e;
-	uint32_t b, end;
-} edge_span;
-
-static inline edge_span op_span(const sim *m, uint32_t r, const goal_op *ops, uint32_t i)
-{
-	edge_span x;
-	x.e = op_edges(m, r, ops, i, &x.b, &x.end);
-	return x;
-}
-
 /* The dependents of op i of rank r (its edges x) whose edge is irequires
  * (ireq 1) or requires (ireq 0), in the order of their dependency lines,
  * at time.  Inline in its callers, satisfy out of line: most calls find no
@@ -1494,13 +1488,12 @@ static void flow_moved(void *ctx, uint32_t id, uint64_t end)
  * on (on), or a completion at c (!on). */
 static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
 {
-	uint32_t b, end;
-	const goal_edge *e = op_edges(m, r, rank_ops(m, r), i, &b, &end);
-	for (uint32_t j = b; j < end; j++) {
-		if (e[j] & GOAL_EDGE_IREQ)
+	edge_span x = op_span(m, r, rank_ops(m, r), i);
+	for (uint32_t j = x.b; j < x.end; j++) {
+		if (x.e[j] & GOAL_EDGE_IREQ)
 			continue;
 		uint64_t n0 = m->dt_n;
-		sim_dep *h = dt_get(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(e[j]))));
+		sim_dep *h = dt_get(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(x.e[j]))));
 		if (!h)
 			return;
 		if (m->dt_n != n0) {   /* a new entry */
@@ -1520,14 +1513,13 @@ static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
  * the receive completes at c: those that wait for no other flow go on. */
 static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 {
-	uint32_t b, end;
-	const goal_edge *e = op_edges(m, r, rank_ops(m, r), i, &b, &end);
+	edge_span es = op_span(m, r, rank_ops(m, r), i);
 	if (m->fin[r] < c)
 		m->fin[r] = c;
-	for (uint32_t j = b; j < end; j++) {
-		if (e[j] & GOAL_EDGE_IREQ)
+	for (uint32_t j = es.b; j < es.end; j++) {
+		if (es.e[j] & GOAL_EDGE_IREQ)
 			continue;
-		sim_dep *h = dt_find(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(e[j]))));
+		sim_dep *h = dt_find(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(es.e[j]))));
 		if (!h)
 			continue;
 		h->cnt--;
@@ -3122,11 +3114,10 @@ static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
 		} else if (CPW_KIND(w) == CPW_DEP) {
 			/* Released by op j: by its start (irequires only) or its end. */
 			uint32_t j = (uint32_t)CPW_VAL(w);
-			uint32_t b, end;
-			const goal_edge *e = op_edges(m, r, ops, j, &b, &end);
+			edge_span es = op_span(m, r, ops, j);
 			int req = 0;
-			for (uint32_t x = b; x < end; x++)
-				req |= GOAL_EDGE_OP(e[x]) == i && !(e[x] & GOAL_EDGE_IREQ);
+			for (uint32_t x = es.b; x < es.end; x++)
+				req |= GOAL_EDGE_OP(es.e[x]) == i && !(es.e[x] & GOAL_EDGE_IREQ);
 			const goal_op *d = &ops[j];
 			pred->g = gop_of(m, r, j);
 			pred->type = !req ? N_START : d->kind == GOAL_CALC ? N_OPEND
