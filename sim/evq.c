@@ -3,6 +3,7 @@
 #include "evq.h"
 
 #include "invariant.h"
+#include "oa.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ static void slot_release(evq *q, evq_vec *v)
 
 static uint64_t ht_hash(const evq *q, uint64_t time)
 {
-	return (time * 0x9E3779B97F4A7C15ull >> 21) & q->ht_mask;
+	return oa_home(time, q->ht_mask);
 }
 
 /* The slot of time, or UINT32_MAX. */
@@ -128,19 +129,27 @@ static uint32_t ht_find(const evq *q, uint64_t time)
 {
 	if (!q->ht)
 		return UINT32_MAX;
-	for (uint64_t h = ht_hash(q, time);; h = (h + 1) & q->ht_mask) {
-		const evq_hent *e = &q->ht[h];
-		if (e->slot == UINT32_MAX || e->time == time)
-			return e->slot;
-	}
+	uint64_t h0 = ht_hash(q, time), h = h0;
+	while (q->ht[h].slot != UINT32_MAX && q->ht[h].time != time)
+		h = (h + 1) & q->ht_mask;
+	ASSERT(oa_probe_ok(h0, h, q->ht_mask));
+	return q->ht[h].slot;
 }
 
 static void ht_put(evq *q, evq_hent e)
 {
-	uint64_t h = ht_hash(q, e.time);
+	uint64_t h0 = ht_hash(q, e.time), h = h0;
 	while (q->ht[h].slot != UINT32_MAX)
 		h = (h + 1) & q->ht_mask;
+	ASSERT(oa_probe_ok(h0, h, q->ht_mask));
 	q->ht[h] = e;
+}
+
+static int ht_word(const void *t, uint64_t i, uint64_t *w)
+{
+	const evq_hent *e = &((const evq_hent *)t)[i];
+	*w = e->time;
+	return e->slot != UINT32_MAX;
 }
 
 /* Room for one more time (load at most 1/2); 0 or -1. */
@@ -155,6 +164,7 @@ static int ht_room(evq *q)
 		return -1;
 	for (uint64_t i = 0; i < cap; i++)
 		nt[i] = (evq_hent){ 0, UINT32_MAX, 0 };
+	ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, ht_word), ocap - 1));
 	q->ht = nt;
 	q->ht_mask = cap - 1;
 	for (uint64_t i = 0; i < ocap; i++)
@@ -168,20 +178,19 @@ static int ht_room(evq *q)
  * run back. */
 static void ht_del(evq *q, uint64_t time)
 {
-	uint64_t h = ht_hash(q, time);
+	uint64_t h0 = ht_hash(q, time), h = h0, j;
 	while (q->ht[h].time != time || q->ht[h].slot == UINT32_MAX)
 		h = (h + 1) & q->ht_mask;
-	for (uint64_t j = h;;) {
+	for (j = h;;) {
 		j = (j + 1) & q->ht_mask;
 		if (q->ht[j].slot == UINT32_MAX)
 			break;
-		uint64_t k = ht_hash(q, q->ht[j].time);
-		/* Move j to h unless k lies cyclically in (h, j]. */
-		if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+		if (oa_stays(h, j, ht_hash(q, q->ht[j].time)))
 			continue;
 		q->ht[h] = q->ht[j];
 		h = j;
 	}
+	ASSERT(oa_probe_ok(h0, j, q->ht_mask));
 	q->ht[h].slot = UINT32_MAX;
 }
 

@@ -5,6 +5,7 @@
 
 #include "evq.h"
 #include "invariant.h"
+#include "oa.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -307,6 +308,7 @@ struct sim {
 	uint64_t stride, rs_bytes;
 	uint64_t rq_off;        /* of the sim_rq in a record, in words */
 	int pf_sched;           /* prefetch ops and edges: the blocks are large */
+	int pf_rdv;             /* prefetch rendezvous entries: one was made */
 	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
 	 * the (rank, index) pairs the schedule uses: memory follows the
 	 * schedule, not P times the largest index.  Filled before the run and
@@ -554,16 +556,11 @@ static inline const sim_rank *rank_of(const sim *m, uint64_t r)
 {
 	return (const sim_rank *)(const void *)&m->rs[r * m->stride];
 }
-static uint64_t ovf_hash(const sim *m, uint64_t key)
-{
-	return (key * 0x9E3779B97F4A7C15ull >> 20) & m->ovf_mask;
-}
-
 /* The slot of key: found, or (insert) a new one with time 0; NULL if
  * absent and not inserting. */
 static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 {
-	uint64_t h = ovf_hash(m, key);
+	uint64_t h0 = oa_home(key, m->ovf_mask), h = h0;
 	while (m->ovf[h].key != key) {
 		if (m->ovf[h].key == UINT64_MAX) {
 			if (!insert)
@@ -575,6 +572,7 @@ static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 		}
 		h = (h + 1) & m->ovf_mask;
 	}
+	ASSERT(oa_probe_ok(h0, h, m->ovf_mask));
 	return &m->ovf[h];
 }
 
@@ -704,13 +702,20 @@ static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, u
 	return CPW_NONE;
 }
 
+static int rdv_word(const void *t, uint64_t i, uint64_t *w)
+{
+	*w = ((const sim_cprdv *)t)[i].key;
+	return *w != UINT64_MAX;
+}
+
 /* Where rendezvous send g is in the rdv table, or the empty slot where it
  * would go (the table must exist). */
 static sim_cprdv *cp_rdv_probe(const sim *m, uint64_t g)
 {
-	uint64_t h = (g * 0x9E3779B97F4A7C15ull >> 20) & m->rdv_mask;
+	uint64_t h0 = oa_home(g, m->rdv_mask), h = h0;
 	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
 		h = (h + 1) & m->rdv_mask;
+	ASSERT(oa_probe_ok(h0, h, m->rdv_mask));
 	return &m->rdv[h];
 }
 
@@ -730,6 +735,7 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 		m->rdv = nt;
 		m->rdv_mask = ncap - 1;
 		m->rdv_n = 0;
+		ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, rdv_word), ocap - 1));
 		for (uint64_t i = 0; i < ocap; i++)
 			if (old[i].key != UINT64_MAX)
 				*cp_rdv(m, old[i].key) = old[i];
@@ -971,7 +977,13 @@ static inline void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op,
 
 static uint64_t dt_hash(const sim *m, uint64_t gop)
 {
-	return (gop * 0x9E3779B97F4A7C15ull >> 17) & m->dt_mask;
+	return oa_home(gop, m->dt_mask);
+}
+
+static int dt_word(const void *t, uint64_t i, uint64_t *w)
+{
+	*w = ((const sim_dep *)t)[i].gop;
+	return *w != UINT64_MAX;
 }
 
 static int dt_grow(sim *m)
@@ -983,6 +995,7 @@ static int dt_grow(sim *m)
 		return -1;
 	for (uint64_t i = 0; i < ncap; i++)
 		nt[i].gop = UINT64_MAX;
+	ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, dt_word), ocap - 1));
 	m->dt = nt;
 	m->dt_mask = ncap - 1;
 	for (uint64_t i = 0; i < ocap; i++) {
@@ -1000,18 +1013,17 @@ static int dt_grow(sim *m)
 /* Remove slot h by shifting later entries of its probe run back. */
 static void dt_delete(sim *m, uint64_t h)
 {
-	uint64_t j = h;
+	uint64_t j = h, h0 = h;
 	for (;;) {
 		j = (j + 1) & m->dt_mask;
 		if (m->dt[j].gop == UINT64_MAX)
 			break;
-		uint64_t k = dt_hash(m, m->dt[j].gop);
-		/* Move j to h if k is not cyclically in (h, j]. */
-		if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+		if (oa_stays(h, j, dt_hash(m, m->dt[j].gop)))
 			continue;
 		m->dt[h] = m->dt[j];
 		h = j;
 	}
+	ASSERT(oa_probe_ok(h0, j, m->dt_mask));
 	m->dt[h].gop = UINT64_MAX;
 	m->dt_n--;
 }
@@ -1026,9 +1038,10 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 			return NULL;
 		}
 	}
-	uint64_t h = dt_hash(m, key);
+	uint64_t h0 = dt_hash(m, key), h = h0;
 	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
 		h = (h + 1) & m->dt_mask;
+	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	sim_dep *d = &m->dt[h];
 	if (d->gop == UINT64_MAX) {
 		d->gop = key;
@@ -1044,9 +1057,10 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 {
 	if (!m->dt)
 		return NULL;
-	uint64_t h = dt_hash(m, key);
+	uint64_t h0 = dt_hash(m, key), h = h0;
 	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
 		h = (h + 1) & m->dt_mask;
+	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
 }
 
@@ -1742,6 +1756,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			sim_dep *d = dt_get(m, RDV_KEY(r, i));
 			if (d)
 				d->maxt = t;
+			m->pf_rdv = 1;
 		}
 		m->messages++;
 		edge_span es = op_span(m, r, ops, i);
@@ -1844,9 +1859,23 @@ static uint64_t wl_free(const sim *m, uint64_t key)
 	return *free_time(m, OVF_RANK(key), OVF_WHAT(key), (uint32_t)(key & 0xffff));
 }
 
+/* The word a list's slot is homed by: its resource and the other one
+ * (one word, different for every pair, for ranks below 2^26). */
+static inline uint64_t wt_key(uint64_t key, uint32_t other)
+{
+	return key ^ (uint64_t)other << 44;
+}
+
 static uint64_t wt_hash(const sim *m, uint64_t key, uint32_t other)
 {
-	return ((key ^ (uint64_t)other << 40) * 0x9E3779B97F4A7C15ull >> 20) & m->wt_mask;
+	return oa_home(wt_key(key, other), m->wt_mask);
+}
+
+static int wt_word(const void *t, uint64_t i, uint64_t *w)
+{
+	const sim_wslot *e = &((const sim_wslot *)t)[i];
+	*w = wt_key(e->key, e->other);
+	return e->list != QNIL;
 }
 
 /* A list not in the table enters it when this many events wait in it: a
@@ -1865,18 +1894,19 @@ static uint32_t wt_find(const sim *m, uint64_t key, uint32_t other)
 {
 	if (!m->wt)
 		return QNIL;
-	for (uint64_t h = wt_hash(m, key, other);; h = (h + 1) & m->wt_mask) {
-		const sim_wslot *e = &m->wt[h];
-		if (e->list == QNIL || (e->key == key && e->other == other))
-			return e->list;
-	}
+	uint64_t h0 = wt_hash(m, key, other), h = h0;
+	while (m->wt[h].list != QNIL && (m->wt[h].key != key || m->wt[h].other != other))
+		h = (h + 1) & m->wt_mask;
+	ASSERT(oa_probe_ok(h0, h, m->wt_mask));
+	return m->wt[h].list;
 }
 
 static void wt_put(sim *m, uint64_t key, uint32_t other, uint32_t l)
 {
-	uint64_t h = wt_hash(m, key, other);
+	uint64_t h0 = wt_hash(m, key, other), h = h0;
 	while (m->wt[h].list != QNIL)
 		h = (h + 1) & m->wt_mask;
+	ASSERT(oa_probe_ok(h0, h, m->wt_mask));
 	m->wt[h].key = key;
 	m->wt[h].other = other;
 	m->wt[h].list = l;
@@ -1893,6 +1923,7 @@ static int wt_add(sim *m, uint32_t l)
 			m->fail = 1;
 			return -1;
 		}
+		ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, wt_word), ocap - 1));
 		m->wt = nt;
 		m->wt_mask = ncap - 1;
 		for (uint64_t i = 0; i < ocap; i++)
@@ -1935,20 +1966,19 @@ static void wl_unlist(sim *m, uint32_t l)
 {
 	sim_wlist *L = WL(m, l);
 	if (L->listed) {
-		uint64_t h = wt_hash(m, L->key, L->other);
+		uint64_t h0 = wt_hash(m, L->key, L->other), h = h0, j;
 		while (m->wt[h].list != l)
 			h = (h + 1) & m->wt_mask;
-		for (uint64_t j = h;;) {
+		for (j = h;;) {
 			j = (j + 1) & m->wt_mask;
 			if (m->wt[j].list == QNIL)
 				break;
-			uint64_t k = wt_hash(m, m->wt[j].key, m->wt[j].other);
-			/* Move j to h unless k lies cyclically in (h, j]. */
-			if ((h <= j) ? (h < k && k <= j) : (h < k || k <= j))
+			if (oa_stays(h, j, wt_hash(m, m->wt[j].key, m->wt[j].other)))
 				continue;
 			m->wt[h] = m->wt[j];
 			h = j;
 		}
+		ASSERT(oa_probe_ok(h0, j, m->wt_mask));
 		m->wt[h].list = QNIL;
 		m->wt_n--;
 		L->listed = 0;
@@ -2397,6 +2427,13 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 		}
 		return;
 	}
+	if (m->pf_rdv) {
+		/* The rendezvous entry a message takes or a send makes (a slot
+		 * of a table that may grow before it is read: only a hint). */
+		const goal_op *o = &rank_ops(m, r)[w & ~EV_MSG];
+		if (o->kind == GOAL_SEND && o->size > m->S)
+			PREFETCH(&m->dt[dt_hash(m, RDV_KEY(r, w & ~EV_MSG))]);
+	}
 	if (!m->pf_sched && !m->cpr)
 		return;
 	if (w & EV_MSG) {
@@ -2436,6 +2473,12 @@ prefetch_stage(const sim *m, const evq_ent *x, int stage, int wakes)
 		return;
 	}
 	prefetch_event(m, x->rank, x->op, x->peer, stage);
+}
+
+static int ovf_word(const void *t, uint64_t i, uint64_t *w)
+{
+	*w = ((const sim_ovf *)t)[i].key;
+	return *w != UINT64_MAX;
 }
 
 /* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
@@ -2484,6 +2527,7 @@ static int ovf_fill(sim *m)
 			}
 		}
 	}
+	ASSERT(oa_probes_ok(oa_measure(m->ovf, m->ovf_mask, ovf_word), m->ovf_mask));
 	return 0;
 }
 
@@ -3195,17 +3239,21 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 		snprintf(err, errlen, "the run is incomplete: no critical path");
 		return -1;
 	}
-	/* The last activity: what set the free time T of the host's CPU. */
-	uint64_t h = res->host, w = CPW_NONE;
+	/* The last activity: what set the free time T of the host's CPU (the
+	 * lowest CPU index among those free at T: the table's order is its
+	 * hash's). */
+	uint64_t h = res->host, w = CPW_NONE, wkey = UINT64_MAX;
 	for (uint32_t c = 0; c < m->ncpus && w == CPW_NONE; c++)
 		if (*cpu_free(m, h, c) == res->time)
 			w = *setter(m, h, OVF_CPU, c);
 	for (uint64_t i = 0; m->ovf && w == CPW_NONE && i <= m->ovf_mask; i++) {
 		const sim_ovf *o = &m->ovf[i];
 		if (o->key != UINT64_MAX && OVF_RANK(o->key) == h && OVF_WHAT(o->key) == OVF_CPU
-		    && o->t == res->time)
-			w = o->who;
+		    && o->t == res->time && (wkey == UINT64_MAX || o->key < wkey))
+			wkey = o->key;
 	}
+	if (wkey != UINT64_MAX)
+		w = ovf_slot(m, wkey, 0)->who;
 	if (w == CPW_NONE)
 		return 0;   /* nothing ran: T is 0 */
 	if (!is_setter(w))

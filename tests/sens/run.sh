@@ -239,3 +239,13 @@ check "--sweep --sensitivity: derivative columns" "$tmp/want" "$tmp/out"
 "$SIM" -q -b --slow 0-7:2 --critical-path "$tmp/cp.csv" "$tmp/b8.bin" | grep '^Critical' >"$tmp/out"
 echo "Critical path: 9 links, T = 3*L + 6*o + 0*g + 0*G + 0*O + 0 calc + 9000 noise" >"$tmp/want"
 check "--slow 0-7:2: each o counts once more as noise" "$tmp/want" "$tmp/out"
+
+# CPUs of index 4 and up (kept out of the rank records) that finish
+# together at T: the path ends at the lowest of them, as among the first
+# four, whatever order their table holds them in.
+{ echo "num_ranks 1"; echo "rank 0 {"
+  for c in 40 31 22 13 9 7 5 4 6 8; do echo "calc 100 cpu $c"; done; echo "}"; } >"$tmp/cpus.goal"
+"$SIM" -q --critical-path "$tmp/cp.csv" "$tmp/cpus.goal" >/dev/null
+sed -n 2p "$tmp/cp.csv" >"$tmp/out"
+echo '1,calc,0,4,7,,0,100,root,0,0,0,0,0,0,100,0,"l8"' >"$tmp/want"
+check "--critical-path: of CPUs 4 and up free at T, the lowest" "$tmp/want" "$tmp/out"
