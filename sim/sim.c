@@ -33,9 +33,19 @@ __extension__ typedef unsigned __int128 sim_u128;
 
 /* A queued event (evq_node): an op names (rank, op); a message names its
  * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
- * of a rendezvous send, needed when its message is matched, waits in the
- * dependency table under RDV_KEY until the message is handled. */
+ * of a rendezvous send, needed when its message is matched, waits until the
+ * message is handled in its rank's sim_rdvs, or, when that holds another
+ * send of the rank, in the dependency table under RDV_KEY. */
 #define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
+
+/* A rank's rendezvous send in flight: its start time and op + 1 (0: none).
+ * A rank seldom has two (its CPU and NIC wait for the match), and the
+ * array in rank order is read where the rank records are: a hash table of
+ * every rank's sends cost two misses per message. */
+typedef struct sim_rdvs {
+	uint64_t start;
+	uint64_t op1;
+} sim_rdvs;
 
 /* A message's bytes in flight as a flow (section 11): the message (send op
  * of rank; rank UINT32_MAX: the flow has ended), the receive it completes
@@ -308,7 +318,7 @@ struct sim {
 	uint64_t stride, rs_bytes;
 	uint64_t rq_off;        /* of the sim_rq in a record, in words */
 	int pf_sched;           /* prefetch ops and edges: the blocks are large */
-	int pf_rdv;             /* prefetch rendezvous entries: one was made */
+	sim_rdvs *rdvs;       /* per rank; NULL until the first rendezvous send */
 	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
 	 * the (rank, index) pairs the schedule uses: memory follows the
 	 * schedule, not P times the largest index.  Filled before the run and
@@ -989,7 +999,7 @@ static int dt_word(const void *t, uint64_t i, uint64_t *w)
 static int dt_grow(sim *m)
 {
 	uint64_t ncap = m->dt ? 2 * (m->dt_mask + 1) : 1024;
-	sim_dep *old = m->dt, *nt = malloc(ncap * sizeof *nt);
+	sim_dep *old = m->dt, *nt = big_alloc(ncap * sizeof *nt);
 	uint64_t ocap = m->dt ? m->dt_mask + 1 : 0;
 	if (!nt)
 		return -1;
@@ -1006,7 +1016,7 @@ static int dt_grow(sim *m)
 			h = (h + 1) & m->dt_mask;
 		nt[h] = old[i];
 	}
-	free(old);
+	big_free(old, ocap * sizeof *old);
 	return 0;
 }
 
@@ -1062,6 +1072,42 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 		h = (h + 1) & m->dt_mask;
 	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
+}
+
+/* Rendezvous send i of rank r started at t: its start waits for its
+ * message (m->fail set when out of memory). */
+static void rdv_put(sim *m, uint32_t r, uint32_t i, uint64_t t)
+{
+	if (!m->rdvs && !(m->rdvs = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->rdvs))) {
+		m->fail = 1;
+		return;
+	}
+	sim_rdvs *e = &m->rdvs[r];
+	if (!e->op1) {
+		e->start = t;
+		e->op1 = (uint64_t)i + 1;
+		return;
+	}
+	sim_dep *d = dt_get(m, RDV_KEY(r, i));
+	if (d)
+		d->maxt = t;
+}
+
+/* The start of rendezvous send j of rank r, whose message is handled:
+ * taken out. */
+static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j)
+{
+	sim_rdvs *e = &m->rdvs[r];
+	if (e->op1 == (uint64_t)j + 1) {
+		e->op1 = 0;
+		return e->start;
+	}
+	sim_dep *d = dt_find(m, RDV_KEY(r, j));
+	if (!d)
+		return 0;   /* out of memory when it was put (m->fail) */
+	uint64_t start = d->maxt;
+	dt_delete(m, (uint64_t)(d - m->dt));
+	return start;
 }
 
 static inline __attribute__((always_inline)) void
@@ -1637,14 +1683,8 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		put_detours(m, off, q, sop->cpu, t, x.cpu, x.need);
 	}
 	uint64_t start = 0;
-	if (sop->size > m->S) {
-		/* A rendezvous: take its send's start time out of the table. */
-		sim_dep *d = dt_get(m, RDV_KEY(r, j));
-		if (!d)
-			return 0;
-		start = d->maxt;
-		dt_delete(m, (uint64_t)(d - m->dt));
-	}
+	if (sop->size > m->S)
+		start = rdv_take(m, r, j);
 	uint32_t fid = m->fl ? flow_begin(m, t, r, j, sop, &x) : NIL;
 	uint32_t recv = rq_take(m, q, r, sop->tag, op_comm(m, sop));
 	if (recv == UINT32_MAX) {
@@ -1752,12 +1792,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 			put_detours(m, off, r, op->cpu, t, *cf, x.need);
 		}
 		push_event(m, x.arrive, r, i | EV_MSG, peer);
-		if (op->size > m->S) {
-			sim_dep *d = dt_get(m, RDV_KEY(r, i));
-			if (d)
-				d->maxt = t;
-			m->pf_rdv = 1;
-		}
+		if (op->size > m->S)
+			rdv_put(m, r, i, t);
 		m->messages++;
 		edge_span es = op_span(m, r, ops, i);
 		satisfy_span(m, r, ops, es, i, t, 1);
@@ -2409,6 +2445,8 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 		PREFETCH(rank_of(m, r));
 		if (w & EV_MSG)
 			PREFETCH(rank_of(m, peer));
+		if (m->rdvs)   /* the send's rendezvous slot */
+			PREFETCH(&m->rdvs[r]);
 		return;
 	}
 	if (stage == 1) {
@@ -2426,13 +2464,6 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 			PREFETCH(&m->cps[(w & EV_MSG ? peer : r) * m->nres]);
 		}
 		return;
-	}
-	if (m->pf_rdv) {
-		/* The rendezvous entry a message takes or a send makes (a slot
-		 * of a table that may grow before it is read: only a hint). */
-		const goal_op *o = &rank_ops(m, r)[w & ~EV_MSG];
-		if (o->kind == GOAL_SEND && o->size > m->S)
-			PREFETCH(&m->dt[dt_hash(m, RDV_KEY(r, w & ~EV_MSG))]);
 	}
 	if (!m->pf_sched && !m->cpr)
 		return;
@@ -2722,7 +2753,8 @@ void sim_destroy(sim *m)
 	big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
 	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
 	free(m->wt);
-	free(m->dt);
+	big_free(m->dt, m->dt ? (m->dt_mask + 1) * sizeof *m->dt : 0);
+	big_free(m->rdvs, (m->nranks ? m->nranks : 1) * sizeof *m->rdvs);
 	free(m->rel);
 	free(m->ovf);
 	free(m->ovf_max);
