@@ -735,7 +735,7 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 {
 	if (2 * (m->rdv_n + 1) > m->rdv_mask + 1) {
 		uint64_t ocap = m->rdv ? m->rdv_mask + 1 : 0, ncap = ocap ? 2 * ocap : 64;
-		sim_cprdv *old = m->rdv, *nt = malloc(ncap * sizeof *nt);
+		sim_cprdv *old = m->rdv, *nt = big_alloc(ncap * sizeof *nt);
 		if (!nt) {
 			m->fail = 1;
 			return NULL;
@@ -749,7 +749,7 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 		for (uint64_t i = 0; i < ocap; i++)
 			if (old[i].key != UINT64_MAX)
 				*cp_rdv(m, old[i].key) = old[i];
-		free(old);
+		big_free(old, ocap * sizeof *old);
 	}
 	sim_cprdv *e = cp_rdv_probe(m, g);
 	if (e->key == UINT64_MAX) {
@@ -2746,7 +2746,7 @@ void sim_destroy(sim *m)
 	big_free(m->cpr, m->cpr_bytes);
 	big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 	big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
-	free(m->rdv);
+	big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);

@@ -10,6 +10,12 @@
 # time of the whole command (open, simulate, print) and its peak RSS (which
 # counts the mapped schedule); for the waiting schedules also the event
 # queue's pushes per event.
+# Large messages: broadcast, dissemination, recursive doubling, ring
+# allreduce and linear alltoall with 1-byte and with 1 MiB (rendezvous)
+# messages, at 4096 ranks and at the largest P run in about a minute, with
+# the ratio of their costs per event (target: at most 2); the ring allreduce
+# of 1 GiB at 53.7 GB/s (-L 500 -o 0 -g 0 -G 0.018626) at 1024, 4096 and
+# 16384 ranks (target: >= 20 M events/s).
 # Networks (docs/network.md): a 64K-rank dissemination allreduce of 1 KiB
 # and a 4K-rank linear alltoall of 8 bytes, without a topology and on full
 # and tapered fat trees (target: >= 1 M events/s on the full tree).
@@ -46,7 +52,8 @@ gen() { # KIND P OUT
 	fi
 }
 
-# PUSHES=1: a column with the event queue's pushes per event.
+# PUSHES=1: a column with the event queue's pushes per event.  The best
+# run's M events/s is left in $last_rate.
 run() { # LABEL RUNS SCHEDULE [OPTION...]
 	local label=$1 runs=$2 f=$3 best= rss= rate= events= t= cpu= pushes=
 	shift 3
@@ -67,6 +74,7 @@ run() { # LABEL RUNS SCHEDULE [OPTION...]
 		"$label" "$t" "$events" "$rate" "$(echo "1000 / $rate" | bc -l)" "$best" "$cpu" \
 		"$(echo "$rss / 1024" | bc -l)"
 	if [ "${PUSHES:-0}" = 1 ]; then printf ' %6.3f pushes/ev\n' "$pushes"; else echo; fi
+	last_rate=$rate
 }
 
 echo "== loggopsim: simulation (L=2500 o=1500 g=1000 G=6, 1-byte messages)"
@@ -129,6 +137,40 @@ gen incast 1048576 "$W/i.bin"
 run "incast P=1048576" 3 "$W/i.bin"
 rm -f "$W/i.bin"
 PUSHES=0
+echo "-- large messages: each pattern with 1-byte and with rendezvous messages (1 MiB, above S)"
+echo "   (the ring's chunks are the messages), at 4096 ranks and at the largest P run within a"
+echo "   minute or two; linear = flat ns/ev, target: rendezvous ns/ev within 2x of 1 byte"
+# rdv_pair PATTERN P [RUNS]: both cases of a pattern, and the ratio of their costs per event.
+rdv_pair() {
+	local pat=$1 p=$2 runs=${3:-1} e1 er
+	for d in 1 1048576; do
+		if [ "$pat" = allreduce_ring ]; then
+			"$B/bin/schedgen" "$pat" -s "$p" -d $((d * p)) -o "$W/r.bin"
+		else
+			"$B/bin/schedgen" "$pat" -s "$p" -d "$d" -o "$W/r.bin"
+		fi
+		run "$pat $([ "$d" = 1 ] && echo 1B || echo 1MiB) P=$p" "$runs" "$W/r.bin"
+		if [ "$d" = 1 ]; then e1=$last_rate; else er=$last_rate; fi
+		rm -f "$W/r.bin"
+	done
+	printf '%-26s %.2fx the cost per event of 1 byte\n' "  rendezvous" "$(echo "$e1 / $er" | bc -l)"
+}
+for pat in bcast_binomial allreduce_dissemination allreduce_recdoub allreduce_ring alltoall_linear; do
+	rdv_pair "$pat" 4096 3
+done
+rdv_pair bcast_binomial 8388608
+rdv_pair allreduce_dissemination 1048576
+rdv_pair allreduce_recdoub 1048576
+rdv_pair allreduce_ring 16384
+rdv_pair alltoall_linear 8192
+# The ring allreduce of 1 GiB that AI clusters run (chunks of 1 GiB / P,
+# all above S), at 53.7 GB/s (target: >= 20 M events/s at every P).
+for p in 1024 4096 16384; do
+	"$B/bin/schedgen" allreduce_ring -s "$p" -d 1073741824 -o "$W/r.bin"
+	run "ring 1 GiB, G=0.018626 P=$p" "$([ "$p" -lt 16384 ] && echo 3 || echo 1)" "$W/r.bin" \
+		-L 500 -o 0 -g 0 -G 0.018626
+	rm -f "$W/r.bin"
+done
 echo "-- networks (docs/network.md): flows over the links of a fat tree"
 gen dissemination1k 65536 "$W/n.bin"
 run "dissemination 1KiB P=65536" 3 "$W/n.bin"
