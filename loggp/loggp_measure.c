@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "die.h"
+#include "out.h"
 #include "loggp_raw.h"
 #include "loggp_report.h"
 
@@ -237,6 +238,10 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	}
 	if (c->nssizes && !c->nstrides) {
 		snprintf(err, errlen, "--stride-sizes needs --stride");
+		return -1;
+	}
+	if (c->raw && util_out_same(c->raw, c->output)) {
+		snprintf(err, errlen, "-o and --raw name the same file '%s'", c->raw);
 		return -1;
 	}
 	if (c->nstrides && !c->nssizes) {

@@ -1018,9 +1018,16 @@ int main(int argc, char **argv)
 	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
 	                         po.trace, no.mapping, no.file };
 	const char *outs[] = { viz, csv, so_sw.svg, cpath, tj.path };
-	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+	static const char *const out_opt[] = { "-V", "--csv", "--svg", "--critical-path",
+	                                        "--trace-json" };
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+		for (size_t k = 0; k < i && outs[i]; k++)
+			if (outs[k] && util_out_same(outs[k], outs[i]))
+				return util_usage("%s and %s name the same file '%s'", out_opt[k], out_opt[i],
+				                  outs[i]);
 		if (outs[i] && util_out_check(outs[i], inputs, 6, err, sizeof err))
 			return util_error_msg(err);
+	}
 	int pst = perturb_setup(&po);
 	if (pst)
 		return pst;

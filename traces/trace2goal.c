@@ -103,6 +103,12 @@ static int files_add(struct files *fs, const char *path)
 	return 0;
 }
 
+/* files_add as a callback (tr_otf2_members). */
+static int files_add_cb(void *ctx, const char *path)
+{
+	return files_add(ctx, path);
+}
+
 /* qsort order of file names. */
 static int cmp_name(const void *a, const void *b)
 {
@@ -357,6 +363,7 @@ int main(int argc, char **argv)
 	struct t2g_options o;
 	struct t2g_stats st;
 	struct files fs = { NULL, 0, 0 };
+	struct files whole = { NULL, 0, 0 };   /* what the output may not replace */
 	const char *out_path = "-";
 	int stats = 0, quiet = 0, list = 0, ch, rc = 0;
 	uint64_t v;
@@ -500,12 +507,19 @@ int main(int argc, char **argv)
 	if (!rc && (uint64_t)src.nranks * o.extrapolate > GOAL_MAX_RANKS) {
 		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", src.nranks, o.extrapolate);
 	}
+	/* The output replaces no file of the input: of an OTF2 archive, every
+	 * member, read or not. */
+	for (size_t i = 0; i < fs.n && !rc; i++)
+		if (files_add(&whole, fs.v[i].path))
+			rc = util_error("out of memory");
+	if (!rc && kind == IN_OTF2 && tr_otf2_members(run, files_add_cb, &whole))
+		rc = util_error("out of memory");
 	if (!rc) {
-		paths = malloc((fs.n ? fs.n : 1) * sizeof *paths);
+		paths = malloc((whole.n ? whole.n : 1) * sizeof *paths);
 		if (!paths)
 			rc = util_error("out of memory");
-		for (size_t i = 0; i < fs.n && paths; i++)
-			paths[i] = fs.v[i].path;
+		for (size_t i = 0; i < whole.n && paths; i++)
+			paths[i] = whole.v[i].path;
 	}
 	if (!rc) {
 		size_t n = src.nranks;
@@ -514,7 +528,7 @@ int main(int argc, char **argv)
 			         n, o.extrapolate);
 		else
 			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", n);
-		if (util_out_check(out_path, paths, fs.n, err, sizeof err)) {
+		if (util_out_check(out_path, paths, whole.n, err, sizeof err)) {
 			rc = util_error_msg(err);
 		} else if (!(out = sg_out_open(out_path, sg_format_of_path(out_path),
 		                               (uint64_t)n * o.extrapolate, comment,
@@ -549,6 +563,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < fs.n; i++)
 		free(fs.v[i].path);
 	free(fs.v);
+	for (size_t i = 0; i < whole.n; i++)
+		free(whole.v[i].path);
+	free(whole.v);
 	free(paths);
 	return rc;
 }

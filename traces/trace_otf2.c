@@ -17,17 +17,69 @@
 #include "kmap.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int tr_otf2_is_anchor(const char *path)
 {
 	size_t n = strlen(path);
 	return n > 5 && strcmp(path + n - 5, ".otf2") == 0;
+}
+
+/* Every regular file under folder dir, at most depth folders down. */
+static int members_under(const char *dir, int depth, int (*add)(void *ctx, const char *path),
+                         void *ctx)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+	if (!d)
+		return 0;
+	while (!rc && (e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		size_t n = strlen(dir) + strlen(e->d_name) + 2;
+		char *p = malloc(n);
+		struct stat sb;
+		if (!p)
+			return -1;
+		snprintf(p, n, "%s/%s", dir, e->d_name);
+		if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode))
+			rc = add(ctx, p);
+		else if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && depth > 0)
+			rc = members_under(p, depth - 1, add, ctx);
+		free(p);
+	}
+	closedir(d);
+	return rc;
+}
+
+int tr_otf2_members(const char *anchor, int (*add)(void *ctx, const char *path), void *ctx)
+{
+	size_t n = strlen(anchor);
+	char *base = malloc(n + 5);
+	int rc;
+	if (!base)
+		return -1;
+	memcpy(base, anchor, n + 1);
+	if (tr_otf2_is_anchor(base))
+		base[n - 5] = 0;
+	strcat(base, ".def");
+	rc = add(ctx, anchor);
+	if (!rc)
+		rc = add(ctx, base);
+	base[strlen(base) - 4] = 0;
+	/* Writers put the locations' files in NAME/ (some in folders below). */
+	if (!rc)
+		rc = members_under(base, 8, add, ctx);
+	free(base);
+	return rc;
 }
 
 #ifndef HAVE_OTF2

@@ -17,6 +17,12 @@ struct tr_otf2;
 /* Whether path names an OTF2 anchor file (by its name, *.otf2). */
 int tr_otf2_is_anchor(const char *path);
 
+/* The files an archive is made of, whether or not they are read: the
+ * anchor NAME.otf2, NAME.def (which may not exist) and every regular file
+ * under the folder NAME/ (up to 8 folders down, links followed): add(ctx,
+ * path) for each.  Returns 0, or the first non-zero value add returned. */
+int tr_otf2_members(const char *anchor, int (*add)(void *ctx, const char *path), void *ctx);
+
 /* Whether this build reads OTF2 (it was built with the OTF2 library). */
 int tr_otf2_supported(void);
 

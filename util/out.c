@@ -26,6 +26,39 @@ int util_out_check(const char *out, const char *const *inputs, size_t n,
 	return 0;
 }
 
+/* Path p with its folder resolved (a new string), or NULL. */
+static char *resolved(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	char *dir = slash ? strndup(p, (size_t)(slash - p) + 1) : strdup(".");
+	char *rd = dir ? realpath(dir, NULL) : NULL, *r = NULL;
+	const char *base = slash ? slash + 1 : p;
+	if (rd && (r = malloc(strlen(rd) + strlen(base) + 2)))
+		sprintf(r, "%s/%s", rd, base);
+	free(dir);
+	free(rd);
+	return r;
+}
+
+int util_out_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return strcmp(a, b) == 0;
+	if (strcmp(a, b) == 0)
+		return 1;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea || eb)
+		return 0;
+	char *ra = resolved(a), *rb = resolved(b);
+	int same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /* The mode a new file gets (0666 less the umask). */
 static mode_t new_mode(void)
 {

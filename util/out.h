@@ -26,6 +26,12 @@ typedef struct util_out {
 int util_out_check(const char *out, const char *const *inputs, size_t n,
                    char *err, size_t errlen);
 
+/* Whether outputs a and b of one run name the same file: the same
+ * existing file (by device and inode, through links), or the same path
+ * once its folder is resolved; standard output ("-") is the same as
+ * itself only. */
+int util_out_same(const char *a, const char *b);
+
 /* Open path for writing, after util_out_check against the n inputs.
  * seekable: the caller writes at offsets (pwrite), so a pipe or device
  * gets an unlinked temporary file that is copied to it at close.  Returns

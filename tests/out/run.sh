@@ -60,6 +60,47 @@ cp tr/rank-1.txt rank1.orig
 expect "trace2goal refuses to write over a trace" 1 "tr/rank-1.txt: error: the output is also the input tr/rank-1.txt\n" \
 	"$B/bin/trace2goal" -q tr -o tr/rank-1.txt
 unchanged "trace2goal: the trace is unchanged" tr/rank-1.txt rank1.orig
+# Every member of an OTF2 archive, read or not, named through its folder
+# too (archives written by mkotf2.py, which needs the OTF2 library's
+# Python bindings).
+PY=
+for p in python3 /usr/bin/python3; do
+	command -v "$p" >/dev/null && "$p" -c 'import otf2' 2>/dev/null && { PY=$p; break; }
+done
+if [ -n "$PY" ] && "$PY" "$R/tests/trace2goal/mkotf2.py" cover oa >/dev/null 2>&1; then
+	tar cf oa.tar oa
+	for m in traces.def traces/1.evt traces/2.def; do
+		expect "trace2goal refuses to write over $m of the OTF2 archive" 1 \
+			"oa/$m: error: the output is also the input oa/$m\n" \
+			"$B/bin/trace2goal" -q -o "oa/$m" oa/traces.otf2
+	done
+	expect "trace2goal refuses a member of the OTF2 archive in the folder it reads" 1 \
+		"oa/traces/0.evt: error: the output is also the input oa/traces/0.evt\n" \
+		"$B/bin/trace2goal" -q -o oa/traces/0.evt oa
+	tar cf oa2.tar oa
+	if cmp -s oa.tar oa2.tar; then ok "trace2goal: the OTF2 archive is unchanged"; else
+		: >"$tmp/diff"; fail "trace2goal: the OTF2 archive is unchanged"; fi
+	rm -rf oa oa.tar oa2.tar
+else
+	echo "ok - output: trace2goal refuses the members of an OTF2 archive # SKIP python3-otf2 not installed"
+fi
+# Two outputs of one run never share a file (exit 2, both options named).
+expect "loggopsim: -V and --trace-json on one file" 2 \
+	"loggopsim: error: -V and --trace-json name the same file 'F'\nTry 'loggopsim --help'.\n" \
+	"$B/bin/loggopsim" -V F --trace-json F a.goal
+expect "loggopsim: --csv and --critical-path on one file, spelled apart" 2 \
+	"loggopsim: error: --csv and --critical-path name the same file 'F.csv'\nTry 'loggopsim --help'.\n" \
+	"$B/bin/loggopsim" --csv ./tr/../F.csv --critical-path F.csv a.goal
+ln -s a.orig a.link
+expect "loggopsim: -V and --csv on one file through a link" 2 \
+	"loggopsim: error: -V and --csv name the same file 'a.link'\nTry 'loggopsim --help'.\n" \
+	"$B/bin/loggopsim" -V a.orig --csv a.link a.goal
+unchanged "loggopsim: the file both named is unchanged" a.orig a.goal
+if [ -x "$B/bin/loggp-measure" ]; then
+	expect "loggp-measure: -o and --raw on one file" 2 \
+		"loggp-measure: error: -o and --raw name the same file './m.params'\nTry 'loggp-measure --help'.\n" \
+		"$B/bin/loggp-measure" -o m.params --raw ./m.params
+fi
 "$B/bin/loggopsim" -q -V a.tl a.goal >/dev/null
 expect "goalviz refuses to write over its timeline" 1 "a.tl: error: the output is also the input a.tl\n" \
 	"$B/bin/goalviz" --format svg a.tl -o a.tl
