@@ -3,6 +3,8 @@
 #include "goal_open.h"
 #include "goal.h"
 #include "goal_compile.h"
+#include "out.h"
+
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,14 +125,17 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		return -1;
 	}
 	close(fd);   /* the writer renames its own file over tmp */
+	util_tmp_track(tmp);
 	nerr = goal_compile(in, name, tmp, diag, 20, 2);
 	fclose(in);
 	if (nerr) {
+		util_tmp_untrack(tmp);
 		unlink(tmp);
 		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
 		return -1;
 	}
 	rc = goal_sched_open(s, tmp, err, errlen);
+	util_tmp_untrack(tmp);
 	unlink(tmp);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,69 @@ int util_out_check(const char *out, const char *const *inputs, size_t n,
 		}
 	}
 	return 0;
+}
+
+/* ---- Temporary files removed on a signal -------------------------------
+ * A slot holds its path in static storage, so that the handler reads no
+ * memory that may be freed; used is set (release) once the path is
+ * written, cleared before the file is renamed or removed. */
+#define TMP_SLOTS 32
+static struct {
+	char path[PATH_MAX];
+	int used;             /* the handler removes path */
+	int taken;            /* the slot is someone's */
+} tmp_slot[TMP_SLOTS];
+
+static void tmp_on_signal(int sig)
+{
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (__atomic_load_n(&tmp_slot[i].used, __ATOMIC_ACQUIRE))
+			unlink(tmp_slot[i].path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The handlers, once: for each of the signals that is not ignored. */
+static void tmp_handlers(void)
+{
+	static int done;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = tmp_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int util_tmp_track(const char *path)
+{
+	if (strlen(path) >= PATH_MAX)
+		return -1;
+	tmp_handlers();
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (!__atomic_exchange_n(&tmp_slot[i].taken, 1, __ATOMIC_ACQ_REL)) {
+			strcpy(tmp_slot[i].path, path);
+			__atomic_store_n(&tmp_slot[i].used, 1, __ATOMIC_RELEASE);
+			return 0;
+		}
+	return -1;
+}
+
+void util_tmp_untrack(const char *path)
+{
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (__atomic_load_n(&tmp_slot[i].used, __ATOMIC_ACQUIRE)
+		    && strcmp(tmp_slot[i].path, path) == 0) {
+			__atomic_store_n(&tmp_slot[i].used, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&tmp_slot[i].taken, 0, __ATOMIC_RELEASE);
+			return;
+		}
 }
 
 /* Path p with its folder resolved (a new string), or NULL. */
@@ -113,9 +177,11 @@ int util_out_open(util_out *o, const char *path, const char *const *inputs, size
 		o->tmp = NULL;
 		goto fail;
 	}
+	util_tmp_track(o->tmp);
 	if (fchmod(fd, exists ? st.st_mode & 07777 : new_mode()) != 0 || !(o->f = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
+		util_tmp_untrack(o->tmp);
 		unlink(o->tmp);
 		errno = e;
 		goto fail;
@@ -168,8 +234,11 @@ int util_out_close(util_out *o, char *err, size_t errlen)
 			e = errno;
 	}
 	o->f = NULL;
-	if (!e && o->tmp && rename(o->tmp, o->dest) != 0)
-		e = errno;
+	if (!e && o->tmp) {
+		util_tmp_untrack(o->tmp);
+		if (rename(o->tmp, o->dest) != 0)
+			e = errno;
+	}
 	if (e)
 		snprintf(err, errlen, "%s: error: write failed: %s",
 		         strcmp(o->path, "-") ? o->path : "<stdout>", strerror(e));
@@ -185,8 +254,10 @@ void util_out_abort(util_out *o)
 {
 	if (o->f && o->f != stdout)
 		fclose(o->f);
-	if (o->tmp)
+	if (o->tmp) {
+		util_tmp_untrack(o->tmp);
 		unlink(o->tmp);
+	}
 	free(o->tmp);
 	free(o->dest);
 	free(o->path);

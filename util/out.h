@@ -54,6 +54,15 @@ void util_out_abort(util_out *o);
 int util_out_write(const char *path, const char *const *inputs, size_t n,
                    int (*fn)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
 
+/* Temporary files a signal must not leave behind: once one is tracked,
+ * SIGINT, SIGTERM and SIGHUP (each unless it is ignored) remove every
+ * tracked file, then end the process as the signal would have.
+ * util_out_open tracks its temporary files itself.  util_tmp_track
+ * returns 0, or -1 when too many files are tracked at once (the file is
+ * then not removed on a signal). */
+int util_tmp_track(const char *path);
+void util_tmp_untrack(const char *path);
+
 /* Flush standard output and report a write error on it (a full disk,
  * a closed pipe): returns 0, or -1 with "error: write failed: REASON" in
  * err.  For tools that print their results, before exiting 0. */

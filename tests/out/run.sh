@@ -105,6 +105,25 @@ fi
 expect "goalviz refuses to write over its timeline" 1 "a.tl: error: the output is also the input a.tl\n" \
 	"$B/bin/goalviz" --format svg a.tl -o a.tl
 
+# An interrupted run removes its temporary files (SIGINT, SIGTERM,
+# SIGHUP), then dies of the signal: a 10^8-rank schedule cut short, and a
+# GOAL text compiled on the fly into TMPDIR.
+mkdir sig
+( cd sig && timeout -s INT 0.5 "$B/bin/schedgen" bcast_binomial -s 100000000 -o big.goal 2>/dev/null )
+rc=$?
+ls -A sig >"$tmp/diff"
+if [ $rc -eq 124 ] && [ ! -s "$tmp/diff" ]; then ok "schedgen: SIGINT leaves no temporary file"; else
+	echo "exit status $rc" >>"$tmp/diff"; fail "schedgen: SIGINT leaves no temporary file"; fi
+"$B/bin/schedgen" bcast_binomial -s 4000000 -o sig.goal
+for s in TERM HUP; do
+	( TMPDIR=$tmp/w/sig timeout -s $s 0.2 "$B/bin/loggopsim" -q -V sig/t.tl sig.goal >/dev/null 2>&1 )
+	rc=$?
+	ls -A sig >"$tmp/diff"
+	if [ $rc -eq 124 ] && [ ! -s "$tmp/diff" ]; then ok "loggopsim: SIG$s while compiling leaves no temporary file"; else
+		echo "exit status $rc" >>"$tmp/diff"; fail "loggopsim: SIG$s while compiling leaves no temporary file"; fi
+done
+rm -rf sig sig.goal
+
 # A failed run leaves the old output as it was, and no temporary file.
 printf 'num_ranks 1\nrank 0 {\nl1: calc x\n}\n' >bad.goal
 cp a.bin old.bin
