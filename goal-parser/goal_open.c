@@ -88,8 +88,25 @@ unsigned long goal_compile_path(const char *in_path, const char *out_path,
 {
 	const char *name = strcmp(in_path, "-") == 0 ? "<stdin>" : in_path;
 	FILE *in = open_input(in_path, name, diag);
+	char magic[8];
 	if (!in)
 		return 1;
+	if (pread(fileno(in), magic, sizeof magic, 0) == (ssize_t)sizeof magic
+	    && memcmp(magic, GOAL_MAGIC, 8) == 0) {
+		/* A binary schedule: validated by a check, never read as text. */
+		unsigned long n = 1;
+		char err[1024];
+		goal_sched s;
+		if (out_path)
+			fprintf(diag, "%s: error: this is a binary schedule, not GOAL text "
+			        "(goalc --dump writes it as text)\n", name);
+		else if (goal_sched_open_fd(&s, fileno(in), name, err, sizeof err))
+			fprintf(diag, "%s\n", err);
+		else
+			n = (goal_sched_close(&s), 0);
+		fclose(in);
+		return n;
+	}
 	unsigned long n = goal_compile(in, name, out_path, diag, max_errors, threads);
 	fclose(in);
 	return n;

@@ -11,8 +11,10 @@
 
 /* goal_compile of the file at in_path; a stream that is not a regular file
  * (standard input "-", a pipe, a device) is copied to a temporary file
- * first, as goal_sched_open_any does (which compiles in two threads).
- * Returns the number of errors. */
+ * first, as goal_sched_open_any does (which compiles in two threads).  A
+ * binary schedule is validated when out_path is NULL (a check), and is an
+ * error otherwise ("IN: error: this is a binary schedule, not GOAL text
+ * ..."); it is never read as text.  Returns the number of errors. */
 unsigned long goal_compile_path(const char *in_path, const char *out_path,
                                 FILE *diag, unsigned max_errors, unsigned threads);
 

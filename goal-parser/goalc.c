@@ -19,7 +19,7 @@ static void usage(FILE *f)
 "\n"
 "  goalc IN.goal [-o OUT.bin]   compile (default output: IN with .bin for .goal;\n"
 "                               IN may be - for standard input, then -o is needed)\n"
-"  goalc --check IN.goal        check only, write nothing\n"
+"  goalc --check IN             check only, write nothing (IN text or binary)\n"
 "  goalc --dump IN.bin [-o F]   print a binary schedule as GOAL text\n"
 "  goalc --stats FILE           ranks, ops by kind, dependencies, bytes\n"
 "                               (FILE binary or text)\n"

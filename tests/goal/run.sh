@@ -119,6 +119,20 @@ else
 	cat "$tmp/out" "$tmp/out2" >"$tmp/diff"
 	fail "a pipe as input, text or binary, is read once"
 fi
+# A binary schedule: --check validates it (silent, exit 0, also from a
+# pipe) and names a damaged one; compiling it is refused; neither reads it
+# as text.
+if "$G" --check "$tmp/p.bin" >"$tmp/diff" 2>&1 && [ ! -s "$tmp/diff" ] &&
+	"$G" --check - <"$tmp/p.bin" >"$tmp/diff" 2>&1 && [ ! -s "$tmp/diff" ]; then
+	ok "--check of a valid binary schedule: silent, exit 0"
+else fail "--check of a valid binary schedule: silent, exit 0"; fi
+head -c 100 "$tmp/p.bin" >"$tmp/cut.bin"
+expect_err "--check of a cut binary schedule" \
+	"$tmp/cut.bin: error: truncated or extended: the file has 100 bytes, its header says $(stat -c %s "$tmp/p.bin")\n" \
+	"$G" --check "$tmp/cut.bin"
+expect_err "compiling a binary schedule" \
+	"$tmp/p.bin: error: this is a binary schedule, not GOAL text (goalc --dump writes it as text)\n" \
+	"$G" "$tmp/p.bin" -o "$tmp/q.bin"
 mkdir "$tmp/dir.goal"
 expect_err "a directory as input" "$tmp/dir.goal: error: cannot read: Is a directory\n" "$G" --check "$tmp/dir.goal"
 expect_err "a directory as input (loggopsim)" "$tmp/dir.goal: error: cannot read: Is a directory\n$tmp/dir.goal: 1 error\n" \
