@@ -308,6 +308,19 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 	cv->opt->warn(cv->opt->warn_ctx, full);
 }
 
+/* Call c names a negative size, bytes (a count below 0, as a damaged
+ * trace may hold): an error under --strict (-1), else a warning once per
+ * rank and 0 bytes (0). */
+static int negative_size(struct conv *cv, const struct tr_call *c, int64_t bytes)
+{
+	if (cv->opt->strict)
+		return call_err(cv, c, "%s: a negative size, %" PRId64 " bytes (a count below 0) (--strict)",
+		                tr_call_name(&cv->t, c), bytes);
+	warn_once(cv, c, "negative size", "%s: a negative size, %" PRId64 " bytes (a count below 0), "
+	          "taken as 0 bytes", tr_call_name(&cv->t, c), bytes);
+	return 0;
+}
+
 /* The output failed: its message becomes the error; returns -1. */
 static int out_fail(struct conv *cv)
 {
@@ -886,6 +899,8 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 	goal_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = (uint8_t)kind;
+	if (bytes < 0 && negative_size(cv, c, bytes))
+		return NONE;
 	op.size = bytes > 0 ? (uint64_t)bytes : 0;
 	if (peer == TR_ANY_SOURCE && kind == GOAL_RECV) {
 		op.peer = GOAL_ANY_SOURCE;
@@ -1038,6 +1053,11 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	if (P < 2)
 		return 0;
 	size = coll_size(cv, c, &peer_bytes);
+	if (size < 0 && negative_size(cv, c, size))
+		return -1;
+	for (uint64_t q = 0; peer_bytes && q < n; q++)
+		if (peer_bytes[q] < 0 && negative_size(cv, c, peer_bytes[q]))
+			return -1;
 	sg_params_default(&p);
 	p.nranks = P;
 	p.size = size > 0 ? (uint64_t)size : 0;

@@ -209,6 +209,18 @@ check "DUMPI comm: simulated time (default parameters)" "$(finish "$tmp/dc.goal"
 "$T2G" --strict "$tmp/dc/comm.meta" >/dev/null 2>"$tmp/err"
 check "DUMPI comm: --strict: the unsupported call is an error" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm-0000.bin: error: record 12: rank 0: MPI_Win_fence is not supported (--strict)"
+# A count below 0 (a damaged trace): a warning and 0 bytes, an error with
+# --strict; the call after it keeps its 16 bytes.
+mkdir "$tmp/neg"
+python3 tests/trace2goal/mkdumpi.py negative "$tmp/neg"
+"$T2G" "$tmp/neg/negative.meta" -o "$tmp/neg.goal" 2>"$tmp/err"
+check "DUMPI: a negative count is a warning" "$?: $(cat "$tmp/err")" \
+	"0: $tmp/neg/negative-0000.bin: warning: record 2: rank 0: MPI_Send: a negative size, -20 bytes (a count below 0), taken as 0 bytes
+$tmp/neg/negative-0001.bin: warning: record 2: rank 1: MPI_Recv: a negative size, -20 bytes (a count below 0), taken as 0 bytes"
+check "DUMPI: a negative count is 0 bytes" "$(grep -c ' 0b ' "$tmp/neg.goal") $(grep -c ' 16b ' "$tmp/neg.goal")" "2 2"
+"$T2G" --strict "$tmp/neg/negative.meta" >/dev/null 2>"$tmp/err"
+check "DUMPI: --strict: a negative count is an error" "$?: $(cat "$tmp/err")" \
+	"1: $tmp/neg/negative-0000.bin: error: record 2: rank 0: MPI_Send: a negative size, -20 bytes (a count below 0) (--strict)"
 # a missing rank file
 rm "$tmp/dc/comm-0002.bin"
 "$T2G" "$tmp/dc" >/dev/null 2>"$tmp/err"

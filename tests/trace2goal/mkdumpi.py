@@ -15,6 +15,8 @@ Usage: mkdumpi.py SCENARIO DIR
   resplit  2 ranks: MPI_Comm_split of the world, then of that
          communicator onto its own handle (keys reverse the order), an
          MPI_Bcast from its rank 0 (world rank 1) on it
+  negative 2 ranks: rank 0 sends rank 1 a count of -5 ints (a damaged
+         trace), then 4 ints
 """
 import struct
 import sys
@@ -168,6 +170,19 @@ def resplit(d):
     write(d, 'resplit', rs)
 
 
+def negative(d):
+    rs = [Rank() for _ in range(2)]
+    for r, k in enumerate(rs):
+        k.call('Init')
+        for count in (-5, 4):
+            if r == 0:
+                k.call('Send', count, INT, 1, 7, WORLD)
+            else:
+                k.call('Recv', count, INT, 0, 7, WORLD, [(4 * max(count, 0), 0, 7)])
+        k.call('Finalize')
+    write(d, 'negative', rs)
+
+
 def big(d, n, nranks):
     rs = []
     for r in range(nranks):
@@ -188,6 +203,8 @@ if __name__ == '__main__':
         comm(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == 'resplit':
         resplit(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'negative':
+        negative(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == 'big':
         big(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
