@@ -30,9 +30,10 @@ typedef void sim_noise_warn(void *ctx, const char *msg);
 /* Read a noise trace (docs/noise.md): one detour per line, "START DURATION"
  * in ns separated by blanks (a tab in the published format), each a
  * non-negative decimal rounded half up to whole ns; '#' starts a comment,
- * "# period: T" sets the period (default: the end of the last detour).
- * Overlapping detours are merged (a warning); a trace without detours
- * gives a table without detours (a warning).  Returns NULL with
+ * "# period: T" sets the period once (default: the end of the last
+ * detour).  Overlapping detours are merged (a warning); a trace without
+ * detours gives a table without detours (a warning).  Read a line at a
+ * time: the memory is the table's, 24 bytes a detour.  Returns NULL with
  * "FILE:LINE:COL: error: ..." in err. */
 sim_noise *sim_noise_read(const char *path, sim_noise_warn *warn, void *wctx,
                           char *err, size_t errlen);

@@ -21,7 +21,8 @@
 # and tapered fat trees (target: >= 1 M events/s on the full tree).
 # Targets: 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s; 64K
 # dissemination >= 11 M events/s (10x the published tool); with noise, the
-# 1M dissemination at no less than half its events/s without; its critical
+# 1M dissemination at no less than half its events/s without; a noise trace
+# read in at most twice its size; its critical
 # path at most 1.5x the time and 1.3x the memory; the waiting schedules
 # >= 10 M events/s, with pushes per event flat as P grows (linear).
 # Usage: tests/bench-sim.sh BUILD_DIR.  Scratch in $BENCH_DIR.
@@ -104,6 +105,15 @@ run "  critical path, dT/dX" 3 "$W/d1m.bin" --critical-path "$W/cp.csv" --sensit
 run "  noise periodic 1kHz x 25us" 1 "$W/d1m.bin" --noise periodic:1000,25000
 run "  noise poisson 1kHz, exp 25us" 1 "$W/d1m.bin" --noise poisson:1000,exp:25000
 run "  slow ranks 0-1023 x1.5" 1 "$W/d1m.bin" --slow 0-1023:1.5
+# Reading a noise trace of 12 M detours (169 MB; target: a peak within
+# twice the file's size), on a 2-rank broadcast.
+awk 'BEGIN { for (i = 1; i <= 12000000; i++) printf "%d000 25\n", i }' >"$W/big.noise"
+"$B/bin/schedgen" bcast_binomial -s 2 -o "$W/b2.bin"
+/usr/bin/time -f '%e %M' -o "$W/time" "$B/bin/loggopsim" -q --noise-trace "$W/big.noise" "$W/b2.bin" >/dev/null
+read -r wall kb <"$W/time"
+printf '%-26s %d MB trace: %7.2f s wall %7.1f MiB peak RSS\n' "  noise trace read" \
+	"$(( $(stat -c %s "$W/big.noise") / 1000000 ))" "$wall" "$(echo "$kb / 1024" | bc -l)"
+rm -f "$W/big.noise" "$W/b2.bin"
 # What one cache line read in no order costs here, prefetched well ahead:
 # the bound on runs whose events come in no order of ranks (docs/noise.md,
 # Speed): the schedule's size, and the rank records' (64 B per rank).

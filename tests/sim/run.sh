@@ -371,8 +371,22 @@ bad_noise "an exponent" '1e3 5\n' "1:2: error: expected the duration of the deto
 bad_noise "text after the duration" '10 5 7\n' "1:6: error: unexpected text after the duration"
 bad_noise "a negative duration" '10\t-5\n' "1:4: error: expected the duration of the detour in ns after its start and a blank"
 bad_noise "period 0" '# period: 0\n' "1:12: error: expected '# period: T' with T in ns above 0"
+bad_noise "a second period" '# period: 100\n5 10\n  # period: 200\n' "3:3: error: a second period (the first is on line 1)"
+bad_noise "a period without its colon" '#period 1000\n5 10\n' "1:9: error: expected '# period: T' with T in ns above 0"
+bad_noise "a period in words" '# period: soon\n' "1:11: error: expected '# period: T' with T in ns above 0"
 bad_noise "a detour after the period" '# period: 100\n90 20\n' " error: a detour ends at 110 ns, after the period of 100 ns"
 bad_noise "no CPU time left" '0 100\n' " error: the detours take all of the CPU time (period 100 ns)"
+# The period without blanks is the period; a word that only starts with
+# 'period' is a comment.
+printf '#period:1000\n5 10\n#periodic detours follow\n' >"$tmp/p.noise"
+"$SIM" -q --noise-trace "$tmp/p.noise" --noise-offset 0 noise-exact.goal | grep '^noise' >"$tmp/got"
+echo "noise trace $tmp/p.noise, offsets 0, rule exact, seed 1: 1 detour, period 1000 ns, 1.00% of CPU time" >"$tmp/want"
+check "noise: '#period:1000' is the period" "$tmp/want" "$tmp/got"
+# Out of order, overlaps are found when sorting: named by their start.
+printf '100 50\n10 5\n120 10\n' >"$tmp/un.noise"
+"$SIM" -q --noise-trace "$tmp/un.noise" --noise-offset 0 noise-exact.goal >/dev/null 2>"$tmp/err"
+echo "$tmp/un.noise: warning: the detour that starts at 120 ns overlaps the one before it; merged" >"$tmp/want"
+check "noise: an overlap out of order is named by its start" "$tmp/want" "$tmp/err"
 expect_err "noise: a missing trace" 1 "$tmp/none.noise: error: cannot open: No such file or directory" \
 	--noise-trace "$tmp/none.noise" busy-nic.goal
 # A slow rank's work past 2^64 - 1 ns fails the run, as any other time.
