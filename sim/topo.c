@@ -790,7 +790,7 @@ static double dot_bw(const char *bw, const char *path, Agedge_t *e, char *err, s
 static int dot_build(topo *t, Agraph_t *g, const char *path, char *err, size_t errlen)
 {
 	uint32_t nn = (uint32_t)agnnodes(g), i = 0, hosts = 0, l = 0, nr = 0;
-	uint64_t maxseq = 0, nchar = 0, ne = (uint64_t)agnedges(g);
+	uint64_t maxseq = 0, nchar = 0, ne = 0;
 	uint32_t *idx = NULL;
 	size_t rtcap = 0;
 	int rc = -1;
@@ -798,6 +798,12 @@ static int dot_build(topo *t, Agraph_t *g, const char *path, char *err, size_t e
 		snprintf(err, errlen, "%s: error: the graph has no nodes", path);
 		return -1;
 	}
+	/* Edges counted one by one: agnedges() asks cdt for each node's size,
+	 * which recurses as deep as the node has out-edges (a stack overflow
+	 * at about 600,000). */
+	for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+		for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
+			ne++;
 	if (ne >= TOPO_LINKS_MAX) {
 		snprintf(err, errlen, "%s: error: too many edges (2^31 or more)", path);
 		return -1;

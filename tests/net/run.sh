@@ -207,6 +207,13 @@ else
 		'digraph { H0 -> S0; H1 -> S0; H2; S0 -> H0 [comment="H0"]; S0 -> H2 [comment="H2"] }'
 	dot_err "a loop" ": error: the route from H0 to H1 is longer than 64 links (a loop through S1?) (rank 0 sends to rank 1)" \
 		'digraph { H0 -> S0; H1 -> S1; S0 -> S1 [comment="*"]; S0 -> H0 [comment="H0"]; S1 -> S0 [comment="*"]; S1 -> H1 [comment="H0"] }'
+	# A switch with 600,000 edges in and out (cdt counted them recursively:
+	# a stack overflow): read, and the message between H0 and H1 routed.
+	awk 'BEGIN { print "digraph G {"; for (i = 0; i < 600000; i++) printf "h%d -> s;\ns -> h%d;\n", i, i
+		print "H0 -> s; H1 -> s; s -> H0 [comment=\"H0\"]; s -> H1 [comment=\"H1\"] }" }' >"$tmp/big.dot"
+	want "dot file: a node of 600,000 out-edges (T = 2o + L + 7G)" 1214 \
+		"$(T -L 1000 -o 100 -g 50 -G 2 --network-file "$tmp/big.dot" "$tmp/two.goal")"
+	rm -f "$tmp/big.dot"
 	# Routes only for the pairs that communicate: rank 1 never sends.
 	printf 'digraph { H0 -> H1; H1 -> S0; S0 -> H1 [comment="H9x"]; H9x }' >"$tmp/n.dot"
 	want "dot file: no route needed where no send goes" 0 \
