@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct fl {
 	uint64_t t0;          /* when W and share were last set */
@@ -55,13 +56,20 @@ typedef struct lk {
 	uint32_t dirty;
 } lk;
 
+/* The per-link arrays (cap, lk, st, seen) are mappings of zero pages:
+ * a link takes memory from its first flow on, so a run pays for the links
+ * its messages cross, not for the topology's size. */
 struct flow_net {
 	uint32_t nl;
 	flow_rule rule;
 	unsigned mh;
-	double *cap;
+	double (*capfn)(void *ctx, uint32_t l);
+	void *capctx;
+	double *cap;          /* set at a link's first flow */
 	lk *lk;
 	flow_link_stat *st;
+	uint32_t *used;       /* the links that carried a flow, in that order */
+	size_t nused, usedcap;
 	fl *f;
 	size_t nf, fcap;
 	uint32_t free;        /* free ids, linked by next (UINT32_MAX: none) */
@@ -85,13 +93,29 @@ struct flow_net {
 	} *seen;
 };
 
+/* n zeroed elements of size bytes that take memory as they are written
+ * (NULL: out of memory); zfree frees them. */
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = mmap(NULL, (n ? n : 1) * size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void zfree(void *p, size_t n, size_t size)
+{
+	if (p)
+		munmap(p, (n ? n : 1) * size);
+}
+
 /* The links of flow id. */
 static inline hop *hops(const flow_net *f, uint32_t id)
 {
 	return &f->hop[(size_t)id * f->mh];
 }
 
-flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops, flow_rule rule)
+flow_net *flow_net_new(uint32_t nlinks, double (*cap)(void *ctx, uint32_t l), void *ctx,
+                       unsigned maxhops, flow_rule rule)
 {
 	flow_net *f = calloc(1, sizeof *f);
 	if (!f)
@@ -100,14 +124,15 @@ flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops, flo
 	f->rule = rule;
 	f->mh = maxhops ? maxhops : 1;
 	f->free = UINT32_MAX;
-	f->cap = malloc((nlinks ? nlinks : 1) * sizeof *f->cap);
-	f->lk = calloc(nlinks ? nlinks : 1, sizeof *f->lk);
-	f->st = calloc(nlinks ? nlinks : 1, sizeof *f->st);
+	f->capfn = cap;
+	f->capctx = ctx;
+	f->cap = zalloc(nlinks, sizeof *f->cap);
+	f->lk = zalloc(nlinks, sizeof *f->lk);
+	f->st = zalloc(nlinks, sizeof *f->st);
 	if (!f->cap || !f->lk || !f->st) {
 		flow_net_free(f);
 		return NULL;
 	}
-	memcpy(f->cap, cap, nlinks * sizeof *cap);
 	return f;
 }
 
@@ -115,11 +140,13 @@ void flow_net_free(flow_net *f)
 {
 	if (!f)
 		return;
-	for (uint32_t l = 0; f->lk && l < f->nl; l++)
-		free(f->lk[l].a);
-	free(f->cap);
-	free(f->lk);
-	free(f->st);
+	for (size_t i = 0; i < f->nused; i++)
+		free(f->lk[f->used[i]].a);
+	free(f->used);
+	zfree(f->cap, f->nl, sizeof *f->cap);
+	zfree(f->lk, f->nl, sizeof *f->lk);
+	zfree(f->st, f->nl, sizeof *f->st);
+	zfree(f->seen, f->nl, sizeof *f->seen);
 	free(f->f);
 	free(f->hop);
 	free(f->dirty);
@@ -128,7 +155,6 @@ void flow_net_free(flow_net *f)
 	free(f->heap);
 	free(f->pl);
 	free(f->srt);
-	free(f->seen);
 	free(f);
 }
 
@@ -184,6 +210,15 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 	for (unsigned h = 0; h < n; h++) {
 		lk *L = &f->lk[links[h]];
 		flow_link_stat *s = &f->st[links[h]];
+		if (f->cap[links[h]] == 0) {   /* its first flow: its capacity, a place in used */
+			if (util_grow(&f->used, &f->usedcap, f->nused + 1, sizeof *f->used)) {
+				f->f[id].n = h;
+				flow_finish(f, id, t);
+				return UINT32_MAX;
+			}
+			f->used[f->nused++] = links[h];
+			f->cap[links[h]] = f->capfn(f->capctx, links[h]);
+		}
 		size_t c = L->cap;
 		if (util_grow(&L->a, &c, (size_t)s->n + 1, sizeof *L->a) || mark(f, links[h])) {
 			/* Undo the links taken so far. */
@@ -469,8 +504,8 @@ int flow_settle(flow_net *f, uint64_t t,
 		return 0;
 	uint32_t ep = ++f->epoch;
 	if (ep == 0) {   /* wrapped: clear the old marks */
-		for (uint32_t l = 0; l < f->nl; l++)
-			f->lk[l].ep = 0;
+		for (size_t i = 0; i < f->nused; i++)
+			f->lk[f->used[i]].ep = 0;
 		for (size_t i = 0; i < f->nf; i++)
 			f->f[i].ep = f->f[i].fixed = 0;
 		f->epoch = 1;
@@ -510,7 +545,7 @@ int flow_net_watch(flow_net *f, void (*load)(void *ctx, uint32_t l, uint64_t t0,
                                              uint64_t t, uint32_t n, double bytes),
                    void *ctx)
 {
-	if (!f->seen && !(f->seen = calloc(f->nl ? f->nl : 1, sizeof *f->seen)))
+	if (!f->seen && !(f->seen = zalloc(f->nl, sizeof *f->seen)))
 		return -1;
 	f->load = load;
 	f->load_ctx = ctx;
@@ -521,5 +556,10 @@ uint64_t flow_end(const flow_net *f, uint32_t id) { return f->f[id].end; }
 uint32_t flow_gen(const flow_net *f, uint32_t id) { return f->f[id].gen; }
 double flow_share(const flow_net *f, uint32_t id) { return f->f[id].share; }
 const flow_link_stat *flow_link(const flow_net *f, uint32_t l) { return &f->st[l]; }
+const uint32_t *flow_links_used(const flow_net *f, size_t *n)
+{
+	*n = f->nused;
+	return f->used;
+}
 uint64_t flow_count(const flow_net *f) { return f->started; }
 uint64_t flow_largest_settle(const flow_net *f) { return f->largest; }

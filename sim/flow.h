@@ -32,10 +32,12 @@ typedef struct flow_link_stat {
  * link goes to no other (docs/network.md, "The simple rule"). */
 typedef enum flow_rule { FLOW_MAXMIN, FLOW_SIMPLE } flow_rule;
 
-/* A network of nlinks links of cap[l] bytes/ns each (all > 0; copied), for
- * routes of at most maxhops links, sharing them by rule.  NULL when out
- * of memory. */
-flow_net *flow_net_new(uint32_t nlinks, const double *cap, unsigned maxhops, flow_rule rule);
+/* A network of nlinks links of cap(ctx, l) bytes/ns each (> 0; asked at
+ * a link's first flow), for routes of at most maxhops links, sharing them
+ * by rule.  A link takes memory from its first flow on.  NULL when out of
+ * memory. */
+flow_net *flow_net_new(uint32_t nlinks, double (*cap)(void *ctx, uint32_t l), void *ctx,
+                       unsigned maxhops, flow_rule rule);
 void flow_net_free(flow_net *f);
 
 /* Start a flow at time t over links[0 .. n-1] (1 <= n <= maxhops; a link
@@ -84,6 +86,10 @@ int flow_net_watch(flow_net *f, void (*load)(void *ctx, uint32_t l, uint64_t t0,
 
 /* The totals of link l (bytes and busy time up to the last settle). */
 const flow_link_stat *flow_link(const flow_net *f, uint32_t l);
+
+/* The links that have carried a flow, in the order of their first ones:
+ * *n of them (the others have carried nothing). */
+const uint32_t *flow_links_used(const flow_net *f, size_t *n);
 
 /* Flows started so far, and the most flows one recomputation connected
  * (one part of the network). */

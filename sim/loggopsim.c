@@ -430,6 +430,12 @@ static int net_place(net_opts *n, const goal_sched *s, uint64_t seed)
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Keep the most loaded links of m's run (by bytes, then link number). */
 static void net_collect(net_opts *n, const sim *m)
 {
@@ -438,7 +444,17 @@ static void net_collect(net_opts *n, const sim *m)
 		return;
 	n->flows = flow_count(f);
 	n->largest = flow_largest_settle(f);
-	for (uint32_t l = 0, nl = topo_links(n->t); l < nl; l++) {
+	/* The links that carried flows, in link order (ties go to the lower). */
+	size_t nu;
+	const uint32_t *u = flow_links_used(f, &nu);
+	uint32_t *ls = malloc((nu ? nu : 1) * sizeof *ls);
+	if (!ls)
+		return;
+	if (nu)
+		memcpy(ls, u, nu * sizeof *ls);
+	qsort(ls, nu, sizeof *ls, cmp_u32);
+	for (size_t i = 0; i < nu; i++) {
+		uint32_t l = ls[i];
 		const flow_link_stat *st = flow_link(f, l);
 		if (st->peak > n->peak)
 			n->peak = st->peak;
@@ -457,6 +473,7 @@ static void net_collect(net_opts *n, const sim *m)
 		n->top[k].busy = st->busy;
 		n->top[k].peak = st->peak;
 	}
+	free(ls);
 }
 
 /* The network for reports: its canonical spec, and the rule when simple. */

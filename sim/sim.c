@@ -2562,6 +2562,15 @@ static int ovf_fill(sim *m)
 	return 0;
 }
 
+/* The capacity of link l (flow_net_new): its own bandwidth, or 1/G of the
+ * largest messages' range. */
+static double link_cap(void *ctx, uint32_t l)
+{
+	const sim *m = ctx;
+	double bw = topo_link_bw(m->topo, l);
+	return bw > 0 ? bw : m->rate[m->nrg - 1];
+}
+
 /* The network of opt (section 11): its flows, each link at its own
  * bandwidth or at 1/G of the largest messages' range.  0, or -1 with the
  * message in err (m destroyed). */
@@ -2577,17 +2586,11 @@ static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 	m->topo = t;
 	m->host = opt->net->host;
 	uint32_t nl = topo_links(t);
-	double *cap = malloc((nl ? nl : 1) * sizeof *cap);
 	m->fin = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->fin);
 	for (uint32_t k = 0; k < m->nrg; k++)
 		m->rate[k] = 1.0 / ((double)m->rg[k].G.num / (double)m->rg[k].G.den);
-	for (uint32_t l = 0; cap && l < nl; l++) {
-		double bw = topo_link_bw(t, l);
-		cap[l] = bw > 0 ? bw : m->rate[m->nrg - 1];
-	}
-	if (cap && m->fin)
-		m->fl = flow_net_new(nl, cap, TOPO_MAX_HOPS, opt->net->rule);
-	free(cap);
+	if (m->fin)
+		m->fl = flow_net_new(nl, link_cap, m, TOPO_MAX_HOPS, opt->net->rule);
 	if (!m->fl) {
 		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
 		sim_destroy(m);

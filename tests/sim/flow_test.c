@@ -17,6 +17,12 @@ static void moved(void *ctx, uint32_t id, uint64_t end)
 	e->moved[id]++;
 }
 
+/* Link l's capacity from the array ctx. */
+static double cap_of(void *ctx, uint32_t l)
+{
+	return ((const double *)ctx)[l];
+}
+
 static void reset(ends *e)
 {
 	for (int i = 0; i < 64; i++)
@@ -27,7 +33,7 @@ static void reset(ends *e)
 static void test_share(void)
 {
 	double cap[3] = { 1, 1, 1 };
-	flow_net *f = flow_net_new(3, cap, 4, FLOW_MAXMIN);
+	flow_net *f = flow_net_new(3, cap_of, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t r0[] = { 0, 1 }, r1[] = { 1, 2 };
 	uint32_t a = flow_start(f, 100, 1000, 1.0, r0, 2);
@@ -64,7 +70,7 @@ static void test_share(void)
 static void test_maxmin(void)
 {
 	double cap[2] = { 1, 3 };
-	flow_net *f = flow_net_new(2, cap, 4, FLOW_MAXMIN);
+	flow_net *f = flow_net_new(2, cap_of, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t rx[] = { 0, 1 }, ry[] = { 0 }, rz[] = { 1 };
 	uint32_t x = flow_start(f, 0, 1000, 4.0, rx, 2);
@@ -83,7 +89,7 @@ static void test_maxmin(void)
 static void test_incremental(void)
 {
 	double cap[4] = { 1, 1, 1, 1 };
-	flow_net *f = flow_net_new(4, cap, 4, FLOW_MAXMIN);
+	flow_net *f = flow_net_new(4, cap_of, cap, 4, FLOW_MAXMIN);
 	ends e = { 0 };
 	uint32_t r0[] = { 0 }, r1[] = { 1, 2 }, r2[] = { 2 }, r3[] = { 3 };
 	uint32_t a = flow_start(f, 0, 500, 1.0, r0, 1);
@@ -113,7 +119,7 @@ static void test_incast(void)
 	double cap[9];
 	for (int i = 0; i < 9; i++)
 		cap[i] = 1.0 / 6;   /* G = 6 ns per byte */
-	flow_net *f = flow_net_new(9, cap, 2, FLOW_MAXMIN);
+	flow_net *f = flow_net_new(9, cap_of, cap, 2, FLOW_MAXMIN);
 	ends e = { 0 };
 	for (uint32_t i = 0; i < 8; i++) {
 		uint32_t r[] = { i, 8 };
@@ -135,7 +141,7 @@ static void test_simple(void)
 	double cap[2] = { 1, 1 };
 	uint32_t rp[] = { 0 }, rq[] = { 0, 1 }, rr[] = { 1 };
 	for (int rule = 0; rule < 2; rule++) {
-		flow_net *f = flow_net_new(2, cap, 4, rule ? FLOW_SIMPLE : FLOW_MAXMIN);
+		flow_net *f = flow_net_new(2, cap_of, cap, 4, rule ? FLOW_SIMPLE : FLOW_MAXMIN);
 		ends e = { 0 };
 		uint32_t p = flow_start(f, 0, 3000, 1.0, rp, 1);
 		uint32_t q = flow_start(f, 0, 3000, 1.0, rq, 2);
