@@ -87,10 +87,11 @@ endif
 endif
 
 # libFuzzer targets (make fuzz builds them with SAN=fuzz): the text reader,
-# the conversion on top of it, and the DUMPI reader with its conversion.
+# the conversion on top of it, the DUMPI reader with its conversion, and
+# the OTF2 reader from an archive's anchor.
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_trace.o $(B)/obj/tests/fuzz/fuzz_t2g.o \
-	$(B)/obj/tests/fuzz/fuzz_dumpi.o
+	$(B)/obj/tests/fuzz/fuzz_dumpi.o $(B)/obj/tests/fuzz/fuzz_otf2.o
 $(B)/obj/tests/fuzz/fuzz_trace.o: ALL_CFLAGS += -I traces
 $(B)/fuzz_trace: $(B)/obj/tests/fuzz/fuzz_trace.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
@@ -99,5 +100,8 @@ $(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_dumpi.o: ALL_CFLAGS += -I traces -I schedgen
 $(B)/fuzz_dumpi: $(B)/obj/tests/fuzz/fuzz_dumpi.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
+$(B)/obj/tests/fuzz/fuzz_otf2.o: ALL_CFLAGS += -I traces
+$(B)/fuzz_otf2: $(B)/obj/tests/fuzz/fuzz_otf2.o $(B)/obj/traces/trace_otf2.o $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 endif

@@ -127,6 +127,106 @@ void tr_otf2_close(struct tr_otf2 *o)
 
 #include <otf2/otf2.h>
 
+/* ---- The anchor, checked before the library sees it ----------------------
+ * A damaged anchor (a chunk size, a count of definitions or of properties
+ * of 2^40) kept the library busy for tens of seconds, or had it ask for
+ * tens of GB.  The anchor's layout (OTF2 3.x, format 1 to 3; later formats
+ * only add fields): a chunk header byte 3, the byte order (0x42 little,
+ * 0x23 big endian), the string "OTF2", the anchor format, the trace format
+ * and version (4 bytes), the event and definition chunk sizes (8 bytes
+ * each), the substrate and compression (1 byte each), the counts of
+ * locations and of global definitions (8 bytes each), three strings
+ * (machine, creator, description); from format 2 a count of properties (4
+ * bytes) and as many pairs of strings, and a trace id (8 bytes); from
+ * format 3 two counts of 4 bytes.  Strings end with a NUL byte. */
+typedef struct anchor_rd {
+	const unsigned char *p, *end;
+	int big;
+} anchor_rd;
+
+static int anchor_u(anchor_rd *a, unsigned n, uint64_t *v)
+{
+	if ((size_t)(a->end - a->p) < n)
+		return -1;
+	*v = 0;
+	for (unsigned i = 0; i < n; i++)
+		*v |= (uint64_t)a->p[a->big ? i : n - 1 - i] << 8 * (n - 1 - i);
+	a->p += n;
+	return 0;
+}
+
+static int anchor_str(anchor_rd *a)
+{
+	const unsigned char *z = memchr(a->p, 0, (size_t)(a->end - a->p));
+	if (!z)
+		return -1;
+	a->p = z + 1;
+	return 0;
+}
+
+/* The sizes of the anchor at path and of its NAME.def against what OTF2
+ * allows; 0, or -1 with "ANCHOR: error: ..." in err. */
+static int anchor_check(const char *path, char *err, size_t errlen)
+{
+	unsigned char buf[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+	uint64_t fmt, ver, cse, csd, sub, loc, defs, nprop;
+	int rc = -1;
+	if (f)
+		fclose(f);
+	anchor_rd a = { buf, buf + n, n > 1 && buf[1] == 0x23 };
+	if (n < 8 || buf[0] != 3 || (buf[1] != 0x42 && buf[1] != 0x23) || memcmp(buf + 2, "OTF2", 5)) {
+		snprintf(err, errlen, "%s: error: not an OTF2 anchor file (it does not begin as one)", path);
+		return -1;
+	}
+	a.p = buf + 7;
+	if (anchor_u(&a, 1, &fmt) || fmt == 0 || anchor_u(&a, 4, &ver) || anchor_u(&a, 8, &cse)
+	    || anchor_u(&a, 8, &csd) || anchor_u(&a, 2, &sub) || anchor_u(&a, 8, &loc)
+	    || anchor_u(&a, 8, &defs) || anchor_str(&a) || anchor_str(&a) || anchor_str(&a))
+		goto cut;
+	if (fmt > 1) {
+		if (anchor_u(&a, 4, &nprop))
+			goto cut;
+		for (uint64_t i = 0; i < 2 * nprop; i++)
+			if (anchor_str(&a))
+				goto cut;
+		if (anchor_u(&a, 8, &ver))
+			goto cut;
+	}
+	if (cse < 256 * 1024 || cse > 16 * 1024 * 1024 || csd < 256 * 1024 || csd > 16 * 1024 * 1024) {
+		snprintf(err, errlen, "%s: error: the anchor file is damaged: chunks of %" PRIu64 " and %"
+		         PRIu64 " bytes (OTF2 allows 262144 to 16777216)", path, cse, csd);
+		return -1;
+	}
+	/* Every location and every global definition is a record of NAME.def. */
+	size_t pl = strlen(path);
+	char *def = malloc(pl + 5);
+	struct stat sb;
+	if (!def) {
+		snprintf(err, errlen, "%s: error: out of memory", path);
+		return -1;
+	}
+	memcpy(def, path, pl + 1);
+	if (tr_otf2_is_anchor(def))
+		def[pl - 5] = 0;
+	strcat(def, ".def");
+	uint64_t dsize = 0;
+	if (stat(def, &sb) == 0 && ((dsize = (uint64_t)sb.st_size) < loc || dsize < defs))
+		snprintf(err, errlen, "%s: error: the anchor file is damaged: %" PRIu64 " locations and %"
+		         PRIu64 " global definitions, more records than %s holds (%" PRIu64 " bytes)",
+		         path, loc, defs, def, dsize);
+	else
+		rc = 0;
+	free(def);
+	return rc;
+cut:
+	snprintf(err, errlen, "%s: error: the anchor file is damaged: its fields (counts and "
+	         "strings) run past its end at %zu bytes%s", path, n, n == sizeof buf ? " (or past 64 KiB)" : "");
+	return -1;
+}
+
+
 int tr_otf2_supported(void)
 {
 	return 1;
@@ -504,6 +604,8 @@ struct tr_otf2 *tr_otf2_open(const char *anchor, char *err, size_t errlen)
 		goto done;
 	}
 	fclose(fp);
+	if (anchor_check(anchor, err, errlen))
+		goto done;
 	if (!(rd = OTF2_Reader_Open(anchor))) {
 		snprintf(err, errlen, "%s: error: not an OTF2 archive: %s", anchor,
 		         otf2_why(OTF2_ERROR_INVALID));

@@ -8,7 +8,8 @@
 # tests/viz/data and tests/sim/cases, for the critical path file with the
 # one of tests/viz/data, for sweeps with the files and
 # compact forms of docs/sweep.md, for noise traces and --noise specs, and
-# for topology specs followed by a mapping file, and for dot files.
+# for topology specs followed by a mapping file, for dot files, and for
+# OTF2 anchors.
 # Exit status non-zero if a target finds a crash, a leak, a timeout (10 s)
 # or more than 2 GB of memory (the reproducer is left in build/fuzz/).
 set -eu
@@ -78,10 +79,27 @@ cp tests/net/share.dot $F/corpus-dot/
 printf '%s' 'digraph { H0 -> S0; H1 -> S1; S0 -> S1 [comment="*"]; S0 -> H0 [comment="H0", bw="2"]; S1 -> S0 [comment="*"]; S1 -> H1 [comment="H0"] }' \
 	>$F/corpus-dot/loop
 printf '%s' 'graph { H0 -- S0 [comment="*"]; H1 -- S0; S0 -- H1 [comment="H1 H0"] }' >$F/corpus-dot/undirected
-for t in goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo dot; do
+# OTF2: anchors of archives mkotf2.py writes (it needs the OTF2 library's
+# Python bindings), fuzzed beside the definitions and events of one of them.
+targets="goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo dot"
+for p in python3 /usr/bin/python3; do
+	command -v "$p" >/dev/null && "$p" -c 'import otf2' 2>/dev/null || continue
+	rm -rf $F/otf2-seed && mkdir -p $F/corpus-otf2
+	"$p" tests/trace2goal/mkotf2.py cover $F/otf2-seed
+	cp $F/otf2-seed/traces.otf2 $F/corpus-otf2/cover
+	[ -e ../shared/traces/otf2-mpi-coverage/traces.otf2 ] &&
+		cp ../shared/traces/otf2-mpi-coverage/traces.otf2 $F/corpus-otf2/score-p
+	export FUZZ_OTF2_ARCHIVE=$PWD/$F/otf2-seed
+	targets="$targets otf2"
+	break
+done
+[ -n "${FUZZ_OTF2_ARCHIVE:-}" ] || echo "fuzzing otf2: skipped (python3-otf2 not installed)" >&2
+for t in $targets; do
 	echo "fuzzing $t for $secs s" >&2
 	c=corpus-${t#goal_}
-	(cd $F && ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \
+	supp=
+	[ $t = otf2 ] && supp=suppressions=$PWD/tests/fuzz/lsan-otf2.supp
+	(cd $F && LSAN_OPTIONS=$supp ./fuzz_$t -max_total_time="$secs" -max_len=8192 -print_final_stats=0 \
 		-timeout=10 -rss_limit_mb=2048 $c 2>fuzz-$t.log) || { tail -40 $F/fuzz-$t.log; exit 1; }
 	grep -E '^#[0-9]+.*DONE' $F/fuzz-$t.log | tail -1 >&2 || true
 done

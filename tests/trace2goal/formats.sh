@@ -386,4 +386,18 @@ broken "rank 2's events cut in half" cut_half "$tmp/ob/traces/2.evt"
 broken "rank 2's events cut to 20 bytes" sh -c "head -c 20 '$tmp/oc/traces/2.evt' >'$tmp/ob/traces/2.evt'"
 broken "no events file of rank 2" rm "$tmp/ob/traces/2.evt"
 broken "no anchor file" rm "$tmp/ob/traces.otf2"
+# A damaged anchor is refused before the OTF2 library reads it (counts of
+# 2^40 kept it busy for tens of seconds): exactly this message, at once.
+anchor() { # NAME WANT OFFSET VALUE | NAME WANT cut BYTES
+	rm -rf "$tmp/ob" && cp -r "$tmp/oc" "$tmp/ob"
+	if [ "$3" = cut ]; then head -c "$4" "$tmp/oc/traces.otf2" >"$tmp/ob/traces.otf2"; else
+		"$PY" -c 'import struct, sys; f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", int(sys.argv[3])))' \
+			"$tmp/ob/traces.otf2" "$3" "$4"
+	fi
+	timeout 20 "$T2G" -q "$tmp/ob/traces.otf2" >/dev/null 2>"$tmp/err"
+	check "OTF2: a damaged anchor: $1" "$?: $(cat "$tmp/err")" "1: $tmp/ob/traces.otf2: error: the anchor file is damaged: $2"
+}
+anchor "a chunk of 2^40 bytes" "chunks of 1099511627776 and 4194304 bytes (OTF2 allows 262144 to 16777216)" 12 1099511627776
+anchor "2^40 locations" "1099511627776 locations and 52 global definitions, more records than $tmp/ob/traces.def holds ($(stat -c %s "$tmp/oc/traces.def") bytes)" 30 1099511627776
+anchor "cut at 40 bytes" "its fields (counts and strings) run past its end at 40 bytes" cut 40
 exit $st
