@@ -1011,6 +1011,12 @@ int main(int argc, char **argv)
 	if (so_sw.spec && (viz || json || cpath || ntol || qstat || tj.path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
 		                  "--tolerance, --qstat or --trace-json");
+	/* Where the path meets a detour T jumps or stays flat as a parameter
+	 * moves (a message that lands in a detour leaves T flat in L): the
+	 * path's counts are no derivatives there. */
+	if (sens && (po.trace || po.spec))
+		return util_usage("--sensitivity cannot be combined with noise: where the critical path "
+		                  "meets a detour, T does not move as the counts say");
 	int nst = net_opts_check(&no);
 	if (nst)
 		return nst;

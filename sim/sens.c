@@ -255,21 +255,44 @@ void sens_print_path(FILE *f, const sim_path *p, const sim_pset *ps)
 	fputc('\n', f);
 }
 
+void sens_deriv_text(sim_u128 v, char *buf, size_t n)
+{
+	char digits[48];
+	size_t k = 0;
+	uint32_t frac = (uint32_t)(v % 1000000000u);
+	sim_u128 whole = v / 1000000000u;
+	do {
+		digits[k++] = (char)('0' + (unsigned)(whole % 10));
+		whole /= 10;
+	} while (whole && k < sizeof digits - 12);
+	size_t at = 0;
+	while (k && at + 1 < n)
+		buf[at++] = digits[--k];
+	if (frac) {
+		char f[11];
+		int d = snprintf(f, sizeof f, ".%09u", (unsigned)frac);
+		while (f[d - 1] == '0')
+			d--;
+		for (int i = 0; i < d && at + 1 < n; i++)
+			buf[at++] = f[i];
+	}
+	buf[at] = 0;
+}
+
 void sens_print_derivs(FILE *f, const sim_path *p, const sim_pset *ps)
 {
 	static const char *const name[] = { "L", "o", "g", "G", "O" };
 	uint32_t nr = nranges(p);
 	for (unsigned k = 0; k < 5; k++)
 		for (uint32_t i = 0; i < nr; i++) {
-			const struct sim_path_count *c = &p->count[i];
-			const uint64_t v[] = { c->L, c->o, c->g, c->G_bytes, c->O_bytes };
-			char rt[64] = "";
+			char rt[64] = "", v[48];
 			if (nr > 1) {
 				rt[0] = '[';
 				range_text(ps, i, rt + 1, sizeof rt - 2);
 				strcat(rt, "]");
 			}
-			fprintf(f, "dT/d%s%s = %" PRIu64 "\n", name[k], rt, v[k]);
+			sens_deriv_text(p->d[i][k], v, sizeof v);
+			fprintf(f, "dT/d%s%s = %s\n", name[k], rt, v);
 		}
 }
 

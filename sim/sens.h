@@ -62,8 +62,13 @@ int sens_pct_parse(const char *text, sens_tol *tol, size_t max, size_t *n, char 
  * (several size ranges: one parenthesised sum per range). */
 void sens_print_path(FILE *f, const sim_path *p, const sim_pset *ps);
 
-/* Text: "dT/dL = 10" ... one line per parameter (per range when several). */
+/* Text: "dT/dL = 10" ... one line per parameter (per range when several);
+ * with slow ranks dT/do and dT/dO may be decimals ("dT/do = 4.5"). */
 void sens_print_derivs(FILE *f, const sim_path *p, const sim_pset *ps);
+
+/* A derivative of sim_path.d (in 10^-9) as its shortest decimal: "10",
+ * "4.5". */
+void sens_deriv_text(sim_u128 v, char *buf, size_t n);
 
 /* Text: "latency tolerance 1%: L <= 2555 (+2.2%)" per tol[i]. */
 void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *tol, size_t n);

@@ -15,7 +15,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-__extension__ typedef unsigned __int128 sim_u128;
 
 #define NIL UINT32_MAX   /* pool index limit */
 #define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
@@ -1295,13 +1294,11 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 
 /* ---- Noise and slow ranks (section 9) ------------------------------------ */
 
-/* x ns of CPU work of rank r, stretched by its slowdown factor; past
- * UINT64_MAX the run fails at op i of rank fr. */
-static inline uint64_t slow(sim *m, uint64_t r, uint64_t x, uint32_t fr, uint32_t i)
+/* The slowdown factor of rank r, or NULL when it has none. */
+static const num_dec *slow_factor(const sim *m, uint64_t r)
 {
-	uint64_t y;
 	if (!m->pt || !m->pt->nslow)
-		return x;
+		return NULL;
 	const sim_slow *v = m->pt->slow;
 	size_t lo = 0, hi = m->pt->nslow;
 	while (lo < hi) {
@@ -1311,9 +1308,20 @@ static inline uint64_t slow(sim *m, uint64_t r, uint64_t x, uint32_t fr, uint32_
 		else
 			hi = mid;
 	}
-	if (lo == m->pt->nslow || v[lo].lo > r)
+	return lo == m->pt->nslow || v[lo].lo > r ? NULL : &v[lo].factor;
+}
+
+/* x ns of CPU work of rank r, stretched by its slowdown factor; past
+ * UINT64_MAX the run fails at op i of rank fr. */
+static inline uint64_t slow(sim *m, uint64_t r, uint64_t x, uint32_t fr, uint32_t i)
+{
+	uint64_t y;
+	if (!m->pt || !m->pt->nslow)
 		return x;
-	return sim_slow_apply(v[lo].factor, x, &y) ? time_fail(m, fr, i) : y;
+	const num_dec *f = slow_factor(m, r);
+	if (!f)
+		return x;
+	return sim_slow_apply(*f, x, &y) ? time_fail(m, fr, i) : y;
 }
 
 /* Timeline: a detour that took CPU c of rank r during an activity. */
@@ -3437,6 +3445,16 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 				c->O_bytes += y->O_bytes;
 				p->calc += y->calc_ns;
 				p->noise += y->noise_ns;
+				/* The derivatives: o and O are CPU work, stretched on a
+				 * slow rank (the link's rank is the one whose CPU works). */
+				const num_dec *f = y->o || y->O_bytes ? slow_factor(m, y->rank) : NULL;
+				sim_u128 wt = f ? (sim_u128)f->num * (1000000000u / f->den) : 1000000000u;
+				sim_u128 *d = p->d[y->range];
+				d[0] += (sim_u128)y->L * 1000000000u;
+				d[1] += (sim_u128)y->o * wt;
+				d[2] += (sim_u128)y->g * 1000000000u;
+				d[3] += (sim_u128)y->G_bytes * 1000000000u;
+				d[4] += (sim_u128)y->O_bytes * wt;
 				if (path_add(p, &lcap, y)) {
 					free(nd);
 					goto oom;

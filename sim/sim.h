@@ -155,6 +155,8 @@ const flow_net *sim_flows(const sim *m);
 
 /* ---- Critical path (docs/sensitivity.md) --------------------------------- */
 
+__extension__ typedef unsigned __int128 sim_u128;
+
 /* The chain of activities that sets the finishing time T, from a root at
  * time 0 to the end of the last activity, in time order; a link starts
  * when (via) the one before it ends or departs, and the costs of the links
@@ -171,6 +173,10 @@ typedef struct sim_path {
 	} count[SIM_MAX_RANGES];  /* sums over the links of each size range */
 	uint64_t calc;            /* sums over all links */
 	int64_t noise;
+	/* dT/dL, dT/do, dT/dg, dT/dG, dT/dO of each size range: the counts,
+	 * those of o and O each weighted by the slowdown factor of the rank
+	 * whose CPU pays it (--slow stretches CPU work only), in 10^-9. */
+	sim_u128 d[SIM_MAX_RANGES][5];
 } sim_path;
 
 /* The critical path of a complete run (sim_options.critical set) into *p.

@@ -40,7 +40,7 @@ typedef struct sweep_result {
 	sweep_status status;
 	uint64_t time, host, events;
 	double wall;                /* seconds, the only nondeterministic value */
-	uint64_t dT[5];             /* with sensitivity: dT/dL, do, dg, dG, dO from
+	sim_u128 dT[5];             /* with sensitivity: dT/dL, do, dg, dG, dO (in 10^-9) from
 	                               the critical path (summed over size ranges) */
 } sweep_result;
 

@@ -1,6 +1,7 @@
 /* sweep_out.c: the outputs of a sweep: CSV, table and SVG bar chart
  * (docs/sweep.md "Output"). */
 #include "sweep.h"
+#include "sens.h"
 #include "svg.h"
 #include "util.h"
 
@@ -87,10 +88,10 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 		if (sw->net)
 			put_quoted(f, sw->net_desc);
 		for (int k = 0; k < 5 && sw->sensitivity; k++) {
+			char v[48] = "";
 			if (res[i].status == SWEEP_OK)
-				fprintf(f, ",%" PRIu64, res[i].dT[k]);
-			else
-				fputc(',', f);
+				sens_deriv_text(res[i].dT[k], v, sizeof v);
+			fprintf(f, ",%s", v);
 		}
 		fputc('\n', f);
 	}

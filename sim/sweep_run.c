@@ -51,13 +51,9 @@ static void run_one(sweep_job *j, size_t i)
 			if (sim_critical_path(m, &r, &p, e, sizeof e)) {
 				out->status = SWEEP_FAILED;
 			} else {
-				for (uint32_t k = 0; k < p.nranges; k++) {
-					out->dT[0] += p.count[k].L;
-					out->dT[1] += p.count[k].o;
-					out->dT[2] += p.count[k].g;
-					out->dT[3] += p.count[k].G_bytes;
-					out->dT[4] += p.count[k].O_bytes;
-				}
+				for (uint32_t k = 0; k < p.nranges; k++)
+					for (int x = 0; x < 5; x++)
+						out->dT[x] += p.d[k][x];
 				sim_path_free(&p);
 			}
 		}

@@ -249,3 +249,23 @@ check "--slow 0-7:2: each o counts once more as noise" "$tmp/want" "$tmp/out"
 sed -n 2p "$tmp/cp.csv" >"$tmp/out"
 echo '1,calc,0,4,7,,0,100,root,0,0,0,0,0,0,100,0,"l8"' >"$tmp/want"
 check "--critical-path: of CPUs 4 and up free at T, the lowest" "$tmp/want" "$tmp/out"
+
+# Slow ranks: the o and O that a slow rank's CPU pays count its factor.
+# A ping: rank 0 pays o, rank 1 (twice as slow) 2o: T = 3o + L, dT/do = 3,
+# and T(o + 1) - T(o) = 3; with 1.5, dT/do = 2.5 (each 1.5o rounded).
+printf 'num_ranks 2\nrank 0 {\ns: send 1b to 1\n}\nrank 1 {\nr: recv 1b from 0\n}\n' >"$tmp/ping.goal"
+"$SIM" -q --sensitivity --slow 1:2 "$tmp/ping.goal" | grep -E '^(Max|dT/do)' >"$tmp/out"
+printf '%s\n' 'Maximum finishing time at host 1: 7000 (0.000007000 s)' 'dT/do = 3' >"$tmp/want"
+check "--slow 1:2: dT/do weighs rank 1's o twice" "$tmp/want" "$tmp/out"
+echo "$(( $(T -o 1501 --slow 1:2 "$tmp/ping.goal") - $(T --slow 1:2 "$tmp/ping.goal") )) $(( $(T --slow 1:2 "$tmp/ping.goal") - $(T -o 1499 --slow 1:2 "$tmp/ping.goal") ))" >"$tmp/out"
+echo "3 3" >"$tmp/want"
+check "--slow 1:2: T moves by 3 per ns of o" "$tmp/want" "$tmp/out"
+"$SIM" -q --sensitivity --slow 1:1.5 "$tmp/ping.goal" | grep '^dT/do' >"$tmp/out"
+echo "dT/do = 2.5" >"$tmp/want"
+check "--slow 1:1.5: dT/do = 2.5" "$tmp/want" "$tmp/out"
+# Noise: refused (T jumps or stays flat where the path meets a detour).
+"$SIM" -q --sensitivity --noise periodic:1000,25000 "$tmp/ping.goal" >/dev/null 2>"$tmp/out"
+echo "exit $?" >>"$tmp/out"
+printf '%s\n' "loggopsim: error: --sensitivity cannot be combined with noise: where the critical path meets a detour, T does not move as the counts say" \
+	"Try 'loggopsim --help'." "exit 2" >"$tmp/want"
+check "--sensitivity with noise: refused" "$tmp/want" "$tmp/out"
