@@ -11,8 +11,10 @@
  * share (a flow alone in its part, or any flow under the simple rule: at
  * once, from its links' capacities and counts).  Shares only grow as
  * flows are fixed (a flow fixed at s takes s from links whose share was
- * >= s), so the heap of links by share only sifts down.  Cost: O((K + F * H) log K) for K links and F flows of H
- * links in the part. */
+ * >= s), so the heap of links by share keeps entries that are not moved as
+ * shares change (see "The heap of links by share").  Cost: O(F * H + P
+ * log P) for F flows of H links in the part and P links that reach the
+ * top of the heap; the walk of the part is O(K + F * H) for its K links. */
 #include "flow.h"
 
 #include "util.h"
@@ -41,12 +43,19 @@ typedef struct hop {
 	uint32_t link, pos;
 } hop;
 
-/* A link of the part being solved: capacity left, unfixed flows, place
- * in the heap. */
+/* A link of the part being solved: capacity left, unfixed flows, and the
+ * lowest share it has in the heap. */
 typedef struct part_link {
 	double rem;
-	uint32_t cnt, hpos;
+	double key;
+	uint32_t cnt;
 } part_link;
+
+/* An entry of the heap of links: a share the link had (settle index k). */
+typedef struct hent {
+	double key;
+	uint32_t k;
+} hent;
 
 typedef struct lk {
 	uint32_t *a;          /* flow ids */
@@ -78,7 +87,8 @@ struct flow_net {
 	size_t ndirty, dcap;
 	uint32_t epoch;
 	/* settle scratch */
-	uint32_t *cl, *cf, *heap;
+	uint32_t *cl, *cf;
+	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
 	size_t clcap, cfcap, heapcap, plcap, srtcap;
@@ -279,48 +289,79 @@ int flow_pending(const flow_net *f)
 	return f->ndirty != 0;
 }
 
-/* The heap of links (settle indices) by share rem/cnt, then link id. */
-static int hless(const flow_net *f, uint32_t a, uint32_t b)
+/* ---- The heap of links by share ------------------------------------------
+ * Entries (share, link) in order of share, then link number; a link's
+ * share rem/cnt changes as flows are fixed, and its entries are not moved:
+ * a share that drops below the link's lowest entry gets an entry of its
+ * own (in exact arithmetic shares only grow, but a division may round one
+ * down), and an entry found on top that is not its link's share now is
+ * dropped, or pushed again at the share when that is higher.  So every
+ * link with unfixed flows has an entry no higher than its share, and the
+ * top entry that matches its share is the lowest share (the lowest link
+ * number on a tie), as a heap kept in order at every change would give,
+ * with a heap operation per link that reaches the top instead of one per
+ * flow and link. */
+
+static int hless(const flow_net *f, hent a, hent b)
 {
-	double sa = f->pl[a].rem / f->pl[a].cnt, sb = f->pl[b].rem / f->pl[b].cnt;
-	return sa < sb || (sa == sb && f->cl[a] < f->cl[b]);
+	return a.key < b.key || (a.key == b.key && f->cl[a.k] < f->cl[b.k]);
 }
 
-static void hset(flow_net *f, uint32_t i, uint32_t k)
+static int hpush(flow_net *f, uint32_t *n, double key, uint32_t k)
 {
-	f->heap[i] = k;
-	f->pl[k].hpos = i;
-}
-
-static void sift_down(flow_net *f, uint32_t i, uint32_t n)
-{
-	uint32_t k = f->heap[i];
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && hless(f, f->heap[c + 1], f->heap[c]))
-			c++;
-		if (!hless(f, f->heap[c], k))
-			break;
-		hset(f, i, f->heap[c]);
-		i = c;
-	}
-	hset(f, i, k);
-}
-
-static void sift_up(flow_net *f, uint32_t i)
-{
-	uint32_t k = f->heap[i];
-	while (i > 0 && hless(f, k, f->heap[(i - 1) / 2])) {
-		hset(f, i, f->heap[(i - 1) / 2]);
+	if (util_grow(&f->heap, &f->heapcap, (size_t)*n + 1, sizeof *f->heap))
+		return -1;
+	hent e = { key, k };
+	uint32_t i = (*n)++;
+	while (i > 0 && hless(f, e, f->heap[(i - 1) / 2])) {
+		f->heap[i] = f->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	hset(f, i, k);
+	f->heap[i] = e;
+	f->pl[k].key = key;
+	return 0;
+}
+
+static void hpop(flow_net *f, uint32_t *n)
+{
+	hent e = f->heap[--*n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && hless(f, f->heap[c + 1], f->heap[c]))
+			c++;
+		if (!hless(f, f->heap[c], e))
+			break;
+		f->heap[i] = f->heap[c];
+		i = c;
+	}
+	if (*n)
+		f->heap[i] = e;
+}
+
+/* The settle index of the link of the lowest share, UINT32_MAX when every
+ * flow is fixed; -1 in *oom when out of memory. */
+static uint32_t htop(flow_net *f, uint32_t *n, int *oom)
+{
+	while (*n) {
+		hent e = f->heap[0];
+		part_link *q = &f->pl[e.k];
+		double s = q->cnt ? q->rem / q->cnt : 0;
+		if (q->cnt && e.key == s)
+			return e.k;
+		hpop(f, n);
+		if (q->cnt && e.key < s && e.key == q->key && hpush(f, n, s, e.k)) {
+			*oom = 1;
+			return UINT32_MAX;
+		}
+	}
+	return UINT32_MAX;
 }
 
 /* Flow id is fixed at bytes/ns r: take r from each of its links. */
-static void take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
+static int take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
 {
 	const fl *x = &f->f[id];
 	for (uint32_t h = 0; h < x->n; h++) {
@@ -329,20 +370,10 @@ static void take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
 		q->rem -= r;
 		if (q->rem < 0)
 			q->rem = 0;
-		uint32_t i = q->hpos;
-		if (--q->cnt == 0) {
-			/* Out of the heap: the last takes its place. */
-			uint32_t last = f->heap[--*nheap];
-			if (i < *nheap) {
-				hset(f, i, last);
-				sift_down(f, i, *nheap);
-				sift_up(f, f->pl[last].hpos);
-			}
-		} else {
-			sift_down(f, i, *nheap);
-			sift_up(f, q->hpos);
-		}
+		if (--q->cnt && q->rem / q->cnt < q->key && hpush(f, nheap, q->rem / q->cnt, k))
+			return -1;
 	}
+	return 0;
 }
 
 /* Flow id runs at share of its full rate from t: a share that changed
@@ -364,12 +395,15 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
 	moved(ctx, id, end);
 }
 
-/* Fix flow id of the part at share of its full rate. */
-static void fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
-                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+/* Fix flow id of the part at share of its full rate; 0, or -1 when out
+ * of memory. */
+static int fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
+               void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
-	take(f, id, share * f->f[id].rate, nheap);
+	if (take(f, id, share * f->f[id].rate, nheap))
+		return -1;
 	set_share(f, id, share, t, moved, ctx);
+	return 0;
 }
 
 /* Flows by full rate, then id: the order progressive filling fixes them
@@ -448,8 +482,7 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		}
 		return 0;
 	}
-	if (util_grow(&f->heap, &f->heapcap, K, sizeof *f->heap)
-	    || util_grow(&f->pl, &f->plcap, K, sizeof *f->pl))
+	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl))
 		return -1;
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
@@ -457,11 +490,9 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		f->lk[l].ix = (uint32_t)k;
 		f->pl[k].rem = f->cap[l];
 		f->pl[k].cnt = f->st[l].n;
-		if (f->pl[k].cnt)
-			hset(f, nheap++, (uint32_t)k);
+		if (f->pl[k].cnt && hpush(f, &nheap, f->pl[k].rem / f->pl[k].cnt, (uint32_t)k))
+			return -1;
 	}
-	for (uint32_t i = nheap / 2; i-- > 0;)
-		sift_down(f, i, nheap);
 	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt))
 		return -1;
 	int same = 1;
@@ -474,23 +505,29 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
 	size_t dp = 0, nfixed = 0;
 	uint32_t ep = f->epoch;
+	int oom = 0;
 	while (nfixed < F) {
 		while (dp < F && f->f[f->srt[dp].id].fixed == ep)
 			dp++;
-		double s = nheap ? f->pl[f->heap[0]].rem / f->pl[f->heap[0]].cnt : HUGE_VAL;
+		uint32_t top = htop(f, &nheap, &oom);
+		if (oom)
+			return -1;
+		double s = top != UINT32_MAX ? f->pl[top].rem / f->pl[top].cnt : HUGE_VAL;
 		if (dp < F && f->srt[dp].rate <= s) {
 			/* The lowest full rate is below every share: at full rate. */
-			fix(f, f->srt[dp].id, 1.0, t, &nheap, moved, ctx);
+			if (fix(f, f->srt[dp].id, 1.0, t, &nheap, moved, ctx))
+				return -1;
 			nfixed++;
 			continue;
 		}
 		/* The link of the lowest share: every unfixed flow on it at s. */
-		uint32_t l = f->cl[f->heap[0]];
+		uint32_t l = f->cl[top];
 		for (uint32_t j = 0; j < f->st[l].n; j++) {
 			uint32_t id = f->lk[l].a[j];
 			if (f->f[id].fixed == ep)
 				continue;
-			fix(f, id, s / f->f[id].rate, t, &nheap, moved, ctx);
+			if (fix(f, id, s / f->f[id].rate, t, &nheap, moved, ctx))
+				return -1;
 			nfixed++;
 		}
 	}
