@@ -4,6 +4,7 @@
 #include "goal_open.h"
 #include "num.h"
 #include "out.h"
+#include "version.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -30,7 +31,7 @@ static void usage(FILE *f)
 "  -j, --threads N       1: compile in one thread; 2 (default): a file of 4 MiB\n"
 "                        or more in parts, in two threads (the same output)\n"
 "  -h, --help            this help\n"
-"      --version         format version\n"
+"      --version         the version and the commit it was built from\n"
 "\n"
 "As txt2bin (the old tool's interface): txt2bin -i IN.goal -o OUT.bin\n"
 "Errors read FILE:LINE:COL: error: MESSAGE; the exit status is 1 on a bad input,\n"
@@ -121,7 +122,7 @@ static char *default_output(const char *in)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_DUMP, OPT_STATS, OPT_MAXERR, OPT_VERSION };
+	enum { OPT_CHECK = 256, OPT_DUMP, OPT_STATS, OPT_MAXERR };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 		{ "max-errors", required_argument, NULL, OPT_MAXERR },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *base = strrchr(argv[0], '/');
@@ -176,9 +177,11 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case OPT_VERSION:
-			printf("%s (binary schedule format version %u)\n", util_prog(), GOAL_VERSION);
-			return 0;
+		case UTIL_OPT_VERSION: {
+			char fv[64];
+			snprintf(fv, sizeof fv, "binary schedule format version %u", GOAL_VERSION);
+			return util_version(fv);
+		}
 		default:
 			return util_usage_option(c, argv);
 		}

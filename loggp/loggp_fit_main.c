@@ -8,6 +8,7 @@
 #include "loggp_raw.h"
 #include "loggp_report.h"
 #include "out.h"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 		"      --check PARAMS    read the parameter file PARAMS, print it again in\n"
 		"                        the normal form, or its first error\n"
 		"  -h, --help            this help\n"
+		"      --version         the version and the commit it was built from\n"
 		"\n"
 		"Exit status: 0 success, 1 bad table or write error, 2 bad options.\n",
 		loggp_detect_help);
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
 		{ "rel-floor", required_argument, NULL, LOGGP_OPT_RELFLOOR },
 		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
 		{ "check", required_argument, NULL, 'c' },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
 		case 'c':
 			check = optarg;
 			break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h':
 			usage(stdout);
 			return 0;

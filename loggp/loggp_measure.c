@@ -12,6 +12,7 @@
 #include "out.h"
 #include "loggp_raw.h"
 #include "loggp_report.h"
+#include "version.h"
 
 #define TAG_DATA 1
 #define TAG_REPLY 2
@@ -74,6 +75,7 @@ static void usage(FILE *f)
 		"  -q, --quiet           no progress on stderr\n"
 		"%s"
 		"  -h, --help            this help\n"
+		"      --version         the version and the commit it was built from\n"
 		"\n"
 		"Runs with exactly 2 ranks.  Times are medians over the repetitions; the\n"
 		"spread columns are interquartile ranges.  Exit status: 0 success, 1 run\n"
@@ -126,7 +128,8 @@ static int parse_list(const char *opt, const char *what, const char *arg, uint64
 	return 0;
 }
 
-/* Returns 0 to run, 1 for --help, -1 with err set for bad options. */
+/* Returns 0 to run, 1 for --help, 2 for --version, -1 with err set for bad
+ * options. */
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
 	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES, O_STRIDE,
@@ -150,6 +153,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "floor", required_argument, NULL, LOGGP_OPT_FLOOR },
 		{ "rel-floor", required_argument, NULL, LOGGP_OPT_RELFLOOR },
 		{ "no-detect", no_argument, NULL, LOGGP_OPT_NODETECT },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -217,6 +221,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case 'o': c->output = optarg; break;
 		case O_RAW: c->raw = optarg; break;
 		case 'q': c->quiet = 1; break;
+		case UTIL_OPT_VERSION: return 2;
 		case 'h': return 1;
 		default:
 			util_option_error(opt, argv, err, errlen);
@@ -500,12 +505,15 @@ int main(int argc, char **argv)
 	char err[LOGGP_ERRLEN];
 	int pr = parse_args(argc, argv, &c, err, sizeof err);
 	if (pr != 0) {
-		if (rank == 0 && pr > 0)
+		int rc = pr > 0 ? 0 : 2;
+		if (rank == 0 && pr == 1)
 			usage(stdout);
+		else if (rank == 0 && pr == 2)
+			rc = util_version(NULL);
 		else if (rank == 0)
 			util_usage("%s", err);
 		MPI_Finalize();
-		return pr > 0 ? 0 : 2;
+		return rc;
 	}
 	if (size != 2) {
 		if (rank == 0)

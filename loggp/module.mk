@@ -35,7 +35,7 @@ endif
 LOGGP_MPICC ?= mpicc
 LOGGP_HAVE_MPICC := $(shell command -v $(LOGGP_MPICC) >/dev/null 2>&1 && echo 1)
 ifeq ($(LOGGP_HAVE_MPICC),1)
-LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util -I params
+LOGGP_MPI_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -MMD -MP -I util -I params -I $(B)/gen
 LOGGP_MPI_OBJS := $(patsubst %.c,$(B)/obj/mpi-loggp/%.o,$(LOGGP_SRCS) loggp/loggp_measure.c \
 	$(PARAMS_SRCS) $(UTIL_SRCS))
 TOOLS += $(B)/bin/loggp-measure

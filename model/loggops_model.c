@@ -9,6 +9,7 @@
 #include "out.h"
 #include "params.h"
 #include "progress.h"
+#include "version.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -56,6 +57,7 @@ static void usage(FILE *f)
 "      --svg FILE       also draw the results as an SVG plot into FILE\n"
 "      --list           the formulas: pattern, source, kind, domain\n"
 "  -h, --help           this help\n"
+"      --version        the version and the commit it was built from\n"
 "\n"
 "Relative error = (formula - simulated) / simulated.  In the table an error in\n"
 "parentheses lies outside the formula's domain (docs/model.md).\n"
@@ -612,6 +614,7 @@ int main(int argc, char **argv)
 		{ "O-mw", required_argument, NULL, OPT_OMW_B },
 		{ "l-mw", required_argument, NULL, OPT_LMW },
 		{ "L-mw", required_argument, NULL, OPT_LMW_B },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -664,6 +667,7 @@ int main(int argc, char **argv)
 			u.stride.L_mw = parse_one("--L-mw", optarg, RATE_FRAC, MAX_RATE);
 			mw = 1;
 			break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': usage(stdout); return 0;
 		case ':': exit(util_usage_option(c, argv));
 		default:

@@ -6,6 +6,7 @@
 #include "progress.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
+#include "version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,10 +19,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: schedgen [PATTERN] [OPTIONS]\n"
+"usage: schedgen PATTERN [options]\n"
 "Writes the GOAL schedule of a collective algorithm or communication pattern.\n"
 "\n"
-"  -p, --pattern NAME     the pattern (or give it as the first argument);\n"
+"  -p, --pattern NAME     the pattern, if not given as the first argument;\n"
 "                         --list shows them all, with the old schedgen names\n"
 "  -s, --ranks N          number of ranks P (default 8; -P N is the same)\n"
 "  -d, --size BYTES       message size (default 1; per pattern, see docs/patterns.md)\n"
@@ -42,6 +43,7 @@ static void usage(FILE *f)
 "      --format text|binary  force the output format\n"
 "      --list             list the patterns\n"
 "  -h, --help             this help\n"
+"      --version          the version and the commit it was built from\n"
 "\n"
 "The options of the published schedgen are accepted too: --ptrn, --commsize,\n"
 "--datasize, --filename, --segmentsize, --timemult (ignored).\n"
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -190,6 +193,7 @@ int main(int argc, char **argv)
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
 		case OPT_TIMEMULT: (void)num("--timemult", optarg); break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': usage(stdout); return 0;
 		default: exit(util_usage_option(c, argv));  /* ':' or '?' */
 		}
@@ -199,7 +203,7 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		util_die_usage("unexpected argument '%s'", argv[optind]);
 	if (!pattern)
-		pattern = "bcast_binomial"; /* the published tool's default */
+		util_die_usage("no pattern given (schedgen --list shows them)");
 	idx = sg_pattern_find(pattern);
 	if (idx < 0) {
 		static const char *const old_only[] = {

@@ -11,6 +11,7 @@
 #include "sweep.h"
 #include "timeline.h"
 #include "tl_trace_json.h"
+#include "version.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -110,6 +111,7 @@ static void usage(FILE *f)
 "                        splitting a sweep into jobs (scripts/sweep-*.sh)\n"
 "      --no-wall         leave the CSV's wall_s column empty\n"
 "  -h, --help            this help\n"
+"      --version         the version and the commit it was built from\n"
 "\n"
 "Standard output depends only on the schedule and the parameters.  The speed\n"
 "(events per second) goes to stderr.  Exit status: 0 complete run, 1 bad\n"
@@ -898,6 +900,7 @@ int main(int argc, char **argv)
 		{ "mapping", required_argument, NULL, OPT_MAPPING },
 		{ "network-file", required_argument, NULL, OPT_NETFILE },
 		{ "network-type", required_argument, NULL, 'n' },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -986,6 +989,7 @@ int main(int argc, char **argv)
 		case OPT_JSON: json = 1; break;
 		case OPT_PROGRESS: force = 1; break;
 		case 'q': quiet = 1; break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': usage(stdout); return 0;
 		case ':': return util_usage_option(c, argv);
 		default: {

@@ -450,6 +450,29 @@ static void sync_clocks(void)
 	PMPI_Comm_free(&c);
 }
 
+/* Creates folder dir and its parents as needed (several ranks may race:
+ * a folder that exists is fine); 0, or -1 with errno set. */
+static int make_dirs(const char *dir)
+{
+	char p[4096];
+	size_t n = strlen(dir);
+	if (n >= sizeof p) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(p, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != 0)
+			continue;
+		char c = p[i];
+		p[i] = 0;
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			return -1;
+		p[i] = c;
+	}
+	return 0;
+}
+
 /* Opens path for writing without truncating it (that waits until every
  * rank could open its file); *created tells whether the file is new. */
 static int open_trace(const char *path, int *created)
@@ -500,6 +523,8 @@ static void start_tracing(void)
 	int created = 0;
 	if (plen < 0 || (size_t)plen >= sizeof path)
 		snprintf(why, sizeof why, "cannot open %.200s...: %s", path, strerror(ENAMETOOLONG));
+	else if (dir && make_dirs(dir) != 0)
+		snprintf(why, sizeof why, "cannot create the folder %s: %s", dir, strerror(errno));
 	else if ((fd = open_trace(path, &created)) < 0)
 		snprintf(why, sizeof why, "cannot open %s: %s", path, strerror(errno));
 	else if (!wbuf || !tbuf)

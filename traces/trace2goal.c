@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include "sg_pattern.h"
+#include "version.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -54,6 +55,7 @@ static void usage(FILE *f)
 	        "  -q, --quiet              no warnings\n"
 	        "  -l, --list               list the collective classes and the patterns\n"
 	        "  -h, --help               this help\n"
+	        "      --version            the version and the commit it was built from\n"
 	        "\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
 	        "...), 2 bad options.\n",
@@ -357,6 +359,7 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -427,6 +430,7 @@ int main(int argc, char **argv)
 		case 'l':
 			list = 1;
 			break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h':
 			usage(stdout);
 			return 0;

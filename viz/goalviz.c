@@ -21,6 +21,7 @@
 #include "timeline.h"
 #include "tl_path.h"
 #include "tl_trace_json.h"
+#include "version.h"
 
 extern char **environ;
 
@@ -55,6 +56,7 @@ static const char usage[] =
 "      --schedule        the input is a schedule: draw its dependency graph\n"
 "      --max-ops N       schedule graph: at most N ops (default 2000)\n"
 "  -h, --help            this help\n"
+"      --version         the version and the commit it was built from\n"
 "\n"
 "Hovering a bar or an arrow of the SVG shows its exact times and size.  A .dot\n"
 "timeline has fixed positions: render it with  neato -n2 -Tpng FILE.dot.\n"
@@ -195,6 +197,7 @@ int main(int argc, char **argv)
 		{ "schedule", no_argument, NULL, 's' },
 		{ "window", required_argument, NULL, 'W' },
 		{ "critical-path", required_argument, NULL, 'P' },
+		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -254,6 +257,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'P': cpath = optarg; break;
+		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': fputs(usage, stdout); return 0;
 		default: return util_usage_option(c, argv);  /* ':' or '?' */
 		}

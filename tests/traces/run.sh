@@ -137,16 +137,24 @@ msg="goaltrace: rank 2: cannot open $bad/h-2.txt: Is a directory (and 1 more ran
 message_is strict4 "$msg"
 check $? "$name: one message, from rank 2" || { echo "    want: $msg"; show strict4; }
 
-name="rank 0's folder is missing (rank 1's exists)"
+name="rank 0's folder cannot be made (a file is in its path; rank 1's exists)"
 mkdir "$dir/ok"
-run open2 -np 1 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$dir/missing" "$B/examples/halo" 3 100 : \
+echo x >"$dir/file"
+run open2 -np 1 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$dir/file/sub" "$B/examples/halo" 3 100 : \
 	-np 1 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$dir/ok" "$B/examples/halo" 3 100
 [ "$rc" -eq 0 ] && grep -q '^residual .* on 2 ranks$' "$dir/open2.out" &&
 	[ -z "$(ls "$dir/ok")" ]
 check $? "$name: the job goes on untraced (exit status 0)" || show open2
-msg="goaltrace: rank 0: cannot open $dir/missing/pmpi-trace-rank-0.txt: No such file or directory; no rank is traced"
+msg="goaltrace: rank 0: cannot create the folder $dir/file/sub: Not a directory; no rank is traced"
 message_is open2 "$msg"
 check $? "$name: one message, from rank 0" || { echo "    want: $msg"; show open2; }
+
+# A missing GOALTRACE_DIR is created with its parents, by every rank at once.
+name="GOALTRACE_DIR is created with its parents"
+run mkdir4 -np 4 -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$dir/new/a/b" "$B/examples/halo" 3 100
+[ "$rc" -eq 0 ] && [ ! -s "$dir/mkdir4.err" ] &&
+	[ "$(ls "$dir/new/a/b" | tr '\n' ' ')" = "pmpi-trace-rank-0.txt pmpi-trace-rank-1.txt pmpi-trace-rank-2.txt pmpi-trace-rank-3.txt " ]
+check $? "$name: four trace files, nothing on stderr" || show mkdir4
 
 # Records longer than the whole record buffer (1 MiB): Waitall, Testall and
 # Waitsome over 50,000 requests on each of 2 ranks, 200,008 words and

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What every tool shares: --version names the tool, the version and the
+# commit; usage errors exit with status 2 and say what to do.  Prints
+# "ok - ..." / "not ok - ...".
+set -u
+B=$(cd "${1:-build}" && pwd)
+cd "$(dirname "$0")/../.." || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok - tools: $1"; }
+fail() { echo "not ok - tools: $1"; [ -s "$tmp/diff" ] && sed 's/^/    /' "$tmp/diff" | head -20; }
+# expect NAME STATUS WANT-STDERR COMMAND...: exit status and stderr exactly.
+expect() {
+	local name=$1 st=$2 want=$3
+	shift 3
+	"$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	printf '%b' "$want" >"$tmp/want"
+	{ echo "exit status $rc, want $st"; diff -u "$tmp/want" "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq "$st" ] && cmp -s "$tmp/want" "$tmp/err"; then ok "$name"; else fail "$name"; fi
+}
+
+# The commit the build names: the checkout's, "-modified" when it has
+# changes, "unknown" outside git (the build's own header says which).
+commit=$(sed -n 's/^#define UTIL_COMMIT "\(.*\)"$/\1/p' "$B/gen/commit.h")
+case $commit in
+unknown | [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) ok "the build names a commit ($commit)" ;;
+*) : >"$tmp/diff"; fail "the build names a commit (got '$commit')" ;;
+esac
+head=$(git rev-parse --short=12 HEAD 2>/dev/null)
+if [ -z "$head" ]; then
+	ok "the commit is the checkout's # SKIP not a git checkout"
+elif [ "${commit%-modified}" = "$head" ]; then
+	ok "the commit is the checkout's"
+else
+	echo "build: $commit, checkout: $head" >"$tmp/diff"; fail "the commit is the checkout's"
+fi
+for t in goalc txt2bin goalviz loggops-model loggopsim loggp-fit schedgen trace2goal; do
+	"$B/bin/$t" --version >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	{ echo "exit status $rc"; cat "$tmp/out" "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "$t 1.0 (commit $commit)" ] && [ ! -s "$tmp/err" ]; then
+		ok "$t --version"
+	else
+		fail "$t --version"
+	fi
+done
+"$B/bin/goalc" --version | sed -n 2p >"$tmp/out"
+if [ "$(cat "$tmp/out")" = "binary schedule format version 3" ]; then ok "goalc --version names the format"; else
+	cp "$tmp/out" "$tmp/diff"; fail "goalc --version names the format"; fi
+expect "--version to a full disk" 1 "goalc: error: write failed: No space left on device\n" \
+	sh -c "'$B/bin/goalc' --version >/dev/full"
+
+# schedgen has no default pattern.
+expect "schedgen without a pattern" 2 \
+	"schedgen: error: no pattern given (schedgen --list shows them)\nTry 'schedgen --help'.\n" \
+	"$B/bin/schedgen" -s 8
