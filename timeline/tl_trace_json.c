@@ -511,6 +511,7 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 	size_t cap = 0;
 	ssize_t len;
 	int rc = 0, stopped = 0;
+	uint64_t tmax = 0;
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		if (o->tee)
 			fwrite(line, 1, (size_t)len, o->tee);
@@ -530,6 +531,10 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 				break;
 			continue;
 		}
+		if (k == TL_LINE_INTERVAL || k == TL_LINE_LINK)
+			tmax = x.end > tmax ? x.end : tmax;
+		else if (k == TL_LINE_TRANSMISSION)
+			tmax = x.arrival > tmax ? x.arrival : tmax;
 		if ((k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
 		    (k == TL_LINE_TRANSMISSION && do_transmission(c, &x)) ||
 		    (k == TL_LINE_LINK && do_link(c, &x))) {
@@ -548,6 +553,8 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 	if (info) {
 		info->lines = c->s.line;
 		info->events = c->events;
+		info->nranks = c->s.h.nranks;
+		info->tmax = tmax;
 		info->stopped_early = stopped;
 	}
 	free(line);

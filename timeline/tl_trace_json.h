@@ -56,6 +56,8 @@ typedef struct tl_json_opts {
 typedef struct tl_json_info {
 	uint64_t lines;             /* lines read */
 	uint64_t events;            /* events written */
+	uint64_t nranks;            /* the header's ranks */
+	uint64_t tmax;              /* latest end or arrival read */
 	int stopped_early;          /* the rest of the input is after the window */
 } tl_json_info;
 

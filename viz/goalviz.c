@@ -182,6 +182,39 @@ static int out_end(gv_out *g, int ok)
 	return 0;
 }
 
+/* "FILE: error: cannot open: REASON" for errno; returns 1. */
+static int cannot_open(const char *file)
+{
+	char msg[4200];
+	snprintf(msg, sizeof msg, "%.4000s: error: cannot open: %s", file, strerror(errno));
+	return util_error_msg(msg);
+}
+
+/* Nothing of timeline name (nranks ranks, events up to tmax) is in the
+ * selection: with --ranks or a window given, an error that says what the
+ * timeline holds (returns 1); else 0 (an empty timeline draws empty). */
+static int empty_selection(const char *name, const char *ranks, const tl_window *w,
+                           uint64_t nranks, uint64_t tmax)
+{
+	if (w->from == 0 && w->to == TL_NONE && !ranks)
+		return 0;
+	char sel[256] = "", msg[512];
+	size_t n = 0;
+	if (ranks)
+		n += (size_t)snprintf(sel, sizeof sel, "ranks %.64s", ranks);
+	if (w->from)
+		n += (size_t)snprintf(sel + n, sizeof sel - n, "%sfrom %" PRIu64 " ns", n ? ", " : "",
+		                      w->from);
+	if (w->to != TL_NONE)
+		snprintf(sel + n, sizeof sel - n, "%sto %" PRIu64 " ns", n ? ", " : "", w->to);
+	char held[64] = "rank 0";
+	if (nranks > 1)
+		snprintf(held, sizeof held, "ranks 0-%" PRIu64, nranks - 1);
+	snprintf(msg, sizeof msg, "%s: error: nothing to draw in the selection (%s): the "
+	         "timeline has %s and events up to %" PRIu64 " ns", name, sel, held, tmax);
+	return util_error_msg(msg);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -328,7 +361,7 @@ int main(int argc, char **argv)
 		FILE *pf = fopen(cpath, "r");
 		if (!pf) {
 			free(rg);
-			return util_error("cannot open %s: %s", cpath, strerror(errno));
+			return cannot_open(cpath);
 		}
 		int prc = tl_path_read(pf, cpath, &path, &npath, err, sizeof err);
 		fclose(pf);
@@ -343,7 +376,7 @@ int main(int argc, char **argv)
 	if (!fin) {
 		free(rg);
 		tl_path_free(path, npath);
-		return util_error("cannot open %s: %s", in, strerror(errno));
+		return cannot_open(in);
 	}
 	if (f == FMT_JSON) {
 		/* Streamed: read a line, write its events. */
@@ -353,8 +386,11 @@ int main(int argc, char **argv)
 			static char obuf[1 << 20];
 			setvbuf(g.f, obuf, _IOFBF, sizeof obuf);
 			tl_json_opts jo = { w.from, w.to, rg, nrg, NULL };
-			if (tl_json_convert(fin, name, g.f, &jo, NULL, err, sizeof err))
+			tl_json_info ji;
+			if (tl_json_convert(fin, name, g.f, &jo, &ji, err, sizeof err))
 				status = util_error_msg(err);
+			else if (!ji.events && !npath)
+				status = empty_selection(name, ranks, &w, ji.nranks, ji.tmax);
 			else if (tl_json_path(g.f, path, npath))
 				status = util_error("write error on %s", out ? out : "standard output");
 			if (out_end(&g, !status))
@@ -377,6 +413,11 @@ int main(int argc, char **argv)
 		tl_free(&tl);
 		tl_path_free(path, npath);
 		return util_error_msg(err);
+	}
+	if (!tl.nbars && !tl.nmsgs && !tl.nloads && !npath &&
+	    (status = empty_selection(name, ranks, &w, tl.nranks, tl.tmax))) {
+		tl_free(&tl);
+		return status;
 	}
 	char notes[1024];
 	viz_render_notes(&tl, notes, sizeof notes);

@@ -55,3 +55,20 @@ expect "--version to a full disk" 1 "goalc: error: write failed: No space left o
 expect "schedgen without a pattern" 2 \
 	"schedgen: error: no pattern given (schedgen --list shows them)\nTry 'schedgen --help'.\n" \
 	"$B/bin/schedgen" -s 8
+
+# A missing input reads "FILE: error: cannot open: REASON" in every tool.
+for t in goalc loggopsim trace2goal goalviz loggp-fit; do
+	case $t in
+	loggopsim) set -- ;;
+	goalviz) set -- -o "$tmp/out.svg" ;;
+	*) set -- -o "$tmp/out.x" ;;
+	esac
+	"$B/bin/$t" "$tmp/none" "$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	{ echo "exit status $rc"; cat "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq 1 ] && [ "$(head -n 1 "$tmp/err")" = "$tmp/none: error: cannot open: No such file or directory" ]; then
+		ok "$t names a missing input"
+	else
+		fail "$t names a missing input"
+	fi
+done

@@ -249,6 +249,23 @@ usage_err "json: --ranks 3-x" "goalviz: error: bad rank list '3-x' (expected e.g
 	"$V" "$C/rendezvous-uq.tl" --ranks 3-x -o "$tmp/x.json"
 usage_err "json: --schedule -o x.json" "goalviz: error: --schedule draws a picture: no json, no --critical-path" \
 	"$V" --schedule "$C/rendezvous-uq.goal" -o "$tmp/x.json"
+# A selection that holds nothing: exit 1, a message that says what the
+# timeline has, no output.
+for out in e.svg e.json; do
+	for sel in "--ranks 7-9:ranks 7-9" "--from 1s:from 1000000000 ns" \
+	           "--window 1ms..2ms:from 1000000 ns, to 2000000 ns"; do
+		# shellcheck disable=SC2086
+		"$V" "$C/rendezvous-uq.tl" ${sel%%:*} -o "$tmp/$out" 2>"$tmp/err"
+		rc=$?
+		echo "$C/rendezvous-uq.tl: error: nothing to draw in the selection (${sel#*:}): the timeline has ranks 0-1 and events up to 710 ns" >"$tmp/want"
+		{ echo "exit status $rc"; diff -u "$tmp/want" "$tmp/err"; } >"$tmp/diff"
+		if [ $rc -eq 1 ] && cmp -s "$tmp/want" "$tmp/err" && [ ! -e "$tmp/$out" ]; then
+			ok "${out#e.}: ${sel%%:*} that selects nothing is an error"
+		else
+			fail "${out#e.}: ${sel%%:*} that selects nothing is an error"
+		fi
+	done
+done
 # A bad or cut timeline: the reader's errors, FILE:LINE:COL, exit 1.
 for f in err-*.tl; do
 	"$V" "$f" -o "$tmp/e.json" 2>"$tmp/err"
