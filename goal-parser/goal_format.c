@@ -3,6 +3,7 @@
 #include "goal.h"
 
 #include "invariant.h"
+#include "kind.h"
 #include "kmap.h"
 #include "out.h"
 #include "util.h"
@@ -1212,15 +1213,19 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	uint32_t used[3] = { 1, 1, 1 };
 	int any_labels = 0;
 
+	if (s->size < 8 || memcmp(s->base, GOAL_MAGIC, 8) != 0) {
+		util_kind k = util_kind_of((const char *)s->base, s->size < UTIL_KIND_HEAD ? (size_t)s->size : UTIL_KIND_HEAD);
+		if (k != UTIL_KIND_NONE)
+			fmt_err(err, errlen, "not a binary GOAL schedule: this is %s", util_kind_what(k));
+		else
+			fmt_err(err, errlen, "not a binary GOAL schedule (bad magic number)");
+		return -1;
+	}
 	if (s->size < sizeof(goal_header)) {
 		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
 		return -1;
 	}
 	h = (const goal_header *)(const void *)s->base;
-	if (memcmp(h->magic, GOAL_MAGIC, 8) != 0) {
-		fmt_err(err, errlen, "not a binary GOAL schedule (bad magic number)");
-		return -1;
-	}
 	if (h->version < 1 || h->version > 3) {
 		fmt_err(err, errlen, "format version %" PRIu32 " is not supported (this build reads versions 1, 2 and 3)",
 		        h->version);

@@ -2,6 +2,7 @@
  * and the compile driver that feeds the binary writer. */
 #include "goal_compile.h"
 #include "goal_text.h"
+#include "kind.h"
 #include "util.h"
 
 #include <errno.h>
@@ -189,11 +190,31 @@ static void token_name(const goal_ps *ps, const char *s, char *buf, size_t n)
 		snprintf(buf, n, "'%s'", s);
 }
 
+/* A first error on line 1 of a file that is of another kind (kind.h):
+ * say what it is, and stop.  Returns 1 if so. */
+static int other_kind(goal_ps *ps, const goal_loc *loc)
+{
+	char head[UTIL_KIND_HEAD];
+	ssize_t got;
+	util_kind k;
+	if (ps->nerrors || !loc || loc->line != 1 || !ps->in || fileno(ps->in) < 0 ||
+	    (got = pread(fileno(ps->in), head, sizeof head, 0)) <= 0)
+		return 0;
+	k = util_kind_of(head, (size_t)got);
+	if (k == UTIL_KIND_NONE || k == UTIL_KIND_GOAL_TEXT)
+		return 0;
+	goal_ps_error(ps, loc, "this is %s, not a GOAL schedule", util_kind_what(k));
+	goal_ps_stop(ps);
+	return 1;
+}
+
 void goal_ps_syntax_error(goal_ps *ps, const goal_loc *loc, const char *unexpected,
                           const char *const *expected, int n)
 {
 	char msg[600], tok[64];
 	size_t m;
+	if (other_kind(ps, loc))
+		return;
 	if (ps->scan.eof_error && unexpected && strcmp(unexpected, "end of file") == 0)
 		return; /* the scanner said why already */
 	if (ps->scan.reported) {

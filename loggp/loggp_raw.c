@@ -1,5 +1,6 @@
 /* loggp_raw.c: reads and writes the PRTT table "loggp-prtt 1" (format in docs/loggp.md). */
 #include "loggp_raw.h"
+#include "kind.h"
 #include "util.h"
 
 #include <errno.h>
@@ -114,6 +115,14 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 			continue;
 		size_t col = (size_t)(s - buf) + 1;
 		if (state == 0) {
+			util_kind k = util_kind_of(s, strlen(s));
+			if (k != UTIL_KIND_NONE && k != UTIL_KIND_PRTT) {
+				char msg[256];
+				snprintf(msg, sizeof msg, "this is %s, not a table of round-trip times",
+				         util_kind_what(k));
+				rc = rfail(err, path, line, col, msg, NULL, 0);
+				break;
+			}
 			if (strncmp(s, "loggp-prtt 1", 12) != 0 ||
 			    s[12 + strspn(s + 12, " \t\r")] != '\0') {
 				rc = rfail(err, path, line, col, "expected 'loggp-prtt 1' as the first line",

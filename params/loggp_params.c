@@ -1,5 +1,6 @@
 /* loggp_params.c: reads and writes the LogGP parameter file (format in docs/loggp.md). */
 #include "loggp_params.h"
+#include "kind.h"
 #include "num.h"
 #include "util.h"
 
@@ -218,6 +219,10 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 		if (nt == 0)
 			continue;
 		if (!have_header) {
+			util_kind k = util_kind_of(ps.linestart, (size_t)(end - ps.linestart) < UTIL_KIND_HEAD ?
+			                           (size_t)(end - ps.linestart) : UTIL_KIND_HEAD);
+			if (k != UTIL_KIND_NONE && k != UTIL_KIND_PARAMS)
+				return fail(&ps, t[0].s, "this is %s, not a parameter file", util_kind_what(k));
 			if (nt != 2 || !tok_is(t[0], HEADER) || !tok_is(t[1], "1"))
 				return fail(&ps, t[0].s, "expected '" HEADER " 1' as the first line");
 			have_header = 1;

@@ -2,6 +2,7 @@
  * the loggopsim -V format and the published LogGOPSim format
  * (docs/timeline.md). */
 #include "tl_scan.h"
+#include "kind.h"
 #include "num.h"
 
 #include <errno.h>
@@ -446,6 +447,9 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 			h->old_format = 1;
 			rc = do_numranks(s, p);
 		} else {
+			util_kind k = util_kind_of(line, len);
+			if (k != UTIL_KIND_NONE)
+				return tl_scan_error(s, kw, "this is %s, not a timeline", util_kind_what(k));
 			return tl_scan_error(s, kw, "expected the header 'loggopsim-timeline VERSION P "
 			                     "...' (or 'numranks N;' of the old format)");
 		}

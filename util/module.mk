@@ -4,7 +4,7 @@
 # open-addressing tables, writing output files safely, the number syntax of
 # options and files; ASSERT in invariant.h).
 
-UTIL_SRCS := util/util.c util/oa.c util/out.c util/kmap.c util/svg.c util/die.c util/progress.c util/num.c util/version.c
+UTIL_SRCS := util/util.c util/oa.c util/out.c util/kmap.c util/svg.c util/die.c util/progress.c util/num.c util/version.c util/kind.c
 UTIL_OBJS := $(UTIL_SRCS:%.c=$(B)/obj/%.o)
 LIBUTIL := $(B)/lib/libutil.a
 OBJS += $(UTIL_OBJS)

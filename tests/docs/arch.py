@@ -56,12 +56,13 @@ print(('ok' if not bad else 'not ok') + ' - architecture: every source file is i
 for b in bad:
     print('    ' + b)
 
-# Headers by name; the parser's generated files belong to their sources (the
-# parser includes the generated scanner itself).
+# Headers by name; generated files belong to their sources (the parser
+# includes the generated scanner itself; make writes the commit's header).
 header = {os.path.basename(f): owner[f] for f in owner if f.endswith('.h')}
 for gen, src in (('goal_parse.h', 'goal-parser/goal_parse.y'),
                  ('goal_lex.h', 'goal-parser/goal_lex.l'),
-                 ('goal_lex.c', 'goal-parser/goal_lex.l')):
+                 ('goal_lex.c', 'goal-parser/goal_lex.l'),
+                 ('commit.h', 'util/version.c')):
     if src in owner:
         header[gen] = owner[src]
 bad, used = [], set()

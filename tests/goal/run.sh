@@ -64,7 +64,7 @@ printf '<stdin>:3:12: error: unexpected character %s, expected end of line or %s
 if diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "errors on stdin show the line"; else fail "errors on stdin show the line"; fi
 "$G" --dump example.goal 2>"$tmp/err"
 rc=$?
-echo "example.goal: error: not a binary GOAL schedule (bad magic number)" >"$tmp/want"
+echo "example.goal: error: not a binary GOAL schedule: this is a GOAL schedule in text (goalc compiles it)" >"$tmp/want"
 if [ $rc -eq 1 ] && diff -u "$tmp/want" "$tmp/err" >"$tmp/diff"; then ok "--dump rejects text"; else fail "--dump rejects text"; fi
 "$G" --frobnicate x 2>"$tmp/err"
 rc=$?

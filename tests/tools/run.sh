@@ -72,3 +72,38 @@ for t in goalc loggopsim trace2goal goalviz loggp-fit; do
 		fail "$t names a missing input"
 	fi
 done
+
+# A file of another kind is named as what it is, on its first line.
+"$B/bin/schedgen" bcast_binomial -s 4 -o "$tmp/s.goal" &&
+	"$B/bin/goalc" "$tmp/s.goal" -o "$tmp/s.bin" &&
+	"$B/bin/loggopsim" -V "$tmp/s.tl" "$tmp/s.bin" >/dev/null 2>&1 || echo "not ok - tools: set-up"
+TL="a timeline (loggopsim -V writes them; goalviz draws them)"
+TXT="a GOAL schedule in text (goalc compiles it)"
+BIN="a binary GOAL schedule (goalc --dump shows it as text)"
+PRTT="a table of round-trip times (loggp-fit reads them)"
+kind() { # NAME WANT-FIRST-LINE COMMAND...: exit status 1 and that first line of stderr
+	local n=$1 want=$2
+	shift 2
+	"$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	{ echo "exit status $rc"; echo "want: $want"; cat "$tmp/err"; } >"$tmp/diff"
+	if [ $rc -eq 1 ] && [ "$(head -n 1 "$tmp/err")" = "$want" ]; then ok "$n"; else fail "$n"; fi
+}
+kind "goalc of a timeline" "$tmp/s.tl:1:1: error: this is $TL, not a GOAL schedule" \
+	"$B/bin/goalc" "$tmp/s.tl" -o "$tmp/x.bin"
+kind "loggopsim of a timeline" "$tmp/s.tl:1:1: error: this is $TL, not a GOAL schedule" \
+	"$B/bin/loggopsim" "$tmp/s.tl"
+kind "goalc of a PRTT table" "tests/loggp/data/shm-1.prtt:1:1: error: this is $PRTT, not a GOAL schedule" \
+	"$B/bin/goalc" tests/loggp/data/shm-1.prtt -o "$tmp/x.bin"
+kind "goalc --dump of GOAL text" "$tmp/s.goal: error: not a binary GOAL schedule: this is $TXT" \
+	"$B/bin/goalc" --dump "$tmp/s.goal"
+kind "loggopsim -p with a timeline" "$tmp/s.tl:1:1: error: this is $TL, not a parameter file" \
+	"$B/bin/loggopsim" -p "$tmp/s.tl" "$tmp/s.bin"
+kind "goalviz of GOAL text" "$tmp/s.goal:1:1: error: this is $TXT, not a timeline" \
+	"$B/bin/goalviz" "$tmp/s.goal" -o "$tmp/x.svg"
+kind "goalviz of a binary schedule" "$tmp/s.bin:1:1: error: this is $BIN, not a timeline" \
+	"$B/bin/goalviz" "$tmp/s.bin" -o "$tmp/x.svg"
+kind "loggp-fit of a timeline" "$tmp/s.tl:1:1: error: this is $TL, not a table of round-trip times" \
+	"$B/bin/loggp-fit" "$tmp/s.tl" -o "$tmp/x.params"
+kind "trace2goal of GOAL text" "$tmp/s.goal:1:1: error: this is $TXT, not an MPI trace" \
+	"$B/bin/trace2goal" "$tmp/s.goal" -o "$tmp/x.goal"
