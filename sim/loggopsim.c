@@ -1,5 +1,6 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "die.h"
+#include "kind.h"
 #include "goal.h"
 #include "goal_open.h"
 #include "num.h"
@@ -1007,6 +1008,10 @@ int main(int argc, char **argv)
 			return util_usage("give exactly one schedule");
 		file = argv[optind];
 	}
+	if (!file && viz && (util_kind_of_file(viz) == UTIL_KIND_GOAL_TEXT ||
+	                     util_kind_of_file(viz) == UTIL_KIND_GOAL_BINARY))
+		return util_usage("no schedule given (-V takes the timeline's output file, so '%s' "
+		                  "was taken as that: loggopsim -V OUT.tl %s)", viz, viz);
 	if (!file)
 		return util_usage("no schedule given");
 	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts

@@ -1,6 +1,7 @@
 /* kind.c: what a file is, from its first bytes (kind.h). */
 #include "kind.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -35,6 +36,17 @@ util_kind util_kind_of(const char *head, size_t n)
 			return (util_kind)k;
 	}
 	return comment ? UTIL_KIND_GOAL_TEXT : UTIL_KIND_NONE;
+}
+
+util_kind util_kind_of_file(const char *path)
+{
+	char head[UTIL_KIND_HEAD];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return UTIL_KIND_NONE;
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return util_kind_of(head, n);
 }
 
 const char *util_kind_what(util_kind k)

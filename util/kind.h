@@ -36,6 +36,9 @@ typedef enum util_kind {
  * UTIL_KIND_NONE. */
 util_kind util_kind_of(const char *head, size_t n);
 
+/* The kind of the file at path (UTIL_KIND_NONE when it cannot be read). */
+util_kind util_kind_of_file(const char *path);
+
 /* What kind k is ("a timeline (...)"); "" for UTIL_KIND_NONE. */
 const char *util_kind_what(util_kind k);
 

@@ -14,7 +14,26 @@ int util_out_check(const char *out, const char *const *inputs, size_t n,
                    char *err, size_t errlen)
 {
 	struct stat so, si;
-	if (strcmp(out, "-") == 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+	if (strcmp(out, "-") == 0)
+		return 0;
+	if (stat(out, &so) != 0 || S_ISREG(so.st_mode)) {
+		/* A new or regular file is written in its folder: that must be
+		 * there and writable now, not only after a long run. */
+		char dir[PATH_MAX] = ".";
+		const char *slash = strrchr(out, '/');
+		if (slash) {   /* "/x": the folder "/" */
+			size_t dl = slash == out ? 1 : (size_t)(slash - out);
+			if (dl >= sizeof dir)
+				dl = sizeof dir - 1;
+			memcpy(dir, out, dl);
+			dir[dl] = 0;
+		}
+		if (access(dir, W_OK | X_OK) != 0) {
+			snprintf(err, errlen, "%s: error: cannot create: %s", out, strerror(errno));
+			return -1;
+		}
+	}
+	if (stat(out, &so) != 0 || !S_ISREG(so.st_mode))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &si) != 0)

@@ -19,10 +19,12 @@ typedef struct util_out {
 	int copy;       /* 1: f is unlinked scratch, copied to path at close */
 } util_out;
 
-/* Refuse an output that is one of the inputs: out and each of the n paths
- * in inputs (NULL entries and "-" are skipped) are compared by device and
- * inode.  Returns 0, or -1 with "OUT: error: the output is also the input
- * IN" in err. */
+/* Refuse an output that cannot be made or is one of the inputs, before a
+ * long run: a new or regular file needs a writable folder ("OUT: error:
+ * cannot create: REASON"), and out and each of the n paths in inputs (NULL
+ * entries and "-" are skipped) are compared by device and inode ("OUT:
+ * error: the output is also the input IN").  Returns 0, or -1 with the
+ * message in err. */
 int util_out_check(const char *out, const char *const *inputs, size_t n,
                    char *err, size_t errlen);
 

@@ -107,3 +107,23 @@ kind "loggp-fit of a timeline" "$tmp/s.tl:1:1: error: this is $TL, not a table o
 	"$B/bin/loggp-fit" "$tmp/s.tl" -o "$tmp/x.params"
 kind "trace2goal of GOAL text" "$tmp/s.goal:1:1: error: this is $TXT, not an MPI trace" \
 	"$B/bin/trace2goal" "$tmp/s.goal" -o "$tmp/x.goal"
+
+# An output that cannot be made is refused before the run (nothing else on
+# stderr: the simulation has not started).
+expect "loggopsim --critical-path into a missing folder" 1 \
+	"$tmp/no/x.csv: error: cannot create: No such file or directory\n" \
+	"$B/bin/loggopsim" --critical-path "$tmp/no/x.csv" "$tmp/s.bin"
+expect "loggopsim --csv of a sweep into a missing folder" 1 \
+	"$tmp/no/x.csv: error: cannot create: No such file or directory\n" \
+	"$B/bin/loggopsim" --sweep L=1..100 --csv "$tmp/no/x.csv" "$tmp/s.bin"
+expect "loggops-model --svg into a missing folder" 1 \
+	"$tmp/no/x.svg: error: cannot create: No such file or directory\n" \
+	"$B/bin/loggops-model" bcast_binomial --svg "$tmp/no/x.svg"
+expect "schedgen -o into a missing folder" 1 \
+	"$tmp/no/x.goal: error: cannot create: No such file or directory\n" \
+	"$B/bin/schedgen" bcast_binomial -o "$tmp/no/x.goal"
+
+# loggopsim -V takes a file name: a schedule given only there is named.
+expect "loggopsim -V SCHEDULE" 2 \
+	"loggopsim: error: no schedule given (-V takes the timeline's output file, so '$tmp/s.goal' was taken as that: loggopsim -V OUT.tl $tmp/s.goal)\nTry 'loggopsim --help'.\n" \
+	"$B/bin/loggopsim" -V "$tmp/s.goal"
