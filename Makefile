@@ -177,10 +177,23 @@ example: deps
 	$(MAKE) --no-print-directory all
 	tests/example.sh build
 
-install: all
-	@mkdir -p $(DESTDIR)$(PREFIX)/bin
+# make install: the tools, the tracer library (when mpicc built it), a man
+# page per tool (made from its --help, scripts/mkman.sh) and the docs.
+MAN_PAGES = $(TOOLS:$(B)/bin/%=$(B)/man/%.1)
+$(B)/man/%.1: $(B)/bin/% scripts/mkman.sh
+	@mkdir -p $(@D)
+	scripts/mkman.sh $< $@
+DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/loggopsim
+install: all $(MAN_PAGES)
+	@mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DOC_DIR)/docs/img
 	for t in $(TOOLS); do install -m 755 $$t $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf goalc $(DESTDIR)$(PREFIX)/bin/txt2bin
+	$(if $(GOALTRACE_SO),install -m 755 $(GOALTRACE_SO) $(DESTDIR)$(PREFIX)/lib/)
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 README.md $(DOC_DIR)/
+	install -m 644 docs/*.md $(DOC_DIR)/docs/
+	install -m 644 $(wildcard docs/img/*) $(DOC_DIR)/docs/img/
 
 # make clean all (clean with other goals): one job at a time, so that clean
 # is done first, and the output folders are made again.

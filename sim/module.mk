@@ -39,14 +39,14 @@ $(B)/tests/sim_%_test: $(B)/obj/tests/sim/%_test.o $(B)/obj/tests/sim/simgen.o $
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Large schedules for the benchmark (writer API), until schedgen covers them
-# (the incast): built with everything, not installed.
-all: $(B)/bin/sim-gen
-$(B)/bin/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL) $(LIBUTIL)
+# (the incast): built with everything, beside the tests, not installed.
+all: $(B)/tests/sim-gen
+$(B)/tests/sim-gen: $(B)/obj/tests/sim/simgen_main.o $(B)/obj/tests/sim/simgen.o $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/simgen_main.o
 # The bound on events that touch memory in no order (docs/noise.md, Speed).
-all: $(B)/bin/mem-probe
-$(B)/bin/mem-probe: $(B)/obj/tests/sim/memprobe.o $(LIBUTIL)
+all: $(B)/tests/mem-probe
+$(B)/tests/mem-probe: $(B)/obj/tests/sim/memprobe.o $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 OBJS += $(B)/obj/tests/sim/memprobe.o
 

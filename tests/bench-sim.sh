@@ -38,7 +38,7 @@ trap 'rm -rf "$W"' EXIT
 # waits for it), then does a calc of 0; rank 0 receives from any source.
 gen() { # KIND P OUT
 	if [ "$1" = incast ]; then
-		"$B/bin/sim-gen" incast "$2" 8 "$3" 1
+		"$B/tests/sim-gen" incast "$2" 8 "$3" 1
 	elif [ -x "$B/bin/schedgen" ]; then
 		case $1 in
 		binomial) "$B/bin/schedgen" bcast_binomial -s "$2" -d 1 -o "$3" ;;
@@ -49,7 +49,7 @@ gen() { # KIND P OUT
 		gather) "$B/bin/schedgen" gather_linear -s "$2" -d 8 -o "$3" ;;
 		esac
 	else
-		"$B/bin/sim-gen" "$1" "$2" 1 "$3"
+		"$B/tests/sim-gen" "$1" "$2" 1 "$3"
 	fi
 }
 
@@ -117,8 +117,8 @@ rm -f "$W/big.noise" "$W/b2.bin"
 # What one cache line read in no order costs here, prefetched well ahead:
 # the bound on runs whose events come in no order of ranks (docs/noise.md,
 # Speed): the schedule's size, and the rank records' (64 B per rank).
-echo "   memory, random lines: $("$B/bin/mem-probe" 1384 1 20000000 | sed 's/.*, //'), over the schedule;" \
-	"$("$B/bin/mem-probe" 64 1 20000000 | sed 's/.*, //'), over the rank records"
+echo "   memory, random lines: $("$B/tests/mem-probe" 1384 1 20000000 | sed 's/.*, //'), over the schedule;" \
+	"$("$B/tests/mem-probe" 64 1 20000000 | sed 's/.*, //'), over the rank records"
 rm -f "$W/d1m.bin"
 echo "-- cost per event as P grows (binomial broadcast; linear cost = flat ns/ev)"
 for lg in 16 18 20 22; do

@@ -127,3 +127,22 @@ expect "schedgen -o into a missing folder" 1 \
 expect "loggopsim -V SCHEDULE" 2 \
 	"loggopsim: error: no schedule given (-V takes the timeline's output file, so '$tmp/s.goal' was taken as that: loggopsim -V OUT.tl $tmp/s.goal)\nTry 'loggopsim --help'.\n" \
 	"$B/bin/loggopsim" -V "$tmp/s.goal"
+
+# The man pages (make install): made from each tool's --help, which they
+# show whole, under the NAME line of the help's first sentence.
+for t in goalc loggopsim schedgen; do
+	scripts/mkman.sh "$B/bin/$t" "$tmp/$t.1" 2>"$tmp/diff"
+	"$B/bin/$t" --help | head -n 1 | sed 's/\\/\\e/g' >"$tmp/first"
+	if sed -n 2p "$tmp/$t.1" | grep -qx '.SH NAME' && sed -n 3p "$tmp/$t.1" | grep -q "^$t \\\\- [A-Z]" &&
+		grep -qxF -f "$tmp/first" "$tmp/$t.1"; then
+		ok "the man page of $t"
+	else
+		head -5 "$tmp/$t.1" >>"$tmp/diff"; fail "the man page of $t"
+	fi
+done
+if command -v man >/dev/null && command -v groff >/dev/null; then
+	MANWIDTH=80 man --warnings -l "$tmp/loggopsim.1" >/dev/null 2>"$tmp/diff"
+	if [ ! -s "$tmp/diff" ]; then ok "man renders loggopsim.1 without a warning"; else fail "man renders loggopsim.1 without a warning"; fi
+else
+	ok "man renders loggopsim.1 without a warning # SKIP man or groff not installed"
+fi
