@@ -53,9 +53,26 @@ int sens_run(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt, sim
 	return rc;
 }
 
-/* ps with parameter k raised by d steps in every range, into *out; -1
- * when a value does not fit. */
-static int raised(const sim_pset *ps, sens_param k, uint64_t d, sim_pset *out)
+/* The steps per unit of parameter k in ps (sens_tol): for G, 1000 or more,
+ * until a step is at most 0.1% of the smallest G above 0. */
+static uint64_t step_unit(const sim_pset *ps, sens_param k)
+{
+	uint64_t u = param_unit[k];
+	if (k != SENS_G)
+		return u;
+	const sim_range *rg = ps->p.nranges >= 2 ? ps->rg : NULL;
+	for (uint32_t i = 0; i < (rg ? ps->p.nranges : 1); i++) {
+		sim_rate G = rg ? rg[i].G : ps->p.G;
+		/* 1/u <= (G.num / G.den) / 1000 */
+		while (G.num && u < 1000000000 && (sens_u128)1000 * G.den > (sens_u128)G.num * u)
+			u *= 10;
+	}
+	return u;
+}
+
+/* ps with parameter k raised by d steps of 1/unit in every range, into
+ * *out; -1 when a value does not fit. */
+static int raised(const sim_pset *ps, sens_param k, uint64_t d, uint64_t unit, sim_pset *out)
 {
 	sim_pset_copy(out, ps);
 	sim_range *rg = out->p.nranges >= 2 ? out->rg : NULL;
@@ -66,10 +83,10 @@ static int raised(const sim_pset *ps, sens_param k, uint64_t d, sim_pset *out)
 			if (__builtin_add_overflow(*L, d, L))
 				return -1;
 		} else {
-			/* G + d/1000 over the common power-of-ten denominator. */
+			/* G + d/unit over the common power-of-ten denominator. */
 			sim_rate *G = rg ? &rg[i].G : &out->p.G;
-			uint64_t den = G->den > 1000 ? G->den : 1000;
-			sens_u128 num = (sens_u128)G->num * (den / G->den) + (sens_u128)d * (den / 1000);
+			uint64_t den = G->den > unit ? G->den : unit;
+			sens_u128 num = (sens_u128)G->num * (den / G->den) + (sens_u128)d * (den / unit);
 			if (num / den >= (1ull << 32))
 				return -1;
 			*G = num_dec_make((uint64_t)num, den);
@@ -80,12 +97,12 @@ static int raised(const sim_pset *ps, sens_param k, uint64_t d, sim_pset *out)
 
 /* The slope of T along path p in steps of parameter k, as a double (the
  * search only takes its candidates from it; simulations decide). */
-static double slope(const sim_path *p, sens_param k)
+static double slope(const sim_path *p, sens_param k, uint64_t unit)
 {
 	double s = 0;
 	for (uint32_t i = 0; i < (p->nranges ? p->nranges : 1); i++)
 		s += (double)(k == SENS_L ? p->count[i].L : p->count[i].G_bytes);
-	return s / (double)param_unit[k];
+	return s / (double)unit;
 }
 
 /* One point of the search. */
@@ -95,12 +112,12 @@ typedef struct point {
 } point;
 
 static int eval(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt, sens_param k,
-                uint64_t d, point *x, unsigned *runs, char *err, size_t errlen)
+                uint64_t d, uint64_t unit, point *x, unsigned *runs, char *err, size_t errlen)
 {
 	sim_pset q;
 	sim_result res;
 	sim_path p;
-	if (raised(ps, k, d, &q)) {
+	if (raised(ps, k, d, unit, &q)) {
 		snprintf(err, errlen, "%s + %" PRIu64 " steps does not fit", param_name[k], d);
 		return -1;
 	}
@@ -109,7 +126,7 @@ static int eval(const goal_sched *s, const sim_pset *ps, const sim_perturb *pt, 
 		return -1;
 	x->d = d;
 	x->T = res.time;
-	x->slope = slope(&p, k);
+	x->slope = slope(&p, k, unit);
 	sim_path_free(&p);
 	return 0;
 }
@@ -118,13 +135,14 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
                    sens_param k, const sim_path *p, sens_tol *tol, size_t n, unsigned *runs,
                    char *err, size_t errlen)
 {
-	point lo = { 0, p->T, slope(p, k) };
-	uint64_t cap = param_cap[k];
+	uint64_t unit = step_unit(ps, k), cap = param_cap[k] * unit;
+	point lo = { 0, p->T, slope(p, k, unit) };
 	for (size_t t = 0; t < n; t++) {
 		sens_tol *x = &tol[t];
 		sens_u128 add = (sens_u128)p->T * x->pct.num / ((sens_u128)x->pct.den * 100);
 		x->target = add > UINT64_MAX - p->T ? UINT64_MAX : p->T + (uint64_t)add;
 		x->unbounded = 0;
+		x->unit = unit;
 		point hi = { UINT64_MAX, 0, 0 };
 		/* lo: T <= target (from the last percentage, or the run itself);
 		 * hi: T > target.  Where T is convex in the parameter, the line
@@ -165,7 +183,7 @@ int sens_tolerance(const goal_sched *s, const sim_pset *ps, const sim_perturb *p
 			if (hi.d != UINT64_MAX && c >= hi.d)
 				c = hi.d - 1;
 			point y;
-			if (eval(s, ps, pt, k, c, &y, runs, err, errlen))
+			if (eval(s, ps, pt, k, c, unit, &y, runs, err, errlen))
 				return -1;
 			if (y.T <= x->target)
 				lo = y;
@@ -296,11 +314,12 @@ void sens_print_derivs(FILE *f, const sim_path *p, const sim_pset *ps)
 		}
 }
 
-/* The value of parameter k raised by d steps as text: "2555", "6.5"; with
- * several ranges "L+55". */
-static void raised_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf, size_t n)
+/* The value of parameter k raised by d steps of 1/unit as text: "2555",
+ * "6.5"; with several ranges "L+55". */
+static void raised_text(const sim_pset *ps, sens_param k, uint64_t d, uint64_t unit, char *buf,
+                        size_t n)
 {
-	num_dec step = num_dec_make(d, param_unit[k]);
+	num_dec step = num_dec_make(d, unit);
 	char v[NUM_DEC_TEXT];
 	if (ps->p.nranges >= 2) {
 		num_dec_format(step, v, sizeof v);
@@ -308,7 +327,7 @@ static void raised_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf,
 		return;
 	}
 	sim_pset q;
-	if (raised(ps, k, d, &q)) {
+	if (raised(ps, k, d, unit, &q)) {
 		snprintf(buf, n, "?");
 		return;
 	}
@@ -320,14 +339,15 @@ static void raised_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf,
 
 /* The change as a percentage of the value, one decimal ("+2.2%"), or ""
  * (several ranges, or a value of 0). */
-static void change_text(const sim_pset *ps, sens_param k, uint64_t d, char *buf, size_t n)
+static void change_text(const sim_pset *ps, sens_param k, uint64_t d, uint64_t unit, char *buf,
+                        size_t n)
 {
 	buf[0] = 0;
 	if (ps->p.nranges >= 2)
 		return;
 	/* d/unit / (num/den) * 100, to a tenth, half up. */
-	sens_u128 base = k == SENS_L ? (sens_u128)ps->p.L * param_unit[k]
-	                 : (sens_u128)ps->p.G.num * param_unit[k] / ps->p.G.den;
+	sens_u128 base = k == SENS_L ? (sens_u128)ps->p.L * unit
+	                 : (sens_u128)ps->p.G.num * unit / ps->p.G.den;
 	if (base == 0)
 		return;
 	sens_u128 t = ((sens_u128)d * 2000 + base) / (2 * base);
@@ -340,14 +360,14 @@ void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *t
 		char pct[NUM_DEC_TEXT], v[96], ch[48];
 		num_dec_format(tol[i].pct, pct, sizeof pct);
 		if (tol[i].unbounded) {
-			raised_text(ps, k, param_cap[k], v, sizeof v);
+			raised_text(ps, k, param_cap[k] * tol[i].unit, tol[i].unit, v, sizeof v);
 			fprintf(f, "%s tolerance %s%%: %s unbounded (T stays at most %" PRIu64 " ns up to "
 			        "%s = %s)\n", param_word[k], pct, param_name[k], tol[i].target,
 			        param_name[k], v);
 			continue;
 		}
-		raised_text(ps, k, tol[i].delta, v, sizeof v);
-		change_text(ps, k, tol[i].delta, ch, sizeof ch);
+		raised_text(ps, k, tol[i].delta, tol[i].unit, v, sizeof v);
+		change_text(ps, k, tol[i].delta, tol[i].unit, ch, sizeof ch);
 		fprintf(f, "%s tolerance %s%%: %s <= %s%s\n", param_word[k], pct, param_name[k], v, ch);
 	}
 }
@@ -386,7 +406,7 @@ void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
 			const sens_tol *x = &tol[k][i];
 			char pct[NUM_DEC_TEXT], d[NUM_DEC_TEXT];
 			num_dec_format(x->pct, pct, sizeof pct);
-			num_dec_format(num_dec_make(x->delta, param_unit[k]), d, sizeof d);
+			num_dec_format(num_dec_make(x->delta, x->unit), d, sizeof d);
 			fprintf(f, "%s{\"percent\": %s, \"target_ns\": %" PRIu64 ", ", i ? ", " : "", pct,
 			        x->target);
 			if (x->unbounded)

@@ -14,11 +14,11 @@
 #include <stdio.h>
 
 /* The parameters a tolerance is searched for: X(enum suffix, name,
- * searched in steps of 1/unit of the parameter's unit, cap of the change in
- * those steps, what the output calls it). */
+ * searched in steps of at most 1/unit of the parameter's unit (sens_tol),
+ * cap of the change in the parameter's unit, what the output calls it). */
 #define SENS_PARAMS(X) \
 	X(L, "L", 1, 1ull << 40, "latency") \
-	X(G, "G", 1000, 1000000000ull, "bandwidth")
+	X(G, "G", 1000, 1000000ull, "bandwidth")
 
 typedef enum sens_param {
 #define SENS_X(e, n, unit, cap, word) SENS_##e,
@@ -28,14 +28,17 @@ typedef enum sens_param {
 } sens_param;
 
 /* The tolerance for one percentage x: the largest change d (in steps of
- * the parameter: ns for L, 1/1000 ns per byte for G, added in every size
- * range) with T(d) <= target = floor(T (1 + x/100)), where the simulations
- * at d and d + 1 agree (T(d + 1) > target); or unbounded when T stays
- * within target up to the cap. */
+ * 1/unit of the parameter, added in every size range) with T(d) <= target
+ * = floor(T (1 + x/100)), where the simulations at d and d + 1 agree
+ * (T(d + 1) > target); or unbounded when T stays within target up to the
+ * cap.  A step is 1 ns for L (L is whole ns); for G it is 1/1000 ns per
+ * byte, or finer (down to 10^-9) until it is at most 0.1% of the smallest
+ * G above 0. */
 typedef struct sens_tol {
 	num_dec pct;
 	uint64_t target;
 	uint64_t delta;
+	uint64_t unit;        /* steps per ns (L) or per ns/byte (G) */
 	int unbounded;
 } sens_tol;
 

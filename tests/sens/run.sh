@@ -50,6 +50,16 @@ for L in 2555 2556; do echo "$L $(T -L $L "$tmp/b1k.bin")"; done >"$tmp/out"
 printf '2555 55550\n2556 55560\n' >"$tmp/want"
 check "binomial broadcast P=1024: T at the tolerance and one above" "$tmp/want" "$tmp/out"
 
+# A small G is searched in steps of at most 0.1% of it (here 10^-6 ns/B for
+# G = 0.005, not 0.001): T = 23312, target floor(1.01 T) = 23545.
+"$SG" allreduce_dissemination -s 16 -d 65536 -o "$tmp/ar16.bin"
+"$SIM" -q -G 0.005 --tolerance 1 "$tmp/ar16.bin" | grep '^bandwidth tolerance' >"$tmp/out"
+echo 'bandwidth tolerance 1%: G <= 0.005897 (+17.9%)' >"$tmp/want"
+check "G = 0.005: the bound to 10^-6 ns/B" "$tmp/want" "$tmp/out"
+for g in 0.005 0.005897 0.005898; do echo "$g $(T -G $g "$tmp/ar16.bin")"; done >"$tmp/out"
+printf '0.005 23312\n0.005897 23544\n0.005898 23548\n' >"$tmp/want"
+check "G = 0.005: T at the bound and one step above" "$tmp/want" "$tmp/out"
+
 # Closed forms: PATTERN P BYTES FLAGS | dT/dL dT/do dT/dg dT/dG.
 while read -r pat p d flags want; do
 	[ "$flags" = - ] && flags=
