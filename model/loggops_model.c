@@ -29,17 +29,18 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: loggops-model PATTERN [OPTIONS]\n"
+"usage: loggops-model PATTERN [options]\n"
 "Simulates a collective pattern (schedgen's) with the LogGOPS simulation core\n"
 "and compares it with every closed-form LogP / LogGP / LogGOPS model known for\n"
 "it: one row per P (or per value of a swept parameter), the simulated time,\n"
 "each formula and its relative error.\n"
 "\n"
-"  -P RANGE             ranks (default 2..64): N, A..B (A, 2A, 4A, ... and B),\n"
+"  -s, --ranks RANGE    ranks P (default 2..64; -P RANGE is the same): N,\n"
+"                       A..B (A, 2A, 4A, ... and B),\n"
 "                       A..B:STEP (A, A+STEP, ... and B), A..B*F (A, A*F,\n"
 "                       A*F*F, ... up to B), A..B+D (A, A+D, ... up to B), or\n"
 "                       a list of them N,M,...\n"
-"  -s, --size BYTES     message size s (default 1)\n");
+"  -d, --size BYTES     message size s (default 1)\n");
 	sim_pflag_help(f, 23);
 	fprintf(f,
 "  -n, --fanin N        fan-in of barrier_tree        (default 2)\n"
@@ -49,7 +50,7 @@ static void usage(FILE *f)
 "      --o-mw N  --O-mw X  --l-mw N  --L-mw X\n"
 "                       om = o_mw + (s-1) O_mw, lm = l_mw + (s-1) L_mw (default 0)\n"
 "      --sweep X=RANGE  sweep X (L, o, g, G, O, S, s or n) over RANGE instead\n"
-"                       of P; -P then gives one P (default 16)\n"
+"                       of P; -s then gives one P (default 16)\n"
 "      --loop N         benchmarking error: compare one operation with N\n"
 "                       back-to-back iterations divided by N, and with the root\n"
 "                       rotated each iteration (rooted patterns)\n"
@@ -61,7 +62,7 @@ static void usage(FILE *f)
 "\n"
 "Relative error = (formula - simulated) / simulated.  In the table an error in\n"
 "parentheses lies outside the formula's domain (docs/model.md).\n"
-"Example: loggops-model bcast_binomial -P 2..4096 -s 1024 --svg bcast.svg\n");
+"Example: loggops-model bcast_binomial -s 2..4096 -d 1024 --svg bcast.svg\n");
 }
 
 /* Fraction digits of G and O. */
@@ -602,7 +603,8 @@ int main(int argc, char **argv)
 	enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST, OPT_STRIDE, OPT_OMW,
 	       OPT_OMW_B, OPT_LMW, OPT_LMW_B };
 	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
+		{ "ranks", required_argument, NULL, 'P' },
+		{ "size", required_argument, NULL, 'd' },
 		{ "fanin", required_argument, NULL, 'n' },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "loop", required_argument, NULL, OPT_LOOP },
@@ -621,6 +623,7 @@ int main(int argc, char **argv)
 	static num_dec vals[MAX_POINTS];
 	setup u;
 	const char *prange = NULL, *sweep = NULL;
+	int rank_opt = 0;   /* 's' or 'P': the option that gave the ranks */
 	int c, idx, mw = 0;
 	sim_pchange flags;
 	sim_pset ps;
@@ -634,10 +637,18 @@ int main(int argc, char **argv)
 	u.vals = vals;
 	u.stride.O_mw.den = u.stride.L_mw.den = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":P:s:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":P:s:d:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'P': prange = optarg; break;
-		case 's': u.s = parse_one("--size", optarg, 0, MAX_SIZE).num; break;
+		case 'P':
+		case 's':
+			/* -s gave the message size once: with -P as well, that is what
+			 * it meant, and it is refused rather than read as ranks. */
+			if (rank_opt && rank_opt != c)
+				util_die_usage("-s and -P both give the ranks (the message size is -d BYTES)");
+			rank_opt = c;
+			prange = optarg;
+			break;
+		case 'd': u.s = parse_one("--size", optarg, 0, MAX_SIZE).num; break;
 		case 'n':
 			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
 			if (u.n < 2)
@@ -722,18 +733,22 @@ int main(int argc, char **argv)
 		if (prange) {
 			int geo;
 			static num_dec one[MAX_POINTS];
-			if (parse_range("-P", prange, 0, one, &geo) != 1)
-				util_die_usage("with --sweep, -P takes one value (got '%s')", prange);
+			if (parse_range(rank_opt == 's' ? "-s" : "-P", prange, 0, one, &geo) != 1)
+				util_die_usage("with --sweep, %s takes one value (got '%s')",
+				               rank_opt == 's' ? "-s" : "-P", prange);
 			u.P = one[0].num;
 		}
 		if (u.P < 2 || u.P > MAX_P)
-			util_die_usage("-P must be 2..%u (got %" PRIu64 ")", MAX_P, u.P);
+			util_die_usage("%s must be 2..%u (got %" PRIu64 ")", rank_opt == 's' ? "-s" : "-P",
+			               MAX_P, u.P);
 	} else {
 		u.var = SW_P;
-		u.nvals = parse_range("-P", prange ? prange : "2..64", 0, vals, &u.geometric);
+		u.nvals = parse_range(rank_opt == 's' ? "-s" : "-P", prange ? prange : "2..64", 0, vals,
+		                      &u.geometric);
 		for (size_t i = 0; i < u.nvals; i++)
 			if (vals[i].num < 2 || vals[i].num > MAX_P)
-				util_die_usage("-P must be 2..%u (got %" PRIu64 ")", MAX_P, vals[i].num);
+				util_die_usage("%s must be 2..%u (got %" PRIu64 ")", rank_opt == 's' ? "-s" : "-P",
+				               MAX_P, vals[i].num);
 	}
 	if (u.loop) {
 		uint64_t maxP = u.var == SW_P ? 0 : u.P;

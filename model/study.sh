@@ -25,7 +25,7 @@ ib="-L 5960 -o 4720 -g 5140 -G 0.73"
 for net in gige ib; do
 	for pat in bcast_binomial bcast_chain; do
 		# shellcheck disable=SC2086
-		run "study-$net-${pat#bcast_}" "$pat" -P 2..1024 -s 1 ${!net} --loop "$N"
+		run "study-$net-${pat#bcast_}" "$pat" -s 2..1024 -d 1 ${!net} --loop "$N"
 	done
 done
 
@@ -34,14 +34,14 @@ for net in default gige ib; do
 	case $net in default) p="";; *) p=${!net};; esac
 	for P in 64 1024; do
 		# shellcheck disable=SC2086
-		run "fanin-$net-$P" barrier_tree -P "$P" $p --sweep n=2..16:1
+		run "fanin-$net-$P" barrier_tree -s "$P" $p --sweep n=2..16:1
 	done
 done
 
 # Formulas: where they are exact, bounds, or break.
-run scatter-mixed scatter_linear -P 2..4096 -s 1000 -L 1000 -o 3000 -g 100 -G 2 -O 1
-run binomial-all-P bcast_binomial -P 2..70:1 -s 1024
-run binary-ib bcast_binary -P 3,7,15,31,63,127,255,511,1023,2047,4095 -s 1024 $ib
-run dissemination-big-g barrier_dissemination -P 2..4096 -g 9000
-run tournament-all-P barrier_tournament -P 2..70:1
-run central-sweep-g barrier_linear -P 64 --sweep g=250..8000
+run scatter-mixed scatter_linear -s 2..4096 -d 1000 -L 1000 -o 3000 -g 100 -G 2 -O 1
+run binomial-all-P bcast_binomial -s 2..70:1 -d 1024
+run binary-ib bcast_binary -s 3,7,15,31,63,127,255,511,1023,2047,4095 -d 1024 $ib
+run dissemination-big-g barrier_dissemination -s 2..4096 -g 9000
+run tournament-all-P barrier_tournament -s 2..70:1
+run central-sweep-g barrier_linear -s 64 --sweep g=250..8000

@@ -45,7 +45,7 @@ static void usage(FILE *f)
 	        "  -c, --coll CLASS=PATTERN replace the collectives of CLASS by the schedgen\n"
 	        "                           pattern PATTERN (repeatable; see --list)\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
-	        "  -s, --compute-scale X    multiply the computation times by X (default 1)\n"
+	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --strict             an unsupported MPI call is an error (default:\n"
 	        "                           a warning, and the call is skipped)\n"
 	        "      --request-size N     bytes of an MPI_Request in liballprof traces, 4 or 8\n"
@@ -353,7 +353,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "extrapolate", required_argument, NULL, 'x' },
-		{ "compute-scale", required_argument, NULL, 's' },
+		{ "compute-scale", required_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "request-size", required_argument, NULL, 'r' },
 		{ "stats", no_argument, NULL, 't' },
@@ -405,7 +405,10 @@ int main(int argc, char **argv)
 				return util_usage("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
 			o.extrapolate = (uint32_t)v;
 			break;
-		case 's': {
+		case 's':
+			return util_usage("-s is not an option of trace2goal (in schedgen and loggops-model "
+			                  "it gives the ranks): the computation's scale is --compute-scale X");
+		case 'C': {
 			char *end;
 			errno = 0;
 			o.compute_scale = strtod(optarg, &end);

@@ -151,7 +151,7 @@ for c in "loggopsim -V|keep.tl|-q -V keep.tl a.bin" "loggopsim --csv|keep.csv|-q
 	"loggopsim --sweep --csv|keep.csv|-q --sweep two.sweep --csv keep.csv a.bin" \
 	"goalviz -o|keep.svg|a.tl -o keep.svg" \
 	"loggp-fit -o|keep.params|$R/tests/loggp/data/shm-1.prtt -o keep.params" \
-	"loggops-model --svg|keep.svg|bcast_binomial -P 2..4 --svg keep.svg"; do
+	"loggops-model --svg|keep.svg|bcast_binomial -s 2..4 --svg keep.svg"; do
 	name=${c%%|*}; rest=${c#*|}; file=${rest%%|*}; args=${rest#*|}
 	echo old >"$file"
 	cp "$file" "$file.orig"

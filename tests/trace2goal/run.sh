@@ -462,7 +462,9 @@ expect "bad option: unknown class" 2 \
 expect "bad option: unknown pattern" 2 \
 	"trace2goal: error: unknown pattern 'star' (see --list)" --coll bcast=star $C/p2p
 expect "bad option: --compute-scale" 2 \
-	"trace2goal: error: --compute-scale wants a number of at least 0 (got '-1')" -s -1 $C/p2p
+	"trace2goal: error: --compute-scale wants a number of at least 0 (got '-1')" --compute-scale -1 $C/p2p
+expect "bad option: -s (not the compute scale any more)" 2 \
+	"trace2goal: error: -s is not an option of trace2goal (in schedgen and loggops-model it gives the ranks): the computation's scale is --compute-scale X" -s 0.5 $C/p2p
 expect "bad option: unknown" 2 "trace2goal: error: unknown option '--frobnicate'" \
 	--frobnicate $C/p2p
 expect "no trace files" 2 "trace2goal: error: no trace files"

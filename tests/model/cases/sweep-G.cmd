@@ -1,1 +1,1 @@
-bcast_binomial -P 16 -s 1024 --sweep G=0.25..2
+bcast_binomial -s 16 -d 1024 --sweep G=0.25..2

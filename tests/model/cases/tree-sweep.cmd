@@ -1,1 +1,1 @@
-barrier_tree -P 64 --sweep n=2..8:1
+barrier_tree -s 64 --sweep n=2..8:1
