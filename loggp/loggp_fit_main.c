@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'S':
-			if (loggp_arg_u64(optarg, 0, UINT64_MAX - 1, &S))
+			if (loggp_arg_size(optarg, 0, UINT64_MAX - 1, &S))
 				return util_usage("-S: expected a byte count, got '%s'", optarg);
 			break;
 		case 'c':

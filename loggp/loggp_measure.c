@@ -111,7 +111,7 @@ static int parse_list(const char *opt, const char *what, const char *arg, uint64
 	*nv = 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		uint64_t x;
-		if (*nv == cap || loggp_arg_u64(t, lo, hi, &x) || x % mult ||
+		if (*nv == cap || loggp_arg_size(t, lo, hi, &x) || x % mult ||
 		    (*nv && x <= v[*nv - 1])) {
 			snprintf(err, errlen, "%s: expected increasing %s, at most %zu, got '%s'",
 			         opt, what, cap, t);
@@ -178,8 +178,10 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 			return -1;
 		if (r > 0)
 			continue;
-#define NUM(name, lo, hi, dst) do { \
-	if (loggp_arg_u64(optarg, lo, hi, &v)) { \
+#define NUM(name, lo, hi, dst) NUMK(loggp_arg_u64, name, lo, hi, dst)
+#define SIZE(name, lo, hi, dst) NUMK(loggp_arg_size, name, lo, hi, dst)
+#define NUMK(parse, name, lo, hi, dst) do { \
+	if (parse(optarg, lo, hi, &v)) { \
 		snprintf(err, errlen, "%s: expected an integer %llu..%llu, got '%s'", name, \
 		         (unsigned long long)(lo), (unsigned long long)(hi), optarg); \
 		return -1; \
@@ -191,10 +193,10 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case 'r': NUM("--reps", 1, 1000000, c->reps); break;
 		case O_WARM: NUM("--warmup", 0, 1000000, c->warmup); break;
 		case O_PASSES: NUM("--passes", 1, 1000000, c->passes); break;
-		case O_MIN: NUM("--min-size", 1, 1ull << 30, c->min_size); break;
-		case O_MAX: NUM("--max-size", 1, 1ull << 30, c->max_size); break;
+		case O_MIN: SIZE("--min-size", 1, 1ull << 30, c->min_size); break;
+		case O_MAX: SIZE("--max-size", 1, 1ull << 30, c->max_size); break;
 		case O_PER: NUM("--per-octave", 1, 64, c->per_octave); break;
-		case 'S': NUM("-S", 0, UINT64_MAX - 1, c->S); break;
+		case 'S': SIZE("-S", 0, UINT64_MAX - 1, c->S); break;
 		case O_SIZES:
 			if (parse_list("--sizes", "sizes 1..2^30", optarg, 1, 1ull << 30, 1, c->sizes,
 			               &c->nsizes, MAX_SIZES, err, errlen))
@@ -228,6 +230,8 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 			return -1;
 		}
 #undef NUM
+#undef SIZE
+#undef NUMK
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);

@@ -17,6 +17,15 @@ int loggp_arg_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
+int loggp_arg_size(const char *arg, uint64_t min, uint64_t max, uint64_t *v)
+{
+	uint64_t x;
+	if (!arg || num_size_parse(arg, strlen(arg), &x) || x < min || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
 int loggp_arg_double(const char *arg, double min, double max, double *v)
 {
 	char *e;

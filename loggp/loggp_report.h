@@ -10,6 +10,8 @@
 
 /* Command-line values: 0, or -1 if arg is not a number in [min, max]. */
 int loggp_arg_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v);
+/* The same for a size in bytes, with units ("64Ki", util/num.h). */
+int loggp_arg_size(const char *arg, uint64_t min, uint64_t max, uint64_t *v);
 int loggp_arg_double(const char *arg, double min, double max, double *v);
 
 /* The detection options as getopt_long entries use them: returns 1 if

@@ -147,6 +147,23 @@ static size_t parse_range(const char *what, const char *str, unsigned frac, num_
 
 /* One value of a single-valued option with at most frac fraction digits,
  * at most max, or die. */
+/* An integer option that is a size (units: "64Ki") or a time (units:
+ * "2.5us"), up to max; dies with the reason. */
+static uint64_t parse_unit(const char *opt, const char *str, int bytes, uint64_t max)
+{
+	uint64_t v;
+	num_err e;
+	if (str[0] == '-' && str[1] >= '0' && str[1] <= '9')
+		util_die_usage("%s must not be negative (got %s)", opt, str);
+	e = bytes ? num_size_parse(str, strlen(str), &v) : num_ns_parse(str, strlen(str), &v);
+	if (e == NUM_BIG || (e == NUM_OK && v > max))
+		util_die_usage("%s must be at most %" PRIu64 " (got %s)", opt, max, str);
+	if (e)
+		util_die_usage("%s expects %s, not '%s'", opt, bytes ? "a size in bytes (e.g. 1024 or "
+		               "64Ki)" : "a time in whole ns (e.g. 300 or 0.3us)", str);
+	return v;
+}
+
 static num_dec parse_one(const char *opt, const char *str, unsigned frac, uint64_t max)
 {
 	num_dec v;
@@ -648,7 +665,7 @@ int main(int argc, char **argv)
 			rank_opt = c;
 			prange = optarg;
 			break;
-		case 'd': u.s = parse_one("--size", optarg, 0, MAX_SIZE).num; break;
+		case 'd': u.s = parse_unit("--size", optarg, 1, MAX_SIZE); break;
 		case 'n':
 			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
 			if (u.n < 2)
@@ -664,12 +681,12 @@ int main(int argc, char **argv)
 		case OPT_SVG: u.svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
 		case OPT_STRIDE:
-			u.stride.stride = parse_one("--stride", optarg, 0, GOAL_MAX_STRIDE).num;
+			u.stride.stride = parse_unit("--stride", optarg, 1, GOAL_MAX_STRIDE);
 			if (u.stride.stride < 1)
 				util_die_usage("--stride must be at least 1 (got %s)", optarg);
 			break;
-		case OPT_OMW: u.stride.o_mw = parse_one("--o-mw", optarg, 0, MAX_TIME).num; mw = 1; break;
-		case OPT_LMW: u.stride.l_mw = parse_one("--l-mw", optarg, 0, MAX_TIME).num; mw = 1; break;
+		case OPT_OMW: u.stride.o_mw = parse_unit("--o-mw", optarg, 0, MAX_TIME); mw = 1; break;
+		case OPT_LMW: u.stride.l_mw = parse_unit("--l-mw", optarg, 0, MAX_TIME); mw = 1; break;
 		case OPT_OMW_B:
 			u.stride.O_mw = parse_one("--O-mw", optarg, RATE_FRAC, MAX_RATE);
 			mw = 1;

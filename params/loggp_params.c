@@ -69,18 +69,23 @@ static int tok_is(tok t, const char *w)
 }
 
 /* Non-negative integer; 0 or -1 with the error set. */
-static int parse_u64(pstate *ps, tok t, uint64_t *v)
+/* What an integer field is: a size in bytes or a time in ns; both take
+ * units (util/num.h: "64Ki", "2.5us"). */
+enum { BYTES, NS };
+
+static int parse_u64(pstate *ps, tok t, int kind, uint64_t *v)
 {
+	static const char *const what[] = { "a size in bytes (65536, 64Ki)",
+	                                    "a time in whole ns (2500, 2.5us)" };
 	if (t.len == 0)
-		return fail(ps, t.s, "expected a non-negative integer");
-	switch (num_u64_parse(t.s, t.len, v)) {
+		return fail(ps, t.s, "expected %s", what[kind]);
+	switch (kind == BYTES ? num_size_parse(t.s, t.len, v) : num_ns_parse(t.s, t.len, v)) {
 	case NUM_OK:
 		return 0;
 	case NUM_BIG:
 		return fail(ps, t.s, "number '%.*s' out of range", (int)t.len, t.s);
 	default:
-		return fail(ps, t.s, "expected a non-negative integer, got '%.*s'",
-		            (int)t.len, t.s);
+		return fail(ps, t.s, "expected %s, got '%.*s'", what[kind], (int)t.len, t.s);
 	}
 }
 
@@ -124,7 +129,7 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 	if (nt < 3)
 		return fail(ps, nt == 2 ? t[1].s + t[1].len : t[0].s + t[0].len,
 		            "expected 'range FIRST LAST L=.. o=.. g=.. G=.. O=..'");
-	if (parse_u64(ps, t[1], &r->first))
+	if (parse_u64(ps, t[1], BYTES, &r->first))
 		return -1;
 	if (r->first != expect_first)
 		return fail(ps, t[1].s, "range must start at %llu%s",
@@ -132,7 +137,7 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 		            expect_first ? " (the previous range's last size + 1)" : "");
 	if (tok_is(t[2], "inf"))
 		r->last = LOGGP_SIZE_INF;
-	else if (parse_u64(ps, t[2], &r->last))
+	else if (parse_u64(ps, t[2], BYTES, &r->last))
 		return -1;
 	else if (r->last == LOGGP_SIZE_INF)
 		return fail(ps, t[2].s, "number '%.*s' out of range", (int)t[2].len, t[2].s);
@@ -144,7 +149,7 @@ static int parse_range(pstate *ps, const tok *t, size_t nt, const char *eol,
 		int f = parse_field(ps, t[i], FIELDS, 5, "L, o, g, G or O", seen, &val);
 		if (f < 0)
 			return -1;
-		if (f < 3 ? parse_u64(ps, val, f == 0 ? &r->L : f == 1 ? &r->o : &r->g)
+		if (f < 3 ? parse_u64(ps, val, NS, f == 0 ? &r->L : f == 1 ? &r->o : &r->g)
 		          : parse_rate(ps, val, f == 3 ? &r->G : &r->O))
 			return -1;
 	}
@@ -163,7 +168,7 @@ static int parse_stride(pstate *ps, const tok *t, size_t nt, const char *eol,
 {
 	if (nt < 2)
 		return fail(ps, eol, "expected 'stride D o_mw=.. O_mw=.. l_mw=.. L_mw=..'");
-	if (parse_u64(ps, t[1], &x->stride))
+	if (parse_u64(ps, t[1], BYTES, &x->stride))
 		return -1;
 	if (x->stride == 0 || x->stride > LOGGP_MAX_STRIDE)
 		return fail(ps, t[1].s, "stride %llu is out of range (1..%llu)",
@@ -180,7 +185,7 @@ static int parse_stride(pstate *ps, const tok *t, size_t nt, const char *eol,
 		int f = parse_field(ps, t[i], MW_FIELDS, 4, "o_mw, O_mw, l_mw or L_mw", seen, &val);
 		if (f < 0)
 			return -1;
-		if (f == 0 || f == 2 ? parse_u64(ps, val, f == 0 ? &x->o_mw : &x->l_mw)
+		if (f == 0 || f == 2 ? parse_u64(ps, val, NS, f == 0 ? &x->o_mw : &x->l_mw)
 		                     : parse_rate(ps, val, f == 1 ? &x->O_mw : &x->L_mw))
 			return -1;
 	}
@@ -233,7 +238,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 				return fail(&ps, t[0].s, "'S' given twice");
 			if (nt != 2)
 				return fail(&ps, nt == 1 ? eol : t[2].s, "expected 'S BYTES'");
-			if (parse_u64(&ps, t[1], &p->S))
+			if (parse_u64(&ps, t[1], BYTES, &p->S))
 				return -1;
 			have_S = 1;
 		} else if (tok_is(t[0], "range")) {

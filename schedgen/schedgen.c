@@ -26,6 +26,7 @@ static void usage(FILE *f)
 "                         --list shows them all, with the old schedgen names\n"
 "  -s, --ranks N          number of ranks P (default 8; -P N is the same)\n"
 "  -d, --size BYTES       message size (default 1; per pattern, see docs/patterns.md)\n"
+"                         (sizes take units: 64Ki = 65536, 1M = 10^6; times: 2.5us)\n"
 "      --root R           root rank of rooted patterns (default 0)\n"
 "      --segment BYTES    segment size of pipelined patterns (default: unsegmented)\n"
 "      --nway N           messages per round of barrier_nway (default 1)\n"
@@ -50,17 +51,31 @@ static void usage(FILE *f)
 "Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n");
 }
 
-/* A non-negative decimal integer, or a usage error naming the option. */
-static uint64_t num(const char *opt, const char *s)
+/* What an option's value is: a count, a size in bytes (units: "64Ki"), or
+ * a time in ns (units: "2.5us"). */
+enum num_kind { COUNT, BYTES, NS };
+
+/* A non-negative value of kind k, or a usage error naming the option. */
+static uint64_t num_of(const char *opt, const char *s, enum num_kind k)
 {
+	static const char *const what[] = { "a number", "a size in bytes (e.g. 1024 or 64Ki)",
+	                                    "a time in whole ns (e.g. 2500 or 2.5us)" };
 	uint64_t v;
+	num_err e;
 	if (*s == '-' && s[1] >= '0' && s[1] <= '9')
 		util_die_usage("%s must not be negative (got %s)", opt, s);
-	switch (num_u64_parse(s, strlen(s), &v)) {
+	e = k == BYTES ? num_size_parse(s, strlen(s), &v)
+	    : k == NS ? num_ns_parse(s, strlen(s), &v) : num_u64_parse(s, strlen(s), &v);
+	switch (e) {
 	case NUM_OK: return v;
 	case NUM_BIG: util_die_usage("%s: %s is too large", opt, s);
-	default: util_die_usage("%s expects a number, not '%s'", opt, s);
+	default: util_die_usage("%s expects %s, not '%s'", opt, what[k], s);
 	}
+}
+
+static uint64_t num(const char *opt, const char *s)
+{
+	return num_of(opt, s, COUNT);
 }
 
 static void list(void)
@@ -142,7 +157,7 @@ int main(int argc, char **argv)
 				util_die_usage("the number of ranks must be at least 1 (got %s)", optarg);
 			p.nranks = num("--ranks", optarg);
 			break;
-		case 'd': p.size = num("--size", optarg); break;
+		case 'd': p.size = num_of("--size", optarg, BYTES); break;
 		case 'o': out = optarg; break;
 		case OPT_ROOT:
 			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
@@ -150,7 +165,7 @@ int main(int argc, char **argv)
 			p.root = num("--root", optarg);
 			break;
 		case OPT_SEGMENT:
-			p.segment = num("--segment", optarg);
+			p.segment = num_of("--segment", optarg, BYTES);
 			if (p.segment == 0)
 				util_die_usage("the segment size must be at least 1 byte (got 0)");
 			break;
@@ -159,8 +174,8 @@ int main(int argc, char **argv)
 		case OPT_ITER: p.iterations = num("--iterations", optarg); break;
 		case OPT_ROTATE: p.rotate_root = 1; break;
 		case OPT_SYNC: p.sync = 1; break;
-		case OPT_NB: p.nb = 1; p.nb_time = num("--nb", optarg); break;
-		case OPT_NBPOLL: p.nb_poll = num("--nb-poll", optarg); break;
+		case OPT_NB: p.nb = 1; p.nb_time = num_of("--nb", optarg, NS); break;
+		case OPT_NBPOLL: p.nb_poll = num_of("--nb-poll", optarg, NS); break;
 		case OPT_CPU: {
 			uint64_t v = num("--cpu", optarg);
 			if (v > GOAL_MAX_INDEX)
@@ -171,7 +186,7 @@ int main(int argc, char **argv)
 		case OPT_STRIDE:
 		case OPT_BLOCK: {
 			const char *name = c == OPT_STRIDE ? "--stride" : "--block";
-			uint64_t v = num(name, optarg);
+			uint64_t v = num_of(name, optarg, BYTES);
 			if (v < 1 || v > GOAL_MAX_STRIDE)
 				util_die_usage("%s must be 1..%u bytes (got %" PRIu64 ")", name, GOAL_MAX_STRIDE, v);
 			if (c == OPT_STRIDE)

@@ -134,7 +134,8 @@ int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t err
 			x->kind = SIM_PX_MUL;
 			return 0;
 		}
-	} else if (num_value_parse(text, len, sim_pname_frac(k), &x->v) == NUM_OK) {
+	} else if (per_byte[k] ? num_value_parse(text, len, sim_pname_frac(k), &x->v) == NUM_OK
+	           : (k == SIM_P_S ? num_size_parse : num_ns_parse)(text, len, &x->v.num) == NUM_OK) {
 		x->kind = SIM_PX_SET;
 		return 0;
 	} else if (k != SIM_P_S) {
@@ -146,13 +147,13 @@ int sim_px_parse(sim_pname k, const char *text, sim_px *x, char *err, size_t err
 		}
 	}
 	if (k == SIM_P_S)
-		snprintf(err, errlen, "S needs a non-negative integer or '*K', not '%s'", text);
+		snprintf(err, errlen, "S needs a size in bytes (65535, 64Ki) or '*K', not '%s'", text);
 	else if (per_byte[k])
 		snprintf(err, errlen, "%s needs a non-negative number (at most 9 decimals), "
 		         "'*K' or one of G, O, not '%s'", pname[k], text);
 	else
-		snprintf(err, errlen, "%s needs a non-negative integer, '*K' or one of L, o, g, "
-		         "not '%s'", pname[k], text);
+		snprintf(err, errlen, "%s needs a time in whole ns (2500, 2.5us), '*K' or one of "
+		         "L, o, g, not '%s'", pname[k], text);
 	return -1;
 }
 
@@ -164,8 +165,10 @@ int sim_pflag_parse(int opt, const char *text, sim_pchange *c, char *err, size_t
 	if (k < 0)
 		return 1;
 	if (sim_px_parse((sim_pname)k, text, &x, err, errlen) || x.kind != SIM_PX_SET) {
-		snprintf(err, errlen, "-%s needs a non-negative %s, not '%s'", pname[k],
-		         per_byte[k] ? "number (at most 9 decimals)" : "integer", text);
+		snprintf(err, errlen, "-%s needs %s, not '%s'", pname[k],
+		         per_byte[k] ? "a non-negative number (at most 9 decimals)"
+		         : k == SIM_P_S ? "a size in bytes (65535, 64Ki)" : "a time in whole ns (2500, 2.5us)",
+		         text);
 		return -1;
 	}
 	c->x[k] = x;

@@ -278,6 +278,61 @@ num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
 	return NUM_OK;
 }
 
+/* The value of the scanned number c times mul, exactly: NUM_OK, NUM_WHOLE
+ * (not whole: a decimal with mul 0 marking no unit, or a fraction left)
+ * or NUM_BIG. */
+static num_err whole(const num_scan *c, uint64_t mul, int unit, uint64_t *v)
+{
+	if (c->dot && (!unit || c->nfrac > NUM_FRAC_MAX))
+		return NUM_WHOLE;
+	if (c->big || c->ip > UINT64_MAX / mul)
+		return NUM_BIG;
+	/* frac < 10^9 and mul < 2^31: the product fits. */
+	uint64_t p = pow10u(c->kept), f = c->frac * mul;
+	if (f % p)
+		return NUM_WHOLE;
+	if (c->ip * mul > UINT64_MAX - f / p)
+		return NUM_BIG;
+	*v = c->ip * mul + f / p;
+	return NUM_OK;
+}
+
+num_err num_ns_parse(const char *s, size_t n, uint64_t *ns)
+{
+	num_scan c = scan(s, n);
+	if (c.nint == 0 || (c.dot && c.nfrac == 0))
+		return NUM_SYNTAX;
+	for (size_t k = 0; k < sizeof time_unit / sizeof time_unit[0]; k++)
+		if (strlen(time_unit[k].name) == n - c.end
+		    && memcmp(time_unit[k].name, s + c.end, n - c.end) == 0)
+			return whole(&c, time_unit[k].ns, c.end < n, ns);
+	return NUM_SYNTAX;
+}
+
+static const struct {
+	const char *name;
+	uint64_t bytes;
+} size_unit[] = {
+#define NUM_SU_X(name, bytes) { name, bytes },
+	NUM_SIZE_UNITS(NUM_SU_X)
+#undef NUM_SU_X
+};
+
+num_err num_size_parse(const char *s, size_t n, uint64_t *bytes)
+{
+	num_scan c = scan(s, n);
+	if (c.nint == 0 || (c.dot && c.nfrac == 0))
+		return NUM_SYNTAX;
+	size_t m = n - c.end;
+	const char *u = s + c.end;
+	if (m && u[m - 1] == 'B')   /* "KiB", "MB", "B" */
+		m--;
+	for (size_t k = 0; k < sizeof size_unit / sizeof size_unit[0]; k++)
+		if (strlen(size_unit[k].name) == m && memcmp(size_unit[k].name, u, m) == 0)
+			return whole(&c, size_unit[k].bytes, c.end < n, bytes);
+	return NUM_SYNTAX;
+}
+
 num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to)
 {
 	size_t i = 0;

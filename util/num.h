@@ -39,7 +39,8 @@ typedef struct num_dec {
 	X(DOUBLING, "a doubling range A..B needs A > 0 (or give A..B:STEP)") \
 	X(STEP_PLUS, "the step after '+' must be above 0") \
 	X(STEP_COLON, "the step after ':' must be above 0") \
-	X(EMPTY, "the range ends below its start")
+	X(EMPTY, "the range ends below its start") \
+	X(WHOLE, "not a whole number of the unit (ns or bytes)")
 
 typedef enum num_err {
 #define NUM_ERR_X(e, m) NUM_##e,
@@ -131,11 +132,37 @@ int num_range_next(const num_range *r, num_range_it *it, num_dec *v);
  * unknown unit) or NUM_BIG (above UINT64_MAX ns). */
 num_err num_time_parse(const char *s, size_t n, uint64_t *ns);
 
+/* Parse s[0..n) as a whole number of ns: an integer (ns: "2500"), or a
+ * number with a unit ns, us, ms or s that comes to whole ns ("2.5us",
+ * "1.5ms").  Returns NUM_OK with *ns set, NUM_SYNTAX, NUM_WHOLE (a
+ * fraction of a ns, or a decimal without a unit) or NUM_BIG. */
+num_err num_ns_parse(const char *s, size_t n, uint64_t *ns);
+
 /* Parse s[0..n) as a window of times "T0..T1" (each as num_time_parse;
  * either may be left out: "..T1" from 0, "T0.." to the end, *to then
  * UINT64_MAX).  Returns NUM_OK with *from and *to set, NUM_SYNTAX (no "..",
  * or a bad time), NUM_BIG or NUM_EMPTY (T1 before T0). */
 num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to);
+
+/* ---- Sizes ---- */
+
+/* The units of a size: X(name, bytes).  Each may be followed by "B"
+ * ("64KiB", "1MB"); "B" alone is bytes. */
+#define NUM_SIZE_UNITS(X) \
+	X("", 1) \
+	X("k", 1000) \
+	X("K", 1000) \
+	X("M", 1000000) \
+	X("G", 1000000000) \
+	X("Ki", 1024) \
+	X("Mi", 1048576) \
+	X("Gi", 1073741824)
+
+/* Parse s[0..n) as a size in bytes: an integer ("65536"), or a number
+ * with a unit of NUM_SIZE_UNITS that comes to whole bytes ("64Ki",
+ * "1.5MB", "8B").  Returns NUM_OK with *bytes set, NUM_SYNTAX, NUM_WHOLE
+ * (a fraction of a byte, or a decimal without a unit) or NUM_BIG. */
+num_err num_size_parse(const char *s, size_t n, uint64_t *bytes);
 
 /* ---- Rank lists ---- */
 

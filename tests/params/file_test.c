@@ -48,6 +48,20 @@ static void test_parse_ok(void)
 	CHECK(loggp_params_lookup(&p, 1024) == &p.range[0]);
 	CHECK(loggp_params_lookup(&p, 1025) == &p.range[1]);
 	CHECK(loggp_params_lookup(&p, UINT64_MAX) == &p.range[1]);
+	/* Sizes and times with units. */
+	static loggp_params q;
+	CHECK_STR(perr("loggp-params 1\nS 64Ki\nrange 0 1Ki L=2.5us o=1.5us g=1us G=6 O=0\n"
+	               "range 1025 inf L=0.001ms o=2 g=3 G=0.4 O=0\n"
+	               "stride 8B o_mw=0.3us O_mw=0.5 l_mw=200ns L_mw=0.25\n", &q), "");
+	CHECK_EQ_U64(q.S, 65536);
+	CHECK_EQ_U64(q.range[0].last, 1024);
+	CHECK_EQ_U64(q.range[0].L, 2500);
+	CHECK_EQ_U64(q.range[0].o, 1500);
+	CHECK_EQ_U64(q.range[0].g, 1000);
+	CHECK_EQ_U64(q.range[1].L, 1000);
+	CHECK_EQ_U64(q.stride[0].stride, 8);
+	CHECK_EQ_U64(q.stride[0].o_mw, 300);
+	CHECK_EQ_U64(q.stride[0].l_mw, 200);
 	CHECK_EQ_U64(p.nstrides, 0);
 	CHECK(loggp_params_stride(&p, 64) == NULL);
 	/* Strides, anywhere after the header, fields in any order. */
@@ -105,11 +119,11 @@ static void test_parse_errors(void)
 		  "t.params:2:29: error: unknown field 'x', expected L, o, g, G or O" },
 		{ "loggp-params 1\nrange 0 inf L=1 o 2\n", "t.params:2:17: error: expected NAME=VALUE, got 'o'" },
 		{ "loggp-params 1\nrange 0 inf L=1.5 o=2 g=3 G=4 O=5\n",
-		  "t.params:2:15: error: expected a non-negative integer, got '1.5'" },
+		  "t.params:2:15: error: expected a time in whole ns (2500, 2.5us), got '1.5'" },
 		{ "loggp-params 1\nrange 0 inf L=-1 o=2 g=3 G=4 O=5\n",
-		  "t.params:2:15: error: expected a non-negative integer, got '-1'" },
+		  "t.params:2:15: error: expected a time in whole ns (2500, 2.5us), got '-1'" },
 		{ "loggp-params 1\nrange 0 inf L= o=2 g=3 G=4 O=5\n",
-		  "t.params:2:15: error: expected a non-negative integer" },
+		  "t.params:2:15: error: expected a time in whole ns (2500, 2.5us)" },
 		{ "loggp-params 1\nrange 0 inf L=99999999999999999999 o=2 g=3 G=4 O=5\n",
 		  "t.params:2:15: error: number '99999999999999999999' out of range" },
 		{ "loggp-params 1\nrange 0 inf L=1 o=2 g=3 G=0.1234567891 O=5\n",
@@ -125,7 +139,7 @@ static void test_parse_errors(void)
 		{ "loggp-params 1\nS 10\nS 11\n", "t.params:3:1: error: 'S' given twice" },
 		{ "loggp-params 1\nS\n", "t.params:2:2: error: expected 'S BYTES'" },
 		{ "loggp-params 1\nS 1 2\n", "t.params:2:5: error: expected 'S BYTES'" },
-		{ "loggp-params 1\nS x\n", "t.params:2:3: error: expected a non-negative integer, got 'x'" },
+		{ "loggp-params 1\nS x\n", "t.params:2:3: error: expected a size in bytes (65536, 64Ki), got 'x'" },
 		{ "loggp-params 1\n  L 10\n", "t.params:2:3: error: unknown keyword 'L', expected 'S', 'range' or 'stride'" },
 		{ "loggp-params 1\nstride\n",
 		  "t.params:2:7: error: expected 'stride D o_mw=.. O_mw=.. l_mw=.. L_mw=..'" },
@@ -134,7 +148,7 @@ static void test_parse_errors(void)
 		{ "loggp-params 1\nstride 2147483649 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
 		  "t.params:2:8: error: stride 2147483649 is out of range (1..2147483648)" },
 		{ "loggp-params 1\nstride x o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
-		  "t.params:2:8: error: expected a non-negative integer, got 'x'" },
+		  "t.params:2:8: error: expected a size in bytes (65536, 64Ki), got 'x'" },
 		{ "loggp-params 1\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
 		  "t.params:4:8: error: stride 64 given twice (first on line 2)" },
 		{ "loggp-params 1\nstride 64 o_mw=1 O_mw=2 l_mw=3 L_mw=4\nstride 8 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
@@ -148,7 +162,7 @@ static void test_parse_errors(void)
 		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=2 l_mw=3 L_mw=4 x=5\n",
 		  "t.params:2:38: error: too many fields in a stride" },
 		{ "loggp-params 1\nstride 8 o_mw=1.5 O_mw=2 l_mw=3 L_mw=4\n",
-		  "t.params:2:15: error: expected a non-negative integer, got '1.5'" },
+		  "t.params:2:15: error: expected a time in whole ns (2500, 2.5us), got '1.5'" },
 		{ "loggp-params 1\nstride 8 o_mw=1 O_mw=-2 l_mw=3 L_mw=4\n",
 		  "t.params:2:22: error: expected a decimal like 6 or 0.4 (at most 9 fraction digits, below 2^32), got '-2'" },
 		{ "loggp-params 1\nstride 8 o_mw 1\n", "t.params:2:10: error: expected NAME=VALUE, got 'o_mw'" },

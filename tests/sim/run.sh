@@ -162,7 +162,8 @@ expect_usage() { # NAME EXPECTED-FIRST-LINE ARGS...
 	printf '%s\n' "$want" "Try 'loggopsim --help'." >"$tmp/want"
 	if [ $rc -eq 2 ]; then check "$name" "$tmp/want" "$tmp/err"; else echo "exit status $rc" >"$tmp/diff"; fail "$name"; fi
 }
-expect_usage "rejects -L abc" "loggopsim: error: -L needs a non-negative integer, not 'abc'" -L abc busy-nic.goal
+expect_usage "rejects -L abc" "loggopsim: error: -L needs a time in whole ns (2500, 2.5us), not 'abc'" -L abc busy-nic.goal
+expect_usage "rejects -L 2.5 (whole ns)" "loggopsim: error: -L needs a time in whole ns (2500, 2.5us), not '2.5'" -L 2.5 busy-nic.goal
 expect_usage "rejects an argument to a flag" "loggopsim: error: option '--json' takes no argument" --json=1 busy-nic.goal
 expect_usage "rejects -G -1" "loggopsim: error: -G needs a non-negative number (at most 9 decimals), not '-1'" -G -1 busy-nic.goal
 expect_usage "rejects no schedule" "loggopsim: error: no schedule given"

@@ -146,13 +146,13 @@ static void test_compact(void)
 	CHECK_STR(compact_err("L=1 L=2", err, sizeof err), "L given twice");
 	CHECK_STR(compact_err("L=1,,2", err, sizeof err), "empty value in 'L=1,,2'");
 	CHECK_STR(compact_err("L=1.5", err, sizeof err),
-	          "L needs a non-negative integer, '*K' or one of L, o, g, not '1.5'");
+	          "L needs a time in whole ns (2500, 2.5us), '*K' or one of L, o, g, not '1.5'");
 	CHECK_STR(compact_err("G=-1", err, sizeof err),
 	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '-1'");
 	CHECK_STR(compact_err("G=.5", err, sizeof err),
 	          "G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not '.5'");
 	CHECK_STR(compact_err("S=o", err, sizeof err),
-	          "S needs a non-negative integer or '*K', not 'o'");
+	          "S needs a size in bytes (65535, 64Ki) or '*K', not 'o'");
 	CHECK_STR(compact_err("O=L", err, sizeof err),
 	          "O needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'L'");
 	CHECK_STR(compact_err("L=1..x", err, sizeof err),
@@ -350,10 +350,17 @@ static void test_flags(void)
 	CHECK_STR(v, "100");
 	CHECK(sim_pflag_parse('q', NULL, &c, err, sizeof err) == 1);
 	CHECK(sim_pflag_parse('?', NULL, &c, err, sizeof err) == 1);
+	CHECK(sim_pflag_parse('S', "64Ki", &c, err, sizeof err) == 0);
+	CHECK(sim_pflag_parse('L', "2.5us", &c, err, sizeof err) == 0);
+	CHECK(sim_pset_apply(&ps, &c, err, sizeof err) == 0);
+	sim_pset_value(&ps, SIM_P_S, v, sizeof v);
+	CHECK_STR(v, "65536");
+	sim_pset_value(&ps, SIM_P_L, v, sizeof v);
+	CHECK_STR(v, "2500");
 	CHECK(sim_pflag_parse('L', "abc", &c, err, sizeof err) == -1);
-	CHECK_STR(err, "-L needs a non-negative integer, not 'abc'");
+	CHECK_STR(err, "-L needs a time in whole ns (2500, 2.5us), not 'abc'");
 	CHECK(sim_pflag_parse('S', "*2", &c, err, sizeof err) == -1);
-	CHECK_STR(err, "-S needs a non-negative integer, not '*2'");
+	CHECK_STR(err, "-S needs a size in bytes (65535, 64Ki), not '*2'");
 	CHECK(sim_pflag_parse('O', "G", &c, err, sizeof err) == -1);
 	CHECK_STR(err, "-O needs a non-negative number (at most 9 decimals), not 'G'");
 	CHECK(sim_pflag_parse('G', "0.1234567891", &c, err, sizeof err) == -1);

@@ -146,3 +146,17 @@ if command -v man >/dev/null && command -v groff >/dev/null; then
 else
 	ok "man renders loggopsim.1 without a warning # SKIP man or groff not installed"
 fi
+
+# Units: a size or time with a unit is the plain number.
+"$B/bin/schedgen" bcast_binomial -s 8 -d 64Ki -o "$tmp/u1.goal" && "$B/bin/schedgen" bcast_binomial -s 8 -d 65536 -o "$tmp/u2.goal"
+if cmp -s "$tmp/u1.goal" "$tmp/u2.goal"; then ok "schedgen -d 64Ki is -d 65536"; else : >"$tmp/diff"; fail "schedgen -d 64Ki is -d 65536"; fi
+"$B/bin/loggopsim" -L 2.5us -o 1.5us -g 1us -S 64KiB "$tmp/u1.goal" >"$tmp/u1.out" 2>/dev/null
+"$B/bin/loggopsim" -L 2500 -o 1500 -g 1000 -S 65536 "$tmp/u1.goal" >"$tmp/u2.out" 2>/dev/null
+if cmp -s "$tmp/u1.out" "$tmp/u2.out" && [ -s "$tmp/u1.out" ]; then ok "loggopsim -L 2.5us -S 64KiB is -L 2500 -S 65536"; else
+	diff "$tmp/u1.out" "$tmp/u2.out" >"$tmp/diff"; fail "loggopsim -L 2.5us -S 64KiB is -L 2500 -S 65536"; fi
+"$B/bin/loggops-model" bcast_binomial -s 8 -d 1Ki --csv >"$tmp/u1.csv" 2>/dev/null
+"$B/bin/loggops-model" bcast_binomial -s 8 -d 1024 --csv >"$tmp/u2.csv" 2>/dev/null
+if cmp -s "$tmp/u1.csv" "$tmp/u2.csv" && [ -s "$tmp/u1.csv" ]; then ok "loggops-model -d 1Ki is -d 1024"; else : >"$tmp/diff"; fail "loggops-model -d 1Ki is -d 1024"; fi
+expect "schedgen -d 1.5 (a fraction of a byte)" 2 \
+	"schedgen: error: --size expects a size in bytes (e.g. 1024 or 64Ki), not '1.5'\nTry 'schedgen --help'.\n" \
+	"$B/bin/schedgen" bcast_binomial -d 1.5

@@ -1,6 +1,6 @@
 /* num_test.c: the number syntax of util/num.h: integers, decimals, exact
- * values and their text, the expansion of every form of range, times with
- * units, and every error. */
+ * values and their text, the expansion of every form of range, times and
+ * sizes with units, and every error. */
 #include "check.h"
 #include "num.h"
 
@@ -226,6 +226,64 @@ static void test_time(void)
 	CHECK_STR(time_ns("5US"), "not a number");
 }
 
+/* The outcome of num_ns_parse and num_size_parse on s. */
+static const char *ns(const char *s)
+{
+	uint64_t t = 0;
+	num_err e = num_ns_parse(s, strlen(s), &t);
+	return outcome(e, t);
+}
+
+static const char *size(const char *s)
+{
+	uint64_t t = 0;
+	num_err e = num_size_parse(s, strlen(s), &t);
+	return outcome(e, t);
+}
+
+static void test_whole(void)
+{
+	CHECK_STR(ns("2500"), "2500");
+	CHECK_STR(ns("2500ns"), "2500");
+	CHECK_STR(ns("2.5us"), "2500");
+	CHECK_STR(ns("1.5ms"), "1500000");
+	CHECK_STR(ns("0.000000001s"), "1");
+	CHECK_STR(ns("18446744073.709551615s"), "18446744073709551615");
+	CHECK_STR(ns("18446744073.709551616s"), "too large");
+	CHECK_STR(ns("1.5"), "not a whole number of the unit (ns or bytes)");   /* no unit: an integer */
+	CHECK_STR(ns("1.5ns"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(ns("0.0015us"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(ns("1.0000000001s"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(ns("1h"), "not a number");
+	CHECK_STR(ns("us"), "not a number");
+
+	CHECK_STR(size("65536"), "65536");
+	CHECK_STR(size("8B"), "8");
+	CHECK_STR(size("1k"), "1000");
+	CHECK_STR(size("1K"), "1000");
+	CHECK_STR(size("1kB"), "1000");
+	CHECK_STR(size("64Ki"), "65536");
+	CHECK_STR(size("64KiB"), "65536");
+	CHECK_STR(size("1M"), "1000000");
+	CHECK_STR(size("1MB"), "1000000");
+	CHECK_STR(size("1Mi"), "1048576");
+	CHECK_STR(size("1.5MiB"), "1572864");
+	CHECK_STR(size("2G"), "2000000000");
+	CHECK_STR(size("2Gi"), "2147483648");
+	CHECK_STR(size("0.5Ki"), "512");
+	CHECK_STR(size("17179869184Gi"), "too large");   /* 2^64 */
+	CHECK_STR(size("17179869183Gi"), "18446744072635809792");
+	CHECK_STR(size("1.5"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(size("1.5B"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(size("0.0001Ki"), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(size("1KB2"), "not a number");
+	CHECK_STR(size("1mb"), "not a number");
+	CHECK_STR(size("1BB"), "not a number");
+	CHECK_STR(size("1 KiB"), "not a number");
+	CHECK_STR(size("Ki"), "not a number");
+	CHECK_STR(size("-1"), "not a number");
+}
+
 /* The outcome of num_window_parse on s: "FROM..TO", or the error. */
 static const char *window(const char *s)
 {
@@ -262,6 +320,7 @@ int main(void)
 	test_format();
 	test_range();
 	test_time();
+	test_whole();
 	test_window();
 	return check_done();
 }
