@@ -563,9 +563,9 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "pipelined chain; a rank takes segment k+1 once it has sent segment k") \
 	X("reduce_binomial", "binomialtreereduce", R, g_reduce_binomial, t_log2, \
 	  "reduce, binomial tree (the binomial broadcast reversed)") \
-	X("scatter_linear", "scatter", R, g_scatter, t_one, \
+	X("scatter_linear", "scatter", R | SG_LINEAR, g_scatter, t_one, \
 	  "linear scatter: the root sends to every rank in turn") \
-	X("gather_linear", "gather", R, g_gather, t_one, \
+	X("gather_linear", "gather", R | SG_LINEAR, g_gather, t_one, \
 	  "linear gather: every rank sends to the root") \
 	X("allreduce_dissemination", "dissemination", 0, g_dissemination, t_log2, \
 	  "allreduce by dissemination (round k: send to r+2^k, receive from r-2^k)") \
@@ -573,7 +573,7 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "allreduce by recursive doubling; ranks above 2^floor(log2 P) fold in") \
 	X("allreduce_ring", "ring_allreduce", SEG, g_allreduce_ring, t_allreduce_ring, \
 	  "allreduce on a ring: reduce-scatter + allgather, chunks in segments") \
-	X("barrier_linear", "linbarrier central_counter", R, g_barrier_linear, t_two, \
+	X("barrier_linear", "linbarrier central_counter", R | SG_LINEAR, g_barrier_linear, t_two, \
 	  "barrier, central counter: all report to the root, which releases all") \
 	X("barrier_tree", "combining_tree", R | SG_USES_FANIN, g_barrier_tree, t_two, \
 	  "barrier, combining tree of fan-in n (--fanin): arrive up, release down") \
@@ -589,7 +589,7 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "pipelined ring: segments travel from the root around the ring and back") \
 	X("ring_double", "doublering double_ring", R, g_ring_double, t_two, \
 	  "double ring: a message each way around the ring, forwarded by every rank") \
-	X("alltoall_linear", "linear_alltoall alltoall", 0, g_alltoall_linear, t_one, \
+	X("alltoall_linear", "linear_alltoall alltoall", SG_LINEAR, g_alltoall_linear, t_one, \
 	  "alltoall, linear: step j sends to r+j and receives from r-j")
 
 static const sg_pattern_info patterns[] = {

@@ -14,6 +14,9 @@
 #define SG_USES_SEGMENT 0x2u
 #define SG_USES_NWAY    0x4u
 #define SG_USES_FANIN   0x8u
+/* Not an option: a rank sends or receives P - 1 messages a call (linear
+ * in P), so a large P is slow to simulate. */
+#define SG_LINEAR       0x10u
 
 typedef struct sg_params {
 	uint64_t nranks;     /* P >= 1 */

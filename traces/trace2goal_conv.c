@@ -5,6 +5,7 @@
 #include "sg_pattern.h"
 #include "trace_read.h"
 #include "kmap.h"
+#include "die.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -233,6 +234,8 @@ struct conv {
 	double pending_us;
 	/* warnings already given on this traced rank */
 	util_kmap warned;
+	unsigned linear_warned;  /* classes warned of a linear pattern at scale */
+	uint64_t p2p_calls;      /* point-to-point sends and receives converted */
 	size_t skip_cap;        /* of st.skip */
 	/* collective buffer */
 	struct cop *cops;
@@ -899,6 +902,7 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 	goal_op op;
 	memset(&op, 0, sizeof op);
 	op.kind = (uint8_t)kind;
+	cv->p2p_calls++;
 	if (bytes < 0 && negative_size(cv, c, bytes))
 		return NONE;
 	op.size = bytes > 0 ? (uint64_t)bytes : 0;
@@ -1052,6 +1056,16 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
 	if (P < 2)
 		return 0;
+	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
+	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {
+		char msg[400];
+		cv->linear_warned |= 1u << cls;
+		snprintf(msg, sizeof msg, "%s: warning: %s runs as %s on a communicator of %" PRIu64
+		         " ranks: %" PRIu64 " messages a call, slow to simulate; --coll %s=PATTERN "
+		         "chooses another (trace2goal --list)", util_prog(), coll_names[cls],
+		         sg_pattern((size_t)pat)->name, P, P * (P - 1), coll_names[cls]);
+		cv->opt->warn(cv->opt->warn_ctx, msg);
+	}
 	size = coll_size(cv, c, &peer_bytes);
 	if (size < 0 && negative_size(cv, c, size))
 		return -1;
@@ -1521,6 +1535,15 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	}
 	if (!rc)
 		rc = check_balance(&cv);
+	if (!rc && cv.K > 1 && cv.p2p_calls && opt->warn) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s: warning: --extrapolate %" PRIu64 " keeps the traced "
+		         "point-to-point messages inside each copy of the %" PRIu64 " traced ranks "
+		         "(a ring becomes %" PRIu64 " rings; docs/trace2goal.md, Extrapolation); only "
+		         "collectives span all %" PRIu64 " ranks", util_prog(), cv.K, cv.N, cv.K,
+		         cv.N * cv.K);
+		opt->warn(opt->warn_ctx, msg);
+	}
 	util_kmap_free(&cv.pairs);
 	util_kmap_free(&cv.comm_ids);
 	util_kmap_free(&cv.tags);

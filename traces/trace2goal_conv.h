@@ -25,6 +25,9 @@
 	X(REDUCE_SCATTER, "reduce_scatter", "reduce_scatter_block",      "alltoall_linear") \
 	X(SCAN,           "scan",           "exscan",                    "allreduce_dissemination")
 
+/* A linear pattern (SG_LINEAR) on more ranks than this gets a warning. */
+#define T2G_LINEAR_WARN 64
+
 enum t2g_coll {
 #define T2G_COLL_ENUM(id, name, other, def) T2G_##id,
 	T2G_COLLS(T2G_COLL_ENUM)

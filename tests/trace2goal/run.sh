@@ -111,6 +111,14 @@ golden p2p-x3 0 --extrapolate 3 -q $C/p2p
 simulates p2p-x3 "$tmp/p2p-x3.out"
 golden coll-x2 0 -x 2 $C/coll
 simulates coll-x2 "$tmp/coll-x2.out"
+# A linear pattern on more than 64 ranks: one warning per class, naming
+# --coll (here alltoall's linear default on 4 x 17 = 68 ranks); at 64, none.
+expect "a linear alltoall on 68 ranks is named" 0 "trace2goal: warning: alltoall runs as alltoall_linear on a communicator of 68 ranks: 4556 messages a call, slow to simulate; --coll alltoall=PATTERN chooses another (trace2goal --list)" -x 17 $C/coll
+expect "a linear alltoall on 64 ranks: no warning" 0 "" -x 16 $C/coll
+# Extrapolated point-to-point traffic stays in its copy: said once.
+expect "extrapolated point-to-point messages stay in their copies" 0 "$C/p2p/rank-0.txt:14:1: warning: rank 0: MPI_Foo is not supported; skipped, its time counts as computation
+$C/p2p/rank-1.txt:14:1: warning: rank 1: MPI_Foo is not supported; skipped, its time counts as computation
+trace2goal: warning: --extrapolate 3 keeps the traced point-to-point messages inside each copy of the 2 traced ranks (a ring becomes 3 rings; docs/trace2goal.md, Extrapolation); only collectives span all 6 ranks" -x 3 $C/p2p
 # each copy's sub-communicators are its own: every message in the comms
 # of the split and duplicated communicators (not 0 and 1, the world's)
 # stays inside its copy of 4 ranks, while the world's collectives, grown to
