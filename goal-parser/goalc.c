@@ -34,8 +34,9 @@ static void usage(FILE *f)
 "      --version         the version and the commit it was built from\n"
 "\n"
 "As txt2bin (the old tool's interface): txt2bin -i IN.goal -o OUT.bin\n"
-"Errors read FILE:LINE:COL: error: MESSAGE; the exit status is 1 on a bad input,\n"
-"2 on a bad command line.\n");
+"Errors read FILE:LINE:COL: error: MESSAGE.\n"
+"Example: goalc app.goal -o app.bin\n"
+"Exit status: 0 done, 1 bad input or failed output, 2 bad options.\n");
 }
 
 static int put_dump(FILE *f, void *s)

@@ -29,6 +29,7 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n"
 		"      --version         the version and the commit it was built from\n"
 		"\n"
+		"Example: loggp-fit shm.prtt -o shm.params\n"
 		"Exit status: 0 success, 1 bad table or write error, 2 bad options.\n",
 		loggp_detect_help);
 }

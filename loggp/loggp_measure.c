@@ -78,8 +78,9 @@ static void usage(FILE *f)
 		"      --version         the version and the commit it was built from\n"
 		"\n"
 		"Runs with exactly 2 ranks.  Times are medians over the repetitions; the\n"
-		"spread columns are interquartile ranges.  Exit status: 0 success, 1 run\n"
-		"or write error, 2 bad options.\n",
+		"spread columns are interquartile ranges.\n"
+		"Example: mpirun -np 2 loggp-measure --max-size 1Mi -o shm.params\n"
+		"Exit status: 0 success, 1 run or write error, 2 bad options.\n",
 		loggp_detect_help);
 }
 

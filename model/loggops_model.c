@@ -62,7 +62,8 @@ static void usage(FILE *f)
 "\n"
 "Relative error = (formula - simulated) / simulated.  In the table an error in\n"
 "parentheses lies outside the formula's domain (docs/model.md).\n"
-"Example: loggops-model bcast_binomial -s 2..4096 -d 1024 --svg bcast.svg\n");
+"Example: loggops-model bcast_binomial -s 2..4096 -d 1024 --svg bcast.svg\n"
+"Exit status: 0 done, 1 failed run or output, 2 bad options.\n");
 }
 
 /* Fraction digits of G and O. */

@@ -48,7 +48,8 @@ static void usage(FILE *f)
 "\n"
 "The options of the published schedgen are accepted too: --ptrn, --commsize,\n"
 "--datasize, --filename, --segmentsize, --timemult (ignored).\n"
-"Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n");
+"Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n"
+"Exit status: 0 done, 1 failed output, 2 bad options.\n");
 }
 
 /* What an option's value is: a count, a size in bytes (units: "64Ki"), or

@@ -115,8 +115,10 @@ static void usage(FILE *f)
 "      --version         the version and the commit it was built from\n"
 "\n"
 "Standard output depends only on the schedule and the parameters.  The speed\n"
-"(events per second) goes to stderr.  Exit status: 0 complete run, 1 bad\n"
-"schedule or incomplete run (deadlock, unmatched messages), 2 bad options.\n");
+"(events per second) goes to stderr.\n"
+"Example: loggopsim -L 2.5us -o 1.5us -g 1us -G 0.4 -V app.tl app.bin\n"
+"Exit status: 0 complete run, 1 bad schedule or incomplete run (deadlock,\n"
+"unmatched messages), 2 bad options.\n");
 }
 
 /* The size ranges of *ps for the timeline header: their number. */

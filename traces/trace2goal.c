@@ -57,6 +57,7 @@ static void usage(FILE *f)
 	        "  -h, --help               this help\n"
 	        "      --version            the version and the commit it was built from\n"
 	        "\n"
+	        "Example: trace2goal --strict --stats traces/ -o app.bin\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
 	        "...), 2 bad options.\n",
 	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n");

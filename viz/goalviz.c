@@ -63,6 +63,7 @@ static const char usage[] =
 "JSON keeps every slice that overlaps the window, with its exact times, and\n"
 "is written as the timeline is read (--max-lanes, --max-items and --width\n"
 "are for pictures).\n"
+"Example: goalviz app.tl --window 10us..25us -o app.svg\n"
 "Exit status: 0 done, 1 bad input or failed output, 2 bad options.\n";
 
 enum fmt { FMT_SVG, FMT_DOT, FMT_PNG, FMT_PDF, FMT_JSON };

@@ -160,3 +160,15 @@ if cmp -s "$tmp/u1.csv" "$tmp/u2.csv" && [ -s "$tmp/u1.csv" ]; then ok "loggops-
 expect "schedgen -d 1.5 (a fraction of a byte)" 2 \
 	"schedgen: error: --size expects a size in bytes (e.g. 1024 or 64Ki), not '1.5'\nTry 'schedgen --help'.\n" \
 	"$B/bin/schedgen" bcast_binomial -d 1.5
+
+# One --help layout: the usage line first, an example, the exit statuses.
+for t in goalc goalviz loggops-model loggopsim loggp-fit schedgen trace2goal; do
+	"$B/bin/$t" --help >"$tmp/help" 2>&1
+	{ echo "first line: $(head -n 1 "$tmp/help")"; grep -c '^Example: ' "$tmp/help"; grep -c '^Exit status: ' "$tmp/help"; } >"$tmp/diff"
+	if head -n 1 "$tmp/help" | grep -q "^usage: $t " && [ "$(grep -c "^Example: $t " "$tmp/help")" = 1 ] &&
+		[ "$(grep -c '^Exit status: 0 ' "$tmp/help")" = 1 ]; then
+		ok "$t --help: usage, one example, exit statuses"
+	else
+		fail "$t --help: usage, one example, exit statuses"
+	fi
+done
