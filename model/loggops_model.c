@@ -54,7 +54,8 @@ static void usage(FILE *f)
 "      --loop N         benchmarking error: compare one operation with N\n"
 "                       back-to-back iterations divided by N, and with the root\n"
 "                       rotated each iteration (rooted patterns)\n"
-"      --csv            CSV on standard output instead of the table\n"
+"      --csv FILE       also write the results as CSV into FILE ('-': on\n"
+"                       standard output, instead of the table)\n"
 "      --svg FILE       also draw the results as an SVG plot into FILE\n"
 "      --list           the formulas: pattern, source, kind, domain\n"
 "  -h, --help           this help\n"
@@ -216,7 +217,7 @@ typedef struct setup {
 	size_t nvals;
 	int geometric;
 	uint64_t loop;         /* 0: the formula comparison */
-	int csv;
+	const char *csv;   /* --csv FILE ("-": stdout, instead of the table) */
 	const char *svg;
 	sim_stride stride;     /* stride 0: contiguous messages; else their
 	                          stride and middleware costs */
@@ -464,6 +465,77 @@ out:
 	return rc;
 }
 
+/* The results: the table (csv 0) or the CSV (csv 1) into f. */
+typedef struct results {
+	const setup *u;
+	const model_formula *const *fs;
+	size_t nf, w;
+	const double *simt, *fval, *loopv, *rotv;
+	const int *in;
+	int csv;
+} results;
+
+static int put_results(FILE *f, void *ctx)
+{
+	const results *r = ctx;
+	const setup *u = r->u;
+	const model_formula *const *fs = r->fs;
+	size_t nf = r->nf, w = r->w;
+	const double *simt = r->simt, *fval = r->fval, *loopv = r->loopv, *rotv = r->rotv;
+	const int *in = r->in;
+	int csv = r->csv;
+	if (csv) {
+		fprintf(f, "%s,simulated", sweep_names[u->var]);
+		if (u->loop)
+			fprintf(f, ",loop,loop_err,rotated,rotated_err");
+		else
+			for (size_t k = 0; k < nf; k++)
+				fprintf(f, ",%s,%s_err,%s_in_domain", fs[k]->name, fs[k]->name, fs[k]->name);
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "%8s %14s", sweep_names[u->var], u->loop ? "single" : "simulated");
+		if (u->loop)
+			fprintf(f, " %14s %10s %8s %14s %10s %8s\n", "loop", "err", "ratio", "rotated", "err", "ratio");
+		else {
+			for (size_t k = 0; k < nf; k++)
+				fprintf(f, " %*s %10s", (int)w, fs[k]->name, "err");
+			fprintf(f, "\n");
+		}
+	}
+	for (size_t i = 0; i < u->nvals; i++) {
+		char x[48], e[64];
+		fmt_x(u, i, x, sizeof x);
+		if (csv) {
+			fprintf(f, "%s,%.0f", x, simt[i]);
+			if (u->loop)
+				fprintf(f, ",%.3f,%.6f,%.3f,%.6f", loopv[i], rel(loopv[i], simt[i]),
+				       rotv[i], rel(rotv[i], simt[i]));
+			else
+				for (size_t k = 0; k < nf; k++) {
+					double v = fval[k * u->nvals + i];
+					fprintf(f, ",%.0f,%.6f,%d", v, rel(v, simt[i]), in[k * u->nvals + i]);
+				}
+			fprintf(f, "\n");
+			continue;
+		}
+		fprintf(f, "%8s %14.0f", x, simt[i]);
+		if (u->loop) {
+			fmt_err(e, sizeof e, rel(loopv[i], simt[i]), 1);
+			fprintf(f, " %14.1f %10s %8.2f", loopv[i], e, loopv[i] > 0 ? simt[i] / loopv[i] : 0);
+			fmt_err(e, sizeof e, rel(rotv[i], simt[i]), 1);
+			fprintf(f, " %14.1f %10s %8.2f", rotv[i], e, rotv[i] > 0 ? simt[i] / rotv[i] : 0);
+		} else {
+			for (size_t k = 0; k < nf; k++) {
+				double v = fval[k * u->nvals + i];
+				fmt_err(e, sizeof e, rel(v, simt[i]), in[k * u->nvals + i]);
+				fprintf(f, " %*.0f %10s", (int)w, v, e);
+			}
+		}
+		fprintf(f, "\n");
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 /* Simulate every point, print the table or CSV, draw the plot.  Returns the
  * exit status. */
 static int run(const setup *u)
@@ -541,63 +613,25 @@ static int run(const setup *u)
 	model_sim_close(&ms);
 	util_progress_end(&pg);
 
-	/* The table or CSV. */
-	if (!u->csv)
+	/* The table on stdout, or the CSV there with --csv -; with --csv FILE
+	 * the table and the CSV into FILE. */
+	int csv_out = u->csv && strcmp(u->csv, "-") == 0;
+	results res = { u, fs, nf, w, simt, fval, loopv, rotv, in, csv_out };
+	if (!csv_out)
 		put_header(u, fs, nf);
-	if (u->csv) {
-		printf("%s,simulated", sweep_names[u->var]);
-		if (u->loop)
-			printf(",loop,loop_err,rotated,rotated_err");
-		else
-			for (size_t k = 0; k < nf; k++)
-				printf(",%s,%s_err,%s_in_domain", fs[k]->name, fs[k]->name, fs[k]->name);
-		printf("\n");
-	} else {
-		printf("%8s %14s", sweep_names[u->var], u->loop ? "single" : "simulated");
-		if (u->loop)
-			printf(" %14s %10s %8s %14s %10s %8s\n", "loop", "err", "ratio", "rotated", "err", "ratio");
-		else {
-			for (size_t k = 0; k < nf; k++)
-				printf(" %*s %10s", (int)w, fs[k]->name, "err");
-			printf("\n");
-		}
-	}
-	for (size_t i = 0; i < u->nvals; i++) {
-		char x[48], e[64];
-		fmt_x(u, i, x, sizeof x);
-		if (u->csv) {
-			printf("%s,%.0f", x, simt[i]);
-			if (u->loop)
-				printf(",%.3f,%.6f,%.3f,%.6f", loopv[i], rel(loopv[i], simt[i]),
-				       rotv[i], rel(rotv[i], simt[i]));
-			else
-				for (size_t k = 0; k < nf; k++) {
-					double v = fval[k * u->nvals + i];
-					printf(",%.0f,%.6f,%d", v, rel(v, simt[i]), in[k * u->nvals + i]);
-				}
-			printf("\n");
-			continue;
-		}
-		printf("%8s %14.0f", x, simt[i]);
-		if (u->loop) {
-			fmt_err(e, sizeof e, rel(loopv[i], simt[i]), 1);
-			printf(" %14.1f %10s %8.2f", loopv[i], e, loopv[i] > 0 ? simt[i] / loopv[i] : 0);
-			fmt_err(e, sizeof e, rel(rotv[i], simt[i]), 1);
-			printf(" %14.1f %10s %8.2f", rotv[i], e, rotv[i] > 0 ? simt[i] / rotv[i] : 0);
-		} else {
-			for (size_t k = 0; k < nf; k++) {
-				double v = fval[k * u->nvals + i];
-				fmt_err(e, sizeof e, rel(v, simt[i]), in[k * u->nvals + i]);
-				printf(" %*.0f %10s", (int)w, v, e);
-			}
-		}
-		printf("\n");
-	}
-	if (!u->csv && !u->loop && u->var != SW_P && u->nvals > 1)
+	put_results(stdout, &res);
+	if (!csv_out && !u->loop && u->var != SW_P && u->nvals > 1)
 		put_minima(u, fs, nf, simt, fval);
 	if (fflush(stdout) || ferror(stdout)) {
 		util_error("cannot write the output");
 		goto out;
+	}
+	if (u->csv && !csv_out) {
+		res.csv = 1;
+		if (util_out_write(u->csv, NULL, 0, put_results, &res, err, sizeof err)) {
+			util_error_msg(err);
+			goto out;
+		}
 	}
 	if (u->svg && draw(u, fs, nf, simt, fval, in, loopv, rotv))
 		goto out;
@@ -626,7 +660,7 @@ int main(int argc, char **argv)
 		{ "fanin", required_argument, NULL, 'n' },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "loop", required_argument, NULL, OPT_LOOP },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "stride", required_argument, NULL, OPT_STRIDE },
@@ -678,7 +712,7 @@ int main(int argc, char **argv)
 			if (u.loop < 1)
 				util_die_usage("--loop must be at least 1 (got %s)", optarg);
 			break;
-		case OPT_CSV: u.csv = 1; break;
+		case OPT_CSV: u.csv = optarg; break;
 		case OPT_SVG: u.svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
 		case OPT_STRIDE:
@@ -777,5 +811,11 @@ int main(int argc, char **argv)
 			util_die_usage("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
 			    u.loop, maxP, MAX_LOOP_RANKS);
 	}
+	/* The outputs, checked before the simulations. */
+	if (u.csv && u.svg && util_out_same(u.csv, u.svg))
+		util_die_usage("--csv and --svg name the same file '%s'", u.svg);
+	if ((u.csv && util_out_check(u.csv, NULL, 0, err, sizeof err)) ||
+	    (u.svg && util_out_check(u.svg, NULL, 0, err, sizeof err)))
+		return util_error_msg(err);
 	return run(&u);
 }

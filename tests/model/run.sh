@@ -36,7 +36,7 @@ cmp -s "$tmp/a.svg" "$tmp/b.svg" && ok "SVG is deterministic" || fail "SVG is de
 want() { # NAME COLUMN EXPECTED ARGS...: that column of the first CSV row
 	local n=$1 col=$2 w=$3; shift 3
 	local got
-	got=$("$M" "$@" --csv 2>"$tmp/diff" | sed -n 2p | cut -d, -f"$col")
+	got=$("$M" "$@" --csv - 2>"$tmp/diff" | sed -n 2p | cut -d, -f"$col")
 	if [ "$got" = "$w" ]; then ok "$n"; else echo "got '$got', want $w" >"$tmp/diff"; fail "$n"; fi
 }
 want "binomial P=8: 3 (2o+L) = 16500" 2 16500 bcast_binomial -s 8
@@ -78,7 +78,7 @@ want "spec_scatter outside its domain with middleware costs" 11 0 scatter_linear
 xs() { # NAME EXPECTED ARGS...
 	local n=$1 w=$2; shift 2
 	local got
-	got=$("$M" "$@" --csv 2>"$tmp/diff" | sed 1d | cut -d, -f1 | paste -sd' ')
+	got=$("$M" "$@" --csv - 2>"$tmp/diff" | sed 1d | cut -d, -f1 | paste -sd' ')
 	if [ "$got" = "$w" ]; then ok "values: $n"; else echo "got '$got', want '$w'" >"$tmp/diff"; fail "values: $n"; fi
 }
 xs "A..B doubles and ends at B" "2 4 8 16 32 48" bcast_binomial -s 2..48
@@ -89,7 +89,7 @@ xs "decimal steps are exact" "0.25 0.55 0.85 1" bcast_binomial --sweep G=0.25..1
 xs "a list of ranges" "0 0.001 0.002 0.5 1000" bcast_binomial --sweep O=0..0.002:0.001,0.5..1000*2000
 
 # CSV: a header and one line per P, the same columns on every line.
-"$M" gather_linear -s 2..64 --csv >"$tmp/g.csv" 2>"$tmp/diff"
+"$M" gather_linear -s 2..64 --csv - >"$tmp/g.csv" 2>"$tmp/diff"
 if [ "$(wc -l <"$tmp/g.csv")" = 7 ] && [ "$(awk -F, '{print NF}' "$tmp/g.csv" | sort -u)" = 11 ] &&
 	head -1 "$tmp/g.csv" | grep -q '^P,simulated,loggops_linear,loggops_linear_err,loggops_linear_in_domain,'; then
 	ok "CSV shape"
@@ -134,7 +134,7 @@ err_case "loop 0" "--loop must be at least 1 (got 0)" bcast_binomial --loop 0
 err_case "loop too large" "--loop 100000 with P up to 1024 is too large (P x N must be at most 50000000)" bcast_chain -s 2..1024 --loop 100000
 err_case "unknown option" "unknown option '--bogus'" bcast_binomial --bogus
 err_case "missing value" "option '-P' needs an argument" bcast_binomial -P
-err_case "an argument to a flag" "option '--csv' takes no argument" bcast_binomial --csv=1
+err_case "an argument to a flag" "option '--list' takes no argument" bcast_binomial --list=1
 err_case "extra argument" "unexpected argument 'extra'" bcast_binomial extra
 # An output that cannot be written: the library's message, exit status 1.
 "$M" bcast_binomial -s 2 --svg /nonexistent-dir/p.svg >/dev/null 2>"$tmp/err"

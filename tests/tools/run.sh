@@ -154,8 +154,8 @@ if cmp -s "$tmp/u1.goal" "$tmp/u2.goal"; then ok "schedgen -d 64Ki is -d 65536";
 "$B/bin/loggopsim" -L 2500 -o 1500 -g 1000 -S 65536 "$tmp/u1.goal" >"$tmp/u2.out" 2>/dev/null
 if cmp -s "$tmp/u1.out" "$tmp/u2.out" && [ -s "$tmp/u1.out" ]; then ok "loggopsim -L 2.5us -S 64KiB is -L 2500 -S 65536"; else
 	diff "$tmp/u1.out" "$tmp/u2.out" >"$tmp/diff"; fail "loggopsim -L 2.5us -S 64KiB is -L 2500 -S 65536"; fi
-"$B/bin/loggops-model" bcast_binomial -s 8 -d 1Ki --csv >"$tmp/u1.csv" 2>/dev/null
-"$B/bin/loggops-model" bcast_binomial -s 8 -d 1024 --csv >"$tmp/u2.csv" 2>/dev/null
+"$B/bin/loggops-model" bcast_binomial -s 8 -d 1Ki --csv - >"$tmp/u1.csv" 2>/dev/null
+"$B/bin/loggops-model" bcast_binomial -s 8 -d 1024 --csv - >"$tmp/u2.csv" 2>/dev/null
 if cmp -s "$tmp/u1.csv" "$tmp/u2.csv" && [ -s "$tmp/u1.csv" ]; then ok "loggops-model -d 1Ki is -d 1024"; else : >"$tmp/diff"; fail "loggops-model -d 1Ki is -d 1024"; fi
 expect "schedgen -d 1.5 (a fraction of a byte)" 2 \
 	"schedgen: error: --size expects a size in bytes (e.g. 1024 or 64Ki), not '1.5'\nTry 'schedgen --help'.\n" \
@@ -172,3 +172,14 @@ for t in goalc goalviz loggops-model loggopsim loggp-fit schedgen trace2goal; do
 		fail "$t --help: usage, one example, exit statuses"
 	fi
 done
+
+# --csv FILE means the same in loggopsim and loggops-model: the table stays
+# on stdout, the CSV goes to FILE ('-': instead of the table).
+"$B/bin/loggops-model" bcast_binomial -s 2..8 --csv "$tmp/m.csv" >"$tmp/m.out" 2>/dev/null
+"$B/bin/loggops-model" bcast_binomial -s 2..8 --csv - >"$tmp/m2.csv" 2>/dev/null
+"$B/bin/loggops-model" bcast_binomial -s 2..8 >"$tmp/m2.out" 2>/dev/null
+if cmp -s "$tmp/m.csv" "$tmp/m2.csv" && cmp -s "$tmp/m.out" "$tmp/m2.out" && head -n 1 "$tmp/m.csv" | grep -q '^P,simulated,'; then
+	ok "loggops-model --csv FILE: the CSV there, the table on stdout"
+else
+	: >"$tmp/diff"; fail "loggops-model --csv FILE: the CSV there, the table on stdout"
+fi
