@@ -38,3 +38,4 @@ if [ "$got" != "$want" ]; then
 	exit 1
 fi
 echo "closed form: 20 * (2o + L + 7G) = $want ns, as simulated"
+echo "the pictures and schedules are in $W"
