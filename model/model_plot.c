@@ -111,7 +111,7 @@ int model_plot_svg(FILE *out, const model_plot *pl, const model_series *s, size_
 	nx = ticks(&ax, xlo, xhi, pl->xbase2, xt);
 	ny = ticks(&ay, ylo, yhi, 0, yt);
 
-	util_svg_begin(out, W, H, "font-family=\"sans-serif\" font-size=\"12\"");
+	util_svg_begin(out, W, H, "font-family=\"" UTIL_SVG_FONT "\" font-size=\"12\"");
 	util_svg_text(out, pl->title, "x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"14\"",
 	              (ML + W - MR) / 2);
 

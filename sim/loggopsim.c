@@ -107,7 +107,7 @@ static void usage(FILE *f)
 "      --csv FILE        with --sweep: the CSV of the sets ('-': stdout)\n"
 "      --relative-to NAME  report times relative to set NAME\n"
 "      --svg FILE        bar chart of the relative times (needs --relative-to)\n"
-"      --title TEXT      the chart's title (default: the schedule's name)\n"
+"      --title TEXT      the chart's title (default: the schedule's name and P)\n"
 "      --part K/N        run only sets K, K+N, K+2N, ... (1 <= K <= N), for\n"
 "                        splitting a sweep into jobs (scripts/sweep-*.sh)\n"
 "      --no-wall         leave the CSV's wall_s column empty\n"
@@ -645,7 +645,8 @@ typedef struct sweep_out {
 	const sweep_result *res;
 	long base_idx;
 	int wall;
-	const char *title;
+	const char *title;     /* --title, or NULL */
+	const char *name;      /* the schedule's file name */
 } sweep_out;
 
 static int put_csv(FILE *f, void *ctx)
@@ -657,7 +658,7 @@ static int put_csv(FILE *f, void *ctx)
 static int put_svg(FILE *f, void *ctx)
 {
 	sweep_out *o = ctx;
-	return sweep_write_svg(f, o->sw, o->res, o->base_idx, o->title);
+	return sweep_write_svg(f, o->s, o->name, o->base, o->sw, o->res, o->base_idx, o->title);
 }
 
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
@@ -769,7 +770,8 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		status = 1;
 	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK)
 		status = util_error("the baseline set '%s' did not complete", o->rel);
-	sweep_out out = { &s, base, &sw, res, base_idx, !o->nowall, o->title ? o->title : file };
+	const char *slash = strrchr(file, '/');
+	sweep_out out = { &s, base, &sw, res, base_idx, !o->nowall, o->title, slash ? slash + 1 : file };
 	if (!(o->csv && strcmp(o->csv, "-") == 0))
 		sweep_write_table(stdout, &s, base, &sw, res, base_idx);
 	if (o->csv && write_out(o->csv, put_csv, &out))

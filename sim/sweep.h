@@ -123,9 +123,10 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
                       const sweep_result *res, long base_idx);
 
 /* Write an SVG bar chart of each set's time relative to set base_idx
- * (complete runs only).  title is drawn at the top.  Returns 0, or -1 on a
- * write error. */
-int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
-                    const char *title);
+ * (complete runs only) of schedule s (named name) under base: the title
+ * (default: the name and P) at the top, the base parameters below it.
+ * Returns 0, or -1 on a write error. */
+int sweep_write_svg(FILE *f, const goal_sched *s, const char *name, const sim_pset *base,
+                    const sweep *sw, const sweep_result *res, long base_idx, const char *title);
 
 #endif

@@ -156,9 +156,27 @@ int sweep_write_table(FILE *f, const goal_sched *s, const sim_pset *base, const 
 }
 
 
-int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base_idx,
-                    const char *title)
+int sweep_write_svg(FILE *f, const goal_sched *s, const char *name, const sim_pset *base,
+                    const sweep *sw, const sweep_result *res, long base_idx, const char *title)
 {
+	char deftitle[900], params[300];
+	size_t pn = (size_t)snprintf(params, sizeof params, "base");
+	for (int k = 0; k < SIM_NPARAMS && pn < sizeof params; k++) {
+		char v[NUM_DEC_TEXT + 8];
+		sim_pset_value(base, (sim_pname)k, v, sizeof v);
+		if (strcmp(v, "mixed") != 0)   /* differs between size ranges */
+			pn += (size_t)snprintf(params + pn, sizeof params - pn, " %s=%s",
+			                       sim_pname_str((sim_pname)k), v);
+	}
+	if (base->p.nranges >= 2 && pn < sizeof params)
+		snprintf(params + pn, sizeof params - pn, ", %" PRIu32 " size ranges", base->p.nranges);
+	/* The default title names the schedule, P and the base parameters; a
+	 * title given has the parameters below it. */
+	int own = title != NULL;
+	if (!own) {
+		snprintf(deftitle, sizeof deftitle, "%.500s: P=%" PRIu64 ", %s", name, s->nranks, params);
+		title = deftitle;
+	}
 	/* Layout in px: one row per set, labels on the left, bars to the right
 	 * from ratio 0, a dashed line at 1 (the baseline). */
 	const double row = 26, top = 56, barw = 480, charw = 7.8;
@@ -185,11 +203,13 @@ int sweep_write_svg(FILE *f, const sweep *sw, const sweep_result *res, long base
 	double width = left + barw + 90, height = top + row * (double)nrow + 40;
 	if (width < 32 + 9.2 * (double)strlen(title))   /* the title, 15 px bold */
 		width = 32 + 9.2 * (double)strlen(title);
-	util_svg_begin(f, width, height, "font-family=\"monospace\" font-size=\"13\"");
+	char sub[SWEEP_NAME_MAX + 340];
+	snprintf(sub, sizeof sub, "time relative to '%s' (1 = same)%s%s",
+	         base_idx >= 0 ? sw->set[base_idx].name : "", own ? "; " : "", own ? params : "");
+	if (width < 32 + 7.2 * (double)strlen(sub))
+		width = 32 + 7.2 * (double)strlen(sub);
+	util_svg_begin(f, width, height, "font-family=\"" UTIL_SVG_FONT "\" font-size=\"13\"");
 	util_svg_text(f, title, "x=\"16.0\" y=\"22\" font-size=\"15\" font-weight=\"bold\"");
-	char sub[SWEEP_NAME_MAX + 40];
-	snprintf(sub, sizeof sub, "time relative to '%s' (1 = same)",
-	         base_idx >= 0 ? sw->set[base_idx].name : "");
 	util_svg_text(f, sub, "x=\"16.0\" y=\"40\" fill=\"#555\"");
 	double axy = top + row * (double)nrow + 6;
 	for (int t = 0; (double)t * step <= axmax + 1e-9; t++) {

@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 
+/* The font of every picture the tools draw (timelines, charts, plots). */
+#define UTIL_SVG_FONT "Helvetica, Arial, sans-serif"
+
 /* The XML declaration, <svg> of w x h px (its viewBox the same) with the
  * extra attributes attrs (e.g. "font-family=\"sans-serif\""; may be ""),
  * and a white background. */

@@ -175,8 +175,15 @@ typedef struct lay {
 	double links_top;      /* the rows of links (below the lanes) */
 	uint32_t nic_rows;     /* NICs drawn per lane (0 for the old format) */
 	double axis_y, height, total_w;
+	double top;            /* the first lane's top */
+	int top_axis;          /* a tall picture: the time axis above the lanes too */
+	int thin;              /* many messages: thinner, lighter arrows */
 	int sublabels;         /* cpu/nic row labels */
 } lay;
+
+/* Lanes from which the time axis is drawn above them too, and messages
+ * from which their arrows are thin. */
+enum { TOP_AXIS_LANES = 16, THIN_MSGS = 256 };
 
 static double xt(const lay *l, uint64_t t)
 {
@@ -194,7 +201,7 @@ static double xt_f(const lay *l, double t)
 
 static double lane_top(const lay *l, uint32_t lane)
 {
-	return TOP + l->lane_h * lane;
+	return l->top + l->lane_h * lane;
 }
 
 /* Row of a bar: y of its top and its height. */
@@ -375,7 +382,10 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 	}
 	l->lane_h = 2 * LANE_PAD + tl->cpu_rows * (CPU_H + CPU_GAP) +
 	            l->nic_rows * (2 * NIC_H + NIC_GAP);
-	l->links_top = TOP + l->lane_h * tl->nlanes;
+	l->top_axis = tl->nlanes > TOP_AXIS_LANES;
+	l->top = TOP + (l->top_axis ? 24 : 0);
+	l->thin = tl->nmsgs > THIN_MSGS;
+	l->links_top = l->top + l->lane_h * tl->nlanes;
 	l->axis_y = l->links_top + 2 +
 	            (tl->nlink_rows ? 2 * LINKS_PAD + tl->nlink_rows * (LINK_H + LINK_GAP) : 0);
 	l->total_w = l->lm + l->w + RIGHT;
@@ -665,13 +675,19 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 	uint64_t step = tick_step(l->range, (uint64_t)(l->w / 90 > 2 ? l->w / 90 : 2));
 	uint64_t t = (l->from + step - 1) / step * step;
 	cv_line(c, l->lm, l->axis_y, l->lm + l->w, l->axis_y, "#000000", 1, LINE_SOLID, 0, NULL);
+	if (l->top_axis)
+		cv_line(c, l->lm, l->top, l->lm + l->w, l->top, "#000000", 1, LINE_SOLID, 0, NULL);
 	for (; t <= l->from + l->range; t += step) {
 		double x = xt(l, t);
 		if (tl->nlanes)
-			cv_line(c, x, TOP, x, l->axis_y, "#d8d8d8", 0.5, LINE_SOLID, 0, NULL);
+			cv_line(c, x, l->top, x, l->axis_y, "#d8d8d8", 0.5, LINE_SOLID, 0, NULL);
 		cv_line(c, x, l->axis_y, x, l->axis_y + 5, "#000000", 1, LINE_SOLID, 0, NULL);
 		fmt_tick(buf, sizeof buf, t, step);
 		cv_text(c, x, l->axis_y + 17, 0, 10, 0, "#000000", buf);
+		if (l->top_axis) {
+			cv_line(c, x, l->top - 5, x, l->top, "#000000", 1, LINE_SOLID, 0, NULL);
+			cv_text(c, x, l->top - 8, 0, 10, 0, "#000000", buf);
+		}
 		if (t > UINT64_MAX - step)
 			break;
 	}
@@ -696,8 +712,9 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			snprintf(tip + k, sizeof tip - (size_t)k, "\nmessage from rank %" PRIu64, b->msg_src);
 		snprintf(data, sizeof data, "data-rank=\"%" PRIu64 "\" data-unit=\"%u\" data-start=\"%"
 		         PRIu64 "\" data-end=\"%" PRIu64 "\"", rank, (unsigned)b->unit, b->start, b->end);
-		cv_rect(c, x1, y, x2 - x1, h, tl_kind_colour[b->kind],
-		        nic ? NULL : "#ffffff", tl_kind_word[b->kind], data, tip);
+		/* A thin white outline keeps bars that touch apart. */
+		cv_rect(c, x1, y, x2 - x1, h, tl_kind_colour[b->kind], "#ffffff",
+		        tl_kind_word[b->kind], data, tip);
 	}
 
 	draw_loads(c, l);
@@ -752,7 +769,8 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		double t1 = (double)m->depart, t2 = (double)m->arrival;
 		double cy1 = y1, cy2 = y2;
 		if (clip(l, &t1, &cy1, &t2, &cy2))
-			cv_line(c, xt_f(l, t1), cy1, xt_f(l, t2), cy2, "#333333", 1, LINE_SOLID,
+			cv_line(c, xt_f(l, t1), cy1, xt_f(l, t2), cy2, l->thin ? "#777777" : "#333333",
+			        l->thin ? 0.5 : 1, LINE_SOLID,
 			        t2 == (double)m->arrival ? ARROW_MSG : ARROW_NONE, tip);
 		if (!tl->old_format && m->handled != TL_NONE && m->handled > m->arrival) {
 			double w1 = (double)m->arrival, w2 = (double)m->handled, a = y2, b2 = y2;
@@ -775,7 +793,7 @@ int viz_render_svg(const tl_file *tl, const viz_render_opts *o, FILE *out)
 	cv c = { out, 0, 0, 0 };
 	double lh = legend(&c, &l, l.axis_y + 50, 0);
 	l.height = l.axis_y + 50 + lh;
-	util_svg_begin(out, l.total_w, l.height, "font-family=\"Helvetica, Arial, sans-serif\"");
+	util_svg_begin(out, l.total_w, l.height, "font-family=\"" UTIL_SVG_FONT "\"");
 	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
 	      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
 	      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker>", out);

@@ -223,13 +223,18 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 	fputs("\"];\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", "
 	      "fontsize=10, height=0.3];\n  edge [arrowsize=0.6];\n", out);
 	char text[160], tip[256];
-	for (size_t d = 0; d < ndr; d++) {
+	int rc = 0;
+	for (size_t d = 0; d < ndr && rc == 0; d++) {
 		uint64_t r = dr[d];
 		const goal_op *o = goal_rank_ops(s, r);
 		uint32_t n = goal_rank_nops(s, r);
 		const char *lab = goal_rank_labels(s, r);
-		fprintf(out, "  subgraph cluster_r%" PRIu64 " {\n    label=\"rank %" PRIu64 "\"; "
-		        "style=filled; fillcolor=\"#f4f4f4\"; color=\"#bbbbbb\";\n", r, r);
+		/* The rank's name is a node above its ops, not the cluster's label:
+		 * dot routes the messages around nodes, but across labels. */
+		fprintf(out, "  subgraph cluster_r%" PRIu64 " {\n    label=\"\"; "
+		        "style=filled; fillcolor=\"#f4f4f4\"; color=\"#bbbbbb\";\n"
+		        "    r%" PRIu64 "_t [label=\"rank %" PRIu64 "\", shape=plaintext, style=\"\", "
+		        "fontsize=12, height=0.2];\n", r, r, r);
 		for (uint32_t i = 0; i < n; i++) {
 			char canon[16];
 			const char *name = lab;
@@ -261,6 +266,21 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 				fprintf(out, "  r%" PRIu64 "_%" PRIu32 " -> r%" PRIu64 "_%" PRIu32 "%s;\n",
 				        r, b, r, GOAL_EDGE_OP(e[k]),
 				        e[k] & GOAL_EDGE_IREQ ? " [style=dashed]" : "");
+		/* The name above every op that waits for no other. */
+		unsigned char *waits = calloc(n ? n : 1, 1);
+		if (!waits) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			break;
+		}
+		for (uint32_t b = 0; b < n; b++)
+			for (uint32_t k = o[b].dep_begin; k < goal_op_dep_end(s, r, o, b); k++)
+				waits[GOAL_EDGE_OP(e[k])] = 1;
+		for (uint32_t b = 0; b < n; b++)
+			if (!waits[b])
+				fprintf(out, "  r%" PRIu64 "_t -> r%" PRIu64 "_%" PRIu32 " [style=invis];\n",
+				        r, r, b);
+		free(waits);
 	}
 	for (size_t d = 0; d < ndr; d++)
 		for (size_t j = 0; j < lists[d].n; j++) {
@@ -278,8 +298,7 @@ int viz_schedule_dot(const goal_sched *s, const viz_sched_opts *opts, FILE *out,
 		}
 	fputs("}\n", out);
 
-	int rc = 0;
-	if (fflush(out) || ferror(out)) {
+	if (rc == 0 && (fflush(out) || ferror(out))) {
 		snprintf(err, errlen, "write error");
 		rc = -1;
 	}

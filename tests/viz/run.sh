@@ -166,11 +166,15 @@ EOF
 if "$V" --schedule "$tmp/wild.goal" -o "$tmp/wild.dot" 2>"$tmp/err"; then
 	cat >"$tmp/want" <<'EOF'
   r0_0 -> r0_1 [style=dashed];
+  r0_t -> r0_0 [style=invis];
+  r1_t -> r1_0 [style=invis];
   r2_0 -> r2_1;
+  r2_t -> r2_0 [style=invis];
+  r2_t -> r2_2 [style=invis];
   r0_0 -> r2_1 [color="#c03030", penwidth=1.6, style=dotted, tooltip="wildcard: one possible match"];
   r1_0 -> r2_0 [color="#c03030", penwidth=1.6, style=dotted, tooltip="wildcard: one possible match"];
 EOF
-	check "schedule: edges, irequires dashed, matches with wildcards" diff -u "$tmp/want" <(grep -- '->' "$tmp/wild.dot")
+	check "schedule: edges, irequires dashed, matches with wildcards, the ranks' names above the ops that wait for none" diff -u "$tmp/want" <(grep -- '->' "$tmp/wild.dot")
 	check "schedule: an unmatched receive is marked" grep -q 'r2_2 \[label="r3: recv 4 B from 1 tag 7".*no send matches this receive", color=red' "$tmp/wild.dot"
 	check "schedule: one cluster per rank" test "$(grep -c 'subgraph cluster_r' "$tmp/wild.dot")" -eq 3
 	if command -v dot >/dev/null; then
@@ -356,6 +360,18 @@ check "path: a missing file: exit 1" test $? -eq 1 -a ! -e "$tmp/x.json"
 # End to end: loggopsim -V, then goalviz, gives the hand-computed times.
 S=$B/bin/loggopsim
 if [ -x "$S" ]; then
+	# Large pictures: past 16 lanes the time axis is drawn above the lanes
+	# too (its labels twice), past 256 messages the arrows are thin; every
+	# bar has a white outline, so bars that touch stay apart.
+	"$B/bin/schedgen" alltoall_linear -s 17 -d 8 -o "$tmp/a17.goal" &&
+		"$S" -q -V "$tmp/a17.tl" "$tmp/a17.goal" >/dev/null 2>&1 && "$V" "$tmp/a17.tl" -o "$tmp/a17.svg" 2>/dev/null
+	check "17 lanes: the time axis above and below" test "$(grep -c '>0 µs</text>' "$tmp/a17.svg")" -eq 2
+	check "272 messages: thin arrows" test "$(grep -c 'stroke="#777777" stroke-width="0.50" marker-end' "$tmp/a17.svg")" -eq 272
+	check "every bar outlined in white" test "$(grep -c '<rect class=' "$tmp/a17.svg")" -eq "$(grep -c '<rect class=[^>]*stroke="#ffffff" stroke-width="0.5"' "$tmp/a17.svg")"
+	"$B/bin/schedgen" alltoall_linear -s 16 -d 8 -o "$tmp/a16.goal" &&
+		"$S" -q -V "$tmp/a16.tl" "$tmp/a16.goal" >/dev/null 2>&1 && "$V" "$tmp/a16.tl" -o "$tmp/a16.svg" 2>/dev/null
+	check "16 lanes, 240 messages: one axis, arrows as usual" test "$(grep -c '>0 µs</text>' "$tmp/a16.svg")" -eq 1 -a \
+		"$(grep -c 'stroke="#333333" stroke-width="1.00" marker-end' "$tmp/a16.svg")" -eq 241   # and the legend's
 	cat >"$tmp/pp.goal" <<'EOF'
 num_ranks 2
 rank 0 {
