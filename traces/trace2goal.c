@@ -50,8 +50,9 @@ static void usage(FILE *f)
 	        "                           a warning, and the call is skipped)\n"
 	        "      --request-size N     bytes of an MPI_Request in liballprof traces, 4 or 8\n"
 	        "                           (default: detected from each trace)\n"
-	        "      --stats              print figures of the conversion on stderr (with\n"
-	        "                           the skipped calls by function)\n"
+	        "      --stats              print figures of the conversion (with the skipped\n"
+	        "                           calls by function) on stdout, as goalc --stats\n"
+	        "                           does (on stderr when the schedule goes there)\n"
 	        "  -q, --quiet              no warnings\n"
 	        "  -l, --list               list the collective classes and the patterns\n"
 	        "  -h, --help               this help\n"
@@ -549,19 +550,22 @@ int main(int argc, char **argv)
 		} else if (sg_out_close(out, err, sizeof err)) {
 			rc = util_error_msg(err);
 		} else if (stats) {
-			fprintf(stderr, "ranks          %" PRIu64 "\n", st.ranks);
-			fprintf(stderr, "ops            %" PRIu64 "\n", st.ops);
-			fprintf(stderr, "  send         %" PRIu64 "\n", st.sends);
-			fprintf(stderr, "  recv         %" PRIu64 "\n", st.recvs);
-			fprintf(stderr, "  calc         %" PRIu64 "\n", st.calcs);
-			fprintf(stderr, "collectives    %" PRIu64 "\n", st.collectives);
-			fprintf(stderr, "skipped calls  %" PRIu64 "\n", st.skipped);
+			/* Beside the schedule: on stdout, as goalc --stats; on stderr
+			 * when the schedule itself goes to stdout. */
+			FILE *sf = strcmp(out_path, "-") == 0 ? stderr : stdout;
+			fprintf(sf, "ranks          %" PRIu64 "\n", st.ranks);
+			fprintf(sf, "ops            %" PRIu64 "\n", st.ops);
+			fprintf(sf, "  send         %" PRIu64 "\n", st.sends);
+			fprintf(sf, "  recv         %" PRIu64 "\n", st.recvs);
+			fprintf(sf, "  calc         %" PRIu64 "\n", st.calcs);
+			fprintf(sf, "collectives    %" PRIu64 "\n", st.collectives);
+			fprintf(sf, "skipped calls  %" PRIu64 "\n", st.skipped);
 			for (size_t i = 0; i < st.nskip; i++)
-				fprintf(stderr, "  %-12s %" PRIu64 "\n", st.skip[i].name, st.skip[i].n);
-			fprintf(stderr, "calc time      %" PRIu64 " ns\n", st.calc_ns);
-			fprintf(stderr, "traced time    %" PRIu64 " ns\n", st.traced_ns);
+				fprintf(sf, "  %-12s %" PRIu64 "\n", st.skip[i].name, st.skip[i].n);
+			fprintf(sf, "calc time      %" PRIu64 " ns\n", st.calc_ns);
+			fprintf(sf, "traced time    %" PRIu64 " ns\n", st.traced_ns);
 			if (st.request_size)
-				fprintf(stderr, "request size   %u bytes\n", st.request_size);
+				fprintf(sf, "request size   %u bytes\n", st.request_size);
 		}
 		t2g_stats_free(&st);
 	}

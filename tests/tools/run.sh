@@ -183,3 +183,12 @@ if cmp -s "$tmp/m.csv" "$tmp/m2.csv" && cmp -s "$tmp/m.out" "$tmp/m2.out" && hea
 else
 	: >"$tmp/diff"; fail "loggops-model --csv FILE: the CSV there, the table on stdout"
 fi
+
+# --stats prints on stdout in goalc and trace2goal alike (trace2goal: on
+# stderr when the schedule itself goes to stdout).
+"$B/bin/trace2goal" -q --stats tests/trace2goal/cases/p2p -o "$tmp/p.goal" >"$tmp/st.out" 2>"$tmp/st.err"
+if grep -q '^ranks          2$' "$tmp/st.out" && [ ! -s "$tmp/st.err" ]; then ok "trace2goal --stats -o FILE: on stdout"; else
+	cat "$tmp/st.out" "$tmp/st.err" >"$tmp/diff"; fail "trace2goal --stats -o FILE: on stdout"; fi
+"$B/bin/trace2goal" -q --stats tests/trace2goal/cases/p2p >"$tmp/st.out" 2>"$tmp/st.err"
+if grep -q '^ranks          2$' "$tmp/st.err" && ! grep -q '^ranks ' "$tmp/st.out"; then ok "trace2goal --stats, the schedule on stdout: on stderr"; else
+	cat "$tmp/st.err" >"$tmp/diff"; fail "trace2goal --stats, the schedule on stdout: on stderr"; fi

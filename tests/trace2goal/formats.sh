@@ -67,7 +67,7 @@ else
 	# every call is supported (--strict): Irecv, Isend, Waitall, Alltoall
 	# and Barrier, with Comm_group, Group_incl and Comm_create making a
 	# communicator of all 7 ranks
-	if "$T2G" --strict --stats "$D/testbgp.meta" -o "$tmp/bgp.goal" 2>"$tmp/bgp.stats"; then
+	if "$T2G" --strict --stats "$D/testbgp.meta" -o "$tmp/bgp.goal" >"$tmp/bgp.stats" 2>&1; then
 		ok "DUMPI testbgp: converted with --strict"
 	else
 		fail "DUMPI testbgp: converted with --strict" "$(head -3 "$tmp/bgp.stats")"
@@ -158,7 +158,7 @@ fi
 # ---- DUMPI traces written here ----------------------------------------------
 mkdir "$tmp/dc"
 python3 tests/trace2goal/mkdumpi.py comm "$tmp/dc"
-"$T2G" --stats "$tmp/dc/comm.meta" -o "$tmp/dc.goal" 2>"$tmp/dc.err"
+"$T2G" --stats "$tmp/dc/comm.meta" -o "$tmp/dc.goal" >"$tmp/dc.err" 2>&1
 check "DUMPI comm: warnings and --stats" "$(cat "$tmp/dc.err")" \
 	"$tmp/dc/comm-0000.bin: warning: record 12: rank 0: MPI_Win_fence is not supported; skipped, its time counts as computation
 ranks          4
@@ -239,7 +239,7 @@ else
 	# Score-P 2.0.2 records no event for the nonblocking collectives
 	# (Iallgather, Ialltoall, Iallreduce): they are skipped with a warning
 	# per rank and name, and counted
-	"$T2G" --stats "$O/traces.otf2" -o "$tmp/cov.goal" 2>"$tmp/cov.err"
+	"$T2G" --stats "$O/traces.otf2" -o "$tmp/cov.goal" >"$tmp/cov.err" 2>&1
 	check "OTF2 mpi-coverage: converted, a warning per rank for each of 3 calls" \
 		"$?: $(grep -c 'the trace does not record its communicator, peer or size; skipped' "$tmp/cov.err")" "0: 30"
 	check "OTF2 mpi-coverage: --stats" "$(grep -v ': warning: ' "$tmp/cov.err")" "ranks          10
@@ -297,7 +297,7 @@ if [ -z "$PY" ]; then
 	exit $st
 fi
 "$PY" tests/trace2goal/mkotf2.py cover "$tmp/oc"
-if "$T2G" --strict --stats "$tmp/oc/traces.otf2" -o "$tmp/oc.goal" 2>"$tmp/oc.err"; then
+if "$T2G" --strict --stats "$tmp/oc/traces.otf2" -o "$tmp/oc.goal" >"$tmp/oc.err" 2>&1; then
 	ok "OTF2 cover: converted with --strict (records that are not MPI are no error)"
 else
 	fail "OTF2 cover: converted with --strict" "$(head -3 "$tmp/oc.err")"

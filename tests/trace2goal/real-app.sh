@@ -105,7 +105,7 @@ if ! $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir
 fi
 end=$(date +%s.%N)
 echo "ok - real-app: NetPIPE ran on 2 ranks, traced ($(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}') s with mpirun)"
-if "$B/bin/trace2goal" --strict --stats "$dir"/np-0.txt "$dir"/np-1.txt -o "$dir/np.bin" 2>"$dir/np.stats"; then
+if "$B/bin/trace2goal" --strict --stats "$dir"/np-0.txt "$dir"/np-1.txt -o "$dir/np.bin" >"$dir/np.stats" 2>&1; then
 	echo "ok - real-app: NetPIPE converted with --strict"
 	echo "    NetPIPE: measured $(awk '/^traced time/{print $3}' "$dir/np.stats") ns (Init to Finalize), $(awk '/^ops/{print $2}' "$dir/np.stats") ops, computation $(awk '/^calc time/{print $3}' "$dir/np.stats") ns"
 	sim NetPIPE "$dir/np.bin"
@@ -119,7 +119,7 @@ fi
 if $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir" \
 	-x GOALTRACE_PREFIX=npa- "$NP" -a -z -u 4096 -n 50 -o "$dir/npa.out" >"$dir/npa.log" 2>&1 &&
 	"$B/bin/trace2goal" --strict --stats "$dir"/npa-0.txt "$dir"/npa-1.txt -o "$dir/npa.bin" \
-		2>"$dir/npa.stats"; then
+		>"$dir/npa.stats" 2>&1; then
 	echo "ok - real-app: NetPIPE -a -z (Irecv from any source) traced and converted"
 	echo "    NetPIPE -a -z: measured $(awk '/^traced time/{print $3}' "$dir/npa.stats") ns, computation $(awk '/^calc time/{print $3}' "$dir/npa.stats") ns"
 	sim "NetPIPE -a -z" "$dir/npa.bin"
@@ -135,7 +135,7 @@ if ! $MPIRUN -np 2 -x LD_PRELOAD="$B/lib/libgoaltrace.so" -x GOALTRACE_DIR="$dir
 	echo "not ok - real-app: halo ran under mpirun"
 	exit 1
 fi
-if ! "$B/bin/trace2goal" --strict --stats "$dir"/halo-?.txt -o "$dir/halo.bin" 2>"$dir/halo.stats"; then
+if ! "$B/bin/trace2goal" --strict --stats "$dir"/halo-?.txt -o "$dir/halo.bin" >"$dir/halo.stats" 2>&1; then
 	echo "not ok - real-app: halo on 2 ranks converted"
 	head -3 "$dir/halo.stats" | sed 's/^/    /'
 	exit 1
@@ -148,7 +148,7 @@ sim "halo" "$dir/halo.bin"
 if "$B/bin/trace2goal" -q --stats --extrapolate 512 --coll alltoall=allreduce_dissemination \
 	--coll allgather=allreduce_recdoub --coll reduce_scatter=allreduce_dissemination \
 	--coll gather=reduce_binomial --coll scatter=bcast_binomial \
-	"$dir"/halo-?.txt -o "$dir/halo1024.bin" 2>"$dir/halo1024.stats"; then
+	"$dir"/halo-?.txt -o "$dir/halo1024.bin" >"$dir/halo1024.stats" 2>&1; then
 	echo "ok - real-app: halo extrapolated to $(awk '/^ranks/{print $2}' "$dir/halo1024.stats") ranks ($(awk '/^ops/{print $2}' "$dir/halo1024.stats") ops)"
 	sim "halo x512 (1024 ranks)" "$dir/halo1024.bin"
 else
@@ -184,7 +184,7 @@ app() {
 	fi
 	end=$(date +%s.%N)
 	echo "ok - real-app: $name ran on $np ranks, traced ($(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}') s with mpirun, load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	if "$B/bin/trace2goal" --strict --stats "$w/$pre-0.txt" -o "$w.bin" 2>"$w.stats"; then
+	if "$B/bin/trace2goal" --strict --stats "$w/$pre-0.txt" -o "$w.bin" >"$w.stats" 2>&1; then
 		echo "ok - real-app: $name converted with --strict"
 	else
 		echo "not ok - real-app: $name converted with --strict"
@@ -264,7 +264,7 @@ else
 			st=1
 		elif awk -f tests/trace2goal/hpcc-cut.awk "$dir/hpcct/hpcct-0.txt" "$dir/hpcct/hpcct-0.txt" >"$dir/hpcc/hpcc-0.txt" &&
 			awk -f tests/trace2goal/hpcc-cut.awk "$dir/hpcct/hpcct-1.txt" "$dir/hpcct/hpcct-1.txt" >"$dir/hpcc/hpcc-1.txt" &&
-			"$B/bin/trace2goal" --strict --stats "$dir/hpcc" -o "$dir/hpcc.bin" 2>"$dir/hpcc.stats"; then
+			"$B/bin/trace2goal" --strict --stats "$dir/hpcc" -o "$dir/hpcc.bin" >"$dir/hpcc.stats" 2>&1; then
 			echo "ok - real-app: HPCC tiny: LatencyBandwidth cut out ($(cat "$dir"/hpcct/hpcct-?.txt | wc -c) to $(cat "$dir"/hpcc/hpcc-?.txt | wc -c) bytes), converted with --strict"
 			echo "    HPCC tiny, cut: $(awk '/^ops/{print $2}' "$dir/hpcc.stats") ops, traced time $(awk '/^traced time/{print $3}' "$dir/hpcc.stats") ns"
 			sim "HPCC tiny, cut" "$dir/hpcc.bin"

@@ -321,7 +321,7 @@ fi
 if cmp -s "$tmp/d1" "$tmp/d2"; then ok "same input, same output"; else fail "same input, same output"; fi
 
 # --stats
-"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" 2>"$tmp/st"
+"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" >"$tmp/st" 2>&1
 if [ "$(grep -E '^(ops|traced time|calc time|skipped calls) ' "$tmp/st" | tr -s ' ' | tr '\n' '|')" = \
 	"ops 28|skipped calls 3|calc time 68050 ns|traced time 50000 ns|" ]; then
 	ok "--stats figures"
@@ -330,7 +330,7 @@ else
 fi
 
 # --stats: the skipped calls by function
-"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" 2>"$tmp/st"
+"$T2G" -q --stats $C/p2p -o "$tmp/st.goal" >"$tmp/st" 2>&1
 if [ "$(grep -A1 '^skipped calls' "$tmp/st" | tr -s ' ' | tr '\n' '|')" = "skipped calls 3| MPI_Foo 3|" ]; then
 	ok "--stats: skipped calls by function"
 else
@@ -364,7 +364,7 @@ for r in 0 1 2; do
 		echo "MPI_Finalize:7:8"
 	} >"$tmp/sub/t-$r.txt"
 done
-"$T2G" --stats "$tmp/sub" -o "$tmp/sub.goal" 2>"$tmp/got"
+"$T2G" --stats "$tmp/sub" -o "$tmp/sub.goal" >"$tmp/got" 2>&1
 grep -e warning -e '^skipped' -e '^  MPI_' "$tmp/got" | tr -s ' ' >"$tmp/got2"
 printf '%s\n' "$tmp/sub/t-0.txt:3:1: warning: rank 0: communicator 9 (2 ranks) has no member list ('# comm' line); its calls are skipped" \
 	"$tmp/sub/t-1.txt:3:1: warning: rank 1: communicator 9 (2 ranks) has no member list ('# comm' line); its calls are skipped" \
@@ -391,7 +391,7 @@ printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Irecv:1:2:3:1,4,4:1:5:0,0,2:1000:2" \
 	"MPI_Finalize:5:6" >"$tmp/rs/t-0.txt"
 printf '%s\n' "MPI_Init:-:1:2:0" "MPI_Send:1:2:3:1,4,4:0:5:0,1,2:2" \
 	"MPI_Send:2:2:3:1,4,4:0:6:0,1,2:3" "MPI_Finalize:5:6" >"$tmp/rs/t-1.txt"
-"$T2G" --stats "$tmp/rs" -o "$tmp/rs.goal" 2>"$tmp/rs.err" &&
+"$T2G" --stats "$tmp/rs" -o "$tmp/rs.goal" >"$tmp/rs.err" 2>&1 &&
 	"$T2G" --request-size 4 "$tmp/rs" -o "$tmp/rs4.goal" 2>/dev/null
 if cmp -s "$tmp/rs.goal" "$tmp/rs4.goal" && grep -q '^request size   4 bytes$' "$tmp/rs.err" &&
 	! grep -q warning "$tmp/rs.err"; then
