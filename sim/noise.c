@@ -469,10 +469,10 @@ static int spec_dec(const char **p, char stop, num_dec *v)
 	return 0;
 }
 
-/* An integer number of ns of spec at *p up to the end. */
+/* A whole number of ns of spec at *p up to the end ("25000", "25us"). */
 static int spec_ns(const char *p, uint64_t *v)
 {
-	return num_u64_parse(p, strlen(p), v) == NUM_OK ? 0 : -1;
+	return num_ns_parse(p, strlen(p), v) == NUM_OK ? 0 : -1;
 }
 
 #define POISSON_DETOURS 65536

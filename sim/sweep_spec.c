@@ -134,8 +134,18 @@ static int expand_range(axis *a, int k, const char *item, char *err, size_t errl
 		snprintf(every, sizeof every, "%s:1", item);
 		item = every;
 	}
-	num_err e = num_range_parse(item, strlen(item),
-	                            k == AX_SEED ? 0 : sim_pname_frac((sim_pname)k), &r);
+	/* Sizes (S) and times (L, o, g) take units: the range in plain integers. */
+	char plain[160];
+	num_err e = NUM_OK;
+	if (k == SIM_P_S || k == SIM_P_L || k == SIM_P_o || k == SIM_P_g) {
+		e = num_range_units(item, strlen(item), k == SIM_P_S, plain, sizeof plain);
+		item = plain;
+	}
+	if (e == NUM_OK)
+		e = num_range_parse(item, strlen(item),
+		                    k == AX_SEED ? 0 : sim_pname_frac((sim_pname)k), &r);
+	else if (e != NUM_BIG)
+		e = NUM_RANGE;
 	if (e == NUM_RANGE) {
 		snprintf(err, errlen, "bad range '%s': %s with numbers for %s", given,
 		         num_err_str(e), axis_name(k));

@@ -333,6 +333,35 @@ num_err num_size_parse(const char *s, size_t n, uint64_t *bytes)
 	return NUM_SYNTAX;
 }
 
+num_err num_range_units(const char *s, size_t n, int bytes, char *out, size_t outlen)
+{
+	size_t i = 0, j, k;
+	uint64_t a, b, d = 0;
+	num_err e;
+	while (i + 1 < n && !(s[i] == '.' && s[i + 1] == '.'))
+		i++;
+	if (i == 0 || i + 2 >= n)
+		return NUM_RANGE;
+	for (j = i + 2; j < n && s[j] != '*' && s[j] != '+' && s[j] != ':'; j++)
+		;
+	if (j == i + 2 || (j < n && j + 1 >= n))
+		return NUM_RANGE;
+#define NUM_U(p, len, v) (bytes ? num_size_parse(p, len, v) : num_ns_parse(p, len, v))
+	if ((e = NUM_U(s, i, &a)) != NUM_OK || (e = NUM_U(s + i + 2, j - i - 2, &b)) != NUM_OK)
+		return e;
+	if (j < n && s[j] != '*' && (e = NUM_U(s + j + 1, n - j - 1, &d)) != NUM_OK)
+		return e;
+#undef NUM_U
+	if (j == n)
+		k = (size_t)snprintf(out, outlen, "%" PRIu64 "..%" PRIu64, a, b);
+	else if (s[j] == '*')
+		k = (size_t)snprintf(out, outlen, "%" PRIu64 "..%" PRIu64 "*%.*s", a, b,
+		                     (int)(n - j - 1), s + j + 1);
+	else
+		k = (size_t)snprintf(out, outlen, "%" PRIu64 "..%" PRIu64 "%c%" PRIu64, a, b, s[j], d);
+	return k < outlen ? NUM_OK : NUM_BIG;
+}
+
 num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to)
 {
 	size_t i = 0;

@@ -164,6 +164,14 @@ num_err num_window_parse(const char *s, size_t n, uint64_t *from, uint64_t *to);
  * (a fraction of a byte, or a decimal without a unit) or NUM_BIG. */
 num_err num_size_parse(const char *s, size_t n, uint64_t *bytes);
 
+/* A range "A..B", "A..B*F", "A..B+D" or "A..B:D" (num_range_parse) whose
+ * values are sizes (bytes != 0: num_size_parse) or whole ns
+ * (num_ns_parse), written again with plain integers into out (outlen
+ * bytes): "1us..64us*2" -> "1000..64000*2" (F, a factor, stays as it is).
+ * Returns NUM_OK, NUM_RANGE (not such a range) or the error of the first
+ * number that does not parse. */
+num_err num_range_units(const char *s, size_t n, int bytes, char *out, size_t outlen);
+
 /* ---- Rank lists ---- */
 
 /* Parse a rank list like "0-15,32" (ranks and inclusive ranges, any order,

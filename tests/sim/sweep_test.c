@@ -115,6 +115,17 @@ static void test_compact(void)
 	CHECK_STR(value(&sw, 7, SIM_P_S, v, sizeof v), "5");
 	sweep_free(&sw);
 
+	/* Times and sizes with units, in single values and ranges. */
+	CHECK(sweep_parse_compact("L=1us..4us S=64Ki,1Mi..2Mi+512Ki", &sw, err, sizeof err) == 0);
+	CHECK_EQ_U64(sw.n, 12);
+	CHECK_STR(value(&sw, 0, SIM_P_L, v, sizeof v), "1000");
+	CHECK_STR(value(&sw, 8, SIM_P_L, v, sizeof v), "4000");
+	CHECK_STR(value(&sw, 0, SIM_P_S, v, sizeof v), "65536");
+	CHECK_STR(value(&sw, 3, SIM_P_S, v, sizeof v), "2097152");
+	sweep_free(&sw);
+	CHECK_STR(compact_err("L=1us..x", err, sizeof err),
+	          "bad range '1us..x': expected A..B*F, A..B+D, A..B or A..B:D with numbers for L");
+
 	/* A product of a fractional rate is written in its shortest form. */
 	CHECK(sweep_parse_compact("G=0.5,*10", &sw, err, sizeof err) == 0);
 	CHECK_STR(value(&sw, 0, SIM_P_G, v, sizeof v), "0.5");

@@ -284,6 +284,29 @@ static void test_whole(void)
 	CHECK_STR(size("-1"), "not a number");
 }
 
+/* num_range_units on s: the plain range, or the error. */
+static const char *plain(const char *s, int bytes)
+{
+	static char buf[128];
+	num_err e = num_range_units(s, strlen(s), bytes, buf, sizeof buf);
+	return e ? num_err_str(e) : buf;
+}
+
+static void test_range_units(void)
+{
+	CHECK_STR(plain("1us..64us*2", 0), "1000..64000*2");
+	CHECK_STR(plain("1us..2ms+0.5us", 0), "1000..2000000+500");
+	CHECK_STR(plain("500..2500:1us", 0), "500..2500:1000");
+	CHECK_STR(plain("1Ki..1Mi", 1), "1024..1048576");
+	CHECK_STR(plain("64..4Ki*4", 1), "64..4096*4");
+	CHECK_STR(plain("1us", 0), "expected A..B*F, A..B+D, A..B or A..B:D");
+	CHECK_STR(plain("..1us", 0), "expected A..B*F, A..B+D, A..B or A..B:D");
+	CHECK_STR(plain("1us..", 0), "expected A..B*F, A..B+D, A..B or A..B:D");
+	CHECK_STR(plain("1us..2us+", 0), "expected A..B*F, A..B+D, A..B or A..B:D");
+	CHECK_STR(plain("1.5..3", 0), "not a whole number of the unit (ns or bytes)");
+	CHECK_STR(plain("1h..2h", 0), "not a number");
+}
+
 /* The outcome of num_window_parse on s: "FROM..TO", or the error. */
 static const char *window(const char *s)
 {
@@ -321,6 +344,7 @@ int main(void)
 	test_range();
 	test_time();
 	test_whole();
+	test_range_units();
 	test_window();
 	return check_done();
 }
