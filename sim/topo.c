@@ -88,18 +88,19 @@ static const struct keydef {
 	const char *name;
 	unsigned kinds;     /* the kinds that take it */
 	int dec;            /* a decimal (else an integer lo..hi) */
+	int ns;             /* the integer is a time in ns (units: "50ns", "0.1us") */
 	uint64_t lo, hi;
 } keydefs[NKEYS] = {
-	{ "k", FT, 0, 2, TOPO_HOSTS_MAX },
-	{ "levels", FT, 0, 1, FT_LEVELS_MAX },
-	{ "taper", FT, 0, 1, TOPO_HOSTS_MAX },
-	{ "a", DF, 0, 1, TOPO_HOSTS_MAX },
-	{ "p", TO | DF, 0, 1, TOPO_HOSTS_MAX },
-	{ "h", DF, 0, 1, TOPO_HOSTS_MAX },
-	{ "groups", DF, 0, 2, TOPO_HOSTS_MAX },
-	{ "bw", FT | TO | DF, 1, 0, 0 },
-	{ "hostbw", FT | TO | DF, 1, 0, 0 },
-	{ "lat", FT | TO | DF, 0, 0, TOPO_LAT_MAX },
+	{ "k", FT, 0, 0, 2, TOPO_HOSTS_MAX },
+	{ "levels", FT, 0, 0, 1, FT_LEVELS_MAX },
+	{ "taper", FT, 0, 0, 1, TOPO_HOSTS_MAX },
+	{ "a", DF, 0, 0, 1, TOPO_HOSTS_MAX },
+	{ "p", TO | DF, 0, 0, 1, TOPO_HOSTS_MAX },
+	{ "h", DF, 0, 0, 1, TOPO_HOSTS_MAX },
+	{ "groups", DF, 0, 0, 2, TOPO_HOSTS_MAX },
+	{ "bw", FT | TO | DF, 1, 0, 0, 0 },
+	{ "hostbw", FT | TO | DF, 1, 0, 0, 0 },
+	{ "lat", FT | TO | DF, 0, 1, 0, TOPO_LAT_MAX },
 };
 
 static const char *const kind_name[] = { "fattree", "torus", "dragonfly" };
@@ -124,12 +125,13 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 
 /* An integer value s[0..n) of key name in lo..hi into *v; 0 or -1 with the
  * message in err. */
-static int int_value(const char *name, const char *s, size_t n, uint64_t lo, uint64_t hi,
-                     uint64_t *v, char *err, size_t errlen)
+static int int_value(const char *name, const char *s, size_t n, int ns, uint64_t lo,
+                     uint64_t hi, uint64_t *v, char *err, size_t errlen)
 {
-	num_err e = num_u64_parse(s, n, v);
-	if (e == NUM_SYNTAX) {
-		snprintf(err, errlen, "--topology: %s=%.*s: not an integer", name, QLEN(n), s);
+	num_err e = ns ? num_ns_parse(s, n, v) : num_u64_parse(s, n, v);
+	if (e == NUM_SYNTAX || e == NUM_WHOLE) {
+		snprintf(err, errlen, "--topology: %s=%.*s: not %s", name, QLEN(n), s,
+		         ns ? "a time in whole ns (50, 0.1us)" : "an integer");
 		return -1;
 	}
 	if (e != NUM_OK || *v < lo || *v > hi) {
@@ -286,8 +288,8 @@ topo *topo_parse(const char *spec, char *err, size_t errlen)
 				         ne == NUM_BIG ? "out of range (below 4294967296)" : num_err_str(ne));
 				goto fail;
 			}
-		} else if (int_value(keydefs[key].name, s, n, keydefs[key].lo, keydefs[key].hi,
-		                     &v[key], err, errlen))
+		} else if (int_value(keydefs[key].name, s, n, keydefs[key].ns, keydefs[key].lo,
+		                     keydefs[key].hi, &v[key], err, errlen))
 			goto fail;
 		more = e < end;
 		p = e + more;

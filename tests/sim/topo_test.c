@@ -65,7 +65,7 @@ static void check_errors(void)
 		  "fraction digits" },
 		{ "fattree:k=4,levels=2,bw=4294967296", "--topology: bw=4294967296: out of range "
 		  "(below 4294967296)" },
-		{ "fattree:k=4,levels=2,lat=1.5", "--topology: lat=1.5: not an integer" },
+		{ "fattree:k=4,levels=2,lat=1.5", "--topology: lat=1.5: not a time in whole ns (50, 0.1us)" },
 		{ "fattree:k=4,levels=2,lat=1000000000001", "--topology: lat=1000000000001: out of "
 		  "range (0..1000000000000)" },
 		{ "fattree:k=1,levels=2", "--topology: k=1: out of range (2..2147483648)" },
@@ -718,6 +718,7 @@ static void check_specs(void)
 		  "bw=12.5" },
 		{ "fattree:k=4,levels=3,lat=100,hostbw=25,bw=0.000000001", "fattree:k=4,levels=3,"
 		  "taper=1,bw=0.000000001,hostbw=25,lat=100" },
+		{ "torus:8x8,lat=0.1us", "torus:8x8,p=1,lat=100" },
 		{ "torus:8x8", "torus:8x8,p=1" },
 		{ "torus:4x5x6,p=3,bw=2", "torus:4x5x6,p=3,bw=2" },
 		{ "dragonfly:h=2,p=2,a=4", "dragonfly:a=4,p=2,h=2,groups=9" },
