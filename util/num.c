@@ -247,14 +247,32 @@ int num_range_next(const num_range *r, num_range_it *it, num_dec *v)
 	X("ms", 1000000) \
 	X("s", 1000000000)
 
-static const struct {
+/* A unit: its name and how many ns or bytes it is. */
+typedef struct num_unit {
 	const char *name;
-	uint64_t ns;
-} time_unit[] = {
+	uint64_t mul;
+} num_unit;
+
+static const num_unit time_unit[] = {
 #define NUM_TU_X(name, ns) { name, ns },
 	NUM_TIME_UNITS(NUM_TU_X)
 #undef NUM_TU_X
 };
+
+static const num_unit size_unit[] = {
+#define NUM_SU_X(name, bytes) { name, bytes },
+	NUM_SIZE_UNITS(NUM_SU_X)
+#undef NUM_SU_X
+};
+
+/* What unit u[0..m) of table t (n units) is worth; 0 if none. */
+static uint64_t unit_mul(const num_unit *t, size_t n, const char *u, size_t m)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strlen(t[k].name) == m && memcmp(t[k].name, u, m) == 0)
+			return t[k].mul;
+	return 0;
+}
 
 num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
 {
@@ -262,10 +280,7 @@ num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
 	uint64_t mul = 0;
 	if (c.nint == 0 || (c.dot && c.nfrac == 0))
 		return NUM_SYNTAX;
-	for (size_t k = 0; k < sizeof time_unit / sizeof time_unit[0]; k++)
-		if (strlen(time_unit[k].name) == n - c.end
-		    && memcmp(time_unit[k].name, s + c.end, n - c.end) == 0)
-			mul = time_unit[k].ns;
+	mul = unit_mul(time_unit, sizeof time_unit / sizeof time_unit[0], s + c.end, n - c.end);
 	if (!mul)
 		return NUM_SYNTAX;
 	if (c.big || c.ip > UINT64_MAX / mul)
@@ -302,21 +317,10 @@ num_err num_ns_parse(const char *s, size_t n, uint64_t *ns)
 	num_scan c = scan(s, n);
 	if (c.nint == 0 || (c.dot && c.nfrac == 0))
 		return NUM_SYNTAX;
-	for (size_t k = 0; k < sizeof time_unit / sizeof time_unit[0]; k++)
-		if (strlen(time_unit[k].name) == n - c.end
-		    && memcmp(time_unit[k].name, s + c.end, n - c.end) == 0)
-			return whole(&c, time_unit[k].ns, c.end < n, ns);
-	return NUM_SYNTAX;
+	uint64_t mul = unit_mul(time_unit, sizeof time_unit / sizeof time_unit[0], s + c.end,
+	                        n - c.end);
+	return mul ? whole(&c, mul, c.end < n, ns) : NUM_SYNTAX;
 }
-
-static const struct {
-	const char *name;
-	uint64_t bytes;
-} size_unit[] = {
-#define NUM_SU_X(name, bytes) { name, bytes },
-	NUM_SIZE_UNITS(NUM_SU_X)
-#undef NUM_SU_X
-};
 
 num_err num_size_parse(const char *s, size_t n, uint64_t *bytes)
 {
@@ -327,10 +331,8 @@ num_err num_size_parse(const char *s, size_t n, uint64_t *bytes)
 	const char *u = s + c.end;
 	if (m && u[m - 1] == 'B')   /* "KiB", "MB", "B" */
 		m--;
-	for (size_t k = 0; k < sizeof size_unit / sizeof size_unit[0]; k++)
-		if (strlen(size_unit[k].name) == m && memcmp(size_unit[k].name, u, m) == 0)
-			return whole(&c, size_unit[k].bytes, c.end < n, bytes);
-	return NUM_SYNTAX;
+	uint64_t mul = unit_mul(size_unit, sizeof size_unit / sizeof size_unit[0], u, m);
+	return mul ? whole(&c, mul, c.end < n, bytes) : NUM_SYNTAX;
 }
 
 num_err num_range_units(const char *s, size_t n, int bytes, char *out, size_t outlen)

@@ -43,7 +43,8 @@ static void use(const sweep *sw)
 	long b = sw->n > 1 ? 1 : 0;
 	sweep_write_csv(devnull, &s, &base, sw, res, b, 1);
 	sweep_write_table(devnull, &s, &base, sw, res, -1);
-	sweep_write_svg(devnull, sw, res, b, sw->set[0].name);
+	sweep_write_svg(devnull, &s, "fuzz.bin", &base, sw, res, b, sw->set[0].name);
+	sweep_write_svg(devnull, &s, "fuzz.bin", &base, sw, res, b, NULL);
 	free(res);
 }
 
