@@ -382,6 +382,50 @@ static uint64_t t_allreduce_ring(const sg_params *p)
 	return sat_mul(2 * P - 2, nseg(ring_chunk(p->size, P, 0), p->segment));
 }
 
+/* One MPI_Sendrecv: a send to `to` and a receive from `from` (tag tag),
+ * both after `after`; returns the op that stands for both having ended,
+ * which the next step waits for. */
+static uint32_t sendrecv(ctx *c, uint64_t size, uint64_t to, uint64_t from, uint64_t tag,
+                         uint32_t after)
+{
+	c->la.n = 0;
+	push(c, &c->la, send(c, size, to, tag, after));
+	push(c, &c->la, recv(c, size, from, tag, after));
+	return join(c, &c->la);
+}
+
+/* Open MPI's ring allgather (coll_tuned allgather algorithm 4,
+ * ompi_coll_base_allgather_intra_ring): P-1 steps; in step i rank r sends
+ * the block it received in step i-1 (its own first) to r+1 and receives
+ * the next from r-1, one MPI_Sendrecv a step (tag i). */
+static void g_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	for (uint64_t i = 0; i + 1 < P; i++)
+		prev = sendrecv(c, p->size, (r + 1) % P, (r + P - 1) % P, i, prev);
+}
+
+/* Open MPI's pairwise alltoall (coll_tuned alltoall algorithm 2,
+ * ompi_coll_base_alltoall_intra_pairwise): in step i = 1..P-1 rank r sends
+ * its block for r+i and receives the block of r-i, one MPI_Sendrecv a step
+ * (tag i-1; step P, the rank's own block, is a local copy). */
+static void g_alltoall_pairwise(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	for (uint64_t i = 1; i < P; i++)
+		prev = sendrecv(c, p->size, (r + i) % P, (r + P - i) % P, i - 1, prev);
+}
+
+/* Tags of a pattern of P-1 steps. */
+static uint64_t t_steps(const sg_params *p)
+{
+	return p->nranks > 2 ? p->nranks - 1 : 1;
+}
+
 /* Central counter barrier: the root receives from every other rank (tag
  * 0), then sends to each (tag 1) once all arrived; the others send, then
  * receive. */
@@ -590,7 +634,11 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	X("ring_double", "doublering double_ring", R, g_ring_double, t_two, \
 	  "double ring: a message each way around the ring, forwarded by every rank") \
 	X("alltoall_linear", "linear_alltoall alltoall", SG_LINEAR, g_alltoall_linear, t_one, \
-	  "alltoall, linear: step j sends to r+j and receives from r-j")
+	  "alltoall, linear: step j sends to r+j and receives from r-j") \
+	X("alltoall_pairwise", "", SG_LINEAR, g_alltoall_pairwise, t_steps, \
+	  "alltoall as Open MPI's pairwise: step i exchanges with r+i and r-i in turn") \
+	X("allgather_ring", "", SG_LINEAR, g_allgather_ring, t_steps, \
+	  "allgather as Open MPI's ring: P-1 steps, a block to r+1, one from r-1")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

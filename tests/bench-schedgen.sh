@@ -28,3 +28,5 @@ run "bcast_binomial P=8388608, binary (target 5 s)" b.bin bcast_binomial -s 8388
 run "allreduce_dissemination P=1048576, binary (target 30 s)" d.bin allreduce_dissemination -s 1048576 -d 8
 run "bcast_binomial P=1048576, GOAL text" b.goal bcast_binomial -s 1048576 -d 8
 run "allreduce_ring P=2048, 1 MiB, binary" r.bin allreduce_ring -s 2048 -d 1048576
+run "allgather_ring P=2048, 8 B, binary (Open MPI's ring)" g.bin allgather_ring -s 2048 -d 8
+run "alltoall_pairwise P=2048, 8 B, binary (Open MPI's pairwise)" p.bin alltoall_pairwise -s 2048 -d 8

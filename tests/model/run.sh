@@ -46,6 +46,12 @@ want "scatter P=4: 2o+L + 2 max(o,g) = 8500" 2 8500 scatter_linear -s 4
 want "central barrier P=5: 2(2o+L) + 6 o = 20000" 2 20000 barrier_linear -s 5
 want "chain P=6: 5 (2o+L) = 27500" 2 27500 bcast_chain -s 6
 want "tournament P=16: 8 (2o+L) = 44000" 2 44000 barrier_tournament -s 16
+# One MPI_Sendrecv a step: (P-1)(2o+L+sG) = 6 x 6094 for 100 bytes,
+# simulated and by the formula (column 3).
+want "allgather_ring P=7: simulated 36564" 2 36564 allgather_ring -s 7 -d 100
+want "allgather_ring P=7: formula 36564" 3 36564 allgather_ring -s 7 -d 100
+want "alltoall_pairwise P=7: formula 36564" 3 36564 alltoall_pairwise -s 7 -d 100
+want "alltoall_pairwise, g + sG > h: outside the domain" 5 0 alltoall_pairwise -s 7 -d 100 -g 6000
 # 4 iterations on 2 ranks: the root sends every max(o, g) = 1500, the first
 # message is handled at o + L = 4000, then one every o: 4000 + 4 o = 10000.
 want "loop of 4 on 2 ranks: (o + L + 4 o) / 4 = 2500" 3 2500.000 bcast_chain -s 2 --loop 4

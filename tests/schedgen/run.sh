@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 19 ]; then ok "--list shows 19 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 19 patterns"; fi
+if [ "$n" = 21 ]; then ok "--list shows 21 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 21 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -148,5 +148,11 @@ if [ -x "$B/bin/loggopsim" ]; then
 	if [ "$got" = $(( 6919 + 18 * 1750 )) ]; then ok "closed form: strided linear scatter P=20"; else echo "got '$got'" >"$tmp/diff"; fail "closed form: strided linear scatter P=20"; fi
 	got=$(simp scatter_linear -s 20 -d 100 --stride 32)
 	if [ "$got" = $(( 6094 + 18 * 1594 )) ]; then ok "closed form: linear scatter, stride below the file's"; else echo "got '$got'" >"$tmp/diff"; fail "closed form: linear scatter, stride below the file's"; fi
+	# One MPI_Sendrecv a step, P-1 steps: (P-1) h, h = 2o + L + sG = 6094
+	# for 100 bytes (docs/patterns.md).
+	closed "allgather_ring P=7" $(( 6 * 6094 )) allgather_ring -s 7 -d 100
+	closed "alltoall_pairwise P=8" $(( 7 * 6094 )) alltoall_pairwise -s 8 -d 100
 fi
+# The patterns that are Open MPI's algorithms, against its own counts.
+"$(pwd)/ompi.sh" "$B"
 exit 0

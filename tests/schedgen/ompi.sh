@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The patterns that are Open MPI's algorithms send what Open MPI sends:
+# for each (collective, coll_tuned algorithm, pattern), P ranks and a size,
+# the messages and bytes of every rank pair in the schedule equal those
+# Open MPI's own monitoring counts (pml_monitoring) when it runs that
+# algorithm.  Skipped without mpicc, mpirun or Open MPI's monitoring.
+# Prints "ok - ..." / "not ok - ...".
+set -u
+B=$(cd "${1:-build}" && pwd)
+cd "$(dirname "$0")" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+name="Open MPI's own message counts"
+if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null ||
+	! ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring'; then
+	echo "ok - schedgen: $name # SKIP needs Open MPI (mpicc, mpirun, its pml monitoring)"
+	exit 0
+fi
+if ! mpicc -O1 ompi_coll.c -o "$tmp/coll" 2>"$tmp/err"; then
+	echo "not ok - schedgen: $name: ompi_coll.c does not build"; sed 's/^/    /' "$tmp/err"
+	exit 0
+fi
+
+# COLL ALGORITHM PATTERN: the pattern is that algorithm.  Sizes from P on:
+# below P bytes Open MPI's ring allreduce falls back to recursive doubling.
+cases='allreduce 4 allreduce_ring
+allgather 4 allgather_ring
+alltoall 2 alltoall_pairwise'
+
+# "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
+ompi_counts() { # COLL ALGORITHM P BYTES
+	rm -f "$tmp"/prof.*
+	timeout 60 mpirun --oversubscribe --allow-run-as-root -np "$3" \
+		--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
+		--mca pml_monitoring_filename "$tmp/prof" --mca coll_tuned_use_dynamic_rules 1 \
+		--mca coll_tuned_"$1"_algorithm "$2" "$tmp/coll" "$1" "$4" </dev/null >/dev/null 2>"$tmp/err" || return 1
+	awk -F'\t' '$1 == "I" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
+		"$tmp"/prof.* | sort -n -k1,1 -k2,2
+}
+
+# The same of the schedule.
+goal_counts() { # PATTERN P BYTES
+	"$B/bin/schedgen" "$1" -s "$2" -d "$3" -o - | awk '
+		/^rank [0-9]+ \{/ { r = $2 }
+		/: send [0-9]+b to [0-9]+/ { for (i = 1; i <= NF; i++) if ($i == "send") { s = $(i + 1); d = $(i + 3) }
+			sub(/b$/, "", s); k = r " " d; n[k]++; by[k] += s }
+		END { for (k in n) print k, n[k], by[k] }' | sort -n -k1,1 -k2,2
+}
+
+while read -r coll alg pat; do
+	bad=
+	for P in 2 3 5 6 8; do
+		for d in 8 65536; do
+			[ "$d" -lt "$P" ] && continue
+			if ! ompi_counts "$coll" "$alg" "$P" "$d" >"$tmp/ompi"; then
+				bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
+				break 2
+			fi
+			goal_counts "$pat" "$P" "$d" >"$tmp/goal"
+			if ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+				bad="P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+				break 2
+			fi
+		done
+	done
+	if [ -z "$bad" ]; then
+		echo "ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends (P = 2, 3, 5, 6, 8; 8 B and 64 KiB)"
+	else
+		echo "not ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends"
+		echo "    $bad"
+	fi
+done <<<"$cases"

@@ -1,0 +1,33 @@
+/* ompi_coll.c: one collective, for tests/schedgen/ompi.sh to count Open
+ * MPI's own messages: ompi_coll COLL BYTES, BYTES the size the call names
+ * on each rank (the whole buffer for allreduce, one block for allgather
+ * and alltoall), of MPI_BYTE. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	int p, rc = 0;
+	MPI_Comm_size(MPI_COMM_WORLD, &p);
+	int n = argc > 2 ? atoi(argv[2]) : 1;
+	char *a = calloc((size_t)n * (size_t)p + 1, 1), *b = calloc((size_t)n * (size_t)p + 1, 1);
+	if (argc < 3 || !a || !b)
+		rc = 1;
+	else if (strcmp(argv[1], "allreduce") == 0)
+		MPI_Allreduce(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "allgather") == 0)
+		MPI_Allgather(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "alltoall") == 0)
+		MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+	else
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall BYTES\n");
+	free(a);
+	free(b);
+	MPI_Finalize();
+	return rc;
+}
