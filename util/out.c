@@ -16,7 +16,8 @@ int util_out_check(const char *out, const char *const *inputs, size_t n,
 	struct stat so, si;
 	if (strcmp(out, "-") == 0)
 		return 0;
-	if (stat(out, &so) != 0 || S_ISREG(so.st_mode)) {
+	int have = stat(out, &so) == 0;
+	if (!have || S_ISREG(so.st_mode)) {
 		/* A new or regular file is written in its folder: that must be
 		 * there and writable now, not only after a long run. */
 		char dir[PATH_MAX] = ".";
@@ -33,7 +34,7 @@ int util_out_check(const char *out, const char *const *inputs, size_t n,
 			return -1;
 		}
 	}
-	if (stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+	if (!have || !S_ISREG(so.st_mode))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &si) != 0)

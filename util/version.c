@@ -7,11 +7,6 @@
 
 #include <stdio.h>
 
-const char *util_commit(void)
-{
-	return UTIL_COMMIT;
-}
-
 int util_version(const char *extra)
 {
 	char err[256];

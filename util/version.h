@@ -12,9 +12,6 @@
 /* The getopt_long value of every tool's --version (above the tools' own). */
 #define UTIL_OPT_VERSION 0x7000
 
-/* The commit of the build. */
-const char *util_commit(void);
-
 /* Print the version line on standard output, then extra (a line, or
  * NULL), and close it.  Returns the exit status: 0, or 1 after an error
  * message when standard output cannot be written. */
