@@ -1,8 +1,8 @@
 /* loggopsim.c: the simulator's command line: options, output, progress. */
 #include "die.h"
-#include "kind.h"
 #include "goal.h"
 #include "goal_open.h"
+#include "kind.h"
 #include "num.h"
 #include "out.h"
 #include "params.h"
@@ -1012,8 +1012,8 @@ int main(int argc, char **argv)
 			return util_usage("give exactly one schedule");
 		file = argv[optind];
 	}
-	if (!file && viz && (util_kind_of_file(viz) == UTIL_KIND_GOAL_TEXT ||
-	                     util_kind_of_file(viz) == UTIL_KIND_GOAL_BINARY))
+	util_kind vk = !file && viz ? util_kind_of_file(viz) : UTIL_KIND_NONE;
+	if (vk == UTIL_KIND_GOAL_TEXT || vk == UTIL_KIND_GOAL_BINARY)
 		return util_usage("no schedule given (-V takes the timeline's output file, so '%s' "
 		                  "was taken as that: loggopsim -V OUT.tl %s)", viz, viz);
 	if (!file)
