@@ -1061,9 +1061,9 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 		char msg[400];
 		cv->linear_warned |= 1u << cls;
 		snprintf(msg, sizeof msg, "%s: warning: %s runs as %s on a communicator of %" PRIu64
-		         " ranks: %" PRIu64 " messages a call, slow to simulate; --coll %s=PATTERN "
-		         "chooses another (trace2goal --list)", util_prog(), coll_names[cls],
-		         sg_pattern((size_t)pat)->name, P, P * (P - 1), coll_names[cls]);
+		         " ranks: %" PRIu64 " messages at one rank a call, slow to simulate; --coll "
+		         "%s=PATTERN chooses another (trace2goal --list)", util_prog(), coll_names[cls],
+		         sg_pattern((size_t)pat)->name, P, P - 1, coll_names[cls]);
 		cv->opt->warn(cv->opt->warn_ctx, msg);
 	}
 	size = coll_size(cv, c, &peer_bytes);

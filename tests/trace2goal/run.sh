@@ -113,7 +113,7 @@ golden coll-x2 0 -x 2 $C/coll
 simulates coll-x2 "$tmp/coll-x2.out"
 # A linear pattern on more than 64 ranks: one warning per class, naming
 # --coll (here alltoall's linear default on 4 x 17 = 68 ranks); at 64, none.
-expect "a linear alltoall on 68 ranks is named" 0 "trace2goal: warning: alltoall runs as alltoall_linear on a communicator of 68 ranks: 4556 messages a call, slow to simulate; --coll alltoall=PATTERN chooses another (trace2goal --list)" -x 17 $C/coll
+expect "a linear alltoall on 68 ranks is named" 0 "trace2goal: warning: alltoall runs as alltoall_linear on a communicator of 68 ranks: 67 messages at one rank a call, slow to simulate; --coll alltoall=PATTERN chooses another (trace2goal --list)" -x 17 $C/coll
 expect "a linear alltoall on 64 ranks: no warning" 0 "" -x 16 $C/coll
 # Extrapolated point-to-point traffic stays in its copy: said once.
 expect "extrapolated point-to-point messages stay in their copies" 0 "$C/p2p/rank-0.txt:14:1: warning: rank 0: MPI_Foo is not supported; skipped, its time counts as computation
