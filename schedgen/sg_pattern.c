@@ -420,6 +420,61 @@ static void g_alltoall_pairwise(ctx *c, const sg_params *p, uint64_t root)
 		prev = sendrecv(c, p->size, (r + i) % P, (r + P - i) % P, i - 1, prev);
 }
 
+/* Open MPI's Bruck allgather (coll_tuned allgather algorithm 2,
+ * ompi_coll_base_allgather_intra_bruck): in step k (distance 2^k < P) rank
+ * r sends the blocks it has, min(2^k, P - 2^k) of s bytes, to r - 2^k and
+ * receives as many from r + 2^k, one MPI_Sendrecv a step (tag k). */
+static void g_allgather_bruck(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	unsigned k = 0;
+	(void)root;
+	for (uint64_t d = 1; d < P; d <<= 1, k++) {
+		uint64_t blocks = d <= P / 2 ? d : P - d;
+		prev = sendrecv(c, sat_mul(blocks, p->size), (r + P - d) % P, (r + d) % P, k, prev);
+	}
+}
+
+/* Open MPI's recursive-doubling allgather (algorithm 3,
+ * ompi_coll_base_allgather_intra_recursivedoubling): P a power of two, in
+ * step k rank r exchanges its 2^k blocks with r xor 2^k (tag k); any other
+ * P runs the Bruck allgather, as Open MPI falls back to it. */
+static void g_allgather_recdoub(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	unsigned k = 0;
+	if (P & (P - 1)) {
+		g_allgather_bruck(c, p, root);
+		return;
+	}
+	for (uint64_t d = 1; d < P; d <<= 1, k++)
+		prev = sendrecv(c, sat_mul(d, p->size), r ^ d, r ^ d, k, prev);
+}
+
+/* Open MPI's neighbor-exchange allgather (algorithm 5,
+ * ompi_coll_base_allgather_intra_neighborexchange): P even; an even rank's
+ * neighbours are r+1, then r-1, an odd rank's r-1, then r+1.  Step 0
+ * exchanges one block with the first neighbour, steps i = 1 .. P/2-1 two
+ * blocks with neighbour i mod 2, one MPI_Sendrecv a step (tag i).  An odd
+ * P runs the ring allgather, as Open MPI falls back to it. */
+static void g_allgather_neighbor(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, nb[2];
+	uint32_t prev = NONE;
+	if (P % 2) {
+		g_allgather_ring(c, p, root);
+		return;
+	}
+	nb[r % 2] = (r + 1) % P;           /* even: r+1 first; odd: r+1 second */
+	nb[1 - r % 2] = (r + P - 1) % P;
+	for (uint64_t i = 0; i < P / 2; i++) {
+		uint64_t to = nb[i % 2];
+		prev = sendrecv(c, sat_mul(i ? 2 : 1, p->size), to, to, i, prev);
+	}
+}
+
 /* Tags of a pattern of P-1 steps. */
 static uint64_t t_steps(const sg_params *p)
 {
@@ -638,7 +693,13 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	X("alltoall_pairwise", "", SG_LINEAR, g_alltoall_pairwise, t_steps, \
 	  "alltoall as Open MPI's pairwise: step i exchanges with r+i and r-i in turn") \
 	X("allgather_ring", "", SG_LINEAR, g_allgather_ring, t_steps, \
-	  "allgather as Open MPI's ring: P-1 steps, a block to r+1, one from r-1")
+	  "allgather as Open MPI's ring: P-1 steps, a block to r+1, one from r-1") \
+	X("allgather_bruck", "", 0, g_allgather_bruck, t_log2, \
+	  "allgather as Open MPI's Bruck: step k sends min(2^k, P-2^k) blocks to r-2^k") \
+	X("allgather_recdoub", "", 0, g_allgather_recdoub, t_log2, \
+	  "allgather as Open MPI's recursive doubling (P = 2^n; else its Bruck)") \
+	X("allgather_neighbor", "", SG_LINEAR, g_allgather_neighbor, t_steps, \
+	  "allgather as Open MPI's neighbor exchange (P even; else its ring)")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

@@ -24,7 +24,10 @@ fi
 # COLL ALGORITHM PATTERN: the pattern is that algorithm.  Sizes from P on:
 # below P bytes Open MPI's ring allreduce falls back to recursive doubling.
 cases='allreduce 4 allreduce_ring
+allgather 2 allgather_bruck
+allgather 3 allgather_recdoub
 allgather 4 allgather_ring
+allgather 5 allgather_neighbor
 alltoall 2 alltoall_pairwise'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
