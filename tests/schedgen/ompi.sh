@@ -21,14 +21,21 @@ if ! mpicc -O1 ompi_coll.c -o "$tmp/coll" 2>"$tmp/err"; then
 	exit 0
 fi
 
-# COLL ALGORITHM PATTERN: the pattern is that algorithm.  Sizes from P on:
-# below P bytes Open MPI's ring allreduce falls back to recursive doubling.
-cases='allreduce 4 allreduce_ring
-allgather 2 allgather_bruck
-allgather 3 allgather_recdoub
-allgather 4 allgather_ring
-allgather 5 allgather_neighbor
-alltoall 2 alltoall_pairwise'
+# COLL ALGORITHM PATTERN SIZES: the pattern is that algorithm (sizes in
+# bytes; Open MPI's barriers send 0 bytes).  From P bytes on: below that
+# Open MPI's ring allreduce falls back to recursive doubling.
+cases='allreduce 4 allreduce_ring 8,65536
+allgather 2 allgather_bruck 8,65536
+allgather 3 allgather_recdoub 8,65536
+allgather 4 allgather_ring 8,65536
+allgather 5 allgather_neighbor 8,65536
+alltoall 2 alltoall_pairwise 8,65536
+bcast 6 bcast_binomial 8,65536
+gather 1 gather_linear 8,65536
+scatter 1 scatter_linear 8,65536
+barrier 1 barrier_linear 0
+barrier 3 barrier_butterfly 0
+barrier 4 barrier_dissemination 0'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
 ompi_counts() { # COLL ALGORITHM P BYTES
@@ -50,26 +57,38 @@ goal_counts() { # PATTERN P BYTES
 		END { for (k in n) print k, n[k], by[k] }' | sort -n -k1,1 -k2,2
 }
 
-while read -r coll alg pat; do
-	bad=
-	for P in 2 3 5 6 8; do
-		for d in 8 65536; do
-			[ "$d" -lt "$P" ] && continue
+while read -r coll alg pat sizes; do
+	bad= n=0
+	for P in 3 5 6 8; do
+		for d in ${sizes//,/ }; do
+			[ "$coll" = allreduce ] && [ "$d" -lt "$P" ] && continue
 			if ! ompi_counts "$coll" "$alg" "$P" "$d" >"$tmp/ompi"; then
 				bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
 				break 2
 			fi
 			goal_counts "$pat" "$P" "$d" >"$tmp/goal"
-			if ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+			if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
 				bad="P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
 				break 2
 			fi
+			n=$((n + 1))
 		done
 	done
+	[ -z "$bad" ] && [ "$n" -eq 0 ] && bad="nothing compared"
 	if [ -z "$bad" ]; then
-		echo "ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends (P = 2, 3, 5, 6, 8; 8 B and 64 KiB)"
+		echo "ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends (P = 3, 5, 6, 8; ${sizes//,/ and } B)"
 	else
 		echo "not ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends"
 		echo "    $bad"
 	fi
 done <<<"$cases"
+
+# A control: allreduce_recdoub folds the ranks above a power of two in
+# otherwise than Open MPI's recursive doubling (allreduce algorithm 3), and
+# the comparison must see it at P = 6.
+ompi_counts allreduce 3 6 8 >"$tmp/ompi" && goal_counts allreduce_recdoub 6 8 >"$tmp/goal"
+if [ -s "$tmp/ompi" ] && ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+	echo "ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
+else
+	echo "not ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
+fi

@@ -1,7 +1,7 @@
 /* ompi_coll.c: one collective, for tests/schedgen/ompi.sh to count Open
  * MPI's own messages: ompi_coll COLL BYTES, BYTES the size the call names
- * on each rank (the whole buffer for allreduce, one block for allgather
- * and alltoall), of MPI_BYTE. */
+ * on each rank (the whole buffer for allreduce, bcast and reduce, one block
+ * for allgather, alltoall, gather and scatter), of MPI_BYTE; root 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +22,21 @@ int main(int argc, char **argv)
 		MPI_Allgather(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "alltoall") == 0)
 		MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "bcast") == 0)
+		MPI_Bcast(a, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "reduce") == 0)
+		MPI_Reduce(a, b, n, MPI_BYTE, MPI_BOR, 0, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "gather") == 0)
+		MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "scatter") == 0)
+		MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "barrier") == 0)
+		MPI_Barrier(MPI_COMM_WORLD);
 	else
 		rc = 1;
 	if (rc)
-		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall BYTES\n");
+		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall|bcast|reduce|gather|"
+		        "scatter|barrier BYTES\n");
 	free(a);
 	free(b);
 	MPI_Finalize();
