@@ -382,15 +382,15 @@ static uint64_t t_allreduce_ring(const sg_params *p)
 	return sat_mul(2 * P - 2, nseg(ring_chunk(p->size, P, 0), p->segment));
 }
 
-/* One MPI_Sendrecv: a send to `to` and a receive from `from` (tag tag),
+/* One MPI_Sendrecv: ssize bytes to `to` and rsize from `from` (tag tag),
  * both after `after`; returns the op that stands for both having ended,
  * which the next step waits for. */
-static uint32_t sendrecv(ctx *c, uint64_t size, uint64_t to, uint64_t from, uint64_t tag,
-                         uint32_t after)
+static uint32_t sendrecv(ctx *c, uint64_t ssize, uint64_t to, uint64_t rsize, uint64_t from,
+                         uint64_t tag, uint32_t after)
 {
 	c->la.n = 0;
-	push(c, &c->la, send(c, size, to, tag, after));
-	push(c, &c->la, recv(c, size, from, tag, after));
+	push(c, &c->la, send(c, ssize, to, tag, after));
+	push(c, &c->la, recv(c, rsize, from, tag, after));
 	return join(c, &c->la);
 }
 
@@ -404,7 +404,7 @@ static void g_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
 	uint32_t prev = NONE;
 	(void)root;
 	for (uint64_t i = 0; i + 1 < P; i++)
-		prev = sendrecv(c, p->size, (r + 1) % P, (r + P - 1) % P, i, prev);
+		prev = sendrecv(c, p->size, (r + 1) % P, p->size, (r + P - 1) % P, i, prev);
 }
 
 /* Open MPI's pairwise alltoall (coll_tuned alltoall algorithm 2,
@@ -417,7 +417,7 @@ static void g_alltoall_pairwise(ctx *c, const sg_params *p, uint64_t root)
 	uint32_t prev = NONE;
 	(void)root;
 	for (uint64_t i = 1; i < P; i++)
-		prev = sendrecv(c, p->size, (r + i) % P, (r + P - i) % P, i - 1, prev);
+		prev = sendrecv(c, p->size, (r + i) % P, p->size, (r + P - i) % P, i - 1, prev);
 }
 
 /* Open MPI's Bruck allgather (coll_tuned allgather algorithm 2,
@@ -432,7 +432,8 @@ static void g_allgather_bruck(ctx *c, const sg_params *p, uint64_t root)
 	(void)root;
 	for (uint64_t d = 1; d < P; d <<= 1, k++) {
 		uint64_t blocks = d <= P / 2 ? d : P - d;
-		prev = sendrecv(c, sat_mul(blocks, p->size), (r + P - d) % P, (r + d) % P, k, prev);
+		prev = sendrecv(c, sat_mul(blocks, p->size), (r + P - d) % P, sat_mul(blocks, p->size),
+		                (r + d) % P, k, prev);
 	}
 }
 
@@ -450,7 +451,7 @@ static void g_allgather_recdoub(ctx *c, const sg_params *p, uint64_t root)
 		return;
 	}
 	for (uint64_t d = 1; d < P; d <<= 1, k++)
-		prev = sendrecv(c, sat_mul(d, p->size), r ^ d, r ^ d, k, prev);
+		prev = sendrecv(c, sat_mul(d, p->size), r ^ d, sat_mul(d, p->size), r ^ d, k, prev);
 }
 
 /* Open MPI's neighbor-exchange allgather (algorithm 5,
@@ -471,8 +472,76 @@ static void g_allgather_neighbor(ctx *c, const sg_params *p, uint64_t root)
 	nb[1 - r % 2] = (r + P - 1) % P;
 	for (uint64_t i = 0; i < P / 2; i++) {
 		uint64_t to = nb[i % 2];
-		prev = sendrecv(c, sat_mul(i ? 2 : 1, p->size), to, to, i, prev);
+		prev = sendrecv(c, sat_mul(i ? 2 : 1, p->size), to, sat_mul(i ? 2 : 1, p->size), to, i,
+		                prev);
 	}
+}
+
+/* Open MPI's Rabenseifner allreduce (coll_tuned allreduce algorithm 6,
+ * ompi_coll_base_allreduce_intra_redscat_allgather), for s bytes on P
+ * ranks, P' = 2^floor(log2 P), q = P - P':
+ * 1. Ranks below 2q pair up: an odd rank sends the first s/2 bytes to r-1
+ *    and receives the rest from it (one MPI_Sendrecv), then sends its
+ *    half back and leaves; an even rank does the mirror and, after
+ *    receiving that half, goes on as vrank r/2.  The others are r - q.
+ * 2. Reduce-scatter by recursive halving: for mask = 1, 2, .. P'/2 the
+ *    vrank exchanges with vrank xor mask, sending the upper half of its
+ *    window when it is the lower rank of the pair, else the lower half
+ *    (s/2 rounded down goes to the lower half); the window becomes the
+ *    half it kept.
+ * 3. Allgather by recursive doubling: the same pairs in reverse order,
+ *    each sending what it kept and receiving what it gave.
+ * 4. The even ranks below 2q send all s bytes to r+1.
+ * Every exchange is one MPI_Sendrecv after the one before.  Below P' bytes
+ * Open MPI falls back to its basic linear allreduce (a linear reduce to
+ * rank 0, then a linear broadcast: the messages of barrier_linear). */
+static void g_barrier_linear(ctx *c, const sg_params *p, uint64_t root);
+static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size, pof2 = UINT64_C(1) << floor_log2(P);
+	uint64_t q = P - pof2, v, w = s, t = 0, keep[64], give[64];
+	unsigned n = 0;
+	uint32_t prev = NONE;
+	if (P < 2)
+		return;
+	if (s < pof2) {
+		g_barrier_linear(c, p, 0);
+		return;
+	}
+	if (r < 2 * q) {
+		uint64_t lo = s / 2, hi = s - lo;
+		if (r % 2) {
+			prev = sendrecv(c, lo, r - 1, hi, r - 1, t, prev);
+			prev = send(c, hi, r - 1, t + 1, prev);
+			recv(c, s, r - 1, 2 + 2 * (uint64_t)floor_log2(P), prev);   /* step 4's tag */
+			return;
+		}
+		prev = sendrecv(c, hi, r + 1, lo, r + 1, t, prev);
+		prev = recv(c, hi, r + 1, t + 1, prev);
+		v = r / 2;
+	} else {
+		v = r - q;
+	}
+	t = 2;
+	for (uint64_t mask = 1; mask < pof2; mask <<= 1, n++) {
+		uint64_t vd = v ^ mask, dest = vd < q ? vd * 2 : vd + q;
+		keep[n] = r < dest ? w / 2 : w - w / 2;
+		give[n] = w - keep[n];
+		prev = sendrecv(c, give[n], dest, keep[n], dest, t++, prev);
+		w = keep[n];
+	}
+	for (uint64_t mask = pof2 >> 1; mask > 0; mask >>= 1) {
+		uint64_t vd = v ^ mask, dest = vd < q ? vd * 2 : vd + q;
+		n--;
+		prev = sendrecv(c, keep[n], dest, give[n], dest, t++, prev);
+	}
+	if (r < 2 * q)
+		send(c, s, r + 1, t, prev);
+	(void)root;
+}
+static uint64_t t_rabenseifner(const sg_params *p)
+{
+	return 2 * (uint64_t)floor_log2(p->nranks ? p->nranks : 1) + 3;
 }
 
 /* Tags of a pattern of P-1 steps. */
@@ -672,6 +741,8 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "allreduce by recursive doubling; ranks above 2^floor(log2 P) fold in") \
 	X("allreduce_ring", "ring_allreduce", SEG, g_allreduce_ring, t_allreduce_ring, \
 	  "allreduce on a ring: reduce-scatter + allgather, chunks in segments") \
+	X("allreduce_rabenseifner", "rabenseifner", 0, g_allreduce_rabenseifner, t_rabenseifner, \
+	  "allreduce as Open MPI's Rabenseifner: recursive halving, then doubling") \
 	X("barrier_linear", "linbarrier central_counter", R | SG_LINEAR, g_barrier_linear, t_two, \
 	  "barrier, central counter: all report to the root, which releases all") \
 	X("barrier_tree", "combining_tree", R | SG_USES_FANIN, g_barrier_tree, t_two, \

@@ -25,6 +25,7 @@ fi
 # bytes; Open MPI's barriers send 0 bytes).  From P bytes on: below that
 # Open MPI's ring allreduce falls back to recursive doubling.
 cases='allreduce 4 allreduce_ring 8,65536
+allreduce 6 allreduce_rabenseifner 5,8,65537
 allgather 2 allgather_bruck 8,65536
 allgather 3 allgather_recdoub 8,65536
 allgather 4 allgather_ring 8,65536
@@ -61,7 +62,7 @@ while read -r coll alg pat sizes; do
 	bad= n=0
 	for P in 3 5 6 8; do
 		for d in ${sizes//,/ }; do
-			[ "$coll" = allreduce ] && [ "$d" -lt "$P" ] && continue
+			[ "$pat" = allreduce_ring ] && [ "$d" -lt "$P" ] && continue
 			if ! ompi_counts "$coll" "$alg" "$P" "$d" >"$tmp/ompi"; then
 				bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
 				break 2
