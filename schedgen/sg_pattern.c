@@ -544,6 +544,66 @@ static uint64_t t_rabenseifner(const sg_params *p)
 	return 2 * (uint64_t)floor_log2(p->nranks ? p->nranks : 1) + 3;
 }
 
+/* The bytes of block b of s bytes cut in blocks of sc (the last ones
+ * shorter or empty). */
+static uint64_t block_bytes(uint64_t s, uint64_t sc, uint64_t b)
+{
+	return sc * b >= s ? 0 : s - sc * b < sc ? s - sc * b : sc;
+}
+
+/* Open MPI's scatter-allgather broadcast with a ring (coll_tuned bcast
+ * algorithm 9, ompi_coll_base_bcast_intra_scatter_allgather_ring): the s
+ * bytes in blocks of sc = ceil(s/P), vrank v owning block v.  A binomial
+ * scatter first: v > 0 receives blocks v .. v + lowbit(v) - 1 from
+ * v - lowbit(v) (what of them there is), then sends to v + m, for m =
+ * lowbit(v)/2 (the root: the largest power of two below P) down to 1, the
+ * blocks from v + m on that it holds, when there are any (tag 0).  Then a
+ * ring allgather: P-1 MPI_Sendrecv steps, sending the block last received
+ * (its own first) to rank r+1 and receiving the next from r-1 (tag i).  Below
+ * P bytes Open MPI falls back to its basic linear broadcast: the root sends
+ * all s bytes to every rank. */
+static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, v = vrank(c, root), s = p->size;
+	uint64_t sc = (s + P - 1) / P, held = v ? 0 : s, m;
+	uint32_t prev = NONE;
+	if (P < 2)
+		return;
+	if (s < P) {
+		for (uint64_t j = 1; v == 0 && j < P; j++)
+			send(c, s, real(c, j, root), 0, NONE);
+		if (v)
+			recv(c, s, root, 0, NONE);
+		return;
+	}
+	if (v) {
+		m = v & (~v + 1);
+		if (s > sc * v) {
+			held = s - sc * v < sc * m ? s - sc * v : sc * m;
+			prev = recv(c, held, real(c, v - m, root), 0, NONE);
+		}
+	} else {
+		m = UINT64_C(1) << ceil_log2(P);
+	}
+	for (m >>= 1; m > 0; m >>= 1)
+		if (v + m < P && held > sc * m) {
+			prev = send(c, held - sc * m, real(c, v + m, root), 0, prev);
+			held = sc * m;
+		}
+	for (uint64_t i = 1, sb = v, rb = (v + P - 1) % P; i < P; i++) {
+		prev = sendrecv(c, block_bytes(s, sc, sb), (r + 1) % P, block_bytes(s, sc, rb),
+		                (r + P - 1) % P, i, prev);
+		sb = rb;
+		rb = (rb + P - 1) % P;
+	}
+}
+
+/* Tags of the scatter-allgather broadcast: the scatter's, then P-1 steps. */
+static uint64_t t_ring_bcast(const sg_params *p)
+{
+	return p->nranks > 1 ? p->nranks : 1;
+}
+
 /* Tags of a pattern of P-1 steps. */
 static uint64_t t_steps(const sg_params *p)
 {
@@ -725,6 +785,8 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "broadcast, binomial tree (round k: ranks below 2^k send to rank + 2^k)") \
 	X("bcast_binary", "binarytreebcast binary", R, g_bcast_binary, t_one, \
 	  "broadcast, binary tree in heap order (v sends to 2v+1, 2v+2)") \
+	X("bcast_scatter_allgather_ring", "", R | SG_LINEAR, g_bcast_scatter_allgather_ring, \
+	  t_ring_bcast, "broadcast as Open MPI's binomial scatter, then a ring allgather") \
 	X("bcast_chain", "pipelinedring chain", R | SEG, g_bcast_chain, t_segments, \
 	  "broadcast, pipelined chain root -> 1 -> ... -> P-1, in segments") \
 	X("bcast_chain_buffered", "pipelinedringdep", R | SEG, g_bcast_chain_buffered, t_segments, \

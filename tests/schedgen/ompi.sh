@@ -32,6 +32,7 @@ allgather 4 allgather_ring 8,65536
 allgather 5 allgather_neighbor 8,65536
 alltoall 2 alltoall_pairwise 8,65536
 bcast 6 bcast_binomial 8,65536
+bcast 9 bcast_scatter_allgather_ring 5,8,65537
 gather 1 gather_linear 8,65536
 scatter 1 scatter_linear 8,65536
 barrier 1 barrier_linear 0
