@@ -149,6 +149,14 @@ static uint64_t ev_chain(const model_ctx *c)
 	return (c->P - 1) * hop(c);
 }
 
+/* P-1 MPI_Sendrecv steps: a rank's CPU sends (o + sO) while the message
+ * from its other neighbour, gone after o, arrives L later; the receive
+ * starts when both are done and costs o + max(sO, sG). */
+static uint64_t ev_sendrecv_steps(const model_ctx *c)
+{
+	return (c->P - 1) * (2 * c->prm.o + max2(c->prm.L, c->sO) + m_of(c));
+}
+
 /* ---- LogP barriers (Hoefler, Cerquetti, Mehlan, Mietke, Rehm 2005) ----- */
 
 /* 2(2o + L) + 2(P-2) f */
@@ -362,13 +370,13 @@ static const model_formula table[] = {
 	  "s <= S, unsegmented", dom_eager, NULL, NULL,
 	  "", ev_chain, 0 },
 	{ "allgather_ring", "sendrecv_steps", "docs/patterns.md",
-	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
-	  "P-1 steps of one MPI_Sendrecv each", ev_chain, 0 },
+	  "P-1 steps of one MPI_Sendrecv each", ev_sendrecv_steps, 0 },
 	{ "alltoall_pairwise", "sendrecv_steps", "docs/patterns.md",
-	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
-	  "P-1 steps of one MPI_Sendrecv each", ev_chain, 0 },
+	  "P-1 steps of one MPI_Sendrecv each", ev_sendrecv_steps, 0 },
 	{ "allreduce_dissemination", "loggops_dissemination", HSL10,
 	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
 	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
