@@ -224,8 +224,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 		if (nt == 0)
 			continue;
 		if (!have_header) {
-			util_kind k = util_kind_of(ps.linestart, (size_t)(end - ps.linestart) < UTIL_KIND_HEAD ?
-			                           (size_t)(end - ps.linestart) : UTIL_KIND_HEAD);
+			util_kind k = util_kind_of(ps.linestart, (size_t)(end - ps.linestart));
 			if (k != UTIL_KIND_NONE && k != UTIL_KIND_PARAMS)
 				return fail(&ps, t[0].s, "this is %s, not a parameter file", util_kind_what(k));
 			if (nt != 2 || !tok_is(t[0], HEADER) || !tok_is(t[1], "1"))

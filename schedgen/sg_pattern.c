@@ -498,10 +498,12 @@ static void g_allgather_neighbor(ctx *c, const sg_params *p, uint64_t root)
 static void g_barrier_linear(ctx *c, const sg_params *p, uint64_t root);
 static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 {
-	uint64_t P = c->P, r = c->r, s = p->size, pof2 = UINT64_C(1) << floor_log2(P);
-	uint64_t q = P - pof2, v, w = s, t = 0, keep[64], give[64];
-	unsigned n = 0;
+	unsigned k = floor_log2(c->P), n;
+	uint64_t P = c->P, r = c->r, s = p->size, pof2 = UINT64_C(1) << k, q = P - pof2;
+	uint64_t v, w = s, t = 2, last = 2 + 2 * (uint64_t)k;   /* tags: 0-1, 2.., last */
+	uint64_t keep[64], give[64], dest[64];
 	uint32_t prev = NONE;
+	(void)root;
 	if (P < 2)
 		return;
 	if (s < pof2) {
@@ -511,33 +513,29 @@ static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 	if (r < 2 * q) {
 		uint64_t lo = s / 2, hi = s - lo;
 		if (r % 2) {
-			prev = sendrecv(c, lo, r - 1, hi, r - 1, t, prev);
-			prev = send(c, hi, r - 1, t + 1, prev);
-			recv(c, s, r - 1, 2 + 2 * (uint64_t)floor_log2(P), prev);   /* step 4's tag */
+			prev = sendrecv(c, lo, r - 1, hi, r - 1, 0, prev);
+			prev = send(c, hi, r - 1, 1, prev);
+			recv(c, s, r - 1, last, prev);
 			return;
 		}
-		prev = sendrecv(c, hi, r + 1, lo, r + 1, t, prev);
-		prev = recv(c, hi, r + 1, t + 1, prev);
+		prev = sendrecv(c, hi, r + 1, lo, r + 1, 0, prev);
+		prev = recv(c, hi, r + 1, 1, prev);
 		v = r / 2;
 	} else {
 		v = r - q;
 	}
-	t = 2;
-	for (uint64_t mask = 1; mask < pof2; mask <<= 1, n++) {
-		uint64_t vd = v ^ mask, dest = vd < q ? vd * 2 : vd + q;
-		keep[n] = r < dest ? w / 2 : w - w / 2;
+	for (n = 0; n < k; n++) {   /* partner of step n: vrank v xor 2^n */
+		uint64_t vd = v ^ (UINT64_C(1) << n);
+		dest[n] = vd < q ? vd * 2 : vd + q;
+		keep[n] = r < dest[n] ? w / 2 : w - w / 2;
 		give[n] = w - keep[n];
-		prev = sendrecv(c, give[n], dest, keep[n], dest, t++, prev);
+		prev = sendrecv(c, give[n], dest[n], keep[n], dest[n], t++, prev);
 		w = keep[n];
 	}
-	for (uint64_t mask = pof2 >> 1; mask > 0; mask >>= 1) {
-		uint64_t vd = v ^ mask, dest = vd < q ? vd * 2 : vd + q;
-		n--;
-		prev = sendrecv(c, keep[n], dest, give[n], dest, t++, prev);
-	}
+	while (n-- > 0)
+		prev = sendrecv(c, keep[n], dest[n], give[n], dest[n], t++, prev);
 	if (r < 2 * q)
-		send(c, s, r + 1, t, prev);
-	(void)root;
+		send(c, s, r + 1, last, prev);
 }
 static uint64_t t_rabenseifner(const sg_params *p)
 {

@@ -682,11 +682,14 @@ int tr_read_mem(const char *fname, const char *text, size_t len,
 			parse_comment(&ps, f.s, f.e);
 		else if (starts(f.s, f.e, "MPI_") || starts(f.s, f.e, "PMPI_"))
 			parse_call(&ps, f.s, f.e);
-		else if (ps.lineno == 1 && util_kind_of(f.s, (size_t)(end - f.s)) != UTIL_KIND_NONE)
-			fail(&ps, f.s, "this is %s, not an MPI trace",
-			     util_kind_what(util_kind_of(f.s, (size_t)(end - f.s))));
-		else
-			fail(&ps, f.s, "expected a call name starting with MPI_ or a '#' comment");
+		else {
+			util_kind k = ps.lineno == 1 ? util_kind_of(f.s, (size_t)(end - f.s))
+			                             : UTIL_KIND_NONE;
+			if (k != UTIL_KIND_NONE)
+				fail(&ps, f.s, "this is %s, not an MPI trace", util_kind_what(k));
+			else
+				fail(&ps, f.s, "expected a call name starting with MPI_ or a '#' comment");
+		}
 		p = nl ? nl + 1 : end;
 	}
 	util_kmap_free(&ps.names);

@@ -265,46 +265,36 @@ static const num_unit size_unit[] = {
 #undef NUM_SU_X
 };
 
-/* What unit u[0..m) of table t (n units) is worth; 0 if none. */
-static uint64_t unit_mul(const num_unit *t, size_t n, const char *u, size_t m)
+/* The number at the start of s[0..n) into *c and what its unit (the rest,
+ * without a trailing "B" when bytes) of table t (nt units) is worth into
+ * *mul: NUM_OK, or NUM_SYNTAX. */
+static num_err with_unit(const char *s, size_t n, const num_unit *t, size_t nt, int bytes,
+                         num_scan *c, uint64_t *mul)
 {
-	for (size_t k = 0; k < n; k++)
-		if (strlen(t[k].name) == m && memcmp(t[k].name, u, m) == 0)
-			return t[k].mul;
-	return 0;
+	*c = scan(s, n);
+	if (c->nint == 0 || (c->dot && c->nfrac == 0))
+		return NUM_SYNTAX;
+	const char *u = s + c->end;
+	size_t m = n - c->end;
+	if (bytes && m && u[m - 1] == 'B')   /* "KiB", "MB", "B" */
+		m--;
+	for (size_t k = 0; k < nt; k++)
+		if (strlen(t[k].name) == m && memcmp(t[k].name, u, m) == 0) {
+			*mul = t[k].mul;
+			return NUM_OK;
+		}
+	return NUM_SYNTAX;
 }
 
-num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
+/* The scanned number c times mul into *v: truncated, or exactly (a
+ * fraction of the unit left is NUM_WHOLE); NUM_BIG above UINT64_MAX. */
+static num_err scaled(const num_scan *c, uint64_t mul, int exact, uint64_t *v)
 {
-	num_scan c = scan(s, n);
-	uint64_t mul = 0;
-	if (c.nint == 0 || (c.dot && c.nfrac == 0))
-		return NUM_SYNTAX;
-	mul = unit_mul(time_unit, sizeof time_unit / sizeof time_unit[0], s + c.end, n - c.end);
-	if (!mul)
-		return NUM_SYNTAX;
-	if (c.big || c.ip > UINT64_MAX / mul)
-		return NUM_BIG;
-	/* frac < 10^9 and mul <= 10^9: the product fits. */
-	uint64_t v = c.ip * mul, f = c.frac * mul / pow10u(c.kept);
-	if (v > UINT64_MAX - f)
-		return NUM_BIG;
-	*ns = v + f;
-	return NUM_OK;
-}
-
-/* The value of the scanned number c times mul, exactly: NUM_OK, NUM_WHOLE
- * (not whole: a decimal with mul 0 marking no unit, or a fraction left)
- * or NUM_BIG. */
-static num_err whole(const num_scan *c, uint64_t mul, int unit, uint64_t *v)
-{
-	if (c->dot && (!unit || c->nfrac > NUM_FRAC_MAX))
-		return NUM_WHOLE;
 	if (c->big || c->ip > UINT64_MAX / mul)
 		return NUM_BIG;
-	/* frac < 10^9 and mul < 2^31: the product fits. */
+	/* frac < 10^9 and mul <= 2^30 or 10^9: the product fits. */
 	uint64_t p = pow10u(c->kept), f = c->frac * mul;
-	if (f % p)
+	if (exact && (f % p || c->nfrac > NUM_FRAC_MAX))
 		return NUM_WHOLE;
 	if (c->ip * mul > UINT64_MAX - f / p)
 		return NUM_BIG;
@@ -312,27 +302,38 @@ static num_err whole(const num_scan *c, uint64_t mul, int unit, uint64_t *v)
 	return NUM_OK;
 }
 
+#define NUM_NUNITS(t) (sizeof t / sizeof t[0])
+
+num_err num_time_parse(const char *s, size_t n, uint64_t *ns)
+{
+	num_scan c;
+	uint64_t mul;
+	num_err e = with_unit(s, n, time_unit, NUM_NUNITS(time_unit), 0, &c, &mul);
+	return e ? e : scaled(&c, mul, 0, ns);
+}
+
+/* A whole number of the unit: a decimal needs a unit ("1.5" is not). */
+static num_err whole_with_unit(const char *s, size_t n, const num_unit *t, size_t nt,
+                               int bytes, uint64_t *v)
+{
+	num_scan c;
+	uint64_t mul;
+	num_err e = with_unit(s, n, t, nt, bytes, &c, &mul);
+	if (e)
+		return e;
+	if (c.dot && c.end == n)
+		return NUM_WHOLE;
+	return scaled(&c, mul, 1, v);
+}
+
 num_err num_ns_parse(const char *s, size_t n, uint64_t *ns)
 {
-	num_scan c = scan(s, n);
-	if (c.nint == 0 || (c.dot && c.nfrac == 0))
-		return NUM_SYNTAX;
-	uint64_t mul = unit_mul(time_unit, sizeof time_unit / sizeof time_unit[0], s + c.end,
-	                        n - c.end);
-	return mul ? whole(&c, mul, c.end < n, ns) : NUM_SYNTAX;
+	return whole_with_unit(s, n, time_unit, NUM_NUNITS(time_unit), 0, ns);
 }
 
 num_err num_size_parse(const char *s, size_t n, uint64_t *bytes)
 {
-	num_scan c = scan(s, n);
-	if (c.nint == 0 || (c.dot && c.nfrac == 0))
-		return NUM_SYNTAX;
-	size_t m = n - c.end;
-	const char *u = s + c.end;
-	if (m && u[m - 1] == 'B')   /* "KiB", "MB", "B" */
-		m--;
-	uint64_t mul = unit_mul(size_unit, sizeof size_unit / sizeof size_unit[0], u, m);
-	return mul ? whole(&c, mul, c.end < n, bytes) : NUM_SYNTAX;
+	return whole_with_unit(s, n, size_unit, NUM_NUNITS(size_unit), 1, bytes);
 }
 
 num_err num_range_units(const char *s, size_t n, int bytes, char *out, size_t outlen)

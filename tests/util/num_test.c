@@ -14,13 +14,18 @@ static const char *outcome(num_err e, uint64_t v)
 	return buf;
 }
 
-/* The outcome of num_u64_parse on s. */
-static const char *u64(const char *s)
+/* The outcome of a parser of integers (num_u64_parse, num_time_parse,
+ * num_ns_parse, num_size_parse) on s. */
+static const char *parsed(num_err (*parse)(const char *, size_t, uint64_t *), const char *s)
 {
 	uint64_t v = 0;
-	num_err e = num_u64_parse(s, strlen(s), &v);
+	num_err e = parse(s, strlen(s), &v);
 	return outcome(e, v);
 }
+#define u64(s) parsed(num_u64_parse, s)
+#define time_ns(s) parsed(num_time_parse, s)
+#define ns(s) parsed(num_ns_parse, s)
+#define size(s) parsed(num_size_parse, s)
 
 /* The outcome of num_dec_parse on s (frac_max fraction digits): the value
  * as num/den, or the error. */
@@ -188,14 +193,6 @@ static void test_range(void)
 	CHECK(num_is_range("1..2", 4) && !num_is_range("1.2", 3) && !num_is_range("1..2", 2));
 }
 
-/* The outcome of num_time_parse on s: the ns, or the error. */
-static const char *time_ns(const char *s)
-{
-	uint64_t t = 0;
-	num_err e = num_time_parse(s, strlen(s), &t);
-	return outcome(e, t);
-}
-
 static void test_time(void)
 {
 	CHECK_STR(time_ns("12000"), "12000");
@@ -224,21 +221,6 @@ static void test_time(void)
 	CHECK_STR(time_ns("5.us"), "not a number");
 	CHECK_STR(time_ns("5 us"), "not a number");
 	CHECK_STR(time_ns("5US"), "not a number");
-}
-
-/* The outcome of num_ns_parse and num_size_parse on s. */
-static const char *ns(const char *s)
-{
-	uint64_t t = 0;
-	num_err e = num_ns_parse(s, strlen(s), &t);
-	return outcome(e, t);
-}
-
-static const char *size(const char *s)
-{
-	uint64_t t = 0;
-	num_err e = num_size_parse(s, strlen(s), &t);
-	return outcome(e, t);
 }
 
 static void test_whole(void)
