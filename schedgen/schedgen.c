@@ -6,6 +6,7 @@
 #include "progress.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
+#include "sg_select.h"
 #include "version.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: schedgen PATTERN [options]\n"
+"       schedgen CLASS --select LIB[:N] [options]\n"
 "Writes the GOAL schedule of a collective algorithm or communication pattern.\n"
 "\n"
 "  -p, --pattern NAME     the pattern, if not given as the first argument;\n"
@@ -31,6 +33,8 @@ static void usage(FILE *f)
 "      --segment BYTES    segment size of pipelined patterns (default: unsegmented)\n"
 "      --nway N           messages per round of barrier_nway (default 1)\n"
 "      --fanin N          fan-in of barrier_tree (default 2)\n"
+"      --fanout N         chains of bcast_chain_ompi, reduce_chain (1..32, default 4)\n"
+"      --radix K          radix of bcast_knomial (2..256, default 4)\n"
 "      --iterations N     run the collective N times back to back (default 1)\n"
 "      --rotate-root      iteration i uses root (R + i) mod P\n"
 "      --sync             a dissemination barrier (0-byte messages) between iterations\n"
@@ -42,6 +46,11 @@ static void usage(FILE *f)
 "  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
 "                         FILE.bin is written in the binary format, else GOAL text\n"
 "      --format text|binary  force the output format\n"
+"      --select LIB[:N]   the algorithm library LIB (openmpi) runs for the\n"
+"                         collective CLASS (allreduce, bcast, reduce) on these\n"
+"                         ranks and bytes; :N forces its algorithm N\n"
+"      --explain          say what --select picked and why (stdout; stderr\n"
+"                         when the schedule goes to stdout)\n"
 "      --list             list the patterns\n"
 "  -h, --help             this help\n"
 "      --version          the version and the commit it was built from\n"
@@ -49,6 +58,7 @@ static void usage(FILE *f)
 "The options of the published schedgen are accepted too: --ptrn, --commsize,\n"
 "--datasize, --filename, --segmentsize, --timemult (ignored).\n"
 "Example: schedgen bcast_binomial -s 1048576 -d 8 -o bcast.bin\n"
+"         schedgen allreduce --select openmpi -s 64 -d 1Mi --explain -o ar.bin\n"
 "Exit status: 0 done, 1 failed output, 2 bad options.\n");
 }
 
@@ -105,7 +115,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN
 };
 
 int main(int argc, char **argv)
@@ -124,6 +134,8 @@ int main(int argc, char **argv)
 		{ "segmentsize", required_argument, NULL, OPT_SEGMENT },
 		{ "nway", required_argument, NULL, OPT_NWAY },
 		{ "fanin", required_argument, NULL, OPT_FANIN },
+		{ "fanout", required_argument, NULL, OPT_FANOUT },
+		{ "radix", required_argument, NULL, OPT_RADIX },
 		{ "iterations", required_argument, NULL, OPT_ITER },
 		{ "rotate-root", no_argument, NULL, OPT_ROTATE },
 		{ "sync", no_argument, NULL, OPT_SYNC },
@@ -134,14 +146,18 @@ int main(int argc, char **argv)
 		{ "block", required_argument, NULL, OPT_BLOCK },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "select", required_argument, NULL, OPT_SELECT },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	sg_params p;
-	const char *pattern = NULL, *out = "schedule.goal";
-	int format = -1, c, idx, have_block = 0;
+	const char *pattern = NULL, *out = "schedule.goal", *select = NULL, *cls = NULL;
+	int format = -1, c, idx, have_block = 0, have_fanout = 0, explain = 0;
+	sg_choice pick;
+	char lib[32];
 	sg_out *o;
 	char err[512], comment[512];
 	progress_state ps;
@@ -172,6 +188,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NWAY: p.nway = num("--nway", optarg); break;
 		case OPT_FANIN: p.fanin = num("--fanin", optarg); break;
+		case OPT_FANOUT: p.fanout = num("--fanout", optarg); have_fanout = 1; break;
+		case OPT_RADIX: p.radix = num("--radix", optarg); break;
 		case OPT_ITER: p.iterations = num("--iterations", optarg); break;
 		case OPT_ROTATE: p.rotate_root = 1; break;
 		case OPT_SYNC: p.sync = 1; break;
@@ -205,6 +223,8 @@ int main(int argc, char **argv)
 			else
 				util_die_usage("--format is text or binary, not '%s'", optarg);
 			break;
+		case OPT_SELECT: select = optarg; break;
+		case OPT_EXPLAIN: explain = 1; break;
 		case OPT_LIST:
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
@@ -219,7 +239,30 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		util_die_usage("unexpected argument '%s'", argv[optind]);
 	if (!pattern)
-		util_die_usage("no pattern given (schedgen --list shows them)");
+		util_die_usage(select ? "no collective given (one of: %s)"
+		                      : "no pattern given (schedgen --list shows them)", sg_select_classes);
+	if (explain && !select)
+		util_die_usage("--explain needs --select");
+	if (select) {
+		unsigned alg = 0;
+		size_t n = strcspn(select, ":");
+		if (n >= sizeof lib)
+			util_die_usage("--select: unknown library '%s' (known: openmpi)", select);
+		memcpy(lib, select, n);
+		lib[n] = 0;
+		if (select[n]) {
+			uint64_t v = num("--select", select + n + 1);
+			if (v < 1 || v > 64)
+				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
+			alg = (unsigned)v;
+		}
+		if (sg_select(lib, pattern, p.nranks, p.size, alg, &pick, err, sizeof err))
+			util_die_usage("--select: %s", err);
+		cls = pattern;
+		pattern = pick.pattern;
+		if (pick.fanout && !have_fanout)
+			p.fanout = pick.fanout;
+	}
 	idx = sg_pattern_find(pattern);
 	if (idx < 0) {
 		static const char *const old_only[] = {
@@ -248,6 +291,8 @@ int main(int argc, char **argv)
 		                            p.nranks, p.size);
 #define APPEND(...) do { if (n < sizeof comment) \
 		n += (size_t)snprintf(comment + n, sizeof comment - n, __VA_ARGS__); } while (0)
+		if (select)
+			APPEND(" (%s's %s algorithm %u)", lib, cls, pick.alg);
 		if (uses & SG_USES_ROOT)
 			APPEND(", root %" PRIu64, p.root);
 		if ((uses & SG_USES_SEGMENT) && p.segment)
@@ -256,6 +301,10 @@ int main(int argc, char **argv)
 			APPEND(", nway %" PRIu64, p.nway);
 		if (uses & SG_USES_FANIN)
 			APPEND(", fanin %" PRIu64, p.fanin);
+		if (uses & SG_USES_FANOUT)
+			APPEND(", fanout %" PRIu64, p.fanout);
+		if (uses & SG_USES_RADIX)
+			APPEND(", radix %" PRIu64, p.radix);
 		if (p.iterations > 1)
 			APPEND(", %" PRIu64 " iterations%s%s", p.iterations,
 			       p.rotate_root ? ", rotate-root" : "", p.sync ? ", sync" : "");
@@ -266,6 +315,10 @@ int main(int argc, char **argv)
 			APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p.stride, p.block);
 #undef APPEND
 	}
+	if (explain)
+		fprintf(strcmp(out, "-") ? stdout : stderr, "%s on %" PRIu64 " ranks, %" PRIu64 " bytes: "
+		        "%s, %s algorithm %u (%s).\n  %s.\n", cls, p.nranks, p.size, pick.pattern, lib,
+		        pick.alg, pick.name, pick.why);
 	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
 	if (!o)
 		return util_error_msg(err);

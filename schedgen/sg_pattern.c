@@ -1,6 +1,7 @@
 /* sg_pattern.c: the collective algorithms and communication patterns of
  * schedgen, generated rank by rank, and the benchmark loop around them. */
 #include "sg_pattern.h"
+#include "sg_select.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -496,6 +497,7 @@ static void g_allgather_neighbor(ctx *c, const sg_params *p, uint64_t root)
  * Open MPI falls back to its basic linear allreduce (a linear reduce to
  * rank 0, then a linear broadcast: the messages of barrier_linear). */
 static void g_barrier_linear(ctx *c, const sg_params *p, uint64_t root);
+static void end_phase(ctx *c);
 static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 {
 	unsigned k = floor_log2(c->P), n;
@@ -549,30 +551,25 @@ static uint64_t block_bytes(uint64_t s, uint64_t sc, uint64_t b)
 	return sc * b >= s ? 0 : s - sc * b < sc ? s - sc * b : sc;
 }
 
-/* Open MPI's scatter-allgather broadcast with a ring (coll_tuned bcast
- * algorithm 9, ompi_coll_base_bcast_intra_scatter_allgather_ring): the s
- * bytes in blocks of sc = ceil(s/P), vrank v owning block v.  A binomial
- * scatter first: v > 0 receives blocks v .. v + lowbit(v) - 1 from
- * v - lowbit(v) (what of them there is), then sends to v + m, for m =
- * lowbit(v)/2 (the root: the largest power of two below P) down to 1, the
- * blocks from v + m on that it holds, when there are any (tag 0).  Then a
- * ring allgather: P-1 MPI_Sendrecv steps, sending the block last received
- * (its own first) to rank r+1 and receiving the next from r-1 (tag i).  Below
- * P bytes Open MPI falls back to its basic linear broadcast: the root sends
- * all s bytes to every rank. */
-static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+/* The binomial scatter of Open MPI's scatter-allgather broadcasts: the s
+ * bytes in blocks of sc = ceil(s/P), vrank v owning block v.  v > 0
+ * receives blocks v .. v + lowbit(v) - 1 from v - lowbit(v) (what of them
+ * there is), then sends to v + m, for m = lowbit(v)/2 (the root: the
+ * largest power of two below P) down to 1, the blocks from v + m on that
+ * it holds, when there are any (tag 0).  Returns the rank's last op.
+ * Below P bytes Open MPI runs its linear broadcast instead: the root sends
+ * all s bytes to every rank (*linear set). */
+static uint32_t scatter_blocks(ctx *c, uint64_t s, uint64_t root, int *linear)
 {
-	uint64_t P = c->P, r = c->r, v = vrank(c, root), s = p->size;
-	uint64_t sc = (s + P - 1) / P, held = v ? 0 : s, m;
+	uint64_t P = c->P, v = vrank(c, root), sc = (s + P - 1) / P, held = v ? 0 : s, m;
 	uint32_t prev = NONE;
-	if (P < 2)
-		return;
-	if (s < P) {
+	*linear = s < P;
+	if (*linear) {
 		for (uint64_t j = 1; v == 0 && j < P; j++)
 			send(c, s, real(c, j, root), 0, NONE);
 		if (v)
 			recv(c, s, root, 0, NONE);
-		return;
+		return NONE;
 	}
 	if (v) {
 		m = v & (~v + 1);
@@ -588,12 +585,85 @@ static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t 
 			prev = send(c, held - sc * m, real(c, v + m, root), 0, prev);
 			held = sc * m;
 		}
+	return prev;
+}
+
+/* Open MPI's scatter-allgather broadcast with a ring (coll_tuned bcast
+ * algorithm 9, ompi_coll_base_bcast_intra_scatter_allgather_ring): the
+ * binomial scatter (scatter_blocks), then a ring allgather: P-1
+ * MPI_Sendrecv steps, sending the block last received (its own first) to
+ * rank r+1 and receiving the next from r-1 (tag i). */
+static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, v = vrank(c, root), s = p->size, sc = (s + P - 1) / P;
+	int linear;
+	uint32_t prev;
+	if (P < 2)
+		return;
+	prev = scatter_blocks(c, s, root, &linear);
+	if (linear)
+		return;
 	for (uint64_t i = 1, sb = v, rb = (v + P - 1) % P; i < P; i++) {
 		prev = sendrecv(c, block_bytes(s, sc, sb), (r + 1) % P, block_bytes(s, sc, rb),
 		                (r + P - 1) % P, i, prev);
 		sb = rb;
 		rb = (rb + P - 1) % P;
 	}
+}
+
+/* The bytes of blocks b .. b+m-1 (those below P) of s bytes in blocks of
+ * sc. */
+static uint64_t blocks_bytes(uint64_t s, uint64_t sc, uint64_t P, uint64_t b, uint64_t m)
+{
+	uint64_t e = b + m < P ? b + m : P;
+	if (b >= e || sc * b >= s)
+		return 0;
+	return s - sc * b < sc * (e - b) ? s - sc * b : sc * (e - b);
+}
+
+/* Open MPI's scatter-allgather broadcast (bcast algorithm 8,
+ * ompi_coll_base_bcast_intra_scatter_allgather): the binomial scatter
+ * (scatter_blocks), then an allgather by recursive doubling.  Before the
+ * step of distance m, vrank v holds the blocks of its group of m, from R =
+ * v rounded down to a multiple of m; it exchanges them with v xor m, when
+ * that is a rank (an MPI_Sendrecv, tag 2k+1 in step k).  When the other
+ * group reaches past P, the ranks of v's group whose partner is missing
+ * get that group's blocks by recursive halving inside the group (distance
+ * m/2 .. 1, tag 2k+2): a rank that has them sends to v xor d above it
+ * when that one has not. */
+static void g_bcast_scatter_allgather(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, v = vrank(c, root), s = p->size, sc = (s + P - 1) / P;
+	unsigned k = 0;
+	int linear;
+	uint32_t prev;
+	if (P < 2)
+		return;
+	prev = scatter_blocks(c, s, root, &linear);
+	if (linear)
+		return;
+	for (uint64_t m = 1; m < P; m <<= 1, k++) {
+		uint64_t vr = v ^ m, R = v / m * m, Rr = vr / m * m;
+		uint64_t got = blocks_bytes(s, sc, P, Rr, m);
+		int64_t nad = (int64_t)P - (int64_t)(R + m);   /* ranks of v's group with data */
+		if (vr < P)
+			prev = sendrecv(c, blocks_bytes(s, sc, P, R, m), real(c, vr, root), got,
+			                real(c, vr, root), 2 * k + 1, prev);
+		if (Rr + m <= P)
+			continue;
+		for (uint64_t d = m >> 1; d > 0; d >>= 1) {
+			uint64_t w = v ^ d;
+			int64_t edge = (int64_t)(v / (2 * d) * (2 * d)) + nad;
+			if (w > v && (int64_t)v < edge && (int64_t)w >= edge)
+				prev = send(c, got, real(c, w, root), 2 * k + 2, prev);
+			else if (w < v && (int64_t)w < edge && (int64_t)v >= edge)
+				prev = recv(c, got, real(c, w, root), 2 * k + 2, prev);
+		}
+	}
+}
+static uint64_t t_scatter_allgather(const sg_params *p)
+{
+	return 1 + 2 * (uint64_t)ceil_log2(p->nranks);
 }
 
 /* Tags of the scatter-allgather broadcast: the scatter's, then P-1 steps. */
@@ -774,6 +844,646 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	}
 }
 
+/* ---- Open MPI's trees ----------------------------------------------------
+ * The trees of Open MPI 4.1's coll/base (coll_base_topo.c), for vrank v of
+ * P (vrank 0 the root): its parent and its children, in the order Open MPI
+ * serves them.  The in-order binary tree alone is built on ranks, rooted
+ * at P-1, whatever the root. */
+
+typedef enum tree_kind {
+	TREE_BINARY,        /* ompi_coll_base_topo_build_tree(2) */
+	TREE_CHAIN,         /* build_chain(fanout): fanout chains below the root */
+	TREE_BINOMIAL,      /* build_bmtree: children v + 2^k for 2^k > v */
+	TREE_BINOMIAL_IO,   /* build_in_order_bmtree: children v + 2^k below v's lowest bit */
+	TREE_KNOMIAL,       /* build_kmtree(radix) */
+	TREE_BINARY_IO      /* build_in_order_bintree, on ranks, root P-1 */
+} tree_kind;
+
+#define TREE_MAXCH 1024  /* (radix - 1) * ceil(log_radix P) for radix <= 256 */
+typedef struct tree {
+	uint64_t parent;   /* UINT64_MAX at the root */
+	uint32_t n;        /* children */
+	uint64_t ch[TREE_MAXCH];
+} tree;
+
+static void tree_add(tree *t, uint64_t v)
+{
+	if (t->n < TREE_MAXCH)
+		t->ch[t->n++] = v;
+}
+
+/* k^e, saturating. */
+static uint64_t upow(uint64_t k, unsigned e)
+{
+	uint64_t x = 1;
+	while (e-- > 0)
+		x = sat_mul(x, k);
+	return x;
+}
+
+/* The binary tree of build_tree(2): level l holds vranks 2^l - 1 ..
+ * 2^(l+1) - 2; a vrank's children are v + 2^l and v + 2^(l+1), its parent
+ * v less 2^(l-1) until it is above level l. */
+static void tree_binary(tree *t, uint64_t v, uint64_t P)
+{
+	unsigned l = 0;
+	uint64_t num = 0, delta, top;
+	while (num <= v)
+		num += upow(2, l++);
+	l--;
+	delta = upow(2, l);
+	for (uint64_t i = 1; i <= 2 && v + delta * i < P; i++)
+		tree_add(t, v + delta * i);
+	if (v == 0)
+		return;
+	top = delta - 1;   /* vranks on the levels above l */
+	t->parent = v;
+	if (v < 2)
+		t->parent = 0;
+	else
+		while (t->parent >= top)
+			t->parent -= delta / 2;
+}
+
+/* build_chain(fanout): f = min(fanout, P-1) chains hang off the root, the
+ * first (P-1) mod f of them (all, when f divides P-1) one longer. */
+static void tree_chain(tree *t, uint64_t v, uint64_t P, uint64_t fanout)
+{
+	uint64_t f = fanout < 1 ? 1 : fanout > 32 ? 32 : fanout, len, mark, head;
+	if (P < 2)
+		return;
+	if (P - 1 < f)
+		f = P - 1;
+	if (f == 1) {
+		if (v > 0)
+			t->parent = v - 1;
+		if (v + 1 < P)
+			tree_add(t, v + 1);
+		return;
+	}
+	len = (P - 1) / f;
+	mark = f + 1;
+	if ((P - 1) % f) {
+		len++;
+		mark = (P - 1) % f;
+	}
+	if (v == 0) {
+		uint64_t h = 1;
+		for (uint64_t i = 0; i < f; i++) {
+			if (i > 0)
+				h += len - (i > mark);
+			tree_add(t, h);
+		}
+		return;
+	}
+	if (v - 1 < mark * len) {
+		head = 1 + (v - 1) / len * len;
+	} else {
+		uint64_t col = mark + (v - 1 - mark * len) / (len - 1);
+		head = mark * len + 1 + (col - mark) * (len - 1);
+		len--;
+	}
+	t->parent = v == head ? 0 : v - 1;
+	if (v != head + len - 1 && v + 1 < P)
+		tree_add(t, v + 1);
+}
+
+static void tree_build(tree *t, tree_kind kind, uint64_t v, uint64_t P, uint64_t arg)
+{
+	t->parent = UINT64_MAX;
+	t->n = 0;
+	switch (kind) {
+	case TREE_BINARY:
+		tree_binary(t, v, P);
+		break;
+	case TREE_CHAIN:
+		tree_chain(t, v, P, arg);
+		break;
+	case TREE_BINOMIAL:
+		if (v > 0)
+			t->parent = v - (UINT64_C(1) << floor_log2(v));
+		for (uint64_t m = v ? UINT64_C(2) << floor_log2(v) : 1; v + m < P; m <<= 1)
+			tree_add(t, v + m);
+		break;
+	case TREE_BINOMIAL_IO:
+		if (v > 0)
+			t->parent = v & (v - 1);
+		for (uint64_t m = 1; m < P && !(v & m); m <<= 1)
+			if (v + m < P)
+				tree_add(t, v + m);
+		break;
+	case TREE_KNOMIAL: {
+		uint64_t m = 1;
+		for (; m < P; m = sat_mul(m, arg))
+			if (v % sat_mul(arg, m)) {
+				t->parent = v / sat_mul(arg, m) * sat_mul(arg, m);
+				break;
+			}
+		for (m /= arg; m > 0; m /= arg)
+			for (uint64_t j = 1; j < arg; j++)
+				if (v + m * j < P)
+					tree_add(t, v + m * j);
+		break;
+	}
+	case TREE_BINARY_IO: {
+		/* v is a rank here: the tree of P ranks has its root at P-1, the
+		 * right subtree ranks 0 .. P/2 - 1, the left the ranks between;
+		 * descend into the subtree that holds v. */
+		uint64_t size = P, parent = P - 1, delta = 0, my = v;
+		for (;;) {
+			uint64_t right = size >> 1;
+			int64_t lc = -1, rc = -1;
+			if (size > 1) {
+				lc = (int64_t)parent - 1;
+				if (lc > 0)
+					rc = (int64_t)right - 1;
+			}
+			if (my == parent) {
+				if (lc >= 0)
+					tree_add(t, (uint64_t)lc + delta);
+				if (rc >= 0)
+					tree_add(t, (uint64_t)rc + delta);
+				break;
+			}
+			if ((int64_t)my > rc) {
+				if ((int64_t)my == lc)
+					t->parent = parent + delta;
+				size -= right + 1;
+				delta += right;
+				my -= right;
+				parent = size - 1;
+			} else {
+				if ((int64_t)my == rc)
+					t->parent = parent + delta;
+				size = right;
+				parent = (uint64_t)rc;
+			}
+		}
+		break;
+	}
+	}
+}
+
+/* The tree of rank c->r for a pattern: its vrank's parent and children as
+ * ranks. */
+static void rank_tree(ctx *c, tree *t, tree_kind kind, uint64_t root, uint64_t arg)
+{
+	int onranks = kind == TREE_BINARY_IO;
+	tree_build(t, kind, onranks ? c->r : vrank(c, root), c->P, arg);
+	if (onranks)
+		return;
+	if (t->parent != UINT64_MAX)
+		t->parent = real(c, t->parent, root);
+	for (uint32_t i = 0; i < t->n; i++)
+		t->ch[i] = real(c, t->ch[i], root);
+}
+
+/* Open MPI's broadcast down a tree (ompi_coll_base_bcast_intra_generic):
+ * the s bytes in segments (tag k for segment k); a rank receives each
+ * segment from its parent and sends it to every child in turn, a segment's
+ * sends once the previous segment's have all completed. */
+static void bcast_tree(ctx *c, const sg_params *p, uint64_t root, tree_kind kind, uint64_t arg)
+{
+	tree t;
+	uint64_t n = nseg(p->size, p->segment);
+	uint32_t sent = NONE;
+	rank_tree(c, &t, kind, root, arg);
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t sz = seg_size(p->size, p->segment, k);
+		uint32_t rv = t.parent != UINT64_MAX ? recv(c, sz, t.parent, k, NONE) : NONE;
+		c->la.n = 0;
+		for (uint32_t i = 0; i < t.n; i++) {
+			uint32_t s = send(c, sz, t.ch[i], k, rv);
+			req(c, s, sent);
+			push(c, &c->la, s);
+		}
+		if (t.n)
+			sent = join(c, &c->la);
+	}
+}
+
+/* Open MPI's reduce up a tree (ompi_coll_base_reduce_generic): segment k
+ * (tag k) is received from every child in turn, and sent to the parent
+ * once all arrived and the previous segment has been sent (blocking
+ * sends).  Returns the rank's last op (NONE: none). */
+static uint32_t reduce_tree(ctx *c, const sg_params *p, uint64_t root, tree_kind kind, uint64_t arg)
+{
+	tree t;
+	uint64_t n = nseg(p->size, p->segment);
+	uint32_t last = NONE;
+	rank_tree(c, &t, kind, root, arg);
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t sz = seg_size(p->size, p->segment, k);
+		uint32_t got;
+		c->la.n = 0;
+		for (uint32_t i = 0; i < t.n; i++)
+			push(c, &c->la, recv(c, sz, t.ch[i], k, NONE));
+		got = join(c, &c->la);
+		if (t.parent == UINT64_MAX) {
+			last = got;
+			continue;
+		}
+		uint32_t s = send(c, sz, t.parent, k, got);
+		req(c, s, last);
+		last = s;
+	}
+	return last;
+}
+
+/* Open MPI's broadcasts and reduces on its trees (coll_tuned bcast
+ * algorithms 2, 3, 5, 7 and reduce algorithms 2, 3, 4, 5). */
+static void g_bcast_chain_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	bcast_tree(c, p, root, TREE_CHAIN, p->fanout);
+}
+static void g_bcast_pipeline(ctx *c, const sg_params *p, uint64_t root)
+{
+	bcast_tree(c, p, root, TREE_CHAIN, 1);
+}
+static void g_bcast_binary_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	bcast_tree(c, p, root, TREE_BINARY, 2);
+}
+static void g_bcast_knomial(ctx *c, const sg_params *p, uint64_t root)
+{
+	bcast_tree(c, p, root, TREE_KNOMIAL, p->radix);
+}
+static void g_reduce_chain(ctx *c, const sg_params *p, uint64_t root)
+{
+	reduce_tree(c, p, root, TREE_CHAIN, p->fanout);
+}
+static void g_reduce_pipeline(ctx *c, const sg_params *p, uint64_t root)
+{
+	reduce_tree(c, p, root, TREE_CHAIN, 1);
+}
+static void g_reduce_binary(ctx *c, const sg_params *p, uint64_t root)
+{
+	reduce_tree(c, p, root, TREE_BINARY, 2);
+}
+static void g_reduce_binomial_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	reduce_tree(c, p, root, TREE_BINOMIAL_IO, 0);
+}
+
+/* Open MPI's in-order binary reduce (reduce algorithm 6): up the in-order
+ * binary tree rooted at rank P-1, which then sends the s bytes to the root
+ * (tag: after the segments') when that is another rank. */
+static void g_reduce_in_order_binary(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t n = nseg(p->size, p->segment), io = c->P - 1;
+	uint32_t last = reduce_tree(c, p, root, TREE_BINARY_IO, 0);
+	if (root == io)
+		return;
+	if (c->r == io)
+		send(c, p->size, root, n, last);
+	else if (c->r == root)
+		recv(c, p->size, io, n, last);
+}
+static uint64_t t_segments_and_one(const sg_params *p)
+{
+	return nseg(p->size, p->segment) + 1;
+}
+
+/* Open MPI's linear broadcast (bcast algorithm 1): the root sends to every
+ * other rank, in rank order, all at once. */
+static void g_bcast_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	if (c->r != root) {
+		recv(c, p->size, root, 0, NONE);
+		return;
+	}
+	for (uint64_t j = 0; j < c->P; j++)
+		if (j != root)
+			send(c, p->size, j, 0, NONE);
+}
+
+/* Open MPI's linear reduce (reduce algorithm 1): every other rank sends to
+ * the root, which receives from rank P-1, then P-2, .. 0, one at a time. */
+static void g_reduce_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint32_t prev = NONE;
+	if (c->r != root) {
+		send(c, p->size, root, 0, NONE);
+		return;
+	}
+	for (uint64_t j = c->P; j-- > 0;)
+		if (j != root)
+			prev = recv(c, p->size, j, 0, prev);
+}
+
+/* Open MPI's split-binary broadcast (bcast algorithm 4,
+ * ompi_coll_base_bcast_intra_split_bintree): the first ceil(s/2) bytes go
+ * down the left subtree of its binary tree (odd vranks), the rest down the
+ * right (even vranks), in segments (tag k for segment k); the root sends
+ * segment k to its left child, then to its right.  Then each rank swaps
+ * halves with its pair, vrank v+1 for odd v (an MPI_Sendrecv, tag n0, the
+ * segments of the first half); with an even P the root sends the second
+ * half to vrank P-1, which has no pair.  With fewer than 2 bytes, or a
+ * segment larger than a half, Open MPI runs its pipeline instead. */
+static void g_bcast_split_binary(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, v = vrank(c, root), s = p->size, seg = p->segment;
+	uint64_t half[2] = { s - s / 2, s / 2 }, lr = (v + 1) % 2, n[2];
+	uint32_t prev = NONE;
+	tree t;
+	if (P < 2)
+		return;
+	if (half[1] == 0 || seg > half[1]) {
+		g_bcast_pipeline(c, p, root);
+		return;
+	}
+	n[0] = nseg(half[0], seg);
+	n[1] = nseg(half[1], seg);
+	rank_tree(c, &t, TREE_BINARY, root, 2);
+	for (uint64_t k = 0; k < n[0]; k++) {
+		if (v == 0) {
+			for (uint32_t i = 0; i < t.n && i < 2; i++)
+				if (k < n[i])
+					prev = send(c, seg_size(half[i], seg, k), t.ch[i], k, prev);
+			continue;
+		}
+		if (k >= n[lr])
+			break;
+		uint32_t rv = recv(c, seg_size(half[lr], seg, k), t.parent, k, t.n ? NONE : prev);
+		for (uint32_t i = 0; i < t.n; i++) {
+			uint32_t sd = send(c, seg_size(half[lr], seg, k), t.ch[i], k, rv);
+			req(c, sd, prev);
+			prev = sd;
+		}
+		if (!t.n)
+			prev = rv;
+	}
+	if (P % 2 == 0 && (v == 0 || v == P - 1)) {
+		if (v == 0)
+			send(c, half[1], real(c, P - 1, root), n[0], prev);
+		else
+			recv(c, half[1], root, n[0], prev);
+	} else if (v != 0) {
+		uint64_t pair = real(c, lr == 0 ? v + 1 : v - 1, root);
+		sendrecv(c, half[lr], pair, half[1 - lr], pair, n[0], prev);
+	}
+}
+static uint64_t t_split_binary(const sg_params *p)
+{
+	uint64_t s = p->size;
+	if (s / 2 == 0 || p->segment > s / 2)
+		return t_segments(p);
+	return nseg(s - s / 2, p->segment) + 1;
+}
+
+/* Open MPI's Rabenseifner reduce (reduce algorithm 7,
+ * ompi_coll_base_reduce_intra_redscat_gather), for s bytes on P ranks,
+ * P' = 2^floor(log2 P), q = P - P':
+ * 1. Ranks below 2q pair up: an odd rank sends the first s/2 bytes to r-1
+ *    and receives the rest from it (one MPI_Sendrecv, tag 0), then sends
+ *    its half of the rest back (tag 1) and leaves; an even rank does the
+ *    mirror and goes on as vrank r/2.  The others are r - q.
+ * 2. Reduce-scatter by recursive halving, as allreduce_rabenseifner's
+ *    (tags 2 ..): step k with vrank v xor 2^k; the lower rank of the pair
+ *    keeps the lower half of its window (w/2 bytes).
+ * 3. A binomial gather of the blocks to the root, from the largest
+ *    distance down: at distance 2^k a rank whose partner's group of 2^k
+ *    holds the root's vrank sends what it has gathered and stops; the
+ *    others receive the partner's (tags 3 + log2 P' + k).  A root that
+ *    left in step 1 (odd, below 2q) takes vrank 0's place: rank 0 first
+ *    sends it its block (tag 2 + log2 P').
+ * Every transfer waits for the one before.  With fewer bytes than P'
+ * Open MPI runs its linear reduce. */
+static void g_reduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
+{
+	unsigned n = floor_log2(c->P);
+	uint64_t P = c->P, r = c->r, s = p->size, pof2 = UINT64_C(1) << n, q = P - pof2;
+	uint64_t w = s, keep[64], give[64], vroot, v = UINT64_MAX;
+	int odd_root = root < 2 * q && root % 2;
+	uint32_t prev = NONE;
+	if (pof2 < 2 || s < pof2) {
+		g_reduce_linear(c, p, root);
+		return;
+	}
+	if (r < 2 * q) {
+		uint64_t lo = s / 2, hi = s - lo;
+		if (r % 2) {
+			prev = sendrecv(c, lo, r - 1, hi, r - 1, 0, prev);
+			prev = send(c, hi, r - 1, 1, prev);
+		} else {
+			prev = sendrecv(c, hi, r + 1, lo, r + 1, 0, prev);
+			prev = recv(c, hi, r + 1, 1, prev);
+			v = r / 2;
+		}
+	} else {
+		v = r - q;
+	}
+	for (unsigned k = 0; k < n; k++) {   /* the halving; the root's windows alike */
+		uint64_t vd = v ^ (UINT64_C(1) << k), dest = vd < q ? vd * 2 : vd + q;
+		keep[k] = v == UINT64_MAX || r < dest ? w / 2 : w - w / 2;
+		give[k] = w - keep[k];
+		if (v != UINT64_MAX)
+			prev = sendrecv(c, give[k], dest, keep[k], dest, 2 + k, prev);
+		w = keep[k];
+	}
+	vroot = odd_root ? 0 : root < 2 * q ? root / 2 : root - q;
+	if (odd_root && r == root) {
+		prev = recv(c, keep[n - 1], 0, 2 + n, prev);
+		v = 0;
+	} else if (odd_root && v == 0) {
+		send(c, keep[n - 1], root, 2 + n, prev);
+		return;
+	}
+	if (v == UINT64_MAX)
+		return;
+	for (unsigned k = n; k-- > 0;) {
+		uint64_t vd = v ^ (UINT64_C(1) << k), dest = vd < q ? vd * 2 : vd + q;
+		if (vd == 0 && odd_root)
+			dest = root;
+		if (vd >> k == vroot >> k) {
+			send(c, keep[k], dest, 3 + n + k, prev);
+			return;
+		}
+		prev = recv(c, give[k], dest, 3 + n + k, prev);
+	}
+}
+static uint64_t t_reduce_rabenseifner(const sg_params *p)
+{
+	return 3 + 2 * (uint64_t)floor_log2(p->nranks ? p->nranks : 1);
+}
+
+/* Pattern a, then pattern b once a's ops on this rank have completed,
+ * with b's tags after a's (ta of them). */
+static void then(ctx *c, gen_fn *a, const sg_params *pa, uint64_t ta, gen_fn *b,
+                 const sg_params *pb, uint64_t root)
+{
+	a(c, pa, root);
+	end_phase(c);
+	c->tagbase += ta;
+	b(c, pb, root);
+	c->tagbase -= ta;
+}
+
+/* Open MPI's linear allreduce (allreduce algorithm 1): its linear reduce
+ * to rank 0, then its linear broadcast from rank 0. */
+static void g_allreduce_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	then(c, g_reduce_linear, p, 1, g_bcast_linear, p, 0);
+}
+
+/* Open MPI's recursive-doubling allreduce (allreduce algorithm 3,
+ * ompi_coll_base_allreduce_intra_recursivedoubling): with P' =
+ * 2^floor(log2 P) and q = P - P', the even ranks below 2q send their s
+ * bytes to r+1 (tag 0) and wait for the result from it (tag m+1, m =
+ * log2 P'); the odd ones take them and go on as vrank r/2, the others as
+ * r - q.  Round k exchanges s bytes with vrank v xor 2^k (an MPI_Sendrecv,
+ * tag k+1), vrank w being rank 2w+1 for w < q, else w + q. */
+static void g_allreduce_recdoub_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size;
+	unsigned m = floor_log2(P), k = 0;
+	uint64_t pof2 = UINT64_C(1) << m, q = P - pof2, v;
+	uint32_t prev = NONE;
+	(void)root;
+	if (P < 2)
+		return;
+	if (r < 2 * q && r % 2 == 0) {
+		prev = send(c, s, r + 1, 0, NONE);
+		recv(c, s, r + 1, m + 1, prev);
+		return;
+	}
+	if (r < 2 * q) {
+		prev = recv(c, s, r - 1, 0, NONE);
+		v = r / 2;
+	} else {
+		v = r - q;
+	}
+	for (uint64_t d = 1; d < pof2; d <<= 1, k++) {
+		uint64_t w = v ^ d, peer = w < q ? 2 * w + 1 : w + q;
+		prev = sendrecv(c, s, peer, s, peer, k + 1, prev);
+	}
+	if (r < 2 * q)
+		send(c, s, r - 1, m + 1, prev);
+}
+
+/* The phases of Open MPI's segmented ring allreduce for s bytes on P ranks
+ * in segments of seg (0: none): 0 when it runs the plain ring. */
+static uint64_t ring_phases(uint64_t s, uint64_t P, uint64_t seg)
+{
+	uint64_t sc = seg && seg < s ? seg : s, n;
+	if (s < sat_mul(P, sc))
+		return 0;
+	n = s / (P * sc);
+	if (s % (P * sc) >= P && s % (P * sc) > P * sc / 2)
+		n++;
+	return n;
+}
+
+/* The bytes of part i of n of x bytes, the first x mod n parts one
+ * larger (COLL_BASE_COMPUTE_BLOCKCOUNT). */
+static uint64_t part(uint64_t x, uint64_t n, uint64_t i)
+{
+	return x / n + (i < x % n);
+}
+
+/* Open MPI's ring allreduce, segmented (allreduce algorithm 5,
+ * ompi_coll_base_allreduce_intra_ring_segmented; with no segment, or
+ * fewer than P segments' bytes, its plain ring, algorithm 4): the s bytes
+ * in P blocks (part), each block in n phases (part again).  Phase ph: rank
+ * r sends its block's part ph to r+1, then P-2 times receives the part of
+ * block r-j from r-1 and sends it on (blocking sends, in order), and
+ * receives the last, block r+1's (tags ph(P-1) + j).  Then P-1 MPI_Sendrecv
+ * steps pass whole blocks around the ring: step k sends block r+1-k, and
+ * receives block r-k.  Below P bytes Open MPI runs its recursive doubling
+ * (allreduce_recdoub_ompi). */
+static void g_allreduce_ring_segmented(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size, n = ring_phases(s, P, p->segment);
+	uint32_t prev = NONE;
+	if (P < 2)
+		return;
+	if (s < P) {
+		g_allreduce_recdoub_ompi(c, p, root);
+		return;
+	}
+	if (n == 0)
+		n = 1;
+	for (uint64_t ph = 0; ph < n; ph++) {
+		uint64_t t = ph * (P - 1);
+		prev = send(c, part(part(s, P, r), n, ph), (r + 1) % P, t, prev);
+		for (uint64_t j = 1; j < P; j++) {
+			uint64_t b = (r + P - j) % P;
+			uint32_t rv = recv(c, part(part(s, P, b), n, ph), (r + P - 1) % P, t + j - 1, NONE);
+			if (j + 1 < P) {
+				uint32_t sd = send(c, part(part(s, P, b), n, ph), (r + 1) % P, t + j, rv);
+				req(c, sd, prev);
+				prev = sd;
+			} else {
+				c->la.n = 0;
+				push(c, &c->la, prev);
+				push(c, &c->la, rv);
+				prev = join(c, &c->la);
+			}
+		}
+	}
+	for (uint64_t k = 0; k + 1 < P; k++)
+		prev = sendrecv(c, part(s, P, (r + 1 + P - k) % P), (r + 1) % P, part(s, P, (r + P - k) % P),
+		                (r + P - 1) % P, n * (P - 1) + k, prev);
+}
+static uint64_t t_ring_segmented(const sg_params *p)
+{
+	uint64_t P = p->nranks, n = ring_phases(p->size, P, p->segment);
+	if (P < 2)
+		return 1;
+	if (p->size < P)
+		return t_recdoub(p);
+	return sat_mul(n ? n + 1 : 2, P - 1);
+}
+
+/* The generator and tags of pattern i (the table is below). */
+static void pattern_fns(size_t i, gen_fn **g, tags_fn **t);
+
+/* The pattern Open MPI picks for class cls on P ranks and p's bytes, with
+ * p's parameters for it (root 0, unsegmented, its chains) in *q, its
+ * generator in *g; its tags returned (0: none found, c->oom set). */
+static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, sg_params *q, gen_fn **g)
+{
+	sg_choice ch;
+	char err[160];
+	tags_fn *t;
+	int i;
+	if (sg_select("openmpi", cls, p->nranks, p->size, 0, &ch, err, sizeof err) ||
+	    (i = sg_pattern_find(ch.pattern)) < 0) {
+		c->oom = 1;
+		return 0;
+	}
+	pattern_fns((size_t)i, g, &t);
+	*q = *p;
+	q->root = 0;
+	q->segment = 0;
+	if (ch.fanout)
+		q->fanout = ch.fanout;
+	return t(q);
+}
+
+/* Open MPI's nonoverlapping allreduce (allreduce algorithm 2,
+ * ompi_coll_base_allreduce_intra_nonoverlapping): a reduce to rank 0, then
+ * a broadcast from it, each the algorithm Open MPI picks for P ranks and s
+ * bytes (sg_select). */
+static void g_allreduce_nonoverlapping(ctx *c, const sg_params *p, uint64_t root)
+{
+	sg_params pr, pb;
+	gen_fn *gr, *gb;
+	uint64_t tr = ompi_pick(c, "reduce", p, &pr, &gr);
+	(void)root;
+	if (tr && ompi_pick(c, "bcast", p, &pb, &gb))
+		then(c, gr, &pr, tr, gb, &pb, 0);
+}
+static uint64_t t_nonoverlapping(const sg_params *p)
+{
+	ctx c;
+	sg_params q;
+	gen_fn *g;
+	memset(&c, 0, sizeof c);
+	return ompi_pick(&c, "reduce", p, &q, &g) + ompi_pick(&c, "bcast", p, &q, &g);
+}
+
 /* The table: X(name, aliases, uses, generator, tags, summary).  ORDER: as
  * --list prints it. */
 #define R SG_USES_ROOT
@@ -785,12 +1495,40 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "broadcast, binary tree in heap order (v sends to 2v+1, 2v+2)") \
 	X("bcast_scatter_allgather_ring", "", R | SG_LINEAR, g_bcast_scatter_allgather_ring, \
 	  t_ring_bcast, "broadcast as Open MPI's binomial scatter, then a ring allgather") \
+	X("bcast_scatter_allgather", "", R, g_bcast_scatter_allgather, t_scatter_allgather, \
+	  "broadcast as Open MPI's binomial scatter, then a recursive-doubling allgather") \
 	X("bcast_chain", "pipelinedring chain", R | SEG, g_bcast_chain, t_segments, \
 	  "broadcast, pipelined chain root -> 1 -> ... -> P-1, in segments") \
 	X("bcast_chain_buffered", "pipelinedringdep", R | SEG, g_bcast_chain_buffered, t_segments, \
 	  "pipelined chain; a rank takes segment k+1 once it has sent segment k") \
+	X("bcast_linear", "", R | SG_LINEAR, g_bcast_linear, t_one, \
+	  "broadcast as Open MPI's linear: the root sends to every rank at once") \
+	X("bcast_chain_ompi", "", R | SEG | SG_USES_FANOUT, g_bcast_chain_ompi, t_segments, \
+	  "broadcast as Open MPI's chain: --fanout chains from the root, in segments") \
+	X("bcast_pipeline", "", R | SEG, g_bcast_pipeline, t_segments, \
+	  "broadcast as Open MPI's pipeline: one chain, in segments") \
+	X("bcast_binary_ompi", "", R | SEG, g_bcast_binary_ompi, t_segments, \
+	  "broadcast as Open MPI's binary tree (level by level), in segments") \
+	X("bcast_split_binary", "", R | SEG, g_bcast_split_binary, t_split_binary, \
+	  "broadcast as Open MPI's split binary tree: a half down each subtree, swap") \
+	X("bcast_knomial", "", R | SEG | SG_USES_RADIX, g_bcast_knomial, t_segments, \
+	  "broadcast as Open MPI's k-nomial tree (--radix k), in segments") \
 	X("reduce_binomial", "binomialtreereduce", R, g_reduce_binomial, t_log2, \
 	  "reduce, binomial tree (the binomial broadcast reversed)") \
+	X("reduce_linear", "", R | SG_LINEAR, g_reduce_linear, t_one, \
+	  "reduce as Open MPI's linear: the root receives from P-1, P-2, .. 0") \
+	X("reduce_chain", "", R | SEG | SG_USES_FANOUT, g_reduce_chain, t_segments, \
+	  "reduce as Open MPI's chain: up --fanout chains to the root, in segments") \
+	X("reduce_pipeline", "", R | SEG, g_reduce_pipeline, t_segments, \
+	  "reduce as Open MPI's pipeline: up one chain, in segments") \
+	X("reduce_binary", "", R | SEG, g_reduce_binary, t_segments, \
+	  "reduce as Open MPI's binary tree, in segments") \
+	X("reduce_binomial_ompi", "", R | SEG, g_reduce_binomial_ompi, t_segments, \
+	  "reduce as Open MPI's binomial: up the in-order binomial tree, in segments") \
+	X("reduce_in_order_binary", "", R | SEG, g_reduce_in_order_binary, t_segments_and_one, \
+	  "reduce as Open MPI's in-order binary tree (rooted at P-1), in segments") \
+	X("reduce_rabenseifner", "", R, g_reduce_rabenseifner, t_reduce_rabenseifner, \
+	  "reduce as Open MPI's Rabenseifner: recursive halving, binomial gather") \
 	X("scatter_linear", "scatter", R | SG_LINEAR, g_scatter, t_one, \
 	  "linear scatter: the root sends to every rank in turn") \
 	X("gather_linear", "gather", R | SG_LINEAR, g_gather, t_one, \
@@ -803,6 +1541,14 @@ static void g_alltoall_linear(ctx *c, const sg_params *p, uint64_t root)
 	  "allreduce on a ring: reduce-scatter + allgather, chunks in segments") \
 	X("allreduce_rabenseifner", "rabenseifner", 0, g_allreduce_rabenseifner, t_rabenseifner, \
 	  "allreduce as Open MPI's Rabenseifner: recursive halving, then doubling") \
+	X("allreduce_linear", "", SG_LINEAR, g_allreduce_linear, t_two, \
+	  "allreduce as Open MPI's linear: a linear reduce to 0, a linear broadcast") \
+	X("allreduce_nonoverlapping", "", 0, g_allreduce_nonoverlapping, t_nonoverlapping, \
+	  "allreduce as Open MPI's nonoverlapping: its pick of reduce, then of bcast") \
+	X("allreduce_recdoub_ompi", "", 0, g_allreduce_recdoub_ompi, t_recdoub, \
+	  "allreduce as Open MPI's recursive doubling (pairs 2i, 2i+1 fold in)") \
+	X("allreduce_ring_segmented", "", SEG | SG_LINEAR, g_allreduce_ring_segmented, t_ring_segmented, \
+	  "allreduce as Open MPI's ring (segmented with --segment), its fallbacks") \
 	X("barrier_linear", "linbarrier central_counter", R | SG_LINEAR, g_barrier_linear, t_two, \
 	  "barrier, central counter: all report to the root, which releases all") \
 	X("barrier_tree", "combining_tree", R | SG_USES_FANIN, g_barrier_tree, t_two, \
@@ -852,6 +1598,12 @@ static tags_fn *const tagfns[] = {
 #define NPAT (sizeof patterns / sizeof patterns[0])
 _Static_assert(sizeof gens / sizeof gens[0] == NPAT, "ORDER PATTERN");
 
+static void pattern_fns(size_t i, gen_fn **g, tags_fn **t)
+{
+	*g = gens[i];
+	*t = tagfns[i];
+}
+
 size_t sg_npatterns(void)
 {
 	return NPAT;
@@ -887,6 +1639,8 @@ void sg_params_default(sg_params *p)
 	p->size = 1;
 	p->nway = 1;
 	p->fanin = 2;
+	p->fanout = 4;
+	p->radix = 4;
 	p->iterations = 1;
 	p->block = GOAL_DEFAULT_BLOCK;
 }
@@ -927,6 +1681,10 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
 		return perr(err, errlen, "--nway must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->nway);
 	if (p->fanin < 1 || p->fanin > UINT32_MAX)
 		return perr(err, errlen, "--fanin must be 1..%" PRIu32 " (got %" PRIu64 ")", UINT32_MAX, p->fanin);
+	if (p->fanout < 1 || p->fanout > 32)
+		return perr(err, errlen, "--fanout must be 1..32 (got %" PRIu64 ")", p->fanout);
+	if (p->radix < 2 || p->radix > 256)
+		return perr(err, errlen, "--radix must be 2..256 (got %" PRIu64 ")", p->radix);
 	if (p->iterations < 1)
 		return perr(err, errlen, "--iterations must be at least 1");
 	if (p->stride && (p->stride > GOAL_MAX_STRIDE || p->block < 1 || p->block > p->stride))

@@ -17,6 +17,9 @@
 /* Not an option: a rank sends or receives P - 1 messages a call (linear
  * in P), so a large P is slow to simulate. */
 #define SG_LINEAR       0x10u
+/* Reads fanout (Open MPI's chains), radix (its k-nomial tree). */
+#define SG_USES_FANOUT  0x20u
+#define SG_USES_RADIX   0x40u
 
 typedef struct sg_params {
 	uint64_t nranks;     /* P >= 1 */
@@ -25,6 +28,8 @@ typedef struct sg_params {
 	uint64_t segment;    /* segment size in bytes; 0: unsegmented */
 	uint64_t nway;       /* n-way dissemination: messages per round (>= 1) */
 	uint64_t fanin;      /* combining tree barrier: children per node (>= 1) */
+	uint64_t fanout;     /* Open MPI's chains: chains below the root (1..32) */
+	uint64_t radix;      /* Open MPI's k-nomial tree: radix (2..256) */
 	uint64_t iterations; /* the collective this many times, back to back (>= 1) */
 	int rotate_root;     /* iteration i uses root (root + i) mod P */
 	int sync;            /* a dissemination barrier between iterations */
@@ -39,7 +44,7 @@ typedef struct sg_params {
 
 /* The defaults of the published schedgen: P 8, 1 byte, root 0, one
  * iteration; unsegmented, nway 1, fan-in 2; contiguous (block 8 when a
- * stride is given). */
+ * stride is given); and Open MPI's: 4 chains, radix 4. */
 void sg_params_default(sg_params *p);
 
 typedef struct sg_pattern_info {

@@ -21,11 +21,32 @@ if ! mpicc -O1 ompi_coll.c -o "$tmp/coll" 2>"$tmp/err"; then
 	exit 0
 fi
 
-# COLL ALGORITHM PATTERN SIZES: the pattern is that algorithm (sizes in
-# bytes; Open MPI's barriers send 0 bytes).  From P bytes on: below that
+# COLL ALGORITHM PATTERN SIZES [SEGMENT]: the pattern is that algorithm
+# (sizes in bytes; Open MPI's barriers send 0 bytes), in segments of
+# SEGMENT bytes when given (Open MPI's coll_tuned_COLL_algorithm_segmentsize
+# and schedgen's --segment).  allreduce_ring from P bytes on: below that
 # Open MPI's ring allreduce falls back to recursive doubling.
-cases='allreduce 4 allreduce_ring 8,65536
+cases='allreduce 1 allreduce_linear 8,65536
+allreduce 2 allreduce_nonoverlapping 100,100000
+allreduce 3 allreduce_recdoub_ompi 8,65536
+allreduce 4 allreduce_ring 8,65536
+allreduce 4 allreduce_ring_segmented 5,65537
+allreduce 5 allreduce_ring_segmented 100003 1000
 allreduce 6 allreduce_rabenseifner 5,8,65537
+bcast 1 bcast_linear 8
+bcast 2 bcast_chain_ompi 8,100000 8192
+bcast 3 bcast_pipeline 100000 8192
+bcast 4 bcast_split_binary 1,100,100000 8192
+bcast 5 bcast_binary_ompi 8,100000 8192
+bcast 7 bcast_knomial 8,100000 8192
+bcast 8 bcast_scatter_allgather 7,100,65537
+reduce 1 reduce_linear 8
+reduce 2 reduce_chain 100000 8192
+reduce 3 reduce_pipeline 100000 8192
+reduce 4 reduce_binary 100000 8192
+reduce 5 reduce_binomial_ompi 8,100000 8192
+reduce 6 reduce_in_order_binary 8,100000 8192
+reduce 7 reduce_rabenseifner 3,100,65537
 allgather 2 allgather_bruck 8,65536
 allgather 3 allgather_recdoub 8,65536
 allgather 4 allgather_ring 8,65536
@@ -40,35 +61,48 @@ barrier 3 barrier_butterfly 0
 barrier 4 barrier_dissemination 0'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
-ompi_counts() { # COLL ALGORITHM P BYTES
+# The root of collective COLL on P ranks: 1 at P = 5 and 5 at P = 6 for the
+# rooted ones, else 0.
+root_of() { # COLL P
+	case $1:$2 in bcast:5 | reduce:5 | gather:5 | scatter:5) echo 1 ;;
+	bcast:6 | reduce:6 | gather:6 | scatter:6) echo 5 ;; *) echo 0 ;; esac
+}
+
+# "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted:
+# algorithm ALGORITHM forced, or 0 for Open MPI's own choice.
+ompi_counts() { # COLL ALGORITHM P BYTES [SEGMENT]
+	local mca=()
+	[ "$2" != 0 ] && mca=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_"$1"_algorithm "$2")
+	[ -n "${5:-}" ] && mca+=(--mca coll_tuned_"$1"_algorithm_segmentsize "$5")
 	rm -f "$tmp"/prof.*
 	timeout 60 mpirun --oversubscribe --allow-run-as-root -np "$3" \
 		--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
-		--mca pml_monitoring_filename "$tmp/prof" --mca coll_tuned_use_dynamic_rules 1 \
-		--mca coll_tuned_"$1"_algorithm "$2" "$tmp/coll" "$1" "$4" </dev/null >/dev/null 2>"$tmp/err" || return 1
+		--mca pml_monitoring_filename "$tmp/prof" "${mca[@]}" \
+		"$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" </dev/null >/dev/null 2>"$tmp/err" || return 1
 	awk -F'\t' '$1 == "I" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
 		"$tmp"/prof.* | sort -n -k1,1 -k2,2
 }
 
 # The same of the schedule.
-goal_counts() { # PATTERN P BYTES
-	"$B/bin/schedgen" "$1" -s "$2" -d "$3" -o - | awk '
+goal_counts() { # COLL PATTERN P BYTES [SCHEDGEN OPTIONS]
+	"$B/bin/schedgen" "$2" -s "$3" -d "$4" --root "$(root_of "$1" "$3")" "${@:5}" -o - | awk '
 		/^rank [0-9]+ \{/ { r = $2 }
 		/: send [0-9]+b to [0-9]+/ { for (i = 1; i <= NF; i++) if ($i == "send") { s = $(i + 1); d = $(i + 3) }
 			sub(/b$/, "", s); k = r " " d; n[k]++; by[k] += s }
 		END { for (k in n) print k, n[k], by[k] }' | sort -n -k1,1 -k2,2
 }
 
-while read -r coll alg pat sizes; do
-	bad= n=0
+while read -r coll alg pat sizes seg; do
+	bad= n=0 opt=()
+	[ -n "$seg" ] && opt=(--segment "$seg")
 	for P in 3 5 6 8; do
 		for d in ${sizes//,/ }; do
 			[ "$pat" = allreduce_ring ] && [ "$d" -lt "$P" ] && continue
-			if ! ompi_counts "$coll" "$alg" "$P" "$d" >"$tmp/ompi"; then
+			if ! ompi_counts "$coll" "$alg" "$P" "$d" $seg >"$tmp/ompi"; then
 				bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
 				break 2
 			fi
-			goal_counts "$pat" "$P" "$d" >"$tmp/goal"
+			goal_counts "$coll" "$pat" "$P" "$d" "${opt[@]}" >"$tmp/goal"
 			if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
 				bad="P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
 				break 2
@@ -78,7 +112,7 @@ while read -r coll alg pat sizes; do
 	done
 	[ -z "$bad" ] && [ "$n" -eq 0 ] && bad="nothing compared"
 	if [ -z "$bad" ]; then
-		echo "ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends (P = 3, 5, 6, 8; ${sizes//,/ and } B)"
+		echo "ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends (P = 3, 5, 6, 8; ${sizes//,/ and } B${seg:+ in segments of $seg B}; roots 1 at P = 5, 5 at P = 6)"
 	else
 		echo "not ok - schedgen: $pat sends what Open MPI's $coll algorithm $alg sends"
 		echo "    $bad"
@@ -88,9 +122,36 @@ done <<<"$cases"
 # A control: allreduce_recdoub folds the ranks above a power of two in
 # otherwise than Open MPI's recursive doubling (allreduce algorithm 3), and
 # the comparison must see it at P = 6.
-ompi_counts allreduce 3 6 8 >"$tmp/ompi" && goal_counts allreduce_recdoub 6 8 >"$tmp/goal"
+ompi_counts allreduce 3 6 8 >"$tmp/ompi" && goal_counts allreduce allreduce_recdoub 6 8 >"$tmp/goal"
 if [ -s "$tmp/ompi" ] && ! cmp -s "$tmp/ompi" "$tmp/goal"; then
 	echo "ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
 else
 	echo "not ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
 fi
+
+# Open MPI's own choice (its fixed decision rules, no algorithm forced)
+# against schedgen COLL --select openmpi, over communicator sizes and bytes
+# that cross its rules' bounds.
+for coll in allreduce bcast reduce; do
+	bad= n=0
+	for P in 3 6 12 17; do
+		for d in 7 100 3000 20000 140000 1100000; do
+			if ! ompi_counts "$coll" 0 "$P" "$d" >"$tmp/ompi"; then
+				bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
+				break 2
+			fi
+			goal_counts "$coll" "$coll" "$P" "$d" --select openmpi >"$tmp/goal"
+			if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+				bad="P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+				break 2
+			fi
+			n=$((n + 1))
+		done
+	done
+	if [ -z "$bad" ] && [ "$n" -eq 24 ]; then
+		echo "ok - schedgen: $coll --select openmpi sends what Open MPI's own choice sends (P = 3, 6, 12, 17; 7 B to 1.1 MB)"
+	else
+		echo "not ok - schedgen: $coll --select openmpi sends what Open MPI's own choice sends"
+		echo "    ${bad:-$n of 24 compared}"
+	fi
+done

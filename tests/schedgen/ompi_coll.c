@@ -1,7 +1,8 @@
 /* ompi_coll.c: one collective, for tests/schedgen/ompi.sh to count Open
- * MPI's own messages: ompi_coll COLL BYTES, BYTES the size the call names
- * on each rank (the whole buffer for allreduce, bcast and reduce, one block
- * for allgather, alltoall, gather and scatter), of MPI_BYTE; root 0. */
+ * MPI's own messages: ompi_coll COLL BYTES [ROOT], BYTES the size the call
+ * names on each rank (the whole buffer for allreduce, bcast and reduce, one
+ * block for allgather, alltoall, gather and scatter), of MPI_BYTE; root
+ * ROOT (default 0). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,9 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	int p, rc = 0;
 	MPI_Comm_size(MPI_COMM_WORLD, &p);
-	int n = argc > 2 ? atoi(argv[2]) : 1;
+	int n = argc > 2 ? atoi(argv[2]) : 1, root = argc > 3 ? atoi(argv[3]) : 0;
 	char *a = calloc((size_t)n * (size_t)p + 1, 1), *b = calloc((size_t)n * (size_t)p + 1, 1);
-	if (argc < 3 || !a || !b)
+	if (argc < 3 || !a || !b || root < 0 || root >= p)
 		rc = 1;
 	else if (strcmp(argv[1], "allreduce") == 0)
 		MPI_Allreduce(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
@@ -23,20 +24,20 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[1], "alltoall") == 0)
 		MPI_Alltoall(a, n, MPI_BYTE, b, n, MPI_BYTE, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "bcast") == 0)
-		MPI_Bcast(a, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+		MPI_Bcast(a, n, MPI_BYTE, root, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "reduce") == 0)
-		MPI_Reduce(a, b, n, MPI_BYTE, MPI_BOR, 0, MPI_COMM_WORLD);
+		MPI_Reduce(a, b, n, MPI_BYTE, MPI_BOR, root, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "gather") == 0)
-		MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+		MPI_Gather(a, n, MPI_BYTE, b, n, MPI_BYTE, root, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "scatter") == 0)
-		MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+		MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, root, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "barrier") == 0)
 		MPI_Barrier(MPI_COMM_WORLD);
 	else
 		rc = 1;
 	if (rc)
 		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall|bcast|reduce|gather|"
-		        "scatter|barrier BYTES\n");
+		        "scatter|barrier BYTES [ROOT]\n");
 	free(a);
 	free(b);
 	MPI_Finalize();

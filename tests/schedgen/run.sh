@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 26 ]; then ok "--list shows 26 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 26 patterns"; fi
+if [ "$n" = 44 ]; then ok "--list shows 44 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 44 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -94,6 +94,47 @@ err_case "stride too large" "schedgen: error: --stride must be 1..2147483648 byt
 err_case "stride below the block" "schedgen: error: --stride 4 is smaller than the block size 8" bcast_binomial --stride 4
 err_case "block without stride" "schedgen: error: --block needs --stride" bcast_binomial --block 4
 err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 distinct tags, more than the 2^31 GOAL allows (use fewer segments or iterations)" bcast_chain -d 2000000000000 --segment 1
+err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
+err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
+err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
+err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'gather' here (known: allreduce bcast reduce)" gather --select openmpi
+err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
+err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
+err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce)" --select openmpi
+err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
+
+# --select: Open MPI's rules pick by P and bytes; --explain says which rule
+# and what a fallback or a composite runs; the schedule is the pattern's.
+sel() { # WANT-PATTERN CLASS ARGS...: the schedule is that pattern's, with the same args
+	local want=$1 cls=$2; shift 2
+	"$S" "$cls" --select "$@" -o - | sed 1d >"$tmp/sel" && "$S" "$want" "${@:2}" -o - | sed 1d >"$tmp/pat" &&
+		cmp -s "$tmp/sel" "$tmp/pat"
+}
+check "select: allreduce of 8 B on 200 ranks is the nonoverlapping one" \
+	sel allreduce_nonoverlapping allreduce openmpi -s 200 -d 8
+check "select: allreduce of 1 MiB on 256 ranks is Rabenseifner's" \
+	sel allreduce_rabenseifner allreduce openmpi -s 256 -d 1Mi
+check "select: bcast of 60 B on 5 ranks is the binary tree" sel bcast_binary_ompi bcast openmpi -s 5 -d 60
+check "select: bcast of 2 MiB on 5 ranks is one chain" sel bcast_chain_ompi bcast openmpi -s 5 -d 2Mi --fanout 1
+check "select: reduce of 100000 B on 4 ranks is the binomial" sel reduce_binomial_ompi reduce openmpi -s 4 -d 100000
+check "select: reduce of 300000 B on 4 ranks is the linear" sel reduce_linear reduce openmpi -s 4 -d 300000
+check "select: openmpi:2 runs 4 chains" sel bcast_chain_ompi bcast openmpi:2 -s 20 -d 100 --fanout 4
+"$S" allreduce --select openmpi -s 200 -d 8 --explain -o /dev/null >"$tmp/out" 2>&1
+cat >"$tmp/want" <<'EOF2'
+allreduce on 200 ranks, 8 bytes: allreduce_nonoverlapping, openmpi algorithm 2 (nonoverlapping).
+  Open MPI 4.1 picks allreduce algorithm 2 for P 128..255, bytes < 131072 (coll_tuned_decision_fixed.c, ompi_coll_tuned_allreduce_intra_dec_fixed); it runs reduce: reduce_binomial_ompi (algorithm 5), bcast: bcast_binary_ompi (algorithm 5).
+EOF2
+if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then ok "--explain: the rule and what it runs"; else fail "--explain: the rule and what it runs"; fi
+"$S" allreduce --select openmpi:4 -s 8 -d 5 --explain -o - 2>"$tmp/out" | grep -c ': send ' >"$tmp/n"
+cat >"$tmp/want" <<'EOF2'
+allreduce on 8 ranks, 5 bytes: allreduce_ring_segmented, openmpi algorithm 4 (ring).
+  allreduce algorithm 4, as forced by coll_tuned_allreduce_algorithm; fewer bytes than ranks: Open MPI runs its recursive doubling instead.
+EOF2
+if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff" && [ "$(cat "$tmp/n")" = 24 ]; then
+	ok "--explain on stderr with -o -: the ring's fallback, 24 messages"
+else
+	echo "messages: $(cat "$tmp/n")" >>"$tmp/diff"; fail "--explain on stderr with -o -: the ring's fallback, 24 messages"
+fi
 "$S" bcast_binomial --format binary -o - >"$tmp/stdout.bin" 2>"$tmp/diff" && "$S" bcast_binomial -o "$tmp/file.bin" 2>>"$tmp/diff"
 if cmp "$tmp/stdout.bin" "$tmp/file.bin" >>"$tmp/diff" 2>&1; then ok "binary to stdout"; else fail "binary to stdout"; fi
 "$S" bcast_binomial -o /nonexistent-dir/x.bin 2>"$tmp/err"

@@ -234,11 +234,22 @@ static uint64_t expect_msgs(const char *name, const sg_params *p)
 	    || !strcmp(name, "reduce_binomial") || !strcmp(name, "scatter_linear")
 	    || !strcmp(name, "gather_linear"))
 		return P - 1;
-	if (!strncmp(name, "bcast_chain", 11))
+	if (!strcmp(name, "bcast_linear") || !strcmp(name, "reduce_linear"))
+		return P - 1;
+	if (!strncmp(name, "bcast_chain", 11) || !strcmp(name, "bcast_pipeline")
+	    || !strcmp(name, "bcast_binary_ompi") || !strcmp(name, "bcast_knomial")
+	    || !strcmp(name, "reduce_chain") || !strcmp(name, "reduce_pipeline")
+	    || !strcmp(name, "reduce_binary") || !strcmp(name, "reduce_binomial_ompi"))
 		return (P - 1) * nseg;
+	if (!strcmp(name, "reduce_in_order_binary"))
+		return p->rotate_root ? UINT64_MAX : (P - 1) * nseg + (p->root != P - 1);
+	if (!strcmp(name, "allreduce_linear"))
+		return 2 * (P - 1);
 	if (!strcmp(name, "allreduce_dissemination") || !strcmp(name, "barrier_dissemination"))
 		return P * clog2(P);
-	if (!strcmp(name, "allreduce_recdoub") || !strcmp(name, "barrier_butterfly")) {
+	if (!strcmp(name, "allreduce_recdoub") || !strcmp(name, "barrier_butterfly")
+	    || !strcmp(name, "allreduce_recdoub_ompi")
+	    || (!strcmp(name, "allreduce_ring_segmented") && p->size < P)) {
 		uint64_t m = 0;
 		while ((UINT64_C(2) << m) <= P)
 			m++;

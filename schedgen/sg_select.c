@@ -1,0 +1,218 @@
+/* sg_select.c: Open MPI 4.1's choice of collective algorithm (sg_select.h).
+ *
+ * The rules are rows { P below, bytes below, algorithm } (0: no bound), in
+ * the order of coll_tuned_decision_fixed.c's if-chains: the first row that
+ * holds picks, as the chain does.  Each class's algorithms are numbered as
+ * coll_tuned_COLL_algorithm numbers them; with a commutative operation
+ * (the rules for non-commutative ones are not here). */
+#include "sg_select.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct sg_rule {
+	uint32_t pmax, smax;   /* P < pmax and bytes < smax (0: any) */
+	uint8_t alg;
+} sg_rule;
+
+/* An algorithm of a class: its number and name in Open MPI, the pattern
+ * that is it, the chains it builds when forced (its coll_tuned default)
+ * and when the fixed rules pick it (they pass fan-out 0: one chain), what
+ * it falls back to for P ranks and s bytes (NULL: nothing), and the
+ * classes whose own picks it runs (NULL: none). */
+typedef struct sg_alg {
+	unsigned alg;
+	const char *name, *pattern;
+	uint8_t fanout_forced, fanout_fixed;
+	const char *(*falls)(uint64_t P, uint64_t s);
+	const char *runs[2];
+} sg_alg;
+
+typedef struct sg_class {
+	const char *name, *func;   /* the class, its decision function */
+	const sg_rule *rules;
+	size_t nrules;
+	const sg_alg *algs;
+	size_t nalgs;
+} sg_class;
+
+static uint64_t pof2(uint64_t P)
+{
+	uint64_t p = 1;
+	while (p <= P / 2)
+		p <<= 1;
+	return p;
+}
+
+static const char *below_ranks_recdoub(uint64_t P, uint64_t s)
+{
+	return s < P ? "fewer bytes than ranks: Open MPI runs its recursive doubling instead" : NULL;
+}
+static const char *below_pof2_linear(uint64_t P, uint64_t s)
+{
+	return s < pof2(P) ? "fewer bytes than the largest power of two of ranks: Open MPI "
+	                     "runs its linear algorithm instead" : NULL;
+}
+static const char *below_ranks_linear(uint64_t P, uint64_t s)
+{
+	return s < P ? "fewer bytes than ranks: Open MPI runs its linear broadcast instead" : NULL;
+}
+
+static const char *below_two_pipeline(uint64_t P, uint64_t s)
+{
+	(void)P;
+	return s < 2 ? "fewer than 2 bytes: Open MPI runs its pipeline instead" : NULL;
+}
+
+/* The rules, as coll_tuned_decision_fixed.c has them. */
+static const sg_rule allreduce_rules[] = {
+	{ 4, 8, 4 }, { 4, 4096, 3 }, { 4, 8192, 4 }, { 4, 16384, 3 }, { 4, 65536, 4 },
+	{ 4, 262144, 5 }, { 4, 0, 6 }, { 8, 16, 4 }, { 8, 8192, 3 }, { 8, 0, 6 }, { 16, 8192, 3 },
+	{ 16, 0, 6 }, { 32, 64, 5 }, { 32, 4096, 3 }, { 32, 0, 6 }, { 64, 128, 5 }, { 64, 0, 6 },
+	{ 128, 262144, 3 }, { 128, 0, 6 }, { 256, 131072, 2 }, { 256, 262144, 3 }, { 256, 0, 6 },
+	{ 512, 4096, 2 }, { 512, 0, 6 }, { 2048, 2048, 2 }, { 2048, 16384, 3 }, { 2048, 0, 6 },
+	{ 4096, 2048, 2 }, { 4096, 4096, 5 }, { 4096, 16384, 3 }, { 4096, 0, 6 }, { 0, 2048, 2 },
+	{ 0, 16384, 5 }, { 0, 32768, 3 }, { 0, 0, 6 }
+};
+static const sg_rule bcast_rules[] = {
+	{ 4, 32, 3 }, { 4, 256, 5 }, { 4, 512, 3 }, { 4, 1024, 7 }, { 4, 32768, 1 }, { 4, 131072, 5 },
+	{ 4, 262144, 2 }, { 4, 524288, 1 }, { 4, 1048576, 6 }, { 4, 0, 5 }, { 8, 64, 5 },
+	{ 8, 128, 6 }, { 8, 2048, 5 }, { 8, 8192, 6 }, { 8, 1048576, 1 }, { 8, 0, 2 }, { 16, 8, 7 },
+	{ 16, 64, 5 }, { 16, 4096, 7 }, { 16, 16384, 5 }, { 16, 32768, 6 }, { 16, 0, 1 },
+	{ 32, 4096, 7 }, { 32, 1048576, 6 }, { 32, 0, 8 }, { 64, 2048, 6 }, { 64, 0, 7 },
+	{ 128, 0, 7 }, { 256, 2, 6 }, { 256, 16384, 5 }, { 256, 32768, 1 }, { 256, 65536, 5 },
+	{ 256, 0, 7 }, { 1024, 16384, 7 }, { 1024, 32768, 4 }, { 1024, 0, 7 }, { 2048, 524288, 7 },
+	{ 2048, 0, 8 }, { 4096, 262144, 7 }, { 4096, 0, 8 }, { 0, 8192, 7 }, { 0, 16384, 5 },
+	{ 0, 262144, 7 }, { 0, 0, 8 }
+};
+static const sg_rule reduce_rules[] = {
+	{ 4, 8, 7 }, { 4, 16, 4 }, { 4, 32, 3 }, { 4, 262144, 1 }, { 4, 524288, 3 },
+	{ 4, 1048576, 2 }, { 4, 0, 3 }, { 8, 4096, 4 }, { 8, 65536, 2 }, { 8, 262144, 5 },
+	{ 8, 524288, 1 }, { 8, 1048576, 5 }, { 8, 0, 1 }, { 16, 8192, 4 }, { 16, 0, 5 },
+	{ 32, 4096, 4 }, { 32, 0, 5 }, { 256, 0, 5 }, { 512, 8192, 5 }, { 512, 16384, 6 },
+	{ 512, 0, 5 }, { 2048, 0, 5 }, { 4096, 512, 5 }, { 4096, 1024, 6 }, { 4096, 8192, 5 },
+	{ 4096, 16384, 6 }, { 4096, 0, 5 }, { 0, 16, 5 }, { 0, 32, 6 }, { 0, 1024, 5 },
+	{ 0, 2048, 6 }, { 0, 8192, 5 }, { 0, 16384, 6 }, { 0, 0, 5 }
+};
+
+#define ALG(n, name, pat, forced, fixed, falls) { n, name, pat, forced, fixed, falls, { NULL, NULL } }
+static const sg_alg allreduce_algs[] = {
+	ALG(1, "basic_linear", "allreduce_linear", 0, 0, NULL),
+	{ 2, "nonoverlapping", "allreduce_nonoverlapping", 0, 0, NULL, { "reduce", "bcast" } },
+	ALG(3, "recursive_doubling", "allreduce_recdoub_ompi", 0, 0, NULL),
+	ALG(4, "ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
+	ALG(5, "segmented_ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
+	ALG(6, "rabenseifner", "allreduce_rabenseifner", 0, 0, below_pof2_linear),
+};
+static const sg_alg bcast_algs[] = {
+	ALG(1, "basic_linear", "bcast_linear", 0, 0, NULL),
+	ALG(2, "chain", "bcast_chain_ompi", 4, 1, NULL),
+	ALG(3, "pipeline", "bcast_pipeline", 0, 0, NULL),
+	ALG(4, "split_binary_tree", "bcast_split_binary", 0, 0, below_two_pipeline),
+	ALG(5, "binary_tree", "bcast_binary_ompi", 0, 0, NULL),
+	ALG(6, "binomial", "bcast_binomial", 0, 0, NULL),
+	ALG(7, "knomial", "bcast_knomial", 0, 0, NULL),
+	ALG(8, "scatter_allgather", "bcast_scatter_allgather", 0, 0, below_ranks_linear),
+	ALG(9, "scatter_allgather_ring", "bcast_scatter_allgather_ring", 0, 0, below_ranks_linear),
+};
+static const sg_alg reduce_algs[] = {
+	ALG(1, "linear", "reduce_linear", 0, 0, NULL),
+	ALG(2, "chain", "reduce_chain", 4, 1, NULL),
+	ALG(3, "pipeline", "reduce_pipeline", 0, 0, NULL),
+	ALG(4, "binary", "reduce_binary", 0, 0, NULL),
+	ALG(5, "binomial", "reduce_binomial_ompi", 0, 0, NULL),
+	ALG(6, "in-order_binary", "reduce_in_order_binary", 0, 0, NULL),
+	ALG(7, "rabenseifner", "reduce_rabenseifner", 0, 0, below_pof2_linear),
+};
+
+#define N(a) (sizeof a / sizeof a[0])
+#define CLASS(c) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, N(c##_rules), \
+	           c##_algs, N(c##_algs) }
+static const sg_class classes[] = {
+	CLASS(allreduce), CLASS(bcast), CLASS(reduce),
+};
+const char sg_select_classes[] = "allreduce bcast reduce";
+
+/* "[lo, hi)" of a row's bound after the previous row's (0: none). */
+static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
+{
+	if (!hi)
+		snprintf(b, n, lo ? "%s >= %" PRIu32 : "any %s", what, lo);
+	else if (lo)
+		snprintf(b, n, "%s %" PRIu32 "..%" PRIu32, what, lo, hi - 1);
+	else
+		snprintf(b, n, "%s < %" PRIu32, what, hi);
+}
+
+int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
+              sg_choice *out, char *err, size_t errlen)
+{
+	const sg_class *c = NULL;
+	const sg_alg *a = NULL;
+	const char *fb;
+	int fixed = alg == 0;
+	size_t i;
+	memset(out, 0, sizeof *out);
+	if (strcmp(lib, "openmpi") != 0) {
+		snprintf(err, errlen, "unknown library '%s' (known: openmpi)", lib);
+		return -1;
+	}
+	for (i = 0; i < N(classes); i++)
+		if (strcmp(classes[i].name, cls) == 0)
+			c = &classes[i];
+	if (!c) {
+		snprintf(err, errlen, "openmpi has no rules for '%s' here (known: %s)", cls,
+		         sg_select_classes);
+		return -1;
+	}
+	if (alg == 0) {
+		uint32_t plo = 0, slo = 0, pprev = UINT32_MAX;
+		char pr[64], sr[64];
+		for (i = 0; i < c->nrules; i++) {
+			const sg_rule *r = &c->rules[i];
+			if (r->pmax != pprev)
+				slo = 0;
+			if (i && r->pmax != pprev)
+				plo = pprev;
+			pprev = r->pmax;
+			if ((!r->pmax || P < r->pmax) && (!r->smax || size < r->smax))
+				break;
+			slo = r->smax;
+		}
+		alg = c->rules[i].alg;
+		range(pr, sizeof pr, "P", plo, c->rules[i].pmax);
+		range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
+		snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, %s "
+		         "(coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr, c->func);
+	} else {
+		snprintf(out->why, sizeof out->why, "%s algorithm %u, as forced by "
+		         "coll_tuned_%s_algorithm", c->name, alg, c->name);
+	}
+	for (i = 0; i < c->nalgs; i++)
+		if (c->algs[i].alg == alg)
+			a = &c->algs[i];
+	if (!a) {
+		snprintf(err, errlen, "openmpi's %s algorithms are 1..%u (got %u)", c->name,
+		         c->algs[c->nalgs - 1].alg, alg);
+		return -1;
+	}
+	out->pattern = a->pattern;
+	out->alg = a->alg;
+	out->name = a->name;
+	out->fanout = fixed ? a->fanout_fixed : a->fanout_forced;
+	fb = a->falls ? a->falls(P, size) : NULL;
+	if (fb) {
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "; %s", fb);
+	}
+	for (i = 0; i < 2 && a->runs[i]; i++) {
+		sg_choice sub;
+		size_t n = strlen(out->why);
+		if (sg_select(lib, a->runs[i], P, size, 0, &sub, err, errlen))
+			return -1;
+		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
+		         a->runs[i], sub.pattern, sub.alg);
+	}
+	return 0;
+}

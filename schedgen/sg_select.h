@@ -1,0 +1,33 @@
+/* sg_select.h: the algorithm an MPI library runs for a collective, by the
+ * communicator's size P and the bytes of the call: Open MPI 4.1's fixed
+ * decision rules (coll/tuned, coll_tuned_decision_fixed.c), each
+ * algorithm as a schedgen pattern.  docs/patterns.md cites the rules. */
+#ifndef SG_SELECT_H
+#define SG_SELECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the library runs. */
+typedef struct sg_choice {
+	const char *pattern;   /* the schedgen pattern (sg_pattern_find) */
+	unsigned alg;          /* the library's number (coll_tuned_COLL_algorithm) */
+	const char *name;      /* the library's name of it ("rabenseifner") */
+	uint64_t fanout;       /* chains of a chain algorithm, else 0 */
+	char why[480];         /* the rule that chose it, any fallback, what it runs */
+} sg_choice;
+
+/* The collective classes sg_select knows, space-separated. */
+extern const char sg_select_classes[];
+
+/* The algorithm library lib ("openmpi") runs for collective class cls
+ * ("allreduce", ...) on P ranks, size bytes (what the call names on each
+ * rank: the whole buffer of bcast, reduce and allreduce; one block of
+ * allgather, alltoall, gather and scatter), commutative operation, root 0:
+ * its own choice when alg is 0, else its algorithm alg.  Returns 0, or -1
+ * with a message in err (unknown library, class or algorithm, with the
+ * valid ones). */
+int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
+              sg_choice *out, char *err, size_t errlen);
+
+#endif
