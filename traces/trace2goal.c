@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include "sg_pattern.h"
+#include "sg_select.h"
 #include "version.h"
 
 #include <dirent.h>
@@ -44,6 +45,9 @@ static void usage(FILE *f)
 	        "                           .bin, else GOAL text (default: text on stdout)\n"
 	        "  -c, --coll CLASS=PATTERN replace the collectives of CLASS by the schedgen\n"
 	        "                           pattern PATTERN (repeatable; see --list)\n"
+	        "      --select LIB         replace each allreduce, bcast and reduce by the\n"
+	        "                           algorithm LIB runs for its communicator and bytes:\n"
+	        "                           openmpi (the default), or none (--list's patterns)\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --strict             an unsupported MPI call is an error (default:\n"
@@ -68,8 +72,15 @@ static void usage(FILE *f)
 static void list_patterns(const struct t2g_options *o)
 {
 	printf("collective classes and their patterns (--coll CLASS=PATTERN):\n");
-	for (int c = 0; c < T2G_NCOLL; c++)
-		printf("  %-16s %s\n", t2g_coll_name(c), sg_pattern((size_t)o->pattern[c])->name);
+	for (int c = 0; c < T2G_NCOLL; c++) {
+		sg_choice ch;
+		char err[160];
+		int lib = o->select && !(o->pinned & (1u << c)) &&
+		          sg_select(o->select, t2g_coll_name(c), 2, 1, 0, &ch, err, sizeof err) == 0;
+		printf("  %-16s %s%s%s%s\n", t2g_coll_name(c), lib ? o->select : "",
+		       lib ? "'s choice by its rules (with --select none: " : "",
+		       sg_pattern((size_t)o->pattern[c])->name, lib ? ")" : "");
+	}
 	printf("(gatherv, scatterv, allgatherv and alltoallv belong to the class without v,\n"
 	       "reduce_scatter_block to reduce_scatter, exscan to scan)\n");
 	printf("patterns:\n");
@@ -354,6 +365,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "coll", required_argument, NULL, 'c' },
+		{ "select", required_argument, NULL, 'L' },
 		{ "extrapolate", required_argument, NULL, 'x' },
 		{ "compute-scale", required_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 'S' },
@@ -400,8 +412,17 @@ int main(int argc, char **argv)
 			if (pat < 0)
 				return util_usage("unknown pattern '%s' (see --list)", eq + 1);
 			o.pattern[cls] = pat;
+			o.pinned |= 1u << cls;
 			break;
 		}
+		case 'L':
+			if (strcmp(optarg, "none") == 0)
+				o.select = NULL;
+			else if (strcmp(optarg, "openmpi") == 0)
+				o.select = "openmpi";
+			else
+				return util_usage("--select is openmpi or none (got '%s')", optarg);
+			break;
 		case 'x':
 			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
 				return util_usage("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);

@@ -3,6 +3,7 @@
 #include "trace2goal_conv.h"
 
 #include "sg_pattern.h"
+#include "sg_select.h"
 #include "trace_read.h"
 #include "kmap.h"
 #include "die.h"
@@ -44,6 +45,7 @@ void t2g_options_default(struct t2g_options *o)
 	memset(o, 0, sizeof *o);
 	o->compute_scale = 1.0;
 	o->extrapolate = 1;
+	o->select = "openmpi";
 	for (int c = 0; c < T2G_NCOLL; c++)
 		o->pattern[c] = sg_pattern_find(coll_default[c]);
 }
@@ -1056,16 +1058,6 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
 	if (P < 2)
 		return 0;
-	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
-	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {
-		char msg[400];
-		cv->linear_warned |= 1u << cls;
-		snprintf(msg, sizeof msg, "%s: warning: %s runs as %s on a communicator of %" PRIu64
-		         " ranks: %" PRIu64 " messages at one rank a call, slow to simulate; --coll "
-		         "%s=PATTERN chooses another (trace2goal --list)", util_prog(), coll_names[cls],
-		         sg_pattern((size_t)pat)->name, P, P - 1, coll_names[cls]);
-		cv->opt->warn(cv->opt->warn_ctx, msg);
-	}
 	size = coll_size(cv, c, &peer_bytes);
 	if (size < 0 && negative_size(cv, c, size))
 		return -1;
@@ -1076,6 +1068,26 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	p.nranks = P;
 	p.size = size > 0 ? (uint64_t)size : 0;
 	p.root = 0;
+	/* the library's algorithm for this size of call and communicator,
+	 * where it has rules for the class and --coll gave no pattern */
+	if (cv->opt->select && !(cv->opt->pinned & (1u << cls))) {
+		sg_choice ch;
+		if (sg_select(cv->opt->select, coll_names[cls], P, p.size, 0, &ch, err, sizeof err) == 0) {
+			pat = sg_pattern_find(ch.pattern);
+			if (ch.fanout)
+				p.fanout = ch.fanout;
+		}
+	}
+	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
+	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {
+		char msg[400];
+		cv->linear_warned |= 1u << cls;
+		snprintf(msg, sizeof msg, "%s: warning: %s runs as %s on a communicator of %" PRIu64
+		         " ranks: %" PRIu64 " messages at one rank a call, slow to simulate; --coll "
+		         "%s=PATTERN chooses another (trace2goal --list)", util_prog(), coll_names[cls],
+		         sg_pattern((size_t)pat)->name, P, P - 1, coll_names[cls]);
+		cv->opt->warn(cv->opt->warn_ctx, msg);
+	}
 	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
 	    bk == TR_SCATTER || bk == TR_SCATTERV) {
 		if (c->root < 0 || (uint64_t)c->root >= n)

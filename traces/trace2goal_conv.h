@@ -40,6 +40,11 @@ struct t2g_options {
 	uint32_t extrapolate;        /* K >= 1: the schedule has K times the ranks */
 	int strict;                  /* an unsupported call is an error */
 	int pattern[T2G_NCOLL];      /* schedgen pattern index per class */
+	const char *select;          /* the library whose choice of algorithm
+	                              * replaces a collective of a class it has
+	                              * rules for (sg_select: "openmpi"), or NULL */
+	uint32_t pinned;             /* classes whose pattern was given (bit c):
+	                              * pattern[c] even where select has rules */
 	unsigned request_size;       /* liballprof request ids: 4 or 8 bytes, 0:
 	                              * detected from each trace (trace_read.h) */
 	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */
@@ -68,8 +73,9 @@ struct t2g_stats {
 	uint64_t traced_ns;          /* longest Init-to-Finalize time of a traced rank */
 };
 
-/* Defaults: scale 1, no extrapolation, not strict, the default pattern of
- * each class (the last column of T2G_COLLS). */
+/* Defaults: scale 1, no extrapolation, not strict, Open MPI's choice
+ * where it has rules, else the default pattern of each class (the last
+ * column of T2G_COLLS). */
 void t2g_options_default(struct t2g_options *o);
 
 /* The name of class c, or NULL. */

@@ -49,7 +49,7 @@ finish() { "$SIM" -q "$1" 2>&1 | grep '^Maximum'; }
 damaged() {
 	local name=$1 want=$2 meta=$3 got
 	ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99 \
-		"$T2G" -q "$meta" >/dev/null 2>"$tmp/err"
+		"$T2G" --select none -q "$meta" >/dev/null 2>"$tmp/err"
 	got=$?
 	if [ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^$want: error: " "$tmp/err" &&
 		! grep -qiE 'sanitizer|runtime error' "$tmp/err"; then
@@ -67,7 +67,7 @@ else
 	# every call is supported (--strict): Irecv, Isend, Waitall, Alltoall
 	# and Barrier, with Comm_group, Group_incl and Comm_create making a
 	# communicator of all 7 ranks
-	if "$T2G" --strict --stats "$D/testbgp.meta" -o "$tmp/bgp.goal" >"$tmp/bgp.stats" 2>&1; then
+	if "$T2G" --select none --strict --stats "$D/testbgp.meta" -o "$tmp/bgp.goal" >"$tmp/bgp.stats" 2>&1; then
 		ok "DUMPI testbgp: converted with --strict"
 	else
 		fail "DUMPI testbgp: converted with --strict" "$(head -3 "$tmp/bgp.stats")"
@@ -83,7 +83,7 @@ calc time      54865168 ns
 traced time    12638793 ns"
 	check "DUMPI testbgp: simulated time (default parameters)" "$(finish "$tmp/bgp.goal")" \
 		"Maximum finishing time at host 3: 9897371 (0.009897371 s)"
-	"$T2G" --strict "$D" -o "$tmp/bgp-dir.goal" 2>/dev/null
+	"$T2G" --select none --strict "$D" -o "$tmp/bgp-dir.goal" 2>/dev/null
 	if cmp -s "$tmp/bgp.goal" "$tmp/bgp-dir.goal"; then
 		ok "DUMPI testbgp: the folder gives the same schedule as the .meta file"
 	else
@@ -144,7 +144,7 @@ for _ in range(rnd.randint(1, 8)):
 open(p, 'wb').write(b)
 EOF
 		ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99 \
-			timeout 60 "$T2G" -q "$tmp/bad/testbgp.meta" >/dev/null 2>"$tmp/err"
+			timeout 60 "$T2G" --select none -q "$tmp/bad/testbgp.meta" >/dev/null 2>"$tmp/err"
 		got=$?
 		if { [ $got != 0 ] && [ $got != 1 ]; } || grep -qiE 'sanitizer|runtime error' "$tmp/err" ||
 			{ [ $got = 1 ] && ! grep -q ': error: ' "$tmp/err"; }; then
@@ -158,7 +158,7 @@ fi
 # ---- DUMPI traces written here ----------------------------------------------
 mkdir "$tmp/dc"
 python3 tests/trace2goal/mkdumpi.py comm "$tmp/dc"
-"$T2G" --stats "$tmp/dc/comm.meta" -o "$tmp/dc.goal" >"$tmp/dc.err" 2>&1
+"$T2G" --select none --stats "$tmp/dc/comm.meta" -o "$tmp/dc.goal" >"$tmp/dc.err" 2>&1
 check "DUMPI comm: warnings and --stats" "$(cat "$tmp/dc.err")" \
 	"$tmp/dc/comm-0000.bin: warning: record 12: rank 0: MPI_Win_fence is not supported; skipped, its time counts as computation
 ranks          4
@@ -198,7 +198,7 @@ check "DUMPI comm: the Allreduce on each Comm_split half" \
 mkdir "$tmp/rsp"
 python3 tests/trace2goal/mkdumpi.py resplit "$tmp/rsp"
 check "DUMPI: MPI_Comm_split onto the parent's handle" \
-	"$("$T2G" -q "$tmp/rsp/resplit.meta" -o - 2>&1 | grep ' 100b ')" "l2: recv 100b from 1 tag 0 comm 7
+	"$("$T2G" --select none -q "$tmp/rsp/resplit.meta" -o - 2>&1 | grep ' 100b ')" "l2: recv 100b from 1 tag 0 comm 7
 l2: send 100b to 0 tag 0 comm 7"
 # the MPI_ANY_SOURCE receive takes the sender of its status, rank 0
 check "DUMPI comm: the wildcard receive from its status' source" \
@@ -206,29 +206,29 @@ check "DUMPI comm: the wildcard receive from its status' source" \
 	"recv 10b from 0"
 check "DUMPI comm: simulated time (default parameters)" "$(finish "$tmp/dc.goal")" \
 	"Maximum finishing time at host 3: 52412 (0.000052412 s)"
-"$T2G" --strict "$tmp/dc/comm.meta" >/dev/null 2>"$tmp/err"
+"$T2G" --select none --strict "$tmp/dc/comm.meta" >/dev/null 2>"$tmp/err"
 check "DUMPI comm: --strict: the unsupported call is an error" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm-0000.bin: error: record 12: rank 0: MPI_Win_fence is not supported (--strict)"
 # A count below 0 (a damaged trace): a warning and 0 bytes, an error with
 # --strict; the call after it keeps its 16 bytes.
 mkdir "$tmp/neg"
 python3 tests/trace2goal/mkdumpi.py negative "$tmp/neg"
-"$T2G" "$tmp/neg/negative.meta" -o "$tmp/neg.goal" 2>"$tmp/err"
+"$T2G" --select none "$tmp/neg/negative.meta" -o "$tmp/neg.goal" 2>"$tmp/err"
 check "DUMPI: a negative count is a warning" "$?: $(cat "$tmp/err")" \
 	"0: $tmp/neg/negative-0000.bin: warning: record 2: rank 0: MPI_Send: a negative size, -20 bytes (a count below 0), taken as 0 bytes
 $tmp/neg/negative-0001.bin: warning: record 2: rank 1: MPI_Recv: a negative size, -20 bytes (a count below 0), taken as 0 bytes"
 check "DUMPI: a negative count is 0 bytes" "$(grep -c ' 0b ' "$tmp/neg.goal") $(grep -c ' 16b ' "$tmp/neg.goal")" "2 2"
-"$T2G" --strict "$tmp/neg/negative.meta" >/dev/null 2>"$tmp/err"
+"$T2G" --select none --strict "$tmp/neg/negative.meta" >/dev/null 2>"$tmp/err"
 check "DUMPI: --strict: a negative count is an error" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/neg/negative-0000.bin: error: record 2: rank 0: MPI_Send: a negative size, -20 bytes (a count below 0) (--strict)"
 # a missing rank file
 rm "$tmp/dc/comm-0002.bin"
-"$T2G" "$tmp/dc" >/dev/null 2>"$tmp/err"
+"$T2G" --select none "$tmp/dc" >/dev/null 2>"$tmp/err"
 check "DUMPI: a missing rank file" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm.meta:2:1: error: the trace is of a run on 4 ranks, but there is no trace of rank 2: $tmp/dc/comm-0002.bin: No such file or directory"
 
 # ---- OTF2 ---------------------------------------------------------------------
-if "$T2G" --help | grep -q 'reads no OTF2'; then
+if "$T2G" --select none --help | grep -q 'reads no OTF2'; then
 	skip "OTF2 archives" "trace2goal built without the OTF2 library (libopen-trace-format2-dev)"
 	exit $st
 fi
@@ -239,7 +239,7 @@ else
 	# Score-P 2.0.2 records no event for the nonblocking collectives
 	# (Iallgather, Ialltoall, Iallreduce): they are skipped with a warning
 	# per rank and name, and counted
-	"$T2G" --stats "$O/traces.otf2" -o "$tmp/cov.goal" >"$tmp/cov.err" 2>&1
+	"$T2G" --select none --stats "$O/traces.otf2" -o "$tmp/cov.goal" >"$tmp/cov.err" 2>&1
 	check "OTF2 mpi-coverage: converted, a warning per rank for each of 3 calls" \
 		"$?: $(grep -c 'the trace does not record its communicator, peer or size; skipped' "$tmp/cov.err")" "0: 30"
 	check "OTF2 mpi-coverage: --stats" "$(grep -v ': warning: ' "$tmp/cov.err")" "ranks          10
@@ -256,13 +256,13 @@ calc time      12765323 ns
 traced time    96849502 ns"
 	check "OTF2 mpi-coverage: simulated time (default parameters)" "$(finish "$tmp/cov.goal")" \
 		"Maximum finishing time at host 7: 23175651 (0.023175651 s)"
-	"$T2G" -q "$O" -o "$tmp/cov-dir.goal"
+	"$T2G" --select none -q "$O" -o "$tmp/cov-dir.goal"
 	if cmp -s "$tmp/cov.goal" "$tmp/cov-dir.goal"; then
 		ok "OTF2 mpi-coverage: the folder gives the same schedule as the anchor"
 	else
 		fail "OTF2 mpi-coverage: the folder gives the same schedule as the anchor"
 	fi
-	"$T2G" --strict "$O/traces.otf2" >/dev/null 2>"$tmp/err"
+	"$T2G" --select none --strict "$O/traces.otf2" >/dev/null 2>"$tmp/err"
 	check "OTF2 mpi-coverage: --strict: a call without its communicator is an error" \
 		"$?: $(cat "$tmp/err")" \
 		"1: $O/traces.otf2: error: event 467: rank 0: MPI_Iallgather: the trace does not record its communicator, peer or size (--strict)"
@@ -279,7 +279,7 @@ traced time    96849502 ns"
 		if (c >= 2) { n++; if (r % 6 != $5 % 6) bad++ } }
 		END { printf "%d %d", n, bad }' "$tmp/cov.goal")
 	check "OTF2 mpi-coverage: the sub-communicators' messages stay between their members" "$got" "2528 0"
-	"$T2G" -q -x 2 "$O/traces.otf2" -o "$tmp/cov-x2.bin"
+	"$T2G" --select none -q -x 2 "$O/traces.otf2" -o "$tmp/cov-x2.bin"
 	check "OTF2 mpi-coverage: extrapolated x2 (20 ranks) simulates" "$(finish "$tmp/cov-x2.bin")" \
 		"Maximum finishing time at host 16: 26323729 (0.026323729 s)"
 fi
@@ -297,7 +297,7 @@ if [ -z "$PY" ]; then
 	exit $st
 fi
 "$PY" tests/trace2goal/mkotf2.py cover "$tmp/oc"
-if "$T2G" --strict --stats "$tmp/oc/traces.otf2" -o "$tmp/oc.goal" >"$tmp/oc.err" 2>&1; then
+if "$T2G" --select none --strict --stats "$tmp/oc/traces.otf2" -o "$tmp/oc.goal" >"$tmp/oc.err" 2>&1; then
 	ok "OTF2 cover: converted with --strict (records that are not MPI are no error)"
 else
 	fail "OTF2 cover: converted with --strict" "$(head -3 "$tmp/oc.err")"
@@ -394,7 +394,7 @@ anchor() { # NAME WANT OFFSET VALUE | NAME WANT cut BYTES
 		"$PY" -c 'import struct, sys; f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); f.write(struct.pack("<Q", int(sys.argv[3])))' \
 			"$tmp/ob/traces.otf2" "$3" "$4"
 	fi
-	timeout 20 "$T2G" -q "$tmp/ob/traces.otf2" >/dev/null 2>"$tmp/err"
+	timeout 20 "$T2G" --select none -q "$tmp/ob/traces.otf2" >/dev/null 2>"$tmp/err"
 	check "OTF2: a damaged anchor: $1" "$?: $(cat "$tmp/err")" "1: $tmp/ob/traces.otf2: error: the anchor file is damaged: $2"
 }
 anchor "a chunk of 2^40 bytes" "chunks of 1099511627776 and 4194304 bytes (OTF2 allows 262144 to 16777216)" 12 1099511627776

@@ -41,12 +41,13 @@ same() {
 	fi
 }
 
-# golden NAME WANT_STATUS ARGS...: trace2goal ARGS; stdout must equal
+# golden NAME WANT_STATUS ARGS...: trace2goal --select none ARGS (the
+# classes' own patterns, which --list names); stdout must equal
 # $C/NAME.goal, stderr $C/NAME.err (empty if that file does not exist).
 golden() {
 	local name=$1 want=$2
 	shift 2
-	"$T2G" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	"$T2G" --select none "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
 	local got=$?
 	if [ "$got" -ne "$want" ]; then
 		fail "$name: exit status $want" "got $got" "$(head -3 "$tmp/$name.err")"
@@ -96,6 +97,10 @@ golden lap 0 $C/lap
 simulates lap "$tmp/lap.out"
 golden coll 0 $C/coll
 simulates coll "$tmp/coll.out"
+# the default: each allreduce, bcast and reduce as Open MPI runs it for its
+# communicator and bytes
+golden coll-openmpi 0 --select openmpi $C/coll
+simulates coll-openmpi "$tmp/coll-openmpi.out"
 # vector datatypes (goaltrace: ID,SIZE,EXTENT,STRIDE,BLOCK): the messages
 # keep their layout as GOAL strides, each side its own datatype's (a
 # Sendrecv's second datatype is its receive side's), and every message of
@@ -341,16 +346,16 @@ fi
 # replaced), the world size from the trace; the same schedule as all files
 "$T2G" -q $C/p2p/rank-0.txt >"$tmp/a.goal" 2>&1
 same "p2p from rank 0's file alone ('# size' line)" "$tmp/a.goal" $C/p2p.goal
-"$T2G" -q $C/lap/pmpi-trace-rank-0.txt >"$tmp/a.goal" 2>&1
+"$T2G" -q --select none $C/lap/pmpi-trace-rank-0.txt >"$tmp/a.goal" 2>&1
 same "lap from rank 0's file alone (liballprof: the largest communicator)" "$tmp/a.goal" $C/lap.goal
 # files named *.dat: from the folder (other files ignored) and from rank 0's
 mkdir "$tmp/dat"
 for f in $C/lap/*.txt; do b=$(basename "$f" .txt); cp "$f" "$tmp/dat/$b.dat"; done
 echo "not a trace" >"$tmp/dat/README"
 echo "a program's input" >"$tmp/dat/QR.dat"
-"$T2G" -q "$tmp/dat" >"$tmp/a.goal" 2>&1
+"$T2G" -q --select none "$tmp/dat" >"$tmp/a.goal" 2>&1
 same "lap from a folder of *.dat files" "$tmp/a.goal" $C/lap.goal
-"$T2G" -q "$tmp/dat/pmpi-trace-rank-0.dat" >"$tmp/a.goal" 2>&1
+"$T2G" -q --select none "$tmp/dat/pmpi-trace-rank-0.dat" >"$tmp/a.goal" 2>&1
 same "lap from rank 0's .dat file alone" "$tmp/a.goal" $C/lap.goal
 
 # A communicator without member list (liballprof) smaller than the world:
@@ -486,8 +491,8 @@ if [ ! -d "$SW" ]; then
 	echo "ok - trace2goal: sweep3d-2x2 converted and simulated # SKIP $SW absent"
 elif "$T2G" --strict "$SW" -o "$tmp/sw.bin" 2>"$tmp/sw.err" && [ ! -s "$tmp/sw.err" ]; then
 	"$SIM" -q "$tmp/sw.bin" 2>&1 | grep '^Maximum' >"$tmp/got"
-	echo "Maximum finishing time at host 0: 42441527748 (42.441527748 s)" >"$tmp/want"
-	same "sweep3d-2x2: simulated time" "$tmp/got" "$tmp/want"
+	echo "Maximum finishing time at host 0: 42442533076 (42.442533076 s)" >"$tmp/want"
+	same "sweep3d-2x2: simulated time (Open MPI's algorithms)" "$tmp/got" "$tmp/want"
 	# from rank 0's file alone (the published converter's way): the same
 	if "$T2G" --strict "$SW/pmpi-trace-rank-0.txt" -o "$tmp/sw0.bin" 2>"$tmp/sw0.err" &&
 		[ ! -s "$tmp/sw0.err" ] && cmp -s "$tmp/sw.bin" "$tmp/sw0.bin"; then
@@ -525,24 +530,30 @@ fi
 # a 2x1 grid; its LatencyBandwidth section cut out by hpcc-cut.awk and
 # left out of the time with a '# flush' line, see real-app.sh).
 # Converted with --strict, no messages, simulated with the default
-# parameters: the time is exact (the simulation is deterministic).
-# replay NAME DIR WANT_MAXIMUM_LINE
+# parameters: the time is exact (the simulation is deterministic), with
+# Open MPI's algorithms (the default) and with the classes' own patterns
+# (--select none).
+# replay NAME DIR WANT_MAXIMUM WANT_MAXIMUM_SELECT_NONE (ns)
 replay() {
-	if "$T2G" --strict "$2" -o "$tmp/$1.bin" 2>"$tmp/$1.err" && [ ! -s "$tmp/$1.err" ]; then
+	if "$T2G" --strict "$2" -o "$tmp/$1.bin" 2>"$tmp/$1.err" && [ ! -s "$tmp/$1.err" ] &&
+		"$T2G" --strict --select none "$2" -o "$tmp/$1-none.bin" 2>>"$tmp/$1.err" &&
+		[ ! -s "$tmp/$1.err" ]; then
 		ok "$1: recorded trace converted with --strict, no messages"
-		"$SIM" -q "$tmp/$1.bin" 2>&1 | grep '^Maximum' >"$tmp/got"
-		echo "$3" >"$tmp/want"
-		same "$1: simulated to completion, time exact" "$tmp/got" "$tmp/want"
+		{ "$SIM" -q "$tmp/$1.bin"; "$SIM" -q "$tmp/$1-none.bin"; } 2>&1 |
+			sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p' | paste -sd' ' >"$tmp/got"
+		echo "$3 $4" >"$tmp/want"
+		same "$1: simulated to completion, time exact (Open MPI's algorithms; --select none)" \
+			"$tmp/got" "$tmp/want"
 	else
 		fail "$1: recorded trace converted with --strict, no messages" "$(head -3 "$tmp/$1.err")"
 	fi
 }
 A=tests/trace2goal/apps
-replay lammps $A/lammps "Maximum finishing time at host 1: 9089433 (0.009089433 s)"
-replay netpipe $A/netpipe "Maximum finishing time at host 0: 5714423 (0.005714423 s)"
-replay mumps $A/mumps "Maximum finishing time at host 1: 2608388 (0.002608388 s)"
-replay scalapack $A/scalapack "Maximum finishing time at host 0: 1635853 (0.001635853 s)"
-replay hpcc $A/hpcc "Maximum finishing time at host 0: 20870686 (0.020870686 s)"
+replay lammps $A/lammps 9142625 9089433
+replay netpipe $A/netpipe 5714423 5714423
+replay mumps $A/mumps 2949584 2608388
+replay scalapack $A/scalapack 1872220 1635853
+replay hpcc $A/hpcc 21121608 20870686
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
 # each replica's collectives and point-to-point messages in the comms of its
@@ -555,7 +566,7 @@ for r in 0 1 2 3; do
 done >"$tmp/got"
 printf '%s\n' "rank 0: 2 of 0,1" "rank 1: 2 of 0,1" "rank 2: 2 of 2,3" "rank 3: 2 of 2,3" >"$tmp/want"
 same "lammps: the split and the Cartesian communicator in every rank's trace" "$tmp/got" "$tmp/want"
-"$T2G" --strict "$A/lammps" 2>/dev/null |
+"$T2G" --strict --select none "$A/lammps" 2>/dev/null |
 	awk '/^rank/ { r = $2 } { for (i = 1; i < NF; i++) if ($i == "comm") n[r " " $(i + 1)]++ }
 	     END { for (k in n) print k, n[k] }' | sort -n -k1,1 -k2,2 >"$tmp/got"
 printf '%s\n' "0 1 4" "0 4 184" "0 5 199" "1 1 4" "1 4 184" "1 5 199" \
