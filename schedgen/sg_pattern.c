@@ -143,6 +143,10 @@ static uint64_t real(const ctx *c, uint64_t v, uint64_t root)
 {
 	return (v + root) % c->P;
 }
+static uint64_t vrank_of(const ctx *c, uint64_t r, uint64_t root)
+{
+	return (r + c->P - root) % c->P;
+}
 
 /* Segments of a message of size bytes cut in pieces of seg (0: one). */
 static uint64_t nseg(uint64_t size, uint64_t seg)
@@ -180,6 +184,11 @@ static uint64_t t_two(const sg_params *p)
 {
 	(void)p;
 	return 2;
+}
+static uint64_t t_three(const sg_params *p)
+{
+	(void)p;
+	return 3;
 }
 static uint64_t t_log2(const sg_params *p)
 {
@@ -1436,25 +1445,159 @@ static uint64_t t_ring_segmented(const sg_params *p)
 	return sat_mul(n ? n + 1 : 2, P - 1);
 }
 
+/* Open MPI's tree barrier (barrier algorithm 6,
+ * ompi_coll_base_barrier_intra_tree): rank r receives from r + 2^k for
+ * each 2^k below its lowest set bit (all, for rank 0) in increasing order
+ * (tag 0), then sends to r - lowbit(r); then it receives from that rank
+ * and sends to the same ranks as before in decreasing order (tag 1).  One
+ * blocking call after the other. */
+static void g_barrier_tree_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, low = r ? r & (~r + 1) : UINT64_C(1) << ceil_log2(P);
+	uint32_t prev = NONE;
+	(void)root;
+	for (uint64_t m = 1; m < low; m <<= 1)
+		if (r + m < P)
+			prev = recv(c, p->size, r + m, 0, prev);
+	if (r) {
+		prev = send(c, p->size, r - low, 0, prev);
+		prev = recv(c, p->size, r - low, 1, prev);
+	}
+	for (uint64_t m = low >> 1; m > 0; m >>= 1)
+		if (r + m < P)
+			prev = send(c, p->size, r + m, 1, prev);
+}
+
+/* Open MPI's double-ring barrier (barrier algorithm 2,
+ * ompi_coll_base_barrier_intra_doublering): twice (tag t = 0, 1), a message
+ * goes around the ring from rank 0: a rank receives it from r-1 and sends
+ * it to r+1; rank 0 sends first and receives last. */
+static void g_barrier_double_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	if (P < 2)
+		return;
+	for (uint64_t t = 0; t < 2; t++) {
+		if (r)
+			prev = recv(c, p->size, r - 1, t, prev);
+		prev = send(c, p->size, (r + 1) % P, t, prev);
+		if (!r)
+			prev = recv(c, p->size, P - 1, t, prev);
+	}
+}
+
+/* The blocks below vrank v's subtree in the in-order binomial tree: child
+ * w (> v) heads min(w - v, P - w) of them. */
+static uint64_t subtree(uint64_t v, uint64_t w, uint64_t P)
+{
+	return w - v < P - w ? w - v : P - w;
+}
+
+/* Open MPI's binomial gather (gather algorithm 2,
+ * ompi_coll_base_gather_intra_binomial): up the in-order binomial tree, a
+ * rank receives each child's subtree of s-byte blocks, children in order,
+ * then sends its own block and all it received to its parent (tag 0). */
+static void g_gather_binomial(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), total = 1;
+	uint32_t prev = NONE;
+	tree t;
+	rank_tree(c, &t, TREE_BINOMIAL_IO, root, 0);
+	for (uint32_t i = 0; i < t.n; i++) {
+		uint64_t n = subtree(v, vrank_of(c, t.ch[i], root), c->P);
+		prev = recv(c, sat_mul(n, p->size), t.ch[i], 0, prev);
+		total += n;
+	}
+	if (t.parent != UINT64_MAX)
+		send(c, sat_mul(total, p->size), t.parent, 0, prev);
+}
+
+/* Open MPI's binomial scatter (scatter algorithm 2,
+ * ompi_coll_base_scatter_intra_binomial): down the in-order binomial tree,
+ * a rank receives its subtree's blocks from its parent, then sends each
+ * child its subtree's, the last child first (tag 0). */
+static void g_scatter_binomial(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t v = vrank(c, root), total = 1;
+	uint32_t prev = NONE;
+	tree t;
+	rank_tree(c, &t, TREE_BINOMIAL_IO, root, 0);
+	for (uint32_t i = 0; i < t.n; i++)
+		total += subtree(v, vrank_of(c, t.ch[i], root), c->P);
+	if (t.parent != UINT64_MAX)
+		prev = recv(c, sat_mul(total, p->size), t.parent, 0, NONE);
+	for (uint32_t i = t.n; i-- > 0;)
+		prev = send(c, sat_mul(subtree(v, vrank_of(c, t.ch[i], root), c->P), p->size), t.ch[i],
+		            0, prev);
+}
+
+/* Open MPI's synchronized linear gather (gather algorithm 3,
+ * ompi_coll_base_gather_intra_linear_sync): the root, rank by rank, posts
+ * the receive of the first segment (--segment bytes of the block, all of
+ * it unsegmented) and of the rest, sends the rank a 0-byte message (tag
+ * 0), and waits for the first segment (tag 1) before the next rank; the
+ * rank waits for that message, then sends the two parts (tags 1 and 2). */
+static void g_gather_linear_sync(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t s = p->size, first = p->segment && p->segment < s ? p->segment : s;
+	uint32_t prev = NONE;
+	if (c->r != root) {
+		prev = recv(c, 0, root, 0, NONE);
+		prev = send(c, first, root, 1, prev);
+		send(c, s - first, root, 2, prev);
+		return;
+	}
+	for (uint64_t j = 0; j < c->P; j++) {
+		uint32_t go;
+		if (j == root)
+			continue;
+		go = send(c, 0, j, 0, prev);
+		prev = recv(c, first, j, 1, prev);
+		req(c, prev, go);
+		recv(c, s - first, j, 2, go);
+	}
+}
+
+/* Open MPI's Bruck alltoall (alltoall algorithm 3,
+ * ompi_coll_base_alltoall_intra_bruck): step k (distance d = 2^k < P) is
+ * one MPI_Sendrecv to r+d and from r-d of the blocks i = 1 .. P-1 whose
+ * bit k is set, s bytes each (tag k). */
+static void g_alltoall_bruck(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	unsigned k = 0;
+	(void)root;
+	for (uint64_t d = 1; d < P; d <<= 1, k++) {
+		uint64_t n = P / (2 * d) * d + (P % (2 * d) > d ? P % (2 * d) - d : 0);   /* i < P, bit d */
+		prev = sendrecv(c, sat_mul(n, p->size), (r + d) % P, sat_mul(n, p->size),
+		                (r + P - d) % P, k, prev);
+	}
+}
+
 /* The generator and tags of pattern i (the table is below). */
 static void pattern_fns(size_t i, gen_fn **g, tags_fn **t);
 
-/* The pattern Open MPI picks for class cls on P ranks and p's bytes, with
+/* The pattern Open MPI picks for class cls on P ranks and size bytes, with
  * p's parameters for it (root 0, unsegmented, its chains) in *q, its
  * generator in *g; its tags returned (0: none found, c->oom set). */
-static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, sg_params *q, gen_fn **g)
+static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
+                          gen_fn **g)
 {
 	sg_choice ch;
 	char err[160];
 	tags_fn *t;
 	int i;
-	if (sg_select("openmpi", cls, p->nranks, p->size, 0, &ch, err, sizeof err) ||
+	if (sg_select("openmpi", cls, p->nranks, size, 0, &ch, err, sizeof err) ||
 	    (i = sg_pattern_find(ch.pattern)) < 0) {
 		c->oom = 1;
 		return 0;
 	}
 	pattern_fns((size_t)i, g, &t);
 	*q = *p;
+	q->size = size;
 	q->root = 0;
 	q->segment = 0;
 	if (ch.fanout)
@@ -1470,9 +1613,9 @@ static void g_allreduce_nonoverlapping(ctx *c, const sg_params *p, uint64_t root
 {
 	sg_params pr, pb;
 	gen_fn *gr, *gb;
-	uint64_t tr = ompi_pick(c, "reduce", p, &pr, &gr);
+	uint64_t tr = ompi_pick(c, "reduce", p, p->size, &pr, &gr);
 	(void)root;
-	if (tr && ompi_pick(c, "bcast", p, &pb, &gb))
+	if (tr && ompi_pick(c, "bcast", p, p->size, &pb, &gb))
 		then(c, gr, &pr, tr, gb, &pb, 0);
 }
 static uint64_t t_nonoverlapping(const sg_params *p)
@@ -1481,7 +1624,30 @@ static uint64_t t_nonoverlapping(const sg_params *p)
 	sg_params q;
 	gen_fn *g;
 	memset(&c, 0, sizeof c);
-	return ompi_pick(&c, "reduce", p, &q, &g) + ompi_pick(&c, "bcast", p, &q, &g);
+	return ompi_pick(&c, "reduce", p, p->size, &q, &g) + ompi_pick(&c, "bcast", p, p->size, &q, &g);
+}
+
+/* Open MPI's linear allgather (allgather algorithm 1,
+ * ompi_coll_base_allgather_intra_basic_linear): the gather of the s-byte
+ * blocks to rank 0, then the broadcast of all P blocks from it, each the
+ * algorithm Open MPI picks (sg_select). */
+static void g_allgather_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	sg_params pg, pb;
+	gen_fn *gg, *gb;
+	uint64_t tg = ompi_pick(c, "gather", p, p->size, &pg, &gg);
+	(void)root;
+	if (tg && ompi_pick(c, "bcast", p, sat_mul(p->size, p->nranks), &pb, &gb))
+		then(c, gg, &pg, tg, gb, &pb, 0);
+}
+static uint64_t t_allgather_linear(const sg_params *p)
+{
+	ctx c;
+	sg_params q;
+	gen_fn *g;
+	memset(&c, 0, sizeof c);
+	return ompi_pick(&c, "gather", p, p->size, &q, &g) +
+	       ompi_pick(&c, "bcast", p, sat_mul(p->size, p->nranks), &q, &g);
 }
 
 /* The table: X(name, aliases, uses, generator, tags, summary).  ORDER: as
@@ -1531,8 +1697,14 @@ static uint64_t t_nonoverlapping(const sg_params *p)
 	  "reduce as Open MPI's Rabenseifner: recursive halving, binomial gather") \
 	X("scatter_linear", "scatter", R | SG_LINEAR, g_scatter, t_one, \
 	  "linear scatter: the root sends to every rank in turn") \
+	X("scatter_binomial", "", R, g_scatter_binomial, t_one, \
+	  "scatter as Open MPI's binomial: subtrees' blocks down the in-order binomial tree") \
 	X("gather_linear", "gather", R | SG_LINEAR, g_gather, t_one, \
 	  "linear gather: every rank sends to the root") \
+	X("gather_binomial", "", R, g_gather_binomial, t_one, \
+	  "gather as Open MPI's binomial: subtrees' blocks up the in-order binomial tree") \
+	X("gather_linear_sync", "", R | SEG | SG_LINEAR, g_gather_linear_sync, t_three, \
+	  "gather as Open MPI's linear_sync: the root calls each rank in turn") \
 	X("allreduce_dissemination", "dissemination", 0, g_dissemination, t_log2, \
 	  "allreduce by dissemination (round k: send to r+2^k, receive from r-2^k)") \
 	X("allreduce_recdoub", "recursive_doubling", 0, g_recdoub, t_recdoub, \
@@ -1553,6 +1725,10 @@ static uint64_t t_nonoverlapping(const sg_params *p)
 	  "barrier, central counter: all report to the root, which releases all") \
 	X("barrier_tree", "combining_tree", R | SG_USES_FANIN, g_barrier_tree, t_two, \
 	  "barrier, combining tree of fan-in n (--fanin): arrive up, release down") \
+	X("barrier_tree_ompi", "", 0, g_barrier_tree_ompi, t_two, \
+	  "barrier as Open MPI's tree: in to rank 0 up a binomial tree, out down it") \
+	X("barrier_double_ring", "", 0, g_barrier_double_ring, t_two, \
+	  "barrier as Open MPI's double ring: twice around the ring from rank 0") \
 	X("barrier_tournament", "tournament", R, g_barrier_tournament, t_tournament, \
 	  "barrier, tournament: losers report to winners, the champion wakes all") \
 	X("barrier_dissemination", "", 0, g_dissemination, t_log2, \
@@ -1569,6 +1745,8 @@ static uint64_t t_nonoverlapping(const sg_params *p)
 	  "alltoall, linear: step j sends to r+j and receives from r-j") \
 	X("alltoall_pairwise", "", SG_LINEAR, g_alltoall_pairwise, t_steps, \
 	  "alltoall as Open MPI's pairwise: step i exchanges with r+i and r-i in turn") \
+	X("alltoall_bruck", "", 0, g_alltoall_bruck, t_log2, \
+	  "alltoall as Open MPI's Bruck: step k sends the blocks with bit k to r+2^k") \
 	X("allgather_ring", "", SG_LINEAR, g_allgather_ring, t_steps, \
 	  "allgather as Open MPI's ring: P-1 steps, a block to r+1, one from r-1") \
 	X("allgather_bruck", "", 0, g_allgather_bruck, t_log2, \
@@ -1576,7 +1754,9 @@ static uint64_t t_nonoverlapping(const sg_params *p)
 	X("allgather_recdoub", "", 0, g_allgather_recdoub, t_log2, \
 	  "allgather as Open MPI's recursive doubling (P = 2^n; else its Bruck)") \
 	X("allgather_neighbor", "", SG_LINEAR, g_allgather_neighbor, t_steps, \
-	  "allgather as Open MPI's neighbor exchange (P even; else its ring)")
+	  "allgather as Open MPI's neighbor exchange (P even; else its ring)") \
+	X("allgather_linear", "", 0, g_allgather_linear, t_allgather_linear, \
+	  "allgather as Open MPI's linear: its pick of gather, then of bcast of all")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

@@ -20,13 +20,15 @@ typedef struct sg_rule {
  * that is it, the chains it builds when forced (its coll_tuned default)
  * and when the fixed rules pick it (they pass fan-out 0: one chain), what
  * it falls back to for P ranks and s bytes (NULL: nothing), and the
- * classes whose own picks it runs (NULL: none). */
+ * classes whose own picks it runs (NULL: none), the second on all P blocks
+ * when all_p. */
 typedef struct sg_alg {
 	unsigned alg;
 	const char *name, *pattern;
 	uint8_t fanout_forced, fanout_fixed;
 	const char *(*falls)(uint64_t P, uint64_t s);
 	const char *runs[2];
+	int all_p;
 } sg_alg;
 
 typedef struct sg_class {
@@ -57,6 +59,18 @@ static const char *below_pof2_linear(uint64_t P, uint64_t s)
 static const char *below_ranks_linear(uint64_t P, uint64_t s)
 {
 	return s < P ? "fewer bytes than ranks: Open MPI runs its linear broadcast instead" : NULL;
+}
+
+static const char *same_as_linear(uint64_t P, uint64_t s)
+{
+	(void)P;
+	(void)s;
+	return "its messages are those of the linear algorithm, all posted at once";
+}
+static const char *two_ranks(uint64_t P, uint64_t s)
+{
+	(void)s;
+	return P == 2 ? NULL : "Open MPI runs it for two ranks; the pattern exchanges as on two";
 }
 
 static const char *below_two_pipeline(uint64_t P, uint64_t s)
@@ -96,10 +110,52 @@ static const sg_rule reduce_rules[] = {
 	{ 0, 2048, 6 }, { 0, 8192, 5 }, { 0, 16384, 6 }, { 0, 0, 5 }
 };
 
-#define ALG(n, name, pat, forced, fixed, falls) { n, name, pat, forced, fixed, falls, { NULL, NULL } }
+static const sg_rule alltoall_rules[] = {
+	{ 3, 2, 2 }, { 3, 4, 5 }, { 3, 16, 2 }, { 3, 64, 5 }, { 3, 256, 2 }, { 3, 4096, 5 },
+	{ 3, 32768, 2 }, { 3, 262144, 4 }, { 3, 1048576, 5 }, { 3, 0, 2 }, { 8, 8192, 4 },
+	{ 8, 16384, 1 }, { 8, 65536, 4 }, { 8, 524288, 1 }, { 8, 1048576, 2 }, { 8, 0, 1 },
+	{ 16, 262144, 4 }, { 16, 0, 1 }, { 32, 4, 4 }, { 32, 512, 3 }, { 32, 8192, 4 },
+	{ 32, 32768, 1 }, { 32, 262144, 4 }, { 32, 524288, 1 }, { 32, 0, 4 }, { 64, 512, 3 },
+	{ 64, 524288, 1 }, { 64, 0, 4 }, { 128, 1024, 3 }, { 128, 2048, 1 }, { 128, 4096, 4 },
+	{ 128, 262144, 1 }, { 128, 0, 2 }, { 256, 1024, 3 }, { 256, 2048, 4 }, { 256, 262144, 1 },
+	{ 256, 0, 2 }, { 512, 1024, 3 }, { 512, 8192, 4 }, { 512, 32768, 1 }, { 512, 0, 2 },
+	{ 1024, 512, 3 }, { 1024, 8192, 4 }, { 1024, 16384, 1 }, { 1024, 131072, 4 },
+	{ 1024, 262144, 1 }, { 1024, 0, 2 }, { 2048, 512, 3 }, { 2048, 1024, 4 }, { 2048, 2048, 1 },
+	{ 2048, 16384, 4 }, { 2048, 262144, 1 }, { 2048, 0, 4 }, { 4096, 1024, 3 }, { 4096, 4096, 4 },
+	{ 4096, 8192, 1 }, { 4096, 131072, 4 }, { 4096, 0, 1 }, { 0, 2048, 3 }, { 0, 8192, 4 },
+	{ 0, 16384, 1 }, { 0, 32768, 4 }, { 0, 65536, 1 }, { 0, 0, 4 }
+};
+static const sg_rule allgather_rules[] = {
+	{ 3, 0, 6 }, { 32, 0, 3 }, { 64, 1024, 3 }, { 64, 65536, 5 }, { 64, 0, 4 }, { 128, 512, 3 },
+	{ 128, 65536, 5 }, { 128, 0, 4 }, { 256, 512, 3 }, { 256, 131072, 5 }, { 256, 524288, 4 },
+	{ 256, 1048576, 5 }, { 256, 0, 4 }, { 512, 32, 3 }, { 512, 128, 2 }, { 512, 1024, 3 },
+	{ 512, 131072, 5 }, { 512, 524288, 4 }, { 512, 1048576, 5 }, { 512, 0, 4 }, { 1024, 64, 3 },
+	{ 1024, 256, 2 }, { 1024, 2048, 3 }, { 1024, 0, 5 }, { 2048, 4, 3 }, { 2048, 8, 2 },
+	{ 2048, 16, 3 }, { 2048, 32, 2 }, { 2048, 256, 3 }, { 2048, 512, 2 }, { 2048, 4096, 3 },
+	{ 2048, 0, 5 }, { 4096, 32, 2 }, { 4096, 128, 3 }, { 4096, 512, 2 }, { 4096, 4096, 3 },
+	{ 4096, 0, 5 }, { 0, 2, 3 }, { 0, 8, 2 }, { 0, 16, 3 }, { 0, 512, 2 }, { 0, 4096, 3 },
+	{ 0, 0, 5 }
+};
+static const sg_rule barrier_rules[] = {
+	{ 4, 0, 3 }, { 8, 0, 1 }, { 64, 0, 3 }, { 256, 0, 4 }, { 512, 0, 6 }, { 1024, 0, 4 },
+	{ 4096, 0, 6 }, { 0, 0, 4 }
+};
+static const sg_rule gather_rules[] = {
+	{ 4, 2, 3 }, { 4, 4, 1 }, { 4, 32768, 2 }, { 4, 65536, 1 }, { 4, 131072, 2 }, { 4, 0, 3 },
+	{ 8, 1024, 2 }, { 8, 8192, 1 }, { 8, 32768, 2 }, { 8, 262144, 1 }, { 8, 0, 3 }, { 256, 0, 2 },
+	{ 512, 2048, 2 }, { 512, 8192, 1 }, { 512, 0, 2 }, { 0, 0, 2 }
+};
+static const sg_rule scatter_rules[] = {
+	{ 4, 2, 3 }, { 4, 131072, 1 }, { 4, 262144, 3 }, { 4, 0, 1 }, { 8, 2048, 2 }, { 8, 4096, 1 },
+	{ 8, 8192, 2 }, { 8, 32768, 1 }, { 8, 1048576, 3 }, { 8, 0, 1 }, { 16, 16384, 2 },
+	{ 16, 1048576, 3 }, { 16, 0, 1 }, { 32, 16384, 2 }, { 32, 32768, 1 }, { 32, 0, 3 },
+	{ 64, 512, 2 }, { 64, 8192, 3 }, { 64, 16384, 2 }, { 64, 0, 3 }, { 0, 512, 2 }, { 0, 0, 3 }
+};
+
+#define ALG(n, name, pat, forced, fixed, falls) { n, name, pat, forced, fixed, falls, { NULL, NULL }, 0 }
 static const sg_alg allreduce_algs[] = {
 	ALG(1, "basic_linear", "allreduce_linear", 0, 0, NULL),
-	{ 2, "nonoverlapping", "allreduce_nonoverlapping", 0, 0, NULL, { "reduce", "bcast" } },
+	{ 2, "nonoverlapping", "allreduce_nonoverlapping", 0, 0, NULL, { "reduce", "bcast" }, 0 },
 	ALG(3, "recursive_doubling", "allreduce_recdoub_ompi", 0, 0, NULL),
 	ALG(4, "ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
 	ALG(5, "segmented_ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
@@ -126,13 +182,48 @@ static const sg_alg reduce_algs[] = {
 	ALG(7, "rabenseifner", "reduce_rabenseifner", 0, 0, below_pof2_linear),
 };
 
+static const sg_alg allgather_algs[] = {
+	{ 1, "linear", "allgather_linear", 0, 0, NULL, { "gather", "bcast" }, 1 },
+	ALG(2, "bruck", "allgather_bruck", 0, 0, NULL),
+	ALG(3, "recursive_doubling", "allgather_recdoub", 0, 0, NULL),
+	ALG(4, "ring", "allgather_ring", 0, 0, NULL),
+	ALG(5, "neighbor", "allgather_neighbor", 0, 0, NULL),
+	ALG(6, "two_proc", "allgather_recdoub", 0, 0, two_ranks),
+};
+static const sg_alg alltoall_algs[] = {
+	ALG(1, "linear", "alltoall_linear", 0, 0, NULL),
+	ALG(2, "pairwise", "alltoall_pairwise", 0, 0, NULL),
+	ALG(3, "modified_bruck", "alltoall_bruck", 0, 0, NULL),
+	ALG(4, "linear_sync", "alltoall_linear", 0, 0, same_as_linear),
+	ALG(5, "two_proc", "alltoall_pairwise", 0, 0, two_ranks),
+};
+static const sg_alg barrier_algs[] = {
+	ALG(1, "linear", "barrier_linear", 0, 0, NULL),
+	ALG(2, "double_ring", "barrier_double_ring", 0, 0, NULL),
+	ALG(3, "recursive_doubling", "barrier_butterfly", 0, 0, NULL),
+	ALG(4, "bruck", "barrier_dissemination", 0, 0, NULL),
+	ALG(5, "two_proc", "barrier_butterfly", 0, 0, two_ranks),
+	ALG(6, "tree", "barrier_tree_ompi", 0, 0, NULL),
+};
+static const sg_alg gather_algs[] = {
+	ALG(1, "basic_linear", "gather_linear", 0, 0, NULL),
+	ALG(2, "binomial", "gather_binomial", 0, 0, NULL),
+	ALG(3, "linear_sync", "gather_linear_sync", 0, 0, NULL),
+};
+static const sg_alg scatter_algs[] = {
+	ALG(1, "basic_linear", "scatter_linear", 0, 0, NULL),
+	ALG(2, "binomial", "scatter_binomial", 0, 0, NULL),
+	ALG(3, "linear_nb", "scatter_linear", 0, 0, same_as_linear),
+};
+
 #define N(a) (sizeof a / sizeof a[0])
 #define CLASS(c) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, N(c##_rules), \
 	           c##_algs, N(c##_algs) }
 static const sg_class classes[] = {
-	CLASS(allreduce), CLASS(bcast), CLASS(reduce),
+	CLASS(allreduce), CLASS(bcast), CLASS(reduce), CLASS(allgather), CLASS(alltoall),
+	CLASS(barrier), CLASS(gather), CLASS(scatter),
 };
-const char sg_select_classes[] = "allreduce bcast reduce";
+const char sg_select_classes[] = "allreduce bcast reduce allgather alltoall barrier gather scatter";
 
 /* "[lo, hi)" of a row's bound after the previous row's (0: none). */
 static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
@@ -209,7 +300,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	for (i = 0; i < 2 && a->runs[i]; i++) {
 		sg_choice sub;
 		size_t n = strlen(out->why);
-		if (sg_select(lib, a->runs[i], P, size, 0, &sub, err, errlen))
+		if (sg_select(lib, a->runs[i], P, i && a->all_p ? size * P : size, 0, &sub, err, errlen))
 			return -1;
 		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
 		         a->runs[i], sub.pattern, sub.alg);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # schedgen speed and memory (make bench runs it): the 8,388,608-rank binomial
 # broadcast and the 1,048,576-rank dissemination allreduce written as binary
-# (targets: 5 s and 30 s), and GOAL text for comparison.  Best of 3 runs.
+# (targets: 5 s and 30 s), GOAL text for comparison, and Open MPI's
+# algorithms at 1,048,576 ranks.  Best of 3 runs.
 # Usage: tests/bench-schedgen.sh BUILD_DIR.  Scratch in $BENCH_DIR.
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -30,3 +31,18 @@ run "bcast_binomial P=1048576, GOAL text" b.goal bcast_binomial -s 1048576 -d 8
 run "allreduce_ring P=2048, 1 MiB, binary" r.bin allreduce_ring -s 2048 -d 1048576
 run "allgather_ring P=2048, 8 B, binary (Open MPI's ring)" g.bin allgather_ring -s 2048 -d 8
 run "alltoall_pairwise P=2048, 8 B, binary (Open MPI's pairwise)" p.bin alltoall_pairwise -s 2048 -d 8
+# Open MPI's algorithms at 1,048,576 ranks, to set beside the binomial
+# broadcast and the dissemination allreduce above (messages: P - 1 for the
+# trees, about P log2 P for the others)
+run "bcast_binomial P=1048576, binary (P - 1 messages)" t.bin bcast_binomial -s 1048576 -d 8
+run "bcast_knomial P=1048576, binary (P - 1 messages)" t.bin bcast_knomial -s 1048576 -d 8
+run "bcast_binary_ompi P=1048576, binary (P - 1 messages)" t.bin bcast_binary_ompi -s 1048576 -d 8
+run "reduce_binomial_ompi P=1048576, binary (P - 1 messages)" t.bin reduce_binomial_ompi -s 1048576 -d 8
+run "gather_binomial P=1048576, binary (P - 1 messages)" t.bin gather_binomial -s 1048576 -d 8
+run "barrier_tree_ompi P=1048576, binary (2 (P - 1) messages)" t.bin barrier_tree_ompi -s 1048576 -d 0
+run "allreduce_recdoub_ompi P=1048576, binary (P log2 P)" t.bin allreduce_recdoub_ompi -s 1048576 -d 8
+run "allreduce_rabenseifner P=1048576, 1 MiB, binary (2 P log2 P)" t.bin allreduce_rabenseifner -s 1048576 -d 1048576
+run "reduce_rabenseifner P=1048576, 1 MiB, binary" t.bin reduce_rabenseifner -s 1048576 -d 1048576
+run "bcast_scatter_allgather P=1048576, 1 MiB, binary" t.bin bcast_scatter_allgather -s 1048576 -d 1048576
+run "alltoall_bruck P=1048576, 8 B, binary (P log2 P)" t.bin alltoall_bruck -s 1048576 -d 8
+run "allreduce --select openmpi P=1048576, 8 B (nonoverlapping)" t.bin allreduce --select openmpi -s 1048576 -d 8

@@ -45,9 +45,10 @@ static void usage(FILE *f)
 	        "                           .bin, else GOAL text (default: text on stdout)\n"
 	        "  -c, --coll CLASS=PATTERN replace the collectives of CLASS by the schedgen\n"
 	        "                           pattern PATTERN (repeatable; see --list)\n"
-	        "      --select LIB         replace each allreduce, bcast and reduce by the\n"
-	        "                           algorithm LIB runs for its communicator and bytes:\n"
-	        "                           openmpi (the default), or none (--list's patterns)\n"
+	        "      --select LIB         replace each collective (not the v-collectives) by\n"
+	        "                           the algorithm LIB runs for its communicator and\n"
+	        "                           bytes: openmpi (the default), or none (the\n"
+	        "                           patterns --list names)\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --strict             an unsupported MPI call is an error (default:\n"
@@ -82,6 +83,7 @@ static void list_patterns(const struct t2g_options *o)
 		       sg_pattern((size_t)o->pattern[c])->name, lib ? ")" : "");
 	}
 	printf("(gatherv, scatterv, allgatherv and alltoallv belong to the class without v,\n"
+	       "with its --select none pattern, which sends each pair's count;\n"
 	       "reduce_scatter_block to reduce_scatter, exscan to scan)\n");
 	printf("patterns:\n");
 	for (size_t i = 0; i < sg_npatterns(); i++)

@@ -1069,8 +1069,11 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	p.size = size > 0 ? (uint64_t)size : 0;
 	p.root = 0;
 	/* the library's algorithm for this size of call and communicator,
-	 * where it has rules for the class and --coll gave no pattern */
-	if (cv->opt->select && !(cv->opt->pinned & (1u << cls))) {
+	 * where it has rules for the class and --coll gave no pattern; a
+	 * v-collective keeps its class's pattern, which sends each pair's
+	 * count */
+	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
+	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV) {
 		sg_choice ch;
 		if (sg_select(cv->opt->select, coll_names[cls], P, p.size, 0, &ch, err, sizeof err) == 0) {
 			pat = sg_pattern_find(ch.pattern);

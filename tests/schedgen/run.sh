@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 44 ]; then ok "--list shows 44 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 44 patterns"; fi
+if [ "$n" = 51 ]; then ok "--list shows 51 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 51 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -97,10 +97,10 @@ err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 dis
 err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
 err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
 err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
-err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'gather' here (known: allreduce bcast reduce)" gather --select openmpi
+err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter)" scan --select openmpi
 err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
-err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce)" --select openmpi
+err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter)" --select openmpi
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
 
 # --select: Open MPI's rules pick by P and bytes; --explain says which rule
