@@ -300,7 +300,8 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	for (i = 0; i < 2 && a->runs[i]; i++) {
 		sg_choice sub;
 		size_t n = strlen(out->why);
-		if (sg_select(lib, a->runs[i], P, i && a->all_p ? size * P : size, 0, &sub, err, errlen))
+		uint64_t s = i && a->all_p ? (P && size > UINT64_MAX / P ? UINT64_MAX : size * P) : size;
+		if (sg_select(lib, a->runs[i], P, s, 0, &sub, err, errlen))
 			return -1;
 		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
 		         a->runs[i], sub.pattern, sub.alg);

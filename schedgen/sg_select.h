@@ -23,7 +23,8 @@ extern const char sg_select_classes[];
 /* The algorithm library lib ("openmpi") runs for collective class cls
  * ("allreduce", ...) on P ranks, size bytes (what the call names on each
  * rank: the whole buffer of bcast, reduce and allreduce; one block of
- * allgather, alltoall, gather and scatter), commutative operation, root 0:
+ * allgather, alltoall, gather and scatter; barrier's rules ignore it),
+ * commutative operation, root 0:
  * its own choice when alg is 0, else its algorithm alg.  Returns 0, or -1
  * with a message in err (unknown library, class or algorithm, with the
  * valid ones). */
