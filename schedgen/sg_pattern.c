@@ -1376,7 +1376,7 @@ static void g_allreduce_recdoub_ompi(ctx *c, const sg_params *p, uint64_t root)
 static uint64_t ring_phases(uint64_t s, uint64_t P, uint64_t seg)
 {
 	uint64_t sc = seg && seg < s ? seg : s, n;
-	if (s < sat_mul(P, sc))
+	if (sc == 0 || s < sat_mul(P, sc))
 		return 0;
 	n = s / (P * sc);
 	if (s % (P * sc) >= P && s % (P * sc) > P * sc / 2)

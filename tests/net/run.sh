@@ -86,8 +86,10 @@ want "ring on a torus, links at 0.25 bytes/ns" 5200 \
 
 # Every pattern of schedgen on a full fat tree, one rank per host: the
 # same output as without the topology, unless some link carried two flows
-# at once (the patterns that do are listed: their routes meet).
-shared=" bcast_binary barrier_tree "
+# at once (the patterns that do are listed: their routes meet; in the split
+# binary broadcast a rank's pair sends it the other half while its parent
+# may still be sending).
+shared=" bcast_binary barrier_tree bcast_split_binary "
 for p in $("$SG" --list | awk '/^[a-z]/ {print $1}'); do
 	"$SG" "$p" -s 64 -d 1024 -o "$tmp/p.goal" >/dev/null 2>&1 || { fail "schedgen $p"; continue; }
 	"$SIM" -q "$tmp/p.goal" >"$tmp/plain" 2>&1
