@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
 			alg = (unsigned)v;
 		}
-		if (sg_select(lib, pattern, p.nranks, p.size, alg, &pick, err, sizeof err))
+		if (sg_select(lib, pattern, p.nranks, p.size, alg, explain, &pick, err, sizeof err))
 			util_die_usage("--select: %s", err);
 		cls = pattern;
 		pattern = pick.pattern;

@@ -1590,7 +1590,7 @@ static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t 
 	char err[160];
 	tags_fn *t;
 	int i;
-	if (sg_select("openmpi", cls, p->nranks, size, 0, &ch, err, sizeof err) ||
+	if (sg_select("openmpi", cls, p->nranks, size, 0, 0, &ch, err, sizeof err) ||
 	    (i = sg_pattern_find(ch.pattern)) < 0) {
 		c->oom = 1;
 		return 0;

@@ -237,7 +237,7 @@ static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
 }
 
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
-              sg_choice *out, char *err, size_t errlen)
+              int explain, sg_choice *out, char *err, size_t errlen)
 {
 	const sg_class *c = NULL;
 	const sg_alg *a = NULL;
@@ -272,11 +272,13 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 			slo = r->smax;
 		}
 		alg = c->rules[i].alg;
-		range(pr, sizeof pr, "P", plo, c->rules[i].pmax);
-		range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
-		snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, %s "
-		         "(coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr, c->func);
-	} else {
+		if (explain) {
+			range(pr, sizeof pr, "P", plo, c->rules[i].pmax);
+			range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
+			snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, "
+			         "%s (coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr, c->func);
+		}
+	} else if (explain) {
 		snprintf(out->why, sizeof out->why, "%s algorithm %u, as forced by "
 		         "coll_tuned_%s_algorithm", c->name, alg, c->name);
 	}
@@ -292,6 +294,8 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	out->alg = a->alg;
 	out->name = a->name;
 	out->fanout = fixed ? a->fanout_fixed : a->fanout_forced;
+	if (!explain)
+		return 0;
 	fb = a->falls ? a->falls(P, size) : NULL;
 	if (fb) {
 		size_t n = strlen(out->why);
@@ -301,7 +305,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		sg_choice sub;
 		size_t n = strlen(out->why);
 		uint64_t s = i && a->all_p ? (P && size > UINT64_MAX / P ? UINT64_MAX : size * P) : size;
-		if (sg_select(lib, a->runs[i], P, s, 0, &sub, err, errlen))
+		if (sg_select(lib, a->runs[i], P, s, 0, 0, &sub, err, errlen))
 			return -1;
 		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
 		         a->runs[i], sub.pattern, sub.alg);

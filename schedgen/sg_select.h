@@ -14,7 +14,8 @@ typedef struct sg_choice {
 	unsigned alg;          /* the library's number (coll_tuned_COLL_algorithm) */
 	const char *name;      /* the library's name of it ("rabenseifner") */
 	uint64_t fanout;       /* chains of a chain algorithm, else 0 */
-	char why[480];         /* the rule that chose it, any fallback, what it runs */
+	char why[480];         /* the rule that chose it, any fallback, what it
+	                          runs (when asked to explain; else empty) */
 } sg_choice;
 
 /* The collective classes sg_select knows, space-separated. */
@@ -25,10 +26,12 @@ extern const char sg_select_classes[];
  * rank: the whole buffer of bcast, reduce and allreduce; one block of
  * allgather, alltoall, gather and scatter; barrier's rules ignore it),
  * commutative operation, root 0:
- * its own choice when alg is 0, else its algorithm alg.  Returns 0, or -1
+ * its own choice when alg is 0, else its algorithm alg; out->why says why
+ * when explain is set (the picks of a trace's every call need not format
+ * it).  Returns 0, or -1
  * with a message in err (unknown library, class or algorithm, with the
  * valid ones). */
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
-              sg_choice *out, char *err, size_t errlen);
+              int explain, sg_choice *out, char *err, size_t errlen);
 
 #endif

@@ -77,7 +77,7 @@ static void list_patterns(const struct t2g_options *o)
 		sg_choice ch;
 		char err[160];
 		int lib = o->select && !(o->pinned & (1u << c)) &&
-		          sg_select(o->select, t2g_coll_name(c), 2, 1, 0, &ch, err, sizeof err) == 0;
+		          sg_select(o->select, t2g_coll_name(c), 2, 1, 0, 0, &ch, err, sizeof err) == 0;
 		printf("  %-16s %s%s%s%s\n", t2g_coll_name(c), lib ? o->select : "",
 		       lib ? "'s choice by its rules (with --select none: " : "",
 		       sg_pattern((size_t)o->pattern[c])->name, lib ? ")" : "");

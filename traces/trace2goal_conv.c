@@ -1075,7 +1075,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
 	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV) {
 		sg_choice ch;
-		if (sg_select(cv->opt->select, coll_names[cls], P, p.size, 0, &ch, err, sizeof err) == 0) {
+		if (sg_select(cv->opt->select, coll_names[cls], P, p.size, 0, 0, &ch, err, sizeof err) == 0) {
 			pat = sg_pattern_find(ch.pattern);
 			if (ch.fanout)
 				p.fanout = ch.fanout;
