@@ -41,6 +41,8 @@ static void usage(FILE *f)
 "      --nb T             nonblocking: T ns of computation overlap each run\n"
 "      --nb-poll T        cut that computation in pieces of T ns\n"
 "      --cpu C            cpu of that computation (default 0)\n"
+"      --gamma NS         ns per byte of a local reduction: every reducing step of a\n"
+"                         reducing pattern costs a calc of NS x its bytes (default 0)\n"
 "      --stride D         every message is strided: blocks D bytes apart\n"
 "      --block B          bytes per block of a strided message (default 8)\n"
 "  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
@@ -116,7 +118,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA
 };
 
 int main(int argc, char **argv)
@@ -149,6 +151,7 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "select", required_argument, NULL, OPT_SELECT },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "gamma", required_argument, NULL, OPT_GAMMA },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -226,6 +229,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SELECT: select = optarg; break;
 		case OPT_EXPLAIN: explain = 1; break;
+		case OPT_GAMMA: {
+			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &p.gamma);
+			if (e)
+				util_die_usage("--gamma expects ns per byte (e.g. 0.25), not '%s': %s", optarg,
+				               num_err_str(e));
+			break;
+		}
 		case OPT_LIST:
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
@@ -312,6 +322,11 @@ int main(int argc, char **argv)
 		if (p.nb)
 			APPEND(", nb %" PRIu64 " ns (poll %" PRIu64 ", cpu %u)", p.nb_time,
 			       p.nb_poll, (unsigned)p.cpu);
+		if (p.gamma.num && (uses & SG_REDUCES)) {
+			char g[NUM_DEC_TEXT];
+			num_dec_format(p.gamma, g, sizeof g);
+			APPEND(", gamma %s ns/B", g);
+		}
 		if (p.stride)
 			APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p.stride, p.block);
 #undef APPEND

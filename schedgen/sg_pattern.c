@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #define NONE UINT32_MAX  /* no op */
+__extension__ typedef unsigned __int128 sg_u128;
 
 /* A growable list of op indices. */
 typedef struct ilist {
@@ -103,6 +104,19 @@ static uint32_t send(ctx *c, uint64_t size, uint64_t peer, uint64_t tag, uint32_
 static uint32_t recv(ctx *c, uint64_t size, uint64_t peer, uint64_t tag, uint32_t after)
 {
 	return add(c, GOAL_RECV, size, peer, tag, 0, after);
+}
+
+/* A local reduction of n bytes once `after` has completed: a calc of
+ * gamma * n ns (rounded half up).  Returns the op that stands for the
+ * reduced data, which is `after` itself when gamma or n is 0 (no op, so
+ * the schedule is the same as without --gamma). */
+static uint32_t reduced(ctx *c, const sg_params *p, uint64_t n, uint32_t after)
+{
+	sg_u128 t;
+	if (p->gamma.num == 0 || n == 0)
+		return after;
+	t = ((sg_u128)p->gamma.num * n + p->gamma.den / 2) / p->gamma.den;
+	return add(c, GOAL_CALC, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t, 0, 0, 0, after);
 }
 
 /* One op standing for all ops of l: NONE for none, the op for one, else a
@@ -219,7 +233,8 @@ static void g_bcast_binomial(ctx *c, const sg_params *p, uint64_t root)
 }
 
 /* Binomial reduce, the broadcast reversed: receive from the children
- * v + 2^k (k increasing), then send to the parent once all arrived. */
+ * v + 2^k (k increasing), reduce each, then send to the parent once all
+ * are reduced. */
 static void g_reduce_binomial(ctx *c, const sg_params *p, uint64_t root)
 {
 	uint64_t v = vrank(c, root), P = c->P;
@@ -227,7 +242,8 @@ static void g_reduce_binomial(ctx *c, const sg_params *p, uint64_t root)
 	c->la.n = 0;
 	for (; k < K; k++)
 		if (v + (UINT64_C(1) << k) < P)
-			push(c, &c->la, recv(c, p->size, real(c, v + (UINT64_C(1) << k), root), k, NONE));
+			push(c, &c->la, reduced(c, p, p->size,
+			                        recv(c, p->size, real(c, v + (UINT64_C(1) << k), root), k, NONE)));
 	if (v > 0) {
 		unsigned m = floor_log2(v);
 		uint32_t s = send(c, p->size, real(c, v - (UINT64_C(1) << m), root), m,
@@ -1654,6 +1670,7 @@ static uint64_t t_allgather_linear(const sg_params *p)
  * --list prints it. */
 #define R SG_USES_ROOT
 #define SEG SG_USES_SEGMENT
+#define RED SG_REDUCES
 #define SG_PATTERNS(X) \
 	X("bcast_binomial", "binomialtreebcast binomial", R, g_bcast_binomial, t_log2, \
 	  "broadcast, binomial tree (round k: ranks below 2^k send to rank + 2^k)") \
@@ -1679,7 +1696,7 @@ static uint64_t t_allgather_linear(const sg_params *p)
 	  "broadcast as Open MPI's split binary tree: a half down each subtree, swap") \
 	X("bcast_knomial", "", R | SEG | SG_USES_RADIX, g_bcast_knomial, t_segments, \
 	  "broadcast as Open MPI's k-nomial tree (--radix k), in segments") \
-	X("reduce_binomial", "binomialtreereduce", R, g_reduce_binomial, t_log2, \
+	X("reduce_binomial", "binomialtreereduce", R | RED, g_reduce_binomial, t_log2, \
 	  "reduce, binomial tree (the binomial broadcast reversed)") \
 	X("reduce_linear", "", R | SG_LINEAR, g_reduce_linear, t_one, \
 	  "reduce as Open MPI's linear: the root receives from P-1, P-2, .. 0") \

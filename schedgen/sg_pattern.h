@@ -4,6 +4,7 @@
 #ifndef SG_PATTERN_H
 #define SG_PATTERN_H
 
+#include "num.h"
 #include "sg_out.h"
 
 #include <stddef.h>
@@ -20,6 +21,8 @@
 /* Reads fanout (Open MPI's chains), radix (its k-nomial tree). */
 #define SG_USES_FANOUT  0x20u
 #define SG_USES_RADIX   0x40u
+/* Reduces: --gamma charges its local reduction steps. */
+#define SG_REDUCES      0x80u
 
 typedef struct sg_params {
 	uint64_t nranks;     /* P >= 1 */
@@ -40,6 +43,9 @@ typedef struct sg_params {
 	uint32_t stride;     /* every message of at least one byte is strided:
 	                        blocks of block bytes, stride apart (0: contiguous) */
 	uint32_t block;
+	num_dec gamma;       /* ns per byte of a local reduction: every step that
+	                        reduces n bytes costs a calc of gamma * n ns
+	                        (rounded half up); 0: no calc */
 } sg_params;
 
 /* The defaults of the published schedgen: P 8, 1 byte, root 0, one
