@@ -199,7 +199,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
                        loggp_params *p, char err[LOGGP_ERRLEN])
 {
 	pstate ps = { name, 0, text, err };
-	int have_header = 0, have_S = 0;
+	int have_header = 0, have_S = 0, have_gamma = 0;
 	uint64_t next_first = 0;
 	int open_ended = 0;
 	size_t stride_line = 0;   /* of the last stride statement */
@@ -240,6 +240,14 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 			if (parse_u64(&ps, t[1], BYTES, &p->S))
 				return -1;
 			have_S = 1;
+		} else if (tok_is(t[0], "gamma")) {
+			if (have_gamma)
+				return fail(&ps, t[0].s, "'gamma' given twice");
+			if (nt != 2)
+				return fail(&ps, nt == 1 ? eol : t[2].s, "expected 'gamma NS_PER_BYTE'");
+			if (parse_rate(&ps, t[1], &p->gamma))
+				return -1;
+			have_gamma = 1;
 		} else if (tok_is(t[0], "range")) {
 			if (nt > 8)
 				return fail(&ps, t[8].s, "too many fields in a range");
@@ -266,7 +274,7 @@ int loggp_params_parse(const char *name, const char *text, size_t len,
 			p->nstrides++;
 			stride_line = ps.line;
 		} else {
-			return fail(&ps, t[0].s, "unknown keyword '%.*s', expected 'S', 'range' or 'stride'",
+			return fail(&ps, t[0].s, "unknown keyword '%.*s', expected 'S', 'gamma', 'range' or 'stride'",
 			            (int)t[0].len, t[0].s);
 		}
 	}
@@ -382,6 +390,11 @@ int loggp_params_write(FILE *f, const loggp_params *p, const char *comment)
 		comment += n + (e ? 1 : 0);
 	}
 	fprintf(f, "S %llu\n", (unsigned long long)p->S);
+	if (p->gamma.num) {
+		char g[NUM_DEC_TEXT];
+		num_dec_format(p->gamma, g, sizeof g);
+		fprintf(f, "gamma %s\n", g);
+	}
 	fprintf(f, "#     first       last\n");
 	for (size_t i = 0; i < p->nranges; i++) {
 		const loggp_range *r = &p->range[i];

@@ -44,6 +44,8 @@ typedef struct loggp_stride {
  * strides (possibly none) in increasing order. */
 typedef struct loggp_params {
 	uint64_t S;                 /* rendezvous above S bytes (LOGGP_DEFAULT_S) */
+	num_dec gamma;              /* ns per byte of a local reduction (0: none
+	                               given); schedgen and trace2goal charge it */
 	size_t nranges;             /* 1..LOGGP_PARAMS_MAX_RANGES */
 	loggp_range range[LOGGP_PARAMS_MAX_RANGES];
 	size_t nstrides;            /* 0..LOGGP_PARAMS_MAX_STRIDES */

@@ -7,7 +7,7 @@ OBJS += $(SG_OBJS) $(B)/obj/schedgen/schedgen.o $(B)/obj/tests/schedgen/schedgen
 TOOLS += $(B)/bin/schedgen
 TEST_PROGS += $(B)/tests/schedgen_test
 
-$(B)/bin/schedgen: $(B)/obj/schedgen/schedgen.o $(SG_OBJS) $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/schedgen: $(B)/obj/schedgen/schedgen.o $(SG_OBJS) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(B)/obj/tests/schedgen/schedgen_test.o: ALL_CFLAGS += -I schedgen -I tests

@@ -1,6 +1,7 @@
 /* schedgen.c: the schedgen command line: generate the GOAL schedule of a
  * collective algorithm or communication pattern, as text or binary. */
 #include "die.h"
+#include "loggp_params.h"
 #include "num.h"
 #include "out.h"
 #include "progress.h"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
 "      --cpu C            cpu of that computation (default 0)\n"
 "      --gamma NS         ns per byte of a local reduction: every reducing step of a\n"
 "                         reducing pattern costs a calc of NS x its bytes (default 0)\n"
+"      --params FILE      take gamma from a parameter file's 'gamma' line\n"
+"                         (docs/loggp.md); --gamma wins\n"
 "      --stride D         every message is strided: blocks D bytes apart\n"
 "      --block B          bytes per block of a strided message (default 8)\n"
 "  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
@@ -118,7 +121,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS
 };
 
 int main(int argc, char **argv)
@@ -152,6 +155,7 @@ int main(int argc, char **argv)
 		{ "select", required_argument, NULL, OPT_SELECT },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "gamma", required_argument, NULL, OPT_GAMMA },
+		{ "params", required_argument, NULL, OPT_PARAMS },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -159,7 +163,8 @@ int main(int argc, char **argv)
 	};
 	sg_params p;
 	const char *pattern = NULL, *out = "schedule.goal", *select = NULL, *cls = NULL;
-	int format = -1, c, idx, have_block = 0, have_fanout = 0, explain = 0;
+	int format = -1, c, idx, have_block = 0, have_fanout = 0, explain = 0, have_gamma = 0;
+	const char *params = NULL;
 	sg_choice pick;
 	char lib[32];
 	sg_out *o;
@@ -234,8 +239,10 @@ int main(int argc, char **argv)
 			if (e)
 				util_die_usage("--gamma expects ns per byte (e.g. 0.25), not '%s': %s", optarg,
 				               num_err_str(e));
+			have_gamma = 1;
 			break;
 		}
+		case OPT_PARAMS: params = optarg; break;
 		case OPT_LIST:
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
@@ -254,6 +261,14 @@ int main(int argc, char **argv)
 		                      : "no pattern given (schedgen --list shows them)", sg_select_classes);
 	if (explain && !select)
 		util_die_usage("--explain needs --select");
+	if (params) {
+		static loggp_params lp;
+		char perr[LOGGP_ERRLEN];
+		if (loggp_params_read(params, &lp, perr))
+			return util_error_msg(perr);
+		if (!have_gamma)
+			p.gamma = lp.gamma;
+	}
 	if (select) {
 		unsigned alg = 0;
 		size_t n = strcspn(select, ":");

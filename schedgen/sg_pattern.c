@@ -31,6 +31,7 @@ typedef struct ctx {
 	uint8_t *used;       /* per op of the rank: some op of its phase requires it */
 	size_t used_cap;
 	ilist la, lb, exits;
+	int reduces;         /* the pattern reduces (SG_REDUCES): reduced() charges */
 	int oom;
 } ctx;
 
@@ -108,12 +109,13 @@ static uint32_t recv(ctx *c, uint64_t size, uint64_t peer, uint64_t tag, uint32_
 
 /* A local reduction of n bytes once `after` has completed: a calc of
  * gamma * n ns (rounded half up).  Returns the op that stands for the
- * reduced data, which is `after` itself when gamma or n is 0 (no op, so
- * the schedule is the same as without --gamma). */
+ * reduced data, which is `after` itself when gamma or n is 0 or the
+ * pattern does not reduce (a barrier sharing a generator with an
+ * allreduce): no op, so the schedule is the same as without --gamma. */
 static uint32_t reduced(ctx *c, const sg_params *p, uint64_t n, uint32_t after)
 {
 	sg_u128 t;
-	if (p->gamma.num == 0 || n == 0)
+	if (p->gamma.num == 0 || n == 0 || !c->reduces)
 		return after;
 	t = ((sg_u128)p->gamma.num * n + p->gamma.den / 2) / p->gamma.den;
 	return add(c, GOAL_CALC, t > UINT64_MAX ? UINT64_MAX : (uint64_t)t, 0, 0, 0, after);
@@ -316,7 +318,8 @@ static void g_gather(ctx *c, const sg_params *p, uint64_t root)
 }
 
 /* Dissemination: round k = 0..ceil(log2 P)-1 sends to r + 2^k and receives
- * from r - 2^k (mod P), tag k; each send requires the previous receive. */
+ * from r - 2^k (mod P), tag k; each send requires the previous receive
+ * (reduced, in the allreduce). */
 static void g_dissemination(ctx *c, const sg_params *p, uint64_t root)
 {
 	uint64_t P = c->P, r = c->r;
@@ -326,7 +329,7 @@ static void g_dissemination(ctx *c, const sg_params *p, uint64_t root)
 	for (unsigned k = 0; k < K; k++) {
 		uint64_t d = UINT64_C(1) << k;
 		send(c, p->size, (r + d) % P, k, prev);
-		prev = recv(c, p->size, (r + P - d % P) % P, k, NONE);
+		prev = reduced(c, p, p->size, recv(c, p->size, (r + P - d % P) % P, k, NONE));
 	}
 }
 
@@ -334,7 +337,7 @@ static void g_dissemination(ctx *c, const sg_params *p, uint64_t root)
  * rank r >= p2 first sends to r - p2 (tag 0) and at the end receives the
  * result from it (tag m+1); ranks r < p2 exchange with r XOR 2^k in round
  * k = 0..m-1 (m = log2 p2, tag k+1), each send requiring the previous
- * receive. */
+ * receive (reduced, in the allreduce). */
 static void g_recdoub(ctx *c, const sg_params *p, uint64_t root)
 {
 	uint64_t P = c->P, r = c->r;
@@ -348,11 +351,11 @@ static void g_recdoub(ctx *c, const sg_params *p, uint64_t root)
 		return;
 	}
 	if (r < rem)
-		prev = recv(c, p->size, r + p2, 0, NONE);
+		prev = reduced(c, p, p->size, recv(c, p->size, r + p2, 0, NONE));
 	for (unsigned k = 0; k < m; k++) {
 		uint64_t q = r ^ (UINT64_C(1) << k);
 		send(c, p->size, q, k + 1, prev);
-		prev = recv(c, p->size, q, k + 1, NONE);
+		prev = reduced(c, p, p->size, recv(c, p->size, q, k + 1, NONE));
 	}
 	if (r < rem)
 		send(c, p->size, r + p2, m + 1, prev);
@@ -365,9 +368,9 @@ static uint64_t t_recdoub(const sg_params *p)
 /* Ring allreduce: the vector (size bytes) is cut in P chunks (chunk i has
  * size/P bytes, one more for i < size mod P), each chunk in segments.  Step
  * t = 0..2P-3 (P-1 reduce-scatter steps, then P-1 allgather steps): send
- * chunk (r-t) mod P to r+1 and receive chunk (r-t-1) mod P from r-1;
- * segment j of a step's send requires segment j of the previous step's
- * receive.  Tag t*S + j, S the segments of the largest chunk. */
+ * chunk (r-t) mod P to r+1 and receive chunk (r-t-1) mod P from r-1
+ * (and reduce it, in the first P-1 steps); segment j of a step's send
+ * requires segment j of the previous step's receive.  Tag t*S + j, S the segments of the largest chunk. */
 static uint64_t ring_chunk(uint64_t size, uint64_t P, uint64_t i)
 {
 	return size / P + (i < size % P);
@@ -389,9 +392,11 @@ static void g_allreduce_ring(ctx *c, const sg_params *p, uint64_t root)
 			if (j < ns)
 				send(c, seg_size(ssz, p->segment, j), (r + 1) % P, t * S + j,
 				     j < c->la.n ? c->la.v[j] : NONE);
-			if (j < nr)
-				push(c, &c->lb, recv(c, seg_size(rsz, p->segment, j),
-				                     (r + P - 1) % P, t * S + j, NONE));
+			if (j < nr) {
+				uint32_t rv = recv(c, seg_size(rsz, p->segment, j), (r + P - 1) % P,
+				                   t * S + j, NONE);
+				push(c, &c->lb, t + 1 < P ? reduced(c, p, seg_size(rsz, p->segment, j), rv) : rv);
+			}
 		}
 		{
 			ilist tmp = c->la;
@@ -518,10 +523,11 @@ static void g_allgather_neighbor(ctx *c, const sg_params *p, uint64_t root)
  * 3. Allgather by recursive doubling: the same pairs in reverse order,
  *    each sending what it kept and receiving what it gave.
  * 4. The even ranks below 2q send all s bytes to r+1.
- * Every exchange is one MPI_Sendrecv after the one before.  Below P' bytes
- * Open MPI falls back to its basic linear allreduce (a linear reduce to
- * rank 0, then a linear broadcast: the messages of barrier_linear). */
-static void g_barrier_linear(ctx *c, const sg_params *p, uint64_t root);
+ * Every exchange is one MPI_Sendrecv after the one before; the pairing's
+ * and the halving's received bytes are reduced before the next.  Below P'
+ * bytes Open MPI falls back to its basic linear allreduce
+ * (allreduce_linear). */
+static void g_allreduce_linear(ctx *c, const sg_params *p, uint64_t root);
 static void end_phase(ctx *c);
 static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 {
@@ -534,18 +540,18 @@ static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 	if (P < 2)
 		return;
 	if (s < pof2) {
-		g_barrier_linear(c, p, 0);
+		g_allreduce_linear(c, p, 0);
 		return;
 	}
 	if (r < 2 * q) {
 		uint64_t lo = s / 2, hi = s - lo;
 		if (r % 2) {
-			prev = sendrecv(c, lo, r - 1, hi, r - 1, 0, prev);
+			prev = reduced(c, p, hi, sendrecv(c, lo, r - 1, hi, r - 1, 0, prev));
 			prev = send(c, hi, r - 1, 1, prev);
 			recv(c, s, r - 1, last, prev);
 			return;
 		}
-		prev = sendrecv(c, hi, r + 1, lo, r + 1, 0, prev);
+		prev = reduced(c, p, lo, sendrecv(c, hi, r + 1, lo, r + 1, 0, prev));
 		prev = recv(c, hi, r + 1, 1, prev);
 		v = r / 2;
 	} else {
@@ -556,7 +562,7 @@ static void g_allreduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 		dest[n] = vd < q ? vd * 2 : vd + q;
 		keep[n] = r < dest[n] ? w / 2 : w - w / 2;
 		give[n] = w - keep[n];
-		prev = sendrecv(c, give[n], dest[n], keep[n], dest[n], t++, prev);
+		prev = reduced(c, p, keep[n], sendrecv(c, give[n], dest[n], keep[n], dest[n], t++, prev));
 		w = keep[n];
 	}
 	while (n-- > 0)
@@ -1088,9 +1094,9 @@ static void bcast_tree(ctx *c, const sg_params *p, uint64_t root, tree_kind kind
 }
 
 /* Open MPI's reduce up a tree (ompi_coll_base_reduce_generic): segment k
- * (tag k) is received from every child in turn, and sent to the parent
- * once all arrived and the previous segment has been sent (blocking
- * sends).  Returns the rank's last op (NONE: none). */
+ * (tag k) is received from every child in turn and reduced, and sent to
+ * the parent once all are reduced and the previous segment has been sent
+ * (blocking sends).  Returns the rank's last op (NONE: none). */
 static uint32_t reduce_tree(ctx *c, const sg_params *p, uint64_t root, tree_kind kind, uint64_t arg)
 {
 	tree t;
@@ -1102,7 +1108,7 @@ static uint32_t reduce_tree(ctx *c, const sg_params *p, uint64_t root, tree_kind
 		uint32_t got;
 		c->la.n = 0;
 		for (uint32_t i = 0; i < t.n; i++)
-			push(c, &c->la, recv(c, sz, t.ch[i], k, NONE));
+			push(c, &c->la, reduced(c, p, sz, recv(c, sz, t.ch[i], k, NONE)));
 		got = join(c, &c->la);
 		if (t.parent == UINT64_MAX) {
 			last = got;
@@ -1183,7 +1189,9 @@ static void g_bcast_linear(ctx *c, const sg_params *p, uint64_t root)
 }
 
 /* Open MPI's linear reduce (reduce algorithm 1): every other rank sends to
- * the root, which receives from rank P-1, then P-2, .. 0, one at a time. */
+ * the root, which receives from rank P-1, then P-2, .. 0, one at a time,
+ * reducing each block after the first (its own among them) before the
+ * next receive. */
 static void g_reduce_linear(ctx *c, const sg_params *p, uint64_t root)
 {
 	uint32_t prev = NONE;
@@ -1191,9 +1199,12 @@ static void g_reduce_linear(ctx *c, const sg_params *p, uint64_t root)
 		send(c, p->size, root, 0, NONE);
 		return;
 	}
-	for (uint64_t j = c->P; j-- > 0;)
+	for (uint64_t j = c->P; j-- > 0;) {
 		if (j != root)
 			prev = recv(c, p->size, j, 0, prev);
+		if (j + 1 < c->P)
+			prev = reduced(c, p, p->size, prev);
+	}
 }
 
 /* Open MPI's split-binary broadcast (bcast algorithm 4,
@@ -1288,10 +1299,10 @@ static void g_reduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 	if (r < 2 * q) {
 		uint64_t lo = s / 2, hi = s - lo;
 		if (r % 2) {
-			prev = sendrecv(c, lo, r - 1, hi, r - 1, 0, prev);
+			prev = reduced(c, p, hi, sendrecv(c, lo, r - 1, hi, r - 1, 0, prev));
 			prev = send(c, hi, r - 1, 1, prev);
 		} else {
-			prev = sendrecv(c, hi, r + 1, lo, r + 1, 0, prev);
+			prev = reduced(c, p, lo, sendrecv(c, hi, r + 1, lo, r + 1, 0, prev));
 			prev = recv(c, hi, r + 1, 1, prev);
 			v = r / 2;
 		}
@@ -1303,7 +1314,7 @@ static void g_reduce_rabenseifner(ctx *c, const sg_params *p, uint64_t root)
 		keep[k] = v == UINT64_MAX || r < dest ? w / 2 : w - w / 2;
 		give[k] = w - keep[k];
 		if (v != UINT64_MAX)
-			prev = sendrecv(c, give[k], dest, keep[k], dest, 2 + k, prev);
+			prev = reduced(c, p, keep[k], sendrecv(c, give[k], dest, keep[k], dest, 2 + k, prev));
 		w = keep[k];
 	}
 	vroot = odd_root ? 0 : root < 2 * q ? root / 2 : root - q;
@@ -1374,14 +1385,14 @@ static void g_allreduce_recdoub_ompi(ctx *c, const sg_params *p, uint64_t root)
 		return;
 	}
 	if (r < 2 * q) {
-		prev = recv(c, s, r - 1, 0, NONE);
+		prev = reduced(c, p, s, recv(c, s, r - 1, 0, NONE));
 		v = r / 2;
 	} else {
 		v = r - q;
 	}
 	for (uint64_t d = 1; d < pof2; d <<= 1, k++) {
 		uint64_t w = v ^ d, peer = w < q ? 2 * w + 1 : w + q;
-		prev = sendrecv(c, s, peer, s, peer, k + 1, prev);
+		prev = reduced(c, p, s, sendrecv(c, s, peer, s, peer, k + 1, prev));
 	}
 	if (r < 2 * q)
 		send(c, s, r - 1, m + 1, prev);
@@ -1434,9 +1445,10 @@ static void g_allreduce_ring_segmented(ctx *c, const sg_params *p, uint64_t root
 		prev = send(c, part(part(s, P, r), n, ph), (r + 1) % P, t, prev);
 		for (uint64_t j = 1; j < P; j++) {
 			uint64_t b = (r + P - j) % P;
-			uint32_t rv = recv(c, part(part(s, P, b), n, ph), (r + P - 1) % P, t + j - 1, NONE);
+			uint64_t sz = part(part(s, P, b), n, ph);
+			uint32_t rv = reduced(c, p, sz, recv(c, sz, (r + P - 1) % P, t + j - 1, NONE));
 			if (j + 1 < P) {
-				uint32_t sd = send(c, part(part(s, P, b), n, ph), (r + 1) % P, t + j, rv);
+				uint32_t sd = send(c, sz, (r + 1) % P, t + j, rv);
 				req(c, sd, prev);
 				prev = sd;
 			} else {
@@ -1698,19 +1710,19 @@ static uint64_t t_allgather_linear(const sg_params *p)
 	  "broadcast as Open MPI's k-nomial tree (--radix k), in segments") \
 	X("reduce_binomial", "binomialtreereduce", R | RED, g_reduce_binomial, t_log2, \
 	  "reduce, binomial tree (the binomial broadcast reversed)") \
-	X("reduce_linear", "", R | SG_LINEAR, g_reduce_linear, t_one, \
+	X("reduce_linear", "", R | SG_LINEAR | RED, g_reduce_linear, t_one, \
 	  "reduce as Open MPI's linear: the root receives from P-1, P-2, .. 0") \
-	X("reduce_chain", "", R | SEG | SG_USES_FANOUT, g_reduce_chain, t_segments, \
+	X("reduce_chain", "", R | SEG | SG_USES_FANOUT | RED, g_reduce_chain, t_segments, \
 	  "reduce as Open MPI's chain: up --fanout chains to the root, in segments") \
-	X("reduce_pipeline", "", R | SEG, g_reduce_pipeline, t_segments, \
+	X("reduce_pipeline", "", R | SEG | RED, g_reduce_pipeline, t_segments, \
 	  "reduce as Open MPI's pipeline: up one chain, in segments") \
-	X("reduce_binary", "", R | SEG, g_reduce_binary, t_segments, \
+	X("reduce_binary", "", R | SEG | RED, g_reduce_binary, t_segments, \
 	  "reduce as Open MPI's binary tree, in segments") \
-	X("reduce_binomial_ompi", "", R | SEG, g_reduce_binomial_ompi, t_segments, \
+	X("reduce_binomial_ompi", "", R | SEG | RED, g_reduce_binomial_ompi, t_segments, \
 	  "reduce as Open MPI's binomial: up the in-order binomial tree, in segments") \
-	X("reduce_in_order_binary", "", R | SEG, g_reduce_in_order_binary, t_segments_and_one, \
+	X("reduce_in_order_binary", "", R | SEG | RED, g_reduce_in_order_binary, t_segments_and_one, \
 	  "reduce as Open MPI's in-order binary tree (rooted at P-1), in segments") \
-	X("reduce_rabenseifner", "", R, g_reduce_rabenseifner, t_reduce_rabenseifner, \
+	X("reduce_rabenseifner", "", R | RED, g_reduce_rabenseifner, t_reduce_rabenseifner, \
 	  "reduce as Open MPI's Rabenseifner: recursive halving, binomial gather") \
 	X("scatter_linear", "scatter", R | SG_LINEAR, g_scatter, t_one, \
 	  "linear scatter: the root sends to every rank in turn") \
@@ -1722,21 +1734,21 @@ static uint64_t t_allgather_linear(const sg_params *p)
 	  "gather as Open MPI's binomial: subtrees' blocks up the in-order binomial tree") \
 	X("gather_linear_sync", "", R | SEG | SG_LINEAR, g_gather_linear_sync, t_three, \
 	  "gather as Open MPI's linear_sync: the root calls each rank in turn") \
-	X("allreduce_dissemination", "dissemination", 0, g_dissemination, t_log2, \
+	X("allreduce_dissemination", "dissemination", RED, g_dissemination, t_log2, \
 	  "allreduce by dissemination (round k: send to r+2^k, receive from r-2^k)") \
-	X("allreduce_recdoub", "recursive_doubling", 0, g_recdoub, t_recdoub, \
+	X("allreduce_recdoub", "recursive_doubling", RED, g_recdoub, t_recdoub, \
 	  "allreduce by recursive doubling; ranks above 2^floor(log2 P) fold in") \
-	X("allreduce_ring", "ring_allreduce", SEG, g_allreduce_ring, t_allreduce_ring, \
+	X("allreduce_ring", "ring_allreduce", SEG | RED, g_allreduce_ring, t_allreduce_ring, \
 	  "allreduce on a ring: reduce-scatter + allgather, chunks in segments") \
-	X("allreduce_rabenseifner", "rabenseifner", 0, g_allreduce_rabenseifner, t_rabenseifner, \
+	X("allreduce_rabenseifner", "rabenseifner", RED, g_allreduce_rabenseifner, t_rabenseifner, \
 	  "allreduce as Open MPI's Rabenseifner: recursive halving, then doubling") \
-	X("allreduce_linear", "", SG_LINEAR, g_allreduce_linear, t_two, \
+	X("allreduce_linear", "", SG_LINEAR | RED, g_allreduce_linear, t_two, \
 	  "allreduce as Open MPI's linear: a linear reduce to 0, a linear broadcast") \
-	X("allreduce_nonoverlapping", "", 0, g_allreduce_nonoverlapping, t_nonoverlapping, \
+	X("allreduce_nonoverlapping", "", RED, g_allreduce_nonoverlapping, t_nonoverlapping, \
 	  "allreduce as Open MPI's nonoverlapping: its pick of reduce, then of bcast") \
-	X("allreduce_recdoub_ompi", "", 0, g_allreduce_recdoub_ompi, t_recdoub, \
+	X("allreduce_recdoub_ompi", "", RED, g_allreduce_recdoub_ompi, t_recdoub, \
 	  "allreduce as Open MPI's recursive doubling (pairs 2i, 2i+1 fold in)") \
-	X("allreduce_ring_segmented", "", SEG | SG_LINEAR, g_allreduce_ring_segmented, t_ring_segmented, \
+	X("allreduce_ring_segmented", "", SEG | SG_LINEAR | RED, g_allreduce_ring_segmented, t_ring_segmented, \
 	  "allreduce as Open MPI's ring (segmented with --segment), its fallbacks") \
 	X("barrier_linear", "linbarrier central_counter", R | SG_LINEAR, g_barrier_linear, t_two, \
 	  "barrier, central counter: all report to the root, which releases all") \
@@ -1953,6 +1965,7 @@ static void gen_rank(ctx *c, size_t i, const sg_params *p, uint64_t r)
 	uint64_t per_coll = tagfns[i](p), per_bar = t_log2(p);
 	sg_params bar = *p;
 	bar.size = 0;
+	c->reduces = (patterns[i].uses & SG_REDUCES) != 0;
 	c->r = r;
 	c->start = NONE;
 	c->first = 0;

@@ -36,7 +36,7 @@ $(B)/obj/traces/trace_otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal
 $(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
-$(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
+$(B)/bin/trace2goal: $(B)/obj/traces/trace2goal.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 OBJS += $(B)/obj/tests/trace2goal/t2g_test.o
 TEST_PROGS += $(B)/tests/trace2goal_test

@@ -3,6 +3,7 @@
 #include "trace_dumpi.h"
 #include "trace_otf2.h"
 #include "die.h"
+#include "loggp_params.h"
 #include "num.h"
 #include "out.h"
 #include "util.h"
@@ -49,6 +50,11 @@ static void usage(FILE *f)
 	        "                           the algorithm LIB runs for its communicator and\n"
 	        "                           bytes: openmpi (the default), or none (the\n"
 	        "                           patterns --list names)\n"
+	        "      --gamma NS           ns per byte of a local reduction: each reducing\n"
+	        "                           step of a collective costs a calc of NS x its\n"
+	        "                           bytes (default 0)\n"
+	        "      --params FILE        take gamma from a parameter file's 'gamma' line\n"
+	        "                           (docs/loggp.md); --gamma wins\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --strict             an unsupported MPI call is an error (default:\n"
@@ -368,6 +374,8 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "coll", required_argument, NULL, 'c' },
 		{ "select", required_argument, NULL, 'L' },
+		{ "gamma", required_argument, NULL, 'g' },
+		{ "params", required_argument, NULL, 'P' },
 		{ "extrapolate", required_argument, NULL, 'x' },
 		{ "compute-scale", required_argument, NULL, 'C' },
 		{ "strict", no_argument, NULL, 'S' },
@@ -384,7 +392,8 @@ int main(int argc, char **argv)
 	struct files fs = { NULL, 0, 0 };
 	struct files whole = { NULL, 0, 0 };   /* what the output may not replace */
 	const char *out_path = "-";
-	int stats = 0, quiet = 0, list = 0, ch, rc = 0;
+	int stats = 0, quiet = 0, list = 0, ch, rc = 0, have_gamma = 0;
+	const char *params = NULL;
 	uint64_t v;
 	char err[1024], comment[128];
 	sg_out *out;
@@ -424,6 +433,17 @@ int main(int argc, char **argv)
 				o.select = "openmpi";
 			else
 				return util_usage("--select is openmpi or none (got '%s')", optarg);
+			break;
+		case 'g': {
+			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &o.gamma);
+			if (e)
+				return util_usage("--gamma expects ns per byte (e.g. 0.25), not '%s': %s", optarg,
+				                  num_err_str(e));
+			have_gamma = 1;
+			break;
+		}
+		case 'P':
+			params = optarg;
 			break;
 		case 'x':
 			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
@@ -472,6 +492,14 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return util_usage("no trace files");
+	if (params) {
+		static loggp_params lp;
+		char perr[LOGGP_ERRLEN];
+		if (loggp_params_read(params, &lp, perr))
+			return util_error_msg(perr);
+		if (!have_gamma)
+			o.gamma = lp.gamma;
+	}
 	if (!quiet)
 		o.warn = print_warning;
 	enum input kind = IN_TEXT;

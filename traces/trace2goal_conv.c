@@ -1068,6 +1068,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	p.nranks = P;
 	p.size = size > 0 ? (uint64_t)size : 0;
 	p.root = 0;
+	p.gamma = cv->opt->gamma;
 	/* the library's algorithm for this size of call and communicator,
 	 * where it has rules for the class and --coll gave no pattern; a
 	 * v-collective keeps its class's pattern, which sends each pair's

@@ -5,6 +5,7 @@
 #ifndef TRACE2GOAL_CONV_H
 #define TRACE2GOAL_CONV_H
 
+#include "num.h"
 #include "sg_out.h"
 #include "trace_read.h"
 
@@ -45,6 +46,8 @@ struct t2g_options {
 	                              * rules for (sg_select: "openmpi"), or NULL */
 	uint32_t pinned;             /* classes whose pattern was given (bit c):
 	                              * pattern[c] even where select has rules */
+	num_dec gamma;               /* ns per byte of a local reduction, charged
+	                              * by the reducing patterns (sg_params) */
 	unsigned request_size;       /* liballprof request ids: 4 or 8 bytes, 0:
 	                              * detected from each trace (trace_read.h) */
 	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */

@@ -32,6 +32,7 @@ static void test_parse_ok(void)
 	               "range 0 1024 L=2500 o=1500 g=1000 G=6 O=0\n"
 	               "range 1025 inf O=0.000001 G=0.4 g=3 o=2 L=1\n", &p), "");
 	CHECK_EQ_U64(p.S, 4096);
+	CHECK_EQ_U64(p.gamma.num, 0);
 	CHECK_EQ_U64(p.nranges, 2);
 	CHECK_EQ_U64(p.range[0].L, 2500);
 	CHECK_EQ_U64(p.range[0].o, 1500);
@@ -139,8 +140,12 @@ static void test_parse_errors(void)
 		{ "loggp-params 1\nS 10\nS 11\n", "t.params:3:1: error: 'S' given twice" },
 		{ "loggp-params 1\nS\n", "t.params:2:2: error: expected 'S BYTES'" },
 		{ "loggp-params 1\nS 1 2\n", "t.params:2:5: error: expected 'S BYTES'" },
+		{ "loggp-params 1\ngamma 1\ngamma 2\n", "t.params:3:1: error: 'gamma' given twice" },
+		{ "loggp-params 1\ngamma\n", "t.params:2:6: error: expected 'gamma NS_PER_BYTE'" },
+		{ "loggp-params 1\ngamma -0.5\n",
+		  "t.params:2:7: error: expected a decimal like 6 or 0.4 (at most 9 fraction digits, below 2^32), got '-0.5'" },
 		{ "loggp-params 1\nS x\n", "t.params:2:3: error: expected a size in bytes (65536, 64Ki), got 'x'" },
-		{ "loggp-params 1\n  L 10\n", "t.params:2:3: error: unknown keyword 'L', expected 'S', 'range' or 'stride'" },
+		{ "loggp-params 1\n  L 10\n", "t.params:2:3: error: unknown keyword 'L', expected 'S', 'gamma', 'range' or 'stride'" },
 		{ "loggp-params 1\nstride\n",
 		  "t.params:2:7: error: expected 'stride D o_mw=.. O_mw=.. l_mw=.. L_mw=..'" },
 		{ "loggp-params 1\nstride 0 o_mw=1 O_mw=2 l_mw=3 L_mw=4\n",
@@ -194,6 +199,7 @@ static void test_round_trip(void)
 	CHECK_STR(dec(p.range[1].O), "0.044988");
 	CHECK_STR(dec(p.range[2].G), "12.5");
 	CHECK_STR(dec(p.range[2].O), "3");
+	p.gamma = num_dec_make(25, 100);
 	p.nstrides = 2;
 	loggp_stride_set(&p.stride[0], 8, 12.5, 0.0312344, -4, 0.25);
 	loggp_stride_set(&p.stride[1], 1024, 2000.4, 1.5, 30, 0);
@@ -210,6 +216,7 @@ static void test_round_trip(void)
 	char err[LOGGP_ERRLEN];
 	CHECK(loggp_params_read(path, &q, err) == 0);
 	CHECK_EQ_U64(q.S, 12345);
+	CHECK_STR(dec(q.gamma), "0.25");
 	CHECK_EQ_U64(q.nranges, 3);
 	for (size_t i = 0; i < 3; i++) {
 		CHECK_EQ_U64(q.range[i].first, p.range[i].first);

@@ -45,6 +45,33 @@ for p in $patterns; do
 done
 if [ -z "$bad" ]; then ok "text through goalc equals the direct binary"; else echo "$bad" >"$tmp/diff"; fail "text through goalc equals the direct binary"; fi
 
+# --gamma: the root of a linear reduce reduces P - 1 blocks, its own among
+# them, each after the receive before it; a gamma of 0 changes nothing.
+"$S" reduce_linear -s 5 -d 10 --root 2 --gamma 1.5 -o - | sed -n '/^rank 2 {/,/^}/p' >"$tmp/g"
+cat >"$tmp/want" <<'EOF2'
+rank 2 {
+l1: recv 10b from 4 tag 0
+l2: recv 10b from 3 tag 0
+l2 requires l1
+l3: calc 15
+l3 requires l2
+l4: calc 15
+l4 requires l3
+l5: recv 10b from 1 tag 0
+l5 requires l4
+l6: calc 15
+l6 requires l5
+l7: recv 10b from 0 tag 0
+l7 requires l6
+l8: calc 15
+l8 requires l7
+}
+EOF2
+if diff -u "$tmp/want" "$tmp/g" >"$tmp/diff"; then ok "gamma: the linear reduce's root reduces 4 blocks"; else fail "gamma: the linear reduce's root reduces 4 blocks"; fi
+"$S" allreduce_ring_segmented -s 6 -d 1000 --segment 10 --gamma 0 -o "$tmp/g0.bin" &&
+	"$S" allreduce_ring_segmented -s 6 -d 1000 --segment 10 -o "$tmp/g1.bin"
+check "gamma 0 is no gamma" cmp "$tmp/g0.bin" "$tmp/g1.bin"
+
 # Deterministic output.
 "$S" allreduce_ring -s 33 -d 1000 --segment 64 -o "$tmp/a.bin"
 "$S" allreduce_ring -s 33 -d 1000 --segment 64 -o "$tmp/b.bin"
@@ -101,6 +128,8 @@ err_case "select: unknown class" "schedgen: error: --select: openmpi has no rule
 err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
 err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter)" --select openmpi
+err_case "gamma not a number" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '1/2': not a number" reduce_binomial --gamma 1/2
+err_case "gamma negative" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '-1': not a number" reduce_binomial --gamma -1
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
 
 # --select: Open MPI's rules pick by P and bytes; --explain says which rule
@@ -193,6 +222,18 @@ if [ -x "$B/bin/loggopsim" ]; then
 	# for 100 bytes (docs/patterns.md).
 	closed "allgather_ring P=7" $(( 6 * 6094 )) allgather_ring -s 7 -d 100
 	closed "alltoall_pairwise P=8" $(( 7 * 6094 )) alltoall_pairwise -s 8 -d 100
+	# --gamma: each reduction of n bytes is a calc of gamma n ns, which the
+	# next send waits for: a round of recursive doubling takes 6094 + 200 at
+	# gamma 2; the ring reduces 100 bytes in its first P-1 steps only; a
+	# barrier sharing the generator does not reduce.
+	closed "recursive doubling P=32, gamma 2" $(( 5 * (6094 + 200) )) allreduce_recdoub -s 32 -d 100 --gamma 2
+	closed "dissemination P=32, gamma 0.5" $(( 5 * (6094 + 50) )) allreduce_dissemination -s 32 -d 100 --gamma 0.5
+	closed "ring allreduce P=12, gamma 1" $(( 11 * (6094 + 100) + 11 * 6094 )) allreduce_ring -s 12 -d 1200 --gamma 1
+	closed "binomial reduce P=4, gamma 0.5" $(( 2 * (6094 + 50) )) reduce_binomial -s 4 -d 100 --gamma 0.5
+	closed "dissemination barrier P=32, gamma 2" $(( 5 * 6094 )) barrier_dissemination -s 32 -d 100 --gamma 2
+	# Rabenseifner on 8 ranks reduces 400 + 200 + 100 bytes in its halving.
+	base=$(sim allreduce_rabenseifner -s 8 -d 800)
+	closed "Rabenseifner P=8, gamma 1" $(( base + 700 )) allreduce_rabenseifner -s 8 -d 800 --gamma 1
 fi
 # The patterns that are Open MPI's algorithms, against its own counts.
 "$(pwd)/ompi.sh" "$B"

@@ -101,6 +101,13 @@ simulates coll "$tmp/coll.out"
 # communicator and bytes
 golden coll-openmpi 0 --select openmpi $C/coll
 simulates coll-openmpi "$tmp/coll-openmpi.out"
+# --gamma: every reducing step of those collectives is followed by a calc
+# of 0.25 ns a byte; --params takes it from a parameter file
+golden coll-gamma 0 --select openmpi --gamma 0.25 $C/coll
+simulates coll-gamma "$tmp/coll-gamma.out"
+printf 'loggp-params 1\ngamma 0.25\nrange 0 inf L=1 o=1 g=1 G=0 O=0\n' >"$tmp/g.params"
+"$T2G" --select openmpi --params "$tmp/g.params" $C/coll >"$tmp/coll-params.out" 2>&1
+same "coll: --params gives --gamma" "$tmp/coll-params.out" "$C/coll-gamma.goal"
 # vector datatypes (goaltrace: ID,SIZE,EXTENT,STRIDE,BLOCK): the messages
 # keep their layout as GOAL strides, each side its own datatype's (a
 # Sendrecv's second datatype is its receive side's), and every message of
