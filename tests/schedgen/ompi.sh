@@ -25,7 +25,9 @@ fi
 # (sizes in bytes; Open MPI's barriers send 0 bytes), in segments of
 # SEGMENT bytes when given (Open MPI's coll_tuned_COLL_algorithm_segmentsize
 # and schedgen's --segment).  allreduce_ring from P bytes on: below that
-# Open MPI's ring allreduce falls back to recursive doubling.
+# Open MPI's ring allreduce falls back to recursive doubling.  The
+# reduce-scatters' size is one block, what every rank receives; their
+# linear ones cross the rules of the reduce (P x size) and scatter they run.
 cases='allreduce 1 allreduce_linear 8,65536
 allreduce 2 allreduce_nonoverlapping 100,100000
 allreduce 3 allreduce_recdoub_ompi 8,65536
@@ -67,7 +69,15 @@ barrier 1 barrier_linear 0
 barrier 2 barrier_double_ring 0
 barrier 6 barrier_tree_ompi 0
 barrier 3 barrier_butterfly 0
-barrier 4 barrier_dissemination 0'
+barrier 4 barrier_dissemination 0
+reduce_scatter_block 1 reduce_scatter_block_linear 1,7,100,30000
+reduce_scatter_block 2 reduce_scatter_block_recdoub 1,7,100
+reduce_scatter_block 3 reduce_scatter_block_rechalving 1,7,100
+reduce_scatter_block 4 reduce_scatter_block_butterfly 1,7,100
+reduce_scatter 1 reduce_scatter_nonoverlapping 1,7,100,30000
+reduce_scatter 2 reduce_scatter_block_rechalving 1,7,100
+reduce_scatter 3 reduce_scatter_ring 1,7,100
+reduce_scatter 4 reduce_scatter_butterfly 1,7,100'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
 # The root of collective COLL on P ranks: 1 at P = 5 and 5 at P = 6 for the
@@ -138,6 +148,17 @@ if [ -s "$tmp/ompi" ] && ! cmp -s "$tmp/ompi" "$tmp/goal"; then
 	echo "ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
 else
 	echo "not ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
+fi
+
+# A control: at P = 8 Open MPI's butterfly reduce-scatter-block runs its
+# power-of-two variant, which ends without the mirror swap of its
+# butterfly reduce-scatter; the comparison must see it.
+ompi_counts reduce_scatter_block 4 8 8 >"$tmp/ompi" &&
+	goal_counts reduce_scatter_block reduce_scatter_butterfly 8 8 >"$tmp/goal"
+if [ -s "$tmp/ompi" ] && ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+	echo "ok - schedgen: the comparison tells Open MPI's power-of-two butterfly from reduce_scatter_butterfly (P = 8)"
+else
+	echo "not ok - schedgen: the comparison tells Open MPI's power-of-two butterfly from reduce_scatter_butterfly (P = 8)"
 fi
 
 # Open MPI's own choice (its fixed decision rules, no algorithm forced)
