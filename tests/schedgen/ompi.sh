@@ -166,7 +166,8 @@ fi
 # that cross its rules' bounds.  Where Open MPI picks its linear alltoall
 # (algorithm 1) the case is skipped: that one sends with persistent
 # requests, which its monitoring does not count.
-for coll in allreduce bcast reduce allgather alltoall barrier gather scatter; do
+for coll in allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block \
+	reduce_scatter; do
 	bad= n=0 skip=0
 	for P in 3 6 12 17; do
 		for d in 7 100 3000 20000 140000 1100000; do
@@ -200,3 +201,34 @@ for coll in allreduce bcast reduce allgather alltoall barrier gather scatter; do
 		echo "    ${bad:-$n of $want compared}"
 	fi
 done
+
+# The reduce-scatters' rules that grid does not reach: recursive doubling
+# (reduce_scatter_block, P < 8, a few bytes), non-overlapping (P 4..7,
+# P x bytes < 8) and butterfly (reduce_scatter, P < 4, 64 KiB to 128 KiB
+# in all); each COLL:P:BYTES must pick ALGORITHM.
+bad= n=0
+for t in reduce_scatter_block:3:2:2 reduce_scatter_block:6:10:2 reduce_scatter:6:1:1 \
+	reduce_scatter:3:30000:4; do
+	IFS=: read -r coll P d alg <<<"$t"
+	if ! "$B/bin/schedgen" "$coll" --select openmpi -s "$P" -d "$d" --explain -o /dev/null |
+		grep -q "openmpi algorithm $alg "; then
+		bad="$coll at P=$P, $d bytes: not algorithm $alg"
+		break
+	fi
+	if ! ompi_counts "$coll" 0 "$P" "$d" >"$tmp/ompi"; then
+		bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
+		break
+	fi
+	goal_counts "$coll" "$coll" "$P" "$d" --select openmpi >"$tmp/goal"
+	if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+		bad="$coll at P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+		break
+	fi
+	n=$((n + 1))
+done
+if [ -z "$bad" ] && [ "$n" -eq 4 ]; then
+	echo "ok - schedgen: the reduce-scatters' other rules pick what Open MPI's own choice sends (4 cases)"
+else
+	echo "not ok - schedgen: the reduce-scatters' other rules pick what Open MPI's own choice sends"
+	echo "    ${bad:-$n of 4 compared}"
+fi

@@ -97,10 +97,10 @@ err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 dis
 err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
 err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
 err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
-err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter)" scan --select openmpi
+err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" scan --select openmpi
 err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
-err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter)" --select openmpi
+err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" --select openmpi
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
 
 # --select: Open MPI's rules pick by P and bytes; --explain says which rule
