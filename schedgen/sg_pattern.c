@@ -1678,6 +1678,331 @@ static uint64_t t_allgather_linear(const sg_params *p)
 	       ompi_pick(&c, "bcast", p, sat_mul(p->size, p->nranks), &q, &g);
 }
 
+/* ---- Open MPI's reduce-scatters ------------------------------------------
+ * -d is one block: the bytes (MPI_BYTE) every rank receives, the same for
+ * all (MPI_Reduce_scatter_block's rcount, or equal rcounts of
+ * MPI_Reduce_scatter); each rank contributes P blocks.  With 0 bytes
+ * nothing is sent: both MPI calls return before any algorithm runs. */
+
+/* Open MPI's linear reduce-scatter-block (reduce_scatter_block algorithm
+ * 1, ompi_coll_base_reduce_scatter_block_basic_linear): a reduce of all
+ * P*s bytes to rank 0, then a scatter of the s-byte blocks from it, each
+ * the algorithm Open MPI picks (sg_select: reduce for P*s bytes, scatter
+ * for s). */
+static void g_reduce_scatter_block_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	sg_params pr, ps;
+	gen_fn *gr, *gs;
+	uint64_t tr;
+	(void)root;
+	if (p->size == 0)
+		return;
+	tr = ompi_pick(c, "reduce", p, sat_mul(p->size, p->nranks), &pr, &gr);
+	if (tr && ompi_pick(c, "scatter", p, p->size, &ps, &gs))
+		then(c, gr, &pr, tr, gs, &ps, 0);
+}
+static uint64_t t_reduce_scatter_block_linear(const sg_params *p)
+{
+	ctx c;
+	sg_params q;
+	gen_fn *g;
+	memset(&c, 0, sizeof c);
+	return ompi_pick(&c, "reduce", p, sat_mul(p->size, p->nranks), &q, &g) +
+	       ompi_pick(&c, "scatter", p, p->size, &q, &g);
+}
+
+/* Open MPI's recursive-doubling reduce-scatter-block (algorithm 2,
+ * ompi_coll_base_reduce_scatter_block_intra_recursivedoubling).  Step k
+ * (distance m = 2^k < P): rank r's group is the m ranks from R = r rounded
+ * down to a multiple of m, its partner w = r xor m's group starts at Rw.
+ * A group from G holds partial results for the blocks outside it: G
+ * blocks below it and P - G - m above it (when its m ranks fit below P).
+ * When w is a rank, r sends w its group's blocks and receives w's group's
+ * (one MPI_Sendrecv, tag 2k).  When w's group reaches past P, the ranks
+ * of r's group whose partner is missing get what the others received by
+ * recursive halving inside the group (distance m/2 .. 1, blocking send or
+ * receive, tag 2k+1): a rank that has it sends to r xor d above it when
+ * that one has not.  A rank that received reduces those bytes before the
+ * next step. */
+static void g_reduce_scatter_block_recdoub(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size;
+	uint32_t prev = NONE;
+	uint64_t k = 0;
+	(void)root;
+	if (P < 2 || s == 0)
+		return;
+	for (uint64_t m = 1; m < P; m <<= 1, k++) {
+		uint64_t w = r ^ m, R = r / m * m, Rw = w / m * m;
+		uint64_t give = sat_mul(R + (P >= R + m ? P - R - m : 0), s);
+		uint64_t got = sat_mul(Rw + (P >= Rw + m ? P - Rw - m : 0), s);
+		int have = 0;
+		if (w < P) {
+			prev = sendrecv(c, give, w, got, w, 2 * k, prev);
+			have = 1;
+		}
+		if (Rw + m > P) {
+			int64_t nad = (int64_t)P - (int64_t)(R + m);   /* ranks of w's group */
+			for (uint64_t d = m >> 1; d > 0; d >>= 1) {
+				uint64_t x = r ^ d;
+				int64_t edge = (int64_t)(r / (2 * d) * (2 * d)) + nad;
+				if (x > r && (int64_t)r < edge && (int64_t)x >= edge) {
+					prev = send(c, got, x, 2 * k + 1, prev);
+				} else if (x < r && (int64_t)x < edge && (int64_t)r >= edge) {
+					prev = recv(c, got, x, 2 * k + 1, prev);
+					have = 1;
+				}
+			}
+		}
+		if (have)
+			prev = reduced(c, p, got, prev);
+	}
+}
+static uint64_t t_reduce_scatter_block_recdoub(const sg_params *p)
+{
+	return p->nranks > 1 ? 2 * (uint64_t)ceil_log2(p->nranks) : 1;
+}
+
+/* Open MPI's recursive-halving and butterfly reduce-scatters first fold P
+ * ranks to P' = 2^floor(log2 P), rem = P - P' of them leaving: vrank w <
+ * rem stands for ranks 2w and 2w+1 (two blocks), the others for rank w +
+ * rem (one).  The blocks vranks a..b stand for (ompi_range_sum,
+ * ompi_sum_counts with equal counts): */
+static uint64_t fold_blocks(uint64_t a, uint64_t b, uint64_t rem)
+{
+	return b - a + 1 + (rem > a ? (rem < b + 1 ? rem : b + 1) - a : 0);
+}
+/* The rank of vrank w. */
+static uint64_t fold_rank(uint64_t w, uint64_t rem)
+{
+	return w < rem ? 2 * w + 1 : w + rem;
+}
+/* The fold: an even rank below 2 rem sends all its P*s bytes to r+1 (tag
+ * 0) and leaves (returns UINT64_MAX); the odd one receives and reduces
+ * them and goes on as vrank r/2; a rank from 2 rem on is vrank r - rem.
+ * *prev: the rank's last op. */
+static uint64_t fold(ctx *c, const sg_params *p, uint64_t rem, uint32_t *prev)
+{
+	uint64_t r = c->r, all = sat_mul(c->P, p->size);
+	if (r >= 2 * rem)
+		return r - rem;
+	if (r % 2 == 0) {
+		*prev = send(c, all, r + 1, 0, NONE);
+		return UINT64_MAX;
+	}
+	*prev = reduced(c, p, all, recv(c, all, r - 1, 0, NONE));
+	return r / 2;
+}
+
+/* Open MPI's recursive-halving reduce-scatter (reduce_scatter_block
+ * algorithm 3, ompi_coll_base_reduce_scatter_block_intra_recursivehalving;
+ * with equal counts also reduce_scatter algorithm 2,
+ * ompi_coll_base_reduce_scatter_intra_basic_recursivehalving, which sends
+ * the same in the same order): the fold (tag 0), then for mask = P'/2 ..
+ * 1 vrank v exchanges with vrank v xor mask the halves of its window of
+ * vranks' blocks (all P' at first): the lower vrank of the pair sends the
+ * upper half and keeps the lower, the other the reverse; a receive posted,
+ * a blocking send, the wait (tag 1 + step), then the reduction of what
+ * came; the window becomes the half kept.  Last, the odd ranks below
+ * 2 rem send r-1 its block (tag 2 + log2 P'), which the even ones receive
+ * after their fold send. */
+static void g_reduce_scatter_block_rechalving(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size, pof2, rem, v, si = 0, ri = 0, last;
+	unsigned m, k = 0;
+	uint32_t prev = NONE;
+	(void)root;
+	if (P < 2 || s == 0)
+		return;
+	m = floor_log2(P);
+	pof2 = UINT64_C(1) << m;
+	rem = P - pof2;
+	v = fold(c, p, rem, &prev);
+	if (v == UINT64_MAX) {
+		recv(c, s, r + 1, m + 1, prev);
+		return;
+	}
+	last = pof2;
+	for (uint64_t mask = pof2 >> 1; mask > 0; mask >>= 1, k++) {
+		uint64_t vp = v ^ mask, peer = fold_rank(vp, rem), sn, rn;
+		if (v < vp) {
+			si = ri + mask;
+			sn = fold_blocks(si, last - 1, rem);
+			rn = fold_blocks(ri, si - 1, rem);
+		} else {
+			ri = si + mask;
+			sn = fold_blocks(si, ri - 1, rem);
+			rn = fold_blocks(ri, last - 1, rem);
+		}
+		prev = sendrecv(c, sat_mul(sn, s), peer, sat_mul(rn, s), peer, 1 + k, prev);
+		prev = reduced(c, p, sat_mul(rn, s), prev);
+		si = ri;
+		last = ri + mask;
+	}
+	if (r < 2 * rem)
+		send(c, s, r - 1, m + 1, prev);
+}
+static uint64_t t_fold(const sg_params *p)
+{
+	return floor_log2(p->nranks ? p->nranks : 1) + 2u;
+}
+
+/* x with its n low bits in reverse order (ompi_mirror_perm). */
+static uint64_t mirror(uint64_t x, unsigned n)
+{
+	uint64_t y = 0;
+	for (unsigned i = 0; i < n; i++, x >>= 1)
+		y = y << 1 | (x & 1);
+	return y;
+}
+
+/* Open MPI's butterfly reduce-scatters (ompi_coll_base_reduce_scatter_
+ * block_intra_butterfly, ompi_coll_base_reduce_scatter_intra_butterfly):
+ * the fold (tag 0), then for mask = 1, 2, .. P'/2 vrank v exchanges with
+ * vrank v xor mask (one MPI_Sendrecv, tag 1 + step, then the reduction of
+ * what came): its window of vranks' blocks (all P' at first) halves, v
+ * keeping the lower half when its bit mask is 0, and sends the other.
+ * Then v holds the block of vrank mirror(v) (the log2 P' bits reversed):
+ * when that vrank stands for two ranks, it first sends the even one its
+ * block (blocking, tag 2 + log2 P'); unless mirror(v) is v it swaps s
+ * bytes with vrank mirror(v)'s rank (one MPI_Sendrecv, same tag).  The
+ * even ranks below 2 rem receive their block there.  pof2_variant: with P
+ * a power of two, the block call's butterfly_pof2 instead, the same
+ * exchanges (step k swaps P/2^(k+1) blocks with r xor 2^k, tag k) with no
+ * swap at the end (it permutes the blocks before). */
+static void butterfly(ctx *c, const sg_params *p, int pof2_variant)
+{
+	uint64_t P = c->P, r = c->r, s = p->size, pof2, rem, v, nb, si = 0, ri = 0, vp, peer;
+	unsigned m, k = 0;
+	uint32_t prev = NONE;
+	if (P < 2 || s == 0)
+		return;
+	m = floor_log2(P);
+	pof2 = UINT64_C(1) << m;
+	rem = P - pof2;
+	if (rem == 0 && pof2_variant) {
+		for (uint64_t mask = 1; mask < P; mask <<= 1, k++) {
+			uint64_t n = sat_mul(P >> (k + 1), s);
+			prev = sendrecv(c, n, r ^ mask, n, r ^ mask, k, prev);
+			prev = reduced(c, p, n, prev);
+		}
+		return;
+	}
+	v = fold(c, p, rem, &prev);
+	if (v == UINT64_MAX) {
+		recv(c, s, fold_rank(mirror(r / 2, m), rem), m + 1, prev);
+		return;
+	}
+	nb = pof2;
+	for (uint64_t mask = 1; mask < pof2; mask <<= 1, k++) {
+		uint64_t sn, rn;
+		nb /= 2;
+		if (v & mask)
+			ri += nb;
+		else
+			si += nb;
+		sn = sat_mul(fold_blocks(si, si + nb - 1, rem), s);
+		rn = sat_mul(fold_blocks(ri, ri + nb - 1, rem), s);
+		peer = fold_rank(v ^ mask, rem);
+		prev = sendrecv(c, sn, peer, rn, peer, 1 + k, prev);
+		prev = reduced(c, p, rn, prev);
+		si = ri;
+	}
+	vp = mirror(v, m);
+	peer = fold_rank(vp, rem);
+	if (vp < rem)
+		prev = send(c, s, peer - 1, m + 1, prev);
+	if (vp != v)
+		sendrecv(c, s, peer, s, peer, m + 1, prev);
+}
+
+/* Open MPI's butterfly reduce-scatter-block (algorithm 4): the butterfly
+ * above, its power-of-two variant when P is one. */
+static void g_reduce_scatter_block_butterfly(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	butterfly(c, p, 1);
+}
+
+/* Open MPI's basic linear scatterv (coll/basic's
+ * mca_coll_basic_scatterv_intra, which coll/tuned leaves scatterv to): the
+ * root sends each other rank its s bytes in rank order, one blocking send
+ * after the other (tag 0); the others receive. */
+static void g_scatterv_basic(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint32_t prev = NONE;
+	if (c->r != root) {
+		recv(c, p->size, root, 0, NONE);
+		return;
+	}
+	for (uint64_t j = 0; j < c->P; j++)
+		if (j != root)
+			prev = send(c, p->size, j, 0, prev);
+}
+
+/* Open MPI's non-overlapping reduce-scatter (reduce_scatter algorithm 1,
+ * ompi_coll_base_reduce_scatter_intra_nonoverlapping): a reduce of all P*s
+ * bytes to rank 0, the algorithm Open MPI picks (sg_select: reduce for
+ * P*s bytes), then coll/basic's scatterv of the s-byte blocks from rank 0
+ * (g_scatterv_basic). */
+static void g_reduce_scatter_nonoverlapping(ctx *c, const sg_params *p, uint64_t root)
+{
+	sg_params pr;
+	gen_fn *gr;
+	uint64_t tr;
+	(void)root;
+	if (p->size == 0)
+		return;
+	tr = ompi_pick(c, "reduce", p, sat_mul(p->size, p->nranks), &pr, &gr);
+	if (tr)
+		then(c, gr, &pr, tr, g_scatterv_basic, p, 0);
+}
+static uint64_t t_reduce_scatter_nonoverlapping(const sg_params *p)
+{
+	ctx c;
+	sg_params q;
+	gen_fn *g;
+	memset(&c, 0, sizeof c);
+	return ompi_pick(&c, "reduce", p, sat_mul(p->size, p->nranks), &q, &g) + 1;
+}
+
+/* Open MPI's ring reduce-scatter (reduce_scatter algorithm 3,
+ * ompi_coll_base_reduce_scatter_intra_ring): P-1 steps around the ring.
+ * Rank r posts the receive of step 0 from r-1 and sends r-1's block to r+1
+ * (blocking, tag 0).  Step k = 1 .. P-2: it posts the receive of step k,
+ * waits for step k-1's block (that of r-k), reduces it into its own
+ * partial result and sends that on to r+1 (blocking, tag k).  Last, it
+ * waits for its own block (step P-2) and reduces it. */
+static void g_reduce_scatter_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r, s = p->size, to, from;
+	uint32_t rv, sd;
+	(void)root;
+	if (P < 2 || s == 0)
+		return;
+	to = (r + 1) % P;
+	from = (r + P - 1) % P;
+	rv = recv(c, s, from, 0, NONE);
+	sd = send(c, s, to, 0, NONE);
+	for (uint64_t k = 1; k + 1 < P; k++) {
+		uint32_t next = recv(c, s, from, k, sd);
+		uint32_t x = send(c, s, to, k, reduced(c, p, s, rv));
+		req(c, x, sd);
+		sd = x;
+		rv = next;
+	}
+	reduced(c, p, s, rv);
+}
+
+/* Open MPI's butterfly reduce-scatter (reduce_scatter algorithm 4): the
+ * butterfly above, with no power-of-two variant (a power-of-two P swaps
+ * blocks with mirror(v) at the end). */
+static void g_reduce_scatter_butterfly(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	butterfly(c, p, 0);
+}
+
 /* The table: X(name, aliases, uses, generator, tags, summary).  ORDER: as
  * --list prints it. */
 #define R SG_USES_ROOT
@@ -1785,7 +2110,25 @@ static uint64_t t_allgather_linear(const sg_params *p)
 	X("allgather_neighbor", "", SG_LINEAR, g_allgather_neighbor, t_steps, \
 	  "allgather as Open MPI's neighbor exchange (P even; else its ring)") \
 	X("allgather_linear", "", 0, g_allgather_linear, t_allgather_linear, \
-	  "allgather as Open MPI's linear: its pick of gather, then of bcast of all")
+	  "allgather as Open MPI's linear: its pick of gather, then of bcast of all") \
+	X("reduce_scatter_block_linear", "", RED, g_reduce_scatter_block_linear, \
+	  t_reduce_scatter_block_linear, \
+	  "reduce-scatter as Open MPI's block linear: its reduce of P blocks, scatter") \
+	X("reduce_scatter_block_recdoub", "", RED, g_reduce_scatter_block_recdoub, \
+	  t_reduce_scatter_block_recdoub, \
+	  "reduce-scatter as Open MPI's block recursive doubling (distance 1, 2, 4..)") \
+	X("reduce_scatter_block_rechalving", "reduce_scatter_rechalving", RED, \
+	  g_reduce_scatter_block_rechalving, t_fold, \
+	  "reduce-scatter as Open MPI's recursive halving (P folded to a power of two)") \
+	X("reduce_scatter_block_butterfly", "", RED, g_reduce_scatter_block_butterfly, t_fold, \
+	  "reduce-scatter as Open MPI's block butterfly (P = 2^n: its pof2 variant)") \
+	X("reduce_scatter_nonoverlapping", "", RED, g_reduce_scatter_nonoverlapping, \
+	  t_reduce_scatter_nonoverlapping, \
+	  "reduce-scatter as Open MPI's non-overlapping: its reduce, a linear scatterv") \
+	X("reduce_scatter_ring", "", SG_LINEAR | RED, g_reduce_scatter_ring, t_steps, \
+	  "reduce-scatter as Open MPI's ring: P-1 steps, a block to r+1, one from r-1") \
+	X("reduce_scatter_butterfly", "", RED, g_reduce_scatter_butterfly, t_fold, \
+	  "reduce-scatter as Open MPI's butterfly (mirror swap at the end, any P)")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

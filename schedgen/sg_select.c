@@ -20,8 +20,8 @@ typedef struct sg_rule {
  * that is it, the chains it builds when forced (its coll_tuned default)
  * and when the fixed rules pick it (they pass fan-out 0: one chain), what
  * it falls back to for P ranks and s bytes (NULL: nothing), and the
- * classes whose own picks it runs (NULL: none), the second on all P blocks
- * when all_p. */
+ * classes whose own picks it runs (NULL: none), runs[i] on all P blocks
+ * (P x s bytes) when bit i of all_p is set. */
 typedef struct sg_alg {
 	unsigned alg;
 	const char *name, *pattern;
@@ -37,6 +37,7 @@ typedef struct sg_class {
 	size_t nrules;
 	const sg_alg *algs;
 	size_t nalgs;
+	int all_p;   /* the rules compare the bytes of all P blocks (P x s) */
 } sg_class;
 
 static uint64_t pof2(uint64_t P)
@@ -77,6 +78,20 @@ static const char *below_two_pipeline(uint64_t P, uint64_t s)
 {
 	(void)P;
 	return s < 2 ? "fewer than 2 bytes: Open MPI runs its pipeline instead" : NULL;
+}
+
+static const char *basic_scatterv(uint64_t P, uint64_t s)
+{
+	(void)P;
+	(void)s;
+	return "its scatterv is coll/basic's linear one (coll/tuned has none)";
+}
+
+static const char *pof2_butterfly(uint64_t P, uint64_t s)
+{
+	(void)s;
+	return P > 1 && (P & (P - 1)) == 0 ? "P is a power of two: Open MPI runs its "
+	                                     "butterfly_pof2 variant, as the pattern does" : NULL;
 }
 
 /* The rules, as coll_tuned_decision_fixed.c has them. */
@@ -151,6 +166,26 @@ static const sg_rule scatter_rules[] = {
 	{ 16, 1048576, 3 }, { 16, 0, 1 }, { 32, 16384, 2 }, { 32, 32768, 1 }, { 32, 0, 3 },
 	{ 64, 512, 2 }, { 64, 8192, 3 }, { 64, 16384, 2 }, { 64, 0, 3 }, { 0, 512, 2 }, { 0, 0, 3 }
 };
+/* reduce_scatter_block decides on one block, reduce_scatter on all P
+ * (sg_class all_p). */
+static const sg_rule reduce_scatter_block_rules[] = {
+	{ 4, 4, 2 }, { 4, 8, 4 }, { 4, 16, 3 }, { 4, 128, 4 }, { 4, 256, 3 }, { 4, 4096, 4 },
+	{ 4, 8192, 3 }, { 4, 131072, 4 }, { 4, 0, 1 }, { 8, 8, 3 }, { 8, 32, 2 }, { 8, 256, 4 },
+	{ 8, 8192, 3 }, { 8, 16384, 4 }, { 8, 1048576, 3 }, { 8, 0, 1 }, { 16, 4, 1 }, { 16, 32, 3 },
+	{ 16, 128, 4 }, { 16, 524288, 3 }, { 16, 4194304, 1 }, { 16, 0, 4 }, { 32, 32, 1 },
+	{ 32, 524288, 3 }, { 32, 2097152, 1 }, { 32, 4194304, 3 }, { 32, 0, 4 }, { 0, 4, 3 },
+	{ 0, 16, 1 }, { 0, 65536, 4 }, { 0, 262144, 1 }, { 0, 0, 4 }
+};
+static const sg_rule reduce_scatter_rules[] = {
+	{ 4, 65536, 3 }, { 4, 131072, 4 }, { 4, 0, 3 }, { 8, 8, 1 }, { 8, 262144, 2 }, { 8, 0, 3 },
+	{ 32, 262144, 2 }, { 32, 0, 3 }, { 64, 64, 1 }, { 64, 2048, 2 }, { 64, 524288, 4 },
+	{ 64, 0, 3 }, { 128, 256, 1 }, { 128, 512, 2 }, { 128, 2048, 4 }, { 128, 4096, 2 },
+	{ 128, 0, 4 }, { 256, 256, 1 }, { 256, 512, 2 }, { 256, 0, 4 }, { 512, 256, 1 },
+	{ 512, 1024, 2 }, { 512, 0, 4 }, { 1024, 512, 1 }, { 1024, 2048, 2 }, { 1024, 8192, 4 },
+	{ 1024, 16384, 2 }, { 1024, 0, 4 }, { 2048, 512, 1 }, { 2048, 4096, 2 }, { 2048, 16384, 4 },
+	{ 2048, 32768, 2 }, { 2048, 0, 4 }, { 4096, 512, 1 }, { 4096, 4096, 2 }, { 4096, 0, 4 },
+	{ 0, 1024, 1 }, { 0, 8192, 2 }, { 0, 0, 4 }
+};
 
 #define ALG(n, name, pat, forced, fixed, falls) { n, name, pat, forced, fixed, falls, { NULL, NULL }, 0 }
 static const sg_alg allreduce_algs[] = {
@@ -183,7 +218,7 @@ static const sg_alg reduce_algs[] = {
 };
 
 static const sg_alg allgather_algs[] = {
-	{ 1, "linear", "allgather_linear", 0, 0, NULL, { "gather", "bcast" }, 1 },
+	{ 1, "linear", "allgather_linear", 0, 0, NULL, { "gather", "bcast" }, 2 },
 	ALG(2, "bruck", "allgather_bruck", 0, 0, NULL),
 	ALG(3, "recursive_doubling", "allgather_recdoub", 0, 0, NULL),
 	ALG(4, "ring", "allgather_ring", 0, 0, NULL),
@@ -215,15 +250,31 @@ static const sg_alg scatter_algs[] = {
 	ALG(2, "binomial", "scatter_binomial", 0, 0, NULL),
 	ALG(3, "linear_nb", "scatter_linear", 0, 0, same_as_linear),
 };
+static const sg_alg reduce_scatter_block_algs[] = {
+	{ 1, "basic_linear", "reduce_scatter_block_linear", 0, 0, NULL, { "reduce", "scatter" }, 1 },
+	ALG(2, "recursive_doubling", "reduce_scatter_block_recdoub", 0, 0, NULL),
+	ALG(3, "recursive_halving", "reduce_scatter_block_rechalving", 0, 0, NULL),
+	ALG(4, "butterfly", "reduce_scatter_block_butterfly", 0, 0, pof2_butterfly),
+};
+static const sg_alg reduce_scatter_algs[] = {
+	{ 1, "non-overlapping", "reduce_scatter_nonoverlapping", 0, 0, basic_scatterv,
+	  { "reduce", NULL }, 1 },
+	ALG(2, "recursive_halving", "reduce_scatter_block_rechalving", 0, 0, NULL),
+	ALG(3, "ring", "reduce_scatter_ring", 0, 0, NULL),
+	ALG(4, "butterfly", "reduce_scatter_butterfly", 0, 0, NULL),
+};
 
 #define N(a) (sizeof a / sizeof a[0])
-#define CLASS(c) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, N(c##_rules), \
-	           c##_algs, N(c##_algs) }
+#define CLASS_P(c, all_p) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, \
+	                   N(c##_rules), c##_algs, N(c##_algs), all_p }
+#define CLASS(c) CLASS_P(c, 0)
 static const sg_class classes[] = {
 	CLASS(allreduce), CLASS(bcast), CLASS(reduce), CLASS(allgather), CLASS(alltoall),
-	CLASS(barrier), CLASS(gather), CLASS(scatter),
+	CLASS(barrier), CLASS(gather), CLASS(scatter), CLASS(reduce_scatter_block),
+	CLASS_P(reduce_scatter, 1),
 };
-const char sg_select_classes[] = "allreduce bcast reduce allgather alltoall barrier gather scatter";
+const char sg_select_classes[] = "allreduce bcast reduce allgather alltoall barrier gather scatter "
+                                  "reduce_scatter_block reduce_scatter";
 
 /* "[lo, hi)" of a row's bound after the previous row's (0: none). */
 static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
@@ -243,6 +294,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	const sg_alg *a = NULL;
 	const char *fb;
 	int fixed = alg == 0;
+	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes;
 	size_t i;
 	memset(out, 0, sizeof *out);
 	if (strcmp(lib, "openmpi") != 0) {
@@ -257,6 +309,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		         sg_select_classes);
 		return -1;
 	}
+	bytes = c->all_p ? all : size;
 	if (alg == 0) {
 		uint32_t plo = 0, slo = 0, pprev = UINT32_MAX;
 		char pr[64], sr[64];
@@ -267,7 +320,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 			if (i && r->pmax != pprev)
 				plo = pprev;
 			pprev = r->pmax;
-			if ((!r->pmax || P < r->pmax) && (!r->smax || size < r->smax))
+			if ((!r->pmax || P < r->pmax) && (!r->smax || bytes < r->smax))
 				break;
 			slo = r->smax;
 		}
@@ -277,6 +330,11 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 			range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
 			snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, "
 			         "%s (coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr, c->func);
+			if (c->all_p) {
+				size_t n = strlen(out->why);
+				snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
+				         "P blocks: %" PRIu64 " x %" PRIu64 " = %" PRIu64, P, size, bytes);
+			}
 		}
 	} else if (explain) {
 		snprintf(out->why, sizeof out->why, "%s algorithm %u, as forced by "
@@ -304,7 +362,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	for (i = 0; i < 2 && a->runs[i]; i++) {
 		sg_choice sub;
 		size_t n = strlen(out->why);
-		uint64_t s = i && a->all_p ? (P && size > UINT64_MAX / P ? UINT64_MAX : size * P) : size;
+		uint64_t s = (a->all_p >> i) & 1 ? all : size;
 		if (sg_select(lib, a->runs[i], P, s, 0, 0, &sub, err, errlen))
 			return -1;
 		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",

@@ -24,8 +24,10 @@ extern const char sg_select_classes[];
 /* The algorithm library lib ("openmpi") runs for collective class cls
  * ("allreduce", ...) on P ranks, size bytes (what the call names on each
  * rank: the whole buffer of bcast, reduce and allreduce; one block of
- * allgather, alltoall, gather and scatter; barrier's rules ignore it),
- * commutative operation, root 0:
+ * allgather, alltoall, gather and scatter; the block every rank receives
+ * of reduce_scatter_block and reduce_scatter, all ranks alike, whose rules
+ * compare P x size; barrier's rules ignore it), commutative operation,
+ * root 0:
  * its own choice when alg is 0, else its algorithm alg; out->why says why
  * when explain is set (the picks of a trace's every call need not format
  * it).  Returns 0, or -1

@@ -25,7 +25,9 @@ fi
 # (sizes in bytes; Open MPI's barriers send 0 bytes), in segments of
 # SEGMENT bytes when given (Open MPI's coll_tuned_COLL_algorithm_segmentsize
 # and schedgen's --segment).  allreduce_ring from P bytes on: below that
-# Open MPI's ring allreduce falls back to recursive doubling.
+# Open MPI's ring allreduce falls back to recursive doubling.  The
+# reduce-scatters' size is one block, what every rank receives; their
+# linear ones cross the rules of the reduce (P x size) and scatter they run.
 cases='allreduce 1 allreduce_linear 8,65536
 allreduce 2 allreduce_nonoverlapping 100,100000
 allreduce 3 allreduce_recdoub_ompi 8,65536
@@ -67,7 +69,15 @@ barrier 1 barrier_linear 0
 barrier 2 barrier_double_ring 0
 barrier 6 barrier_tree_ompi 0
 barrier 3 barrier_butterfly 0
-barrier 4 barrier_dissemination 0'
+barrier 4 barrier_dissemination 0
+reduce_scatter_block 1 reduce_scatter_block_linear 1,7,100,30000
+reduce_scatter_block 2 reduce_scatter_block_recdoub 1,7,100
+reduce_scatter_block 3 reduce_scatter_block_rechalving 1,7,100
+reduce_scatter_block 4 reduce_scatter_block_butterfly 1,7,100
+reduce_scatter 1 reduce_scatter_nonoverlapping 1,7,100,30000
+reduce_scatter 2 reduce_scatter_block_rechalving 1,7,100
+reduce_scatter 3 reduce_scatter_ring 1,7,100
+reduce_scatter 4 reduce_scatter_butterfly 1,7,100'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
 # The root of collective COLL on P ranks: 1 at P = 5 and 5 at P = 6 for the
@@ -140,12 +150,24 @@ else
 	echo "not ok - schedgen: the comparison tells allreduce_recdoub from Open MPI's recursive doubling (P = 6)"
 fi
 
+# A control: at P = 8 Open MPI's butterfly reduce-scatter-block runs its
+# power-of-two variant, which ends without the mirror swap of its
+# butterfly reduce-scatter; the comparison must see it.
+ompi_counts reduce_scatter_block 4 8 8 >"$tmp/ompi" &&
+	goal_counts reduce_scatter_block reduce_scatter_butterfly 8 8 >"$tmp/goal"
+if [ -s "$tmp/ompi" ] && ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+	echo "ok - schedgen: the comparison tells Open MPI's power-of-two butterfly from reduce_scatter_butterfly (P = 8)"
+else
+	echo "not ok - schedgen: the comparison tells Open MPI's power-of-two butterfly from reduce_scatter_butterfly (P = 8)"
+fi
+
 # Open MPI's own choice (its fixed decision rules, no algorithm forced)
 # against schedgen COLL --select openmpi, over communicator sizes and bytes
 # that cross its rules' bounds.  Where Open MPI picks its linear alltoall
 # (algorithm 1) the case is skipped: that one sends with persistent
 # requests, which its monitoring does not count.
-for coll in allreduce bcast reduce allgather alltoall barrier gather scatter; do
+for coll in allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block \
+	reduce_scatter; do
 	bad= n=0 skip=0
 	for P in 3 6 12 17; do
 		for d in 7 100 3000 20000 140000 1100000; do
@@ -179,3 +201,34 @@ for coll in allreduce bcast reduce allgather alltoall barrier gather scatter; do
 		echo "    ${bad:-$n of $want compared}"
 	fi
 done
+
+# The reduce-scatters' rules that grid does not reach: recursive doubling
+# (reduce_scatter_block, P < 8, a few bytes), non-overlapping (P 4..7,
+# P x bytes < 8) and butterfly (reduce_scatter, P < 4, 64 KiB to 128 KiB
+# in all); each COLL:P:BYTES must pick ALGORITHM.
+bad= n=0
+for t in reduce_scatter_block:3:2:2 reduce_scatter_block:6:10:2 reduce_scatter:6:1:1 \
+	reduce_scatter:3:30000:4; do
+	IFS=: read -r coll P d alg <<<"$t"
+	if ! "$B/bin/schedgen" "$coll" --select openmpi -s "$P" -d "$d" --explain -o /dev/null |
+		grep -q "openmpi algorithm $alg "; then
+		bad="$coll at P=$P, $d bytes: not algorithm $alg"
+		break
+	fi
+	if ! ompi_counts "$coll" 0 "$P" "$d" >"$tmp/ompi"; then
+		bad="mpirun failed at P=$P, $d bytes: $(head -2 "$tmp/err")"
+		break
+	fi
+	goal_counts "$coll" "$coll" "$P" "$d" --select openmpi >"$tmp/goal"
+	if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+		bad="$coll at P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+		break
+	fi
+	n=$((n + 1))
+done
+if [ -z "$bad" ] && [ "$n" -eq 4 ]; then
+	echo "ok - schedgen: the reduce-scatters' other rules pick what Open MPI's own choice sends (4 cases)"
+else
+	echo "not ok - schedgen: the reduce-scatters' other rules pick what Open MPI's own choice sends"
+	echo "    ${bad:-$n of 4 compared}"
+fi

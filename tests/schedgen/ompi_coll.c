@@ -1,12 +1,26 @@
 /* ompi_coll.c: one collective, for tests/schedgen/ompi.sh to count Open
  * MPI's own messages: ompi_coll COLL BYTES [ROOT], BYTES the size the call
  * names on each rank (the whole buffer for allreduce, bcast and reduce, one
- * block for allgather, alltoall, gather and scatter), of MPI_BYTE; root
- * ROOT (default 0). */
+ * block for allgather, alltoall, gather, scatter, reduce_scatter_block and
+ * reduce_scatter, whose every rank receives BYTES), of MPI_BYTE; root ROOT
+ * (default 0). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* MPI_Reduce_scatter of n bytes to each of the p ranks; 1 if out of memory. */
+static int reduce_scatter(const char *a, char *b, int n, int p)
+{
+	int *counts = malloc(sizeof *counts * (size_t)p);
+	if (!counts)
+		return 1;
+	for (int i = 0; i < p; i++)
+		counts[i] = n;
+	MPI_Reduce_scatter(a, b, counts, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	free(counts);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -33,11 +47,15 @@ int main(int argc, char **argv)
 		MPI_Scatter(a, n, MPI_BYTE, b, n, MPI_BYTE, root, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "barrier") == 0)
 		MPI_Barrier(MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "reduce_scatter_block") == 0)
+		MPI_Reduce_scatter_block(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "reduce_scatter") == 0)
+		rc = reduce_scatter(a, b, n, p);
 	else
 		rc = 1;
 	if (rc)
 		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall|bcast|reduce|gather|"
-		        "scatter|barrier BYTES [ROOT]\n");
+		        "scatter|barrier|reduce_scatter_block|reduce_scatter BYTES [ROOT]\n");
 	free(a);
 	free(b);
 	MPI_Finalize();

@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 51 ]; then ok "--list shows 51 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 51 patterns"; fi
+if [ "$n" = 58 ]; then ok "--list shows 58 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 58 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -124,10 +124,10 @@ err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 dis
 err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
 err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
 err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
-err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter)" scan --select openmpi
+err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" scan --select openmpi
 err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
-err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter)" --select openmpi
+err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" --select openmpi
 err_case "gamma not a number" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '1/2': not a number" reduce_binomial --gamma 1/2
 err_case "gamma negative" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '-1': not a number" reduce_binomial --gamma -1
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
