@@ -157,6 +157,77 @@ static uint64_t ev_sendrecv_steps(const model_ctx *c)
 	return (c->P - 1) * (2 * c->prm.o + max2(c->prm.L, c->sO) + m_of(c));
 }
 
+/* One MPI_Sendrecv step of x bytes each way, as above:
+ * 2o + max(L, xO) + max(xO, xG). */
+static uint64_t step_of(const model_ctx *c, uint64_t x)
+{
+	uint64_t xO = sim_rate_bytes(c->prm.O, x), xG = sim_rate_bytes(c->prm.G, x);
+	return 2 * c->prm.o + max2(c->prm.L, xO) + max2(xO, xG);
+}
+/* A rank's sends of x bytes, one a step, are g + xG apart at least. */
+static int gap_fits(const model_ctx *c, uint64_t x)
+{
+	return x <= c->prm.S && c->prm.g + sim_rate_bytes(c->prm.G, x) <= step_of(c, x);
+}
+
+/* allreduce_ring, chunks of c = s/P: 2(P-1) steps, each a send of a chunk
+ * and the receive it waits for (a dissemination round). */
+static uint64_t ev_ring_chunks(const model_ctx *c)
+{
+	return 2 * (c->P - 1) * step_of(c, c->s / c->P);
+}
+static int dom_ring_chunks(const model_ctx *c)
+{
+	return c->s % c->P == 0 && gap_fits(c, c->s / c->P);
+}
+
+/* allreduce_recdoub_ompi, P a power of two: log2 P exchanges of s bytes
+ * (other P fold ranks in, and the ranks that wait for them meet partners
+ * that did not: no step-by-step form). */
+static uint64_t ev_recdoub_ompi(const model_ctx *c)
+{
+	return floor_log2(c->P) * step_of(c, c->s);
+}
+static int dom_recdoub_ompi(const model_ctx *c)
+{
+	return pow2(c->P) && gap_fits(c, c->s);
+}
+
+/* allreduce_rabenseifner, P a power of two and s a multiple of P: the
+ * halving exchanges s/2, s/4, .. s/P bytes, the doubling the same again. */
+static uint64_t ev_rabenseifner(const model_ctx *c)
+{
+	uint64_t t = 0, m = floor_log2(c->P);
+	for (uint64_t k = 1; k <= m; k++)
+		t += 2 * step_of(c, c->s >> k);
+	return t;
+}
+static int dom_rabenseifner(const model_ctx *c)
+{
+	if (!pow2(c->P) || c->s % c->P || c->s < c->P)
+		return 0;
+	for (uint64_t k = 1; k <= floor_log2(c->P); k++)
+		if (!gap_fits(c, c->s >> k))
+			return 0;
+	return 1;
+}
+
+/* allgather_bruck: step k exchanges min(2^k, P - 2^k) blocks of s bytes. */
+static uint64_t ev_bruck(const model_ctx *c)
+{
+	uint64_t t = 0;
+	for (uint64_t d = 1; d < c->P; d <<= 1)
+		t += step_of(c, (d <= c->P / 2 ? d : c->P - d) * c->s);
+	return t;
+}
+static int dom_bruck(const model_ctx *c)
+{
+	for (uint64_t d = 1; d < c->P; d <<= 1)
+		if (!gap_fits(c, (d <= c->P / 2 ? d : c->P - d) * c->s))
+			return 0;
+	return 1;
+}
+
 /* ---- LogP barriers (Hoefler, Cerquetti, Mehlan, Mietke, Rehm 2005) ----- */
 
 /* 2(2o + L) + 2(P-2) f */
@@ -377,6 +448,22 @@ static const model_formula table[] = {
 	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
 	  "P-1 steps of one MPI_Sendrecv each", ev_sendrecv_steps, 0 },
+	{ "allreduce_ring", "ring_chunks", "docs/patterns.md",
+	  "2(P-1) (2o + max(L, cO) + max(cO, cG)), c = s/P", MODEL_EXACT,
+	  "P divides s, c <= S, g + cG <= 2o + max(L, cO) + max(cO, cG)", dom_ring_chunks, NULL, NULL,
+	  "unsegmented; no reduction computation", ev_ring_chunks, 0 },
+	{ "allreduce_recdoub_ompi", "sendrecv_rounds", "docs/patterns.md",
+	  "log2 P (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
+	  "no reduction computation", ev_recdoub_ompi, 0 },
+	{ "allreduce_rabenseifner", "halving_doubling", "docs/patterns.md",
+	  "2 sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = s/2^k", MODEL_EXACT,
+	  "P a power of two dividing s, s/2 <= S, g + xG within each step", dom_rabenseifner, NULL, NULL,
+	  "no reduction computation", ev_rabenseifner, 0 },
+	{ "allgather_bruck", "bruck_steps", "docs/patterns.md",
+	  "sum_{d=2^k<P} (2o + max(L, xO) + max(xO, xG)), x = min(d, P-d) s", MODEL_EXACT,
+	  "x <= S, g + xG within each step", dom_bruck, NULL, NULL,
+	  "", ev_bruck, 0 },
 	{ "allreduce_dissemination", "loggops_dissemination", HSL10,
 	  "(delta + 2o + L + max{sO, sG}) ceil(log2 P), delta = max(0, sO - L)", MODEL_EXACT,
 	  "s <= S, g + sG <= delta + 2o + L + max(sO, sG)", dom_dissemination, NULL, NULL,
