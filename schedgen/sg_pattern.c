@@ -1473,6 +1473,36 @@ static uint64_t t_ring_segmented(const sg_params *p)
 	return sat_mul(n ? n + 1 : 2, P - 1);
 }
 
+/* Open MPI's linear scatter and gather (ompi_coll_base_scatter_intra_basic_linear,
+ * scatter algorithm 1; ompi_coll_base_scatter_intra_linear_nb, algorithm 3;
+ * ompi_coll_base_gather_intra_basic_linear, gather algorithm 1): the root
+ * sends each other rank its block (gather: receives it) in rank order
+ * 0 .. P-1, not from the root on; blocking calls chain, each after the one
+ * before, the nonblocking scatter's sends are all posted at once. */
+static void linear_ompi(ctx *c, const sg_params *p, uint64_t root, goal_kind kind, int blocking)
+{
+	uint32_t prev = NONE;
+	if (c->r != root) {
+		add(c, kind == GOAL_SEND ? GOAL_RECV : GOAL_SEND, p->size, root, 0, 0, NONE);
+		return;
+	}
+	for (uint64_t j = 0; j < c->P; j++)
+		if (j != root)
+			prev = add(c, kind, p->size, j, 0, 0, blocking ? prev : NONE);
+}
+static void g_scatter_linear_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	linear_ompi(c, p, root, GOAL_SEND, 1);
+}
+static void g_scatter_linear_nb(ctx *c, const sg_params *p, uint64_t root)
+{
+	linear_ompi(c, p, root, GOAL_SEND, 0);
+}
+static void g_gather_linear_ompi(ctx *c, const sg_params *p, uint64_t root)
+{
+	linear_ompi(c, p, root, GOAL_RECV, 1);
+}
+
 /* Open MPI's tree barrier (barrier algorithm 6,
  * ompi_coll_base_barrier_intra_tree): rank r receives from r + 2^k for
  * each 2^k below its lowest set bit (all, for rank 0) in increasing order
@@ -2053,12 +2083,18 @@ static void g_reduce_scatter_butterfly(ctx *c, const sg_params *p, uint64_t root
 	  "linear scatter: the root sends to every rank in turn") \
 	X("scatter_binomial", "", R, g_scatter_binomial, t_one, \
 	  "scatter as Open MPI's binomial: subtrees' blocks down the in-order binomial tree") \
+	X("scatter_linear_ompi", "", R | SG_LINEAR, g_scatter_linear_ompi, t_one, \
+	  "scatter as Open MPI's basic linear: the root sends to 0..P-1, each send blocking") \
+	X("scatter_linear_nb", "", R | SG_LINEAR, g_scatter_linear_nb, t_one, \
+	  "scatter as Open MPI's linear_nb: the root posts sends to 0..P-1 at once") \
 	X("gather_linear", "gather", R | SG_LINEAR, g_gather, t_one, \
 	  "linear gather: every rank sends to the root") \
 	X("gather_binomial", "", R, g_gather_binomial, t_one, \
 	  "gather as Open MPI's binomial: subtrees' blocks up the in-order binomial tree") \
 	X("gather_linear_sync", "", R | SEG | SG_LINEAR, g_gather_linear_sync, t_three, \
 	  "gather as Open MPI's linear_sync: the root calls each rank in turn") \
+	X("gather_linear_ompi", "", R | SG_LINEAR, g_gather_linear_ompi, t_one, \
+	  "gather as Open MPI's basic linear: the root receives from 0..P-1, one at a time") \
 	X("allreduce_dissemination", "dissemination", RED, g_dissemination, t_log2, \
 	  "allreduce by dissemination (round k: send to r+2^k, receive from r-2^k)") \
 	X("allreduce_recdoub", "recursive_doubling", RED, g_recdoub, t_recdoub, \

@@ -241,14 +241,14 @@ static const sg_alg barrier_algs[] = {
 	ALG(6, "tree", "barrier_tree_ompi", 0, 0, NULL),
 };
 static const sg_alg gather_algs[] = {
-	ALG(1, "basic_linear", "gather_linear", 0, 0, NULL),
+	ALG(1, "basic_linear", "gather_linear_ompi", 0, 0, NULL),
 	ALG(2, "binomial", "gather_binomial", 0, 0, NULL),
 	ALG(3, "linear_sync", "gather_linear_sync", 0, 0, NULL),
 };
 static const sg_alg scatter_algs[] = {
-	ALG(1, "basic_linear", "scatter_linear", 0, 0, NULL),
+	ALG(1, "basic_linear", "scatter_linear_ompi", 0, 0, NULL),
 	ALG(2, "binomial", "scatter_binomial", 0, 0, NULL),
-	ALG(3, "linear_nb", "scatter_linear", 0, 0, same_as_linear),
+	ALG(3, "linear_nb", "scatter_linear_nb", 0, 0, NULL),
 };
 static const sg_alg reduce_scatter_block_algs[] = {
 	{ 1, "basic_linear", "reduce_scatter_block_linear", 0, 0, NULL, { "reduce", "scatter" }, 1 },

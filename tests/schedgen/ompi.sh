@@ -58,13 +58,13 @@ alltoall 3 alltoall_bruck 8,1000
 allgather 1 allgather_linear 100,30000
 bcast 6 bcast_binomial 8,65536
 bcast 9 bcast_scatter_allgather_ring 5,8,65537
-gather 1 gather_linear 8,65536
+gather 1 gather_linear_ompi 8,65536
 gather 2 gather_binomial 8,1000
 gather 3 gather_linear_sync 100
 gather 3 gather_linear_sync 1000 300
-scatter 1 scatter_linear 8,65536
+scatter 1 scatter_linear_ompi 8,65536
 scatter 2 scatter_binomial 8,1000
-scatter 3 scatter_linear 100
+scatter 3 scatter_linear_nb 100
 barrier 1 barrier_linear 0
 barrier 2 barrier_double_ring 0
 barrier 6 barrier_tree_ompi 0
