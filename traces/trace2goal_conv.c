@@ -1025,6 +1025,16 @@ static uint32_t join(struct conv *cv, uint32_t base, uint8_t bit, int ireq)
 	return ji;
 }
 
+/* 1 if the n counts of peer (NULL: none) are not all equal: a
+ * Reduce_scatter whose blocks differ keeps each pair's count. */
+static int uneven(const int64_t *peer, uint64_t n)
+{
+	for (uint64_t q = 1; peer && q < n; q++)
+		if (peer[q] != peer[0])
+			return 1;
+	return 0;
+}
+
 /* Replaces collective c by the pattern of its class for its communicator.
  * Blocking (done = NULL): the program continues after every op of the
  * pattern that no other of its ops requires.  Nonblocking: the program
@@ -1074,9 +1084,12 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	 * v-collective keeps its class's pattern, which sends each pair's
 	 * count */
 	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
-	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV) {
+	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV &&
+	    !uneven(peer_bytes, n)) {
+		const char *lib_cls = bk == TR_REDUCE_SCATTER_BLOCK ? "reduce_scatter_block"
+		                    : bk == TR_EXSCAN ? "exscan" : coll_names[cls];
 		sg_choice ch;
-		if (sg_select(cv->opt->select, coll_names[cls], P, p.size, 0, 0, &ch, err, sizeof err) == 0) {
+		if (sg_select(cv->opt->select, lib_cls, P, p.size, 0, 0, &ch, err, sizeof err) == 0) {
 			pat = sg_pattern_find(ch.pattern);
 			if (ch.fanout)
 				p.fanout = ch.fanout;
