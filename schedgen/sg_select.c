@@ -280,8 +280,8 @@ static const sg_alg allgatherv_algs[] = {
 #define N(a) (sizeof a / sizeof a[0])
 #define CLASS(c) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, N(c##_rules), \
 	           c##_algs, N(c##_algs), NULL }
-#define BASIC(c, runs) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), \
-	                 c##_algs, N(c##_algs), runs }
+#define BASIC(c, calls) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), \
+	                  c##_algs, N(c##_algs), calls }
 static const sg_class classes[] = {
 	CLASS(allreduce), CLASS(bcast), CLASS(reduce), CLASS(allgather), CLASS(alltoall),
 	CLASS(barrier), CLASS(gather), CLASS(scatter),
