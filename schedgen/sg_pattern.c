@@ -1954,27 +1954,11 @@ static void g_reduce_scatter_block_butterfly(ctx *c, const sg_params *p, uint64_
 	butterfly(c, p, 1);
 }
 
-/* Open MPI's basic linear scatterv (coll/basic's
- * mca_coll_basic_scatterv_intra, which coll/tuned leaves scatterv to): the
- * root sends each other rank its s bytes in rank order, one blocking send
- * after the other (tag 0); the others receive. */
-static void g_scatterv_basic(ctx *c, const sg_params *p, uint64_t root)
-{
-	uint32_t prev = NONE;
-	if (c->r != root) {
-		recv(c, p->size, root, 0, NONE);
-		return;
-	}
-	for (uint64_t j = 0; j < c->P; j++)
-		if (j != root)
-			prev = send(c, p->size, j, 0, prev);
-}
-
 /* Open MPI's non-overlapping reduce-scatter (reduce_scatter algorithm 1,
  * ompi_coll_base_reduce_scatter_intra_nonoverlapping): a reduce of all P*s
  * bytes to rank 0, the algorithm Open MPI picks (sg_select: reduce for
  * P*s bytes), then coll/basic's scatterv of the s-byte blocks from rank 0
- * (g_scatterv_basic). */
+ * (its basic linear scatter's messages: g_scatter_linear_ompi). */
 static void g_reduce_scatter_nonoverlapping(ctx *c, const sg_params *p, uint64_t root)
 {
 	sg_params pr;
@@ -1985,7 +1969,7 @@ static void g_reduce_scatter_nonoverlapping(ctx *c, const sg_params *p, uint64_t
 		return;
 	tr = ompi_pick(c, "reduce", p, sat_mul(p->size, p->nranks), &pr, &gr);
 	if (tr)
-		then(c, gr, &pr, tr, g_scatterv_basic, p, 0);
+		then(c, gr, &pr, tr, g_scatter_linear_ompi, p, 0);
 }
 static uint64_t t_reduce_scatter_nonoverlapping(const sg_params *p)
 {
@@ -2031,6 +2015,170 @@ static void g_reduce_scatter_butterfly(ctx *c, const sg_params *p, uint64_t root
 {
 	(void)root;
 	butterfly(c, p, 0);
+}
+
+/* Open MPI's linear scan (scan algorithm 1, ompi_coll_base_scan_intra_linear;
+ * also coll/basic's scan, Open MPI's own choice): rank r > 0 receives the
+ * prefix of ranks 0..r-1 from r-1 (tag 0) and reduces it into its own
+ * block; then every rank but P-1 sends its prefix to r+1, once reduced.
+ * At 0 bytes MPI_Scan returns before any algorithm runs: nothing. */
+static void g_scan_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t s = p->size, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	if (s == 0)
+		return;
+	if (r > 0)
+		prev = reduced(c, p, s, recv(c, s, r - 1, 0, NONE));
+	if (r + 1 < c->P)
+		send(c, s, r + 1, 0, prev);
+}
+
+/* Open MPI's linear exscan (exscan algorithm 1,
+ * ompi_coll_base_exscan_intra_linear; coll/basic's exscan): rank 0 sends
+ * its block to 1, rank P-1 receives the prefix from P-2; a rank between
+ * receives the prefix from r-1, reduces its own block into it and sends
+ * the result to r+1 (tag 0).  One rank (Open MPI's coll/self) and 0 bytes
+ * (MPI_Exscan returns first): nothing. */
+static void g_exscan_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t s = p->size, r = c->r, P = c->P;
+	uint32_t got;
+	(void)root;
+	if (s == 0 || P < 2)
+		return;
+	if (r == 0) {
+		send(c, s, 1, 0, NONE);
+		return;
+	}
+	got = recv(c, s, r - 1, 0, NONE);
+	if (r + 1 < P)
+		send(c, s, r + 1, 0, reduced(c, p, s, got));
+}
+
+/* The recursive-doubling scan and exscan of Open MPI: for mask = 1, 2, 4,
+ * .. < P, rank r exchanges its partial result (s bytes) with r xor mask
+ * when that rank exists (one MPI_Sendrecv, tag k for mask 2^k), after the
+ * previous exchange and its reductions.  The higher rank of a pair reduces
+ * what it received into its result and into its partial result (two
+ * reductions; for exscan the first such step copies into the result
+ * instead: one); the lower rank reduces it into its partial result (one).
+ * Nothing on one rank or at 0 bytes. */
+static void prefix_recdoub(ctx *c, const sg_params *p, int exclusive)
+{
+	uint64_t s = p->size, r = c->r, P = c->P;
+	uint32_t prev = NONE;
+	int first = 1;
+	unsigned k = 0;
+	if (s == 0 || P < 2)
+		return;
+	for (uint64_t mask = 1; mask < P; mask <<= 1, k++) {
+		uint64_t peer = r ^ mask;
+		if (peer >= P)
+			continue;
+		prev = sendrecv(c, s, peer, s, peer, k, prev);
+		if (r > peer && !(exclusive && first))
+			prev = reduced(c, p, s, prev);
+		if (r > peer)
+			first = 0;
+		prev = reduced(c, p, s, prev);
+	}
+}
+
+/* Open MPI's recursive-doubling scan (scan algorithm 2,
+ * ompi_coll_base_scan_intra_recursivedoubling): prefix_recdoub. */
+static void g_scan_recdoub(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	prefix_recdoub(c, p, 0);
+}
+
+/* Open MPI's recursive-doubling exscan (exscan algorithm 2,
+ * ompi_coll_base_exscan_intra_recursivedoubling): prefix_recdoub. */
+static void g_exscan_recdoub(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	prefix_recdoub(c, p, 1);
+}
+
+/* Open MPI's linear alltoallv (alltoallv algorithm 1,
+ * ompi_coll_base_alltoallv_intra_basic_linear): rank r posts the receives
+ * of the s-byte blocks of ranks 0, 1, .. P-1 (not r), then the sends of
+ * its blocks to ranks 0, 1, .. P-1, starts them all at once and waits for
+ * them (tag 0); its own block is a local copy. */
+static void g_alltoallv_linear(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	for (uint64_t j = 0; j < c->P; j++)
+		if (j != c->r)
+			recv(c, p->size, j, 0, NONE);
+	for (uint64_t j = 0; j < c->P; j++)
+		if (j != c->r)
+			send(c, p->size, j, 0, NONE);
+}
+
+/* The broadcast Open MPI's default allgatherv runs: its pick for P ranks
+ * and the P s bytes of one element of an indexed datatype (sg_select.h's
+ * sg_select_one_element), from rank 0, unsegmented; as ompi_pick. */
+static uint64_t bcast_one_element(ctx *c, const sg_params *p, sg_params *q, gen_fn **g)
+{
+	sg_choice ch;
+	char err[160];
+	tags_fn *t;
+	int i;
+	uint64_t all = sat_mul(p->size, p->nranks);
+	if (sg_select("openmpi", "bcast", p->nranks, all, 0, 0, &ch, err, sizeof err) ||
+	    (i = sg_pattern_find(sg_select_one_element(&ch))) < 0) {
+		c->oom = 1;
+		return 0;
+	}
+	pattern_fns((size_t)i, g, &t);
+	*q = *p;
+	q->size = all;
+	q->root = 0;
+	q->segment = 0;
+	if (ch.fanout)
+		q->fanout = ch.fanout;
+	return t(q);
+}
+
+/* Open MPI's default allgatherv (allgatherv algorithm 1,
+ * ompi_coll_base_allgatherv_intra_basic_default): coll/basic's gatherv of
+ * the s-byte blocks to rank 0 (mca_coll_basic_gatherv_intra: the messages
+ * and order of its basic linear gather, g_gather_linear_ompi), then the broadcast of all
+ * P blocks as one element of an indexed datatype from rank 0, the
+ * algorithm Open MPI picks for it (bcast_one_element).  At 0 bytes
+ * MPI_Allgatherv returns first: nothing. */
+static void g_allgatherv_default(ctx *c, const sg_params *p, uint64_t root)
+{
+	sg_params pb;
+	gen_fn *gb;
+	(void)root;
+	if (p->size == 0)
+		return;
+	if (bcast_one_element(c, p, &pb, &gb))
+		then(c, g_gather_linear_ompi, p, 1, gb, &pb, 0);
+}
+static uint64_t t_allgatherv_default(const sg_params *p)
+{
+	ctx c;
+	sg_params q;
+	gen_fn *g;
+	memset(&c, 0, sizeof c);
+	return 1 + bcast_one_element(&c, p, &q, &g);
+}
+
+/* Open MPI's two-process allgatherv (allgatherv algorithm 5,
+ * ompi_coll_base_allgatherv_intra_two_procs): on two ranks one
+ * MPI_Sendrecv of s bytes with the other rank (tag 0); on any other number
+ * Open MPI returns MPI_ERR_UNSUPPORTED_OPERATION before sending anything:
+ * nothing, as at 0 bytes (MPI_Allgatherv returns first). */
+static void g_allgatherv_two_proc(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	if (c->P == 2 && p->size > 0)
+		sendrecv(c, p->size, c->r ^ 1, p->size, c->r ^ 1, 0, NONE);
 }
 
 /* The table: X(name, aliases, uses, generator, tags, summary).  ORDER: as
@@ -2164,7 +2312,21 @@ static void g_reduce_scatter_butterfly(ctx *c, const sg_params *p, uint64_t root
 	X("reduce_scatter_ring", "", SG_LINEAR | RED, g_reduce_scatter_ring, t_steps, \
 	  "reduce-scatter as Open MPI's ring: P-1 steps, a block to r+1, one from r-1") \
 	X("reduce_scatter_butterfly", "", RED, g_reduce_scatter_butterfly, t_fold, \
-	  "reduce-scatter as Open MPI's butterfly (mirror swap at the end, any P)")
+	  "reduce-scatter as Open MPI's butterfly (mirror swap at the end, any P)") \
+	X("scan_linear", "", RED, g_scan_linear, t_one, \
+	  "scan as Open MPI's linear: receive from r-1, reduce, send to r+1") \
+	X("scan_recdoub", "", RED, g_scan_recdoub, t_log2, \
+	  "scan as Open MPI's recursive doubling: step k exchanges with r xor 2^k") \
+	X("exscan_linear", "", RED, g_exscan_linear, t_one, \
+	  "exscan as Open MPI's linear: receive from r-1, reduce, send to r+1") \
+	X("exscan_recdoub", "", RED, g_exscan_recdoub, t_log2, \
+	  "exscan as Open MPI's recursive doubling: step k exchanges with r xor 2^k") \
+	X("alltoallv_linear", "", SG_LINEAR, g_alltoallv_linear, t_one, \
+	  "alltoallv as Open MPI's linear: receives from, sends to all, in rank order") \
+	X("allgatherv_default", "", SG_LINEAR, g_allgatherv_default, t_allgatherv_default, \
+	  "allgatherv as Open MPI's default: gatherv to 0, its pick of bcast of all") \
+	X("allgatherv_two_proc", "", 0, g_allgatherv_two_proc, t_one, \
+	  "allgatherv as Open MPI's two_proc: one exchange on 2 ranks, else nothing")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

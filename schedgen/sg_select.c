@@ -29,6 +29,9 @@ typedef struct sg_alg {
 	const char *(*falls)(uint64_t P, uint64_t s);
 	const char *runs[2];
 	int all_p;
+	/* Explains what it runs for P ranks and s bytes when runs cannot: adds
+	 * to the n bytes at b (NULL: nothing). */
+	void (*explain)(uint64_t P, uint64_t s, char *b, size_t n);
 } sg_alg;
 
 typedef struct sg_class {
@@ -38,6 +41,10 @@ typedef struct sg_class {
 	const sg_alg *algs;
 	size_t nalgs;
 	int all_p;   /* the rules compare the bytes of all P blocks (P x s) */
+	/* NULL: func is coll/tuned's fixed decision; else coll/tuned leaves the
+	 * class to coll/basic without dynamic rules, and this says what
+	 * coll/basic's func runs (the rules are one row: that algorithm). */
+	const char *basic;
 } sg_class;
 
 static uint64_t pof2(uint64_t P)
@@ -187,10 +194,31 @@ static const sg_rule reduce_scatter_rules[] = {
 	{ 0, 1024, 1 }, { 0, 8192, 2 }, { 0, 0, 4 }
 };
 
-#define ALG(n, name, pat, forced, fixed, falls) { n, name, pat, forced, fixed, falls, { NULL, NULL }, 0 }
+/* MPI_Scan and MPI_Exscan: coll/basic runs the linear algorithm always. */
+static const sg_rule scan_rules[] = { { 0, 0, 1 } };
+static const sg_rule exscan_rules[] = { { 0, 0, 1 } };
+/* ompi_coll_tuned_alltoallv_intra_dec_fixed decides on P alone. */
+static const sg_rule alltoallv_rules[] = {
+	{ 4, 0, 2 }, { 64, 0, 1 }, { 128, 0, 2 }, { 256, 0, 1 }, { 1024, 0, 2 }, { 0, 0, 1 }
+};
+/* ompi_coll_tuned_allgatherv_intra_dec_fixed decides on the bytes per rank
+ * (s here); its first branch is P == 2, so P = 1 takes the P < 8 rows. */
+static const sg_rule allgatherv_rules[] = {
+	{ 2, 256, 1 }, { 2, 4096, 4 }, { 2, 8192, 3 }, { 2, 16384, 4 }, { 2, 262144, 2 }, { 2, 0, 4 },
+	{ 3, 2048, 3 }, { 3, 4096, 5 }, { 3, 8192, 3 }, { 3, 0, 5 },
+	{ 8, 256, 1 }, { 8, 4096, 4 }, { 8, 8192, 3 }, { 8, 16384, 4 }, { 8, 262144, 2 }, { 8, 0, 4 },
+	{ 16, 1024, 1 }, { 16, 0, 2 }, { 32, 128, 1 }, { 32, 262144, 2 }, { 32, 0, 3 },
+	{ 64, 256, 1 }, { 64, 8192, 2 }, { 64, 0, 3 }, { 128, 256, 1 }, { 128, 4096, 2 },
+	{ 128, 0, 3 }, { 256, 1024, 2 }, { 256, 65536, 4 }, { 256, 0, 3 }, { 512, 1024, 2 },
+	{ 512, 0, 3 }, { 1024, 512, 2 }, { 1024, 1024, 1 }, { 1024, 4096, 2 }, { 1024, 1048576, 4 },
+	{ 1024, 0, 3 }, { 0, 4096, 2 }, { 0, 0, 4 }
+};
+
+#define ALG(n, name, pat, forced, fixed, falls) \
+	{ n, name, pat, forced, fixed, falls, { NULL, NULL }, 0, NULL }
 static const sg_alg allreduce_algs[] = {
 	ALG(1, "basic_linear", "allreduce_linear", 0, 0, NULL),
-	{ 2, "nonoverlapping", "allreduce_nonoverlapping", 0, 0, NULL, { "reduce", "bcast" }, 0 },
+	{ 2, "nonoverlapping", "allreduce_nonoverlapping", 0, 0, NULL, { "reduce", "bcast" }, 0, NULL },
 	ALG(3, "recursive_doubling", "allreduce_recdoub_ompi", 0, 0, NULL),
 	ALG(4, "ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
 	ALG(5, "segmented_ring", "allreduce_ring_segmented", 0, 0, below_ranks_recdoub),
@@ -218,7 +246,7 @@ static const sg_alg reduce_algs[] = {
 };
 
 static const sg_alg allgather_algs[] = {
-	{ 1, "linear", "allgather_linear", 0, 0, NULL, { "gather", "bcast" }, 2 },
+	{ 1, "linear", "allgather_linear", 0, 0, NULL, { "gather", "bcast" }, 2, NULL },
 	ALG(2, "bruck", "allgather_bruck", 0, 0, NULL),
 	ALG(3, "recursive_doubling", "allgather_recdoub", 0, 0, NULL),
 	ALG(4, "ring", "allgather_ring", 0, 0, NULL),
@@ -251,30 +279,96 @@ static const sg_alg scatter_algs[] = {
 	ALG(3, "linear_nb", "scatter_linear_nb", 0, 0, NULL),
 };
 static const sg_alg reduce_scatter_block_algs[] = {
-	{ 1, "basic_linear", "reduce_scatter_block_linear", 0, 0, NULL, { "reduce", "scatter" }, 1 },
+	{ 1, "basic_linear", "reduce_scatter_block_linear", 0, 0, NULL, { "reduce", "scatter" }, 1, NULL },
 	ALG(2, "recursive_doubling", "reduce_scatter_block_recdoub", 0, 0, NULL),
 	ALG(3, "recursive_halving", "reduce_scatter_block_rechalving", 0, 0, NULL),
 	ALG(4, "butterfly", "reduce_scatter_block_butterfly", 0, 0, pof2_butterfly),
 };
 static const sg_alg reduce_scatter_algs[] = {
 	{ 1, "non-overlapping", "reduce_scatter_nonoverlapping", 0, 0, basic_scatterv,
-	  { "reduce", NULL }, 1 },
+	  { "reduce", NULL }, 1, NULL },
 	ALG(2, "recursive_halving", "reduce_scatter_block_rechalving", 0, 0, NULL),
 	ALG(3, "ring", "reduce_scatter_ring", 0, 0, NULL),
 	ALG(4, "butterfly", "reduce_scatter_butterfly", 0, 0, NULL),
 };
 
+static const char *two_ranks_only(uint64_t P, uint64_t s)
+{
+	(void)s;
+	return P == 2 ? NULL : "not two ranks: Open MPI returns MPI_ERR_UNSUPPORTED_OPERATION "
+	                       "before sending anything, and the pattern sends nothing";
+}
+static const char *odd_ranks_ring(uint64_t P, uint64_t s)
+{
+	(void)s;
+	return P % 2 ? "odd P: Open MPI runs its ring allgatherv instead" : NULL;
+}
+static void allgatherv_default_runs(uint64_t P, uint64_t s, char *b, size_t n);
+
+static const sg_alg scan_algs[] = {
+	ALG(1, "linear", "scan_linear", 0, 0, NULL),
+	ALG(2, "recursive_doubling", "scan_recdoub", 0, 0, NULL),
+};
+static const sg_alg exscan_algs[] = {
+	ALG(1, "linear", "exscan_linear", 0, 0, NULL),
+	ALG(2, "recursive_doubling", "exscan_recdoub", 0, 0, NULL),
+};
+static const sg_alg alltoallv_algs[] = {
+	ALG(1, "basic_linear", "alltoallv_linear", 0, 0, NULL),
+	ALG(2, "pairwise", "alltoall_pairwise", 0, 0, NULL),
+};
+static const sg_alg allgatherv_algs[] = {
+	{ 1, "default", "allgatherv_default", 0, 0, NULL, { NULL, NULL }, 0, allgatherv_default_runs },
+	ALG(2, "bruck", "allgather_bruck", 0, 0, NULL),
+	ALG(3, "ring", "allgather_ring", 0, 0, NULL),
+	ALG(4, "neighbor", "allgather_neighbor", 0, 0, odd_ranks_ring),
+	ALG(5, "two_proc", "allgatherv_two_proc", 0, 0, two_ranks_only),
+};
+
 #define N(a) (sizeof a / sizeof a[0])
 #define CLASS_P(c, all_p) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, \
-	                   N(c##_rules), c##_algs, N(c##_algs), all_p }
+	                   N(c##_rules), c##_algs, N(c##_algs), all_p, NULL }
 #define CLASS(c) CLASS_P(c, 0)
+#define BASIC(c, calls) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), \
+	                  c##_algs, N(c##_algs), 0, calls }
 static const sg_class classes[] = {
 	CLASS(allreduce), CLASS(bcast), CLASS(reduce), CLASS(allgather), CLASS(alltoall),
 	CLASS(barrier), CLASS(gather), CLASS(scatter), CLASS(reduce_scatter_block),
 	CLASS_P(reduce_scatter, 1),
+	BASIC(scan, "ompi_coll_base_scan_intra_linear"),
+	BASIC(exscan, "ompi_coll_base_exscan_intra_linear"),
+	CLASS(alltoallv), CLASS(allgatherv),
 };
 const char sg_select_classes[] = "allreduce bcast reduce allgather alltoall barrier gather scatter "
-                                  "reduce_scatter_block reduce_scatter";
+                                  "reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv";
+
+const char *sg_select_one_element(const sg_choice *bcast)
+{
+	switch (bcast->alg) {
+	case 4:   /* half of one element is none: its chain of one, a pipeline */
+		return "bcast_pipeline";
+	case 8:   /* one element is fewer than P (P >= 2): its linear broadcast */
+	case 9:
+		return "bcast_linear";
+	default:  /* one segment: the count cannot be cut */
+		return bcast->pattern;
+	}
+}
+
+/* Open MPI's default allgatherv runs coll/basic's gatherv, then its pick
+ * of bcast for the P s bytes of one element. */
+static void allgatherv_default_runs(uint64_t P, uint64_t s, char *b, size_t n)
+{
+	sg_choice sub;
+	char err[160];
+	uint64_t all = P && s > UINT64_MAX / P ? UINT64_MAX : s * P;
+	if (sg_select("openmpi", "bcast", P, all, 0, 0, &sub, err, sizeof err))
+		return;
+	snprintf(b, n, "; it runs coll/basic's linear gatherv to rank 0 (mca_coll_basic_gatherv_intra), "
+	         "then bcast of one element of all P blocks: %s (algorithm %u, unsegmented%s)",
+	         sg_select_one_element(&sub), sub.alg,
+	         strcmp(sg_select_one_element(&sub), sub.pattern) ? ", its fallback for a count of 1" : "");
+}
 
 /* "[lo, hi)" of a row's bound after the previous row's (0: none). */
 static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
@@ -325,7 +419,12 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 			slo = r->smax;
 		}
 		alg = c->rules[i].alg;
-		if (explain) {
+		if (explain && c->basic) {
+			snprintf(out->why, sizeof out->why, "Open MPI 4.1 runs %s algorithm %u for any P and "
+			         "bytes: without dynamic rules coll/tuned leaves %s to coll/basic "
+			         "(coll_tuned_module.c), whose %s calls %s", c->name, alg, c->name, c->func,
+			         c->basic);
+		} else if (explain) {
 			range(pr, sizeof pr, "P", plo, c->rules[i].pmax);
 			range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
 			snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, "
@@ -338,7 +437,8 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		}
 	} else if (explain) {
 		snprintf(out->why, sizeof out->why, "%s algorithm %u, as forced by "
-		         "coll_tuned_%s_algorithm", c->name, alg, c->name);
+		         "coll_tuned_%s_algorithm%s", c->name, alg, c->name,
+		         c->basic ? " (with coll_tuned_use_dynamic_rules 1)" : "");
 	}
 	for (i = 0; i < c->nalgs; i++)
 		if (c->algs[i].alg == alg)
@@ -358,6 +458,10 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	if (fb) {
 		size_t n = strlen(out->why);
 		snprintf(out->why + n, sizeof out->why - n, "; %s", fb);
+	}
+	if (a->explain) {
+		size_t n = strlen(out->why);
+		a->explain(P, size, out->why + n, sizeof out->why - n);
 	}
 	for (i = 0; i < 2 && a->runs[i]; i++) {
 		sg_choice sub;

@@ -36,4 +36,11 @@ extern const char sg_select_classes[];
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
               int explain, sg_choice *out, char *err, size_t errlen);
 
+/* The pattern Open MPI's broadcast bcast (an sg_select of class "bcast")
+ * runs on a count of one element of a derived datatype, as its default
+ * allgatherv calls it: unsegmented, and the algorithms that split the
+ * count fall back (the split binary tree to its pipeline, the
+ * scatter-allgathers to the linear broadcast). */
+const char *sg_select_one_element(const sg_choice *bcast);
+
 #endif

@@ -77,7 +77,17 @@ reduce_scatter_block 4 reduce_scatter_block_butterfly 1,7,100
 reduce_scatter 1 reduce_scatter_nonoverlapping 1,7,100,30000
 reduce_scatter 2 reduce_scatter_block_rechalving 1,7,100
 reduce_scatter 3 reduce_scatter_ring 1,7,100
-reduce_scatter 4 reduce_scatter_butterfly 1,7,100'
+reduce_scatter 4 reduce_scatter_butterfly 1,7,100
+scan 1 scan_linear 8,65536
+scan 2 scan_recdoub 8,65536
+exscan 1 exscan_linear 8,65536
+exscan 2 exscan_recdoub 8,65536
+alltoallv 1 alltoallv_linear 8,65536
+alltoallv 2 alltoall_pairwise 8,65536
+allgatherv 1 allgatherv_default 8,100,3000,30000
+allgatherv 2 allgather_bruck 8,65536
+allgatherv 3 allgather_ring 8,65536
+allgatherv 4 allgather_neighbor 8,65536'
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
 # The root of collective COLL on P ranks: 1 at P = 5 and 5 at P = 6 for the
@@ -88,17 +98,22 @@ root_of() { # COLL P
 }
 
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted:
-# algorithm ALGORITHM forced, or 0 for Open MPI's own choice.
+# algorithm ALGORITHM forced, or 0 for Open MPI's own choice; MCA options
+# in $EXTRA_MCA too.  Its monitoring counts the messages of persistent
+# requests (the linear alltoallv's) as external ("E"), the others as
+# internal ("I"); ompi_coll sends nothing of its own, so both are the
+# collective's.
 ompi_counts() { # COLL ALGORITHM P BYTES [SEGMENT]
 	local mca=()
 	[ "$2" != 0 ] && mca=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_"$1"_algorithm "$2")
 	[ -n "${5:-}" ] && mca+=(--mca coll_tuned_"$1"_algorithm_segmentsize "$5")
+	[ -n "${EXTRA_MCA:-}" ] && read -r -a extra <<<"$EXTRA_MCA" && mca+=("${extra[@]}")
 	rm -f "$tmp"/prof.*
 	timeout 60 mpirun --oversubscribe --allow-run-as-root -np "$3" \
 		--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
 		--mca pml_monitoring_filename "$tmp/prof" "${mca[@]}" \
 		"$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" </dev/null >/dev/null 2>"$tmp/err" || return 1
-	awk -F'\t' '$1 == "I" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
+	awk -F'\t' '$1 == "I" || $1 == "E" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
 		"$tmp"/prof.* | sort -n -k1,1 -k2,2
 }
 
@@ -161,13 +176,60 @@ else
 	echo "not ok - schedgen: the comparison tells Open MPI's power-of-two butterfly from reduce_scatter_butterfly (P = 8)"
 fi
 
+# Open MPI's two-process allgatherv (algorithm 5) on two ranks, and on
+# three, where Open MPI fails the call before sending anything (mpirun
+# fails) and allgatherv_two_proc sends nothing.
+bad=
+for d in 8 65536; do
+	ompi_counts allgatherv 5 2 "$d" >"$tmp/ompi" || bad="mpirun failed at P=2, $d bytes"
+	goal_counts allgatherv allgatherv_two_proc 2 "$d" >"$tmp/goal"
+	[ -z "$bad" ] && { [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; } &&
+		bad="P=2, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+done
+ompi_counts allgatherv 5 3 8 >/dev/null && bad="${bad:-Open MPI ran its two_proc on 3 ranks}"
+[ -n "$(goal_counts allgatherv allgatherv_two_proc 3 8)" ] && bad="${bad:-the pattern sends on 3 ranks}"
+if [ -z "$bad" ]; then
+	echo "ok - schedgen: allgatherv_two_proc sends what Open MPI's allgatherv algorithm 5 sends (P = 2: 8 and 65536 B; P = 3: nothing, the call fails)"
+else
+	echo "not ok - schedgen: allgatherv_two_proc sends what Open MPI's allgatherv algorithm 5 sends"
+	echo "    $bad"
+fi
+
+# The default allgatherv broadcasts one element of a datatype of all
+# blocks: there Open MPI's split binary tree (bcast algorithm 4) sends what
+# its pipeline (3) sends, and its scatter-allgathers (8, 9) what its linear
+# broadcast (1) sends, whatever the segment size (sg_select_one_element).
+bad= n=0
+for pair in 4:3 8:1 9:1; do
+	for P in 3 6; do
+		for d in 8 30000; do
+			EXTRA_MCA="--mca coll_tuned_bcast_algorithm ${pair%:*} --mca coll_tuned_bcast_algorithm_segmentsize 1024" \
+				ompi_counts allgatherv 1 "$P" "$d" >"$tmp/ompi" &&
+				EXTRA_MCA="--mca coll_tuned_bcast_algorithm ${pair#*:}" \
+					ompi_counts allgatherv 1 "$P" "$d" >"$tmp/goal" ||
+				{ bad="mpirun failed at P=$P, $d bytes, bcast $pair"; break 3; }
+			if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+				bad="bcast $pair, P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+				break 3
+			fi
+			n=$((n + 1))
+		done
+	done
+done
+if [ -z "$bad" ] && [ "$n" -eq 12 ]; then
+	echo "ok - schedgen: in Open MPI's default allgatherv, bcast 4 sends as 3, 8 and 9 as 1 (P = 3, 6; 8 and 30000 B)"
+else
+	echo "not ok - schedgen: in Open MPI's default allgatherv, bcast 4 sends as 3, 8 and 9 as 1"
+	echo "    ${bad:-$n of 12 compared}"
+fi
+
 # Open MPI's own choice (its fixed decision rules, no algorithm forced)
 # against schedgen COLL --select openmpi, over communicator sizes and bytes
 # that cross its rules' bounds.  Where Open MPI picks its linear alltoall
 # (algorithm 1) the case is skipped: that one sends with persistent
 # requests, which its monitoring does not count.
 for coll in allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block \
-	reduce_scatter; do
+	reduce_scatter scan exscan alltoallv allgatherv; do
 	bad= n=0 skip=0
 	for P in 3 6 12 17; do
 		for d in 7 100 3000 20000 140000 1100000; do

@@ -1,9 +1,10 @@
 /* ompi_coll.c: one collective, for tests/schedgen/ompi.sh to count Open
  * MPI's own messages: ompi_coll COLL BYTES [ROOT], BYTES the size the call
- * names on each rank (the whole buffer for allreduce, bcast and reduce, one
- * block for allgather, alltoall, gather, scatter, reduce_scatter_block and
- * reduce_scatter, whose every rank receives BYTES), of MPI_BYTE; root ROOT
- * (default 0). */
+ * names on each rank (the whole buffer for allreduce, bcast, reduce, scan
+ * and exscan, one block for allgather, alltoall, gather, scatter, alltoallv,
+ * allgatherv, reduce_scatter_block and reduce_scatter, whose every rank
+ * receives BYTES), of MPI_BYTE; root ROOT (default 0).  The v-variants give
+ * every rank BYTES, the blocks one after another. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +52,30 @@ int main(int argc, char **argv)
 		MPI_Reduce_scatter_block(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
 	else if (strcmp(argv[1], "reduce_scatter") == 0)
 		rc = reduce_scatter(a, b, n, p);
-	else
+	else if (strcmp(argv[1], "scan") == 0)
+		MPI_Scan(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "exscan") == 0)
+		MPI_Exscan(a, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	else if (strcmp(argv[1], "alltoallv") == 0 || strcmp(argv[1], "allgatherv") == 0) {
+		int *cnt = malloc(sizeof *cnt * (size_t)p), *dsp = malloc(sizeof *dsp * (size_t)p);
+		if (!cnt || !dsp)
+			rc = 1;
+		for (int i = 0; !rc && i < p; i++) {
+			cnt[i] = n;
+			dsp[i] = i * n;
+		}
+		if (!rc && strcmp(argv[1], "alltoallv") == 0)
+			MPI_Alltoallv(a, cnt, dsp, MPI_BYTE, b, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
+		else if (!rc)
+			MPI_Allgatherv(a, n, MPI_BYTE, b, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
+		free(cnt);
+		free(dsp);
+	} else
 		rc = 1;
 	if (rc)
 		fprintf(stderr, "usage: ompi_coll allreduce|allgather|alltoall|bcast|reduce|gather|"
-		        "scatter|barrier|reduce_scatter_block|reduce_scatter BYTES [ROOT]\n");
+		        "scatter|barrier|reduce_scatter_block|reduce_scatter|scan|exscan|alltoallv|"
+		        "allgatherv BYTES [ROOT]\n");
 	free(a);
 	free(b);
 	MPI_Finalize();

@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 61 ]; then ok "--list shows 61 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 61 patterns"; fi
+if [ "$n" = 68 ]; then ok "--list shows 68 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 68 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -124,10 +124,10 @@ err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 dis
 err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
 err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
 err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
-err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'scan' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" scan --select openmpi
+err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'alltoallw' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv)" alltoallw --select openmpi
 err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
-err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter)" --select openmpi
+err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv)" --select openmpi
 err_case "gamma not a number" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '1/2': not a number" reduce_binomial --gamma 1/2
 err_case "gamma negative" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '-1': not a number" reduce_binomial --gamma -1
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
@@ -148,12 +148,30 @@ check "select: bcast of 2 MiB on 5 ranks is one chain" sel bcast_chain_ompi bcas
 check "select: reduce of 100000 B on 4 ranks is the binomial" sel reduce_binomial_ompi reduce openmpi -s 4 -d 100000
 check "select: reduce of 300000 B on 4 ranks is the linear" sel reduce_linear reduce openmpi -s 4 -d 300000
 check "select: openmpi:2 runs 4 chains" sel bcast_chain_ompi bcast openmpi:2 -s 20 -d 100 --fanout 4
+check "select: scan is always the linear one" sel scan_linear scan openmpi -s 300 -d 1Mi
+check "select: exscan openmpi:2 is recursive doubling" sel exscan_recdoub exscan openmpi:2 -s 6 -d 8
+check "select: alltoallv on 3 ranks is pairwise" sel alltoall_pairwise alltoallv openmpi -s 3 -d 8
+check "select: alltoallv on 100 ranks is pairwise" sel alltoall_pairwise alltoallv openmpi -s 100 -d 8
+check "select: alltoallv on 8 ranks is the linear one" sel alltoallv_linear alltoallv openmpi -s 8 -d 8
+check "select: allgatherv of 3000 B on 2 ranks is two_proc" sel allgatherv_two_proc allgatherv openmpi -s 2 -d 3000
+check "select: allgatherv of 100 B on 6 ranks is the default" sel allgatherv_default allgatherv openmpi -s 6 -d 100
+check "select: allgatherv of 1000 B on 6 ranks is the neighbor exchange" \
+	sel allgather_neighbor allgatherv openmpi -s 6 -d 1000
 "$S" allreduce --select openmpi -s 200 -d 8 --explain -o /dev/null >"$tmp/out" 2>&1
 cat >"$tmp/want" <<'EOF2'
 allreduce on 200 ranks, 8 bytes: allreduce_nonoverlapping, openmpi algorithm 2 (nonoverlapping).
   Open MPI 4.1 picks allreduce algorithm 2 for P 128..255, bytes < 131072 (coll_tuned_decision_fixed.c, ompi_coll_tuned_allreduce_intra_dec_fixed); it runs reduce: reduce_binomial_ompi (algorithm 5), bcast: bcast_binary_ompi (algorithm 5).
 EOF2
 if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then ok "--explain: the rule and what it runs"; else fail "--explain: the rule and what it runs"; fi
+"$S" scan --select openmpi -s 4 -d 8 --explain -o /dev/null >"$tmp/out" 2>&1
+"$S" allgatherv --select openmpi -s 8 -d 8 --explain -o /dev/null >>"$tmp/out" 2>&1
+cat >"$tmp/want" <<'EOF2'
+scan on 4 ranks, 8 bytes: scan_linear, openmpi algorithm 1 (linear).
+  Open MPI 4.1 runs scan algorithm 1 for any P and bytes: without dynamic rules coll/tuned leaves scan to coll/basic (coll_tuned_module.c), whose mca_coll_basic_scan_intra calls ompi_coll_base_scan_intra_linear.
+allgatherv on 8 ranks, 8 bytes: allgatherv_default, openmpi algorithm 1 (default).
+  Open MPI 4.1 picks allgatherv algorithm 1 for P 8..15, bytes < 1024 (coll_tuned_decision_fixed.c, ompi_coll_tuned_allgatherv_intra_dec_fixed); it runs coll/basic's linear gatherv to rank 0 (mca_coll_basic_gatherv_intra), then bcast of one element of all P blocks: bcast_knomial (algorithm 7, unsegmented).
+EOF2
+if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then ok "--explain: scan is coll/basic's; allgatherv's broadcast"; else fail "--explain: scan is coll/basic's; allgatherv's broadcast"; fi
 "$S" allreduce --select openmpi:4 -s 8 -d 5 --explain -o - 2>"$tmp/out" | grep -c ': send ' >"$tmp/n"
 cat >"$tmp/want" <<'EOF2'
 allreduce on 8 ranks, 5 bytes: allreduce_ring_segmented, openmpi algorithm 4 (ring).
@@ -193,6 +211,7 @@ if [ -x "$B/bin/loggopsim" ]; then
 	closed "linear gather P=20" $(( 6094 + 18 * 2094 )) gather_linear -s 20 -d 100
 	closed "binary tree broadcast P=31" $(( 4 * (6094 + 1594) )) bcast_binary -s 31 -d 100
 	closed "chain broadcast P=17" $(( 16 * 6094 )) bcast_chain -s 17 -d 100
+	closed "linear scan P=9" $(( 8 * 6094 )) scan_linear -s 9 -d 100
 	closed "pipelined ring P=13" $(( 13 * 6094 )) ring_pipelined -s 13 -d 100
 	closed "recursive doubling P=32" $(( 5 * 6094 )) allreduce_recdoub -s 32 -d 100
 	closed "ring allreduce P=12" $(( 2 * 11 * 6094 )) allreduce_ring -s 12 -d 1200
