@@ -610,6 +610,9 @@ int main(int argc, char **argv)
 			fprintf(sf, "  recv         %" PRIu64 "\n", st.recvs);
 			fprintf(sf, "  calc         %" PRIu64 "\n", st.calcs);
 			fprintf(sf, "collectives    %" PRIu64 "\n", st.collectives);
+			for (size_t i = 0; i < st.npatterns; i++)
+				if (st.by_pattern[i])
+					fprintf(sf, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st.by_pattern[i]);
 			fprintf(sf, "skipped calls  %" PRIu64 "\n", st.skipped);
 			for (size_t i = 0; i < st.nskip; i++)
 				fprintf(sf, "  %-12s %" PRIu64 "\n", st.skip[i].name, st.skip[i].n);

@@ -1095,6 +1095,7 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 				p.fanout = ch.fanout;
 		}
 	}
+	cv->st.by_pattern[pat]++;
 	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
 	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {
 		char msg[400];
@@ -1262,6 +1263,9 @@ void t2g_stats_free(struct t2g_stats *st)
 	free(st->skip);
 	st->skip = NULL;
 	st->nskip = 0;
+	free(st->by_pattern);
+	st->by_pattern = NULL;
+	st->npatterns = 0;
 }
 
 /* An unsupported call: an error with --strict, else a warning (once per
@@ -1524,6 +1528,10 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	cv.K = opt->extrapolate ? opt->extrapolate : 1;
 	cv.ncomm_ids = 1;
 	cv.st.ranks = cv.N * cv.K;
+	cv.st.npatterns = sg_npatterns();
+	cv.st.by_pattern = calloc(cv.st.npatterns, sizeof *cv.st.by_pattern);
+	if (!cv.st.by_pattern)
+		rc = cerr(&cv, "error: out of memory");
 	memset(&to, 0, sizeof to);
 	to.request_size = opt->request_size;
 	if (n == 0)

@@ -66,6 +66,9 @@ struct t2g_stats {
 	uint64_t ranks;              /* ranks of the schedule */
 	uint64_t ops, sends, recvs, calcs;
 	uint64_t collectives;        /* collective calls replaced (all ranks) */
+	uint64_t *by_pattern;        /* of them, by the pattern that replaced
+	                              * them (sg_pattern's index; npatterns) */
+	size_t npatterns;
 	uint64_t skipped;            /* calls skipped (unsupported, or on a
 	                              * communicator without members) */
 	struct t2g_skip *skip;       /* the skipped calls by name, in name order */

@@ -78,6 +78,8 @@ ops            3584
   recv         945
   calc         1694
 collectives    70
+  barrier_dissemination        21
+  alltoall_linear              49
 skipped calls  0
 calc time      54865168 ns
 traced time    12638793 ns"
@@ -167,6 +169,9 @@ ops            61
   recv         18
   calc         25
 collectives    10
+  bcast_binomial               2
+  allreduce_dissemination      4
+  barrier_dissemination        4
 skipped calls  9
   (DUMPI function entry, not MPI) 4
   (DUMPI function exit, not MPI) 4
@@ -248,6 +253,12 @@ ops            15332
   recv         4420
   calc         6492
 collectives    1200
+  bcast_binomial               18
+  reduce_binomial              18
+  scatter_linear               18
+  gather_linear                18
+  allreduce_dissemination      216
+  alltoall_linear              432
 skipped calls  1080
   MPI_Iallgather 360
   MPI_Iallreduce 360
@@ -308,6 +319,9 @@ ops            66
   recv         16
   calc         34
 collectives    10
+  bcast_binomial               4
+  allreduce_dissemination      2
+  barrier_dissemination        4
 skipped calls  15
   (OTF2 Enter/Leave of regions that are not MPI) 9
   (OTF2 Leave without its Enter) 1
