@@ -302,6 +302,21 @@ int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
 	return rc;
 }
 
+int loggp_params_read_gamma(const char *path, num_dec *gamma, char err[LOGGP_ERRLEN])
+{
+	loggp_params *p = malloc(sizeof *p);
+	int rc;
+	if (!p) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
+		return -1;
+	}
+	rc = loggp_params_read(path, p, err);
+	if (rc == 0)
+		*gamma = p->gamma;
+	free(p);
+	return rc;
+}
+
 const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size)
 {
 	size_t lo = 0, hi = p->nranges - 1;

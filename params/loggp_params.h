@@ -61,6 +61,10 @@ int loggp_params_read(const char *path, loggp_params *p, char err[LOGGP_ERRLEN])
 int loggp_params_parse(const char *name, const char *text, size_t len,
                        loggp_params *p, char err[LOGGP_ERRLEN]);
 
+/* The gamma of the parameter file at path into *gamma (0 when the file has
+ * none).  Returns 0, or -1 with one line in err, as loggp_params_read. */
+int loggp_params_read_gamma(const char *path, num_dec *gamma, char err[LOGGP_ERRLEN]);
+
 /* The range holding messages of size bytes (never NULL for a valid *p). */
 const loggp_range *loggp_params_lookup(const loggp_params *p, uint64_t size);
 

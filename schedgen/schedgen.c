@@ -265,12 +265,11 @@ int main(int argc, char **argv)
 	if (explain && !select)
 		util_die_usage("--explain needs --select");
 	if (params) {
-		static loggp_params lp;
-		char perr[LOGGP_ERRLEN];
-		if (loggp_params_read(params, &lp, perr))
-			return util_error_msg(perr);
+		num_dec g;
+		if (loggp_params_read_gamma(params, &g, err))
+			return util_error_msg(err);
 		if (!have_gamma)
-			p.gamma = lp.gamma;
+			p.gamma = g;
 	}
 	if (select) {
 		unsigned alg = 0;

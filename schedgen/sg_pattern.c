@@ -1640,16 +1640,18 @@ static void pattern_fns(size_t i, gen_fn **g, tags_fn **t);
 
 /* The pattern Open MPI picks for class cls on P ranks and size bytes, with
  * p's parameters for it (root 0, unsegmented, its chains) in *q, its
- * generator in *g; its tags returned (0: none found, c->oom set). */
-static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
-                          gen_fn **g)
+ * generator in *g; its tags returned (0: none found, c->oom set).  With
+ * one_element the call names one element of all the bytes, and a broadcast
+ * runs what Open MPI runs for that (sg_select_one_element). */
+static uint64_t ompi_pick_as(ctx *c, const char *cls, const sg_params *p, uint64_t size,
+                             int one_element, sg_params *q, gen_fn **g)
 {
 	sg_choice ch;
 	char err[160];
 	tags_fn *t;
 	int i;
 	if (sg_select("openmpi", cls, p->nranks, size, 0, 0, &ch, err, sizeof err) ||
-	    (i = sg_pattern_find(ch.pattern)) < 0) {
+	    (i = sg_pattern_find(one_element ? sg_select_one_element(&ch) : ch.pattern)) < 0) {
 		c->oom = 1;
 		return 0;
 	}
@@ -1661,6 +1663,11 @@ static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t 
 	if (ch.fanout)
 		q->fanout = ch.fanout;
 	return t(q);
+}
+static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
+                          gen_fn **g)
+{
+	return ompi_pick_as(c, cls, p, size, 0, q, g);
 }
 
 /* Open MPI's nonoverlapping allreduce (allreduce algorithm 2,
@@ -2119,28 +2126,11 @@ static void g_alltoallv_linear(ctx *c, const sg_params *p, uint64_t root)
 }
 
 /* The broadcast Open MPI's default allgatherv runs: its pick for P ranks
- * and the P s bytes of one element of an indexed datatype (sg_select.h's
- * sg_select_one_element), from rank 0, unsegmented; as ompi_pick. */
+ * and the P s bytes of one element of an indexed datatype, from rank 0,
+ * unsegmented (ompi_pick_as). */
 static uint64_t bcast_one_element(ctx *c, const sg_params *p, sg_params *q, gen_fn **g)
 {
-	sg_choice ch;
-	char err[160];
-	tags_fn *t;
-	int i;
-	uint64_t all = sat_mul(p->size, p->nranks);
-	if (sg_select("openmpi", "bcast", p->nranks, all, 0, 0, &ch, err, sizeof err) ||
-	    (i = sg_pattern_find(sg_select_one_element(&ch))) < 0) {
-		c->oom = 1;
-		return 0;
-	}
-	pattern_fns((size_t)i, g, &t);
-	*q = *p;
-	q->size = all;
-	q->root = 0;
-	q->segment = 0;
-	if (ch.fanout)
-		q->fanout = ch.fanout;
-	return t(q);
+	return ompi_pick_as(c, "bcast", p, sat_mul(p->size, p->nranks), 1, q, g);
 }
 
 /* Open MPI's default allgatherv (allgatherv algorithm 1,

@@ -493,12 +493,11 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		return util_usage("no trace files");
 	if (params) {
-		static loggp_params lp;
-		char perr[LOGGP_ERRLEN];
-		if (loggp_params_read(params, &lp, perr))
-			return util_error_msg(perr);
+		num_dec g;
+		if (loggp_params_read_gamma(params, &g, err))
+			return util_error_msg(err);
 		if (!have_gamma)
-			o.gamma = lp.gamma;
+			o.gamma = g;
 	}
 	if (!quiet)
 		o.warn = print_warning;

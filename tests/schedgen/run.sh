@@ -71,6 +71,10 @@ if diff -u "$tmp/want" "$tmp/g" >"$tmp/diff"; then ok "gamma: the linear reduce'
 "$S" allreduce_ring_segmented -s 6 -d 1000 --segment 10 --gamma 0 -o "$tmp/g0.bin" &&
 	"$S" allreduce_ring_segmented -s 6 -d 1000 --segment 10 -o "$tmp/g1.bin"
 check "gamma 0 is no gamma" cmp "$tmp/g0.bin" "$tmp/g1.bin"
+printf 'loggp-params 1\ngamma 1.5\nrange 0 inf L=1 o=1 g=1 G=0 O=0\n' >"$tmp/g.params"
+"$S" allreduce_rabenseifner -s 6 -d 1000 --params "$tmp/g.params" -o "$tmp/gp.bin" &&
+	"$S" allreduce_rabenseifner -s 6 -d 1000 --gamma 1.5 -o "$tmp/gg.bin"
+check "gamma from --params is --gamma" cmp "$tmp/gp.bin" "$tmp/gg.bin"
 
 # Deterministic output.
 "$S" allreduce_ring -s 33 -d 1000 --segment 64 -o "$tmp/a.bin"
