@@ -57,7 +57,8 @@ static void usage(FILE *f)
 "                         reduce_scatter_block, reduce_scatter, scan, exscan,\n"
 "                         alltoallv, allgatherv; -d is one rank's block of the\n"
 "                         v-variants, all equal) on these ranks and bytes;\n"
-"                         :N forces its algorithm N\n"
+"                         :N forces its algorithm N (or :NAME, its name in\n"
+"                         coll_tuned_COLL_algorithm: rabenseifner)\n"
 "      --explain          say what --select picked and why (stdout; stderr\n"
 "                         when the schedule goes to stdout)\n"
 "      --list             list the patterns\n"
@@ -278,11 +279,13 @@ int main(int argc, char **argv)
 			util_die_usage("--select: unknown library '%s' (known: openmpi)", select);
 		memcpy(lib, select, n);
 		lib[n] = 0;
-		if (select[n]) {
+		if (select[n] && select[n + 1] >= '0' && select[n + 1] <= '9' && strlen(select + n + 1) < 6) {
 			uint64_t v = num("--select", select + n + 1);
-			if (v < 1 || v > 64)
+			if (v < 1)
 				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
 			alg = (unsigned)v;
+		} else if (select[n] && sg_select_alg(lib, pattern, select + n + 1, &alg, err, sizeof err)) {
+			util_die_usage("--select: %s", err);
 		}
 		if (sg_select(lib, pattern, p.nranks, p.size, alg, explain, &pick, err, sizeof err))
 			util_die_usage("--select: %s", err);

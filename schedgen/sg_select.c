@@ -381,28 +381,53 @@ static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
 		snprintf(b, n, "%s < %" PRIu32, what, hi);
 }
 
+/* The class cls of library lib, or NULL with a message in err. */
+static const sg_class *find_class(const char *lib, const char *cls, char *err, size_t errlen)
+{
+	if (strcmp(lib, "openmpi") != 0) {
+		snprintf(err, errlen, "unknown library '%s' (known: openmpi)", lib);
+		return NULL;
+	}
+	for (size_t i = 0; i < N(classes); i++)
+		if (strcmp(classes[i].name, cls) == 0)
+			return &classes[i];
+	snprintf(err, errlen, "openmpi has no rules for '%s' here (known: %s)", cls, sg_select_classes);
+	return NULL;
+}
+
+int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
+                  size_t errlen)
+{
+	const sg_class *c = find_class(lib, cls, err, errlen);
+	size_t n;
+	if (!c)
+		return -1;
+	for (size_t i = 0; i < c->nalgs; i++)
+		if (strcmp(c->algs[i].name, name) == 0) {
+			*alg = c->algs[i].alg;
+			return 0;
+		}
+	n = (size_t)snprintf(err, errlen, "openmpi's %s algorithms are 1..%u or", cls,
+	                     c->algs[c->nalgs - 1].alg);
+	for (size_t i = 0; i < c->nalgs && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, " %s", c->algs[i].name);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, " (got '%s')", name);
+	return -1;
+}
+
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
               int explain, sg_choice *out, char *err, size_t errlen)
 {
-	const sg_class *c = NULL;
+	const sg_class *c;
 	const sg_alg *a = NULL;
 	const char *fb;
 	int fixed = alg == 0;
 	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes;
 	size_t i;
 	memset(out, 0, sizeof *out);
-	if (strcmp(lib, "openmpi") != 0) {
-		snprintf(err, errlen, "unknown library '%s' (known: openmpi)", lib);
+	if (!(c = find_class(lib, cls, err, errlen)))
 		return -1;
-	}
-	for (i = 0; i < N(classes); i++)
-		if (strcmp(classes[i].name, cls) == 0)
-			c = &classes[i];
-	if (!c) {
-		snprintf(err, errlen, "openmpi has no rules for '%s' here (known: %s)", cls,
-		         sg_select_classes);
-		return -1;
-	}
 	bytes = c->all_p ? all : size;
 	if (alg == 0) {
 		uint32_t plo = 0, slo = 0, pprev = UINT32_MAX;

@@ -43,4 +43,11 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
  * scatter-allgathers to the linear broadcast). */
 const char *sg_select_one_element(const sg_choice *bcast);
 
+/* The number of the algorithm called name ("rabenseifner", as
+ * coll_tuned_COLL_algorithm's names) of class cls in library lib into
+ * *alg.  Returns 0, or -1 with a message in err naming the valid numbers
+ * and names. */
+int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
+                  size_t errlen);
+
 #endif

@@ -134,6 +134,8 @@ err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorit
 err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv)" --select openmpi
 err_case "gamma not a number" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '1/2': not a number" reduce_binomial --gamma 1/2
 err_case "gamma negative" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '-1': not a number" reduce_binomial --gamma -1
+err_case "select: unknown algorithm name" "schedgen: error: --select: openmpi's allreduce algorithms are 1..6 or basic_linear nonoverlapping recursive_doubling ring segmented_ring rabenseifner (got 'rabenseifer')" allreduce --select openmpi:rabenseifer
+err_case "select: huge algorithm number" "schedgen: error: --select: openmpi's scan algorithms are 1..2 or linear recursive_doubling (got '99999999999')" scan --select openmpi:99999999999
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
 
 # --select: Open MPI's rules pick by P and bytes; --explain says which rule
@@ -152,6 +154,7 @@ check "select: bcast of 2 MiB on 5 ranks is one chain" sel bcast_chain_ompi bcas
 check "select: reduce of 100000 B on 4 ranks is the binomial" sel reduce_binomial_ompi reduce openmpi -s 4 -d 100000
 check "select: reduce of 300000 B on 4 ranks is the linear" sel reduce_linear reduce openmpi -s 4 -d 300000
 check "select: openmpi:2 runs 4 chains" sel bcast_chain_ompi bcast openmpi:2 -s 20 -d 100 --fanout 4
+check "select: an algorithm by its name" sel allreduce_rabenseifner allreduce openmpi:rabenseifner -s 12 -d 1000
 check "select: scan is always the linear one" sel scan_linear scan openmpi -s 300 -d 1Mi
 check "select: exscan openmpi:2 is recursive doubling" sel exscan_recdoub exscan openmpi:2 -s 6 -d 8
 check "select: alltoallv on 3 ranks is pairwise" sel alltoall_pairwise alltoallv openmpi -s 3 -d 8
