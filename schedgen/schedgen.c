@@ -59,6 +59,8 @@ static void usage(FILE *f)
 "                         v-variants, all equal) on these ranks and bytes;\n"
 "                         :N forces its algorithm N (or :NAME, its name in\n"
 "                         coll_tuned_COLL_algorithm: rabenseifner)\n"
+"      --noncommutative   the reduction does not commute: --select follows the\n"
+"                         library's rules and fallbacks for that\n"
 "      --explain          say what --select picked and why (stdout; stderr\n"
 "                         when the schedule goes to stdout)\n"
 "      --list             list the patterns\n"
@@ -125,7 +127,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM
 };
 
 int main(int argc, char **argv)
@@ -160,6 +162,7 @@ int main(int argc, char **argv)
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "gamma", required_argument, NULL, OPT_GAMMA },
 		{ "params", required_argument, NULL, OPT_PARAMS },
+		{ "noncommutative", no_argument, NULL, OPT_NONCOMM },
 		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -247,6 +250,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_PARAMS: params = optarg; break;
+		case OPT_NONCOMM: p.noncommutative = 1; break;
 		case OPT_LIST:
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
@@ -287,7 +291,9 @@ int main(int argc, char **argv)
 		} else if (select[n] && sg_select_alg(lib, pattern, select + n + 1, &alg, err, sizeof err)) {
 			util_die_usage("--select: %s", err);
 		}
-		if (sg_select(lib, pattern, p.nranks, p.size, alg, explain, &pick, err, sizeof err))
+		if (sg_select(lib, pattern, p.nranks, p.size, alg,
+		              (explain ? SG_SELECT_EXPLAIN : 0) |
+		              (p.noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0), &pick, err, sizeof err))
 			util_die_usage("--select: %s", err);
 		cls = pattern;
 		pattern = pick.pattern;

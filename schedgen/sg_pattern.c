@@ -1650,7 +1650,8 @@ static uint64_t ompi_pick_as(ctx *c, const char *cls, const sg_params *p, uint64
 	char err[160];
 	tags_fn *t;
 	int i;
-	if (sg_select("openmpi", cls, p->nranks, size, 0, 0, &ch, err, sizeof err) ||
+	if (sg_select("openmpi", cls, p->nranks, size, 0,
+	              p->noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0, &ch, err, sizeof err) ||
 	    (i = sg_pattern_find(one_element ? sg_select_one_element(&ch) : ch.pattern)) < 0) {
 		c->oom = 1;
 		return 0;

@@ -43,6 +43,9 @@ typedef struct sg_params {
 	uint32_t stride;     /* every message of at least one byte is strided:
 	                        blocks of block bytes, stride apart (0: contiguous) */
 	uint32_t block;
+	int noncommutative;  /* the reduction does not commute: the picks of
+	                        Open MPI's that composites run use its rules for
+	                        that (sg_select) */
 	num_dec gamma;       /* ns per byte of a local reduction: every step that
 	                        reduces n bytes costs a calc of gamma * n ns
 	                        (rounded half up); 0: no calc */

@@ -38,6 +38,8 @@ typedef struct sg_class {
 	const char *name, *func;   /* the class, its decision function */
 	const sg_rule *rules;
 	size_t nrules;
+	const sg_rule *nc_rules;   /* for a non-commutative operation (NULL: the same) */
+	size_t nc_nrules;
 	const sg_alg *algs;
 	size_t nalgs;
 	int all_p;   /* the rules compare the bytes of all P blocks (P x s) */
@@ -102,6 +104,33 @@ static const char *pof2_butterfly(uint64_t P, uint64_t s)
 }
 
 /* The rules, as coll_tuned_decision_fixed.c has them. */
+/* For non-commutative operations (the first branch of the decision
+ * functions); the reduce-scatters then always run algorithm 1. */
+static const sg_rule allreduce_nc_rules[] = {
+	{ 4, 131072, 3 }, { 4, 0, 1 }, { 8, 0, 3 }, { 16, 1048576, 3 }, { 16, 0, 2 }, { 128, 0, 3 },
+	{ 256, 131072, 2 }, { 256, 524288, 3 }, { 256, 0, 2 }, { 512, 4096, 2 }, { 512, 524288, 3 },
+	{ 512, 0, 2 }, { 0, 2048, 2 }, { 0, 0, 3 }
+};
+static const sg_rule reduce_nc_rules[] = {
+	{ 4, 8, 6 }, { 4, 0, 1 }, { 8, 0, 1 }, { 16, 1024, 6 }, { 16, 8192, 1 }, { 16, 16384, 6 },
+	{ 16, 262144, 1 }, { 16, 0, 6 }, { 128, 0, 6 }, { 256, 512, 6 }, { 256, 1024, 1 }, { 256, 0, 6 },
+	{ 0, 0, 6 }
+};
+static const sg_rule reduce_scatter_block_nc_rules[] = { { 0, 0, 1 } };
+static const sg_rule reduce_scatter_nc_rules[] = { { 0, 0, 1 } };
+
+/* The algorithms that check for a commutative operation, and the one Open
+ * MPI runs instead (their own check, in coll_base_*.c). */
+static const struct {
+	const char *cls;
+	unsigned alg;
+	const char *pattern;
+} nc_fallbacks[] = {
+	{ "allreduce", 6, "allreduce_linear" },
+	{ "reduce", 7, "reduce_linear" },
+	{ "reduce_scatter_block", 3, "reduce_scatter_block_linear" },
+};
+
 static const sg_rule allreduce_rules[] = {
 	{ 4, 8, 4 }, { 4, 4096, 3 }, { 4, 8192, 4 }, { 4, 16384, 3 }, { 4, 65536, 4 },
 	{ 4, 262144, 5 }, { 4, 0, 6 }, { 8, 16, 4 }, { 8, 8192, 3 }, { 8, 0, 6 }, { 16, 8192, 3 },
@@ -326,15 +355,16 @@ static const sg_alg allgatherv_algs[] = {
 };
 
 #define N(a) (sizeof a / sizeof a[0])
-#define CLASS_P(c, all_p) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, \
-	                   N(c##_rules), c##_algs, N(c##_algs), all_p, NULL }
-#define CLASS(c) CLASS_P(c, 0)
-#define BASIC(c, calls) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), \
+#define CLASS_X(c, nc, nnc, all_p) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, \
+	                            N(c##_rules), nc, nnc, c##_algs, N(c##_algs), all_p, NULL }
+#define CLASS(c) CLASS_X(c, NULL, 0, 0)
+#define CLASS_NC(c, all_p) CLASS_X(c, c##_nc_rules, N(c##_nc_rules), all_p)
+#define BASIC(c, calls) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), NULL, 0, \
 	                  c##_algs, N(c##_algs), 0, calls }
 static const sg_class classes[] = {
-	CLASS(allreduce), CLASS(bcast), CLASS(reduce), CLASS(allgather), CLASS(alltoall),
-	CLASS(barrier), CLASS(gather), CLASS(scatter), CLASS(reduce_scatter_block),
-	CLASS_P(reduce_scatter, 1),
+	CLASS_NC(allreduce, 0), CLASS(bcast), CLASS_NC(reduce, 0), CLASS(allgather), CLASS(alltoall),
+	CLASS(barrier), CLASS(gather), CLASS(scatter), CLASS_NC(reduce_scatter_block, 0),
+	CLASS_NC(reduce_scatter, 1),
 	BASIC(scan, "ompi_coll_base_scan_intra_linear"),
 	BASIC(exscan, "ompi_coll_base_exscan_intra_linear"),
 	CLASS(alltoallv), CLASS(allgatherv),
@@ -417,23 +447,27 @@ int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *
 }
 
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
-              int explain, sg_choice *out, char *err, size_t errlen)
+              unsigned flags, sg_choice *out, char *err, size_t errlen)
 {
 	const sg_class *c;
 	const sg_alg *a = NULL;
+	const sg_rule *rules;
 	const char *fb;
-	int fixed = alg == 0;
+	int fixed = alg == 0, explain = (flags & SG_SELECT_EXPLAIN) != 0;
+	int nc = (flags & SG_SELECT_NONCOMMUTATIVE) != 0;
 	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes;
 	size_t i;
 	memset(out, 0, sizeof *out);
 	if (!(c = find_class(lib, cls, err, errlen)))
 		return -1;
 	bytes = c->all_p ? all : size;
+	nc = nc && c->nc_rules;   /* the other classes do not reduce */
+	rules = nc ? c->nc_rules : c->rules;
 	if (alg == 0) {
 		uint32_t plo = 0, slo = 0, pprev = UINT32_MAX;
 		char pr[64], sr[64];
-		for (i = 0; i < c->nrules; i++) {
-			const sg_rule *r = &c->rules[i];
+		for (i = 0; i < (nc ? c->nc_nrules : c->nrules); i++) {
+			const sg_rule *r = &rules[i];
 			if (r->pmax != pprev)
 				slo = 0;
 			if (i && r->pmax != pprev)
@@ -443,17 +477,18 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 				break;
 			slo = r->smax;
 		}
-		alg = c->rules[i].alg;
+		alg = rules[i].alg;
 		if (explain && c->basic) {
 			snprintf(out->why, sizeof out->why, "Open MPI 4.1 runs %s algorithm %u for any P and "
 			         "bytes: without dynamic rules coll/tuned leaves %s to coll/basic "
 			         "(coll_tuned_module.c), whose %s calls %s", c->name, alg, c->name, c->func,
 			         c->basic);
 		} else if (explain) {
-			range(pr, sizeof pr, "P", plo, c->rules[i].pmax);
-			range(sr, sizeof sr, "bytes", slo, c->rules[i].smax);
+			range(pr, sizeof pr, "P", plo, rules[i].pmax);
+			range(sr, sizeof sr, "bytes", slo, rules[i].smax);
 			snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, "
-			         "%s (coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr, c->func);
+			         "%s%s (coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr,
+			         nc ? ", a non-commutative operation" : "", c->func);
 			if (c->all_p) {
 				size_t n = strlen(out->why);
 				snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
@@ -477,6 +512,16 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	out->alg = a->alg;
 	out->name = a->name;
 	out->fanout = fixed ? a->fanout_fixed : a->fanout_forced;
+	for (i = 0; nc && i < N(nc_fallbacks); i++)
+		if (nc_fallbacks[i].alg == alg && strcmp(nc_fallbacks[i].cls, c->name) == 0) {
+			out->pattern = nc_fallbacks[i].pattern;
+			if (explain) {
+				size_t n = strlen(out->why);
+				snprintf(out->why + n, sizeof out->why - n, "; the operation does not commute: "
+				         "Open MPI runs its algorithm 1 instead, %s", out->pattern);
+			}
+			return 0;
+		}
 	if (!explain)
 		return 0;
 	fb = a->falls ? a->falls(P, size) : NULL;
@@ -492,7 +537,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		sg_choice sub;
 		size_t n = strlen(out->why);
 		uint64_t s = (a->all_p >> i) & 1 ? all : size;
-		if (sg_select(lib, a->runs[i], P, s, 0, 0, &sub, err, errlen))
+		if (sg_select(lib, a->runs[i], P, s, 0, flags & SG_SELECT_NONCOMMUTATIVE, &sub, err, errlen))
 			return -1;
 		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
 		         a->runs[i], sub.pattern, sub.alg);

@@ -26,15 +26,19 @@ extern const char sg_select_classes[];
  * rank: the whole buffer of bcast, reduce and allreduce; one block of
  * allgather, alltoall, gather and scatter; the block every rank receives
  * of reduce_scatter_block and reduce_scatter, all ranks alike, whose rules
- * compare P x size; barrier's rules ignore it), commutative operation,
- * root 0:
- * its own choice when alg is 0, else its algorithm alg; out->why says why
- * when explain is set (the picks of a trace's every call need not format
- * it).  Returns 0, or -1
- * with a message in err (unknown library, class or algorithm, with the
- * valid ones). */
+ * compare P x size; barrier's rules ignore it), root 0, a commutative
+ * operation unless flags has SG_SELECT_NONCOMMUTATIVE: its own choice when
+ * alg is 0, else its algorithm alg; out->why says why when flags has
+ * SG_SELECT_EXPLAIN (the picks of a trace's every call need not format
+ * it).  Returns 0, or -1 with a message in err (unknown library, class or
+ * algorithm, with the valid ones). */
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
-              int explain, sg_choice *out, char *err, size_t errlen);
+              unsigned flags, sg_choice *out, char *err, size_t errlen);
+
+/* sg_select's flags. */
+#define SG_SELECT_EXPLAIN        0x1u  /* fill out->why */
+#define SG_SELECT_NONCOMMUTATIVE 0x2u  /* the operation does not commute: the
+                                          library's rules and fallbacks for it */
 
 /* The pattern Open MPI's broadcast bcast (an sg_select of class "bcast")
  * runs on a count of one element of a derived datatype, as its default

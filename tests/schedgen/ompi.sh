@@ -102,7 +102,7 @@ root_of() { # COLL P
 # in $EXTRA_MCA too.  Its monitoring counts the messages of persistent
 # requests (the linear alltoallv's) as external ("E"), the others as
 # internal ("I"); ompi_coll sends nothing of its own, so both are the
-# collective's.
+# collective's.  With NC set, the reduction is one not commutative.
 ompi_counts() { # COLL ALGORITHM P BYTES [SEGMENT]
 	local mca=()
 	[ "$2" != 0 ] && mca=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_"$1"_algorithm "$2")
@@ -112,7 +112,7 @@ ompi_counts() { # COLL ALGORITHM P BYTES [SEGMENT]
 	timeout 60 mpirun --oversubscribe --allow-run-as-root -np "$3" \
 		--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
 		--mca pml_monitoring_filename "$tmp/prof" "${mca[@]}" \
-		"$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" </dev/null >/dev/null 2>"$tmp/err" || return 1
+		"$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" ${NC:+nc} </dev/null >/dev/null 2>"$tmp/err" || return 1
 	awk -F'\t' '$1 == "I" || $1 == "E" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
 		"$tmp"/prof.* | sort -n -k1,1 -k2,2
 }
@@ -293,4 +293,38 @@ if [ -z "$bad" ] && [ "$n" -eq 4 ]; then
 else
 	echo "not ok - schedgen: the reduce-scatters' other rules pick what Open MPI's own choice sends"
 	echo "    ${bad:-$n of 4 compared}"
+fi
+
+# A reduction that does not commute (an MPI_Op created so): Open MPI's
+# rules for it, and the algorithms that then run another (Rabenseifner's
+# allreduce and reduce, the recursive-halving reduce-scatter-block), against
+# schedgen --noncommutative.  COLL:ALGORITHM:P:BYTES, algorithm 0 its
+# choice.
+bad= n=0
+cases=
+for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+	for P in 3 6 17; do
+		for d in 7 3000 140000; do cases="$cases $coll:0:$P:$d"; done
+	done
+done
+for t in $cases allreduce:6:8:100 reduce:7:6:100 reduce_scatter_block:3:5:100; do
+	IFS=: read -r coll alg P d <<<"$t"
+	if ! NC=1 ompi_counts "$coll" "$alg" "$P" "$d" >"$tmp/ompi"; then
+		bad="mpirun failed: $coll $alg at P=$P, $d bytes: $(head -2 "$tmp/err")"
+		break
+	fi
+	sel=openmpi
+	[ "$alg" != 0 ] && sel=openmpi:$alg
+	goal_counts "$coll" "$coll" "$P" "$d" --select "$sel" --noncommutative >"$tmp/goal"
+	if [ ! -s "$tmp/ompi" ] || ! cmp -s "$tmp/ompi" "$tmp/goal"; then
+		bad="$coll $alg at P=$P, $d bytes: $(diff "$tmp/ompi" "$tmp/goal" | head -6 | tr '\n' ' ')"
+		break
+	fi
+	n=$((n + 1))
+done
+if [ -z "$bad" ] && [ "$n" -eq 39 ]; then
+	echo "ok - schedgen: --noncommutative sends what Open MPI sends for a non-commutative operation (its choice of allreduce, reduce and the reduce-scatters at P = 3, 6, 17, 7 B to 140 kB; the three fallbacks)"
+else
+	echo "not ok - schedgen: --noncommutative sends what Open MPI sends for a non-commutative operation"
+	echo "    ${bad:-$n of 39 compared}"
 fi
