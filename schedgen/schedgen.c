@@ -51,14 +51,16 @@ static void usage(FILE *f)
 "  -o, --output FILE      output (default schedule.goal; - for standard output);\n"
 "                         FILE.bin is written in the binary format, else GOAL text\n"
 "      --format text|binary  force the output format\n"
-"      --select LIB[:N]   the algorithm library LIB (openmpi) runs for the\n"
-"                         collective CLASS (allreduce, bcast, reduce, allgather,\n"
-"                         alltoall, barrier, gather, scatter,\n"
-"                         reduce_scatter_block, reduce_scatter, scan, exscan,\n"
-"                         alltoallv, allgatherv; -d is one rank's block of the\n"
-"                         v-variants, all equal) on these ranks and bytes;\n"
-"                         :N forces its algorithm N (or :NAME, its name in\n"
-"                         coll_tuned_COLL_algorithm: rabenseifner)\n"
+"      --select LIB[:N]   the algorithm library LIB (openmpi: Open MPI 4.1,\n"
+"                         mpich: MPICH 4.0.2) runs for the collective CLASS\n"
+"                         (allreduce, bcast, reduce, allgather, alltoall,\n"
+"                         barrier, gather, scatter, reduce_scatter_block,\n"
+"                         reduce_scatter, scan, exscan, alltoallv, allgatherv;\n"
+"                         mpich: the first five and the reduce-scatters; -d is\n"
+"                         one rank's block of the v-variants, all equal) on\n"
+"                         these ranks and bytes; :N forces Open MPI's algorithm\n"
+"                         N, :NAME a library's by its name\n"
+"                         (openmpi:rabenseifner, mpich:ring)\n"
 "      --noncommutative   the reduction does not commute: --select follows the\n"
 "                         library's rules and fallbacks for that\n"
 "      --explain          say what --select picked and why (stdout; stderr\n"
@@ -280,10 +282,11 @@ int main(int argc, char **argv)
 		unsigned alg = 0;
 		size_t n = strcspn(select, ":");
 		if (n >= sizeof lib)
-			util_die_usage("--select: unknown library '%s' (known: openmpi)", select);
+			util_die_usage("--select: unknown library '%s' (known: openmpi mpich)", select);
 		memcpy(lib, select, n);
 		lib[n] = 0;
-		if (select[n] && select[n + 1] >= '0' && select[n + 1] <= '9' && strlen(select + n + 1) < 6) {
+		if (strcmp(lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
+		    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
 			uint64_t v = num("--select", select + n + 1);
 			if (v < 1)
 				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
@@ -328,7 +331,9 @@ int main(int argc, char **argv)
 		                            p.nranks, p.size);
 #define APPEND(...) do { if (n < sizeof comment) \
 		n += (size_t)snprintf(comment + n, sizeof comment - n, __VA_ARGS__); } while (0)
-		if (select)
+		if (select && strcmp(lib, "mpich") == 0)   /* MPICH names its algorithms only */
+			APPEND(" (%s's %s %s)", lib, cls, pick.name);
+		else if (select)
 			APPEND(" (%s's %s algorithm %u)", lib, cls, pick.alg);
 		if (uses & SG_USES_ROOT)
 			APPEND(", root %" PRIu64, p.root);
@@ -357,10 +362,14 @@ int main(int argc, char **argv)
 			APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p.stride, p.block);
 #undef APPEND
 	}
-	if (explain)
+	if (explain) {
+		char alg[32] = "";
+		if (strcmp(lib, "mpich") != 0)
+			snprintf(alg, sizeof alg, "algorithm %u (", pick.alg);
 		fprintf(strcmp(out, "-") ? stdout : stderr, "%s on %" PRIu64 " ranks, %" PRIu64 " bytes: "
-		        "%s, %s algorithm %u (%s).\n  %s.\n", cls, p.nranks, p.size, pick.pattern, lib,
-		        pick.alg, pick.name, pick.why);
+		        "%s, %s %s%s%s.\n  %s.\n", cls, p.nranks, p.size, pick.pattern, lib, alg,
+		        pick.name, *alg ? ")" : "", pick.why);
+	}
 	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
 	if (!o)
 		return util_error_msg(err);

@@ -588,13 +588,14 @@ static uint64_t block_bytes(uint64_t s, uint64_t sc, uint64_t b)
  * there is), then sends to v + m, for m = lowbit(v)/2 (the root: the
  * largest power of two below P) down to 1, the blocks from v + m on that
  * it holds, when there are any (tag 0).  Returns the rank's last op.
- * Below P bytes Open MPI runs its linear broadcast instead: the root sends
- * all s bytes to every rank (*linear set). */
+ * Below P bytes Open MPI runs its linear broadcast instead, when *linear
+ * is set on entry (MPICH scatters what there is): the root sends all s
+ * bytes to every rank (*linear stays set; else it is cleared). */
 static uint32_t scatter_blocks(ctx *c, uint64_t s, uint64_t root, int *linear)
 {
 	uint64_t P = c->P, v = vrank(c, root), sc = (s + P - 1) / P, held = v ? 0 : s, m;
 	uint32_t prev = NONE;
-	*linear = s < P;
+	*linear = s < P && *linear;
 	if (*linear) {
 		for (uint64_t j = 1; v == 0 && j < P; j++)
 			send(c, s, real(c, j, root), 0, NONE);
@@ -624,10 +625,9 @@ static uint32_t scatter_blocks(ctx *c, uint64_t s, uint64_t root, int *linear)
  * binomial scatter (scatter_blocks), then a ring allgather: P-1
  * MPI_Sendrecv steps, sending the block last received (its own first) to
  * rank r+1 and receiving the next from r-1 (tag i). */
-static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+static void scatter_ring(ctx *c, const sg_params *p, uint64_t root, int linear)
 {
 	uint64_t P = c->P, r = c->r, v = vrank(c, root), s = p->size, sc = (s + P - 1) / P;
-	int linear;
 	uint32_t prev;
 	if (P < 2)
 		return;
@@ -640,6 +640,18 @@ static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t 
 		sb = rb;
 		rb = (rb + P - 1) % P;
 	}
+}
+static void g_bcast_scatter_allgather_ring(ctx *c, const sg_params *p, uint64_t root)
+{
+	scatter_ring(c, p, root, 1);
+}
+/* MPICH's scatter-ring-allgather broadcast
+ * (MPIR_Bcast_intra_scatter_ring_allgather) sends the same, but scatters
+ * fewer bytes than ranks too: blocks of one byte, the ranks from s on
+ * getting none. */
+static void g_bcast_scatter_ring_mpich(ctx *c, const sg_params *p, uint64_t root)
+{
+	scatter_ring(c, p, root, 0);
 }
 
 /* The bytes of blocks b .. b+m-1 (those below P) of s bytes in blocks of
@@ -662,11 +674,10 @@ static uint64_t blocks_bytes(uint64_t s, uint64_t sc, uint64_t P, uint64_t b, ui
  * get that group's blocks by recursive halving inside the group (distance
  * m/2 .. 1, tag 2k+2): a rank that has them sends to v xor d above it
  * when that one has not. */
-static void g_bcast_scatter_allgather(ctx *c, const sg_params *p, uint64_t root)
+static void scatter_recdoub(ctx *c, const sg_params *p, uint64_t root, int linear)
 {
 	uint64_t P = c->P, v = vrank(c, root), s = p->size, sc = (s + P - 1) / P;
 	unsigned k = 0;
-	int linear;
 	uint32_t prev;
 	if (P < 2)
 		return;
@@ -691,6 +702,17 @@ static void g_bcast_scatter_allgather(ctx *c, const sg_params *p, uint64_t root)
 				prev = recv(c, got, real(c, w, root), 2 * k + 2, prev);
 		}
 	}
+}
+static void g_bcast_scatter_allgather(ctx *c, const sg_params *p, uint64_t root)
+{
+	scatter_recdoub(c, p, root, 1);
+}
+/* MPICH's scatter-recursive-doubling-allgather broadcast
+ * (MPIR_Bcast_intra_scatter_recursive_doubling_allgather): the same, with
+ * MPICH's scatter of fewer bytes than ranks (g_bcast_scatter_ring_mpich). */
+static void g_bcast_scatter_recdoub_mpich(ctx *c, const sg_params *p, uint64_t root)
+{
+	scatter_recdoub(c, p, root, 0);
 }
 static uint64_t t_scatter_allgather(const sg_params *p)
 {
@@ -1635,6 +1657,158 @@ static void g_alltoall_bruck(ctx *c, const sg_params *p, uint64_t root)
 	}
 }
 
+/* ---- MPICH's algorithms ---------------------------------------------------
+ * MPICH 4.0's (src/mpi/coll/COLL/COLL_intra_ALG.c), where they differ
+ * from Open MPI's; its blocking sends and receives (MPIC_Send, MPIC_Recv)
+ * each wait for the one before, an MPIC_Sendrecv for both of the step
+ * before. */
+
+/* MPICH's binomial broadcast (MPIR_Bcast_intra_binomial): vrank v > 0
+ * receives the s bytes from v - lowbit(v), then sends them to v + m for m
+ * = lowbit(v)/2 (the root: the largest power of two below P) down to 1,
+ * while v + m < P (tag 0): the in-order binomial tree, largest subtree
+ * first. */
+static void g_bcast_binomial_mpich(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, v = vrank(c, root), m;
+	uint32_t prev = NONE;
+	if (P < 2)
+		return;
+	if (v) {
+		m = v & (~v + 1);
+		prev = recv(c, p->size, real(c, v - m, root), 0, NONE);
+	} else {
+		m = UINT64_C(1) << ceil_log2(P);
+	}
+	for (m >>= 1; m > 0; m >>= 1)
+		if (v + m < P)
+			prev = send(c, p->size, real(c, v + m, root), 0, prev);
+}
+
+/* The bytes of blocks a .. b-1 of MPICH's Rabenseifner allreduce: s bytes
+ * in n blocks, block i of s/n bytes and one more for i < s mod n. */
+static uint64_t cnts(uint64_t s, uint64_t n, uint64_t a, uint64_t b)
+{
+	uint64_t x = s % n;
+	return (b - a) * (s / n) + (x > a ? (x < b ? x : b) - a : 0);
+}
+
+/* MPICH's Rabenseifner allreduce (MPIR_Allreduce_intra_reduce_scatter_
+ * allgather), P' = 2^floor(log2 P), q = P - P':
+ * 1. An even rank below 2q sends its s bytes to r+1 (tag 0) and waits for
+ *    the result (tag 2 log2 P' + 1); the odd one reduces them and goes on
+ *    as vrank r/2, a rank from 2q on as r - q; vrank w is rank 2w+1 for
+ *    w < q, else w + q.
+ * 2. Reduce-scatter by recursive halving of the s bytes in P' blocks
+ *    (cnts): step n (tag 1 + n) exchanges with vrank v xor 2^n the halves
+ *    of v's window of blocks (all P' at first), the lower vrank sending
+ *    the upper half and keeping the lower; the window becomes the half
+ *    kept; what came is reduced.
+ * 3. Allgather by recursive doubling: the same pairs in reverse order
+ *    (tag 1 + log2 P' + ...), each sending what it kept and receiving what
+ *    it gave.
+ * 4. The odd ranks below 2q send the s bytes to r-1.
+ * Unlike Open MPI's (g_allreduce_rabenseifner), the odd rank of a pair
+ * stays, the blocks are whole elements (bytes) and there is no fallback:
+ * MPICH's rules pick it only for s >= P'. */
+static void g_allreduce_rabenseifner_mpich(ctx *c, const sg_params *p, uint64_t root)
+{
+	unsigned k = floor_log2(c->P), n;
+	uint64_t P = c->P, r = c->r, s = p->size, pof2 = UINT64_C(1) << k, q = P - pof2;
+	uint64_t v, lo = 0, len = pof2, t = 1, last = 1 + 2 * (uint64_t)k;
+	uint64_t keep[64], give[64], dest[64];
+	uint32_t prev = NONE;
+	(void)root;
+	if (P < 2)
+		return;
+	if (r < 2 * q && r % 2 == 0) {
+		prev = send(c, s, r + 1, 0, NONE);
+		recv(c, s, r + 1, last, prev);
+		return;
+	}
+	if (r < 2 * q) {
+		prev = reduced(c, p, s, recv(c, s, r - 1, 0, NONE));
+		v = r / 2;
+	} else {
+		v = r - q;
+	}
+	for (n = 0; n < k; n++) {
+		uint64_t vd = v ^ (UINT64_C(1) << n), half = len / 2;
+		uint64_t a = lo + half;   /* the upper half */
+		dest[n] = vd < q ? 2 * vd + 1 : vd + q;
+		if (v < vd) {
+			keep[n] = cnts(s, pof2, lo, a);
+			give[n] = cnts(s, pof2, a, lo + len);
+		} else {
+			keep[n] = cnts(s, pof2, a, lo + len);
+			give[n] = cnts(s, pof2, lo, a);
+			lo = a;
+		}
+		len = half;
+		prev = reduced(c, p, keep[n], sendrecv(c, give[n], dest[n], keep[n], dest[n], t++, prev));
+	}
+	while (n-- > 0)
+		prev = sendrecv(c, keep[n], dest[n], give[n], dest[n], t++, prev);
+	if (r < 2 * q)
+		send(c, s, r - 1, last, prev);
+}
+static uint64_t t_rabenseifner_mpich(const sg_params *p)
+{
+	return 2 * (uint64_t)floor_log2(p->nranks ? p->nranks : 1) + 2;
+}
+
+/* MPICH's pairwise reduce-scatter (MPIR_Reduce_scatter_intra_pairwise,
+ * MPIR_Reduce_scatter_block_intra_pairwise): in step i = 1..P-1 rank r
+ * sends its contribution to the block of r+i and receives the one of r-i
+ * to its own block, s bytes each, one MPIC_Sendrecv a step (tag i-1),
+ * then reduces what came. */
+static void g_reduce_scatter_pairwise(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	for (uint64_t i = 1; i < P; i++)
+		prev = reduced(c, p, p->size,
+		               sendrecv(c, p->size, (r + i) % P, p->size, (r + P - i) % P, i - 1, prev));
+}
+
+/* MPICH's scattered alltoall (MPIR_Alltoall_intra_scattered): the peers
+ * i = 0..P-1 in batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE's default);
+ * for a batch, receives from r+i, then sends to r-i, all posted at once,
+ * and the next batch once all of them ended (tag 0).  Its own block (i =
+ * 0, which MPICH sends to itself) is a local copy here. */
+#define MPICH_ALLTOALL_THROTTLE 32
+static void g_alltoall_scattered(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	(void)root;
+	for (uint64_t ii = 0; ii < P; ii += MPICH_ALLTOALL_THROTTLE) {
+		uint64_t ss = P - ii < MPICH_ALLTOALL_THROTTLE ? P - ii : MPICH_ALLTOALL_THROTTLE;
+		c->lb.n = 0;
+		for (uint64_t i = ii ? 0 : 1; i < ss; i++)
+			push(c, &c->lb, recv(c, p->size, (r + i + ii) % P, 0, prev));
+		for (uint64_t i = ii ? 0 : 1; i < ss; i++)
+			push(c, &c->lb, send(c, p->size, (r + P - (i + ii) % P) % P, 0, prev));
+		prev = join(c, &c->lb);
+	}
+}
+
+/* MPICH's pairwise alltoall (MPIR_Alltoall_intra_pairwise): step i =
+ * 1..P-1 is one MPIC_Sendrecv (tag i-1) with r xor i when P is a power of
+ * two, else to r+i and from r-i (as Open MPI's). */
+static void g_alltoall_pairwise_mpich(ctx *c, const sg_params *p, uint64_t root)
+{
+	uint64_t P = c->P, r = c->r;
+	uint32_t prev = NONE;
+	if (P & (P - 1)) {
+		g_alltoall_pairwise(c, p, root);
+		return;
+	}
+	for (uint64_t i = 1; i < P; i++)
+		prev = sendrecv(c, p->size, r ^ i, p->size, r ^ i, i - 1, prev);
+}
+
 /* The generator and tags of pattern i (the table is below). */
 static void pattern_fns(size_t i, gen_fn **g, tags_fn **t);
 
@@ -2317,7 +2491,22 @@ static void g_allgatherv_two_proc(ctx *c, const sg_params *p, uint64_t root)
 	X("allgatherv_default", "", SG_LINEAR, g_allgatherv_default, t_allgatherv_default, \
 	  "allgatherv as Open MPI's default: gatherv to 0, its pick of bcast of all") \
 	X("allgatherv_two_proc", "", 0, g_allgatherv_two_proc, t_one, \
-	  "allgatherv as Open MPI's two_proc: one exchange on 2 ranks, else nothing")
+	  "allgatherv as Open MPI's two_proc: one exchange on 2 ranks, else nothing") \
+	X("bcast_binomial_mpich", "", R, g_bcast_binomial_mpich, t_one, \
+	  "broadcast as MPICH's binomial: down the in-order binomial tree, largest first") \
+	X("bcast_scatter_recdoub_mpich", "", R, g_bcast_scatter_recdoub_mpich, t_scatter_allgather, \
+	  "broadcast as MPICH's binomial scatter, then recursive-doubling allgather") \
+	X("bcast_scatter_ring_mpich", "", R | SG_LINEAR, g_bcast_scatter_ring_mpich, t_ring_bcast, \
+	  "broadcast as MPICH's binomial scatter, then a ring allgather") \
+	X("allreduce_rabenseifner_mpich", "", RED, g_allreduce_rabenseifner_mpich, \
+	  t_rabenseifner_mpich, \
+	  "allreduce as MPICH's Rabenseifner: recursive halving, then doubling") \
+	X("reduce_scatter_pairwise", "", SG_LINEAR | RED, g_reduce_scatter_pairwise, t_steps, \
+	  "reduce-scatter as MPICH's pairwise: step i sends to r+i, receives from r-i") \
+	X("alltoall_scattered", "", SG_LINEAR, g_alltoall_scattered, t_one, \
+	  "alltoall as MPICH's scattered: all at once, in batches of 32 peers") \
+	X("alltoall_pairwise_mpich", "", SG_LINEAR, g_alltoall_pairwise_mpich, t_steps, \
+	  "alltoall as MPICH's pairwise: step i exchanges with r xor i (P = 2^n)")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

@@ -13,8 +13,11 @@
 
 typedef struct sg_rule {
 	uint32_t pmax, smax;   /* P < pmax and bytes < smax (0: any) */
-	uint8_t alg;
+	uint8_t alg;           /* with MPICH's further tests in its high bits: */
 } sg_rule;
+#define SG_POW2       0x40u  /* and P is a power of two */
+#define SG_BELOW_POF2 0x80u  /* bytes < 2^floor(log2 P) instead of smax */
+#define SG_ALG(r)     ((unsigned)(r)->alg & 0x3fu)
 
 /* An algorithm of a class: its number and name in Open MPI, the pattern
  * that is it, the chains it builds when forced (its coll_tuned default)
@@ -47,7 +50,19 @@ typedef struct sg_class {
 	 * class to coll/basic without dynamic rules, and this says what
 	 * coll/basic's func runs (the rules are one row: that algorithm). */
 	const char *basic;
+	const char *note;          /* added to the explanation of a pick (NULL: none) */
+	const char *nc_missing;    /* a non-commutative operation's algorithms,
+	                              which are not here (NULL: nc_rules) */
 } sg_class;
+
+/* A library: its classes, where its rules are, how a pick is forced. */
+typedef struct sg_lib {
+	const char *name, *title, *source;
+	const char *forced[2];   /* the variable that forces an algorithm: around the class */
+	const sg_class *classes;
+	size_t nclasses;
+	const char *class_names;
+} sg_lib;
 
 static uint64_t pof2(uint64_t P)
 {
@@ -356,11 +371,11 @@ static const sg_alg allgatherv_algs[] = {
 
 #define N(a) (sizeof a / sizeof a[0])
 #define CLASS_X(c, nc, nnc, all_p) { #c, "ompi_coll_tuned_" #c "_intra_dec_fixed", c##_rules, \
-	                            N(c##_rules), nc, nnc, c##_algs, N(c##_algs), all_p, NULL }
+	                            N(c##_rules), nc, nnc, c##_algs, N(c##_algs), all_p, NULL, NULL, NULL }
 #define CLASS(c) CLASS_X(c, NULL, 0, 0)
 #define CLASS_NC(c, all_p) CLASS_X(c, c##_nc_rules, N(c##_nc_rules), all_p)
 #define BASIC(c, calls) { #c, "mca_coll_basic_" #c "_intra", c##_rules, N(c##_rules), NULL, 0, \
-	                  c##_algs, N(c##_algs), 0, calls }
+	                  c##_algs, N(c##_algs), 0, calls, NULL, NULL }
 static const sg_class classes[] = {
 	CLASS_NC(allreduce, 0), CLASS(bcast), CLASS_NC(reduce, 0), CLASS(allgather), CLASS(alltoall),
 	CLASS(barrier), CLASS(gather), CLASS(scatter), CLASS_NC(reduce_scatter_block, 0),
@@ -371,6 +386,92 @@ static const sg_class classes[] = {
 };
 const char sg_select_classes[] = "allreduce bcast reduce allgather alltoall barrier gather scatter "
                                   "reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv";
+
+/* MPICH 4.0.2's rules (Debian 12's libmpich12): the MPIR-level selection
+ * that src/mpi/coll/coll_selection.json gives (built into the library;
+ * csel.c reads it), for an intracommunicator without node hierarchy (one
+ * rank a node, as the network here), not in place, a built-in operation
+ * unless non-commutative.  Its "<= b" are "< b+1" here, its "count < pow2"
+ * is SG_BELOW_POF2 (an element a byte, as everywhere in schedgen). */
+static const sg_rule mpich_allreduce_rules[] = {
+	{ 0, 9, 1 }, { 0, 0, 1 | SG_BELOW_POF2 }, { 0, 0, 2 }
+};
+/* a non-commutative operation is a user's: "is_op_built_in=no" */
+static const sg_rule mpich_allreduce_nc_rules[] = { { 0, 0, 1 } };
+static const sg_rule mpich_bcast_rules[] = {
+	{ 8, 0, 1 }, { 0, 12289, 1 | SG_POW2 }, { 0, 524289, 2 | SG_POW2 }, { 0, 0, 3 | SG_POW2 },
+	{ 0, 12289, 1 }, { 0, 0, 3 }
+};
+static const sg_rule mpich_allgather_rules[] = {
+	{ 0, 524288, 1 | SG_POW2 }, { 0, 0, 3 | SG_POW2 }, { 0, 81920, 2 }, { 0, 0, 3 }
+};
+static const sg_rule mpich_reduce_scatter_rules[] = { { 0, 524288, 1 }, { 0, 0, 2 } };
+#define mpich_reduce_scatter_block_rules mpich_reduce_scatter_rules
+/* "comm_size<8" as P <= 8: see the class's note */
+static const sg_rule mpich_alltoall_rules[] = {
+	{ 9, 32769, 2 }, { 9, 0, 3 }, { 0, 257, 1 }, { 0, 32769, 2 }, { 0, 0, 3 }
+};
+static const sg_rule mpich_barrier_rules[] = { { 0, 0, 1 } };
+
+static const char *not_pow2_bruck(uint64_t P, uint64_t s)
+{
+	(void)s;
+	return P & (P - 1) ? "P is not a power of two: MPICH runs its recursive doubling with "
+	                     "fewer partners, the pattern runs the Bruck allgather" : NULL;
+}
+
+static const sg_alg mpich_allreduce_algs[] = {
+	ALG(1, "recursive_doubling", "allreduce_recdoub_ompi", 0, 0, NULL),
+	ALG(2, "reduce_scatter_allgather", "allreduce_rabenseifner_mpich", 0, 0, NULL),
+};
+static const sg_alg mpich_bcast_algs[] = {
+	ALG(1, "binomial", "bcast_binomial_mpich", 0, 0, NULL),
+	ALG(2, "scatter_recursive_doubling_allgather", "bcast_scatter_recdoub_mpich", 0, 0, NULL),
+	ALG(3, "scatter_ring_allgather", "bcast_scatter_ring_mpich", 0, 0, NULL),
+};
+static const sg_alg mpich_allgather_algs[] = {
+	ALG(1, "recursive_doubling", "allgather_recdoub", 0, 0, not_pow2_bruck),
+	ALG(2, "brucks", "allgather_bruck", 0, 0, NULL),
+	ALG(3, "ring", "allgather_ring", 0, 0, NULL),
+};
+static const sg_alg mpich_reduce_scatter_algs[] = {
+	ALG(1, "recursive_halving", "reduce_scatter_block_rechalving", 0, 0, NULL),
+	ALG(2, "pairwise", "reduce_scatter_pairwise", 0, 0, NULL),
+};
+#define mpich_reduce_scatter_block_algs mpich_reduce_scatter_algs
+static const sg_alg mpich_alltoall_algs[] = {
+	ALG(1, "brucks", "alltoall_bruck", 0, 0, NULL),
+	ALG(2, "scattered", "alltoall_scattered", 0, 0, NULL),
+	ALG(3, "pairwise", "alltoall_pairwise_mpich", 0, 0, NULL),
+};
+static const sg_alg mpich_barrier_algs[] = {
+	ALG(1, "dissemination", "barrier_dissemination", 0, 0, NULL),
+};
+
+#define MPICH_X(c, F, nc, nnc, all_p, note, ncm) { #c, "MPIR_" F "_allcomm_auto", \
+	mpich_##c##_rules, N(mpich_##c##_rules), nc, nnc, mpich_##c##_algs, N(mpich_##c##_algs), \
+	all_p, NULL, note, ncm }
+#define MPICH_RS_NC "MPICH runs its noncommutative and recursive_doubling reduce-scatters for " \
+	"a non-commutative operation, which are not modelled here"
+static const sg_class mpich_classes[] = {
+	MPICH_X(allreduce, "Allreduce", mpich_allreduce_nc_rules, 1, 0, NULL, NULL),
+	MPICH_X(bcast, "Bcast", NULL, 0, 0, NULL, NULL),
+	MPICH_X(allgather, "Allgather", NULL, 0, 1, NULL, NULL),
+	MPICH_X(alltoall, "Alltoall", NULL, 0, 0,
+	        "; MPICH 4.0.2 tests its \"comm_size<8\" as P <= 8 here: below the in-place "
+	        "test, its search, not its pruning, evaluates it (csel.c)", NULL),
+	MPICH_X(barrier, "Barrier", NULL, 0, 0, NULL, NULL),
+	MPICH_X(reduce_scatter_block, "Reduce_scatter_block", NULL, 0, 1, NULL, MPICH_RS_NC),
+	MPICH_X(reduce_scatter, "Reduce_scatter", NULL, 0, 1, NULL, MPICH_RS_NC),
+};
+
+static const sg_lib libs[] = {
+	{ "openmpi", "Open MPI 4.1", "coll_tuned_decision_fixed.c", { "coll_tuned_", "_algorithm" },
+	  classes, N(classes), sg_select_classes },
+	{ "mpich", "MPICH 4.0.2", "coll_selection.json", { "MPIR_CVAR_", "_INTRA_ALGORITHM" },
+	  mpich_classes, N(mpich_classes),
+	  "allreduce bcast allgather alltoall barrier reduce_scatter_block reduce_scatter" },
+};
 
 const char *sg_select_one_element(const sg_choice *bcast)
 {
@@ -411,24 +512,41 @@ static void range(char *b, size_t n, const char *what, uint32_t lo, uint32_t hi)
 		snprintf(b, n, "%s < %" PRIu32, what, hi);
 }
 
-/* The class cls of library lib, or NULL with a message in err. */
-static const sg_class *find_class(const char *lib, const char *cls, char *err, size_t errlen)
+/* The class cls of library lib (*l set), or NULL with a message in err. */
+static const sg_class *find_class(const char *lib, const char *cls, const sg_lib **l, char *err,
+                                  size_t errlen)
 {
-	if (strcmp(lib, "openmpi") != 0) {
-		snprintf(err, errlen, "unknown library '%s' (known: openmpi)", lib);
+	for (*l = libs; *l < libs + N(libs) && strcmp((*l)->name, lib) != 0; (*l)++)
+		;
+	if (*l == libs + N(libs)) {
+		snprintf(err, errlen, "unknown library '%s' (known: openmpi mpich)", lib);
 		return NULL;
 	}
-	for (size_t i = 0; i < N(classes); i++)
-		if (strcmp(classes[i].name, cls) == 0)
-			return &classes[i];
-	snprintf(err, errlen, "openmpi has no rules for '%s' here (known: %s)", cls, sg_select_classes);
+	for (size_t i = 0; i < (*l)->nclasses; i++)
+		if (strcmp((*l)->classes[i].name, cls) == 0)
+			return &(*l)->classes[i];
+	snprintf(err, errlen, "%s has no rules for '%s' here (known: %s)", lib, cls, (*l)->class_names);
 	return NULL;
+}
+
+/* Appends "s's algorithms are 1..N or NAME ..." (Open MPI) or "are NAME
+ * ..." (MPICH, which names them only) to the n bytes at b. */
+static size_t valid_algs(const sg_lib *l, const sg_class *c, char *b, size_t n)
+{
+	int numbered = l == libs;
+	size_t k = (size_t)snprintf(b, n, "%s's %s algorithms are", l->name, c->name);
+	if (numbered && k < n)
+		k += (size_t)snprintf(b + k, n - k, " 1..%u or", c->algs[c->nalgs - 1].alg);
+	for (size_t i = 0; i < c->nalgs && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, " %s", c->algs[i].name);
+	return k;
 }
 
 int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
                   size_t errlen)
 {
-	const sg_class *c = find_class(lib, cls, err, errlen);
+	const sg_lib *l;
+	const sg_class *c = find_class(lib, cls, &l, err, errlen);
 	size_t n;
 	if (!c)
 		return -1;
@@ -437,83 +555,122 @@ int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *
 			*alg = c->algs[i].alg;
 			return 0;
 		}
-	n = (size_t)snprintf(err, errlen, "openmpi's %s algorithms are 1..%u or", cls,
-	                     c->algs[c->nalgs - 1].alg);
-	for (size_t i = 0; i < c->nalgs && n < errlen; i++)
-		n += (size_t)snprintf(err + n, errlen - n, " %s", c->algs[i].name);
+	n = valid_algs(l, c, err, errlen);
 	if (n < errlen)
 		snprintf(err + n, errlen - n, " (got '%s')", name);
 	return -1;
 }
 
+/* The P of rule i of rules, for explaining it: "[lo, hi)" after the
+ * previous group of rows, and whether P must be a power of two. */
+static void p_range(char *b, size_t n, const sg_rule *rules, size_t i)
+{
+	uint32_t lo = 0;
+	int pow2_before = 0;
+	for (size_t j = 0; j < i; j++)
+		if (rules[j].pmax != rules[i].pmax || (rules[j].alg ^ rules[i].alg) & SG_POW2) {
+			lo = rules[j].pmax ? rules[j].pmax : lo;
+			pow2_before |= rules[j].alg & SG_POW2;
+		}
+	if (!lo && !rules[i].pmax && (pow2_before || rules[i].alg & SG_POW2)) {
+		snprintf(b, n, "P %sa power of two", rules[i].alg & SG_POW2 ? "" : "not ");
+		return;
+	}
+	range(b, n, "P", lo, rules[i].pmax);
+	if (rules[i].alg & SG_POW2)
+		snprintf(b + strlen(b), n - strlen(b), ", a power of two");
+	else if (pow2_before)
+		snprintf(b + strlen(b), n - strlen(b), ", not a power of two");
+}
+
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
               unsigned flags, sg_choice *out, char *err, size_t errlen)
 {
+	const sg_lib *l;
 	const sg_class *c;
 	const sg_alg *a = NULL;
 	const sg_rule *rules;
 	const char *fb;
 	int fixed = alg == 0, explain = (flags & SG_SELECT_EXPLAIN) != 0;
 	int nc = (flags & SG_SELECT_NONCOMMUTATIVE) != 0;
-	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes;
-	size_t i;
+	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes, p2 = pof2(P);
+	uint64_t slo = 0;
+	size_t i, row = 0;
+	char label[64];
 	memset(out, 0, sizeof *out);
-	if (!(c = find_class(lib, cls, err, errlen)))
+	if (!(c = find_class(lib, cls, &l, err, errlen)))
 		return -1;
+	if (nc && c->nc_missing) {
+		snprintf(err, errlen, "%s", c->nc_missing);
+		return -1;
+	}
 	bytes = c->all_p ? all : size;
 	nc = nc && c->nc_rules;   /* the other classes do not reduce */
 	rules = nc ? c->nc_rules : c->rules;
 	if (alg == 0) {
-		uint32_t plo = 0, slo = 0, pprev = UINT32_MAX;
-		char pr[64], sr[64];
-		for (i = 0; i < (nc ? c->nc_nrules : c->nrules); i++) {
-			const sg_rule *r = &rules[i];
-			if (r->pmax != pprev)
+		for (row = 0; row < (nc ? c->nc_nrules : c->nrules); row++) {
+			const sg_rule *r = &rules[row];
+			int pok = (!r->pmax || P < r->pmax) && (!(r->alg & SG_POW2) || (P & (P - 1)) == 0);
+			uint64_t smax = r->alg & SG_BELOW_POF2 ? p2 : r->smax;
+			if (row && (rules[row - 1].pmax != r->pmax || (rules[row - 1].alg ^ r->alg) & SG_POW2))
 				slo = 0;
-			if (i && r->pmax != pprev)
-				plo = pprev;
-			pprev = r->pmax;
-			if ((!r->pmax || P < r->pmax) && (!r->smax || bytes < r->smax))
+			if (pok && (!smax || bytes < smax))
 				break;
-			slo = r->smax;
+			if (pok && smax > slo)
+				slo = smax;
 		}
-		alg = rules[i].alg;
-		if (explain && c->basic) {
-			snprintf(out->why, sizeof out->why, "Open MPI 4.1 runs %s algorithm %u for any P and "
-			         "bytes: without dynamic rules coll/tuned leaves %s to coll/basic "
-			         "(coll_tuned_module.c), whose %s calls %s", c->name, alg, c->name, c->func,
-			         c->basic);
-		} else if (explain) {
-			range(pr, sizeof pr, "P", plo, rules[i].pmax);
-			range(sr, sizeof sr, "bytes", slo, rules[i].smax);
-			snprintf(out->why, sizeof out->why, "Open MPI 4.1 picks %s algorithm %u for %s, "
-			         "%s%s (coll_tuned_decision_fixed.c, %s)", c->name, alg, pr, sr,
-			         nc ? ", a non-commutative operation" : "", c->func);
-			if (c->all_p) {
-				size_t n = strlen(out->why);
-				snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
-				         "P blocks: %" PRIu64 " x %" PRIu64 " = %" PRIu64, P, size, bytes);
-			}
-		}
-	} else if (explain) {
-		snprintf(out->why, sizeof out->why, "%s algorithm %u, as forced by "
-		         "coll_tuned_%s_algorithm%s", c->name, alg, c->name,
-		         c->basic ? " (with coll_tuned_use_dynamic_rules 1)" : "");
+		alg = SG_ALG(&rules[row]);
 	}
 	for (i = 0; i < c->nalgs; i++)
 		if (c->algs[i].alg == alg)
 			a = &c->algs[i];
 	if (!a) {
-		snprintf(err, errlen, "openmpi's %s algorithms are 1..%u (got %u)", c->name,
-		         c->algs[c->nalgs - 1].alg, alg);
+		size_t n = valid_algs(l, c, err, errlen);
+		if (n < errlen)
+			snprintf(err + n, errlen - n, " (got %u)", alg);
 		return -1;
+	}
+	if (l == libs)
+		snprintf(label, sizeof label, "algorithm %u", alg);
+	else
+		snprintf(label, sizeof label, "%s", a->name);
+	if (explain && !fixed) {
+		char var[64];
+		snprintf(var, sizeof var, "%s%s%s", l->forced[0], c->name, l->forced[1]);
+		for (i = 0; l != libs && var[i]; i++)   /* MPICH's variables are upper case */
+			if (var[i] >= 'a' && var[i] <= 'z')
+				var[i] = (char)(var[i] - 'a' + 'A');
+		snprintf(out->why, sizeof out->why, "%s %s, as forced by %s%s%s", c->name, label, var,
+		         l == libs ? "" : "=", l == libs ? (c->basic ? " (with coll_tuned_use_dynamic_rules 1)"
+		                                          : "") : a->name);
+	} else if (explain && c->basic) {
+		snprintf(out->why, sizeof out->why, "Open MPI 4.1 runs %s algorithm %u for any P and "
+		         "bytes: without dynamic rules coll/tuned leaves %s to coll/basic "
+		         "(coll_tuned_module.c), whose %s calls %s", c->name, alg, c->name, c->func,
+		         c->basic);
+	} else if (explain) {
+		char pr[96], sr[128];
+		p_range(pr, sizeof pr, rules, row);
+		if (rules[row].alg & SG_BELOW_POF2)
+			snprintf(sr, sizeof sr, "bytes < %" PRIu64 ", the largest power of two <= P "
+			         "(\"count < pow2\", an element a byte)", p2);
+		else
+			range(sr, sizeof sr, "bytes", (uint32_t)slo, rules[row].smax);
+		snprintf(out->why, sizeof out->why, "%s picks %s %s for %s, %s%s (%s, %s)", l->title,
+		         c->name, label, pr, sr, nc ? ", a non-commutative operation" : "", l->source,
+		         c->func);
+		if (c->all_p) {
+			size_t n = strlen(out->why);
+			snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
+			         "P blocks: %" PRIu64 " x %" PRIu64 " = %" PRIu64, P, size, bytes);
+		}
 	}
 	out->pattern = a->pattern;
 	out->alg = a->alg;
 	out->name = a->name;
 	out->fanout = fixed ? a->fanout_fixed : a->fanout_forced;
 	for (i = 0; nc && i < N(nc_fallbacks); i++)
-		if (nc_fallbacks[i].alg == alg && strcmp(nc_fallbacks[i].cls, c->name) == 0) {
+		if (l == libs && nc_fallbacks[i].alg == alg && strcmp(nc_fallbacks[i].cls, c->name) == 0) {
 			out->pattern = nc_fallbacks[i].pattern;
 			if (explain) {
 				size_t n = strlen(out->why);
@@ -528,6 +685,10 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	if (fb) {
 		size_t n = strlen(out->why);
 		snprintf(out->why + n, sizeof out->why - n, "; %s", fb);
+	}
+	if (c->note) {
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "%s", c->note);
 	}
 	if (a->explain) {
 		size_t n = strlen(out->why);

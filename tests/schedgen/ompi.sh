@@ -8,6 +8,7 @@
 set -u
 B=$(cd "${1:-build}" && pwd)
 cd "$(dirname "$0")" || exit 2
+. ./counts.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 name="Open MPI's own message counts"
@@ -89,14 +90,6 @@ allgatherv 2 allgather_bruck 8,65536
 allgatherv 3 allgather_ring 8,65536
 allgatherv 4 allgather_neighbor 8,65536'
 
-# "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted.
-# The root of collective COLL on P ranks: 1 at P = 5 and 5 at P = 6 for the
-# rooted ones, else 0.
-root_of() { # COLL P
-	case $1:$2 in bcast:5 | reduce:5 | gather:5 | scatter:5) echo 1 ;;
-	bcast:6 | reduce:6 | gather:6 | scatter:6) echo 5 ;; *) echo 0 ;; esac
-}
-
 # "SRC DST MSGS BYTES" per rank pair that Open MPI counted, sorted:
 # algorithm ALGORITHM forced, or 0 for Open MPI's own choice; MCA options
 # in $EXTRA_MCA too.  Its monitoring counts the messages of persistent
@@ -115,15 +108,6 @@ ompi_counts() { # COLL ALGORITHM P BYTES [SEGMENT]
 		"$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" ${NC:+nc} </dev/null >/dev/null 2>"$tmp/err" || return 1
 	awk -F'\t' '$1 == "I" || $1 == "E" { split($4, b, " "); split($5, m, " "); print $2, $3, m[1], b[1] }' \
 		"$tmp"/prof.* | sort -n -k1,1 -k2,2
-}
-
-# The same of the schedule.
-goal_counts() { # COLL PATTERN P BYTES [SCHEDGEN OPTIONS]
-	"$B/bin/schedgen" "$2" -s "$3" -d "$4" --root "$(root_of "$1" "$3")" "${@:5}" -o - | awk '
-		/^rank [0-9]+ \{/ { r = $2 }
-		/: send [0-9]+b to [0-9]+/ { for (i = 1; i <= NF; i++) if ($i == "send") { s = $(i + 1); d = $(i + 3) }
-			sub(/b$/, "", s); k = r " " d; n[k]++; by[k] += s }
-		END { for (k in n) print k, n[k], by[k] }' | sort -n -k1,1 -k2,2
 }
 
 while read -r coll alg pat sizes seg; do

@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 68 ]; then ok "--list shows 68 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 68 patterns"; fi
+if [ "$n" = 75 ]; then ok "--list shows 75 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 75 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -127,9 +127,9 @@ err_case "block without stride" "schedgen: error: --block needs --stride" bcast_
 err_case "too many tags" "schedgen: error: this schedule needs 2000000000000 distinct tags, more than the 2^31 GOAL allows (use fewer segments or iterations)" bcast_chain -d 2000000000000 --segment 1
 err_case "fan-out 0" "schedgen: error: --fanout must be 1..32 (got 0)" bcast_chain_ompi --fanout 0
 err_case "radix 1" "schedgen: error: --radix must be 2..256 (got 1)" bcast_knomial --radix 1
-err_case "select: unknown library" "schedgen: error: --select: unknown library 'mpich' (known: openmpi)" allreduce --select mpich
+err_case "select: unknown library" "schedgen: error: --select: unknown library 'intel' (known: openmpi mpich)" allreduce --select intel
 err_case "select: unknown class" "schedgen: error: --select: openmpi has no rules for 'alltoallw' here (known: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv)" alltoallw --select openmpi
-err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 (got 12)" bcast --select openmpi:12
+err_case "select: algorithm out of range" "schedgen: error: --select: openmpi's bcast algorithms are 1..9 or basic_linear chain pipeline split_binary_tree binary_tree binomial knomial scatter_allgather scatter_allgather_ring (got 12)" bcast --select openmpi:12
 err_case "select: algorithm 0" "schedgen: error: --select openmpi:0: the algorithm number must be 1 or more" bcast --select openmpi:0
 err_case "select: no class" "schedgen: error: no collective given (one of: allreduce bcast reduce allgather alltoall barrier gather scatter reduce_scatter_block reduce_scatter scan exscan alltoallv allgatherv)" --select openmpi
 err_case "gamma not a number" "schedgen: error: --gamma expects ns per byte (e.g. 0.25), not '1/2': not a number" reduce_binomial --gamma 1/2
@@ -137,6 +137,9 @@ err_case "gamma negative" "schedgen: error: --gamma expects ns per byte (e.g. 0.
 err_case "select: unknown algorithm name" "schedgen: error: --select: openmpi's allreduce algorithms are 1..6 or basic_linear nonoverlapping recursive_doubling ring segmented_ring rabenseifner (got 'rabenseifer')" allreduce --select openmpi:rabenseifer
 err_case "select: huge algorithm number" "schedgen: error: --select: openmpi's scan algorithms are 1..2 or linear recursive_doubling (got '99999999999')" scan --select openmpi:99999999999
 err_case "explain without select" "schedgen: error: --explain needs --select" bcast_binomial --explain
+err_case "select: mpich numbers none" "schedgen: error: --select: mpich's allreduce algorithms are recursive_doubling reduce_scatter_allgather (got '2')" allreduce --select mpich:2
+err_case "select: mpich class" "schedgen: error: --select: mpich has no rules for 'reduce' here (known: allreduce bcast allgather alltoall barrier reduce_scatter_block reduce_scatter)" reduce --select mpich
+err_case "select: mpich non-commutative reduce-scatter" "schedgen: error: --select: MPICH runs its noncommutative and recursive_doubling reduce-scatters for a non-commutative operation, which are not modelled here" reduce_scatter --select mpich --noncommutative
 
 # --select: Open MPI's rules pick by P and bytes; --explain says which rule
 # and what a fallback or a composite runs; the schedule is the pattern's.
@@ -151,6 +154,10 @@ check "select: allreduce of 1 MiB on 256 ranks is Rabenseifner's" \
 	sel allreduce_rabenseifner allreduce openmpi -s 256 -d 1Mi
 check "select: bcast of 60 B on 5 ranks is the binary tree" sel bcast_binary_ompi bcast openmpi -s 5 -d 60
 check "select: bcast of 2 MiB on 5 ranks is one chain" sel bcast_chain_ompi bcast openmpi -s 5 -d 2Mi --fanout 1
+check "select: mpich allreduce of 16 B on 8 ranks is its Rabenseifner" sel allreduce_rabenseifner_mpich allreduce mpich -s 8 -d 16
+check "select: mpich allreduce of 7 B on 8 ranks is recursive doubling (8 B or less)" sel allreduce_recdoub_ompi allreduce mpich -s 8 -d 7
+check "select: mpich alltoall of 100 B on 8 ranks is scattered (its P <= 8)" sel alltoall_scattered alltoall mpich -s 8 -d 100
+check "select: mpich alltoall of 100 B on 9 ranks is Bruck's" sel alltoall_bruck alltoall mpich -s 9 -d 100
 check "select: reduce of 100000 B on 4 ranks is the binomial" sel reduce_binomial_ompi reduce openmpi -s 4 -d 100000
 check "select: reduce of 300000 B on 4 ranks is the linear" sel reduce_linear reduce openmpi -s 4 -d 300000
 check "select: openmpi:2 runs 4 chains" sel bcast_chain_ompi bcast openmpi:2 -s 20 -d 100 --fanout 4
@@ -263,4 +270,6 @@ if [ -x "$B/bin/loggopsim" ]; then
 fi
 # The patterns that are Open MPI's algorithms, against its own counts.
 "$(pwd)/ompi.sh" "$B"
+# The patterns that are MPICH's algorithms, against what it sends.
+"$(pwd)/mpich.sh" "$B"
 exit 0

@@ -1,0 +1,1 @@
+allreduce_rabenseifner_mpich -s 6 -d 10
