@@ -212,6 +212,25 @@ static int dom_rabenseifner(const model_ctx *c)
 	return 1;
 }
 
+/* reduce_scatter_block_rechalving, P a power of two: step k = 1..log2 P
+ * exchanges P/2^k blocks of s bytes. */
+static uint64_t ev_rechalving(const model_ctx *c)
+{
+	uint64_t t = 0;
+	for (uint64_t m = c->P / 2; m > 0; m >>= 1)
+		t += step_of(c, m * c->s);
+	return t;
+}
+static int dom_rechalving(const model_ctx *c)
+{
+	if (!pow2(c->P))
+		return 0;
+	for (uint64_t m = c->P / 2; m > 0; m >>= 1)
+		if (!gap_fits(c, m * c->s))
+			return 0;
+	return 1;
+}
+
 /* allgather_bruck: step k exchanges min(2^k, P - 2^k) blocks of s bytes. */
 static uint64_t ev_bruck(const model_ctx *c)
 {
@@ -448,6 +467,18 @@ static const model_formula table[] = {
 	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
 	  "P-1 steps of one MPI_Sendrecv each", ev_sendrecv_steps, 0 },
+	{ "alltoall_pairwise_mpich", "sendrecv_steps", "docs/patterns.md",
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
+	  "P-1 steps of one MPI_Sendrecv each", ev_sendrecv_steps, 0 },
+	{ "reduce_scatter_pairwise", "sendrecv_steps", "docs/patterns.md",
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
+	  "P-1 steps of one MPI_Sendrecv each; no reduction computation", ev_sendrecv_steps, 0 },
+	{ "reduce_scatter_block_rechalving", "halving_steps", "docs/patterns.md",
+	  "sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = P s/2^k", MODEL_EXACT,
+	  "P a power of two, P s/2 <= S, g + xG within each step", dom_rechalving, NULL, NULL,
+	  "no reduction computation", ev_rechalving, 0 },
 	{ "allreduce_ring", "ring_chunks", "docs/patterns.md",
 	  "2(P-1) (2o + max(L, cO) + max(cO, cG)), c = s/P", MODEL_EXACT,
 	  "P divides s, c <= S, g + cG <= 2o + max(L, cO) + max(cO, cG)", dom_ring_chunks, NULL, NULL,
@@ -457,6 +488,10 @@ static const model_formula table[] = {
 	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
 	  "no reduction computation", ev_recdoub_ompi, 0 },
 	{ "allreduce_rabenseifner", "halving_doubling", "docs/patterns.md",
+	  "2 sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = s/2^k", MODEL_EXACT,
+	  "P a power of two dividing s, s/2 <= S, g + xG within each step", dom_rabenseifner, NULL, NULL,
+	  "no reduction computation", ev_rabenseifner, 0 },
+	{ "allreduce_rabenseifner_mpich", "halving_doubling", "docs/patterns.md",
 	  "2 sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = s/2^k", MODEL_EXACT,
 	  "P a power of two dividing s, s/2 <= S, g + xG within each step", dom_rabenseifner, NULL, NULL,
 	  "no reduction computation", ev_rabenseifner, 0 },

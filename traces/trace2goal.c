@@ -48,8 +48,8 @@ static void usage(FILE *f)
 	        "                           pattern PATTERN (repeatable; see --list)\n"
 	        "      --select LIB         replace each collective (not the v-collectives) by\n"
 	        "                           the algorithm LIB runs for its communicator and\n"
-	        "                           bytes: openmpi (the default), or none (the\n"
-	        "                           patterns --list names)\n"
+	        "                           bytes: openmpi (the default), mpich (where it has\n"
+	        "                           rules: --list), or none (the patterns --list names)\n"
 	        "      --gamma NS           ns per byte of a local reduction: each reducing\n"
 	        "                           step of a collective costs a calc of NS x its\n"
 	        "                           bytes (default 0)\n"
@@ -429,10 +429,10 @@ int main(int argc, char **argv)
 		case 'L':
 			if (strcmp(optarg, "none") == 0)
 				o.select = NULL;
-			else if (strcmp(optarg, "openmpi") == 0)
-				o.select = "openmpi";
+			else if (strcmp(optarg, "openmpi") == 0 || strcmp(optarg, "mpich") == 0)
+				o.select = strcmp(optarg, "mpich") ? "openmpi" : "mpich";
 			else
-				return util_usage("--select is openmpi or none (got '%s')", optarg);
+				return util_usage("--select is openmpi, mpich or none (got '%s')", optarg);
 			break;
 		case 'g': {
 			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &o.gamma);

@@ -101,6 +101,10 @@ simulates coll "$tmp/coll.out"
 # communicator and bytes
 golden coll-openmpi 0 --select openmpi $C/coll
 simulates coll-openmpi "$tmp/coll-openmpi.out"
+# --select mpich: MPICH's (its Rabenseifner for the 16-byte allreduce of 2
+# ranks, its binomial broadcast)
+golden coll-mpich 0 --select mpich $C/coll
+simulates coll-mpich "$tmp/coll-mpich.out"
 # --gamma: every reducing step of those collectives is followed by a calc
 # of 0.25 ns a byte; --params takes it from a parameter file
 golden coll-gamma 0 --select openmpi --gamma 0.25 $C/coll
