@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # schedgen speed and memory (make bench runs it): the 8,388,608-rank binomial
 # broadcast and the 1,048,576-rank dissemination allreduce written as binary
-# (targets: 5 s and 30 s), GOAL text for comparison, and Open MPI's
-# algorithms at 1,048,576 ranks.  Best of 3 runs.
+# (targets: 5 s and 30 s), GOAL text for comparison, and Open MPI's and MPICH's
+# algorithms at 1,048,576 ranks (2048 for those of P - 1 steps).  Best of 3 runs.
 # Usage: tests/bench-schedgen.sh BUILD_DIR.  Scratch in $BENCH_DIR.
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -52,3 +52,10 @@ run "scan_recdoub P=1048576, 8 B, binary (P log2 P)" t.bin scan_recdoub -s 10485
 run "scan_linear P=1048576, 8 B, binary (P - 1 messages)" t.bin scan_linear -s 1048576 -d 8
 run "allgatherv_default P=1048576, 8 B, binary (2 (P - 1) messages)" t.bin allgatherv_default -s 1048576 -d 8
 run "allreduce --select openmpi P=1048576, 8 B (nonoverlapping)" t.bin allreduce --select openmpi -s 1048576 -d 8
+# MPICH's algorithms, beside Open MPI's of the same shape above
+run "bcast_binomial_mpich P=1048576, binary (P - 1 messages)" t.bin bcast_binomial_mpich -s 1048576 -d 8
+run "bcast_scatter_recdoub_mpich P=1048576, 1 MiB, binary" t.bin bcast_scatter_recdoub_mpich -s 1048576 -d 1048576
+run "allreduce_rabenseifner_mpich P=1048576, 1 MiB, binary (2 P log2 P)" t.bin allreduce_rabenseifner_mpich -s 1048576 -d 1048576
+run "alltoall_scattered P=2048, 8 B, binary (MPICH's)" p.bin alltoall_scattered -s 2048 -d 8
+run "alltoall_pairwise_mpich P=2048, 8 B, binary (MPICH's)" p.bin alltoall_pairwise_mpich -s 2048 -d 8
+run "reduce_scatter_pairwise P=2048, 8 B, binary (MPICH's)" p.bin reduce_scatter_pairwise -s 2048 -d 8
