@@ -1,10 +1,12 @@
-/* sg_select.c: Open MPI 4.1's choice of collective algorithm (sg_select.h).
+/* sg_select.c: Open MPI 4.1's and MPICH 4.0.2's choice of collective
+ * algorithm (sg_select.h).
  *
  * The rules are rows { P below, bytes below, algorithm } (0: no bound), in
- * the order of coll_tuned_decision_fixed.c's if-chains: the first row that
- * holds picks, as the chain does.  Each class's algorithms are numbered as
- * coll_tuned_COLL_algorithm numbers them; with a commutative operation
- * (the rules for non-commutative ones are not here). */
+ * the order of coll_tuned_decision_fixed.c's if-chains (or of MPICH's
+ * JSON tree, flattened): the first row that holds picks, as the chain
+ * does.  Each class's algorithms are numbered as coll_tuned_COLL_algorithm
+ * numbers them (MPICH's in the order of its list); with a commutative
+ * operation, and nc_rules for a non-commutative one. */
 #include "sg_select.h"
 
 #include <inttypes.h>

@@ -1,6 +1,7 @@
 /* sg_select.h: the algorithm an MPI library runs for a collective, by the
  * communicator's size P and the bytes of the call: Open MPI 4.1's fixed
- * decision rules (coll/tuned, coll_tuned_decision_fixed.c), each
+ * decision rules (coll/tuned, coll_tuned_decision_fixed.c) and MPICH
+ * 4.0.2's selection (coll_selection.json, on a flat communicator), each
  * algorithm as a schedgen pattern.  docs/patterns.md cites the rules. */
 #ifndef SG_SELECT_H
 #define SG_SELECT_H
@@ -11,27 +12,32 @@
 /* What the library runs. */
 typedef struct sg_choice {
 	const char *pattern;   /* the schedgen pattern (sg_pattern_find) */
-	unsigned alg;          /* the library's number (coll_tuned_COLL_algorithm) */
-	const char *name;      /* the library's name of it ("rabenseifner") */
+	unsigned alg;          /* Open MPI's number (coll_tuned_COLL_algorithm);
+	                          MPICH's, which names them only: its place in
+	                          the class's list, from 1 */
+	const char *name;      /* the library's name of it ("rabenseifner",
+	                          MPIR_CVAR_COLL_INTRA_ALGORITHM's "ring") */
 	uint64_t fanout;       /* chains of a chain algorithm, else 0 */
 	char why[480];         /* the rule that chose it, any fallback, what it
 	                          runs (when asked to explain; else empty) */
 } sg_choice;
 
-/* The collective classes sg_select knows, space-separated. */
+/* The collective classes sg_select knows of Open MPI, space-separated
+ * (MPICH's are fewer: an error names them). */
 extern const char sg_select_classes[];
 
-/* The algorithm library lib ("openmpi") runs for collective class cls
+/* The algorithm library lib ("openmpi", "mpich") runs for collective class cls
  * ("allreduce", ...) on P ranks, size bytes (what the call names on each
  * rank: the whole buffer of bcast, reduce and allreduce; one block of
  * allgather, alltoall, gather and scatter; the block every rank receives
  * of reduce_scatter_block and reduce_scatter, all ranks alike, whose rules
- * compare P x size; barrier's rules ignore it), root 0, a commutative
- * operation unless flags has SG_SELECT_NONCOMMUTATIVE: its own choice when
+ * compare P x size; barrier's rules ignore it; an element a byte), root 0,
+ * a commutative operation unless flags has SG_SELECT_NONCOMMUTATIVE: its own choice when
  * alg is 0, else its algorithm alg; out->why says why when flags has
  * SG_SELECT_EXPLAIN (the picks of a trace's every call need not format
  * it).  Returns 0, or -1 with a message in err (unknown library, class or
- * algorithm, with the valid ones). */
+ * algorithm, with the valid ones; a non-commutative operation MPICH runs
+ * an algorithm for that is not a pattern). */
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
               unsigned flags, sg_choice *out, char *err, size_t errlen);
 
@@ -48,9 +54,9 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 const char *sg_select_one_element(const sg_choice *bcast);
 
 /* The number of the algorithm called name ("rabenseifner", as
- * coll_tuned_COLL_algorithm's names) of class cls in library lib into
- * *alg.  Returns 0, or -1 with a message in err naming the valid numbers
- * and names. */
+ * coll_tuned_COLL_algorithm's names; MPICH's as its variables name them)
+ * of class cls in library lib into *alg.  Returns 0, or -1 with a message
+ * in err naming the valid numbers and names. */
 int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
                   size_t errlen);
 
