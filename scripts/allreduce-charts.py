@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """The table and chart of scripts/allreduce-study.sh (docs/patterns.md).
 
-    scripts/allreduce-charts.py POINTS_CSV OUT_DIR
+    scripts/allreduce-charts.py POINTS_CSV OUT_DIR [openmpi|mpich]
 
-POINTS_CSV: P,bytes,forced,alg,pattern,time_ns; forced 1: Open MPI's
-allreduce algorithm alg, forced; forced 0: the algorithm its fixed rules
-pick.  Prints a Markdown table (per P and size: the fastest algorithm, the
+POINTS_CSV: P,bytes,forced,alg,pattern,time_ns; forced 1: the library's
+allreduce algorithm alg, forced (MPICH's: 1 recursive doubling, 2
+Rabenseifner); forced 0: the algorithm its rules pick.  Prints a Markdown table (per P and size: the fastest algorithm, the
 lowest-numbered of equals, its time, and the pick when another, with how
 much slower it is) and writes OUT_DIR/allreduce-pick.svg:
 a cell per P and size, coloured by the fastest algorithm, with the pick and
-its loss.  Standard library only.
+its loss (allreduce-pick-mpich.svg for MPICH).  Standard library only.
 """
 import csv
 import os
@@ -19,6 +19,8 @@ NAMES = {1: "linear", 2: "nonoverlapping", 3: "recursive doubling", 4: "ring",
          5: "segmented ring", 6: "Rabenseifner"}
 COLOURS = {1: "#bbbbbb", 2: "#9ecae1", 3: "#fdae6b", 4: "#a1d99b", 5: "#74c476",
            6: "#bcbddc"}
+# MPICH's, in the colours of Open MPI's same algorithms
+MPICH = ({1: "recursive doubling", 2: "Rabenseifner"}, {1: "#fdae6b", 2: "#bcbddc"})
 
 
 def size_name(s):
@@ -46,8 +48,13 @@ def loss(pt, t):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: allreduce-charts.py POINTS_CSV OUT_DIR")
+    global NAMES, COLOURS
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: allreduce-charts.py POINTS_CSV OUT_DIR [openmpi|mpich]")
+    lib = sys.argv[3] if len(sys.argv) == 4 else "openmpi"
+    title, svg = "Open MPI", "allreduce-pick.svg"
+    if lib == "mpich":
+        (NAMES, COLOURS), title, svg = MPICH, "MPICH", "allreduce-pick-mpich.svg"
     forced, pick = {}, {}
     with open(sys.argv[1]) as f:
         for r in csv.DictReader(f):
@@ -80,8 +87,8 @@ def main():
            '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="Helvetica, Arial, sans-serif" font-size="12">' % (w, h, w, h),
            '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="20" font-size="14">Allreduce: the fastest of Open MPI\'s algorithms '
-           '(colour) and its pick (text)</text>' % left,
+           '<text x="%d" y="20" font-size="14">Allreduce: the fastest of %s\'s algorithms '
+           '(colour) and its pick (text)</text>' % (left, title),
            '<text x="%d" y="38" fill="#555">default LogGOPS parameters (L=2500 o=1500 g=1000 G=6 '
            'S=65535); after the pick, how much slower it is than the fastest</text>' % left]
     for j, s in enumerate(sizes):
@@ -106,7 +113,7 @@ def main():
         out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (x, yy - 10, COLOURS[n]))
         out.append('<text x="%d" y="%d">%d %s</text>' % (x + 16, yy, n, name))
     out.append("</svg>")
-    with open(os.path.join(sys.argv[2], "allreduce-pick.svg"), "w") as f:
+    with open(os.path.join(sys.argv[2], svg), "w") as f:
         f.write("\n".join(out) + "\n")
 
 

@@ -16,7 +16,11 @@
 # pick, algorithm alg), then scripts/allreduce-charts.py draws
 # OUT/allreduce-pick.svg and prints the table of docs/patterns.md.
 # Environment: RANKS (default "16 256 4096 65536 262144"), SIZES
-# (default "8 1024 65536 1048576 67108864"), RING_MAX.
+# (default "8 1024 65536 1048576 67108864"), RING_MAX; LIB=mpich studies
+# MPICH 4.0.2's two allreduce algorithms and its pick instead (numbered 1
+# recursive_doubling, 2 reduce_scatter_allgather; no linear fallback, so
+# 2^20 ranks take minutes: RANKS="16 256 4096 65536 1048576"), into
+# OUT/allreduce-pick-mpich.svg.
 set -euo pipefail
 B=$(cd "${1:-build}" && pwd)
 OUT=${2:-build/allreduce}
@@ -26,25 +30,31 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RANKS=${RANKS:-16 256 4096 65536 262144}
 SIZES=${SIZES:-8 1024 65536 1048576 67108864}
 RING_MAX=${RING_MAX:-1024}
+LIB=${LIB:-openmpi}
+ALGS="1 2 3 4 5 6"
+[ "$LIB" = mpich ] && ALGS="recursive_doubling reduce_scatter_allgather"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "P,bytes,forced,alg,pattern,time_ns" >"$OUT/points.csv"
 for P in $RANKS; do
 	for s in $SIZES; do
-		for n in 0 1 2 3 4 5 6; do
-			sel=openmpi
-			[ "$n" -gt 0 ] && sel=openmpi:$n
+		for n in 0 $ALGS; do
+			sel=$LIB
+			[ "$n" != 0 ] && sel=$LIB:$n
 			# the forced rings, unless they fall back (and the pick is never a
 			# ring at these P)
-			[ "$n" -ge 4 ] && [ "$n" -le 5 ] && [ "$P" -gt "$RING_MAX" ] && [ "$s" -ge "$P" ] && continue
+			[ "$LIB" = openmpi ] && [ "$n" -ge 4 ] && [ "$n" -le 5 ] && [ "$P" -gt "$RING_MAX" ] &&
+				[ "$s" -ge "$P" ] && continue
 			"$B/bin/schedgen" allreduce --select "$sel" -s "$P" -d "$s" --explain -o "$tmp/a.bin" >"$tmp/why"
-			pat=$(sed -n '1s/.*: \([a-z_]*\), openmpi algorithm.*/\1/p' "$tmp/why")
+			pat=$(sed -n "1s/.*: \([a-z_]*\), $LIB .*/\1/p" "$tmp/why")
 			alg=$(sed -n '1s/.*openmpi algorithm \([0-9]*\).*/\1/p' "$tmp/why")
+			case $pat in allreduce_recdoub_ompi) [ "$LIB" = mpich ] && alg=1 ;;
+			allreduce_rabenseifner_mpich) alg=2 ;; esac
 			t=$("$B/bin/loggopsim" -b -q "$tmp/a.bin" |
 				sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p')
-			echo "$P,$s,$((n > 0)),$alg,$pat,$t" | tee -a "$OUT/points.csv"
+			echo "$P,$s,$([ "$n" = 0 ] && echo 0 || echo 1),$alg,$pat,$t" | tee -a "$OUT/points.csv"
 		done
 	done
 done
-python3 "$ROOT/scripts/allreduce-charts.py" "$OUT/points.csv" "$OUT"
+python3 "$ROOT/scripts/allreduce-charts.py" "$OUT/points.csv" "$OUT" "$LIB"
