@@ -1657,6 +1657,15 @@ static void g_alltoall_bruck(ctx *c, const sg_params *p, uint64_t root)
 	}
 }
 
+/* Nothing: what an MPI library sends for a collective call of 0 bytes
+ * (sg_select: both return before running an algorithm). */
+static void g_none(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)c;
+	(void)p;
+	(void)root;
+}
+
 /* ---- MPICH's algorithms ---------------------------------------------------
  * MPICH 4.0's (src/mpi/coll/COLL/COLL_intra_ALG.c), where they differ
  * from Open MPI's; its blocking sends and receives (MPIC_Send, MPIC_Recv)
@@ -2506,7 +2515,9 @@ static void g_allgatherv_two_proc(ctx *c, const sg_params *p, uint64_t root)
 	X("alltoall_scattered", "", SG_LINEAR, g_alltoall_scattered, t_one, \
 	  "alltoall as MPICH's scattered: all at once, in batches of 32 peers") \
 	X("alltoall_pairwise_mpich", "", SG_LINEAR, g_alltoall_pairwise_mpich, t_steps, \
-	  "alltoall as MPICH's pairwise: step i exchanges with r xor i (P = 2^n)")
+	  "alltoall as MPICH's pairwise: step i exchanges with r xor i (P = 2^n)") \
+	X("none", "", 0, g_none, t_one, \
+	  "nothing: no message (what MPI libraries send for a call of 0 bytes)")
 
 static const sg_pattern_info patterns[] = {
 #define X_INFO(n, a, u, g, t, s) { n, a, u, s },

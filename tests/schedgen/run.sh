@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 75 ]; then ok "--list shows 75 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 75 patterns"; fi
+if [ "$n" = 76 ]; then ok "--list shows 76 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 76 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -158,6 +158,10 @@ check "select: mpich allreduce of 16 B on 8 ranks is its Rabenseifner" sel allre
 check "select: mpich allreduce of 7 B on 8 ranks is recursive doubling (8 B or less)" sel allreduce_recdoub_ompi allreduce mpich -s 8 -d 7
 check "select: mpich alltoall of 100 B on 8 ranks is scattered (its P <= 8)" sel alltoall_scattered alltoall mpich -s 8 -d 100
 check "select: mpich alltoall of 100 B on 9 ranks is Bruck's" sel alltoall_bruck alltoall mpich -s 9 -d 100
+check "select: an allreduce of 0 bytes sends nothing (Open MPI)" sel none allreduce openmpi -s 4 -d 0
+check "select: a broadcast of 0 bytes sends nothing (MPICH)" sel none bcast mpich -s 4 -d 0
+check "select: Open MPI's linear alltoallv sends its 0-byte messages" sel alltoallv_linear alltoallv openmpi:1 -s 4 -d 0
+check "select: a barrier is not a call of 0 bytes" sel barrier_dissemination barrier mpich -s 4 -d 0
 check "select: reduce of 100000 B on 4 ranks is the binomial" sel reduce_binomial_ompi reduce openmpi -s 4 -d 100000
 check "select: reduce of 300000 B on 4 ranks is the linear" sel reduce_linear reduce openmpi -s 4 -d 300000
 check "select: openmpi:2 runs 4 chains" sel bcast_chain_ompi bcast openmpi:2 -s 20 -d 100 --fanout 4

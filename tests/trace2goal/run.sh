@@ -563,7 +563,7 @@ A=tests/trace2goal/apps
 replay lammps $A/lammps 9143994 9089433
 replay netpipe $A/netpipe 5714423 5714423
 replay mumps $A/mumps 2949584 2608388
-replay scalapack $A/scalapack 1872617 1635853
+replay scalapack $A/scalapack 1870952 1635853
 replay hpcc $A/hpcc 21121608 20870686
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
