@@ -1718,8 +1718,9 @@ static uint64_t cnts(uint64_t s, uint64_t n, uint64_t a, uint64_t b)
  *    it gave.
  * 4. The odd ranks below 2q send the s bytes to r-1.
  * Unlike Open MPI's (g_allreduce_rabenseifner), the odd rank of a pair
- * stays, the blocks are whole elements (bytes) and there is no fallback:
- * MPICH's rules pick it only for s >= P'. */
+ * stays and the blocks are whole elements (bytes).  Below P' bytes MPICH
+ * refuses it and runs its own choice, recursive doubling
+ * (g_allreduce_recdoub_ompi), as its rules pick it only for s >= P'. */
 static void g_allreduce_rabenseifner_mpich(ctx *c, const sg_params *p, uint64_t root)
 {
 	unsigned k = floor_log2(c->P), n;
@@ -1727,9 +1728,12 @@ static void g_allreduce_rabenseifner_mpich(ctx *c, const sg_params *p, uint64_t 
 	uint64_t v, lo = 0, len = pof2, t = 1, last = 1 + 2 * (uint64_t)k;
 	uint64_t keep[64], give[64], dest[64];
 	uint32_t prev = NONE;
-	(void)root;
 	if (P < 2)
 		return;
+	if (s < pof2) {
+		g_allreduce_recdoub_ompi(c, p, root);
+		return;
+	}
 	if (r < 2 * q && r % 2 == 0) {
 		prev = send(c, s, r + 1, 0, NONE);
 		recv(c, s, r + 1, last, prev);

@@ -422,9 +422,15 @@ static const char *not_pow2_bruck(uint64_t P, uint64_t s)
 	                     "fewer partners, the pattern runs the Bruck allgather" : NULL;
 }
 
+static const char *below_pof2_auto(uint64_t P, uint64_t s)
+{
+	return s < pof2(P) ? "fewer bytes than the largest power of two of ranks: MPICH "
+	                     "refuses it and runs its own choice, recursive doubling" : NULL;
+}
+
 static const sg_alg mpich_allreduce_algs[] = {
 	ALG(1, "recursive_doubling", "allreduce_recdoub_ompi", 0, 0, NULL),
-	ALG(2, "reduce_scatter_allgather", "allreduce_rabenseifner_mpich", 0, 0, NULL),
+	ALG(2, "reduce_scatter_allgather", "allreduce_rabenseifner_mpich", 0, 0, below_pof2_auto),
 };
 static const sg_alg mpich_bcast_algs[] = {
 	ALG(1, "binomial", "bcast_binomial_mpich", 0, 0, NULL),

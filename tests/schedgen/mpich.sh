@@ -49,14 +49,16 @@ reduce_scatter pairwise reduce_scatter_pairwise 1,7,100
 barrier dissemination barrier_dissemination 0'
 
 # "SRC DST BYTES" a message MPICH sent, each rank's in its order:
-# algorithm ALGORITHM forced (an abort if MPICH cannot run it), or auto for
-# its own choice.  Its messages to itself are left out (local copies here).
+# algorithm ALGORITHM forced (an abort if MPICH cannot run it; with
+# FALLBACK=silent, MPICH's default, it runs its own choice instead), or
+# auto for its own choice.  Its messages to itself are left out (local
+# copies here).
 mpich_sends() { # COLL ALGORITHM P BYTES
 	local var
 	var=MPIR_CVAR_$(echo "$1" | tr a-z A-Z)_INTRA_ALGORITHM
 	rm -f "$tmp"/cnt.*
 	timeout 120 env MPICH_COUNT="$tmp/cnt" LD_PRELOAD="$tmp/count.so" MPIR_CVAR_NOLOCAL=1 \
-		MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLLECTIVE_FALLBACK=error "$var=$2" \
+		MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLLECTIVE_FALLBACK="${FALLBACK:-error}" "$var=$2" \
 		mpiexec.mpich -n "$3" "$tmp/coll" "$1" "$4" "$(root_of "$1" "$3")" </dev/null \
 		>/dev/null 2>"$tmp/err" || return 1
 	for ((i = 0; i < $3; i++)); do cat "$tmp/cnt.$i" || return 1; done
@@ -93,6 +95,21 @@ while read -r coll alg pat sizes ranks; do
 		echo "    ${bad:-nothing compared}"
 	fi
 done <<<"$cases"
+
+# Below P' bytes MPICH refuses its Rabenseifner allreduce when forced, and
+# by default runs its own choice, recursive doubling; so does the pattern.
+bad= n=0
+for t in 2:1 6:3 16:8; do
+	FALLBACK=silent same_sends allreduce reduce_scatter_allgather allreduce_rabenseifner_mpich \
+		"${t%:*}" "${t#*:}" || break
+	n=$((n + 1))
+done
+if [ "$n" = 3 ]; then
+	echo "ok - schedgen: allreduce_rabenseifner_mpich falls back below P' bytes as MPICH does (P = 2, 6, 16)"
+else
+	echo "not ok - schedgen: allreduce_rabenseifner_mpich falls back below P' bytes as MPICH does"
+	echo "    $bad"
+fi
 
 # A control: Open MPI's Rabenseifner allreduce folds the ranks above a
 # power of two in otherwise than MPICH's, and the comparison must see it.
