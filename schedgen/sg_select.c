@@ -61,6 +61,8 @@ typedef struct sg_class {
 typedef struct sg_lib {
 	const char *name, *title, *source;
 	const char *forced[2];   /* the variable that forces an algorithm: around the class */
+	int numbered;            /* Open MPI numbers its algorithms (MPICH names
+	                            them only, in upper-case variables) */
 	const sg_class *classes;
 	size_t nclasses;
 	const char *class_names;
@@ -474,9 +476,9 @@ static const sg_class mpich_classes[] = {
 };
 
 static const sg_lib libs[] = {
-	{ "openmpi", "Open MPI 4.1", "coll_tuned_decision_fixed.c", { "coll_tuned_", "_algorithm" },
+	{ "openmpi", "Open MPI 4.1", "coll_tuned_decision_fixed.c", { "coll_tuned_", "_algorithm" }, 1,
 	  classes, N(classes), sg_select_classes },
-	{ "mpich", "MPICH 4.0.2", "coll_selection.json", { "MPIR_CVAR_", "_INTRA_ALGORITHM" },
+	{ "mpich", "MPICH 4.0.2", "coll_selection.json", { "MPIR_CVAR_", "_INTRA_ALGORITHM" }, 0,
 	  mpich_classes, N(mpich_classes),
 	  "allreduce bcast allgather alltoall barrier reduce_scatter_block reduce_scatter" },
 };
@@ -541,9 +543,8 @@ static const sg_class *find_class(const char *lib, const char *cls, const sg_lib
  * ..." (MPICH, which names them only) to the n bytes at b. */
 static size_t valid_algs(const sg_lib *l, const sg_class *c, char *b, size_t n)
 {
-	int numbered = l == libs;
 	size_t k = (size_t)snprintf(b, n, "%s's %s algorithms are", l->name, c->name);
-	if (numbered && k < n)
+	if (l->numbered && k < n)
 		k += (size_t)snprintf(b + k, n - k, " 1..%u or", c->algs[c->nalgs - 1].alg);
 	for (size_t i = 0; i < c->nalgs && k < n; i++)
 		k += (size_t)snprintf(b + k, n - k, " %s", c->algs[i].name);
@@ -638,18 +639,18 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 			snprintf(err + n, errlen - n, " (got %u)", alg);
 		return -1;
 	}
-	if (l == libs)
+	if (l->numbered)
 		snprintf(label, sizeof label, "algorithm %u", alg);
 	else
 		snprintf(label, sizeof label, "%s", a->name);
 	if (explain && !fixed) {
 		char var[64];
 		snprintf(var, sizeof var, "%s%s%s", l->forced[0], c->name, l->forced[1]);
-		for (i = 0; l != libs && var[i]; i++)   /* MPICH's variables are upper case */
+		for (i = 0; !l->numbered && var[i]; i++)
 			if (var[i] >= 'a' && var[i] <= 'z')
 				var[i] = (char)(var[i] - 'a' + 'A');
 		snprintf(out->why, sizeof out->why, "%s %s, as forced by %s%s%s", c->name, label, var,
-		         l == libs ? "" : "=", l == libs ? (c->basic ? " (with coll_tuned_use_dynamic_rules 1)"
+		         l->numbered ? "" : "=", l->numbered ? (c->basic ? " (with coll_tuned_use_dynamic_rules 1)"
 		                                          : "") : a->name);
 	} else if (explain && c->basic) {
 		snprintf(out->why, sizeof out->why, "Open MPI 4.1 runs %s algorithm %u for any P and "
@@ -682,7 +683,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	 * mpich_count), but Open MPI's linear alltoallv, which sends its
 	 * 0-byte messages. */
 	if (size == 0 && strcmp(c->name, "barrier") != 0 &&
-	    !(l == libs && strcmp(c->name, "alltoallv") == 0 && alg == 1)) {
+	    !(c->algs == alltoallv_algs && alg == 1)) {
 		out->pattern = "none";
 		if (explain) {
 			size_t n = strlen(out->why);
@@ -692,7 +693,8 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		return 0;
 	}
 	for (i = 0; nc && i < N(nc_fallbacks); i++)
-		if (l == libs && nc_fallbacks[i].alg == alg && strcmp(nc_fallbacks[i].cls, c->name) == 0) {
+		if (strcmp(l->name, "openmpi") == 0 && nc_fallbacks[i].alg == alg &&
+		    strcmp(nc_fallbacks[i].cls, c->name) == 0) {
 			out->pattern = nc_fallbacks[i].pattern;
 			if (explain) {
 				size_t n = strlen(out->why);
