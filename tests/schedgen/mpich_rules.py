@@ -39,8 +39,7 @@ PRUNED = ("comm_type", "comm_size", "comm_hierarchy", "is_node_consecutive")
 
 
 def holds(key, P, s, total, pruning):
-    name, _, rest = key.partition("=") if "=" in key else key.partition("<")
-    if "=" in key and key.endswith("=any"):
+    if key.endswith("=any"):
         return True
     if "<=" in key:
         name, bound = key.split("<=")
@@ -81,8 +80,6 @@ def walk(node, P, s, total, pruning=True):
     return None
 
 
-classes = subprocess.run([schedgen, "allreduce", "--select", "mpich:?"], capture_output=True,
-                         text=True).stderr
 PS = [2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32, 33, 64, 100, 128, 1000, 1024]
 SIZES = [1, 2, 3, 7, 8, 9, 16, 17, 100, 256, 257, 1000, 1024, 4096, 5120, 5121, 12288, 12289,
          32768, 32769, 65536, 81920, 524288, 524289, 1048576]
