@@ -78,19 +78,25 @@ typedef struct sim_rqe {
 } sim_rqe;
 _Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
 
-/* A handled message in a UQ: sender rank, the send's tag and index, and the
- * send's start time (for a rendezvous completion).  Its comm index is not
- * stored: uq_take reads it from the send's op record, only for an entry
- * whose source and tag match, and only when the schedule has comms other
- * than 0 (the entry stays 24 bytes). */
+/* A handled message in a UQ: its links, sender rank, the send's tag and
+ * index, and the send's start time (for a rendezvous completion).  Its
+ * comm index is not stored: uq_take reads it from the send's op record,
+ * only for an entry whose source and tag match, and only when the schedule
+ * has comms other than 0.  A rank's UQ is a list in arrival order (next,
+ * prev); an indexed UQ (see "Unexpected queues") also chains each sender's
+ * messages in that order (snext). */
 typedef struct sim_uqe {
-	uint32_t next;
+	uint32_t next, prev;
+	uint32_t snext;
 	uint32_t peer;
 	int32_t tag;
 	uint32_t op;
 	uint64_t aux;
 } sim_uqe;
-_Static_assert(sizeof(sim_uqe) == 24, "sim_uqe is 24 bytes");
+_Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
+/* The dependency-table key of the chain of rank's messages from src in an
+ * indexed UQ (cnt: its first entry, who: its last). */
+#define UQS_KEY(rank, src) (3ull << 62 | (uint64_t)(rank) << 31 | (src))
 
 /* A pool of list entries (whose first field is next), grown by doubling on
  * huge pages; freed entries are reused. */
@@ -333,6 +339,8 @@ struct sim {
 
 	sim_pool rqp;         /* sim_rqe */
 	sim_pool uqp;         /* sim_uqe */
+	uint64_t *uqix;       /* bitmap over ranks: an indexed UQ (NULL: none yet) */
+	uint32_t uq_index_after;
 	evq q;
 	uint64_t pushes;      /* nodes put into q */
 
@@ -877,29 +885,6 @@ static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t 
 	return UINT32_MAX;
 }
 
-/* The first handled message of rank r matching a recv (src, tag, comm
- * index): copied to *out and removed from the UQ; returns 1, or 0 if none.
- * O(UQ length). */
-static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
-{
-	sim_rq *h = rank_q(m, r);
-	uint32_t prev = QNIL, n = 0;
-	for (uint32_t i = h->uq_head; i != QNIL; prev = i, i = UQE(m, i)->next) {
-		const sim_uqe *e = UQE(m, i);
-		n++;
-		if (!tags_match(e->peer, e->tag, src, tag)
-		    || (m->s->ncomms > 1 && goal_op_comm(&rank_ops(m, e->peer)[e->op]) != comm))
-			continue;
-		*out = *e;
-		list_remove(&m->uqp, &h->uq_head, &h->uq_tail, prev, i);
-		qs_search(m, r, n);
-		qs_len(m, r, 1, -1);
-		return 1;
-	}
-	qs_search(m, r, n);
-	return 0;
-}
-
 /* ---- Sequence numbers ---------------------------------------------------- */
 
 /* Renumber the seqs of the queue, of the waiting events and of the armed
@@ -1071,6 +1056,156 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 		h = (h + 1) & m->dt_mask;
 	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
+}
+
+/* ---- Unexpected queues --------------------------------------------------
+ * A rank's UQ is a list of the messages handled before their receive was
+ * posted, in arrival order; a receive takes the first that matches.  A
+ * receive from one source that looked at more than uq_index_after entries
+ * (a root taking its children's messages in another order than they came)
+ * indexes its rank's UQ until the UQ is empty again: each sender's messages
+ * are chained in arrival order too, from the dependency-table entry
+ * UQS_KEY(rank, sender), and a receive from one source looks at that
+ * source's chain only.  The first match in the chain is the first in the
+ * UQ, so the index changes what a receive costs, not what it takes. */
+#define UQ_INDEX_AFTER 64u   /* the default of sim_options.uq_index_after */
+
+static inline int uq_indexed(const sim *m, uint32_t r)
+{
+	return m->uqix && (m->uqix[r / 64] >> (r % 64) & 1);
+}
+
+/* Entry k of rank r's indexed UQ at the end of its sender's chain; -1 when
+ * out of memory (m->fail set). */
+static int uqs_append(sim *m, uint32_t r, uint32_t k)
+{
+	sim_uqe *e = UQE(m, k);
+	sim_dep *d = dt_get(m, UQS_KEY(r, e->peer));
+	if (!d)
+		return -1;
+	e->snext = QNIL;
+	if (d->cnt == QNIL)
+		d->cnt = k;
+	else
+		UQE(m, d->who)->snext = k;
+	d->who = k;
+	return 0;
+}
+
+/* Index rank r's UQ: chain its entries by sender. */
+static void uq_index(sim *m, uint32_t r)
+{
+	if (!m->uqix && !(m->uqix = big_alloc((m->nranks + 63) / 64 * sizeof *m->uqix))) {
+		m->fail = 1;
+		return;
+	}
+	m->uqix[r / 64] |= 1ull << (r % 64);
+	for (uint32_t k = rank_q(m, r)->uq_head; k != QNIL; k = UQE(m, k)->next)
+		if (uqs_append(m, r, k))
+			return;
+}
+
+/* A message (sender rank peer, its send j with tag, started at start) at
+ * the end of rank q's UQ. */
+static void uq_add(sim *m, uint32_t q, uint32_t peer, int32_t tag, uint32_t j, uint64_t start)
+{
+	sim_rq *h = rank_q(m, q);
+	uint32_t k = pool_take(m, &m->uqp);
+	if (k == QNIL)
+		return;
+	sim_uqe *e = UQE(m, k);
+	e->next = QNIL;
+	e->prev = h->uq_tail;
+	e->peer = peer;
+	e->tag = tag;
+	e->op = j;
+	e->aux = start;
+	if (h->uq_tail == QNIL)
+		h->uq_head = k;
+	else
+		UQE(m, h->uq_tail)->next = k;
+	h->uq_tail = k;
+	qs_len(m, q, 1, 1);
+	if (uq_indexed(m, q))
+		uqs_append(m, q, k);
+}
+
+/* Take entry i (after sprev in its sender's chain, if indexed) out of rank
+ * r's UQ into *out. */
+static void uq_remove(sim *m, uint32_t r, uint32_t i, uint32_t sprev, sim_uqe *out)
+{
+	sim_rq *h = rank_q(m, r);
+	sim_uqe *e = UQE(m, i);
+	*out = *e;
+	if (uq_indexed(m, r)) {
+		sim_dep *d = dt_find(m, UQS_KEY(r, e->peer));
+		ASSERT(d);
+		if (sprev == QNIL)
+			d->cnt = e->snext;
+		else
+			UQE(m, sprev)->snext = e->snext;
+		if (d->who == i)
+			d->who = sprev;
+		if (d->cnt == QNIL)
+			dt_delete(m, (uint64_t)(d - m->dt));
+	}
+	if (e->prev == QNIL)
+		h->uq_head = e->next;
+	else
+		UQE(m, e->prev)->next = e->next;
+	if (e->next == QNIL)
+		h->uq_tail = e->prev;
+	else
+		UQE(m, e->next)->prev = e->prev;
+	pool_put(&m->uqp, i);
+	if (h->uq_head == QNIL && uq_indexed(m, r))
+		m->uqix[r / 64] &= ~(1ull << (r % 64));
+	qs_len(m, r, 1, -1);
+}
+
+/* Whether UQ entry e matches a recv (src, tag, comm index). */
+static inline int uq_matches(const sim *m, const sim_uqe *e, uint32_t src, int32_t tag, uint32_t comm)
+{
+	return tags_match(e->peer, e->tag, src, tag)
+	    && (m->s->ncomms > 1 ? goal_op_comm(&rank_ops(m, e->peer)[e->op]) == comm : 1);
+}
+
+/* The first handled message of rank r matching a recv (src, tag, comm
+ * index): copied to *out and removed from the UQ; returns 1, or 0 if none.
+ * O(UQ length), or O(the source's messages) when indexed. */
+static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
+{
+	int ix = uq_indexed(m, r);
+	uint32_t n = 0, found = QNIL, sprev = QNIL;
+	if (ix && src != GOAL_ANY_SOURCE) {
+		const sim_dep *d = dt_find(m, UQS_KEY(r, src));
+		for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
+			n++;
+			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
+				found = i;
+				break;
+			}
+		}
+	} else {
+		for (uint32_t i = rank_q(m, r)->uq_head; i != QNIL; i = UQE(m, i)->next) {
+			n++;
+			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
+				found = i;
+				break;
+			}
+		}
+		if (found != QNIL && ix) {   /* its predecessor in its chain */
+			const sim_dep *d = dt_find(m, UQS_KEY(r, UQE(m, found)->peer));
+			for (uint32_t i = d->cnt; i != found; i = UQE(m, i)->snext)
+				sprev = i;
+		}
+	}
+	qs_search(m, r, n);
+	if (found != QNIL)
+		uq_remove(m, r, found, sprev, out);
+	if (!ix && n > m->uq_index_after && src != GOAL_ANY_SOURCE && rank_q(m, r)->uq_head != QNIL)
+		uq_index(m, r);
+	return found != QNIL;
 }
 
 /* Rendezvous send i of rank r started at t: its start waits for its
@@ -1696,16 +1831,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 	uint32_t fid = m->fl ? flow_begin(m, t, r, j, sop, &x) : NIL;
 	uint32_t recv = rq_take(m, q, r, sop->tag, op_comm(m, sop));
 	if (recv == UINT32_MAX) {
-		sim_rq *h = rank_q(m, q);
-		uint32_t k = list_append(m, &m->uqp, &h->uq_head, &h->uq_tail);
-		if (k != QNIL) {
-			sim_uqe *e = UQE(m, k);
-			e->aux = start;
-			e->peer = r;
-			e->tag = sop->tag;
-			e->op = j;
-			qs_len(m, q, 1, 1);
-		}
+		uq_add(m, q, r, sop->tag, j, start);
 		sim_dep *d = fid != NIL ? dt_get(m, FLOW_KEY(r, j)) : NULL;
 		if (d) {
 			d->cnt = 1;
@@ -2658,6 +2784,7 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->progress = opt->progress;
 		m->pctx = opt->progress_ctx;
 		m->seq_limit = opt->seq_limit;
+		m->uq_index_after = opt->uq_index_after;
 		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
 			m->pt = opt->perturb;
 	}
@@ -2670,6 +2797,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	}
 	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
 		m->seq_limit = 1ull << 32;
+	if (m->uq_index_after == 0)
+		m->uq_index_after = UQ_INDEX_AFTER;
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
 	m->nnics = s->nnics ? s->nnics : 1;
@@ -2760,6 +2889,7 @@ void sim_destroy(sim *m)
 	big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
+	big_free(m->uqix, m->uqix ? (m->nranks + 63) / 64 * sizeof *m->uqix : 0);
 	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
 	big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
 	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);

@@ -104,6 +104,10 @@ typedef struct sim_options {
 	/* A network (NULL: none); must stay valid until sim_free.  Not with
 	 * critical, noise or slow ranks. */
 	const sim_net *net;
+	/* A receive from one source that looked at more than this many queued
+	 * messages indexes its rank's unexpected queue by sender (0: 64).
+	 * Only tests set it, to index small queues. */
+	uint32_t uq_index_after;
 } sim_options;
 
 typedef struct sim sim;
