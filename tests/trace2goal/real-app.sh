@@ -169,12 +169,12 @@ BUFMB=${BUFMB:-512}
 # APPIN=FILE: copied to the working folder as hpccinf.txt (or as APPAS)
 # first.
 app() {
-	local name=$1 np=$2 pre=$3 start end w=$dir/$3 root=$PWD
+	local name=$1 np=$2 pre=$3 start end w=$dir/$3 i
 	shift 3
 	rm -rf "$w" && mkdir -p "$w"
 	[ -z "${APPIN:-}" ] || cp "$APPIN" "$w/${APPAS:-hpccinf.txt}"
 	start=$(date +%s.%N)
-	if ! (cd "$w" && $MPIRUN -np "$np" -x LD_PRELOAD="$root/$B/lib/libgoaltrace.so" \
+	if ! (cd "$w" && $MPIRUN -np "$np" -x LD_PRELOAD="$B/lib/libgoaltrace.so" \
 		-x GOALTRACE_DIR="$w" -x GOALTRACE_PREFIX="$pre-" -x GOALTRACE_BUFFER_MB="$BUFMB" \
 		"$@") >"$w.log" 2>&1; then
 		echo "not ok - real-app: $name ran under mpirun"
@@ -183,6 +183,13 @@ app() {
 		return 1
 	fi
 	end=$(date +%s.%N)
+	for ((i = 0; i < np; i++)); do
+		if [ ! -s "$w/$pre-$i.txt" ]; then
+			echo "not ok - real-app: $name ran on $np ranks but rank $i left no trace ($w/$pre-$i.txt)"
+			st=1
+			return 1
+		fi
+	done
 	echo "ok - real-app: $name ran on $np ranks, traced ($(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}') s with mpirun, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 	if "$B/bin/trace2goal" --strict --stats "$w/$pre-0.txt" -o "$w.bin" >"$w.stats" 2>&1; then
 		echo "ok - real-app: $name converted with --strict"
