@@ -569,10 +569,15 @@ int main(int argc, char **argv)
 		MPI_Get_library_version(lib, &len);
 		lib[strcspn(lib, "\n,")] = '\0';
 		gethostname(host, sizeof host - 1);
+		char when[32] = "?";
+		time_t now = time(NULL);
+		struct tm tm;
+		if (gmtime_r(&now, &tm))
+			strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 		char comment[1024];
 		snprintf(comment, sizeof comment,
-		         "measured by loggp-measure on %s with %s\n%u repetitions per PRTT "
-		         "(quantile %g) in %u passes, %u warm-up each", host, lib, c.reps,
+		         "measured by loggp-measure on %s at %s with %s\n%u repetitions per PRTT "
+		         "(quantile %g) in %u passes, %u warm-up each", host, when, lib, c.reps,
 		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
