@@ -2,10 +2,8 @@
 # The allreduce study of docs/patterns.md: every allreduce algorithm of Open
 # MPI 4.1 (schedgen allreduce --select openmpi:N, N = 1..6) and the one its
 # fixed rules pick (--select openmpi), simulated by loggopsim with the
-# default LogGOPS parameters, at P = 2^4, 2^8, 2^12, 2^16 and 2^18 ranks and
-# 8 B .. 64 MiB (about 30 minutes).  Not 2^20: there the linear allreduce
-# (forced, and the pick's fallback at 64 KiB) has its root match each
-# receive against up to 2^20 queued messages, a linear search each.
+# default LogGOPS parameters, at P = 2^4, 2^8, 2^12, 2^16, 2^18 and 2^20
+# ranks and 8 B .. 64 MiB.
 #
 #   scripts/allreduce-study.sh [BUILD_DIR] [OUT_DIR]  (defaults: build, build/allreduce)
 #
@@ -15,11 +13,10 @@
 # Writes OUT/points.csv: P,bytes,forced,alg,pattern,time_ns (forced 0: the
 # pick, algorithm alg), then scripts/allreduce-charts.py draws
 # OUT/allreduce-pick.svg and prints the table of docs/patterns.md.
-# Environment: RANKS (default "16 256 4096 65536 262144"), SIZES
+# Environment: RANKS (default "16 256 4096 65536 262144 1048576"), SIZES
 # (default "8 1024 65536 1048576 67108864"), RING_MAX; LIB=mpich studies
 # MPICH 4.0.2's two allreduce algorithms and its pick instead (numbered 1
-# recursive_doubling, 2 reduce_scatter_allgather; no linear fallback, so
-# 2^20 ranks take minutes: RANKS="16 256 4096 65536 1048576"), into
+# recursive_doubling, 2 reduce_scatter_allgather), into
 # OUT/allreduce-pick-mpich.svg.
 set -euo pipefail
 B=$(cd "${1:-build}" && pwd)
@@ -27,7 +24,7 @@ OUT=${2:-build/allreduce}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-RANKS=${RANKS:-16 256 4096 65536 262144}
+RANKS=${RANKS:-16 256 4096 65536 262144 1048576}
 SIZES=${SIZES:-8 1024 65536 1048576 67108864}
 RING_MAX=${RING_MAX:-1024}
 LIB=${LIB:-openmpi}

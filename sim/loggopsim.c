@@ -1118,9 +1118,9 @@ int main(int argc, char **argv)
 	int critical = cpath || sens || ntol || tj.path;
 	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat,
 	                   no.t ? &no.net : NULL, 0 };
-	const char *uqix = getenv("LOGGOPSIM_UQ_INDEX_AFTER");
-	if (uqix)
-		so.uq_index_after = (uint32_t)strtoul(uqix, NULL, 10);
+	const char *qix = getenv("LOGGOPSIM_INDEX_AFTER");
+	if (qix)
+		so.q_index_after = (uint32_t)strtoul(qix, NULL, 10);
 	sim *m = sim_create(&s, pp, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);

@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -78,13 +79,24 @@ typedef struct sim_rqe {
 } sim_rqe;
 _Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
 
+/* A posted recv in an indexed RQ (see "Queues"), in a pool of its own: its
+ * links in the rank's list (next, prev) and in its source's chain (snext),
+ * the recv, and its number in posting order. */
+typedef struct sim_rqx {
+	uint32_t next, prev;
+	uint32_t snext;
+	uint32_t op;
+	uint32_t post;
+} sim_rqx;
+_Static_assert(sizeof(sim_rqx) == 20, "sim_rqx is 20 bytes");
+
 /* A handled message in a UQ: its links, sender rank, the send's tag and
  * index, and the send's start time (for a rendezvous completion).  Its
  * comm index is not stored: uq_take reads it from the send's op record,
  * only for an entry whose source and tag match, and only when the schedule
  * has comms other than 0.  A rank's UQ is a list in arrival order (next,
- * prev); an indexed UQ (see "Unexpected queues") also chains each sender's
- * messages in that order (snext). */
+ * prev); an indexed UQ (see "Queues") also chains each sender's messages
+ * in that order (snext). */
 typedef struct sim_uqe {
 	uint32_t next, prev;
 	uint32_t snext;
@@ -94,9 +106,15 @@ typedef struct sim_uqe {
 	uint64_t aux;
 } sim_uqe;
 _Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
-/* The dependency-table key of the chain of rank's messages from src in an
- * indexed UQ (cnt: its first entry, who: its last). */
-#define UQS_KEY(rank, src) (3ull << 62 | (uint64_t)(rank) << 31 | (src))
+/* Indexed recvs and messages start with next, prev and snext (the list and
+ * chain helpers of "Queues" serve both). */
+_Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
+/* The dependency-table key of the chain of the recvs from src (as the
+ * rank's recvs store it) in rank's indexed RQ (rq 1) or of the messages
+ * from sender src in its indexed UQ (rq 0): cnt its first entry, who its
+ * last.  The RQ's chain of any-source recvs is there while it is indexed,
+ * its maxt the next post number.  Ranks below SIM_MAX_RANKS. */
+#define QS_KEY(rq, rank, src) (3ull << 62 | (uint64_t)(rq) << 61 | (uint64_t)(rank) << 32 | (src))
 
 /* A pool of list entries (whose first field is next), grown by doubling on
  * huge pages; freed entries are reused. */
@@ -338,9 +356,10 @@ struct sim {
 	uint64_t ops_done;
 
 	sim_pool rqp;         /* sim_rqe */
+	sim_pool rxp;         /* sim_rqx */
 	sim_pool uqp;         /* sim_uqe */
-	uint64_t *uqix;       /* bitmap over ranks: an indexed UQ (NULL: none yet) */
-	uint32_t uq_index_after;
+	uint64_t *qix;        /* bits 2r, 2r + 1: rank r's RQ, UQ indexed (NULL: none yet) */
+	uint32_t q_index_after;
 	evq q;
 	uint64_t pushes;      /* nodes put into q */
 
@@ -515,6 +534,7 @@ static inline uint32_t *pool_next(const sim_pool *p, uint32_t i)
 #define WC(m, i) ((sim_wchunk *)(void *)((m)->wcp.a + (size_t)(i) * sizeof(sim_wchunk)))
 #define WL(m, i) ((sim_wlist *)(void *)((m)->wlp.a + (size_t)(i) * sizeof(sim_wlist)))
 #define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
+#define RXE(m, i) ((sim_rqx *)(void *)((m)->rxp.a + (size_t)(i) * sizeof(sim_rqx)))
 
 /* A free entry of pool p (its contents undefined): its index, or QNIL
  * when out of memory (m->fail set). */
@@ -806,85 +826,6 @@ static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag
 	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
 }
 
-/* Recv i of rank r (queues h) posted: at the end of the RQ's last entry if
- * it continues it, else in a new one. */
-static void rq_post(sim *m, sim_rq *h, uint32_t r, uint32_t i)
-{
-	if (h->rq_tail != QNIL) {
-		sim_rqe *t = RQE(m, h->rq_tail);
-		uint32_t last = t->op + (t->n - 1u) * t->d;
-		if (i > last && t->n < UINT16_MAX && i - last <= UINT16_MAX && (t->n == 1 || i - last == t->d)) {
-			t->d = (uint16_t)(i - last);
-			t->n++;
-			qs_len(m, r, 0, 1);
-			return;
-		}
-	}
-	uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
-	if (k != QNIL) {
-		sim_rqe *e = RQE(m, k);
-		e->op = i;
-		e->n = 1;
-		e->d = 0;
-		qs_len(m, r, 0, 1);
-	}
-}
-
-/* The recvs of RQ entry i of queues h after its k-th into a new entry
- * after it (so that the k-th can be taken): the new entry, or QNIL when
- * out of memory (m->fail set). */
-static uint32_t rq_split(sim *m, sim_rq *h, uint32_t i, uint32_t k)
-{
-	uint32_t j = pool_take(m, &m->rqp);
-	if (j == QNIL)
-		return QNIL;
-	sim_rqe *e = RQE(m, i), *f = RQE(m, j);
-	f->next = e->next;
-	f->op = e->op + (k + 1) * e->d;
-	f->n = (uint16_t)(e->n - k - 1);
-	f->d = e->d;
-	e->next = j;
-	if (h->rq_tail == i)
-		h->rq_tail = j;
-	return j;
-}
-
-/* The first posted recv of rank q matching a message (src, tag, comm
- * index): its op index, removed from the RQ; or UINT32_MAX.  O(posted
- * recvs). */
-static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t comm)
-{
-	sim_rq *h = rank_q(m, q);
-	const goal_op *ops = rank_ops(m, q);
-	uint32_t prev = QNIL, n = 0;
-	/* src as q's receives store it: compared to each without decoding */
-	uint32_t srel = m->s->rel_peers ? goal_peer_rel(m->nranks, q, src) : src;
-	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
-		sim_rqe *e = RQE(m, i);
-		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
-			const goal_op *r = &ops[op];
-			n++;
-			if (!tags_match(r->peer, r->tag, srel, tag) || op_comm(m, r) != comm)
-				continue;
-			if (e->n == 1) {
-				list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
-			} else if (k == 0) {
-				e->op += e->d;
-				e->n--;
-			} else {   /* the entry keeps the k before; those after move on */
-				if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL)
-					return UINT32_MAX;
-				RQE(m, i)->n = (uint16_t)k;
-			}
-			qs_search(m, q, n);
-			qs_len(m, q, 0, -1);
-			return op;
-		}
-	}
-	qs_search(m, q, n);
-	return UINT32_MAX;
-}
-
 /* ---- Sequence numbers ---------------------------------------------------- */
 
 /* Renumber the seqs of the queue, of the waiting events and of the armed
@@ -1058,50 +999,320 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
 }
 
-/* ---- Unexpected queues --------------------------------------------------
- * A rank's UQ is a list of the messages handled before their receive was
- * posted, in arrival order; a receive takes the first that matches.  A
- * receive from one source that looked at more than uq_index_after entries
- * (a root taking its children's messages in another order than they came)
- * indexes its rank's UQ until the UQ is empty again: each sender's messages
- * are chained in arrival order too, from the dependency-table entry
- * UQS_KEY(rank, sender), and a receive from one source looks at that
- * source's chain only.  The first match in the chain is the first in the
- * UQ, so the index changes what a receive costs, not what it takes. */
-#define UQ_INDEX_AFTER 64u   /* the default of sim_options.uq_index_after */
+/* ---- Queues ---------------------------------------------------------------
+ * A rank's RQ lists its posted receives in posting order, its UQ the
+ * messages handled before their receive was posted, in arrival order; a
+ * message takes the first receive that matches, a receive the first
+ * message.  Searched first to last, a queue costs P^2 when a rank takes
+ * P entries in another order than they came: a root that takes its
+ * children's messages from rank P - 1 down (Open MPI's linear reduce), or
+ * receives posted from every rank, their messages arriving in reverse.  So
+ * a search from one source that looked at more than q_index_after entries
+ * indexes that queue of its rank until it is empty: each entry is also
+ * chained with the others of its source in order, from the dependency-table
+ * entry QS_KEY(rq, rank, source), and a search from one source reads its
+ * chain.  An indexed RQ moves to a pool of its own (sim_rqx), one receive
+ * an entry; its receives from any source have a chain of their own, and
+ * the entries are numbered in posting order, so that a message takes the
+ * earlier of the first match in its source's chain and the first in that
+ * one.  A receive from any source reads the UQ first to last.  The first
+ * match in a chain is the first in the queue: the index changes what a
+ * search costs, never what it finds.  Indexed RQs and all UQs are doubly
+ * linked, so that an entry found through its chain is unlinked in O(1);
+ * RQs that are not stay as they were, 12 bytes for a run of receives. */
+#define Q_INDEX_AFTER 64u   /* the default of sim_options.q_index_after */
+#define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
+#define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
 
-static inline int uq_indexed(const sim *m, uint32_t r)
+/* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */
+static inline int q_indexed(const sim *m, int rq, uint32_t r)
 {
-	return m->uqix && (m->uqix[r / 64] >> (r % 64) & 1);
+	uint64_t b = 2ull * r + !rq;
+	return m->qix && (m->qix[b / 64] >> (b % 64) & 1);
 }
 
-/* Entry k of rank r's indexed UQ at the end of its sender's chain; -1 when
- * out of memory (m->fail set). */
-static int uqs_append(sim *m, uint32_t r, uint32_t k)
+/* Mark it indexed (on 1) or not; -1 when out of memory (m->fail set). */
+static int q_set_indexed(sim *m, int rq, uint32_t r, int on)
 {
-	sim_uqe *e = UQE(m, k);
-	sim_dep *d = dt_get(m, UQS_KEY(r, e->peer));
+	uint64_t b = 2ull * r + !rq;
+	if (!m->qix && !(m->qix = big_alloc((2 * m->nranks + 63) / 64 * sizeof *m->qix))) {
+		m->fail = 1;
+		return -1;
+	}
+	if (on)
+		m->qix[b / 64] |= 1ull << (b % 64);
+	else
+		m->qix[b / 64] &= ~(1ull << (b % 64));
+	return 0;
+}
+
+/* Entry k of pool p (taken) at the tail of the list (head, tail). */
+static void dlist_link(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t k)
+{
+	*pool_next(p, k) = QNIL;
+	*PREV(p, k) = *tail;
+	if (*tail == QNIL)
+		*head = k;
+	else
+		*pool_next(p, *tail) = k;
+	*tail = k;
+}
+
+/* Unlink entry i from the list (head, tail) of pool p and free it. */
+static void dlist_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t i)
+{
+	uint32_t next = *pool_next(p, i), prev = *PREV(p, i);
+	if (prev == QNIL)
+		*head = next;
+	else
+		*pool_next(p, prev) = next;
+	if (next == QNIL)
+		*tail = prev;
+	else
+		*PREV(p, next) = prev;
+	pool_put(p, i);
+}
+
+/* Entry k of pool p at the end of the chain of key; -1 when out of memory
+ * (m->fail set). */
+static int chain_append(sim *m, sim_pool *p, uint64_t key, uint32_t k)
+{
+	sim_dep *d = dt_get(m, key);
 	if (!d)
 		return -1;
-	e->snext = QNIL;
+	*SNEXT(p, k) = QNIL;
 	if (d->cnt == QNIL)
 		d->cnt = k;
 	else
-		UQE(m, d->who)->snext = k;
+		*SNEXT(p, d->who) = k;
 	d->who = k;
 	return 0;
 }
 
+/* Unlink entry i (after sprev, QNIL: first) of pool p from the chain of
+ * key, deleted when empty unless keep. */
+static void chain_remove(sim *m, sim_pool *p, uint64_t key, uint32_t i, uint32_t sprev, int keep)
+{
+	sim_dep *d = dt_find(m, key);
+	ASSERT(d);
+	if (sprev == QNIL)
+		d->cnt = *SNEXT(p, i);
+	else
+		*SNEXT(p, sprev) = *SNEXT(p, i);
+	if (d->who == i)
+		d->who = sprev;
+	if (d->cnt == QNIL && !keep)
+		dt_delete(m, (uint64_t)(d - m->dt));
+}
+
+/* The predecessor of entry i in the chain of key. */
+static uint32_t chain_prev(const sim *m, const sim_pool *p, uint64_t key, uint32_t i)
+{
+	uint32_t prev = QNIL;
+	for (uint32_t k = dt_find(m, key)->cnt; k != i; k = *SNEXT(p, k))
+		prev = k;
+	return prev;
+}
+
+/* -- The RQ -- */
+
+/* Indexed recv k of rank r (its op set) at the end of its list (head,
+ * tail) and of its source's chain, numbered; -1 when out of memory. */
+static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
+{
+	dlist_link(&m->rxp, head, tail, k);
+	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
+	if (!any)
+		return -1;
+	RXE(m, k)->post = (uint32_t)any->maxt++;
+	return chain_append(m, &m->rxp, QS_KEY(1, r, rank_ops(m, r)[RXE(m, k)->op].peer), k);
+}
+
+/* Index rank r's RQ (queues h): its recvs move to the pool of indexed
+ * recvs, one an entry, each chained. */
+static void rq_index(sim *m, uint32_t r, sim_rq *h)
+{
+	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
+	if (!any || q_set_indexed(m, 1, r, 1))
+		return;
+	any->cnt = QNIL;
+	any->maxt = 0;
+	uint32_t head = QNIL, tail = QNIL;
+	for (uint32_t i = h->rq_head, next; i != QNIL; i = next) {
+		sim_rqe *e = RQE(m, i);
+		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
+			uint32_t j = pool_take(m, &m->rxp);
+			if (j == QNIL)
+				return;
+			RXE(m, j)->op = op;
+			if (rq_link(m, r, &head, &tail, j))
+				return;
+			e = RQE(m, i);
+		}
+		next = e->next;
+		pool_put(&m->rqp, i);
+	}
+	h->rq_head = head;
+	h->rq_tail = tail;
+}
+
+/* Recv i of rank r (queues h) posted: at the end of the RQ's last entry if
+ * it continues it, else in a new one. */
+static void rq_post(sim *m, sim_rq *h, uint32_t r, uint32_t i)
+{
+	qs_len(m, r, 0, 1);
+	if (q_indexed(m, 1, r)) {
+		uint32_t k = pool_take(m, &m->rxp);
+		if (k != QNIL) {
+			RXE(m, k)->op = i;
+			rq_link(m, r, &h->rq_head, &h->rq_tail, k);
+		}
+		return;
+	}
+	if (h->rq_tail != QNIL) {
+		sim_rqe *t = RQE(m, h->rq_tail);
+		uint32_t last = t->op + (t->n - 1u) * t->d;
+		if (i > last && t->n < UINT16_MAX && i - last <= UINT16_MAX && (t->n == 1 || i - last == t->d)) {
+			t->d = (uint16_t)(i - last);
+			t->n++;
+			return;
+		}
+	}
+	uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
+	if (k != QNIL) {
+		sim_rqe *e = RQE(m, k);
+		e->op = i;
+		e->n = 1;
+		e->d = 0;
+	}
+}
+
+/* The recvs of RQ entry i of queues h after its k-th into a new entry
+ * after it (so that the k-th can be taken): the new entry, or QNIL when
+ * out of memory (m->fail set). */
+static uint32_t rq_split(sim *m, sim_rq *h, uint32_t i, uint32_t k)
+{
+	uint32_t j = pool_take(m, &m->rqp);
+	if (j == QNIL)
+		return QNIL;
+	sim_rqe *e = RQE(m, i), *f = RQE(m, j);
+	f->next = e->next;
+	f->op = e->op + (k + 1) * e->d;
+	f->n = (uint16_t)(e->n - k - 1);
+	f->d = e->d;
+	e->next = j;
+	if (h->rq_tail == i)
+		h->rq_tail = j;
+	return j;
+}
+
+/* Whether recv op r matches a message (srel: its source as the recv
+ * stores it, tag, comm index). */
+static inline int rq_matches(const sim *m, const goal_op *r, uint32_t srel, int32_t tag, uint32_t comm)
+{
+	return tags_match(r->peer, r->tag, srel, tag) && op_comm(m, r) == comm;
+}
+
+/* The first recv in rank q's chain of key that matches, and its
+ * predecessor there; *n counts the recvs looked at. */
+static uint32_t rq_chain_find(const sim *m, uint32_t q, uint64_t key, uint32_t srel, int32_t tag,
+                              uint32_t comm, uint32_t *sprev, uint32_t *n)
+{
+	const sim_dep *d = dt_find(m, key);
+	const goal_op *ops = rank_ops(m, q);
+	*sprev = QNIL;
+	for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
+		++*n;
+		if (rq_matches(m, &ops[RXE(m, i)->op], srel, tag, comm))
+			return i;
+	}
+	return QNIL;
+}
+
+/* rq_take of an indexed RQ (queues h): the earlier of the first match from
+ * the source and the first from any source. */
+static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, int32_t tag, uint32_t comm)
+{
+	uint32_t n = 0, pa, pb;
+	uint32_t a = rq_chain_find(m, q, QS_KEY(1, q, srel), srel, tag, comm, &pa, &n);
+	uint32_t b = rq_chain_find(m, q, QS_KEY(1, q, GOAL_ANY_SOURCE), srel, tag, comm, &pb, &n);
+	qs_search(m, q, n);
+	if (a == QNIL && b == QNIL)
+		return UINT32_MAX;
+	if (a == QNIL || (b != QNIL && RXE(m, b)->post < RXE(m, a)->post)) {
+		a = b;
+		pa = pb;
+	}
+	uint32_t op = RXE(m, a)->op, peer = rank_ops(m, q)[op].peer;
+	chain_remove(m, &m->rxp, QS_KEY(1, q, peer), a, pa, peer == GOAL_ANY_SOURCE);
+	dlist_remove(&m->rxp, &h->rq_head, &h->rq_tail, a);
+	if (h->rq_head == QNIL) {   /* empty: no chain is left but the any-source one */
+		dt_delete(m, (uint64_t)(dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE)) - m->dt));
+		q_set_indexed(m, 1, q, 0);
+	}
+	qs_len(m, q, 0, -1);
+	return op;
+}
+
+/* A search of rank q's RQ (queues h, not indexed) looked at n recvs. */
+static void rq_searched(sim *m, uint32_t q, sim_rq *h, uint32_t n)
+{
+	qs_search(m, q, n);
+	if (n > m->q_index_after && h->rq_head != QNIL)
+		rq_index(m, q, h);
+}
+
+/* The first posted recv of rank q matching a message (src, tag, comm
+ * index): its op index, removed from the RQ; or UINT32_MAX. */
+static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t comm)
+{
+	sim_rq *h = rank_q(m, q);
+	const goal_op *ops = rank_ops(m, q);
+	/* src as q's receives store it: compared to each without decoding */
+	uint32_t srel = m->s->rel_peers ? goal_peer_rel(m->nranks, q, src) : src;
+	if (q_indexed(m, 1, q))
+		return rq_take_indexed(m, q, h, srel, tag, comm);
+	uint32_t prev = QNIL, n = 0;
+	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
+		sim_rqe *e = RQE(m, i);
+		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
+			n++;
+			if (!rq_matches(m, &ops[op], srel, tag, comm))
+				continue;
+			if (e->n == 1) {
+				list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
+			} else if (k == 0) {
+				e->op += e->d;
+				e->n--;
+			} else {   /* the entry keeps the k before; those after move on */
+				if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL)
+					return UINT32_MAX;
+				RQE(m, i)->n = (uint16_t)k;
+			}
+			qs_len(m, q, 0, -1);
+			rq_searched(m, q, h, n);
+			return op;
+		}
+	}
+	rq_searched(m, q, h, n);
+	return UINT32_MAX;
+}
+
+/* The op of rank r's first posted recv (its RQ not empty). */
+static inline uint32_t rq_first(const sim *m, uint32_t r, const sim_rq *h)
+{
+	return q_indexed(m, 1, r) ? RXE(m, h->rq_head)->op : RQE(m, h->rq_head)->op;
+}
+
+/* -- The UQ -- */
+
 /* Index rank r's UQ: chain its entries by sender. */
 static void uq_index(sim *m, uint32_t r)
 {
-	if (!m->uqix && !(m->uqix = big_alloc((m->nranks + 63) / 64 * sizeof *m->uqix))) {
-		m->fail = 1;
+	if (q_set_indexed(m, 0, r, 1))
 		return;
-	}
-	m->uqix[r / 64] |= 1ull << (r % 64);
 	for (uint32_t k = rank_q(m, r)->uq_head; k != QNIL; k = UQE(m, k)->next)
-		if (uqs_append(m, r, k))
+		if (chain_append(m, &m->uqp, QS_KEY(0, r, UQE(m, k)->peer), k))
 			return;
 }
 
@@ -1114,53 +1325,14 @@ static void uq_add(sim *m, uint32_t q, uint32_t peer, int32_t tag, uint32_t j, u
 	if (k == QNIL)
 		return;
 	sim_uqe *e = UQE(m, k);
-	e->next = QNIL;
-	e->prev = h->uq_tail;
 	e->peer = peer;
 	e->tag = tag;
 	e->op = j;
 	e->aux = start;
-	if (h->uq_tail == QNIL)
-		h->uq_head = k;
-	else
-		UQE(m, h->uq_tail)->next = k;
-	h->uq_tail = k;
+	dlist_link(&m->uqp, &h->uq_head, &h->uq_tail, k);
 	qs_len(m, q, 1, 1);
-	if (uq_indexed(m, q))
-		uqs_append(m, q, k);
-}
-
-/* Take entry i (after sprev in its sender's chain, if indexed) out of rank
- * r's UQ into *out. */
-static void uq_remove(sim *m, uint32_t r, uint32_t i, uint32_t sprev, sim_uqe *out)
-{
-	sim_rq *h = rank_q(m, r);
-	sim_uqe *e = UQE(m, i);
-	*out = *e;
-	if (uq_indexed(m, r)) {
-		sim_dep *d = dt_find(m, UQS_KEY(r, e->peer));
-		ASSERT(d);
-		if (sprev == QNIL)
-			d->cnt = e->snext;
-		else
-			UQE(m, sprev)->snext = e->snext;
-		if (d->who == i)
-			d->who = sprev;
-		if (d->cnt == QNIL)
-			dt_delete(m, (uint64_t)(d - m->dt));
-	}
-	if (e->prev == QNIL)
-		h->uq_head = e->next;
-	else
-		UQE(m, e->prev)->next = e->next;
-	if (e->next == QNIL)
-		h->uq_tail = e->prev;
-	else
-		UQE(m, e->next)->prev = e->prev;
-	pool_put(&m->uqp, i);
-	if (h->uq_head == QNIL && uq_indexed(m, r))
-		m->uqix[r / 64] &= ~(1ull << (r % 64));
-	qs_len(m, r, 1, -1);
+	if (q_indexed(m, 0, q))
+		chain_append(m, &m->uqp, QS_KEY(0, q, peer), k);
 }
 
 /* Whether UQ entry e matches a recv (src, tag, comm index). */
@@ -1171,14 +1343,14 @@ static inline int uq_matches(const sim *m, const sim_uqe *e, uint32_t src, int32
 }
 
 /* The first handled message of rank r matching a recv (src, tag, comm
- * index): copied to *out and removed from the UQ; returns 1, or 0 if none.
- * O(UQ length), or O(the source's messages) when indexed. */
+ * index): copied to *out and removed from the UQ; returns 1, or 0 if none. */
 static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
 {
-	int ix = uq_indexed(m, r);
+	sim_rq *h = rank_q(m, r);
+	int ix = q_indexed(m, 0, r);
 	uint32_t n = 0, found = QNIL, sprev = QNIL;
 	if (ix && src != GOAL_ANY_SOURCE) {
-		const sim_dep *d = dt_find(m, UQS_KEY(r, src));
+		const sim_dep *d = dt_find(m, QS_KEY(0, r, src));
 		for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
 			n++;
 			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
@@ -1187,23 +1359,27 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 			}
 		}
 	} else {
-		for (uint32_t i = rank_q(m, r)->uq_head; i != QNIL; i = UQE(m, i)->next) {
+		for (uint32_t i = h->uq_head; i != QNIL; i = UQE(m, i)->next) {
 			n++;
 			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
 				found = i;
 				break;
 			}
 		}
-		if (found != QNIL && ix) {   /* its predecessor in its chain */
-			const sim_dep *d = dt_find(m, UQS_KEY(r, UQE(m, found)->peer));
-			for (uint32_t i = d->cnt; i != found; i = UQE(m, i)->snext)
-				sprev = i;
-		}
+		if (found != QNIL && ix)
+			sprev = chain_prev(m, &m->uqp, QS_KEY(0, r, UQE(m, found)->peer), found);
 	}
 	qs_search(m, r, n);
-	if (found != QNIL)
-		uq_remove(m, r, found, sprev, out);
-	if (!ix && n > m->uq_index_after && src != GOAL_ANY_SOURCE && rank_q(m, r)->uq_head != QNIL)
+	if (found != QNIL) {
+		*out = *UQE(m, found);
+		if (ix)
+			chain_remove(m, &m->uqp, QS_KEY(0, r, out->peer), found, sprev, 0);
+		dlist_remove(&m->uqp, &h->uq_head, &h->uq_tail, found);
+		if (ix && h->uq_head == QNIL)
+			q_set_indexed(m, 0, r, 0);
+		qs_len(m, r, 1, -1);
+	}
+	if (!ix && n > m->q_index_after && src != GOAL_ANY_SOURCE && h->uq_head != QNIL)
 		uq_index(m, r);
 	return found != QNIL;
 }
@@ -2588,7 +2764,7 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 			PREFETCH(&rank_ops(m, r)[w & ~EV_MSG]);
 		if (w & EV_MSG) {
 			const sim_rq *h = rank_q(m, peer);
-			PREFETCH(RQE(m, h->rq_head));
+			PREFETCH(q_indexed(m, 1, peer) ? (void *)RXE(m, h->rq_head) : (void *)RQE(m, h->rq_head));
 		} else {   /* the op's started bit (mark_started) */
 			PREFETCH(&m->started[gop_of(m, r, w) >> 6]);
 		}
@@ -2604,7 +2780,7 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 	if (w & EV_MSG) {
 		const sim_rq *h = rank_q(m, peer);
 		if (h->rq_head != QNIL) {
-			uint32_t recv = RQE(m, h->rq_head)->op;
+			uint32_t recv = rq_first(m, peer, h);
 			if (m->pf_sched)
 				PREFETCH(&rank_ops(m, peer)[recv]);
 			if (m->cpr)   /* the recv it completes: its record */
@@ -2784,11 +2960,17 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->progress = opt->progress;
 		m->pctx = opt->progress_ctx;
 		m->seq_limit = opt->seq_limit;
-		m->uq_index_after = opt->uq_index_after;
+		m->q_index_after = opt->q_index_after;
 		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
 			m->pt = opt->perturb;
 	}
 	int critical = opt && opt->critical, qstat = opt && opt->qstat;
+	if (s->nranks > SIM_MAX_RANKS) {
+		snprintf(err, errlen, "the simulation takes at most 2^29 ranks (the schedule has %"
+		         PRIu64 ")", s->nranks);
+		sim_destroy(m);
+		return NULL;
+	}
 	if (critical && s->nops >= CP_MAX_OPS) {
 		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
 		         PRIu64 ")", s->nops);
@@ -2797,8 +2979,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	}
 	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
 		m->seq_limit = 1ull << 32;
-	if (m->uq_index_after == 0)
-		m->uq_index_after = UQ_INDEX_AFTER;
+	if (m->q_index_after == 0)
+		m->q_index_after = Q_INDEX_AFTER;
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
 	m->nnics = s->nnics ? s->nnics : 1;
@@ -2842,11 +3024,12 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		k->nedges = s->ranks[r].nedges;
 	}
 	m->rqp.esz = sizeof(sim_rqe);
+	m->rxp.esz = sizeof(sim_rqx);
 	m->uqp.esz = sizeof(sim_uqe);
 	m->wnp.esz = sizeof(sim_wnode);
 	m->wcp.esz = sizeof(sim_wchunk);
 	m->wlp.esz = sizeof(sim_wlist);
-	m->rqp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
+	m->rqp.used = m->rxp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
 	m->waking = m->last_list = QNIL;
 	m->last_wkey = UINT64_MAX;
 #ifdef MADV_POPULATE_READ
@@ -2889,7 +3072,8 @@ void sim_destroy(sim *m)
 	big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
-	big_free(m->uqix, m->uqix ? (m->nranks + 63) / 64 * sizeof *m->uqix : 0);
+	big_free(m->rxp.a, (uint64_t)m->rxp.cap * m->rxp.esz);
+	big_free(m->qix, m->qix ? (2 * m->nranks + 63) / 64 * sizeof *m->qix : 0);
 	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
 	big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
 	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
@@ -3206,9 +3390,11 @@ uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t 
 			fputc('\n', out);
 		}
 		uint64_t n = 0;
-		for (uint32_t k = h->rq_head; k != QNIL && n <= max_ops; k = RQE(m, k)->next) {
-			const sim_rqe *e = RQE(m, k);
-			for (uint32_t j = 0, op = e->op; j < e->n && n <= max_ops; j++, op += e->d, n++) {
+		int ix = q_indexed(m, 1, (uint32_t)r);   /* then an entry is one recv */
+		for (uint32_t k = h->rq_head; k != QNIL && n <= max_ops; k = ix ? RXE(m, k)->next : RQE(m, k)->next) {
+			uint32_t first = ix ? RXE(m, k)->op : RQE(m, k)->op;
+			uint32_t cnt = ix ? 1u : RQE(m, k)->n, d = ix ? 0u : RQE(m, k)->d;
+			for (uint32_t j = 0, op = first; j < cnt && n <= max_ops; j++, op += d, n++) {
 				if (n == max_ops) {
 					fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
 					continue;

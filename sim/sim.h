@@ -24,6 +24,9 @@ uint64_t sim_rate_bytes(sim_rate r, uint64_t size);
 
 /* Most size ranges a parameter set may have: those of a parameter file. */
 #define SIM_MAX_RANGES LOGGP_PARAMS_MAX_RANGES
+/* The most ranks a simulation takes (its tables key a rank and a peer in
+ * one word; 2^29 ranks need 32 GiB of rank records alone). */
+#define SIM_MAX_RANKS (1ull << 29)
 
 /* The parameters of the messages of a size range (docs/semantics.md,
  * "Size ranges"): sizes from the previous range's last + 1 (0 for the first)
@@ -104,10 +107,11 @@ typedef struct sim_options {
 	/* A network (NULL: none); must stay valid until sim_free.  Not with
 	 * critical, noise or slow ranks. */
 	const sim_net *net;
-	/* A receive from one source that looked at more than this many queued
-	 * messages indexes its rank's unexpected queue by sender (0: 64).
-	 * Only tests set it, to index small queues. */
-	uint32_t uq_index_after;
+	/* A search of a receive queue or an unexpected queue from one source
+	 * that looked at more than this many entries indexes that queue by
+	 * source (0: 64; sim.c, "Queues").  Only tests set it, to index small
+	 * queues. */
+	uint32_t q_index_after;
 } sim_options;
 
 typedef struct sim sim;
@@ -130,9 +134,10 @@ typedef struct sim_result {
 /* Prepare a simulation of s (which must stay open, and is only read: any
  * number of simulations of one schedule may run at once in different
  * threads) under p.  opt may be NULL.  Returns NULL with a message in err
- * when out of memory, when p's ranges or strides are malformed, or when
- * the critical path is asked for a run with middleware costs (strided
- * messages and strides in p: the path does not count them). */
+ * when out of memory, when s has more than SIM_MAX_RANKS ranks, when p's
+ * ranges or strides are malformed, or when the critical path is asked for
+ * a run with middleware costs (strided messages and strides in p: the path
+ * does not count them). */
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen);
 
