@@ -231,6 +231,17 @@ static int dom_rechalving(const model_ctx *c)
 	return 1;
 }
 
+/* allgather_neighbor, P even: one exchange of a block, then P/2 - 1 of
+ * two. */
+static uint64_t ev_neighbor(const model_ctx *c)
+{
+	return step_of(c, c->s) + (c->P / 2 - 1) * step_of(c, 2 * c->s);
+}
+static int dom_neighbor(const model_ctx *c)
+{
+	return c->P % 2 == 0 && gap_fits(c, c->s) && (c->P == 2 || gap_fits(c, 2 * c->s));
+}
+
 /* allgather_bruck: step k exchanges min(2^k, P - 2^k) blocks of s bytes. */
 static uint64_t ev_bruck(const model_ctx *c)
 {
@@ -495,6 +506,30 @@ static const model_formula table[] = {
 	  "2 sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = s/2^k", MODEL_EXACT,
 	  "P a power of two dividing s, s/2 <= S, g + xG within each step", dom_rabenseifner, NULL, NULL,
 	  "no reduction computation", ev_rabenseifner, 0 },
+	{ "allgather_recdoub", "doubling_steps", "docs/patterns.md",
+	  "sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = 2^(k-1) s", MODEL_EXACT,
+	  "P a power of two, P s/2 <= S, g + xG within each step", dom_rechalving, NULL, NULL,
+	  "the sizes of the halving steps, in the other order", ev_rechalving, 0 },
+	{ "allgather_neighbor", "neighbor_steps", "docs/patterns.md",
+	  "(2o + max(L, sO) + max(sO, sG)) + (P/2 - 1) (2o + max(L, xO) + max(xO, xG)), x = 2s",
+	  MODEL_EXACT, "P even, 2s <= S, g + xG within each step", dom_neighbor, NULL, NULL,
+	  "", ev_neighbor, 0 },
+	{ "scan_recdoub", "sendrecv_rounds", "docs/patterns.md",
+	  "log2 P (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
+	  "no reduction computation", ev_recdoub_ompi, 0 },
+	{ "exscan_recdoub", "sendrecv_rounds", "docs/patterns.md",
+	  "log2 P (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
+	  "no reduction computation", ev_recdoub_ompi, 0 },
+	{ "reduce_scatter_ring", "sendrecv_steps", "docs/patterns.md",
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "s <= S, g + sG <= 2o + L + max(sO, sG)", dom_binomial, NULL, NULL,
+	  "P-1 steps of one block each; no reduction computation", ev_sendrecv_steps, 0 },
+	{ "reduce_scatter_block_butterfly", "halving_steps", "docs/patterns.md",
+	  "sum_{k=1..log2 P} (2o + max(L, xO) + max(xO, xG)), x = P s/2^k", MODEL_EXACT,
+	  "P a power of two, P s/2 <= S, g + xG within each step", dom_rechalving, NULL, NULL,
+	  "no reduction computation", ev_rechalving, 0 },
 	{ "allgather_bruck", "bruck_steps", "docs/patterns.md",
 	  "sum_{d=2^k<P} (2o + max(L, xO) + max(xO, xG)), x = min(d, P-d) s", MODEL_EXACT,
 	  "x <= S, g + xG within each step", dom_bruck, NULL, NULL,

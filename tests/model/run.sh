@@ -64,6 +64,10 @@ want "allreduce_recdoub_ompi P=6: outside the domain" 5 0 allreduce_recdoub_ompi
 want "allreduce_rabenseifner P=4, 800 B: 2 (7894 + 6694)" 3 29176 allreduce_rabenseifner -s 4 -d 800
 want "allreduce_rabenseifner P=4, 800 B: simulated" 2 29176 allreduce_rabenseifner -s 4 -d 800
 want "allgather_bruck P=5: 6094 + 6694 + 6094" 3 18882 allgather_bruck -s 5 -d 100
+want "allgather_recdoub P=4, 100 B: 6694 + 6094" 3 12788 allgather_recdoub -s 4 -d 100
+want "allgather_neighbor P=4, 100 B: 6094 + 6694" 3 12788 allgather_neighbor -s 4 -d 100
+want "scan_recdoub P=4, 100 B: 2 x 6094" 3 12188 scan_recdoub -s 4 -d 100
+want "reduce_scatter_ring P=5, 100 B: 4 x 6094" 3 24376 reduce_scatter_ring -s 5 -d 100
 want "reduce_scatter_block_rechalving P=4, 100 B: 6694 + 6094" 3 12788 reduce_scatter_block_rechalving -s 4 -d 100
 want "reduce_scatter_block_rechalving P=4, 100 B: simulated" 2 12788 reduce_scatter_block_rechalving -s 4 -d 100
 # Against the simulator at every P of a range, non-powers of two among
@@ -76,7 +80,10 @@ for a in "allreduce_ring -s 2..48:1 -d 720720 -S 1000000" "allgather_bruck -s 2.
 	"allreduce_recdoub_ompi -s 2..1024 -d 1000" "allreduce_rabenseifner -s 2..1024 -d 65536 -G 0.5 -O 0.7" \
 	"allreduce_rabenseifner_mpich -s 2..1024 -d 65536 -G 0.5 -O 0.7" \
 	"reduce_scatter_block_rechalving -s 2..1024 -d 64 -G 0.5 -O 0.7" \
-	"reduce_scatter_pairwise -s 2..64:1 -d 100" "alltoall_pairwise_mpich -s 2..64:1 -d 100"; do
+	"reduce_scatter_pairwise -s 2..64:1 -d 100" "alltoall_pairwise_mpich -s 2..64:1 -d 100" \
+	"allgather_recdoub -s 2..1024 -d 64 -G 0.5 -O 0.7" "allgather_neighbor -s 2..64:1 -d 1000 -G 0.5 -O 2" \
+	"scan_recdoub -s 2..1024 -d 1000" "exscan_recdoub -s 2..1024 -d 100 -o 200 -L 5000" \
+	"reduce_scatter_ring -s 2..64:1 -d 100" "reduce_scatter_block_butterfly -s 2..1024 -d 64 -G 0.5 -O 0.7"; do
 	# shellcheck disable=SC2086
 	n=$(inexact $a)
 	if [ "$n" = 0 ]; then ok "exact against the simulator: $a"; else echo "$n differ" >"$tmp/diff"; fail "exact against the simulator: $a"; fi
