@@ -37,6 +37,16 @@ double loggp_bytes(double rate, uint64_t size)
 	return floor((double)(size - 1) * rate + 0.5);
 }
 
+void loggp_predict(const loggp_range *r, unsigned n, loggp_point *p)
+{
+	double G = (double)r->G.num / (double)r->G.den, O = (double)r->O.num / (double)r->O.den;
+	double sG = loggp_bytes(G, p->size), sO = loggp_bytes(O, p->size);
+	p->prtt1 = 2 * ((double)r->L + 2 * (double)r->o + (sO > sG ? sO : sG));
+	p->prtt2 = 0;
+	p->prttn = p->prtt1 + (n - 1) * ((double)r->g + sG);
+	p->prttd = p->prtt1 + (n - 1) * (p->d + (double)r->o + sO);
+}
+
 void loggp_lsq_line(const double *x, const double *y, size_t k, size_t l,
                     double *slope, double *icpt)
 {

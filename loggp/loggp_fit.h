@@ -115,6 +115,13 @@ int loggp_fit(const loggp_point *pts, size_t np, unsigned n,
  * charges it. */
 double loggp_bytes(double rate, uint64_t size);
 
+/* The round trips of s bytes that range r's parameters predict, the fits
+ * of loggp_fit turned round: PRTT(1,0,s) = 2(L + 2o + max(sO, sG)),
+ * PRTT(n,0,s) = PRTT(1,0,s) + (n-1)(g + sG) and PRTT(n,d,s) = PRTT(1,0,s)
+ * + (n-1)(d + o + sO).  The point's size and d are read; the three times
+ * are written. */
+void loggp_predict(const loggp_range *r, unsigned n, loggp_point *p);
+
 /* The parameter file of a fit: range r covers sizes from the first size of
  * its points (0 for the first range) up to its last measured size (inf for
  * the last range); S is the rendezvous threshold to write. */

@@ -31,7 +31,9 @@ typedef struct config {
 	uint64_t ssizes[MAX_SIZES];
 	size_t nssizes;
 	const char *output, *raw;
-	int quiet;
+	const char *check;    /* --check FILE: compare, write no file */
+	double tol;           /* --tolerance, a fraction */
+	int quiet, output_set;
 	loggp_detect det;
 } config;
 
@@ -71,6 +73,12 @@ static void usage(FILE *f)
 		"                        at least 16, increasing (default 1 KiB, 2 KiB, ...\n"
 		"                        up to the largest size)\n"
 		"  -o, --output FILE     parameter file (default loggp.params; '-': stdout)\n"
+		"      --check FILE      measure, and say whether the parameter file FILE\n"
+		"                        still holds: per size, the round trips measured\n"
+		"                        against those its parameters predict; exit status 1\n"
+		"                        when PRTT(1,0,s) or PRTT(n,0,s) of a size differs by\n"
+		"                        more than the tolerance (writes no file)\n"
+		"      --tolerance PCT   of --check, in percent of the measured time (default 10)\n"
 		"      --raw FILE        also write the PRTT table (for loggp-fit)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"%s"
@@ -80,7 +88,9 @@ static void usage(FILE *f)
 		"Runs with exactly 2 ranks.  Times are medians over the repetitions; the\n"
 		"spread columns are interquartile ranges.\n"
 		"Example: mpirun -np 2 loggp-measure --max-size 1Mi -o shm.params\n"
-		"Exit status: 0 success, 1 run or write error, 2 bad options.\n",
+		"Exit status: 0 success (with --check: the file holds), 1 run or write\n"
+		"error (with --check: the file does not hold, or cannot be read), 2 bad\n"
+		"options.\n",
 		loggp_detect_help);
 }
 
@@ -134,7 +144,7 @@ static int parse_list(const char *opt, const char *what, const char *arg, uint64
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
 	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES, O_STRIDE,
-	       O_SSIZES };
+	       O_SSIZES, O_CHECK, O_TOL };
 	static const struct option longopts[] = {
 		{ "min-size", required_argument, NULL, O_MIN },
 		{ "max-size", required_argument, NULL, O_MAX },
@@ -148,6 +158,8 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "quantile", required_argument, NULL, O_QUANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, O_RAW },
+		{ "check", required_argument, NULL, O_CHECK },
+		{ "tolerance", required_argument, NULL, O_TOL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
 		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
@@ -169,6 +181,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->max_size = 262144;
 	c->S = LOGGP_DEFAULT_S;
 	c->output = "loggp.params";
+	c->tol = 0.1;
 	loggp_detect_default(&c->det);
 	int explicit_sizes = 0, opt;
 	uint64_t v;
@@ -221,8 +234,17 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 				return -1;
 			}
 			break;
-		case 'o': c->output = optarg; break;
+		case 'o': c->output = optarg; c->output_set = 1; break;
 		case O_RAW: c->raw = optarg; break;
+		case O_CHECK: c->check = optarg; break;
+		case O_TOL:
+			if (loggp_arg_double(optarg, 0, 1000, &c->tol)) {
+				snprintf(err, errlen, "--tolerance: expected a percentage 0..1000, got '%s'",
+				         optarg);
+				return -1;
+			}
+			c->tol /= 100;
+			break;
 		case 'q': c->quiet = 1; break;
 		case UTIL_OPT_VERSION: return 2;
 		case 'h': return 1;
@@ -245,6 +267,11 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		}
 		c->nsizes = make_sizes(c->min_size, c->max_size, c->per_octave, c->sizes,
 		                       MAX_SIZES);
+	}
+	if (c->check && (c->output_set || c->nstrides)) {
+		snprintf(err, errlen, "--check writes no parameter file and measures no strides: "
+		         "not with %s", c->output_set ? "-o" : "--stride");
+		return -1;
 	}
 	if (c->nssizes && !c->nstrides) {
 		snprintf(err, errlen, "--stride-sizes needs --stride");
@@ -526,6 +553,13 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
+	static loggp_params chk;
+	if (c.check && loggp_params_read(c.check, &chk, err)) {
+		if (rank == 0)
+			util_error_msg(err);
+		MPI_Finalize();
+		return 1;
+	}
 	uint64_t maxs = c.sizes[c.nsizes - 1];
 	size_t nsp = c.nstrides * c.nssizes;
 	uint64_t maxss = c.nssizes ? c.ssizes[c.nssizes - 1] : 0, span = 0;
@@ -579,14 +613,20 @@ int main(int argc, char **argv)
 		         "measured by loggp-measure on %s at %s with %s\n%u repetitions per PRTT "
 		         "(quantile %g) in %u passes, %u warm-up each", host, when, lib, c.reps,
 		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
+		if (c.check) {
+			fprintf(stdout, "check of %s against a measurement on %s at %s with %s\n",
+			        c.check, host, when, lib);
+			if (loggp_check(stdout, c.check, &chk, pts, c.nsizes, c.n, c.tol))
+				rc = 1;
+		}
 		if (c.raw) {
 			FILE *f = fopen(c.raw, "w");
 			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes, spts, nsp) || fclose(f))
 				rc = util_error("%s: cannot write", c.raw);
 		}
-		if (loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, pts,
-		                 c.nsizes, c.n, spts, nsp, &c.det, c.S, c.output, comment, err,
-		                 sizeof err))
+		if (!c.check && loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr,
+		                             pts, c.nsizes, c.n, spts, nsp, &c.det, c.S, c.output,
+		                             comment, err, sizeof err))
 			rc = util_error_msg(err);
 	}
 	free(buf);

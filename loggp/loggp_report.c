@@ -200,3 +200,66 @@ out:
 	free(par);
 	return rc;
 }
+
+/* (x - y) / x, x > 0: how far a prediction y is from what was measured. */
+static double rel_dev(double x, double y)
+{
+	return x > 0 ? (y - x) / x : 0;
+}
+
+size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const loggp_point *pts,
+                   size_t np, unsigned n, double tol)
+{
+	static const char *const what[2] = { "PRTT(1,0,s)", "PRTT(n,0,s)" };
+	fprintf(out, "%10s %5s %11s %11s %7s %11s %11s %7s %11s %11s %7s\n", "size", "range",
+	        "PRTT(1,0,s)", "predicted", "diff", "PRTT(n,0,s)", "predicted", "diff",
+	        "PRTT(n,d,s)", "predicted", "diff");
+	size_t bad = 0, i = 0;
+	for (size_t r = 0; r < p->nranges; r++) {
+		const loggp_range *pr = &p->range[r];
+		double worst = -1;
+		int wk = 0;
+		uint64_t wsize = 0;
+		size_t sizes = 0;
+		for (; i < np && pts[i].size <= pr->last; i++, sizes++) {
+			loggp_point q = { .size = pts[i].size, .d = pts[i].d };
+			loggp_predict(pr, n, &q);
+			double dv[3] = { rel_dev(pts[i].prtt1, q.prtt1), rel_dev(pts[i].prttn, q.prttn),
+			                 rel_dev(pts[i].prttd, q.prttd) };
+			fprintf(out, "%10llu %5zu %11.1f %11.1f %+6.1f%% %11.1f %11.1f %+6.1f%% %11.1f "
+			        "%11.1f %+6.1f%%\n", (unsigned long long)pts[i].size, r, pts[i].prtt1,
+			        q.prtt1, 100 * dv[0], pts[i].prttn, q.prttn, 100 * dv[1], pts[i].prttd,
+			        q.prttd, 100 * dv[2]);
+			int off = 0;
+			for (int k = 0; k < 2; k++) {
+				if (fabs(dv[k]) > worst) {
+					worst = fabs(dv[k]);
+					wk = k;
+					wsize = pts[i].size;
+				}
+				off |= fabs(dv[k]) > tol;
+			}
+			bad += off;
+		}
+		char last[NUM_DEC_TEXT] = "inf";
+		if (pr->last != LOGGP_SIZE_INF)
+			snprintf(last, sizeof last, "%llu", (unsigned long long)pr->last);
+		if (!sizes)
+			fprintf(out, "range %zu (%llu..%s B): no size measured\n", r,
+			        (unsigned long long)pr->first, last);
+		else
+			fprintf(out, "range %zu (%llu..%s B): %zu sizes, largest difference %.1f%% (%s "
+			        "at %llu B): %s\n", r, (unsigned long long)pr->first, last, sizes,
+			        100 * worst, what[wk], (unsigned long long)wsize,
+			        worst > tol ? "does not hold" : "holds");
+	}
+	fprintf(out, "(diff: predicted - measured, in percent of the measured time; "
+	        "PRTT(n,d,s) is shown, not judged)\n");
+	if (bad)
+		fprintf(out, "%s does not hold here now: %zu of %zu sizes differ by more than "
+		        "%g%% (PRTT(1,0,s) or PRTT(n,0,s))\n", name, bad, np, 100 * tol);
+	else
+		fprintf(out, "%s holds here now: every size within %g%% (PRTT(1,0,s) and "
+		        "PRTT(n,0,s))\n", name, 100 * tol);
+	return bad;
+}

@@ -35,4 +35,15 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
                  uint64_t S, const char *params_path, const char *comment, char *err,
                  size_t errlen);
 
+/* Whether the parameters *p (from the file named name) still hold for the
+ * points pts measured now: per size, each round trip measured, predicted
+ * (loggp_predict with the size's range) and their difference; per range
+ * of *p, the largest difference of PRTT(1,0,s) and PRTT(n,0,s), the round
+ * trip and the gap, which a simulation's times follow (PRTT(n,d,s) is
+ * shown, not judged: where a fit lowered o to keep L from going negative,
+ * it cannot match).  Prints to out; returns how many sizes differ by more
+ * than tol (a fraction of the measured time) in either. */
+size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const loggp_point *pts,
+                   size_t np, unsigned n, double tol);
+
 #endif

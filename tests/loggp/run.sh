@@ -246,6 +246,32 @@ else
 	else
 		notok "loggp-measure MPI smoke test" "$(cat "$tmp/m.out")"
 	fi
+	# --check: the file just measured holds or not (this machine drifts: both
+	# are right), with a line per size and per range; a latency of 10 ms
+	# holds nowhere.
+	# shellcheck disable=SC2086
+	timeout 60 $MPIRUN -np 2 "$MEASURE" -q --sizes 1,8,64,256,1024,4096 -r 5 \
+		--check "$tmp/m.params" >"$tmp/c.out" 2>"$tmp/c.err"
+	rc=$?
+	nr=$(grep -c '^range ' "$tmp/m.params")
+	if [ $rc -le 1 ] && [ "$(grep -cE '^ +[0-9]+ +[0-9]+ ' "$tmp/c.out")" = 6 ] &&
+		[ "$(grep -cE '^range [0-9]+ \(.*: (holds|does not hold)$' "$tmp/c.out")" = "$nr" ] &&
+		tail -1 "$tmp/c.out" | grep -qE "^$tmp/m.params (holds|does not hold) here now: " &&
+		{ [ $rc = 1 ] || tail -1 "$tmp/c.out" | grep -q ' holds here now'; }; then
+		ok "loggp-measure --check of the file it wrote: a line per size and per range, exit $rc"
+	else
+		notok "loggp-measure --check of the file it wrote" "rc=$rc" "$(cat "$tmp/c.out" "$tmp/c.err")"
+	fi
+	printf 'loggp-params 1\nrange 0 inf L=10000000 o=100 g=100 G=0 O=0\n' >"$tmp/far.params"
+	# shellcheck disable=SC2086
+	timeout 60 $MPIRUN -np 2 "$MEASURE" -q --sizes 1,8,64 -r 3 --check "$tmp/far.params" \
+		>"$tmp/f.out" 2>/dev/null
+	rc=$?
+	if [ $rc = 1 ] && [ "$(tail -1 "$tmp/f.out")" = "$tmp/far.params does not hold here now: 3 of 3 sizes differ by more than 10% (PRTT(1,0,s) or PRTT(n,0,s))" ]; then
+		ok "loggp-measure --check: L = 10 ms does not hold (exit 1)"
+	else
+		notok "loggp-measure --check: L = 10 ms does not hold" "rc=$rc" "$(cat "$tmp/f.out")"
+	fi
 	# Strided round trips: two strides, two sizes; the table keeps them and
 	# loggp-fit refits them (from the table's rounded times: not always to
 	# the last digit of the file loggp-measure wrote).
@@ -298,6 +324,12 @@ else
 	measure_err "loggp-measure --stride-sizes without --stride: usage error" 2 "$(printf '%s\n' \
 		"loggp-measure: error: --stride-sizes needs --stride" \
 		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --stride-sizes 64
+	measure_err "loggp-measure --check with -o: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --check writes no parameter file and measures no strides: not with -o" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --check "$tmp/far.params" -o "$tmp/x.params"
+	measure_err "loggp-measure --check of a missing file" 1 \
+		"$tmp/none.params: error: cannot open: No such file or directory" \
+		-np 2 "$MEASURE" -q --sizes 1 -r 1 --check "$tmp/none.params"
 	measure_err "loggp-measure: a parameter file that cannot be written" 1 \
 		"/nonexistent-dir/m.params: error: cannot create: No such file or directory" \
 		-np 2 "$MEASURE" -q --sizes 1,8 -r 1 --warmup 0 -o /nonexistent-dir/m.params
