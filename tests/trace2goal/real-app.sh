@@ -25,8 +25,9 @@
 #     simulated.
 # Prints one "ok - ..." line per step and the measured and simulated times;
 # a program that is not installed gives "# SKIP".
-# Not part of tests/run.sh: it needs the netpipe-openmpi, lammps, hpcc and
-# scalapack-mpi-test packages and takes about a minute.
+# tests/trace2goal/run.sh runs it (scripts/install-deps.sh installs the
+# netpipe-openmpi, lammps, hpcc and scalapack-mpi-test packages): about 3
+# minutes, with the sanitizer build too (the tracer has no sanitizers).
 # Usage: tests/trace2goal/real-app.sh [BUILD_DIR]   (default build)
 # Environment: PARAMS=FILE (skip the measurement), SIM=PROGRAM (another
 # loggopsim), KEEP=DIR (keep the traces and schedules there), BUFMB=N

@@ -692,4 +692,7 @@ if "$T2G" -q -x 16 "$tmp"/halo-?.txt -o "$tmp/halo64.bin"; then
 else
 	fail "halo x16: converted"
 fi
+# Programs nobody here wrote, traced, converted and simulated (each skipped
+# where it or MPI is missing): their structure, not their times.
+bash tests/trace2goal/real-app.sh "$B" || st=1
 exit $st
