@@ -104,7 +104,8 @@ int main(int argc, char **argv)
 	char comment[600];
 	snprintf(comment, sizeof comment, "fitted by loggp-fit from %s", argv[optind]);
 	int rc = loggp_report(output && strcmp(output, "-") == 0 ? stderr : stdout, stderr,
-	                      pts, np, n, spts, nsp, &det, S, output, comment, err, sizeof err);
+	                      pts, np, n, spts, nsp, &det, S, output, comment, NULL, err,
+	                      sizeof err);
 	free(pts);
 	free(spts);
 	if (rc)

@@ -20,7 +20,7 @@
 
 /* Everything the command line sets; every rank parses the same argv. */
 typedef struct config {
-	unsigned n, reps, warmup, per_octave, passes;
+	unsigned n, reps, warmup, per_octave, passes, repeat;
 	double quant;
 	uint64_t min_size, max_size, S;
 	uint64_t sizes[MAX_SIZES];
@@ -78,7 +78,12 @@ static void usage(FILE *f)
 		"                        against those its parameters predict; exit status 1\n"
 		"                        when PRTT(1,0,s) or PRTT(n,0,s) of a size differs by\n"
 		"                        more than the tolerance (writes no file)\n"
-		"      --tolerance PCT   of --check, in percent of the measured time (default 10)\n"
+		"      --repeat K        measure K times (default 2): the file is fitted to the\n"
+		"                        first; each other is compared with it, range by\n"
+		"                        range, with a warning where PRTT(1,0,s) or PRTT(n,0,s)\n"
+		"                        of a size differs by more than the tolerance\n"
+		"      --tolerance PCT   of --check and --repeat, in percent of the measured\n"
+		"                        time (default 10)\n"
 		"      --raw FILE        also write the PRTT table (for loggp-fit)\n"
 		"  -q, --quiet           no progress on stderr\n"
 		"%s"
@@ -144,7 +149,7 @@ static int parse_list(const char *opt, const char *what, const char *arg, uint64
 static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen)
 {
 	enum { O_MIN = 2000, O_MAX, O_PER, O_SIZES, O_WARM, O_RAW, O_QUANT, O_PASSES, O_STRIDE,
-	       O_SSIZES, O_CHECK, O_TOL };
+	       O_SSIZES, O_CHECK, O_TOL, O_REPEAT };
 	static const struct option longopts[] = {
 		{ "min-size", required_argument, NULL, O_MIN },
 		{ "max-size", required_argument, NULL, O_MAX },
@@ -160,6 +165,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		{ "raw", required_argument, NULL, O_RAW },
 		{ "check", required_argument, NULL, O_CHECK },
 		{ "tolerance", required_argument, NULL, O_TOL },
+		{ "repeat", required_argument, NULL, O_REPEAT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "pfact", required_argument, NULL, LOGGP_OPT_PFACT },
 		{ "lookahead", required_argument, NULL, LOGGP_OPT_LOOKAHEAD },
@@ -175,6 +181,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 	c->reps = 31;
 	c->warmup = 3;
 	c->passes = 4;
+	c->repeat = 2;
 	c->per_octave = 4;
 	c->quant = 0.5;
 	c->min_size = 1;
@@ -207,6 +214,7 @@ static int parse_args(int argc, char **argv, config *c, char *err, size_t errlen
 		case 'r': NUM("--reps", 1, 1000000, c->reps); break;
 		case O_WARM: NUM("--warmup", 0, 1000000, c->warmup); break;
 		case O_PASSES: NUM("--passes", 1, 1000000, c->passes); break;
+		case O_REPEAT: NUM("--repeat", 1, 100, c->repeat); break;
 		case O_MIN: SIZE("--min-size", 1, 1ull << 30, c->min_size); break;
 		case O_MAX: SIZE("--max-size", 1, 1ull << 30, c->max_size); break;
 		case O_PER: NUM("--per-octave", 1, 64, c->per_octave); break;
@@ -568,10 +576,13 @@ int main(int argc, char **argv)
 	char *buf = calloc(maxs > maxss ? maxs : maxss, 1);
 	char *sbuf = nsp ? calloc(span, 1) : NULL;
 	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
+	loggp_point *again = c.repeat > 1 && !c.check ? calloc(c.nsizes, sizeof *again) : NULL;
+	static loggp_params fitted;
 	loggp_spoint *spts = nsp ? calloc(nsp, sizeof *spts) : NULL;
 	size_t ntmp = (c.nsizes > nsp ? c.nsizes : nsp) * 4 * (size_t)c.reps;
 	double *tmp = malloc(ntmp * sizeof *tmp);
-	int ok = buf && pts && tmp && (!nsp || (sbuf && spts)), all_ok;
+	int ok = buf && pts && tmp && (!nsp || (sbuf && spts)) && (again || c.repeat == 1 || c.check),
+	    all_ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all_ok) {
 		if (rank == 0)
@@ -626,12 +637,23 @@ int main(int argc, char **argv)
 		}
 		if (!c.check && loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr,
 		                             pts, c.nsizes, c.n, spts, nsp, &c.det, c.S, c.output,
-		                             comment, err, sizeof err))
+		                             comment, &fitted, err, sizeof err))
 			rc = util_error_msg(err);
+	}
+	/* Again, compared with the first (every rank: the round trips take both). */
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	for (unsigned k = 2; again && rc == 0 && k <= c.repeat; k++) {
+		if (rank == 0 && !c.quiet)
+			fprintf(stderr, "loggp-measure: measurement %u of %u\n", k, c.repeat);
+		measure(&c, rank, buf, again, tmp);
+		if (rank == 0)
+			loggp_repeat_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, &fitted,
+			                    pts, again, c.nsizes, k, c.tol);
 	}
 	free(buf);
 	free(sbuf);
 	free(pts);
+	free(again);
 	free(spts);
 	free(tmp);
 	MPI_Finalize();

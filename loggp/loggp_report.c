@@ -133,8 +133,8 @@ static int report_strides(FILE *out, FILE *warn, const loggp_spoint *spts, size_
 
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
                  const loggp_spoint *spts, size_t nsp, const loggp_detect *det,
-                 uint64_t S, const char *params_path, const char *comment, char *err,
-                 size_t errlen)
+                 uint64_t S, const char *params_path, const char *comment,
+                 loggp_params *fitted, char *err, size_t errlen)
 {
 	loggp_result *res = malloc(sizeof *res);
 	loggp_params *par = malloc(sizeof *par);
@@ -194,6 +194,8 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
 		if (util_out_write(params_path, NULL, 0, put_params, &po, err, errlen))
 			goto out;
 	}
+	if (fitted)
+		*fitted = *par;
 	rc = 0;
 out:
 	free(res);
@@ -201,27 +203,65 @@ out:
 	return rc;
 }
 
-/* (x - y) / x, x > 0: how far a prediction y is from what was measured. */
+/* (y - x) / x, x > 0: how far y is from x, measured. */
 static double rel_dev(double x, double y)
 {
 	return x > 0 ? (y - x) / x : 0;
 }
 
+/* The largest difference over the sizes of one range: how much, in which
+ * round trip (0: PRTT(1,0,s), 1: PRTT(n,0,s)), at which size. */
+typedef struct range_worst {
+	double d;
+	int k;
+	uint64_t size;
+	size_t sizes;
+} range_worst;
+
+/* A size's differences of PRTT(1,0,s) and PRTT(n,0,s); whether one is
+ * above tol. */
+static int worst_add(range_worst *w, uint64_t size, const double dv[2], double tol)
+{
+	int off = 0;
+	for (int k = 0; k < 2; k++) {
+		if (w->sizes == 0 || fabs(dv[k]) > w->d) {
+			w->d = fabs(dv[k]);
+			w->k = k;
+			w->size = size;
+		}
+		off |= fabs(dv[k]) > tol;
+	}
+	w->sizes++;
+	return off;
+}
+
+/* "range R (FIRST..LAST B): N sizes, largest difference X% (WHAT at S B)",
+ * or "...: no size measured", without the line's end. */
+static void put_worst(FILE *out, size_t r, const loggp_range *pr, const range_worst *w)
+{
+	static const char *const what[2] = { "PRTT(1,0,s)", "PRTT(n,0,s)" };
+	char last[NUM_DEC_TEXT] = "inf";
+	if (pr->last != LOGGP_SIZE_INF)
+		snprintf(last, sizeof last, "%llu", (unsigned long long)pr->last);
+	fprintf(out, "range %zu (%llu..%s B): ", r, (unsigned long long)pr->first, last);
+	if (!w->sizes)
+		fprintf(out, "no size measured");
+	else
+		fprintf(out, "%zu sizes, largest difference %.1f%% (%s at %llu B)", w->sizes,
+		        100 * w->d, what[w->k], (unsigned long long)w->size);
+}
+
 size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const loggp_point *pts,
                    size_t np, unsigned n, double tol)
 {
-	static const char *const what[2] = { "PRTT(1,0,s)", "PRTT(n,0,s)" };
 	fprintf(out, "%10s %5s %11s %11s %7s %11s %11s %7s %11s %11s %7s\n", "size", "range",
 	        "PRTT(1,0,s)", "predicted", "diff", "PRTT(n,0,s)", "predicted", "diff",
 	        "PRTT(n,d,s)", "predicted", "diff");
 	size_t bad = 0, i = 0;
 	for (size_t r = 0; r < p->nranges; r++) {
 		const loggp_range *pr = &p->range[r];
-		double worst = -1;
-		int wk = 0;
-		uint64_t wsize = 0;
-		size_t sizes = 0;
-		for (; i < np && pts[i].size <= pr->last; i++, sizes++) {
+		range_worst w = { 0 };
+		for (; i < np && pts[i].size <= pr->last; i++) {
 			loggp_point q = { .size = pts[i].size, .d = pts[i].d };
 			loggp_predict(pr, n, &q);
 			double dv[3] = { rel_dev(pts[i].prtt1, q.prtt1), rel_dev(pts[i].prttn, q.prttn),
@@ -230,28 +270,10 @@ size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const log
 			        "%11.1f %+6.1f%%\n", (unsigned long long)pts[i].size, r, pts[i].prtt1,
 			        q.prtt1, 100 * dv[0], pts[i].prttn, q.prttn, 100 * dv[1], pts[i].prttd,
 			        q.prttd, 100 * dv[2]);
-			int off = 0;
-			for (int k = 0; k < 2; k++) {
-				if (fabs(dv[k]) > worst) {
-					worst = fabs(dv[k]);
-					wk = k;
-					wsize = pts[i].size;
-				}
-				off |= fabs(dv[k]) > tol;
-			}
-			bad += off;
+			bad += worst_add(&w, pts[i].size, dv, tol);
 		}
-		char last[NUM_DEC_TEXT] = "inf";
-		if (pr->last != LOGGP_SIZE_INF)
-			snprintf(last, sizeof last, "%llu", (unsigned long long)pr->last);
-		if (!sizes)
-			fprintf(out, "range %zu (%llu..%s B): no size measured\n", r,
-			        (unsigned long long)pr->first, last);
-		else
-			fprintf(out, "range %zu (%llu..%s B): %zu sizes, largest difference %.1f%% (%s "
-			        "at %llu B): %s\n", r, (unsigned long long)pr->first, last, sizes,
-			        100 * worst, what[wk], (unsigned long long)wsize,
-			        worst > tol ? "does not hold" : "holds");
+		put_worst(out, r, pr, &w);
+		fprintf(out, w.sizes ? (w.d > tol ? ": does not hold\n" : ": holds\n") : "\n");
 	}
 	fprintf(out, "(diff: predicted - measured, in percent of the measured time; "
 	        "PRTT(n,d,s) is shown, not judged)\n");
@@ -261,5 +283,30 @@ size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const log
 	else
 		fprintf(out, "%s holds here now: every size within %g%% (PRTT(1,0,s) and "
 		        "PRTT(n,0,s))\n", name, 100 * tol);
+	return bad;
+}
+
+size_t loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
+                           const loggp_point *b, size_t np, unsigned rep, double tol)
+{
+	size_t bad = 0, i = 0;
+	fprintf(out, "\nmeasurement %u against the first (the file's ranges):\n", rep);
+	for (size_t r = 0; r < p->nranges; r++) {
+		const loggp_range *pr = &p->range[r];
+		range_worst w = { 0 };
+		for (; i < np && a[i].size <= pr->last; i++) {
+			double dv[2] = { rel_dev(a[i].prtt1, b[i].prtt1), rel_dev(a[i].prttn, b[i].prttn) };
+			worst_add(&w, a[i].size, dv, tol);
+		}
+		put_worst(out, r, pr, &w);
+		fputc('\n', out);
+		if (w.sizes && w.d > tol) {
+			bad++;
+			fprintf(warn, "warning: range %zu: measurement %u differs from the first by "
+			        "%.1f%% at %llu B: this machine's times drift; check the file with "
+			        "loggp-measure --check before a study\n", r, rep, 100 * w.d,
+			        (unsigned long long)w.size);
+		}
+	}
 	return bad;
 }

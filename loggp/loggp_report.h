@@ -27,13 +27,14 @@ extern const char loggp_detect_help[];
 
 /* Fit pts (and the strided points spts, nsp of them, may be 0: their
  * middleware costs per stride), print the tables to out, write the
- * parameter file to params_path (unless NULL) with comment, and print
- * warnings about clamped fits to warn.  Returns 0, or -1 with "PATH:
- * error: ..." (the parameter file) or "error: ..." (the fit) in err. */
+ * parameter file to params_path (unless NULL) with comment, copy its
+ * parameters to *fitted (unless NULL), and print warnings about clamped
+ * fits to warn.  Returns 0, or -1 with "PATH: error: ..." (the parameter
+ * file) or "error: ..." (the fit) in err. */
 int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsigned n,
                  const loggp_spoint *spts, size_t nsp, const loggp_detect *det,
-                 uint64_t S, const char *params_path, const char *comment, char *err,
-                 size_t errlen);
+                 uint64_t S, const char *params_path, const char *comment,
+                 loggp_params *fitted, char *err, size_t errlen);
 
 /* Whether the parameters *p (from the file named name) still hold for the
  * points pts measured now: per size, each round trip measured, predicted
@@ -45,5 +46,12 @@ int loggp_report(FILE *out, FILE *warn, const loggp_point *pts, size_t np, unsig
  * than tol (a fraction of the measured time) in either. */
 size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const loggp_point *pts,
                    size_t np, unsigned n, double tol);
+
+/* Measurement rep (2, 3, ..) b of the sizes of the first, a, against it:
+ * per range of the parameters *p fitted to a, the largest difference of
+ * PRTT(1,0,s) and PRTT(n,0,s), to out, and a warning to warn for each
+ * range where it is above tol (a fraction).  Returns how many are. */
+size_t loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
+                           const loggp_point *b, size_t np, unsigned rep, double tol);
 
 #endif

@@ -246,6 +246,16 @@ else
 	else
 		notok "loggp-measure MPI smoke test" "$(cat "$tmp/m.out")"
 	fi
+	# The second measurement (--repeat 2, the default) against the first: a
+	# line per range of the file.
+	nr=$(grep -c '^range ' "$tmp/m.params")
+	if grep -q '^measurement 2 against the first' "$tmp/m.out" &&
+		[ "$(sed -n '/^measurement 2 against the first/,$p' "$tmp/m.out" |
+			grep -cE '^range [0-9]+ \([0-9]+\.\.([0-9]+|inf) B\): [0-9]+ sizes, largest difference ')" = "$nr" ]; then
+		ok "loggp-measure measures twice: a line per range of the file ($nr)"
+	else
+		notok "loggp-measure measures twice: a line per range" "$(cat "$tmp/m.out")"
+	fi
 	# --check: the file just measured holds or not (this machine drifts: both
 	# are right), with a line per size and per range; a latency of 10 ms
 	# holds nowhere.
@@ -253,7 +263,6 @@ else
 	timeout 60 $MPIRUN -np 2 "$MEASURE" -q --sizes 1,8,64,256,1024,4096 -r 5 \
 		--check "$tmp/m.params" >"$tmp/c.out" 2>"$tmp/c.err"
 	rc=$?
-	nr=$(grep -c '^range ' "$tmp/m.params")
 	if [ $rc -le 1 ] && [ "$(grep -cE '^ +[0-9]+ +[0-9]+ ' "$tmp/c.out")" = 6 ] &&
 		[ "$(grep -cE '^range [0-9]+ \(.*: (holds|does not hold)$' "$tmp/c.out")" = "$nr" ] &&
 		tail -1 "$tmp/c.out" | grep -qE "^$tmp/m.params (holds|does not hold) here now: " &&
@@ -324,6 +333,9 @@ else
 	measure_err "loggp-measure --stride-sizes without --stride: usage error" 2 "$(printf '%s\n' \
 		"loggp-measure: error: --stride-sizes needs --stride" \
 		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --stride-sizes 64
+	measure_err "loggp-measure --repeat 0: usage error" 2 "$(printf '%s\n' \
+		"loggp-measure: error: --repeat: expected an integer 1..100, got '0'" \
+		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --repeat 0
 	measure_err "loggp-measure --check with -o: usage error" 2 "$(printf '%s\n' \
 		"loggp-measure: error: --check writes no parameter file and measures no strides: not with -o" \
 		"Try 'loggp-measure --help'.")" -np 2 "$MEASURE" --check "$tmp/far.params" -o "$tmp/x.params"
