@@ -570,17 +570,19 @@ static void start_tracing(void)
 	sync_clocks();
 	char host[256] = "";
 	gethostname(host, sizeof host - 1);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	char head[1024];
 	int n = snprintf(head, sizeof head,
 	                 "# goaltrace trace format 1\n"
 	                 "# rank: %d\n"
 	                 "# size: %d\n"
 	                 "# hostname: %s\n"
+	                 "# cores: %ld\n"
 	                 "# time: microseconds (CLOCK_MONOTONIC + clock shift)\n"
 	                 "# clock shift to rank 0: %.3f us\n"
 	                 "# request size: %zu\n",
-	                 my_rank, world_size, host, (double)shift_ns / 1e3,
-	                 sizeof(MPI_Request));
+	                 my_rank, world_size, host, cores > 0 ? cores : 1L,
+	                 (double)shift_ns / 1e3, sizeof(MPI_Request));
 	write_all(head, (size_t)n);
 	active = 1;
 }

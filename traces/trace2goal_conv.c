@@ -238,6 +238,9 @@ struct conv {
 	util_kmap warned;
 	unsigned linear_warned;  /* classes warned of a linear pattern at scale */
 	uint64_t p2p_calls;      /* point-to-point sends and receives converted */
+	/* the hosts of the traced ranks that say their cores: ranks on each */
+	struct host { char name[64]; int32_t cores; uint64_t ranks; } *hosts;
+	size_t nhosts, caphosts;
 	size_t skip_cap;        /* of st.skip */
 	/* collective buffer */
 	struct cop *cops;
@@ -1511,6 +1514,24 @@ static void rank_free(struct conv *cv)
 	cv->cancelled = NULL;
 }
 
+/* The traced rank's host (its trace says its cores) has one more rank;
+ * -1 when out of memory. */
+static int count_host(struct conv *cv)
+{
+	for (size_t i = 0; i < cv->nhosts; i++)
+		if (strcmp(cv->hosts[i].name, cv->t.host) == 0) {
+			cv->hosts[i].ranks++;
+			return 0;
+		}
+	if (util_grow(&cv->hosts, &cv->caphosts, cv->nhosts + 1, sizeof *cv->hosts))
+		return -1;
+	struct host *h = &cv->hosts[cv->nhosts++];
+	memcpy(h->name, cv->t.host, sizeof h->name);
+	h->cores = cv->t.cores;
+	h->ranks = 1;
+	return 0;
+}
+
 int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *opt,
                        sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
 {
@@ -1565,6 +1586,8 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 			          cv.path, cv.t.rank, cv.r);
 		} else if (cv.t.ncalls == 0) {
 			rc = cerr(&cv, "%s: error: no MPI call in the trace (an empty or cut file)", cv.path);
+		} else if (cv.j == 0 && cv.t.cores > 0 && count_host(&cv)) {
+			rc = cerr(&cv, "error: out of memory");
 		} else {
 			rc = convert_rank(&cv);
 		}
@@ -1572,6 +1595,19 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	}
 	if (!rc)
 		rc = check_balance(&cv);
+	for (size_t i = 0; i < cv.nhosts && !rc && opt->warn; i++) {
+		const struct host *h = &cv.hosts[i];
+		if (h->ranks <= (uint64_t)h->cores)
+			continue;
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s: warning: %" PRIu64 " traced ranks ran on host %s, which "
+		         "has %" PRId32 " core%s: their times include waiting for a core, which the "
+		         "simulation (a CPU per rank) does not model; compare simulated with measured "
+		         "times only where ranks do not outnumber cores", util_prog(), h->ranks,
+		         h->name, h->cores, h->cores == 1 ? "" : "s");
+		opt->warn(opt->warn_ctx, msg);
+	}
+	free(cv.hosts);
 	if (!rc && cv.K > 1 && cv.p2p_calls && opt->warn) {
 		char msg[400];
 		snprintf(msg, sizeof msg, "%s: warning: --extrapolate %" PRIu64 " keeps the traced "

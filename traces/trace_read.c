@@ -591,6 +591,25 @@ static int parse_comment(struct parser *ps, const char *s, const char *e)
 		ps->t->dialect = TR_DIALECT_GOALTRACE;
 		return 0;
 	}
+	if (starts(s, e, "# hostname:")) {
+		struct field f = trim(s + 11, e);
+		size_t n = (size_t)(f.e - f.s);
+		if (n >= sizeof ps->t->host)
+			n = sizeof ps->t->host - 1;
+		memcpy(ps->t->host, f.s, n);
+		ps->t->host[n] = '\0';
+		return 0;
+	}
+	if (starts(s, e, "# cores:")) {
+		struct field f = trim(s + 8, e);
+		int32_t v = 0;
+		if (parse_i32(ps, &f, &v))
+			return -1;
+		if (v < 1)
+			return fail(ps, f.s, "expected a number of cores of at least 1");
+		ps->t->cores = v;
+		return 0;
+	}
 	int is_rank = starts(s, e, "# rank:"), is_size = starts(s, e, "# size:");
 	if (is_rank || is_size) {
 		struct field f = trim(s + 7, e);

@@ -101,6 +101,8 @@ struct tr_trace {
 	size_t nnames;
 	enum tr_dialect dialect;
 	int rank, size;        /* from "# rank:" / "# size:" lines, else -1 */
+	char host[64];         /* from "# hostname:" (cut; "": none) */
+	int32_t cores;         /* from "# cores:", the host's cores (0: not given) */
 	uint32_t size_line;    /* line of the "# size:" line (0: none) */
 	unsigned request_size; /* bytes per request of the derived request ids
 	                        * (liballprof; 0 when the trace derives none) */

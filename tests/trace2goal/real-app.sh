@@ -201,6 +201,8 @@ app() {
 		return 1
 	fi
 	echo "    $name: measured $(awk '/^traced time/{print $3}' "$w.stats") ns (Init to Finalize), $(awk '/^ops/{print $2}' "$w.stats") ops, computation $(awk '/^calc time/{print $3}' "$w.stats") ns"
+	# more ranks than cores: the times do not compare (trace2goal says so)
+	grep 'ran on host' "$w.stats" | sed 's/^/    /'
 }
 
 # subcomm NAME FILE SIZE: the communicators of SIZE ranks defined in the

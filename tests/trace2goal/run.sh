@@ -692,6 +692,23 @@ if "$T2G" -q -x 16 "$tmp"/halo-?.txt -o "$tmp/halo64.bin"; then
 else
 	fail "halo x16: converted"
 fi
+# Traces that say their host and its cores (the tracer writes both): more
+# ranks than cores on a host is a warning, as many is none; 0 cores is an
+# error where it stands.
+mkdir -p "$tmp/os"
+for r in 0 1; do
+	{ head -3 "$C/p2p/rank-$r.txt"; printf '# hostname: node7\n# cores: 1\n'; tail -n +4 "$C/p2p/rank-$r.txt"; } \
+		>"$tmp/os/rank-$r.txt"
+done
+"$T2G" "$tmp/os/rank-0.txt" -o "$tmp/os.goal" 2>&1 | grep 'ran on host' >"$tmp/os.got"
+echo "trace2goal: warning: 2 traced ranks ran on host node7, which has 1 core: their times include waiting for a core, which the simulation (a CPU per rank) does not model; compare simulated with measured times only where ranks do not outnumber cores" >"$tmp/os.want"
+same "2 ranks on a host of 1 core: a warning" "$tmp/os.got" "$tmp/os.want"
+sed -i 's/^# cores: 1$/# cores: 2/' "$tmp/os"/rank-*.txt
+"$T2G" "$tmp/os/rank-0.txt" -o "$tmp/os.goal" 2>&1 | grep 'ran on host' >"$tmp/os.got"
+same "2 ranks on a host of 2 cores: no warning" "$tmp/os.got" /dev/null
+sed -i 's/^# cores: 2$/# cores: 0/' "$tmp/os/rank-0.txt"
+expect "'# cores: 0' is an error" 1 "$tmp/os/rank-0.txt:5:10: error: expected a number of cores of at least 1" \
+	"$tmp/os/rank-0.txt" -o "$tmp/os.goal"
 # Programs nobody here wrote, traced, converted and simulated (each skipped
 # where it or MPI is missing): their structure, not their times.
 bash tests/trace2goal/real-app.sh "$B" || st=1
