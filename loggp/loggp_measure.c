@@ -578,6 +578,7 @@ int main(int argc, char **argv)
 	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
 	loggp_point *again = c.repeat > 1 && !c.check ? calloc(c.nsizes, sizeof *again) : NULL;
 	static loggp_params fitted;
+	FILE *report = strcmp(c.output, "-") == 0 ? stderr : stdout;   /* the file may be stdout */
 	loggp_spoint *spts = nsp ? calloc(nsp, sizeof *spts) : NULL;
 	size_t ntmp = (c.nsizes > nsp ? c.nsizes : nsp) * 4 * (size_t)c.reps;
 	double *tmp = malloc(ntmp * sizeof *tmp);
@@ -635,9 +636,8 @@ int main(int argc, char **argv)
 			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes, spts, nsp) || fclose(f))
 				rc = util_error("%s: cannot write", c.raw);
 		}
-		if (!c.check && loggp_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr,
-		                             pts, c.nsizes, c.n, spts, nsp, &c.det, c.S, c.output,
-		                             comment, &fitted, err, sizeof err))
+		if (!c.check && loggp_report(report, stderr, pts, c.nsizes, c.n, spts, nsp, &c.det,
+		                             c.S, c.output, comment, &fitted, err, sizeof err))
 			rc = util_error_msg(err);
 	}
 	/* Again, compared with the first (every rank: the round trips take both). */
@@ -647,8 +647,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "loggp-measure: measurement %u of %u\n", k, c.repeat);
 		measure(&c, rank, buf, again, tmp);
 		if (rank == 0)
-			loggp_repeat_report(strcmp(c.output, "-") == 0 ? stderr : stdout, stderr, &fitted,
-			                    pts, again, c.nsizes, k, c.tol);
+			loggp_repeat_report(report, stderr, &fitted, pts, again, c.nsizes, k, c.tol);
 	}
 	free(buf);
 	free(sbuf);

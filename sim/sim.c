@@ -1117,7 +1117,8 @@ static uint32_t chain_prev(const sim *m, const sim_pool *p, uint64_t key, uint32
 /* -- The RQ -- */
 
 /* Indexed recv k of rank r (its op set) at the end of its list (head,
- * tail) and of its source's chain, numbered; -1 when out of memory. */
+ * tail) and of its source's chain, numbered by the any-source chain's
+ * entry (made at the first, with maxt 0); -1 when out of memory. */
 static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
 {
 	dlist_link(&m->rxp, head, tail, k);
@@ -1132,11 +1133,8 @@ static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t 
  * recvs, one an entry, each chained. */
 static void rq_index(sim *m, uint32_t r, sim_rq *h)
 {
-	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
-	if (!any || q_set_indexed(m, 1, r, 1))
+	if (q_set_indexed(m, 1, r, 1))
 		return;
-	any->cnt = QNIL;
-	any->maxt = 0;
 	uint32_t head = QNIL, tail = QNIL;
 	for (uint32_t i = h->rq_head, next; i != QNIL; i = next) {
 		sim_rqe *e = RQE(m, i);
