@@ -265,11 +265,28 @@ else
 	# On a 2x1 grid HPL's panel broadcasts go along rows of 1 rank: on 1x2
 	# they polled with MPI_Iprobe, 115 to 39 433 times per rank in 6 runs.
 	# HPCC misreads its input when a line is longer than 80 characters or
-	# so (PTRANS then fails to allocate): its tests are checked first.
+	# so (PTRANS then fails to allocate): its tests are checked first, and
+	# a run whose tests did not all pass is shown and run once more (one
+	# such run in CI, with the machine loaded, could not be kept to see).
+	hpcc_passed() {
+		! grep -q 'Failed to allocate' "$dir/hpcct/hpccoutf.txt" &&
+			[ "$(grep -c 'PASSED' "$dir/hpcct/hpccoutf.txt")" = 11 ]
+	}
+	hpcc_show() {
+		echo "    HPCC tiny: $(grep -c 'PASSED' "$dir/hpcct/hpccoutf.txt") PASSED lines; its failures and last lines:"
+		grep -i -e 'fail' -e 'error' "$dir/hpcct/hpccoutf.txt" | grep -v -e 'Node(s) with error 0' \
+			-e 'Found 0 errors' -e '0 tests completed and failed' -e 'Errors=0$' -e 'ErrorsFraction=0$' | head -10 | sed 's/^/    | /'
+		tail -5 "$dir/hpcct/hpccoutf.txt" | sed 's/^/    | /'
+	}
 	if APPIN=tests/trace2goal/apps/hpccinf-tiny.txt app "HPCC tiny" 2 hpcct "$HPCC"; then
 		mkdir -p "$dir/hpcc"
-		if grep -q 'Failed to allocate' "$dir/hpcct/hpccoutf.txt" ||
-			[ "$(grep -c 'PASSED' "$dir/hpcct/hpccoutf.txt")" != 11 ]; then
+		if ! hpcc_passed; then
+			hpcc_show
+			echo "    HPCC tiny: run again"
+			APPIN=tests/trace2goal/apps/hpccinf-tiny.txt app "HPCC tiny (again)" 2 hpcct "$HPCC" &&
+				! hpcc_passed && hpcc_show
+		fi
+		if ! hpcc_passed; then
 			echo "not ok - real-app: HPCC tiny: HPL and PTRANS passed (11 PASSED lines)"
 			st=1
 		elif awk -f tests/trace2goal/hpcc-cut.awk "$dir/hpcct/hpcct-0.txt" "$dir/hpcct/hpcct-0.txt" >"$dir/hpcc/hpcc-0.txt" &&
