@@ -16,9 +16,7 @@
 # the ratio of their costs per event (target: at most 2); the ring allreduce
 # of 1 GiB at 53.7 GB/s (-L 500 -o 0 -g 0 -G 0.018626) at 1024, 4096 and
 # 16384 ranks (target: >= 20 M events/s).
-# Networks (docs/network.md): a 64K-rank dissemination allreduce of 1 KiB
-# and a 4K-rank linear alltoall of 8 bytes, without a topology and on full
-# and tapered fat trees (target: >= 1 M events/s on the full tree).
+# Networks: tests/bench-net.sh.
 # Targets: 8M binomial <= 10 s and <= 3 GiB, >= 10 M events/s; 64K
 # dissemination >= 11 M events/s (10x the published tool); with noise, the
 # 1M dissemination at no less than half its events/s without; a noise trace
@@ -45,7 +43,6 @@ gen() { # KIND P OUT
 		dissemination) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1 -o "$3" ;;
 		alltoall) "$B/bin/schedgen" alltoall_linear -s "$2" -d 8 -o "$3" ;;
 		alltoall1k) "$B/bin/schedgen" alltoall_linear -s "$2" -d 1024 -o "$3" ;;
-		dissemination1k) "$B/bin/schedgen" allreduce_dissemination -s "$2" -d 1024 -o "$3" ;;
 		gather) "$B/bin/schedgen" gather_linear -s "$2" -d 8 -o "$3" ;;
 		esac
 	else
@@ -181,16 +178,6 @@ for p in 1024 4096 16384; do
 		-L 500 -o 0 -g 0 -G 0.018626
 	rm -f "$W/r.bin"
 done
-echo "-- networks (docs/network.md): flows over the links of a fat tree"
-gen dissemination1k 65536 "$W/n.bin"
-run "dissemination 1KiB P=65536" 3 "$W/n.bin"
-run "  fattree k=16 levels=4" 3 "$W/n.bin" --topology fattree:k=16,levels=4
-run "  taper 4" 1 "$W/n.bin" --topology fattree:k=16,levels=4,taper=4
-rm -f "$W/n.bin"
-gen alltoall 4096 "$W/n.bin"
-run "alltoall_linear P=4096" 1 "$W/n.bin"
-run "  fattree k=16 levels=3" 1 "$W/n.bin" --topology fattree:k=16,levels=3
-rm -f "$W/n.bin"
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	gen dissemination 8388608 "$W/d8m.bin"
 	run "dissemination P=8388608" 1 "$W/d8m.bin"
