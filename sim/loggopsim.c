@@ -2,6 +2,7 @@
 #include "die.h"
 #include "goal.h"
 #include "goal_open.h"
+#include "json.h"
 #include "kind.h"
 #include "num.h"
 #include "out.h"
@@ -286,44 +287,29 @@ static void put_perturb_text(FILE *f, const perturb_opts *o)
 		fprintf(f, "slow %s\n", o->slow_text[i]);
 }
 
-/* JSON string s (the characters that need it escaped). */
-static void put_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* The JSON members of the perturbation (with a leading comma), or nothing. */
-static void put_perturb_json(FILE *f, const perturb_opts *o)
+/* The JSON members of the perturbation, or nothing. */
+static void put_perturb_json(uj *j, const perturb_opts *o)
 {
 	const sim_perturb *p = &o->p;
 	if (o->noise) {
-		fprintf(f, ", \"noise\": {\"%s\": ", o->trace ? "trace" : "spec");
-		put_json_str(f, o->trace ? o->trace : o->spec);
-		fprintf(f, ", \"offsets\": ");
+		uj_obj(j, "noise");
+		uj_str(j, o->trace ? "trace" : "spec", o->trace ? o->trace : o->spec);
 		if (p->offsets == SIM_OFFSETS_FIXED)
-			fprintf(f, "%" PRIu64, p->offset);
+			uj_u64(j, "offsets", p->offset);
 		else
-			fprintf(f, "\"%s\"", offsets_word(p));
-		fprintf(f, ", \"rule\": \"%s\", \"seed\": %" PRIu64 ", \"detours\": %zu, "
-		        "\"period_ns\": %" PRIu64 ", \"busy_ns\": %" PRIu64 "}", rule_word(p), p->seed,
-		        sim_noise_count(o->noise), sim_noise_period(o->noise), sim_noise_busy(o->noise));
+			uj_str(j, "offsets", offsets_word(p));
+		uj_str(j, "rule", rule_word(p));
+		uj_u64(j, "seed", p->seed);
+		uj_u64(j, "detours", sim_noise_count(o->noise));
+		uj_u64(j, "period_ns", sim_noise_period(o->noise));
+		uj_u64(j, "busy_ns", sim_noise_busy(o->noise));
+		uj_end(j);
 	}
 	if (o->nslow_text) {
-		fprintf(f, ", \"slow\": [");
-		for (size_t i = 0; i < o->nslow_text; i++) {
-			fprintf(f, i ? ", " : "");
-			put_json_str(f, o->slow_text[i]);
-		}
-		fprintf(f, "]");
+		uj_arr(j, "slow");
+		for (size_t i = 0; i < o->nslow_text; i++)
+			uj_str(j, NULL, o->slow_text[i]);
+		uj_end(j);
 	}
 }
 
@@ -503,22 +489,29 @@ static void net_print(FILE *f, const net_opts *n)
 		        n->top[i].peak == 1 ? "" : "s");
 }
 
-static void net_json(FILE *f, const net_opts *n)
+static void net_json(uj *j, const net_opts *n)
 {
 	char spec[256];
 	topo_spec(n->t, spec, sizeof spec);
-	fprintf(f, ", \"network\": {\"topology\": ");
-	put_json_str(f, spec);
-	fprintf(f, ", \"rule\": \"%s\"", n->net.rule == FLOW_SIMPLE ? "simple" : "maxmin");
-	fprintf(f, ", \"flows\": %" PRIu64 ", \"peak_flows\": %" PRIu32 ", \"largest_settle\": %"
-	        PRIu64 ", \"links\": [", n->flows, n->peak, n->largest);
+	uj_obj(j, "network");
+	uj_str(j, "topology", spec);
+	uj_str(j, "rule", n->net.rule == FLOW_SIMPLE ? "simple" : "maxmin");
+	uj_u64(j, "flows", n->flows);
+	uj_u64(j, "peak_flows", n->peak);
+	uj_u64(j, "largest_settle", n->largest);
+	uj_arr(j, "links");
 	for (size_t i = 0; i < n->ntop; i++) {
-		fprintf(f, "%s{\"link\": ", i ? ", " : "");
-		put_json_str(f, n->top[i].name);
-		fprintf(f, ", \"bytes\": %.0f, \"busy_ns\": %" PRIu64 ", \"peak_flows\": %" PRIu32 "}",
-		        n->top[i].bytes, n->top[i].busy, n->top[i].peak);
+		char bytes[64];
+		snprintf(bytes, sizeof bytes, "%.0f", n->top[i].bytes);
+		uj_obj(j, NULL);
+		uj_str(j, "link", n->top[i].name);
+		uj_raw(j, "bytes", bytes);
+		uj_u64(j, "busy_ns", n->top[i].busy);
+		uj_u64(j, "peak_flows", n->top[i].peak);
+		uj_end(j);
 	}
-	fprintf(f, "]}");
+	uj_end(j);
+	uj_end(j);
 }
 
 /* The sweep options. */
@@ -859,146 +852,153 @@ static int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 	return st;
 }
 
-int main(int argc, char **argv)
-{
-	enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
-	       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-	       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
-	       OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
-	static const struct option longopts[] = {
-		{ "filename", required_argument, NULL, 'f' },
-		{ "vizfile", required_argument, NULL, 'V' },
-		{ "batchmode", no_argument, NULL, 'b' },
-		{ "LogGOPSParmL", required_argument, NULL, 'L' },
-		{ "LogGOPSParmo", required_argument, NULL, 'o' },
-		{ "LogGOPSParmg", required_argument, NULL, 'g' },
-		{ "LogGOPSParmG", required_argument, NULL, 'G' },
-		{ "LogGOPSParmO", required_argument, NULL, 'O' },
-		{ "LogGOPSParmS", required_argument, NULL, 'S' },
-		{ "params", required_argument, NULL, 'p' },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "sweep", required_argument, NULL, OPT_SWEEP },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "relative-to", required_argument, NULL, OPT_REL },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "part", required_argument, NULL, OPT_PART },
-		{ "no-wall", no_argument, NULL, OPT_NOWALL },
-		{ "noise-trace", required_argument, NULL, OPT_NTRACE },
-		{ "noise", required_argument, NULL, OPT_NOISE },
-		{ "noise-cosched", no_argument, NULL, OPT_COSCHED },
-		{ "noise-offset", required_argument, NULL, OPT_NOFFSET },
-		{ "noise-rule", required_argument, NULL, OPT_NRULE },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "slow", required_argument, NULL, OPT_SLOW },
-		{ "critical-path", required_argument, NULL, OPT_CPATH },
-		{ "sensitivity", no_argument, NULL, OPT_SENS },
-		{ "tolerance", required_argument, NULL, OPT_TOL },
-		{ "qstat", no_argument, NULL, OPT_QSTAT },
-		{ "trace-json", required_argument, NULL, OPT_TJSON },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "ranks", required_argument, NULL, OPT_RANKS },
-		{ "topology", required_argument, NULL, OPT_TOPO },
-		{ "mapping", required_argument, NULL, OPT_MAPPING },
-		{ "network-file", required_argument, NULL, OPT_NETFILE },
-		{ "network-type", required_argument, NULL, 'n' },
-		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static sim_pset pset;
-	static sim_pchange flags;
-	const char *file = NULL, *viz = NULL, *csv = NULL, *pfile = NULL, *cpath = NULL;
-	int batch = 0, json = 0, c, sens = 0, qstat = 0;
-	static sens_tol tol[SENS_NPARAMS][16];
-	size_t ntol = 0;
-	int quiet = 0, force = 0;
-	util_progress pg;
-	sweep_opts so_sw = { 0 };
-	static perturb_opts po;
-	static trace_json tj;
-	static net_opts no;
-	sim_path path = { 0 };
-	char (*labels)[256] = NULL;
+/* Everything the command line sets, by group: the schedule and the
+ * outputs, the parameters, the analyses, sweeps, perturbations, the trace
+ * JSON and the network. */
+typedef struct cli {
+	const char *file, *viz, *csv, *cpath;
+	int batch, json, quiet, force;
+	const char *pfile;
+	sim_pchange flags;
+	sim_pset pset;
+	int sens, qstat;
+	sens_tol tol[SENS_NPARAMS][16];
+	size_t ntol;
+	sweep_opts sw;
+	perturb_opts po;
+	trace_json tj;
+	net_opts no;
+} cli;
 
+enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
+       OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
+       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
+       OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
+static const struct option longopts[] = {
+	{ "filename", required_argument, NULL, 'f' },
+	{ "vizfile", required_argument, NULL, 'V' },
+	{ "batchmode", no_argument, NULL, 'b' },
+	{ "LogGOPSParmL", required_argument, NULL, 'L' },
+	{ "LogGOPSParmo", required_argument, NULL, 'o' },
+	{ "LogGOPSParmg", required_argument, NULL, 'g' },
+	{ "LogGOPSParmG", required_argument, NULL, 'G' },
+	{ "LogGOPSParmO", required_argument, NULL, 'O' },
+	{ "LogGOPSParmS", required_argument, NULL, 'S' },
+	{ "params", required_argument, NULL, 'p' },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "relative-to", required_argument, NULL, OPT_REL },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "part", required_argument, NULL, OPT_PART },
+	{ "no-wall", no_argument, NULL, OPT_NOWALL },
+	{ "noise-trace", required_argument, NULL, OPT_NTRACE },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "noise-cosched", no_argument, NULL, OPT_COSCHED },
+	{ "noise-offset", required_argument, NULL, OPT_NOFFSET },
+	{ "noise-rule", required_argument, NULL, OPT_NRULE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "slow", required_argument, NULL, OPT_SLOW },
+	{ "critical-path", required_argument, NULL, OPT_CPATH },
+	{ "sensitivity", no_argument, NULL, OPT_SENS },
+	{ "tolerance", required_argument, NULL, OPT_TOL },
+	{ "qstat", no_argument, NULL, OPT_QSTAT },
+	{ "trace-json", required_argument, NULL, OPT_TJSON },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "ranks", required_argument, NULL, OPT_RANKS },
+	{ "topology", required_argument, NULL, OPT_TOPO },
+	{ "mapping", required_argument, NULL, OPT_MAPPING },
+	{ "network-file", required_argument, NULL, OPT_NETFILE },
+	{ "network-type", required_argument, NULL, 'n' },
+	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Read the command line into cl: -1 to go on, or the exit status (after
+ * the message, the help or the version). */
+static int cli_parse(cli *cl, int argc, char **argv)
+{
 	char err[1024];
-	util_set_prog("loggopsim");
+	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:V:b" SIM_PFLAGS "p:j:qn:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': file = optarg; break;
-		case 'V': viz = optarg; break;
-		case 'b': batch = 1; break;
-		case 'p': pfile = optarg; break;
-		case OPT_CSV: csv = optarg; break;
-		case OPT_SWEEP: so_sw.spec = optarg; break;
+		case 'f': cl->file = optarg; break;
+		case 'V': cl->viz = optarg; break;
+		case 'b': cl->batch = 1; break;
+		case 'p': cl->pfile = optarg; break;
+		case OPT_CSV: cl->csv = optarg; break;
+		case OPT_SWEEP: cl->sw.spec = optarg; break;
 		case 'j': {
 			uint64_t v;
 			if (num_u64_parse(optarg, strlen(optarg), &v) || v < 1 || v > 1024)
 				return util_usage("-j needs a number of threads from 1 to 1024, not '%s'", optarg);
-			so_sw.jobs = (unsigned)v;
+			cl->sw.jobs = (unsigned)v;
 			break;
 		}
-		case OPT_REL: so_sw.rel = optarg; break;
-		case OPT_SVG: so_sw.svg = optarg; break;
-		case OPT_TITLE: so_sw.title = optarg; break;
+		case OPT_REL: cl->sw.rel = optarg; break;
+		case OPT_SVG: cl->sw.svg = optarg; break;
+		case OPT_TITLE: cl->sw.title = optarg; break;
 		case OPT_PART: {
 			const char *sl = strchr(optarg, '/');
-			if (!sl || num_u64_parse(optarg, (size_t)(sl - optarg), &so_sw.part)
-			    || num_u64_parse(sl + 1, strlen(sl + 1), &so_sw.nparts)
-			    || so_sw.part < 1 || so_sw.part > so_sw.nparts)
+			if (!sl || num_u64_parse(optarg, (size_t)(sl - optarg), &cl->sw.part)
+			    || num_u64_parse(sl + 1, strlen(sl + 1), &cl->sw.nparts)
+			    || cl->sw.part < 1 || cl->sw.part > cl->sw.nparts)
 				return util_usage("--part needs K/N with 1 <= K <= N, not '%s'", optarg);
 			break;
 		}
-		case OPT_NOWALL: so_sw.nowall = 1; break;
-		case OPT_NTRACE: po.trace = optarg; break;
-		case OPT_NOISE: po.spec = optarg; break;
-		case OPT_COSCHED: po.cosched = 1; break;
-		case OPT_NRULE: po.rule = optarg; break;
+		case OPT_NOWALL: cl->sw.nowall = 1; break;
+		case OPT_NTRACE: cl->po.trace = optarg; break;
+		case OPT_NOISE: cl->po.spec = optarg; break;
+		case OPT_COSCHED: cl->po.cosched = 1; break;
+		case OPT_NRULE: cl->po.rule = optarg; break;
 		case OPT_NOFFSET:
 		case OPT_SEED: {
 			uint64_t v;
 			if (num_u64_parse(optarg, strlen(optarg), &v))
 				return util_usage("--%s needs a non-negative integer, not '%s'",
 				                  c == OPT_SEED ? "seed" : "noise-offset", optarg);
-			*(c == OPT_SEED ? &po.seed : &po.offset) = v;
-			*(c == OPT_SEED ? &po.has_seed : &po.has_offset) = 1;
+			*(c == OPT_SEED ? &cl->po.seed : &cl->po.offset) = v;
+			*(c == OPT_SEED ? &cl->po.has_seed : &cl->po.has_offset) = 1;
 			break;
 		}
 		case OPT_SLOW:
-			if (po.nslow_text == sizeof po.slow_text / sizeof po.slow_text[0])
+			if (cl->po.nslow_text == sizeof cl->po.slow_text / sizeof cl->po.slow_text[0])
 				return util_usage("more than 64 --slow options");
-			if (sim_slow_parse(optarg, &po.slow, &po.nslow, &po.capslow, err, sizeof err))
+			if (sim_slow_parse(optarg, &cl->po.slow, &cl->po.nslow, &cl->po.capslow, err,
+			                   sizeof err))
 				return util_usage("%s", err);
-			po.slow_text[po.nslow_text++] = optarg;
+			cl->po.slow_text[cl->po.nslow_text++] = optarg;
 			break;
-		case OPT_CPATH: cpath = optarg; break;
-		case OPT_SENS: sens = 1; break;
-		case OPT_QSTAT: qstat = 1; break;
+		case OPT_CPATH: cl->cpath = optarg; break;
+		case OPT_SENS: cl->sens = 1; break;
+		case OPT_QSTAT: cl->qstat = 1; break;
 		case OPT_TOL:
-			if (sens_pct_parse(optarg, tol[0], 16, &ntol, err, sizeof err))
+			if (sens_pct_parse(optarg, cl->tol[0], 16, &cl->ntol, err, sizeof err))
 				return util_usage("--tolerance: %s", err);
 			for (unsigned k = 1; k < SENS_NPARAMS; k++)
-				memcpy(tol[k], tol[0], sizeof tol[0]);
+				memcpy(cl->tol[k], cl->tol[0], sizeof cl->tol[0]);
 			break;
-		case OPT_TJSON: tj.path = optarg; break;
-		case OPT_WINDOW: tj.window = optarg; break;
-		case OPT_RANKS: tj.ranks = optarg; break;
-		case OPT_TOPO: no.spec = optarg; break;
-		case OPT_MAPPING: no.mapping = optarg; break;
-		case OPT_NETFILE: no.file = optarg; break;
-		case 'n': no.type = optarg; break;
-		case OPT_JSON: json = 1; break;
-		case OPT_PROGRESS: force = 1; break;
-		case 'q': quiet = 1; break;
+		case OPT_TJSON: cl->tj.path = optarg; break;
+		case OPT_WINDOW: cl->tj.window = optarg; break;
+		case OPT_RANKS: cl->tj.ranks = optarg; break;
+		case OPT_TOPO: cl->no.spec = optarg; break;
+		case OPT_MAPPING: cl->no.mapping = optarg; break;
+		case OPT_NETFILE: cl->no.file = optarg; break;
+		case 'n': cl->no.type = optarg; break;
+		case OPT_JSON: cl->json = 1; break;
+		case OPT_PROGRESS: cl->force = 1; break;
+		case 'q': cl->quiet = 1; break;
 		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': usage(stdout); return 0;
 		case ':': return util_usage_option(c, argv);
 		default: {
-			int r = sim_pflag_parse(c, optarg, &flags, err, sizeof err);
+			int r = sim_pflag_parse(c, optarg, &cl->flags, err, sizeof err);
 			if (r < 0)
 				return util_usage("%s", err);
 			if (r > 0)
@@ -1008,52 +1008,65 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (file || optind + 1 < argc)
+		if (cl->file || optind + 1 < argc)
 			return util_usage("give exactly one schedule");
-		file = argv[optind];
+		cl->file = argv[optind];
 	}
-	util_kind vk = !file && viz ? util_kind_of_file(viz) : UTIL_KIND_NONE;
+	return -1;
+}
+
+/* The options that cannot be combined, and outputs that are inputs or
+ * each other, refused in this one place before anything runs (the
+ * network's topology is made here): 0, or the exit status after the
+ * message. */
+static int cli_check(cli *cl)
+{
+	char err[1024];
+	const trace_json *tj = &cl->tj;
+	const perturb_opts *po = &cl->po;
+	sweep_opts *sw = &cl->sw;
+	util_kind vk = !cl->file && cl->viz ? util_kind_of_file(cl->viz) : UTIL_KIND_NONE;
 	if (vk == UTIL_KIND_GOAL_TEXT || vk == UTIL_KIND_GOAL_BINARY)
 		return util_usage("no schedule given (-V takes the timeline's output file, so '%s' "
-		                  "was taken as that: loggopsim -V OUT.tl %s)", viz, viz);
-	if (!file)
+		                  "was taken as that: loggopsim -V OUT.tl %s)", cl->viz, cl->viz);
+	if (!cl->file)
 		return util_usage("no schedule given");
-	if (!so_sw.spec && (so_sw.jobs || so_sw.rel || so_sw.svg || so_sw.title || so_sw.nparts
-	                    || so_sw.nowall))
+	if (!sw->spec && (sw->jobs || sw->rel || sw->svg || sw->title || sw->nparts || sw->nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
-	if (so_sw.spec && (viz || json || cpath || ntol || qstat || tj.path))
+	if (sw->spec && (cl->viz || cl->json || cl->cpath || cl->ntol || cl->qstat || tj->path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
 		                  "--tolerance, --qstat or --trace-json");
 	/* Where the path meets a detour T jumps or stays flat as a parameter
 	 * moves (a message that lands in a detour leaves T flat in L): the
 	 * path's counts are no derivatives there. */
-	if (sens && (po.trace || po.spec))
+	if (cl->sens && (po->trace || po->spec))
 		return util_usage("--sensitivity cannot be combined with noise: where the critical path "
 		                  "meets a detour, T does not move as the counts say");
-	int nst = net_opts_check(&no);
-	if (nst)
-		return nst;
-	if (no.t && (cpath || sens || ntol || tj.path || po.trace || po.spec || po.nslow)) {
-		topo_free(no.t);
+	int st = net_opts_check(&cl->no);
+	if (st)
+		return st;
+	if (cl->no.t && (cl->cpath || cl->sens || cl->ntol || tj->path || po->trace || po->spec
+	                 || po->nslow)) {
+		topo_free(cl->no.t);
+		cl->no.t = NULL;
 		return util_usage("--topology and --network-file cannot be combined with "
 		                  "--critical-path, --sensitivity, --tolerance, --trace-json, noise or "
 		                  "--slow");
 	}
-	int tst = trace_json_opts(&tj);
-	if (tst)
-		return tst;
-	if (so_sw.svg && !so_sw.rel)
+	if ((st = trace_json_opts(&cl->tj)))
+		return st;
+	if (sw->svg && !sw->rel)
 		return util_usage("--svg needs --relative-to");
-	if (so_sw.rel && so_sw.nparts > 1)
+	if (sw->rel && sw->nparts > 1)
 		return util_usage("--relative-to cannot be combined with --part (give it to scripts/sweep-merge.sh)");
-	so_sw.csv = csv;
-	so_sw.quiet = quiet;
-	so_sw.sensitivity = sens;
+	sw->csv = cl->csv;
+	sw->quiet = cl->quiet;
+	sw->sensitivity = cl->sens;
 
-	/* No output may be one of the inputs (checked before anything runs). */
-	const char *inputs[] = { file, pfile, so_sw.spec && !strchr(so_sw.spec, '=') ? so_sw.spec : NULL,
-	                         po.trace, no.mapping, no.file };
-	const char *outs[] = { viz, csv, so_sw.svg, cpath, tj.path };
+	const char *inputs[] = { cl->file, cl->pfile,
+	                         sw->spec && !strchr(sw->spec, '=') ? sw->spec : NULL,
+	                         po->trace, cl->no.mapping, cl->no.file };
+	const char *outs[] = { cl->viz, cl->csv, sw->svg, cl->cpath, tj->path };
 	static const char *const out_opt[] = { "-V", "--csv", "--svg", "--critical-path",
 	                                        "--trace-json" };
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
@@ -1064,206 +1077,293 @@ int main(int argc, char **argv)
 		if (outs[i] && util_out_check(outs[i], inputs, 6, err, sizeof err))
 			return util_error_msg(err);
 	}
-	int pst = perturb_setup(&po);
-	if (pst)
-		return pst;
-	if (pfile) {
-		if (sim_pset_read(pfile, &pset, err, sizeof err))
-			return util_error_msg(err);
-	} else {
-		sim_pset_default(&pset);
+	return 0;
+}
+
+/* Whether the run keeps what its critical path needs. */
+static int wants_path(const cli *cl)
+{
+	return cl->cpath || cl->sens || cl->ntol || cl->tj.path;
+}
+
+/* What a complete run reports beside its result. */
+typedef struct report {
+	const sim_result *res;
+	const sim_path *path;     /* with the critical path */
+	int critical;
+	const unsigned *runs;     /* of the tolerance searches */
+	const qstat_sum *qs;
+	const uint64_t *host_finish;  /* of ranks 0..15 */
+} report;
+
+static void report_json(const cli *cl, const goal_sched *s, const report *rp)
+{
+	const sim_result *res = rp->res;
+	const qstat_sum *qs = rp->qs;
+	uj j;
+	uj_init(&j, stdout);
+	uj_obj(&j, NULL);
+	uj_raw(&j, "complete", "true");
+	uj_u64(&j, "P", s->nranks);
+	sim_pset_json(&j, &cl->pset);
+	put_perturb_json(&j, &cl->po);
+	uj_u64(&j, "time_ns", res->time);
+	uj_u64(&j, "host", res->host);
+	uj_u64(&j, "events", res->events);
+	uj_u64(&j, "ops", res->ops_started);
+	uj_u64(&j, "messages", res->messages);
+	if (rp->critical)
+		sens_json_path(&j, rp->path);
+	if (cl->ntol) {
+		const sens_tol *tp[SENS_NPARAMS];
+		size_t tn[SENS_NPARAMS];
+		for (unsigned k = 0; k < SENS_NPARAMS; k++) {
+			tp[k] = cl->tol[k];
+			tn[k] = cl->ntol;
+		}
+		sens_json_tol(&j, tp, tn, rp->runs);
 	}
-	if (sim_pset_apply(&pset, &flags, err, sizeof err))
-		return util_usage("%s", err);
-	const sim_params *pp = &pset.p;
-	if (so_sw.spec) {
-		int st = run_sweep(&so_sw, file, &pset, &flags, &po, &no);
-		sim_noise_free(po.noise);
-		free(po.slow);
-		topo_free(no.t);
-		free(no.host);
+	if (cl->qstat) {
+		uj_obj(&j, "qstat");
+		uj_u64(&j, "rq_max", qs->rq_max);
+		uj_u64(&j, "rq_max_rank", qs->rq_rank);
+		uj_u64(&j, "uq_max", qs->uq_max);
+		uj_u64(&j, "uq_max_rank", qs->uq_rank);
+		uj_u64(&j, "searches", qs->searches);
+		uj_u64(&j, "searched", qs->searched);
+		uj_u64(&j, "searched_max", qs->searched_max);
+		uj_u64(&j, "searched_max_rank", qs->searched_rank);
+		uj_end(&j);
+	}
+	if (cl->no.t)
+		net_json(&j, &cl->no);
+	uj_end(&j);
+	putchar('\n');
+}
+
+static void report_text(const cli *cl, const goal_sched *s, const report *rp)
+{
+	const sim_result *res = rp->res;
+	const qstat_sum *qs = rp->qs;
+	sim_pset_print(stdout, &cl->pset, s->nranks);
+	put_perturb_text(stdout, &cl->po);
+	if (s->nranks <= 16 && !cl->batch)
+		for (uint64_t r = 0; r < s->nranks; r++)
+			printf("Host %" PRIu64 ": %" PRIu64 "\n", r, rp->host_finish[r]);
+	printf("Maximum finishing time at host %" PRIu64 ": %" PRIu64 " (", res->host, res->time);
+	put_seconds(stdout, res->time);
+	printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
+	       res->events, res->ops_started, res->messages);
+	if (rp->critical)
+		sens_print_path(stdout, rp->path, &cl->pset);
+	if (cl->sens || cl->ntol)
+		sens_print_derivs(stdout, rp->path, &cl->pset);
+	for (unsigned k = 0; k < SENS_NPARAMS && cl->ntol; k++)
+		sens_print_tol(stdout, (sens_param)k, &cl->pset, cl->tol[k], cl->ntol);
+	if (cl->ntol)
+		sens_print_runs(stdout, rp->runs);
+	if (cl->qstat) {
+		char mean[32];
+		put_mean(mean, sizeof mean, qs->searched, qs->searches);
+		printf("Queues: longest receive queue %" PRIu32 " (rank %" PRIu64 "), longest "
+		       "unexpected queue %" PRIu32 " (rank %" PRIu64 ")\n", qs->rq_max, qs->rq_rank,
+		       qs->uq_max, qs->uq_rank);
+		printf("Matching: %" PRIu64 " searches, %s entries per search, at most %" PRIu32
+		       " (rank %" PRIu64 ")\n", qs->searches, mean, qs->searched_max, qs->searched_rank);
+	}
+	if (cl->no.t)
+		net_print(stdout, &cl->no);
+}
+
+/* The timeline (-V) and the trace JSON (--trace-json) of a run of s, or
+ * neither: *tl the stream the core writes (NULL: none).  0, or the exit
+ * status after the message. */
+static int timeline_open(cli *cl, const goal_sched *s, util_out *tlo, FILE **tl)
+{
+	char err[1024];
+	static char tlbuf[1 << 20];
+	*tl = NULL;
+	if (!cl->viz && !cl->tj.path)
+		return 0;
+	if (cl->viz && util_out_open(tlo, cl->viz, NULL, 0, 0, err, sizeof err))
+		return util_error_msg(err);
+	if ((*tl = tlo->f))
+		setvbuf(*tl, tlbuf, _IOFBF, sizeof tlbuf);
+	if (cl->tj.path && !(*tl = trace_json_start(&cl->tj, tlo->f, err, sizeof err))) {
+		util_out_abort(tlo);
+		return util_error_msg(err);
+	}
+	loggp_range trg[SIM_MAX_RANGES];
+	tl_write_header(*tl, s->nranks, cl->pset.p.S, s->ncpus, s->nnics, trg,
+	                timeline_ranges(&cl->pset, trg));
+	return 0;
+}
+
+/* The outputs of run m of s (its result res): the timeline's end, the
+ * critical path, the CSV files, the tolerance searches and the summary.
+ * Destroys m.  Returns the exit status. */
+static int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *res, double wall,
+                      util_out *tlo, sim_path *path, char (**labels)[256])
+{
+	char err[1024];
+	int status = 0;
+	/* The timeline of an incomplete run is kept: it shows what happened;
+	 * the trace JSON of a complete one ends with the critical path. */
+	int critical = wants_path(cl);
+	if (res->complete && critical && sim_critical_path(m, res, path, err, sizeof err))
+		status = util_error("%s", err);
+	else if (res->complete && critical && label_path(s, path, labels))
+		status = util_error("out of memory");
+	if (status) {
+		trace_json_end(&cl->tj, NULL, 0, 0);
+		sim_destroy(m);
+		return status;
+	}
+	if (cl->tj.path && trace_json_end(&cl->tj, path->link, path->n, 1))
+		status = 1;
+	if (tlo->f && util_out_close(tlo, err, sizeof err))
+		status = util_error_msg(err);
+	if (!res->complete) {
+		util_error("incomplete run: %" PRIu64 " of %" PRIu64 " ranks stuck, %" PRIu64 " of %"
+		           PRIu64 " ops never started", res->stuck_ranks, s->nranks,
+		           s->nops - res->ops_started, s->nops);
+		sim_report_stuck(m, stderr, 20, 20);
+		if (cl->json) {
+			uj j;
+			uj_init(&j, stdout);
+			uj_obj(&j, NULL);
+			uj_raw(&j, "complete", "false");
+			uj_u64(&j, "P", s->nranks);
+			uj_u64(&j, "stuck_ranks", res->stuck_ranks);
+			uj_u64(&j, "ops_never_started", s->nops - res->ops_started);
+			uj_end(&j);
+			putchar('\n');
+		}
+		sim_destroy(m);
+		return 1;
+	}
+	qstat_sum qs;
+	qstat_total(m, s->nranks, &qs);
+	finish_out fo = { m, s->nranks, critical ? path : NULL, cl->qstat };
+	path_out pto = { s, path };
+	if (cl->csv && write_out(cl->csv, put_finish, &fo))
+		status = 1;
+	if (cl->cpath && write_out(cl->cpath, put_path, &pto))
+		status = 1;
+	if (!cl->quiet)
+		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
+		        res->events, wall, wall > 0 ? (double)res->events / wall * 1e-6 : 0.0);
+	if (getenv("LOGGOPSIM_PUSHES"))
+		fprintf(stderr, "%s: %" PRIu64 " queue pushes (%.3f per event)\n", util_prog(),
+		        res->pushes, res->events ? (double)res->pushes / (double)res->events : 0.0);
+	/* The per-rank figures are out: the tolerance searches run without
+	 * this simulation's memory. */
+	uint64_t host_finish[16];
+	for (uint64_t r = 0; r < s->nranks && r < 16; r++)
+		host_finish[r] = sim_rank_finish(m, r);
+	net_collect(&cl->no, m);
+	sim_destroy(m);
+	unsigned runs[SENS_NPARAMS] = { 0 };
+	const perturb_opts *po = &cl->po;
+	for (unsigned k = 0; k < SENS_NPARAMS && cl->ntol && !status; k++)
+		if (sens_tolerance(s, &cl->pset, perturbed(po) ? &po->p : NULL, (sens_param)k, path,
+		                   cl->tol[k], cl->ntol, &runs[k], err, sizeof err))
+			status = util_error("%s", err);
+	if (status)
+		return status;
+	report rp = { res, path, critical, runs, &qs, host_finish };
+	if (cl->json)
+		report_json(cl, s, &rp);
+	else
+		report_text(cl, s, &rp);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		status = util_error("write failed on standard output");
+	return status;
+}
+
+/* One run of the schedule: open it, place its ranks, simulate, report.
+ * Returns the exit status. */
+static int simulate(cli *cl)
+{
+	char err[1024];
+	goal_sched s;
+	int st;
+	if (goal_sched_open_any(&s, cl->file, stderr, err, sizeof err))
+		return util_error_msg(err);
+	perturb_opts *po = &cl->po;
+	if ((st = slow_check(po, s.nranks)) ||
+	    (st = net_place(&cl->no, &s, po->has_seed ? po->seed : 1))) {
+		goal_sched_close(&s);
 		return st;
 	}
-
-	goal_sched s;
-	if (goal_sched_open_any(&s, file, stderr, err, sizeof err))
-		return util_error_msg(err);
-	if ((pst = slow_check(&po, s.nranks)) || (pst = net_place(&no, &s, po.has_seed ? po.seed : 1))) {
-		goal_sched_close(&s);
-		topo_free(no.t);
-		free(no.host);
-		return pst;
-	}
-
-	FILE *tl = NULL;
+	FILE *tl;
 	util_out tlo = { 0 };
-	static char tlbuf[1 << 20];
-	if (viz || tj.path) {
-		if (viz && util_out_open(&tlo, viz, NULL, 0, 0, err, sizeof err)) {
-			goal_sched_close(&s);
-			return util_error_msg(err);
-		}
-		if ((tl = tlo.f))
-			setvbuf(tl, tlbuf, _IOFBF, sizeof tlbuf);
-		if (tj.path && !(tl = trace_json_start(&tj, tlo.f, err, sizeof err))) {
-			util_out_abort(&tlo);
-			goal_sched_close(&s);
-			return util_error_msg(err);
-		}
-		loggp_range trg[SIM_MAX_RANGES];
-		tl_write_header(tl, s.nranks, pp->S, s.ncpus, s.nnics, trg,
-		                timeline_ranges(&pset, trg));
+	if ((st = timeline_open(cl, &s, &tlo, &tl))) {
+		goal_sched_close(&s);
+		return st;
 	}
-
-	int critical = cpath || sens || ntol || tj.path;
-	sim_options so = { tl, on_progress, &pg, 0, perturbed(&po) ? &po.p : NULL, critical, qstat,
-	                   no.t ? &no.net : NULL, 0 };
+	util_progress pg;
+	sim_options so = { tl, on_progress, &pg, 0, perturbed(po) ? &po->p : NULL, wants_path(cl),
+	                   cl->qstat, cl->no.t ? &cl->no.net : NULL, 0 };
 	const char *qix = getenv("LOGGOPSIM_INDEX_AFTER");
 	if (qix)
 		so.q_index_after = (uint32_t)strtoul(qix, NULL, 10);
-	sim *m = sim_create(&s, pp, &so, err, sizeof err);
+	sim *m = sim_create(&s, &cl->pset.p, &so, err, sizeof err);
 	if (!m) {
 		util_error("%s", err);
-		trace_json_end(&tj, NULL, 0, 0);
+		trace_json_end(&cl->tj, NULL, 0, 0);
 		util_out_abort(&tlo);
 		goal_sched_close(&s);
 		return 1;
 	}
 	sim_result res;
-	util_progress_start(&pg, quiet, force);
+	util_progress_start(&pg, cl->quiet, cl->force);
 	int rc = sim_run(m, &res, err, sizeof err);
 	double wall = util_now() - pg.t0;
 	util_progress_end(&pg);
-	int status = 0;
+	sim_path path = { 0 };
+	char (*labels)[256] = NULL;
 	if (rc) {
-		status = util_error("%s", err);
-		goto out;
-	}
-	/* The timeline of an incomplete run is kept: it shows what happened;
-	 * the trace JSON of a complete one ends with the critical path. */
-	if (res.complete && critical && sim_critical_path(m, &res, &path, err, sizeof err))
-		status = util_error("%s", err);
-	else if (res.complete && critical && label_path(&s, &path, &labels))
-		status = util_error("out of memory");
-	if (status) {
-		trace_json_end(&tj, NULL, 0, 0);
-		goto out;
-	}
-	if (tj.path && trace_json_end(&tj, path.link, path.n, 1))
-		status = 1;
-	if (tlo.f && util_out_close(&tlo, err, sizeof err))
-		status = util_error_msg(err);
-	if (!res.complete) {
-		util_error("incomplete run: %" PRIu64 " of %" PRIu64 " ranks stuck, %" PRIu64 " of %"
-		           PRIu64 " ops never started", res.stuck_ranks, s.nranks,
-		           s.nops - res.ops_started, s.nops);
-		sim_report_stuck(m, stderr, 20, 20);
-		if (json)
-			printf("{\"complete\": false, \"P\": %" PRIu64 ", \"stuck_ranks\": %" PRIu64
-			       ", \"ops_never_started\": %" PRIu64 "}\n", s.nranks, res.stuck_ranks,
-			       s.nops - res.ops_started);
-		status = 1;
-		goto out;
-	}
-	qstat_sum qs;
-	qstat_total(m, s.nranks, &qs);
-	finish_out fo = { m, s.nranks, critical ? &path : NULL, qstat };
-	path_out pto = { &s, &path };
-	if (csv && write_out(csv, put_finish, &fo))
-		status = 1;
-	if (cpath && write_out(cpath, put_path, &pto))
-		status = 1;
-	if (!quiet)
-		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
-		        res.events, wall, wall > 0 ? (double)res.events / wall * 1e-6 : 0.0);
-	if (getenv("LOGGOPSIM_PUSHES"))
-		fprintf(stderr, "%s: %" PRIu64 " queue pushes (%.3f per event)\n", util_prog(),
-		        res.pushes, res.events ? (double)res.pushes / (double)res.events : 0.0);
-	/* The per-rank figures are out: the tolerance searches run without
-	 * this simulation's memory. */
-	uint64_t host_finish[16];
-	for (uint64_t r = 0; r < s.nranks && r < 16; r++)
-		host_finish[r] = sim_rank_finish(m, r);
-	net_collect(&no, m);
-	sim_destroy(m);
-	m = NULL;
-	unsigned runs[SENS_NPARAMS] = { 0 };
-	for (unsigned k = 0; k < SENS_NPARAMS && ntol && !status; k++)
-		if (sens_tolerance(&s, &pset, perturbed(&po) ? &po.p : NULL, (sens_param)k, &path,
-		                   tol[k], ntol, &runs[k], err, sizeof err))
-			status = util_error("%s", err);
-	if (status)
-		goto out;
-	if (json) {
-		printf("{\"complete\": true, \"P\": %" PRIu64 ", ", s.nranks);
-		sim_pset_json(stdout, &pset);
-		put_perturb_json(stdout, &po);
-		printf(", \"time_ns\": %" PRIu64 ", \"host\": %" PRIu64 ", \"events\": %" PRIu64
-		       ", \"ops\": %" PRIu64 ", \"messages\": %" PRIu64,
-		       res.time, res.host, res.events, res.ops_started, res.messages);
-		if (critical)
-			sens_json_path(stdout, &path, &pset);
-		if (ntol) {
-			const sens_tol *tp[SENS_NPARAMS];
-			size_t tn[SENS_NPARAMS];
-			for (unsigned k = 0; k < SENS_NPARAMS; k++) {
-				tp[k] = tol[k];
-				tn[k] = ntol;
-			}
-			sens_json_tol(stdout, tp, tn, runs);
-		}
-		if (qstat)
-			printf(", \"qstat\": {\"rq_max\": %" PRIu32 ", \"rq_max_rank\": %" PRIu64
-			       ", \"uq_max\": %" PRIu32 ", \"uq_max_rank\": %" PRIu64 ", \"searches\": %"
-			       PRIu64 ", \"searched\": %" PRIu64 ", \"searched_max\": %" PRIu32
-			       ", \"searched_max_rank\": %" PRIu64 "}", qs.rq_max, qs.rq_rank, qs.uq_max,
-			       qs.uq_rank, qs.searches, qs.searched, qs.searched_max, qs.searched_rank);
-		if (no.t)
-			net_json(stdout, &no);
-		printf("}\n");
+		st = util_error("%s", err);
+		trace_json_end(&cl->tj, NULL, 0, 0);
+		sim_destroy(m);
 	} else {
-		sim_pset_print(stdout, &pset, s.nranks);
-		put_perturb_text(stdout, &po);
-		if (s.nranks <= 16 && !batch)
-			for (uint64_t r = 0; r < s.nranks; r++)
-				printf("Host %" PRIu64 ": %" PRIu64 "\n", r, host_finish[r]);
-		printf("Maximum finishing time at host %" PRIu64 ": %" PRIu64 " (", res.host, res.time);
-		put_seconds(stdout, res.time);
-		printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
-		       res.events, res.ops_started, res.messages);
-		if (critical)
-			sens_print_path(stdout, &path, &pset);
-		if (sens || ntol)
-			sens_print_derivs(stdout, &path, &pset);
-		for (unsigned k = 0; k < SENS_NPARAMS && ntol; k++)
-			sens_print_tol(stdout, (sens_param)k, &pset, tol[k], ntol);
-		if (ntol)
-			sens_print_runs(stdout, runs);
-		if (qstat) {
-			char mean[32];
-			put_mean(mean, sizeof mean, qs.searched, qs.searches);
-			printf("Queues: longest receive queue %" PRIu32 " (rank %" PRIu64 "), longest "
-			       "unexpected queue %" PRIu32 " (rank %" PRIu64 ")\n", qs.rq_max, qs.rq_rank,
-			       qs.uq_max, qs.uq_rank);
-			printf("Matching: %" PRIu64 " searches, %s entries per search, at most %" PRIu32
-			       " (rank %" PRIu64 ")\n", qs.searches, mean, qs.searched_max, qs.searched_rank);
-		}
-		if (no.t)
-			net_print(stdout, &no);
+		st = finish_run(cl, &s, m, &res, wall, &tlo, &path, &labels);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		status = util_error("write failed on standard output");
-out:
-	trace_json_end(&tj, NULL, 0, 0);
+	trace_json_end(&cl->tj, NULL, 0, 0);
 	util_out_abort(&tlo);
 	sim_path_free(&path);
 	free(labels);
-	free(tj.rg);
-	sim_destroy(m);
 	goal_sched_close(&s);
-	sim_noise_free(po.noise);
-	free(po.slow);
-	topo_free(no.t);
-	free(no.host);
-	return status;
+	return st;
+}
+
+int main(int argc, char **argv)
+{
+	static cli cl;
+	char err[1024];
+	util_set_prog("loggopsim");
+	int st = cli_parse(&cl, argc, argv);
+	if (st >= 0)
+		return st;
+	if ((st = cli_check(&cl)) || (st = perturb_setup(&cl.po)))
+		return st;
+	if (cl.pfile) {
+		if (sim_pset_read(cl.pfile, &cl.pset, err, sizeof err))
+			return util_error_msg(err);
+	} else {
+		sim_pset_default(&cl.pset);
+	}
+	if (sim_pset_apply(&cl.pset, &cl.flags, err, sizeof err))
+		return util_usage("%s", err);
+	if (cl.sw.spec)
+		st = run_sweep(&cl.sw, cl.file, &cl.pset, &cl.flags, &cl.po, &cl.no);
+	else
+		st = simulate(&cl);
+	free(cl.tj.rg);
+	sim_noise_free(cl.po.noise);
+	free(cl.po.slow);
+	topo_free(cl.no.t);
+	free(cl.no.host);
+	return st;
 }

@@ -286,33 +286,36 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n)
 	num_dec_format(v, buf, n);
 }
 
-/* "L=.. o=.. g=.. G=.. O=.." of range r (JSON members when json). */
-static void put_range(FILE *f, const sim_range *r, int json)
+/* "L=.. o=.. g=.. G=.. O=.." of range r, or (f NULL) its JSON members. */
+static void put_range(FILE *f, uj *j, const sim_range *r)
 {
 	for (int k = SIM_P_L; k <= SIM_P_O; k++) {
 		char buf[48];
 		num_dec_format(range_get(r, k), buf, sizeof buf);
-		if (json)
-			fprintf(f, "%s\"%s\": %s", k ? ", " : "", pname[k], buf);
-		else
+		if (f)
 			fprintf(f, "%s%s=%s", k ? " " : "", pname[k], buf);
+		else
+			uj_raw(j, pname[k], buf);
 	}
 }
 
-/* The strides of *ps, as text lines or as JSON objects (each after ", "
- * when json). */
-static void put_strides(FILE *f, const sim_pset *ps, int json)
+/* The strides of *ps, as text lines or (f NULL) as JSON objects. */
+static void put_strides(FILE *f, uj *j, const sim_pset *ps)
 {
 	for (uint32_t i = 0; i < ps->p.nstrides; i++) {
 		const sim_stride *x = &ps->p.strides[i];
 		char Om[NUM_DEC_TEXT], Lm[NUM_DEC_TEXT];
 		num_dec_format(x->O_mw, Om, sizeof Om);
 		num_dec_format(x->L_mw, Lm, sizeof Lm);
-		if (json)
-			fprintf(f, "%s{\"stride\": %" PRIu64 ", \"o_mw\": %" PRIu64 ", \"O_mw\": %s, "
-			        "\"l_mw\": %" PRIu64 ", \"L_mw\": %s}", i ? ", " : "", x->stride,
-			        x->o_mw, Om, x->l_mw, Lm);
-		else
+		if (!f) {
+			uj_obj(j, NULL);
+			uj_u64(j, "stride", x->stride);
+			uj_u64(j, "o_mw", x->o_mw);
+			uj_raw(j, "O_mw", Om);
+			uj_u64(j, "l_mw", x->l_mw);
+			uj_raw(j, "L_mw", Lm);
+			uj_end(j);
+		} else
 			fprintf(f, "stride %" PRIu64 " o_mw=%" PRIu64 " O_mw=%s l_mw=%" PRIu64 " L_mw=%s\n",
 			        x->stride, x->o_mw, Om, x->l_mw, Lm);
 	}
@@ -324,9 +327,9 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 	uint32_t n = sim_pset_ranges(ps, rg);
 	if (n == 1) {
 		fprintf(f, "LogGOPS ");
-		put_range(f, &rg[0], 0);
+		put_range(f, NULL, &rg[0]);
 		fprintf(f, " S=%" PRIu64 " P=%" PRIu64 "\n", ps->p.S, nranks);
-		put_strides(f, ps, 0);
+		put_strides(f, NULL, ps);
 		return;
 	}
 	fprintf(f, "LogGOPS S=%" PRIu64 " P=%" PRIu64 " ranges=%" PRIu32 "\n", ps->p.S, nranks, n);
@@ -336,37 +339,37 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 			fprintf(f, "inf ");
 		else
 			fprintf(f, "%" PRIu64 " ", rg[i].last);
-		put_range(f, &rg[i], 0);
+		put_range(f, NULL, &rg[i]);
 		fputc('\n', f);
 	}
-	put_strides(f, ps, 0);
+	put_strides(f, NULL, ps);
 }
 
-void sim_pset_json(FILE *f, const sim_pset *ps)
+void sim_pset_json(uj *j, const sim_pset *ps)
 {
 	sim_range rg[SIM_MAX_RANGES];
 	uint32_t n = sim_pset_ranges(ps, rg);
 	if (n == 1) {
-		put_range(f, &rg[0], 1);
-		fprintf(f, ", \"S\": %" PRIu64, ps->p.S);
-		goto strides;
+		put_range(NULL, j, &rg[0]);
+		uj_u64(j, "S", ps->p.S);
+	} else {
+		uj_u64(j, "S", ps->p.S);
+		uj_arr(j, "ranges");
+		for (uint32_t i = 0; i < n; i++) {
+			uj_obj(j, NULL);
+			uj_u64(j, "first", i ? rg[i - 1].last + 1 : 0);
+			if (rg[i].last == UINT64_MAX)
+				uj_raw(j, "last", "null");
+			else
+				uj_u64(j, "last", rg[i].last);
+			put_range(NULL, j, &rg[i]);
+			uj_end(j);
+		}
+		uj_end(j);
 	}
-	fprintf(f, "\"S\": %" PRIu64 ", \"ranges\": [", ps->p.S);
-	for (uint32_t i = 0; i < n; i++) {
-		fprintf(f, "%s{\"first\": %" PRIu64 ", \"last\": ", i ? ", " : "",
-		        i ? rg[i - 1].last + 1 : 0);
-		if (rg[i].last == UINT64_MAX)
-			fprintf(f, "null, ");
-		else
-			fprintf(f, "%" PRIu64 ", ", rg[i].last);
-		put_range(f, &rg[i], 1);
-		fputc('}', f);
-	}
-	fputc(']', f);
-strides:
 	if (ps->p.nstrides) {
-		fprintf(f, ", \"strides\": [");
-		put_strides(f, ps, 1);
-		fputc(']', f);
+		uj_arr(j, "strides");
+		put_strides(NULL, j, ps);
+		uj_end(j);
 	}
 }

@@ -4,6 +4,7 @@
 #ifndef PARAMS_H
 #define PARAMS_H
 
+#include "json.h"
 #include "sim.h"
 
 #include <stddef.h>
@@ -118,11 +119,10 @@ void sim_pset_value(const sim_pset *ps, sim_pname k, char *buf, size_t n);
  * O_mw=.. l_mw=.. L_mw=..\n" per stride. */
 void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks);
 
-/* Write the parameters as JSON members, without braces: one range,
- * "\"L\": .., \"o\": .., \"g\": .., \"G\": .., \"O\": .., \"S\": .."; several,
- * "\"S\": .., \"ranges\": [{\"first\": .., \"last\": .. (null for inf),
- * \"L\": .., ...}, ...]"; then, with strides, ", \"strides\": [{\"stride\":
- * .., \"o_mw\": .., \"O_mw\": .., \"l_mw\": .., \"L_mw\": ..}, ...]". */
-void sim_pset_json(FILE *f, const sim_pset *ps);
+/* Write the parameters as members of j's open object: one range, "L",
+ * "o", "g", "G", "O", "S"; several, "S" and "ranges": [{"first", "last"
+ * (null for inf), "L", ...}, ...]; then, with strides, "strides":
+ * [{"stride", "o_mw", "O_mw", "l_mw", "L_mw"}, ...]. */
+void sim_pset_json(uj *j, const sim_pset *ps);
 
 #endif

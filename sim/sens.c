@@ -372,19 +372,26 @@ void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *t
 	}
 }
 
-void sens_json_path(FILE *f, const sim_path *p, const sim_pset *ps)
+void sens_json_path(uj *j, const sim_path *p)
 {
-	(void)ps;
 	uint32_t nr = nranges(p);
-	fprintf(f, ", \"critical_path\": {\"links\": %zu, \"calc_ns\": %" PRIu64 ", \"noise_ns\": %"
-	        PRId64 ", \"ranges\": [", p->n, p->calc, p->noise);
+	uj_obj(j, "critical_path");
+	uj_u64(j, "links", p->n);
+	uj_u64(j, "calc_ns", p->calc);
+	uj_i64(j, "noise_ns", p->noise);
+	uj_arr(j, "ranges");
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct sim_path_count *c = &p->count[i];
-		fprintf(f, "%s{\"L\": %" PRIu64 ", \"o\": %" PRIu64 ", \"g\": %" PRIu64
-		        ", \"G_bytes\": %" PRIu64 ", \"O_bytes\": %" PRIu64 "}", i ? ", " : "",
-		        c->L, c->o, c->g, c->G_bytes, c->O_bytes);
+		uj_obj(j, NULL);
+		uj_u64(j, "L", c->L);
+		uj_u64(j, "o", c->o);
+		uj_u64(j, "g", c->g);
+		uj_u64(j, "G_bytes", c->G_bytes);
+		uj_u64(j, "O_bytes", c->O_bytes);
+		uj_end(j);
 	}
-	fprintf(f, "]}");
+	uj_end(j);
+	uj_end(j);
 }
 
 void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS])
@@ -396,28 +403,31 @@ void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS])
 	fputc('\n', f);
 }
 
-void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
+void sens_json_tol(uj *j, const sens_tol *const tol[SENS_NPARAMS],
                    const size_t ntol[SENS_NPARAMS], const unsigned runs[SENS_NPARAMS])
 {
-	fprintf(f, ", \"tolerance\": {");
+	uj_obj(j, "tolerance");
 	for (unsigned k = 0; k < SENS_NPARAMS; k++) {
-		fprintf(f, "%s\"%s\": [", k ? ", " : "", param_name[k]);
+		uj_arr(j, param_name[k]);
 		for (size_t i = 0; i < ntol[k]; i++) {
 			const sens_tol *x = &tol[k][i];
 			char pct[NUM_DEC_TEXT], d[NUM_DEC_TEXT];
 			num_dec_format(x->pct, pct, sizeof pct);
 			num_dec_format(num_dec_make(x->delta, x->unit), d, sizeof d);
-			fprintf(f, "%s{\"percent\": %s, \"target_ns\": %" PRIu64 ", ", i ? ", " : "", pct,
-			        x->target);
+			uj_obj(j, NULL);
+			uj_raw(j, "percent", pct);
+			uj_u64(j, "target_ns", x->target);
 			if (x->unbounded)
-				fprintf(f, "\"unbounded\": true}");
+				uj_raw(j, "unbounded", "true");
 			else
-				fprintf(f, "\"increase\": %s}", d);
+				uj_raw(j, "increase", d);
+			uj_end(j);
 		}
-		fprintf(f, "]");
+		uj_end(j);
 	}
-	fprintf(f, ", \"runs\": {");
+	uj_obj(j, "runs");
 	for (unsigned k = 0; k < SENS_NPARAMS; k++)
-		fprintf(f, "%s\"%s\": %u", k ? ", " : "", param_name[k], runs[k]);
-	fprintf(f, "}}");
+		uj_u64(j, param_name[k], runs[k]);
+	uj_end(j);
+	uj_end(j);
 }

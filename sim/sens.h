@@ -76,14 +76,17 @@ void sens_deriv_text(sim_u128 v, char *buf, size_t n);
 /* Text: "latency tolerance 1%: L <= 2555 (+2.2%)" per tol[i]. */
 void sens_print_tol(FILE *f, sens_param k, const sim_pset *ps, const sens_tol *tol, size_t n);
 
-/* JSON members (with a leading comma): "critical_path" and "sensitivity". */
-void sens_json_path(FILE *f, const sim_path *p, const sim_pset *ps);
+/* The JSON member "critical_path": {"links", "calc_ns", "noise_ns",
+ * "ranges": [{"L", "o", "g", "G_bytes", "O_bytes"}, ...]} of j's open
+ * object. */
+void sens_json_path(uj *j, const sim_path *p);
 /* Text: "Tolerance search: 2 simulations for L, 1 for G". */
 void sens_print_runs(FILE *f, const unsigned runs[SENS_NPARAMS]);
 
-/* JSON member (with a leading comma) "tolerance": {"L": [...], "G": [...],
- * "runs": {"L": N, "G": N}}; tol[k] with ntol[k] entries per parameter. */
-void sens_json_tol(FILE *f, const sens_tol *const tol[SENS_NPARAMS],
+/* The JSON member "tolerance": {"L": [...], "G": [...], "runs": {"L": N,
+ * "G": N}} of j's open object; tol[k] with ntol[k] entries per
+ * parameter. */
+void sens_json_tol(uj *j, const sens_tol *const tol[SENS_NPARAMS],
                    const size_t ntol[SENS_NPARAMS], const unsigned runs[SENS_NPARAMS]);
 
 #endif

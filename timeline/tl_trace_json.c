@@ -5,6 +5,7 @@
  * to get its destination, size and op; nothing else is held. */
 #include "tl_trace_json.h"
 #include "tl_scan.h"
+#include "json.h"
 #include "num.h"
 #include "util.h"
 
@@ -95,22 +96,6 @@ static char *put_arg(char *p, const char *key, uint64_t v, int first)
 	*p++ = '"';
 	*p++ = ':';
 	return util_put_u64(p, v);
-}
-
-/* s as a JSON string (quotes, backslashes and control characters escaped). */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* ---- The converter -------------------------------------------------------- */
@@ -613,7 +598,7 @@ int tl_json_path(FILE *f, const tl_link *links, size_t n)
 		        l->o, l->g, l->G_bytes, l->O_bytes, l->calc_ns, l->noise_ns);
 		if (l->label && *l->label) {
 			fputs(",\"label\":", f);
-			json_str(f, l->label);
+			util_json_str(f, l->label);
 		}
 		fputs("}}", f);
 		/* Arrows from each link to the next: "f" binds this slice (the
