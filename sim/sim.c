@@ -1,11 +1,8 @@
 /* sim.c: the LogGOPS simulation core (docs/semantics.md sections 2-5): one
  * event queue ordered by (time, seq), per-rank CPU / NIC free times, receive
  * and unexpected queues as intrusive lists in one pool. */
-#include "sim.h"
+#include "sim_int.h"
 
-#include "evq.h"
-#include "invariant.h"
-#include "oa.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -15,425 +12,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-
-#define NIL UINT32_MAX   /* pool index limit */
-#define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
-#define EV_MSG 0x80000000u  /* event word: a message (else an op) */
-#define EV_WAKE UINT32_MAX  /* event word of a wake node (no op or message has it) */
-#define EV_FLOW (UINT32_MAX - 1)  /* event word of a flow's end (rank word: the flow) */
-
-/* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
- * as dead code). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
-
-/* A queued event (evq_node): an op names (rank, op); a message names its
- * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
- * of a rendezvous send, needed when its message is matched, waits until the
- * message is handled in its rank's sim_rdvs, or, when that holds another
- * send of the rank, in the dependency table under RDV_KEY. */
-#define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
-
-/* A rank's rendezvous send in flight: its start time and op + 1 (0: none).
- * A rank seldom has two (its CPU and NIC wait for the match), and the
- * array in rank order is read where the rank records are: a hash table of
- * every rank's sends cost two misses per message. */
-typedef struct sim_rdvs {
-	uint64_t start;
-	uint64_t op1;
-} sim_rdvs;
-
-/* A message's bytes in flight as a flow (section 11): the message (send op
- * of rank; rank UINT32_MAX: the flow has ended), the receive it completes
- * (NIL: none yet, the message waits in the UQ), the seq of the flow's end
- * event (the message's), the earliest time the receive completes, and the
- * message's o and sG: a receive matched at the handling completes o after
- * the flow's end e at the earliest, one that took the message from the UQ
- * (uq) at e - sG. */
-typedef struct sim_flow {
-	uint32_t rank, op, recv, seq;
-	uint64_t done_min, o, sG;
-	int uq;
-} sim_flow;
-/* The dependency-table key of a message in a UQ whose flow is on (cnt 1,
- * who: the flow) or has ended (cnt 0, maxt: e - sG). */
-#define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
-/* The key of an op (global index) that requires a receive completed late
- * by a flow: cnt such flows still on, maxt the latest completion known,
- * who its event's node in the wnp pool while it waits for them (QNIL:
- * none).  The op does not start before maxt, nor while cnt > 0. */
-#define HOLD_KEY(gop) (1ull << 61 | (gop))
-
-/* Posted recvs in an RQ, in the order they were posted: n recvs of a
- * rank, with indices op, op + d, .. op + (n - 1) d (their sources and tags
- * are read from the ops).  Recvs posted one after the other at a stride
- * (a rank's roots) are one entry.  next links the list (QNIL ends it). */
-typedef struct sim_rqe {
-	uint32_t next;
-	uint32_t op;
-	uint16_t n, d;
-} sim_rqe;
-_Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
-
-/* A posted recv in an indexed RQ (see "Queues"), in a pool of its own: its
- * links in the rank's list (next, prev) and in its source's chain (snext),
- * the recv, and its number in posting order. */
-typedef struct sim_rqx {
-	uint32_t next, prev;
-	uint32_t snext;
-	uint32_t op;
-	uint32_t post;
-} sim_rqx;
-_Static_assert(sizeof(sim_rqx) == 20, "sim_rqx is 20 bytes");
-
-/* A handled message in a UQ: its links, sender rank, the send's tag and
- * index, and the send's start time (for a rendezvous completion).  Its
- * comm index is not stored: uq_take reads it from the send's op record,
- * only for an entry whose source and tag match, and only when the schedule
- * has comms other than 0.  A rank's UQ is a list in arrival order (next,
- * prev); an indexed UQ (see "Queues") also chains each sender's messages
- * in that order (snext). */
-typedef struct sim_uqe {
-	uint32_t next, prev;
-	uint32_t snext;
-	uint32_t peer;
-	int32_t tag;
-	uint32_t op;
-	uint64_t aux;
-} sim_uqe;
-_Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
-/* Indexed recvs and messages start with next, prev and snext (the list and
- * chain helpers of "Queues" serve both). */
-_Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
-/* The dependency-table key of the chain of the recvs from src (as the
- * rank's recvs store it) in rank's indexed RQ (rq 1) or of the messages
- * from sender src in its indexed UQ (rq 0): cnt its first entry, who its
- * last.  The RQ's chain of any-source recvs is there while it is indexed,
- * its maxt the next post number.  Ranks below SIM_MAX_RANKS. */
-#define QS_KEY(rq, rank, src) (3ull << 62 | (uint64_t)(rq) << 61 | (uint64_t)(rank) << 32 | (src))
-
-/* A pool of list entries (whose first field is next), grown by doubling on
- * huge pages; freed entries are reused. */
-typedef struct sim_pool {
-	unsigned char *a;
-	size_t esz;
-	uint32_t used, cap, free;
-	uint32_t ready;       /* entries below it have their pages */
-} sim_pool;
-
-/* A waiting event's seq, rank and op words (its peer word is implied by
- * its list: wl_peer); in a list's sorted run, a waiter is just this. */
-typedef struct sim_went {
-	uint32_t seq, rank, op;
-} sim_went;
-
-/* An event waiting for a busy CPU or NIC (see "Waiting" below) out of
- * seq order, in a list's heap, or an op held by flows (HOLD_KEY): the
- * queue node it will be processed as, but its time (that of the wake node
- * that takes it out, or of its put-back), and its links.  Free: op is
- * EV_WAKE and next links the free nodes. */
-typedef struct sim_wnode {
-	uint32_t next;        /* the first child */
-	uint32_t sib;         /* the next sibling */
-	sim_went e;
-	uint32_t peer;
-} sim_wnode;
-_Static_assert(sizeof(sim_wnode) == 24, "sim_wnode is 24 bytes");
-
-static inline void wn_set(sim_wnode *w, const evq_node *x)
-{
-	w->e.seq = x->seq;
-	w->e.rank = x->rank;
-	w->e.op = x->op;
-	w->peer = x->peer;
-}
-
-/* The node of waiter w, at time t. */
-static inline evq_node wn_get(const sim_wnode *w, uint64_t t)
-{
-	evq_node x = { t, w->e.seq, w->e.rank, w->e.op, w->peer };
-	return x;
-}
-
-/* A chunk of a sorted run, one cache line: the next chunk (QNIL: none;
- * free: the next free chunk) and WC_N waiters in seq order.  A run is read
- * and written at its ends, so its waiters are read in the order they were
- * stored, WC_N to a line: waiting, an event costs a fifth of a line, not a
- * node taken anywhere in the pool. */
-#define WC_N 5
-/* Two entries of a chunk may be a range: e[i] is the first of n + 1
- * waiters of one rank, with seqs e[i].seq .. + n and op words advancing by
- * d (mod 2^32), and e[i + 1] is { n, WE_RANGE, d }.  A burst of sends
- * released together (an alltoall's) waits in one range. */
-#define WE_RANGE UINT32_MAX   /* no rank has it (GOAL_MAX_RANKS) */
-typedef struct sim_wchunk {
-	uint32_t next;
-	sim_went e[WC_N];
-} sim_wchunk;
-_Static_assert(sizeof(sim_wchunk) == 64, "sim_wchunk is one 64-byte line");
-
-/* Where a waiter is (the peer word of its list's wake node): WREF_HEAP |
- * its node, or its chunk << 3 | its place there.  Chunks number below
- * WC_MAX. */
-#define WREF_HEAP 0x80000000u
-#define WREF_RUN(c, i) ((c) << 3 | (i))
-#define WC_MAX (1u << 28)
-#define WREF(m, f) ((f) & WREF_HEAP ? &WN(m, (f) & ~WREF_HEAP)->e : &WC(m, (f) >> 3)->e[(f) & 7])
-
-/* Events waiting for one CPU or NIC, in seq order: a sorted run (waiters
- * usually come in seq order: e[hi] of chunk hc .. e[ti - 1] of chunk tc)
- * and a pairing heap of those that came out of order; n of them.  Every
- * waiter needs the same two resources of one rank: key, the one it waits
- * for, and other (WO_*; WO_NONE: a calc needs only its CPU).  armed: the
- * first of them is in the event queue as a wake node, at seq aseq; listed:
- * the list is in the table of resources.  Free: key is UINT64_MAX and hc
- * links the free lists. */
-typedef struct sim_wlist {
-	uint32_t hc, tc;      /* QNIL: the run is empty */
-	uint32_t heap;
-	uint32_t n;
-	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
-	uint32_t armed : 1, listed : 1, other : 20;
-	uint32_t aseq;
-	uint32_t tseq;        /* the seq of the run's last waiter: one joins
-	                         without reading its line, which other
-	                         events have often pushed out of the caches */
-	uint8_t hi, ti;       /* the first waiter in hc; one past the last in tc */
-} sim_wlist;
-
-/* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
-#define WO(what, idx) ((uint32_t)(what) << 16 | (idx))
-#define WO_NONE WO(3, 0)
-_Static_assert(sizeof(sim_wlist) == 40, "sim_wlist is 40 bytes");
-
-/* A slot of the table of the resources that have lists (list QNIL: empty). */
-typedef struct sim_wslot {
-	uint64_t key;
-	uint32_t list;
-	uint32_t other;
-} sim_wslot;
-
-/* Where a rank's ops and edges are in the mapped schedule. */
-typedef struct sim_rank {
-	uint64_t block_off;   /* of its op records */
-	uint64_t first_op;    /* global index of its first op */
-	uint32_t nops;
-	uint32_t nedges;
-} sim_rank;
-_Static_assert(sizeof(sim_rank) == 24, "sim_rank is 24 bytes");
-#define RANK_WORDS (sizeof(sim_rank) / sizeof(uint64_t))
-
-/* Per-rank queue heads and tails (indices into the RQ and UQ pools, QNIL:
- * empty). */
-typedef struct sim_rq {
-	uint32_t rq_head, rq_tail, uq_head, uq_tail;
-} sim_rq;
-_Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
-
-/* A partly satisfied op with two or more dependencies (key: global op
- * index): how many are satisfied and the latest time among them; or a
- * rendezvous message in flight (key RDV_KEY): its send's start in maxt.
- * gop UINT64_MAX: empty. */
-typedef struct sim_dep {
-	uint64_t gop;
-	uint64_t maxt;
-	uint32_t cnt;
-	uint32_t who;         /* the dependency (op of the rank) that set maxt */
-} sim_dep;
-
-/* A CPU or NIC free time outside the rank records (key OVF_KEY). */
-typedef struct sim_ovf {
-	uint64_t key;         /* UINT64_MAX: empty */
-	uint64_t t;
-	uint64_t who;         /* critical path: what set t (a cpw word) */
-} sim_ovf;
-#define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
-enum { OVF_CPU, OVF_NICS, OVF_NICR };
-#define OVF_KEY(rank, what, idx) ((uint64_t)(rank) << 18 | (uint64_t)(what) << 16 | (idx))
-#define OVF_RANK(key) ((key) >> 18)
-#define OVF_WHAT(key) ((key) >> 16 & 3)
-
-/* An op released while processing the current event, by its dependency
- * on op who of its rank (WHO_ROOT: none). */
-typedef struct sim_rel {
-	uint32_t rank;
-	uint32_t op;
-	uint64_t time;
-	uint32_t who;
-} sim_rel;
-
-/* The peer word of an op's event: the dependency that released it (bits
- * 0..30; WHO_ROOT for a root); or WHO_DELAYED once it was queued or put
- * back after its release because its CPU or NIC was busy, and then in bits
- * 0..30 how many times it was put back into the queue (see put_back; the
- * dependency is not needed any more: cp_start reads what set the CPU or
- * NIC). */
-#define WHO_ROOT 0x7fffffffu
-#define WHO_DELAYED 0x80000000u
-
-/* ---- Critical path records (sim_options.critical) ----------------------
- * What set each time of the run, in 40-bit words: a kind (bits 36..39) and
- * a value below 2^36 (a global op index, or an op index of a rank).  Two
- * words per op (cpr): [0] what set its start; [1] for a send what set the
- * start of its message's handling, for a recv what completed it.  Stored in
- * 5 bytes each, or in 4 (kind in bits 28..31) when the schedule has fewer
- * than 2^28 ops: the records are the path's largest cost, and a run pays
- * for every page of them.
- * Every CPU and NIC free time has the word of the activity that set it
- * (cps, and sim_ovf.who).  A rendezvous send's completion is in the rdv
- * table.  sim_critical_path walks the words back from the finishing time. */
-enum cpw_kind {
-	CPW_NONE,     /* not set */
-	CPW_ROOT,     /* an op without dependencies, released at 0 */
-	CPW_DEP,      /* released by its dependency on op VAL of its rank */
-	CPW_OPEND,    /* [setter] the CPU end of op VAL: a calc, a send's o + sO */
-	CPW_OPNIC,    /* [setter] the NIC end of send VAL: g + sG */
-	CPW_HCPU,     /* [setter] the CPU end of the handling of send VAL's message */
-	CPW_HNIC,     /* [setter] the NIC end of that handling */
-	CPW_RDV,      /* [setter] rendezvous send VAL held its CPU and NIC to its match */
-	CPW_ARRIVAL,  /* a message handled when it arrived */
-	CPW_SELF,     /* a recv matched at its start; a rendezvous send done at its own end */
-	CPW_MSG,      /* a recv completed by the handling of send VAL */
-	CPW_MATCH_H,  /* a rendezvous send matched when its message was handled */
-	CPW_MATCH_R   /* a rendezvous send matched when recv VAL of its peer started */
-};
-#define CPW(kind, v) ((uint64_t)(kind) << 36 | (uint64_t)(v))
-#define CPW_KIND(w) ((unsigned)((w) >> 36) & 15u)
-#define CPW_VAL(w) ((w) & ((1ull << 36) - 1))
-#define CP_MAX_OPS (1ull << 36)
-#define CP_SMALL_OPS (1ull << 28)
-
-/* A rendezvous send's completion word (open addressing on the send's
- * global op index; key UINT64_MAX: empty). */
-typedef struct sim_cprdv {
-	uint64_t key, w;
-} sim_cprdv;
-
-/* Match statistics of a rank (sim_options.qstat). */
-typedef struct sim_qs {
-	uint32_t rq_len, uq_len, rq_max, uq_max;
-	uint64_t searches, searched;
-	uint32_t searched_max, pad;
-} sim_qs;
-
-struct sim {
-	const goal_sched *s;
-	uint64_t S;           /* rendezvous above S bytes */
-	uint32_t nrg;         /* size ranges in rg (1: one set for all sizes) */
-	FILE *tl;
-	void (*progress)(void *ctx, const sim_progress *pr);
-	void *pctx;
-	uint64_t seq_limit;
-	const sim_perturb *pt;  /* NULL: no noise and no slow ranks */
-	uint64_t nranks;
-	uint32_t ncpus, nnics;  /* in the record: at most SIM_REC_INDEX each */
-
-	/* Per-rank state, one record of stride words per rank (64 bytes with
-	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry
-	 * (where its ops are, taken from the rank table once so that an event
-	 * touches no rank table page), cpu_free[ncpus], nic_send_free[nnics],
-	 * nic_recv_free[nnics], then the sim_rq queue heads. */
-	uint64_t *rs;
-	uint64_t stride, rs_bytes;
-	uint64_t rq_off;        /* of the sim_rq in a record, in words */
-	int pf_sched;           /* prefetch ops and edges: the blocks are large */
-	sim_rdvs *rdvs;       /* per rank; NULL until the first rendezvous send */
-	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
-	 * the (rank, index) pairs the schedule uses: memory follows the
-	 * schedule, not P times the largest index.  Filled before the run and
-	 * never grown during it, so pointers into it stay valid. */
-	sim_ovf *ovf;
-	uint64_t ovf_mask;
-	uint64_t *ovf_max;    /* per rank: the latest free time among its
-	                         overflow CPUs, set at the end of the run */
-	uint64_t *started;    /* bitmap over global op indices */
-	uint64_t started_bytes;
-	uint64_t *done;       /* GOAL_CHECKS only: completed ops, as started */
-	uint64_t ops_done;
-
-	sim_pool rqp;         /* sim_rqe */
-	sim_pool rxp;         /* sim_rqx */
-	sim_pool uqp;         /* sim_uqe */
-	uint64_t *qix;        /* bits 2r, 2r + 1: rank r's RQ, UQ indexed (NULL: none yet) */
-	uint32_t q_index_after;
-	evq q;
-	uint64_t pushes;      /* nodes put into q */
-
-	/* Events waiting for a busy CPU or NIC: lists by resource (a hash
-	 * table of the resources that have waiters, with their lists), the
-	 * waiting events in a pool: memory follows what waits, not P. */
-	sim_pool wnp;         /* sim_wnode */
-	sim_pool wcp;         /* sim_wchunk */
-	sim_pool wlp;         /* sim_wlist */
-	sim_wslot *wt;        /* resource key -> list, open addressing */
-	uint64_t wt_mask, wt_n;
-	uint32_t waking;      /* the list whose first waiter is being processed */
-	uint64_t wakes;       /* wake nodes in the queue */
-	uint64_t wkey;        /* the resource a put-back event waits for */
-	uint32_t wother;      /* and the other it needs (WO) */
-	uint64_t last_wkey;   /* that of the put-back before */
-	uint64_t burst;       /* put-backs one after the other for last_wkey */
-	uint32_t last_list;   /* the list it joined (QNIL: none) */
-
-	sim_dep *dt;          /* open addressing, linear probing */
-	uint64_t dt_mask, dt_n;
-
-	sim_rel *rel;
-	size_t rel_n, rel_cap;
-
-	uint64_t seq;         /* next seq */
-	uint64_t seq_floor;   /* seqs below it belong to roots (root phase) */
-	uint64_t now;
-	uint64_t messages, ops_started;
-	int fail;             /* 1: out of memory, 2: seq space exhausted,
-	                         3: a time past UINT64_MAX (at fail_rank, fail_op) */
-	uint32_t fail_rank, fail_op;
-
-	/* Critical path records (NULL: not kept) and match statistics. */
-	unsigned char *cpr;
-	uint64_t cpr_bytes;
-	unsigned cpr_w;        /* bytes per word: 4 or 5 */
-	uint64_t *cps;        /* per rank: the setters of the record's free times */
-	uint64_t nres;        /* words per rank in cps: ncpus + 2 * nnics */
-	sim_cprdv *rdv;
-	uint64_t rdv_mask, rdv_n;
-	sim_qs *qs;
-
-	/* A network (section 11; fl NULL: none): the flows, their messages
-	 * (fr[0 .. nfr-1] by flow id), each rank's latest receive completed by
-	 * a flow, and whether routes add a latency per switch. */
-	const topo *topo;
-	const uint32_t *host;
-	flow_net *fl;
-	sim_flow *fr;
-	size_t nfr, fr_cap;
-	uint64_t *fin;
-	uint64_t nhold;       /* HOLD_KEY entries in dt */
-	int hoplat;
-	uint32_t cur_seq;     /* seq of the event being processed */
-	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G */
-
-	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
-	/* Middleware costs by stride, increasing (nst 0: none, or the
-	 * schedule has no strided op). */
-	uint32_t nst;
-	sim_stride st[SIM_MAX_STRIDES];
-};
-
-/* The parameters of a message of size bytes.  One range: no search; else a
- * linear scan (ranges are few, and small sizes come first). */
-static inline const sim_range *range_of(const sim *m, uint64_t size)
-{
-	const sim_range *g = m->rg;
-	if (m->nrg > 1)
-		while (size > g->last)
-			g++;
-	return g;
-}
 
 /* ---- Rates ------------------------------------------------------------ */
 
@@ -468,7 +46,7 @@ void sim_params_default(sim_params *p)
 /* Zeroed memory for large arrays, on transparent huge pages where the
  * kernel allows (random access over many MB misses the TLB otherwise).
  * Returns NULL when out of memory. */
-static void *big_alloc(uint64_t bytes)
+void *sim_big_alloc(uint64_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -480,7 +58,7 @@ static void *big_alloc(uint64_t bytes)
 	return p;
 }
 
-static void big_free(void *p, uint64_t bytes)
+void sim_big_free(void *p, uint64_t bytes)
 {
 	if (p)
 		munmap(p, bytes);
@@ -503,7 +81,7 @@ static int pool_grow(sim_pool *p)
 		if (nc <= p->cap)
 			return -1;
 		size_t ob = (size_t)p->cap * p->esz, nb = (size_t)nc * p->esz;
-		void *a = p->a ? mremap(p->a, ob, nb, MREMAP_MAYMOVE) : big_alloc(nb);
+		void *a = p->a ? mremap(p->a, ob, nb, MREMAP_MAYMOVE) : sim_big_alloc(nb);
 		if (a == MAP_FAILED || !a)
 			return -1;
 #ifdef MADV_HUGEPAGE
@@ -529,12 +107,6 @@ static inline uint32_t *pool_next(const sim_pool *p, uint32_t i)
 {
 	return (uint32_t *)(void *)(p->a + (size_t)i * p->esz);
 }
-#define RQE(m, i) ((sim_rqe *)(void *)((m)->rqp.a + (size_t)(i) * sizeof(sim_rqe)))
-#define WN(m, i) ((sim_wnode *)(void *)((m)->wnp.a + (size_t)(i) * sizeof(sim_wnode)))
-#define WC(m, i) ((sim_wchunk *)(void *)((m)->wcp.a + (size_t)(i) * sizeof(sim_wchunk)))
-#define WL(m, i) ((sim_wlist *)(void *)((m)->wlp.a + (size_t)(i) * sizeof(sim_wlist)))
-#define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
-#define RXE(m, i) ((sim_rqx *)(void *)((m)->rxp.a + (size_t)(i) * sizeof(sim_rqx)))
 
 /* A free entry of pool p (its contents undefined): its index, or QNIL
  * when out of memory (m->fail set). */
@@ -546,7 +118,7 @@ static inline uint32_t pool_take(sim *m, sim_pool *p)
 		return i;
 	}
 	if (p->used >= p->ready && pool_grow(p)) {
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 		return QNIL;
 	}
 	return p->used++;
@@ -588,11 +160,8 @@ static void list_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t pr
 	pool_put(p, i);
 }
 
-/* Per-rank state accessors (see struct sim). */
-static inline const sim_rank *rank_of(const sim *m, uint64_t r)
-{
-	return (const sim_rank *)(const void *)&m->rs[r * m->stride];
-}
+/* Per-rank state accessors (see struct sim; rank_of and rank_q in
+ * sim_int.h). */
 /* The slot of key: found, or (insert) a new one with time 0; NULL if
  * absent and not inserting. */
 static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
@@ -611,6 +180,11 @@ static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 	}
 	ASSERT(oa_probe_ok(h0, h, m->ovf_mask));
 	return &m->ovf[h];
+}
+
+sim_ovf *sim_ovf_insert(const sim *m, uint64_t key)
+{
+	return ovf_slot(m, key, 1);
 }
 
 /* Where CPU or NIC idx (below the record's count) of a rank is among its
@@ -654,10 +228,6 @@ static inline uint64_t *nic_send(const sim *m, uint64_t r, uint32_t n)
 static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
 {
 	return free_time(m, r, OVF_NICR, n);
-}
-static inline sim_rq *rank_q(const sim *m, uint64_t r)
-{
-	return (sim_rq *)(void *)&m->rs[r * m->stride + m->rq_off];
 }
 static inline const goal_op *rank_ops(const sim *m, uint64_t r)
 {
@@ -762,9 +332,9 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 {
 	if (2 * (m->rdv_n + 1) > m->rdv_mask + 1) {
 		uint64_t ocap = m->rdv ? m->rdv_mask + 1 : 0, ncap = ocap ? 2 * ocap : 64;
-		sim_cprdv *old = m->rdv, *nt = big_alloc(ncap * sizeof *nt);
+		sim_cprdv *old = m->rdv, *nt = sim_big_alloc(ncap * sizeof *nt);
 		if (!nt) {
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 			return NULL;
 		}
 		for (uint64_t i = 0; i < ncap; i++)
@@ -776,7 +346,7 @@ static sim_cprdv *cp_rdv(sim *m, uint64_t g)
 		for (uint64_t i = 0; i < ocap; i++)
 			if (old[i].key != UINT64_MAX)
 				*cp_rdv(m, old[i].key) = old[i];
-		big_free(old, ocap * sizeof *old);
+		sim_big_free(old, ocap * sizeof *old);
 	}
 	sim_cprdv *e = cp_rdv_probe(m, g);
 	if (e->key == UINT64_MAX) {
@@ -888,11 +458,11 @@ static inline uint32_t next_seq(sim *m)
 	if (m->seq >= m->seq_limit) {
 		uint64_t n = renumber(m);
 		if (n == UINT64_MAX) {
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 			return 0;
 		}
 		if (n >= m->seq_limit) {
-			m->fail = 2;
+			m->fail = FAIL_SEQS;
 			return 0;
 		}
 		m->seq = n;
@@ -905,7 +475,7 @@ static inline void push_event(sim *m, uint64_t time, uint32_t rank, uint32_t op,
 	evq_node x = { time, next_seq(m), rank, op, peer };
 	m->pushes++;
 	if (evq_push(&m->q, x))
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 }
 
 /* ---- Dependencies -------------------------------------------------------- */
@@ -924,7 +494,7 @@ static int dt_word(const void *t, uint64_t i, uint64_t *w)
 static int dt_grow(sim *m)
 {
 	uint64_t ncap = m->dt ? 2 * (m->dt_mask + 1) : 1024;
-	sim_dep *old = m->dt, *nt = big_alloc(ncap * sizeof *nt);
+	sim_dep *old = m->dt, *nt = sim_big_alloc(ncap * sizeof *nt);
 	uint64_t ocap = m->dt ? m->dt_mask + 1 : 0;
 	if (!nt)
 		return -1;
@@ -941,7 +511,7 @@ static int dt_grow(sim *m)
 			h = (h + 1) & m->dt_mask;
 		nt[h] = old[i];
 	}
-	big_free(old, ocap * sizeof *old);
+	sim_big_free(old, ocap * sizeof *old);
 	return 0;
 }
 
@@ -969,7 +539,7 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 {
 	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
 		if (dt_grow(m)) {
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 			return NULL;
 		}
 	}
@@ -1020,23 +590,16 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
  * search costs, never what it finds.  Indexed RQs and all UQs are doubly
  * linked, so that an entry found through its chain is unlinked in O(1);
  * RQs that are not stay as they were, 12 bytes for a run of receives. */
-#define Q_INDEX_AFTER 64u   /* the default of sim_options.q_index_after */
 #define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
 #define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
 
-/* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */
-static inline int q_indexed(const sim *m, int rq, uint32_t r)
-{
-	uint64_t b = 2ull * r + !rq;
-	return m->qix && (m->qix[b / 64] >> (b % 64) & 1);
-}
 
 /* Mark it indexed (on 1) or not; -1 when out of memory (m->fail set). */
 static int q_set_indexed(sim *m, int rq, uint32_t r, int on)
 {
 	uint64_t b = 2ull * r + !rq;
-	if (!m->qix && !(m->qix = big_alloc((2 * m->nranks + 63) / 64 * sizeof *m->qix))) {
-		m->fail = 1;
+	if (!m->qix && !(m->qix = sim_big_alloc((2 * m->nranks + 63) / 64 * sizeof *m->qix))) {
+		m->fail = FAIL_MEMORY;
 		return -1;
 	}
 	if (on)
@@ -1386,8 +949,8 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
  * message (m->fail set when out of memory). */
 static void rdv_put(sim *m, uint32_t r, uint32_t i, uint64_t t)
 {
-	if (!m->rdvs && !(m->rdvs = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->rdvs))) {
-		m->fail = 1;
+	if (!m->rdvs && !(m->rdvs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->rdvs))) {
+		m->fail = FAIL_MEMORY;
 		return;
 	}
 	sim_rdvs *e = &m->rdvs[r];
@@ -1422,7 +985,7 @@ static inline __attribute__((always_inline)) void
 release_op(sim *m, uint32_t r, uint32_t a, uint64_t time, uint32_t who)
 {
 	if (util_grow(&m->rel, &m->rel_cap, m->rel_n + 1, sizeof *m->rel)) {
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 		return;
 	}
 	m->rel[m->rel_n].rank = r;
@@ -1552,10 +1115,6 @@ static inline void flush_released(sim *m)
 	}
 }
 
-static int is_started(const sim *m, uint64_t g)
-{
-	return (int)(m->started[g >> 6] >> (g & 63) & 1);
-}
 
 /* Op i of rank r starts: once. */
 static void mark_started(sim *m, uint32_t r, uint32_t i)
@@ -1585,7 +1144,7 @@ static inline void mark_done(sim *m, uint32_t r, uint32_t i)
 static uint64_t time_fail(sim *m, uint32_t r, uint32_t i)
 {
 	if (!m->fail) {
-		m->fail = 3;
+		m->fail = FAIL_TIME;
 		m->fail_rank = r;
 		m->fail_op = i;
 	}
@@ -1833,7 +1392,7 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 	double rate = m->rate[range_of(m, sop->size) - m->rg];
 	uint32_t id = flow_start(m->fl, t, x->sG, rate, links, n);
 	if (id == UINT32_MAX || util_grow(&m->fr, &m->fr_cap, (size_t)id + 1, sizeof *m->fr)) {
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 		return NIL;
 	}
 	if (id >= m->nfr)
@@ -1844,8 +1403,8 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 }
 
 /* A link's load for the timeline (flow_net_watch). */
-static void link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n,
-                      double bytes)
+void sim_link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n,
+                   double bytes)
 {
 	const sim *m = ctx;
 	tl_write_link(m->tl, l, t0, t, n, bytes > 0 ? (uint64_t)(bytes + 0.5) : 0);
@@ -1858,7 +1417,7 @@ static void flow_moved(void *ctx, uint32_t id, uint64_t end)
 	evq_node x = { end, m->fr[id].seq, id, EV_FLOW, flow_gen(m->fl, id) };
 	m->pushes++;
 	if (evq_push(&m->q, x))
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 }
 
 /* The ops that require receive i of rank r wait for a flow: one more flow
@@ -1909,7 +1468,7 @@ static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 			h->who = 0;
 			m->pushes++;
 			if (evq_push(&m->q, x))
-				m->fail = 1;
+				m->fail = FAIL_MEMORY;
 		}
 	}
 }
@@ -1934,7 +1493,7 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		x.time = h->maxt;
 		m->pushes++;
 		if (evq_push(&m->q, x))
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 		return 1;
 	}
 	dt_delete(m, (uint64_t)(h - m->dt));
@@ -2264,7 +1823,7 @@ static int wt_add(sim *m, uint32_t l)
 		uint64_t ocap = m->wt ? m->wt_mask + 1 : 0, ncap = ocap ? 2 * ocap : 256;
 		sim_wslot *old = m->wt, *nt = calloc(ncap, sizeof *nt);
 		if (!nt) {
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 			return -1;
 		}
 		ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, wt_word), ocap - 1));
@@ -2412,7 +1971,7 @@ static inline uint32_t wc_take(sim *m, uint32_t next)
 {
 	uint32_t c = pool_take(m, &m->wcp);
 	if (c >= WC_MAX) {
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 		return QNIL;
 	}
 	WC(m, c)->next = next;
@@ -2544,7 +2103,7 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 	if (now)
 		evq_push_now(&m->q, w);
 	else if (evq_push(&m->q, w))
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 }
 
 /* Event x, processed at now, is put back at time back, to wait for the
@@ -2605,7 +2164,7 @@ queue:
 	m->last_list = QNIL;
 	m->pushes++;
 	if (evq_push(&m->q, x))
-		m->fail = 1;
+		m->fail = FAIL_MEMORY;
 }
 
 /* put_back_wait, with the usual case inline: an op put back into the
@@ -2621,7 +2180,7 @@ static inline void put_back(sim *m, const evq_node *x, uint64_t back)
 			m->last_list = QNIL;
 			m->pushes++;
 			if (evq_push(&m->q, (evq_node){ back, x->seq, x->rank, x->op, WHO_DELAYED | (c + 1) }))
-				m->fail = 1;
+				m->fail = FAIL_MEMORY;
 			return;
 		}
 	}
@@ -2718,21 +2277,6 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 
 /* ---- Run ---------------------------------------------------------------- */
 
-/* Schedules whose blocks of ops and edges take more than this many bytes
- * have them prefetched (a block shared by many ranks stays in the caches). */
-#define PF_SCHED_BYTES ((uint64_t)1 << 20)
-
-/* The bytes of s's blocks: each distinct block once (a version 1 or 2
- * file has one per rank). */
-static uint64_t sched_body(const goal_sched *s)
-{
-	if (!s->nblocks)
-		return s->size;
-	uint64_t n = 0;
-	for (uint64_t b = 0; b < s->nblocks; b++)
-		n += s->blocks[b].nops * sizeof(goal_op) + s->blocks[b].nedges * sizeof(goal_edge);
-	return n;
-}
 
 /* Prefetch distances (batch positions ahead), one stage per link of the
  * chain payload -> rank entry -> op record -> receiver's state; a wake
@@ -2814,285 +2358,6 @@ prefetch_stage(const sim *m, const evq_ent *x, int stage, int wakes)
 	prefetch_event(m, x->rank, x->op, x->peer, stage);
 }
 
-static int ovf_word(const void *t, uint64_t i, uint64_t *w)
-{
-	*w = ((const sim_ovf *)t)[i].key;
-	return *w != UINT64_MAX;
-}
-
-/* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
- * SIM_REC_INDEX and above that the schedule uses: an op's CPU, a send's
- * NIC on its rank, and the send's CPU and NIC on the receiver (a message
- * is handled there with the send's indices).  One pass over the ops, only
- * for schedules that use such indices.  0 or -1 (out of memory). */
-static int ovf_fill(sim *m)
-{
-	const goal_sched *s = m->s;
-	uint64_t n = 0, cap = 16;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			while (cap < 2 * n + 2)
-				cap *= 2;
-			m->ovf = malloc(cap * sizeof *m->ovf);
-			if (!m->ovf)
-				return -1;
-			for (uint64_t i = 0; i < cap; i++)
-				m->ovf[i].key = UINT64_MAX;
-			m->ovf_mask = cap - 1;
-		}
-		for (uint64_t r = 0; r < s->nranks; r++) {
-			const goal_op *ops = goal_rank_ops(s, r);
-			for (uint32_t i = 0, k = goal_rank_nops(s, r); i < k; i++) {
-				const goal_op *o = &ops[i];
-				uint64_t keys[4];
-				unsigned nk = 0;
-				if (o->cpu >= m->ncpus)
-					keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
-				if (o->kind == GOAL_SEND) {
-					uint32_t q = goal_op_peer(s, r, o);
-					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
-					if (o->cpu >= m->ncpus)
-						keys[nk++] = OVF_KEY(q, OVF_CPU, o->cpu);
-					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(q, OVF_NICR, o->nic);
-				}
-				for (unsigned j = 0; j < nk; j++) {
-					if (pass)
-						ovf_slot(m, keys[j], 1);
-					else
-						n++;   /* an upper bound (repeats counted) */
-				}
-			}
-		}
-	}
-	ASSERT(oa_probes_ok(oa_measure(m->ovf, m->ovf_mask, ovf_word), m->ovf_mask));
-	return 0;
-}
-
-/* The capacity of link l (flow_net_new): its own bandwidth, or 1/G of the
- * largest messages' range. */
-static double link_cap(void *ctx, uint32_t l)
-{
-	const sim *m = ctx;
-	double bw = topo_link_bw(m->topo, l);
-	return bw > 0 ? bw : m->rate[m->nrg - 1];
-}
-
-/* The network of opt (section 11): its flows, each link at its own
- * bandwidth or at 1/G of the largest messages' range.  0, or -1 with the
- * message in err (m destroyed). */
-static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
-{
-	const topo *t = opt->net->topo;
-	if (opt->critical || m->pt) {
-		snprintf(err, errlen, "a topology cannot be combined with the critical path, "
-		         "noise or slow ranks");
-		sim_destroy(m);
-		return -1;
-	}
-	m->topo = t;
-	m->host = opt->net->host;
-	uint32_t nl = topo_links(t);
-	m->fin = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->fin);
-	for (uint32_t k = 0; k < m->nrg; k++)
-		m->rate[k] = 1.0 / ((double)m->rg[k].G.num / (double)m->rg[k].G.den);
-	if (m->fin)
-		m->fl = flow_net_new(nl, link_cap, m, TOPO_MAX_HOPS, opt->net->rule);
-	if (!m->fl) {
-		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
-		sim_destroy(m);
-		return -1;
-	}
-	m->hoplat = topo_route_lat(t, 2) != 0;
-	if (m->tl && flow_net_watch(m->fl, link_load, m)) {
-		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
-		sim_destroy(m);
-		return -1;
-	}
-	return 0;
-}
-
-sim *sim_create(const goal_sched *s, const sim_params *p,
-                const sim_options *opt, char *err, size_t errlen)
-{
-	sim *m = calloc(1, sizeof *m);
-	if (!m)
-		goto oom;
-	m->s = s;
-	m->S = p->S;
-	if (p->nranges >= 2) {
-		if (p->nranges > SIM_MAX_RANGES || !p->range)
-			goto badrange;
-		for (uint32_t k = 0; k < p->nranges; k++) {
-			if (k && p->range[k].last <= p->range[k - 1].last)
-				goto badrange;
-			m->rg[k] = p->range[k];
-		}
-		if (m->rg[p->nranges - 1].last != UINT64_MAX)
-			goto badrange;
-		m->nrg = p->nranges;
-	} else {
-		sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
-		m->rg[0] = one;
-		m->nrg = 1;
-	}
-	if (p->nstrides && s->nstrides) {
-		if (p->nstrides > SIM_MAX_STRIDES || !p->strides)
-			goto badstride;
-		for (uint32_t k = 0; k < p->nstrides; k++) {
-			if ((k && p->strides[k].stride <= p->strides[k - 1].stride) || !p->strides[k].stride)
-				goto badstride;
-			m->st[k] = p->strides[k];
-		}
-		m->nst = p->nstrides;
-		if (opt && opt->critical) {
-			snprintf(err, errlen, "the critical path does not count the middleware costs of"
-			         " strided messages: give a parameter set without strides");
-			sim_destroy(m);
-			return NULL;
-		}
-	}
-	if (opt) {
-		m->tl = opt->timeline;
-		m->progress = opt->progress;
-		m->pctx = opt->progress_ctx;
-		m->seq_limit = opt->seq_limit;
-		m->q_index_after = opt->q_index_after;
-		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
-			m->pt = opt->perturb;
-	}
-	int critical = opt && opt->critical, qstat = opt && opt->qstat;
-	if (s->nranks > SIM_MAX_RANKS) {
-		snprintf(err, errlen, "the simulation takes at most 2^29 ranks (the schedule has %"
-		         PRIu64 ")", s->nranks);
-		sim_destroy(m);
-		return NULL;
-	}
-	if (critical && s->nops >= CP_MAX_OPS) {
-		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
-		         PRIu64 ")", s->nops);
-		sim_destroy(m);
-		return NULL;
-	}
-	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
-		m->seq_limit = 1ull << 32;
-	if (m->q_index_after == 0)
-		m->q_index_after = Q_INDEX_AFTER;
-	m->nranks = s->nranks;
-	m->ncpus = s->ncpus ? s->ncpus : 1;
-	m->nnics = s->nnics ? s->nnics : 1;
-	if (m->ncpus > SIM_REC_INDEX)
-		m->ncpus = SIM_REC_INDEX;
-	if (m->nnics > SIM_REC_INDEX)
-		m->nnics = SIM_REC_INDEX;
-	m->rq_off = RANK_WORDS + m->ncpus + 2ull * m->nnics;
-	m->stride = m->rq_off + sizeof(sim_rq) / sizeof(uint64_t);
-	if (m->stride <= 8)
-		m->stride = 8;  /* a cache line per rank */
-	m->pf_sched = sched_body(s) > PF_SCHED_BYTES;
-	/* Zero pages: all times 0, all queues empty (QNIL is 0). */
-	m->rs_bytes = (m->nranks ? m->nranks : 1) * m->stride * sizeof(uint64_t);
-	m->rs = big_alloc(m->rs_bytes);
-	m->started_bytes = (s->nops / 64 + 1) * sizeof(uint64_t);
-	m->started = big_alloc(m->started_bytes);
-	if (!m->rs || !m->started)
-		goto oom;
-	if (critical) {
-		m->nres = m->ncpus + 2ull * m->nnics;
-		m->cpr_w = s->nops < CP_SMALL_OPS && opt->critical != 2 ? 4 : 5;
-		m->cpr_bytes = s->nops * 2 * m->cpr_w + 8;
-		m->cpr = big_alloc(m->cpr_bytes);   /* zero: CPW_NONE */
-		m->cps = big_alloc((m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
-		if (!m->cpr || !m->cps)
-			goto oom;
-	}
-	if (qstat && !(m->qs = big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->qs)))
-		goto oom;
-#if GOAL_CHECKS
-	m->done = big_alloc(m->started_bytes);
-	if (!m->done)
-		goto oom;
-#endif
-	for (uint64_t r = 0; r < m->nranks; r++) {
-		sim_rank *k = (sim_rank *)(void *)&m->rs[r * m->stride];
-		k->block_off = s->ranks[r].block_off;
-		k->first_op = s->ranks[r].first_op;
-		k->nops = goal_rank_nops(s, r);
-		k->nedges = s->ranks[r].nedges;
-	}
-	m->rqp.esz = sizeof(sim_rqe);
-	m->rxp.esz = sizeof(sim_rqx);
-	m->uqp.esz = sizeof(sim_uqe);
-	m->wnp.esz = sizeof(sim_wnode);
-	m->wcp.esz = sizeof(sim_wchunk);
-	m->wlp.esz = sizeof(sim_wlist);
-	m->rqp.used = m->rxp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
-	m->waking = m->last_list = QNIL;
-	m->last_wkey = UINT64_MAX;
-#ifdef MADV_POPULATE_READ
-	/* Map the whole schedule in one call rather than one page fault per
-	 * page, when it fits comfortably in memory (else pages come and go). */
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	if (s->mapped && pages > 0 && psz > 0 && s->size < (uint64_t)pages * (uint64_t)psz / 2)
-		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
-#endif
-	evq_init(&m->q);
-	if (opt && opt->net && net_setup(m, opt, err, errlen))
-		return NULL;
-	if ((s->ncpus > m->ncpus || s->nnics > m->nnics) && ovf_fill(m))
-		goto oom;
-	return m;
-oom:
-	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
-	sim_destroy(m);
-	return NULL;
-badrange:
-	snprintf(err, errlen, "malformed size ranges");
-	sim_destroy(m);
-	return NULL;
-badstride:
-	snprintf(err, errlen, "malformed strides");
-	sim_destroy(m);
-	return NULL;
-}
-
-void sim_destroy(sim *m)
-{
-	if (!m)
-		return;
-	big_free(m->rs, m->rs_bytes);
-	big_free(m->started, m->started_bytes);
-	big_free(m->done, m->started_bytes);
-	big_free(m->cpr, m->cpr_bytes);
-	big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
-	big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
-	big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
-	big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
-	big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
-	big_free(m->rxp.a, (uint64_t)m->rxp.cap * m->rxp.esz);
-	big_free(m->qix, m->qix ? (2 * m->nranks + 63) / 64 * sizeof *m->qix : 0);
-	big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
-	big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
-	big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
-	free(m->wt);
-	big_free(m->dt, m->dt ? (m->dt_mask + 1) * sizeof *m->dt : 0);
-	big_free(m->rdvs, (m->nranks ? m->nranks : 1) * sizeof *m->rdvs);
-	free(m->rel);
-	free(m->ovf);
-	free(m->ovf_max);
-	flow_net_free(m->fl);
-	free(m->fr);
-	big_free(m->fin, (m->nranks ? m->nranks : 1) * sizeof *m->fin);
-	evq_free(&m->q);
-	free(m);
-}
-
-const flow_net *sim_flows(const sim *m)
-{
-	return m->fl;
-}
-
 static void report_progress(sim *m)
 {
 	sim_progress pr = { m->ops_started, m->s->nops, m->ops_started + m->messages, m->now };
@@ -3150,7 +2415,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 }
 
 /* Op i of rank r in messages: its label, or "#i" when it has none. */
-static const char *op_name(const goal_sched *s, uint64_t r, uint32_t i, char *buf, size_t n)
+const char *sim_op_name(const goal_sched *s, uint64_t r, uint32_t i, char *buf, size_t n)
 {
 	const char *l = goal_op_label(s, r, i, buf, n);
 	if (l && *l)
@@ -3242,7 +2507,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 		 * (the file's rank table would be a second stream of P entries) */
 		const sim_rank *k = rank_of(m, r);
 		if (rank_roots(&rl, k, rank_ops(m, r))) {
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 			break;
 		}
 		for (uint32_t j = 0; j < rl.n; j++)
@@ -3254,11 +2519,11 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	for (;;) {
 		/* The flows that started or ended at this time take their rates. */
 		if (m->fl && !m->fail && flow_settle(m->fl, m->q.now, flow_moved, m))
-			m->fail = 1;
+			m->fail = FAIL_MEMORY;
 		long n = m->fail ? 0 : evq_next_batch(&m->q);
 		if (n <= 0) {
 			if (n < 0)
-				m->fail = 1;
+				m->fail = FAIL_MEMORY;
 			break;
 		}
 		if (m->fl || (m->wakes && batch_has_wake(&m->q)))
@@ -3266,14 +2531,14 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 		else
 			run_batch(m, &iter, 0);
 	}
-	if (m->fail == 3) {
+	if (m->fail == FAIL_TIME) {
 		char lb[256];
 		snprintf(err, errlen, "simulated time passes %" PRIu64 " ns at rank %" PRIu32 ", op %s",
-		         UINT64_MAX, m->fail_rank, op_name(s, m->fail_rank, m->fail_op, lb, sizeof lb));
+		         UINT64_MAX, m->fail_rank, sim_op_name(s, m->fail_rank, m->fail_op, lb, sizeof lb));
 		return -1;
 	}
 	if (m->fail) {
-		snprintf(err, errlen, m->fail == 2 ? "too many queued events"
+		snprintf(err, errlen, m->fail == FAIL_SEQS ? "too many queued events"
 		         : "out of memory while simulating");
 		return -1;
 	}
@@ -3336,94 +2601,6 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 	return f;
 }
 
-static void put_label(const sim *m, FILE *out, uint64_t r, uint32_t i)
-{
-	char buf[256];
-	fputs(op_name(m->s, r, i, buf, sizeof buf), out);
-}
-
-/* "from PEER tag TAG[ comm C]" of a receive, or of a message from peer
- * (send op o). */
-static void put_peer_tag(FILE *out, const goal_sched *s, uint32_t peer, const goal_op *o)
-{
-	int32_t tag = o->tag;
-	if (peer == GOAL_ANY_SOURCE)
-		fprintf(out, "from any");
-	else
-		fprintf(out, "from %" PRIu32, peer);
-	if (tag == GOAL_ANY_TAG)
-		fprintf(out, " tag any");
-	else
-		fprintf(out, " tag %" PRId32, tag);
-	if (goal_op_comm(o))
-		fprintf(out, " comm %" PRIu32, goal_op_comm_value(s, o));
-}
-
-uint64_t sim_report_stuck(const sim *m, FILE *out, uint64_t max_ranks, uint64_t max_ops)
-{
-	const goal_sched *s = m->s;
-	uint64_t stuck = 0;
-	for (uint64_t r = 0; r < s->nranks; r++) {
-		uint64_t a = s->ranks[r].first_op, b = s->ranks[r + 1].first_op, un = 0;
-		for (uint64_t g = a; g < b; g++)
-			un += !is_started(m, g);
-		const sim_rq *h = rank_q(m, r);
-		if (!un && h->rq_head == QNIL && h->uq_head == QNIL)
-			continue;
-		if (stuck++ >= max_ranks)
-			continue;
-		if (un) {
-			uint64_t shown = 0;
-			fprintf(out, "rank %" PRIu64 ": %" PRIu64 " op%s never started:", r, un,
-			        un == 1 ? "" : "s");
-			for (uint64_t g = a; g < b && shown < max_ops; g++) {
-				if (is_started(m, g))
-					continue;
-				fputc(' ', out);
-				put_label(m, out, r, (uint32_t)(g - a));
-				shown++;
-			}
-			if (shown < un)
-				fprintf(out, " ... (%" PRIu64 " more)", un - shown);
-			fputc('\n', out);
-		}
-		uint64_t n = 0;
-		int ix = q_indexed(m, 1, (uint32_t)r);   /* then an entry is one recv */
-		for (uint32_t k = h->rq_head; k != QNIL && n <= max_ops; k = ix ? RXE(m, k)->next : RQE(m, k)->next) {
-			uint32_t first = ix ? RXE(m, k)->op : RQE(m, k)->op;
-			uint32_t cnt = ix ? 1u : RQE(m, k)->n, d = ix ? 0u : RQE(m, k)->d;
-			for (uint32_t j = 0, op = first; j < cnt && n <= max_ops; j++, op += d, n++) {
-				if (n == max_ops) {
-					fprintf(out, "rank %" PRIu64 ": ... more posted receives\n", r);
-					continue;
-				}
-				fprintf(out, "rank %" PRIu64 ": receive ", r);
-				const goal_op *rop = &goal_rank_ops(s, r)[op];
-				put_label(m, out, r, op);
-				fputc(' ', out);
-				put_peer_tag(out, s, goal_op_peer(s, r, rop), rop);
-				fprintf(out, " never matched\n");
-			}
-		}
-		n = 0;
-		for (uint32_t k = h->uq_head; k != QNIL; k = UQE(m, k)->next, n++) {
-			if (n == max_ops) {
-				fprintf(out, "rank %" PRIu64 ": ... more unexpected messages\n", r);
-				break;
-			}
-			const sim_uqe *e = UQE(m, k);
-			const goal_op *sop = &goal_rank_ops(s, e->peer)[e->op];
-			fprintf(out, "rank %" PRIu64 ": message ", r);
-			put_peer_tag(out, s, e->peer, sop);
-			fprintf(out, " (%" PRIu64 " bytes, send ", sop->size);
-			put_label(m, out, e->peer, e->op);
-			fprintf(out, ") never received\n");
-		}
-	}
-	if (stuck > max_ranks)
-		fprintf(out, "... and %" PRIu64 " more stuck ranks\n", stuck - max_ranks);
-	return stuck;
-}
 
 /* ---- Critical path --------------------------------------------------------- */
 

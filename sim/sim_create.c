@@ -1,0 +1,307 @@
+/* sim_create.c: making a simulation (its per-rank records, pools, tables
+ * and network) and freeing it: the core's cold code (sim_int.h). */
+#include "sim_int.h"
+
+#include "timeline.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Schedules whose blocks of ops and edges take more than this many bytes
+ * have them prefetched (a block shared by many ranks stays in the caches). */
+#define PF_SCHED_BYTES ((uint64_t)1 << 20)
+
+/* The bytes of s's blocks: each distinct block once (a version 1 or 2
+ * file has one per rank). */
+static uint64_t sched_body(const goal_sched *s)
+{
+	if (!s->nblocks)
+		return s->size;
+	uint64_t n = 0;
+	for (uint64_t b = 0; b < s->nblocks; b++)
+		n += s->blocks[b].nops * sizeof(goal_op) + s->blocks[b].nedges * sizeof(goal_edge);
+	return n;
+}
+
+static int ovf_word(const void *t, uint64_t i, uint64_t *w)
+{
+	*w = ((const sim_ovf *)t)[i].key;
+	return *w != UINT64_MAX;
+}
+
+/* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
+ * SIM_REC_INDEX and above that the schedule uses: an op's CPU, a send's
+ * NIC on its rank, and the send's CPU and NIC on the receiver (a message
+ * is handled there with the send's indices).  One pass over the ops, only
+ * for schedules that use such indices.  0 or -1 (out of memory). */
+static int ovf_fill(sim *m)
+{
+	const goal_sched *s = m->s;
+	uint64_t n = 0, cap = 16;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			while (cap < 2 * n + 2)
+				cap *= 2;
+			m->ovf = malloc(cap * sizeof *m->ovf);
+			if (!m->ovf)
+				return -1;
+			for (uint64_t i = 0; i < cap; i++)
+				m->ovf[i].key = UINT64_MAX;
+			m->ovf_mask = cap - 1;
+		}
+		for (uint64_t r = 0; r < s->nranks; r++) {
+			const goal_op *ops = goal_rank_ops(s, r);
+			for (uint32_t i = 0, k = goal_rank_nops(s, r); i < k; i++) {
+				const goal_op *o = &ops[i];
+				uint64_t keys[4];
+				unsigned nk = 0;
+				if (o->cpu >= m->ncpus)
+					keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
+				if (o->kind == GOAL_SEND) {
+					uint32_t q = goal_op_peer(s, r, o);
+					if (o->nic >= m->nnics)
+						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
+					if (o->cpu >= m->ncpus)
+						keys[nk++] = OVF_KEY(q, OVF_CPU, o->cpu);
+					if (o->nic >= m->nnics)
+						keys[nk++] = OVF_KEY(q, OVF_NICR, o->nic);
+				}
+				for (unsigned j = 0; j < nk; j++) {
+					if (pass)
+						sim_ovf_insert(m, keys[j]);
+					else
+						n++;   /* an upper bound (repeats counted) */
+				}
+			}
+		}
+	}
+	ASSERT(oa_probes_ok(oa_measure(m->ovf, m->ovf_mask, ovf_word), m->ovf_mask));
+	return 0;
+}
+
+/* The capacity of link l (flow_net_new): its own bandwidth, or 1/G of the
+ * largest messages' range. */
+static double link_cap(void *ctx, uint32_t l)
+{
+	const sim *m = ctx;
+	double bw = topo_link_bw(m->topo, l);
+	return bw > 0 ? bw : m->rate[m->nrg - 1];
+}
+
+/* The network of opt (section 11): its flows, each link at its own
+ * bandwidth or at 1/G of the largest messages' range.  0, or -1 with the
+ * message in err (m destroyed). */
+static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
+{
+	const topo *t = opt->net->topo;
+	if (opt->critical || m->pt) {
+		snprintf(err, errlen, "a topology cannot be combined with the critical path, "
+		         "noise or slow ranks");
+		sim_destroy(m);
+		return -1;
+	}
+	m->topo = t;
+	m->host = opt->net->host;
+	uint32_t nl = topo_links(t);
+	m->fin = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->fin);
+	for (uint32_t k = 0; k < m->nrg; k++)
+		m->rate[k] = 1.0 / ((double)m->rg[k].G.num / (double)m->rg[k].G.den);
+	if (m->fin)
+		m->fl = flow_net_new(nl, link_cap, m, TOPO_MAX_HOPS, opt->net->rule);
+	if (!m->fl) {
+		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
+		sim_destroy(m);
+		return -1;
+	}
+	m->hoplat = topo_route_lat(t, 2) != 0;
+	if (m->tl && flow_net_watch(m->fl, sim_link_load, m)) {
+		snprintf(err, errlen, "out of memory for %" PRIu32 " links", nl);
+		sim_destroy(m);
+		return -1;
+	}
+	return 0;
+}
+
+sim *sim_create(const goal_sched *s, const sim_params *p,
+                const sim_options *opt, char *err, size_t errlen)
+{
+	sim *m = calloc(1, sizeof *m);
+	if (!m)
+		goto oom;
+	m->s = s;
+	m->S = p->S;
+	if (p->nranges >= 2) {
+		if (p->nranges > SIM_MAX_RANGES || !p->range)
+			goto badrange;
+		for (uint32_t k = 0; k < p->nranges; k++) {
+			if (k && p->range[k].last <= p->range[k - 1].last)
+				goto badrange;
+			m->rg[k] = p->range[k];
+		}
+		if (m->rg[p->nranges - 1].last != UINT64_MAX)
+			goto badrange;
+		m->nrg = p->nranges;
+	} else {
+		sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
+		m->rg[0] = one;
+		m->nrg = 1;
+	}
+	if (p->nstrides && s->nstrides) {
+		if (p->nstrides > SIM_MAX_STRIDES || !p->strides)
+			goto badstride;
+		for (uint32_t k = 0; k < p->nstrides; k++) {
+			if ((k && p->strides[k].stride <= p->strides[k - 1].stride) || !p->strides[k].stride)
+				goto badstride;
+			m->st[k] = p->strides[k];
+		}
+		m->nst = p->nstrides;
+		if (opt && opt->critical) {
+			snprintf(err, errlen, "the critical path does not count the middleware costs of"
+			         " strided messages: give a parameter set without strides");
+			sim_destroy(m);
+			return NULL;
+		}
+	}
+	if (opt) {
+		m->tl = opt->timeline;
+		m->progress = opt->progress;
+		m->pctx = opt->progress_ctx;
+		m->seq_limit = opt->seq_limit;
+		m->q_index_after = opt->q_index_after;
+		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
+			m->pt = opt->perturb;
+	}
+	int critical = opt && opt->critical, qstat = opt && opt->qstat;
+	if (s->nranks > SIM_MAX_RANKS) {
+		snprintf(err, errlen, "the simulation takes at most 2^29 ranks (the schedule has %"
+		         PRIu64 ")", s->nranks);
+		sim_destroy(m);
+		return NULL;
+	}
+	if (critical && s->nops >= CP_MAX_OPS) {
+		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
+		         PRIu64 ")", s->nops);
+		sim_destroy(m);
+		return NULL;
+	}
+	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
+		m->seq_limit = 1ull << 32;
+	if (m->q_index_after == 0)
+		m->q_index_after = Q_INDEX_AFTER;
+	m->nranks = s->nranks;
+	m->ncpus = s->ncpus ? s->ncpus : 1;
+	m->nnics = s->nnics ? s->nnics : 1;
+	if (m->ncpus > SIM_REC_INDEX)
+		m->ncpus = SIM_REC_INDEX;
+	if (m->nnics > SIM_REC_INDEX)
+		m->nnics = SIM_REC_INDEX;
+	m->rq_off = RANK_WORDS + m->ncpus + 2ull * m->nnics;
+	m->stride = m->rq_off + sizeof(sim_rq) / sizeof(uint64_t);
+	if (m->stride <= 8)
+		m->stride = 8;  /* a cache line per rank */
+	m->pf_sched = sched_body(s) > PF_SCHED_BYTES;
+	/* Zero pages: all times 0, all queues empty (QNIL is 0). */
+	m->rs_bytes = (m->nranks ? m->nranks : 1) * m->stride * sizeof(uint64_t);
+	m->rs = sim_big_alloc(m->rs_bytes);
+	m->started_bytes = (s->nops / 64 + 1) * sizeof(uint64_t);
+	m->started = sim_big_alloc(m->started_bytes);
+	if (!m->rs || !m->started)
+		goto oom;
+	if (critical) {
+		m->nres = m->ncpus + 2ull * m->nnics;
+		m->cpr_w = s->nops < CP_SMALL_OPS && opt->critical != 2 ? 4 : 5;
+		m->cpr_bytes = s->nops * 2 * m->cpr_w + 8;
+		m->cpr = sim_big_alloc(m->cpr_bytes);   /* zero: CPW_NONE */
+		m->cps = sim_big_alloc((m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
+		if (!m->cpr || !m->cps)
+			goto oom;
+	}
+	if (qstat && !(m->qs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->qs)))
+		goto oom;
+#if GOAL_CHECKS
+	m->done = sim_big_alloc(m->started_bytes);
+	if (!m->done)
+		goto oom;
+#endif
+	for (uint64_t r = 0; r < m->nranks; r++) {
+		sim_rank *k = (sim_rank *)(void *)&m->rs[r * m->stride];
+		k->block_off = s->ranks[r].block_off;
+		k->first_op = s->ranks[r].first_op;
+		k->nops = goal_rank_nops(s, r);
+		k->nedges = s->ranks[r].nedges;
+	}
+	m->rqp.esz = sizeof(sim_rqe);
+	m->rxp.esz = sizeof(sim_rqx);
+	m->uqp.esz = sizeof(sim_uqe);
+	m->wnp.esz = sizeof(sim_wnode);
+	m->wcp.esz = sizeof(sim_wchunk);
+	m->wlp.esz = sizeof(sim_wlist);
+	m->rqp.used = m->rxp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
+	m->waking = m->last_list = QNIL;
+	m->last_wkey = UINT64_MAX;
+#ifdef MADV_POPULATE_READ
+	/* Map the whole schedule in one call rather than one page fault per
+	 * page, when it fits comfortably in memory (else pages come and go). */
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (s->mapped && pages > 0 && psz > 0 && s->size < (uint64_t)pages * (uint64_t)psz / 2)
+		madvise((void *)(uintptr_t)s->base, s->size, MADV_POPULATE_READ);
+#endif
+	evq_init(&m->q);
+	if (opt && opt->net && net_setup(m, opt, err, errlen))
+		return NULL;
+	if ((s->ncpus > m->ncpus || s->nnics > m->nnics) && ovf_fill(m))
+		goto oom;
+	return m;
+oom:
+	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
+	sim_destroy(m);
+	return NULL;
+badrange:
+	snprintf(err, errlen, "malformed size ranges");
+	sim_destroy(m);
+	return NULL;
+badstride:
+	snprintf(err, errlen, "malformed strides");
+	sim_destroy(m);
+	return NULL;
+}
+
+void sim_destroy(sim *m)
+{
+	if (!m)
+		return;
+	sim_big_free(m->rs, m->rs_bytes);
+	sim_big_free(m->started, m->started_bytes);
+	sim_big_free(m->done, m->started_bytes);
+	sim_big_free(m->cpr, m->cpr_bytes);
+	sim_big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
+	sim_big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
+	sim_big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
+	sim_big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
+	sim_big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
+	sim_big_free(m->rxp.a, (uint64_t)m->rxp.cap * m->rxp.esz);
+	sim_big_free(m->qix, m->qix ? (2 * m->nranks + 63) / 64 * sizeof *m->qix : 0);
+	sim_big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
+	sim_big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
+	sim_big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
+	free(m->wt);
+	sim_big_free(m->dt, m->dt ? (m->dt_mask + 1) * sizeof *m->dt : 0);
+	sim_big_free(m->rdvs, (m->nranks ? m->nranks : 1) * sizeof *m->rdvs);
+	free(m->rel);
+	free(m->ovf);
+	free(m->ovf_max);
+	flow_net_free(m->fl);
+	free(m->fr);
+	sim_big_free(m->fin, (m->nranks ? m->nranks : 1) * sizeof *m->fin);
+	evq_free(&m->q);
+	free(m);
+}
+
+const flow_net *sim_flows(const sim *m)
+{
+	return m->fl;
+}

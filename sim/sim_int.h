@@ -1,0 +1,495 @@
+/* sim_int.h: the state the files of the core share, private to them (sim.h
+ * is the contract with everything else): struct sim and its records, the
+ * pools' entries, the per-rank accessors that every part reads, and the
+ * few functions one file lends another.  The files: sim.c, the rules and
+ * the run (the hot code, one compilation unit so that its helpers
+ * inline); sim_create.c, making and freeing a simulation; sim_stuck.c, the
+ * report of a run that did not complete. */
+#ifndef SIM_INT_H
+#define SIM_INT_H
+
+#include "sim.h"
+
+#include "evq.h"
+#include "invariant.h"
+#include "oa.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NIL UINT32_MAX   /* pool index limit */
+#define QNIL 0u          /* end of an RQ / UQ list (entry 0 is never used) */
+#define EV_MSG 0x80000000u  /* event word: a message (else an op) */
+#define EV_WAKE UINT32_MAX  /* event word of a wake node (no op or message has it) */
+#define EV_FLOW (UINT32_MAX - 1)  /* event word of a flow's end (rank word: the flow) */
+
+/* A prefetch the compiler keeps (GCC 12 drops some __builtin_prefetch calls
+ * as dead code). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
+
+/* A queued event (evq_node): an op names (rank, op); a message names its
+ * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
+ * of a rendezvous send, needed when its message is matched, waits until the
+ * message is handled in its rank's sim_rdvs, or, when that holds another
+ * send of the rank, in the dependency table under RDV_KEY. */
+#define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
+
+/* A rank's rendezvous send in flight: its start time and op + 1 (0: none).
+ * A rank seldom has two (its CPU and NIC wait for the match), and the
+ * array in rank order is read where the rank records are: a hash table of
+ * every rank's sends cost two misses per message. */
+typedef struct sim_rdvs {
+	uint64_t start;
+	uint64_t op1;
+} sim_rdvs;
+
+/* A message's bytes in flight as a flow (section 11): the message (send op
+ * of rank; rank UINT32_MAX: the flow has ended), the receive it completes
+ * (NIL: none yet, the message waits in the UQ), the seq of the flow's end
+ * event (the message's), the earliest time the receive completes, and the
+ * message's o and sG: a receive matched at the handling completes o after
+ * the flow's end e at the earliest, one that took the message from the UQ
+ * (uq) at e - sG. */
+typedef struct sim_flow {
+	uint32_t rank, op, recv, seq;
+	uint64_t done_min, o, sG;
+	int uq;
+} sim_flow;
+/* The dependency-table key of a message in a UQ whose flow is on (cnt 1,
+ * who: the flow) or has ended (cnt 0, maxt: e - sG). */
+#define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
+/* The key of an op (global index) that requires a receive completed late
+ * by a flow: cnt such flows still on, maxt the latest completion known,
+ * who its event's node in the wnp pool while it waits for them (QNIL:
+ * none).  The op does not start before maxt, nor while cnt > 0. */
+#define HOLD_KEY(gop) (1ull << 61 | (gop))
+
+/* Posted recvs in an RQ, in the order they were posted: n recvs of a
+ * rank, with indices op, op + d, .. op + (n - 1) d (their sources and tags
+ * are read from the ops).  Recvs posted one after the other at a stride
+ * (a rank's roots) are one entry.  next links the list (QNIL ends it). */
+typedef struct sim_rqe {
+	uint32_t next;
+	uint32_t op;
+	uint16_t n, d;
+} sim_rqe;
+_Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
+
+/* A posted recv in an indexed RQ (see "Queues"), in a pool of its own: its
+ * links in the rank's list (next, prev) and in its source's chain (snext),
+ * the recv, and its number in posting order. */
+typedef struct sim_rqx {
+	uint32_t next, prev;
+	uint32_t snext;
+	uint32_t op;
+	uint32_t post;
+} sim_rqx;
+_Static_assert(sizeof(sim_rqx) == 20, "sim_rqx is 20 bytes");
+
+/* A handled message in a UQ: its links, sender rank, the send's tag and
+ * index, and the send's start time (for a rendezvous completion).  Its
+ * comm index is not stored: uq_take reads it from the send's op record,
+ * only for an entry whose source and tag match, and only when the schedule
+ * has comms other than 0.  A rank's UQ is a list in arrival order (next,
+ * prev); an indexed UQ (see "Queues") also chains each sender's messages
+ * in that order (snext). */
+typedef struct sim_uqe {
+	uint32_t next, prev;
+	uint32_t snext;
+	uint32_t peer;
+	int32_t tag;
+	uint32_t op;
+	uint64_t aux;
+} sim_uqe;
+_Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
+/* Indexed recvs and messages start with next, prev and snext (the list and
+ * chain helpers of "Queues" serve both). */
+_Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
+/* The dependency-table key of the chain of the recvs from src (as the
+ * rank's recvs store it) in rank's indexed RQ (rq 1) or of the messages
+ * from sender src in its indexed UQ (rq 0): cnt its first entry, who its
+ * last.  The RQ's chain of any-source recvs is there while it is indexed,
+ * its maxt the next post number.  Ranks below SIM_MAX_RANKS. */
+#define QS_KEY(rq, rank, src) (3ull << 62 | (uint64_t)(rq) << 61 | (uint64_t)(rank) << 32 | (src))
+
+/* A pool of list entries (whose first field is next), grown by doubling on
+ * huge pages; freed entries are reused. */
+typedef struct sim_pool {
+	unsigned char *a;
+	size_t esz;
+	uint32_t used, cap, free;
+	uint32_t ready;       /* entries below it have their pages */
+} sim_pool;
+
+/* A waiting event's seq, rank and op words (its peer word is implied by
+ * its list: wl_peer); in a list's sorted run, a waiter is just this. */
+typedef struct sim_went {
+	uint32_t seq, rank, op;
+} sim_went;
+
+/* An event waiting for a busy CPU or NIC (see "Waiting" below) out of
+ * seq order, in a list's heap, or an op held by flows (HOLD_KEY): the
+ * queue node it will be processed as, but its time (that of the wake node
+ * that takes it out, or of its put-back), and its links.  Free: op is
+ * EV_WAKE and next links the free nodes. */
+typedef struct sim_wnode {
+	uint32_t next;        /* the first child */
+	uint32_t sib;         /* the next sibling */
+	sim_went e;
+	uint32_t peer;
+} sim_wnode;
+_Static_assert(sizeof(sim_wnode) == 24, "sim_wnode is 24 bytes");
+
+static inline void wn_set(sim_wnode *w, const evq_node *x)
+{
+	w->e.seq = x->seq;
+	w->e.rank = x->rank;
+	w->e.op = x->op;
+	w->peer = x->peer;
+}
+
+/* The node of waiter w, at time t. */
+static inline evq_node wn_get(const sim_wnode *w, uint64_t t)
+{
+	evq_node x = { t, w->e.seq, w->e.rank, w->e.op, w->peer };
+	return x;
+}
+
+/* A chunk of a sorted run, one cache line: the next chunk (QNIL: none;
+ * free: the next free chunk) and WC_N waiters in seq order.  A run is read
+ * and written at its ends, so its waiters are read in the order they were
+ * stored, WC_N to a line: waiting, an event costs a fifth of a line, not a
+ * node taken anywhere in the pool. */
+#define WC_N 5
+/* Two entries of a chunk may be a range: e[i] is the first of n + 1
+ * waiters of one rank, with seqs e[i].seq .. + n and op words advancing by
+ * d (mod 2^32), and e[i + 1] is { n, WE_RANGE, d }.  A burst of sends
+ * released together (an alltoall's) waits in one range. */
+#define WE_RANGE UINT32_MAX   /* no rank has it (GOAL_MAX_RANKS) */
+typedef struct sim_wchunk {
+	uint32_t next;
+	sim_went e[WC_N];
+} sim_wchunk;
+_Static_assert(sizeof(sim_wchunk) == 64, "sim_wchunk is one 64-byte line");
+
+/* Where a waiter is (the peer word of its list's wake node): WREF_HEAP |
+ * its node, or its chunk << 3 | its place there.  Chunks number below
+ * WC_MAX. */
+#define WREF_HEAP 0x80000000u
+#define WREF_RUN(c, i) ((c) << 3 | (i))
+#define WC_MAX (1u << 28)
+#define WREF(m, f) ((f) & WREF_HEAP ? &WN(m, (f) & ~WREF_HEAP)->e : &WC(m, (f) >> 3)->e[(f) & 7])
+
+/* Events waiting for one CPU or NIC, in seq order: a sorted run (waiters
+ * usually come in seq order: e[hi] of chunk hc .. e[ti - 1] of chunk tc)
+ * and a pairing heap of those that came out of order; n of them.  Every
+ * waiter needs the same two resources of one rank: key, the one it waits
+ * for, and other (WO_*; WO_NONE: a calc needs only its CPU).  armed: the
+ * first of them is in the event queue as a wake node, at seq aseq; listed:
+ * the list is in the table of resources.  Free: key is UINT64_MAX and hc
+ * links the free lists. */
+typedef struct sim_wlist {
+	uint32_t hc, tc;      /* QNIL: the run is empty */
+	uint32_t heap;
+	uint32_t n;
+	uint64_t key;         /* the resource: OVF_KEY(rank, OVF_*, index) */
+	uint32_t armed : 1, listed : 1, other : 20;
+	uint32_t aseq;
+	uint32_t tseq;        /* the seq of the run's last waiter: one joins
+	                         without reading its line, which other
+	                         events have often pushed out of the caches */
+	uint8_t hi, ti;       /* the first waiter in hc; one past the last in tc */
+} sim_wlist;
+
+/* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
+#define WO(what, idx) ((uint32_t)(what) << 16 | (idx))
+#define WO_NONE WO(3, 0)
+_Static_assert(sizeof(sim_wlist) == 40, "sim_wlist is 40 bytes");
+
+/* A slot of the table of the resources that have lists (list QNIL: empty). */
+typedef struct sim_wslot {
+	uint64_t key;
+	uint32_t list;
+	uint32_t other;
+} sim_wslot;
+
+/* Where a rank's ops and edges are in the mapped schedule. */
+typedef struct sim_rank {
+	uint64_t block_off;   /* of its op records */
+	uint64_t first_op;    /* global index of its first op */
+	uint32_t nops;
+	uint32_t nedges;
+} sim_rank;
+_Static_assert(sizeof(sim_rank) == 24, "sim_rank is 24 bytes");
+#define RANK_WORDS (sizeof(sim_rank) / sizeof(uint64_t))
+
+/* Per-rank queue heads and tails (indices into the RQ and UQ pools, QNIL:
+ * empty). */
+typedef struct sim_rq {
+	uint32_t rq_head, rq_tail, uq_head, uq_tail;
+} sim_rq;
+_Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
+
+/* A partly satisfied op with two or more dependencies (key: global op
+ * index): how many are satisfied and the latest time among them; or a
+ * rendezvous message in flight (key RDV_KEY): its send's start in maxt.
+ * gop UINT64_MAX: empty. */
+typedef struct sim_dep {
+	uint64_t gop;
+	uint64_t maxt;
+	uint32_t cnt;
+	uint32_t who;         /* the dependency (op of the rank) that set maxt */
+} sim_dep;
+
+/* A CPU or NIC free time outside the rank records (key OVF_KEY). */
+typedef struct sim_ovf {
+	uint64_t key;         /* UINT64_MAX: empty */
+	uint64_t t;
+	uint64_t who;         /* critical path: what set t (a cpw word) */
+} sim_ovf;
+#define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
+enum { OVF_CPU, OVF_NICS, OVF_NICR };
+#define OVF_KEY(rank, what, idx) ((uint64_t)(rank) << 18 | (uint64_t)(what) << 16 | (idx))
+#define OVF_RANK(key) ((key) >> 18)
+#define OVF_WHAT(key) ((key) >> 16 & 3)
+
+/* An op released while processing the current event, by its dependency
+ * on op who of its rank (WHO_ROOT: none). */
+typedef struct sim_rel {
+	uint32_t rank;
+	uint32_t op;
+	uint64_t time;
+	uint32_t who;
+} sim_rel;
+
+/* The peer word of an op's event: the dependency that released it (bits
+ * 0..30; WHO_ROOT for a root); or WHO_DELAYED once it was queued or put
+ * back after its release because its CPU or NIC was busy, and then in bits
+ * 0..30 how many times it was put back into the queue (see put_back; the
+ * dependency is not needed any more: cp_start reads what set the CPU or
+ * NIC). */
+#define WHO_ROOT 0x7fffffffu
+#define WHO_DELAYED 0x80000000u
+
+/* ---- Critical path records (sim_options.critical) ----------------------
+ * What set each time of the run, in 40-bit words: a kind (bits 36..39) and
+ * a value below 2^36 (a global op index, or an op index of a rank).  Two
+ * words per op (cpr): [0] what set its start; [1] for a send what set the
+ * start of its message's handling, for a recv what completed it.  Stored in
+ * 5 bytes each, or in 4 (kind in bits 28..31) when the schedule has fewer
+ * than 2^28 ops: the records are the path's largest cost, and a run pays
+ * for every page of them.
+ * Every CPU and NIC free time has the word of the activity that set it
+ * (cps, and sim_ovf.who).  A rendezvous send's completion is in the rdv
+ * table.  sim_critical_path walks the words back from the finishing time. */
+enum cpw_kind {
+	CPW_NONE,     /* not set */
+	CPW_ROOT,     /* an op without dependencies, released at 0 */
+	CPW_DEP,      /* released by its dependency on op VAL of its rank */
+	CPW_OPEND,    /* [setter] the CPU end of op VAL: a calc, a send's o + sO */
+	CPW_OPNIC,    /* [setter] the NIC end of send VAL: g + sG */
+	CPW_HCPU,     /* [setter] the CPU end of the handling of send VAL's message */
+	CPW_HNIC,     /* [setter] the NIC end of that handling */
+	CPW_RDV,      /* [setter] rendezvous send VAL held its CPU and NIC to its match */
+	CPW_ARRIVAL,  /* a message handled when it arrived */
+	CPW_SELF,     /* a recv matched at its start; a rendezvous send done at its own end */
+	CPW_MSG,      /* a recv completed by the handling of send VAL */
+	CPW_MATCH_H,  /* a rendezvous send matched when its message was handled */
+	CPW_MATCH_R   /* a rendezvous send matched when recv VAL of its peer started */
+};
+#define CPW(kind, v) ((uint64_t)(kind) << 36 | (uint64_t)(v))
+#define CPW_KIND(w) ((unsigned)((w) >> 36) & 15u)
+#define CPW_VAL(w) ((w) & ((1ull << 36) - 1))
+#define CP_MAX_OPS (1ull << 36)
+#define CP_SMALL_OPS (1ull << 28)
+
+/* A rendezvous send's completion word (open addressing on the send's
+ * global op index; key UINT64_MAX: empty). */
+typedef struct sim_cprdv {
+	uint64_t key, w;
+} sim_cprdv;
+
+/* Match statistics of a rank (sim_options.qstat). */
+typedef struct sim_qs {
+	uint32_t rq_len, uq_len, rq_max, uq_max;
+	uint64_t searches, searched;
+	uint32_t searched_max, pad;
+} sim_qs;
+
+/* Why a run stopped before its end (sim.fail). */
+typedef enum sim_fail {
+	FAIL_NONE,
+	FAIL_MEMORY,          /* out of memory */
+	FAIL_SEQS,            /* the seq space exhausted */
+	FAIL_TIME             /* a time past UINT64_MAX (at fail_rank, fail_op) */
+} sim_fail;
+
+struct sim {
+	const goal_sched *s;
+	uint64_t S;           /* rendezvous above S bytes */
+	uint32_t nrg;         /* size ranges in rg (1: one set for all sizes) */
+	FILE *tl;
+	void (*progress)(void *ctx, const sim_progress *pr);
+	void *pctx;
+	uint64_t seq_limit;
+	const sim_perturb *pt;  /* NULL: no noise and no slow ranks */
+	uint64_t nranks;
+	uint32_t ncpus, nnics;  /* in the record: at most SIM_REC_INDEX each */
+
+	/* Per-rank state, one record of stride words per rank (64 bytes with
+	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry
+	 * (where its ops are, taken from the rank table once so that an event
+	 * touches no rank table page), cpu_free[ncpus], nic_send_free[nnics],
+	 * nic_recv_free[nnics], then the sim_rq queue heads. */
+	uint64_t *rs;
+	uint64_t stride, rs_bytes;
+	uint64_t rq_off;        /* of the sim_rq in a record, in words */
+	int pf_sched;           /* prefetch ops and edges: the blocks are large */
+	sim_rdvs *rdvs;       /* per rank; NULL until the first rendezvous send */
+	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
+	 * the (rank, index) pairs the schedule uses: memory follows the
+	 * schedule, not P times the largest index.  Filled before the run and
+	 * never grown during it, so pointers into it stay valid. */
+	sim_ovf *ovf;
+	uint64_t ovf_mask;
+	uint64_t *ovf_max;    /* per rank: the latest free time among its
+	                         overflow CPUs, set at the end of the run */
+	uint64_t *started;    /* bitmap over global op indices */
+	uint64_t started_bytes;
+	uint64_t *done;       /* GOAL_CHECKS only: completed ops, as started */
+	uint64_t ops_done;
+
+	sim_pool rqp;         /* sim_rqe */
+	sim_pool rxp;         /* sim_rqx */
+	sim_pool uqp;         /* sim_uqe */
+	uint64_t *qix;        /* bits 2r, 2r + 1: rank r's RQ, UQ indexed (NULL: none yet) */
+	uint32_t q_index_after;
+	evq q;
+	uint64_t pushes;      /* nodes put into q */
+
+	/* Events waiting for a busy CPU or NIC: lists by resource (a hash
+	 * table of the resources that have waiters, with their lists), the
+	 * waiting events in a pool: memory follows what waits, not P. */
+	sim_pool wnp;         /* sim_wnode */
+	sim_pool wcp;         /* sim_wchunk */
+	sim_pool wlp;         /* sim_wlist */
+	sim_wslot *wt;        /* resource key -> list, open addressing */
+	uint64_t wt_mask, wt_n;
+	uint32_t waking;      /* the list whose first waiter is being processed */
+	uint64_t wakes;       /* wake nodes in the queue */
+	uint64_t wkey;        /* the resource a put-back event waits for */
+	uint32_t wother;      /* and the other it needs (WO) */
+	uint64_t last_wkey;   /* that of the put-back before */
+	uint64_t burst;       /* put-backs one after the other for last_wkey */
+	uint32_t last_list;   /* the list it joined (QNIL: none) */
+
+	sim_dep *dt;          /* open addressing, linear probing */
+	uint64_t dt_mask, dt_n;
+
+	sim_rel *rel;
+	size_t rel_n, rel_cap;
+
+	uint64_t seq;         /* next seq */
+	uint64_t seq_floor;   /* seqs below it belong to roots (root phase) */
+	uint64_t now;
+	uint64_t messages, ops_started;
+	sim_fail fail;        /* the first failure; the run stops at it */
+	uint32_t fail_rank, fail_op;
+
+	/* Critical path records (NULL: not kept) and match statistics. */
+	unsigned char *cpr;
+	uint64_t cpr_bytes;
+	unsigned cpr_w;        /* bytes per word: 4 or 5 */
+	uint64_t *cps;        /* per rank: the setters of the record's free times */
+	uint64_t nres;        /* words per rank in cps: ncpus + 2 * nnics */
+	sim_cprdv *rdv;
+	uint64_t rdv_mask, rdv_n;
+	sim_qs *qs;
+
+	/* A network (section 11; fl NULL: none): the flows, their messages
+	 * (fr[0 .. nfr-1] by flow id), each rank's latest receive completed by
+	 * a flow, and whether routes add a latency per switch. */
+	const topo *topo;
+	const uint32_t *host;
+	flow_net *fl;
+	sim_flow *fr;
+	size_t nfr, fr_cap;
+	uint64_t *fin;
+	uint64_t nhold;       /* HOLD_KEY entries in dt */
+	int hoplat;
+	uint32_t cur_seq;     /* seq of the event being processed */
+	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G */
+
+	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
+	/* Middleware costs by stride, increasing (nst 0: none, or the
+	 * schedule has no strided op). */
+	uint32_t nst;
+	sim_stride st[SIM_MAX_STRIDES];
+};
+
+/* The parameters of a message of size bytes.  One range: no search; else a
+ * linear scan (ranges are few, and small sizes come first). */
+static inline const sim_range *range_of(const sim *m, uint64_t size)
+{
+	const sim_range *g = m->rg;
+	if (m->nrg > 1)
+		while (size > g->last)
+			g++;
+	return g;
+}
+
+/* The entries of the pools. */
+#define RQE(m, i) ((sim_rqe *)(void *)((m)->rqp.a + (size_t)(i) * sizeof(sim_rqe)))
+#define WN(m, i) ((sim_wnode *)(void *)((m)->wnp.a + (size_t)(i) * sizeof(sim_wnode)))
+#define WC(m, i) ((sim_wchunk *)(void *)((m)->wcp.a + (size_t)(i) * sizeof(sim_wchunk)))
+#define WL(m, i) ((sim_wlist *)(void *)((m)->wlp.a + (size_t)(i) * sizeof(sim_wlist)))
+#define UQE(m, i) ((sim_uqe *)(void *)((m)->uqp.a + (size_t)(i) * sizeof(sim_uqe)))
+#define RXE(m, i) ((sim_rqx *)(void *)((m)->rxp.a + (size_t)(i) * sizeof(sim_rqx)))
+
+#define Q_INDEX_AFTER 64u   /* the default of sim_options.q_index_after */
+
+/* Per-rank state accessors (see struct sim). */
+static inline const sim_rank *rank_of(const sim *m, uint64_t r)
+{
+	return (const sim_rank *)(const void *)&m->rs[r * m->stride];
+}
+static inline sim_rq *rank_q(const sim *m, uint64_t r)
+{
+	return (sim_rq *)(void *)&m->rs[r * m->stride + m->rq_off];
+}
+
+/* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */
+static inline int q_indexed(const sim *m, int rq, uint32_t r)
+{
+	uint64_t b = 2ull * r + !rq;
+	return m->qix && (m->qix[b / 64] >> (b % 64) & 1);
+}
+
+/* Whether op g (global index) has started. */
+static inline int is_started(const sim *m, uint64_t g)
+{
+	return (int)(m->started[g >> 6] >> (g & 63) & 1);
+}
+
+/* The overflow slot of key, a new one (time 0) if it has none. */
+sim_ovf *sim_ovf_insert(const sim *m, uint64_t key);
+
+/* Zeroed memory for large arrays, on transparent huge pages where the
+ * kernel allows (random access over many MB misses the TLB otherwise):
+ * NULL when out of memory.  sim_big_free(NULL, n) does nothing. */
+void *sim_big_alloc(uint64_t bytes);
+void sim_big_free(void *p, uint64_t bytes);
+
+/* A link's load for the timeline (flow_net_watch's callback; ctx: the
+ * simulation). */
+void sim_link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
+
+/* Op i of rank r in messages: its label, or "#i" when it has none. */
+const char *sim_op_name(const goal_sched *s, uint64_t r, uint32_t i, char *buf, size_t n);
+
+#endif
