@@ -2,13 +2,9 @@
  * and network) and freeing it: the core's cold code (sim_int.h). */
 #include "sim_int.h"
 
-#include "timeline.h"
-#include "util.h"
-
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
+#include <sys/mman.h>   /* madvise */
 #include <unistd.h>
 
 /* Schedules whose blocks of ops and edges take more than this many bytes
