@@ -45,6 +45,7 @@
 #include <xbt/log.h>
 
 #include <cstdint>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -362,7 +363,9 @@ int main(int argc, char** argv)
 	for (size_t r = 0; r < P; r++)
 		sg4::Actor::create("rank" + std::to_string(r), e.host_by_name("h" + std::to_string(r)),
 		                   rank_actor, (long)r);
+	auto t0 = std::chrono::steady_clock::now();
 	e.run();
+	std::chrono::duration<double> run = std::chrono::steady_clock::now() - t0;
 	double max = 0;
 	for (size_t r = 0; r < P; r++) {
 		std::printf("rank %zu %.3f\n", r, ranks[r].finish * 1e9);
@@ -370,5 +373,6 @@ int main(int argc, char** argv)
 			max = ranks[r].finish;
 	}
 	std::printf("max %.3f\n", max * 1e9);
+	std::printf("run_s %.3f\n", run.count());   /* the simulation's wall time */
 	return 0;
 }
