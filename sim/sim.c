@@ -1750,10 +1750,11 @@ static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who
  * a list has a seq above the list's armed one and needs the resource, so it
  * cannot run before the armed one is processed; it is armed no later than
  * where it would run.  Hence the events that run, run at the same (time,
- * seq) as before, in the same order; only events that change nothing are
- * processed at other places, or not at all.  An op's event is marked
- * WHO_DELAYED when put back, as before (the critical path reads it); its
- * other bits count its put-backs into the queue. */
+ * seq) as if every waiter went back into the queue, in the same order;
+ * only events that change nothing are processed at other places, or not
+ * at all.  An op's event is marked WHO_DELAYED when put back, into the
+ * queue or a list (the critical path reads it); its other bits count its
+ * put-backs into the queue. */
 
 /* The resource a list waits for: its free time now. */
 static uint64_t wl_free(const sim *m, uint64_t key)
@@ -2106,12 +2107,12 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 }
 
 /* Event x, processed at now, is put back at time back, to wait for the
- * resource m->wkey.  Into the queue, as before, or into which list
+ * resource m->wkey.  Into the queue, or into which list
  * (several lists may wait for one resource: each is armed on its own, and
  * the argument above holds for each):
  * - an op put back fewer than WL_DIRECT times goes back into the queue: a
  *   few put-backs cost less than a list (a rank of a binomial broadcast
- *   with up to 9 sends to make puts them back as before), unless it is in
+ *   with up to 9 sends to make puts them back into the queue), unless it is in
  *   a burst of WL_BURST or more put back one after the other for this
  *   resource (sends released together, as in an alltoall);
  * - the list being woken, if it waits for this resource (its waiter, busy
