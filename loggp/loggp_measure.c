@@ -561,10 +561,13 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
+	/* The file to check: rank 0 reads it (the other rank may not see it). */
 	static loggp_params chk;
-	if (c.check && loggp_params_read(c.check, &chk, err)) {
-		if (rank == 0)
-			util_error_msg(err);
+	int bad = 0;
+	if (c.check && rank == 0 && (bad = loggp_params_read(c.check, &chk, err) != 0))
+		util_error_msg(err);
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (bad) {
 		MPI_Finalize();
 		return 1;
 	}
@@ -576,13 +579,14 @@ int main(int argc, char **argv)
 	char *buf = calloc(maxs > maxss ? maxs : maxss, 1);
 	char *sbuf = nsp ? calloc(span, 1) : NULL;
 	loggp_point *pts = calloc(c.nsizes, sizeof *pts);
-	loggp_point *again = c.repeat > 1 && !c.check ? calloc(c.nsizes, sizeof *again) : NULL;
+	int twice = c.repeat > 1 && !c.check;
+	loggp_point *again = twice ? calloc(c.nsizes, sizeof *again) : NULL;
 	static loggp_params fitted;
 	FILE *report = strcmp(c.output, "-") == 0 ? stderr : stdout;   /* the file may be stdout */
 	loggp_spoint *spts = nsp ? calloc(nsp, sizeof *spts) : NULL;
 	size_t ntmp = (c.nsizes > nsp ? c.nsizes : nsp) * 4 * (size_t)c.reps;
 	double *tmp = malloc(ntmp * sizeof *tmp);
-	int ok = buf && pts && tmp && (!nsp || (sbuf && spts)) && (again || c.repeat == 1 || c.check),
+	int ok = buf && pts && tmp && (!nsp || (sbuf && spts)) && (again || !twice),
 	    all_ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (!all_ok) {
@@ -626,9 +630,9 @@ int main(int argc, char **argv)
 		         "(quantile %g) in %u passes, %u warm-up each", host, when, lib, c.reps,
 		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
 		if (c.check) {
-			fprintf(stdout, "check of %s against a measurement on %s at %s with %s\n",
+			fprintf(report, "check of %s against a measurement on %s at %s with %s\n",
 			        c.check, host, when, lib);
-			if (loggp_check(stdout, c.check, &chk, pts, c.nsizes, c.n, c.tol))
+			if (loggp_check(report, c.check, &chk, pts, c.nsizes, c.n, c.tol))
 				rc = 1;
 		}
 		if (c.raw) {

@@ -286,10 +286,10 @@ size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const log
 	return bad;
 }
 
-size_t loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
-                           const loggp_point *b, size_t np, unsigned rep, double tol)
+void loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
+                         const loggp_point *b, size_t np, unsigned rep, double tol)
 {
-	size_t bad = 0, i = 0;
+	size_t i = 0;
 	fprintf(out, "\nmeasurement %u against the first (the file's ranges):\n", rep);
 	for (size_t r = 0; r < p->nranges; r++) {
 		const loggp_range *pr = &p->range[r];
@@ -300,13 +300,10 @@ size_t loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const l
 		}
 		put_worst(out, r, pr, &w);
 		fputc('\n', out);
-		if (w.sizes && w.d > tol) {
-			bad++;
+		if (w.sizes && w.d > tol)
 			fprintf(warn, "warning: range %zu: measurement %u differs from the first by "
 			        "%.1f%% at %llu B: this machine's times drift; check the file with "
 			        "loggp-measure --check before a study\n", r, rep, 100 * w.d,
 			        (unsigned long long)w.size);
-		}
 	}
-	return bad;
 }

@@ -50,8 +50,8 @@ size_t loggp_check(FILE *out, const char *name, const loggp_params *p, const log
 /* Measurement rep (2, 3, ..) b of the sizes of the first, a, against it:
  * per range of the parameters *p fitted to a, the largest difference of
  * PRTT(1,0,s) and PRTT(n,0,s), to out, and a warning to warn for each
- * range where it is above tol (a fraction).  Returns how many are. */
-size_t loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
-                           const loggp_point *b, size_t np, unsigned rep, double tol);
+ * range where it is above tol (a fraction). */
+void loggp_repeat_report(FILE *out, FILE *warn, const loggp_params *p, const loggp_point *a,
+                         const loggp_point *b, size_t np, unsigned rep, double tol);
 
 #endif

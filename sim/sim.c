@@ -159,8 +159,6 @@ static void list_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t pr
 	pool_put(p, i);
 }
 
-/* Per-rank state accessors (see struct sim; rank_of and rank_q in
- * sim_int.h). */
 /* The slot of key: found, or (insert) a new one with time 0; NULL if
  * absent and not inserting. */
 static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
@@ -185,6 +183,9 @@ sim_ovf *sim_ovf_insert(const sim *m, uint64_t key)
 {
 	return ovf_slot(m, key, 1);
 }
+
+/* Per-rank state accessors (see struct sim; rank_of and rank_q are in
+ * sim_int.h). */
 
 /* Where CPU or NIC idx (below the record's count) of a rank is among its
  * free times: CPUs, then send NICs, then receive NICs. */
@@ -592,12 +593,11 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 #define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
 #define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
 
-
 /* Mark it indexed (on 1) or not; -1 when out of memory (m->fail set). */
 static int q_set_indexed(sim *m, int rq, uint32_t r, int on)
 {
-	uint64_t b = 2ull * r + !rq;
-	if (!m->qix && !(m->qix = sim_big_alloc((2 * m->nranks + 63) / 64 * sizeof *m->qix))) {
+	uint64_t b = q_bit(rq, r);
+	if (!m->qix && !(m->qix = sim_big_alloc(q_bytes(m)))) {
 		m->fail = FAIL_MEMORY;
 		return -1;
 	}
@@ -1113,7 +1113,6 @@ static inline void flush_released(sim *m)
 		flush_many(m);
 	}
 }
-
 
 /* Op i of rank r starts: once. */
 static void mark_started(sim *m, uint32_t r, uint32_t i)
@@ -2277,7 +2276,6 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 
 /* ---- Run ---------------------------------------------------------------- */
 
-
 /* Prefetch distances (batch positions ahead), one stage per link of the
  * chain payload -> rank entry -> op record -> receiver's state; a wake
  * node's chain starts one link earlier, at its list and waiter. */
@@ -2600,7 +2598,6 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 			f = *cpu_free(m, r, c);
 	return f;
 }
-
 
 /* ---- Critical path --------------------------------------------------------- */
 

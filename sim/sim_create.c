@@ -280,7 +280,7 @@ void sim_destroy(sim *m)
 	sim_big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	sim_big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);
 	sim_big_free(m->rxp.a, (uint64_t)m->rxp.cap * m->rxp.esz);
-	sim_big_free(m->qix, m->qix ? (2 * m->nranks + 63) / 64 * sizeof *m->qix : 0);
+	sim_big_free(m->qix, m->qix ? q_bytes(m) : 0);
 	sim_big_free(m->wnp.a, (uint64_t)m->wnp.cap * m->wnp.esz);
 	sim_big_free(m->wcp.a, (uint64_t)m->wcp.cap * m->wcp.esz);
 	sim_big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);

@@ -463,10 +463,22 @@ static inline sim_rq *rank_q(const sim *m, uint64_t r)
 	return (sim_rq *)(void *)&m->rs[r * m->stride + m->rq_off];
 }
 
+/* The bit of rank r's RQ (rq 1) or UQ (rq 0) in m->qix. */
+static inline uint64_t q_bit(int rq, uint32_t r)
+{
+	return 2ull * r + !rq;
+}
+
+/* The bytes of m->qix: two bits per rank. */
+static inline uint64_t q_bytes(const sim *m)
+{
+	return (2 * m->nranks + 63) / 64 * sizeof *m->qix;
+}
+
 /* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */
 static inline int q_indexed(const sim *m, int rq, uint32_t r)
 {
-	uint64_t b = 2ull * r + !rq;
+	uint64_t b = q_bit(rq, r);
 	return m->qix && (m->qix[b / 64] >> (b % 64) & 1);
 }
 

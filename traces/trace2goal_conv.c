@@ -239,7 +239,11 @@ struct conv {
 	unsigned linear_warned;  /* classes warned of a linear pattern at scale */
 	uint64_t p2p_calls;      /* point-to-point sends and receives converted */
 	/* the hosts of the traced ranks that say their cores: ranks on each */
-	struct host { char name[64]; int32_t cores; uint64_t ranks; } *hosts;
+	struct host {
+		char name[sizeof ((struct tr_trace *)0)->host];
+		int32_t cores;
+		uint64_t ranks;
+	} *hosts;
 	size_t nhosts, caphosts;
 	size_t skip_cap;        /* of st.skip */
 	/* collective buffer */
@@ -1607,7 +1611,6 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 		         h->name, h->cores, h->cores == 1 ? "" : "s");
 		opt->warn(opt->warn_ctx, msg);
 	}
-	free(cv.hosts);
 	if (!rc && cv.K > 1 && cv.p2p_calls && opt->warn) {
 		char msg[400];
 		snprintf(msg, sizeof msg, "%s: warning: --extrapolate %" PRIu64 " keeps the traced "
@@ -1617,6 +1620,7 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 		         cv.N * cv.K);
 		opt->warn(opt->warn_ctx, msg);
 	}
+	free(cv.hosts);
 	util_kmap_free(&cv.pairs);
 	util_kmap_free(&cv.comm_ids);
 	util_kmap_free(&cv.tags);
