@@ -1,7 +1,7 @@
 # sim: the LogGOPS simulation core (event queue, engine) and the
 # loggopsim tool.
 
-SIM_SRCS := sim/evq.c sim/sim.c sim/sim_create.c sim/sim_stuck.c sim/noise.c sim/flow.c sim/topo.c
+SIM_SRCS := sim/evq.c sim/sim.c sim/sim_create.c sim/sim_stuck.c sim/sim_cpath.c sim/noise.c sim/flow.c sim/topo.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 

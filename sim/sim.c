@@ -229,72 +229,7 @@ static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
 {
 	return free_time(m, r, OVF_NICR, n);
 }
-static inline const goal_op *rank_ops(const sim *m, uint64_t r)
-{
-	return (const goal_op *)(const void *)(m->s->base + rank_of(m, r)->block_off);
-}
-static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
-{
-	const sim_rank *k = rank_of(m, r);
-	return (const goal_edge *)(const void *)(m->s->base + k->block_off
-		+ (uint64_t)k->nops * sizeof(goal_op));
-}
-
-/* The dependency edges of an op: e[b .. end - 1]. */
-typedef struct edge_span {
-	const goal_edge *e;
-	uint32_t b, end;
-} edge_span;
-
-/* The edges of op i of rank r (ops: its ops). */
-static inline edge_span op_span(const sim *m, uint32_t r, const goal_op *ops, uint32_t i)
-{
-	const sim_rank *k = rank_of(m, r);
-	edge_span x;
-	x.b = ops[i].dep_begin;
-	x.end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
-	x.e = rank_edges(m, r);
-	return x;
-}
-
 /* ---- Critical path records ----------------------------------------------- */
-
-static inline uint64_t gop_of(const sim *m, uint32_t r, uint32_t i)
-{
-	return rank_of(m, r)->first_op + i;
-}
-
-/* The records of global op g. */
-static inline unsigned char *cp_rec(const sim *m, uint64_t g)
-{
-	return m->cpr + g * 2 * m->cpr_w;
-}
-
-/* Word k (0 or 1) of global op g. */
-static inline uint64_t cp_get(const sim *m, uint64_t g, unsigned k)
-{
-	const unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
-	if (m->cpr_w == 4) {
-		uint32_t v;
-		memcpy(&v, p, sizeof v);
-		return CPW(v >> 28, v & (CP_SMALL_OPS - 1));
-	}
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16
-	       | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32;
-}
-
-static inline void cp_put(sim *m, uint64_t g, unsigned k, uint64_t w)
-{
-	unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
-	if (m->cpr_w == 4) {
-		ASSERT(CPW_VAL(w) < CP_SMALL_OPS);
-		uint32_t v = (uint32_t)(CPW_KIND(w) << 28 | CPW_VAL(w));
-		memcpy(p, &v, sizeof v);
-		return;
-	}
-	for (unsigned b = 0; b < 5; b++)
-		p[b] = (unsigned char)(w >> 8 * b);
-}
 
 /* The setter of whichever of CPU cpu and NIC nic (what: OVF_NICS or
  * OVF_NICR; OVF_CPU: the CPU alone) of rank r became free at t: the CPU on
@@ -1251,11 +1186,6 @@ static inline void set_free(uint64_t *f, uint64_t t)
 /* The times of send op i of rank r (op) that starts at t on a rank reading
  * the detours from off; or of the handling from t of its message at its
  * receiver q (handle_times, off the receiver's).  need: the CPU work. */
-typedef struct act_times {
-	uint64_t need, cpu, nic;  /* CPU work; when CPU and NIC are free again */
-	uint64_t depart, arrive;  /* send_times only */
-	uint64_t o, sG;           /* handle_times only: the message's o and sG */
-} act_times;
 
 /* o and L (set to the range's values) plus the middleware costs of send
  * op i's stride (section 10), if it has one: the costs of the largest
@@ -2599,375 +2529,51 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 	return f;
 }
 
-/* ---- Critical path --------------------------------------------------------- */
+/* ---- For the critical path's walk (sim_cpath.c) ---------------------- */
 
-/* The time points of a path: when op g starts; when its CPU or NIC part
- * ends (a calc, a send's o + sO; a send's g + sG); when its message arrives;
- * when the message's handling starts, and its CPU and NIC parts end; when a
- * recv completes; when a rendezvous send completes; when it is matched. */
-enum cp_node { N_START, N_OPEND, N_OPNIC, N_ARRIVE, N_HSTART, N_HCPU, N_HNIC, N_RECVDONE,
-               N_RDVDONE, N_MATCH };
-
-typedef struct cp_nd {
-	uint64_t g;           /* global op index */
-	uint8_t type;         /* cp_node */
-	uint8_t via;          /* N_START, N_HSTART: sim_via of what set it */
-} cp_nd;
-
-/* The rank of global op g. */
-static uint32_t rank_of_gop(const goal_sched *s, uint64_t g)
+uint64_t sim_calc_end(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                      uint64_t *need)
 {
-	uint64_t lo = 0, hi = s->nranks;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (s->ranks[mid].first_op <= g)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (uint32_t)lo;
+	return calc_end(m, r, op, i, noise_off(m, r), t, need);
 }
 
-/* The node a setter word names, and the via of what it set. */
-static cp_nd setter_node(uint64_t w)
+void sim_send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                    act_times *x)
 {
-	static const uint8_t type[] = { [CPW_OPEND] = N_OPEND, [CPW_OPNIC] = N_OPNIC,
-	                                [CPW_HCPU] = N_HCPU, [CPW_HNIC] = N_HNIC, [CPW_RDV] = N_MATCH };
-	static const uint8_t via[] = { [CPW_OPEND] = TL_VIA_CPU, [CPW_OPNIC] = TL_VIA_NIC,
-	                               [CPW_HCPU] = TL_VIA_CPU, [CPW_HNIC] = TL_VIA_NIC,
-	                               [CPW_RDV] = TL_VIA_HOLD };
-	unsigned k = CPW_KIND(w);
-	cp_nd n = { CPW_VAL(w), type[k], via[k] };
-	return n;
+	send_times(m, r, op, i, noise_off(m, r), t, x);
 }
 
-static int is_setter(uint64_t w)
+void sim_handle_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint32_t q,
+                      uint64_t t, act_times *x)
 {
-	unsigned k = CPW_KIND(w);
-	return k >= CPW_OPEND && k <= CPW_RDV;
+	handle_times(m, r, op, i, q, noise_off(m, q), t, x);
 }
 
-/* The node of what w (a rendezvous completion word of send g) names. */
-static int match_node(const sim *m, uint64_t g, uint64_t w, cp_nd *n)
+const num_dec *sim_slow_factor(const sim *m, uint64_t r)
 {
-	if (CPW_KIND(w) == CPW_MATCH_H) {
-		n->type = N_HSTART;
-		n->g = g;
-	} else if (CPW_KIND(w) == CPW_MATCH_R) {
-		uint32_t r = rank_of_gop(m->s, g);
-		const goal_op *op = &rank_ops(m, r)[g - rank_of(m, r)->first_op];
-		n->type = N_START;
-		n->g = gop_of(m, goal_op_peer(m->s, r, op), (uint32_t)CPW_VAL(w));
-	} else if (CPW_KIND(w) == CPW_SELF) {
-		n->type = N_OPEND;
-		n->g = g;
-	} else {
-		return -1;
-	}
-	return 0;
+	return slow_factor(m, r);
 }
 
-/* The node before n on the path into *pred (*done 1: n is a root at 0),
- * and, where n is a start, how it was set into *via; -1 when the records
- * are broken. */
-static int cp_pred(sim *m, const cp_nd *n, cp_nd *pred, uint8_t *via, int *done)
+const sim_cprdv *sim_cp_rdv_find(const sim *m, uint64_t g)
 {
-	uint64_t g = n->g, w;
-	uint32_t r = rank_of_gop(m->s, g), i = (uint32_t)(g - rank_of(m, r)->first_op);
-	const goal_op *ops = rank_ops(m, r);
-	*done = 0;
-	*pred = *n;
-	switch (n->type) {
-	case N_START:
-		w = cp_get(m, g, 0);
-		if (CPW_KIND(w) == CPW_ROOT) {
-			*via = TL_VIA_ROOT;
-			*done = 1;
-		} else if (is_setter(w)) {
-			*pred = setter_node(w);
-			*via = pred->via;
-		} else if (CPW_KIND(w) == CPW_DEP) {
-			/* Released by op j: by its start (irequires only) or its end. */
-			uint32_t j = (uint32_t)CPW_VAL(w);
-			edge_span es = op_span(m, r, ops, j);
-			int req = 0;
-			for (uint32_t x = es.b; x < es.end; x++)
-				req |= GOAL_EDGE_OP(es.e[x]) == i && !(es.e[x] & GOAL_EDGE_IREQ);
-			const goal_op *d = &ops[j];
-			pred->g = gop_of(m, r, j);
-			pred->type = !req ? N_START : d->kind == GOAL_CALC ? N_OPEND
-			             : d->kind == GOAL_RECV ? N_RECVDONE : d->size > m->S ? N_RDVDONE : N_OPEND;
-			*via = TL_VIA_DEP;
-		} else {
-			return -1;
-		}
-		return 0;
-	case N_OPEND:
-	case N_OPNIC:
-	case N_ARRIVE:
-		pred->type = N_START;
-		return 0;
-	case N_HSTART:
-		w = cp_get(m, g, 1);
-		if (CPW_KIND(w) == CPW_ARRIVAL) {
-			pred->type = N_ARRIVE;
-			*via = TL_VIA_MSG;
-			return 0;
-		}
-		if (!is_setter(w))
-			return -1;
-		*pred = setter_node(w);
-		*via = pred->via;
-		return 0;
-	case N_HCPU:
-	case N_HNIC:
-		pred->type = N_HSTART;
-		return 0;
-	case N_RECVDONE:
-		w = cp_get(m, g, 1);
-		if (CPW_KIND(w) == CPW_SELF)
-			pred->type = N_START;
-		else if (CPW_KIND(w) == CPW_MSG)
-			*pred = (cp_nd){ CPW_VAL(w), N_HCPU, 0 };
-		else
-			return -1;
-		return 0;
-	case N_RDVDONE:
-	case N_MATCH:
-		if (!m->rdv || cp_rdv_probe(m, g)->key != g)
-			return -1;
-		return match_node(m, g, cp_rdv_probe(m, g)->w, pred);
-	default:
-		return -1;
-	}
+	return cp_rdv_probe(m, g);
 }
 
-/* Append link k to p; -1 when out of memory. */
-static int path_add(sim_path *p, size_t *cap, const tl_link *k)
+uint64_t sim_cp_last(const sim *m, uint64_t h, uint64_t T)
 {
-	if (util_grow(&p->link, cap, p->n + 1, sizeof *p->link))
-		return -1;
-	p->link[p->n++] = *k;
-	return 0;
-}
-
-void sim_path_free(sim_path *p)
-{
-	free(p->link);
-	memset(p, 0, sizeof *p);
-}
-
-int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, size_t errlen)
-{
-	memset(p, 0, sizeof *p);
-	p->T = res->time;
-	p->nranges = m->nrg;
-	if (!m->cpr) {
-		snprintf(err, errlen, "the critical path was not kept");
-		return -1;
-	}
-	if (!res->complete) {
-		snprintf(err, errlen, "the run is incomplete: no critical path");
-		return -1;
-	}
-	/* The last activity: what set the free time T of the host's CPU (the
-	 * lowest CPU index among those free at T: the table's order is its
-	 * hash's). */
-	uint64_t h = res->host, w = CPW_NONE, wkey = UINT64_MAX;
+	uint64_t w = CPW_NONE, wkey = UINT64_MAX;
 	for (uint32_t c = 0; c < m->ncpus && w == CPW_NONE; c++)
-		if (*cpu_free(m, h, c) == res->time)
+		if (*cpu_free(m, h, c) == T)
 			w = *setter(m, h, OVF_CPU, c);
 	for (uint64_t i = 0; m->ovf && w == CPW_NONE && i <= m->ovf_mask; i++) {
 		const sim_ovf *o = &m->ovf[i];
 		if (o->key != UINT64_MAX && OVF_RANK(o->key) == h && OVF_WHAT(o->key) == OVF_CPU
-		    && o->t == res->time && (wkey == UINT64_MAX || o->key < wkey))
+		    && o->t == T && (wkey == UINT64_MAX || o->key < wkey))
 			wkey = o->key;
 	}
 	if (wkey != UINT64_MAX)
 		w = ovf_slot(m, wkey, 0)->who;
-	if (w == CPW_NONE)
-		return 0;   /* nothing ran: T is 0 */
-	if (!is_setter(w))
-		goto broken;
-
-	/* Walk back to a root. */
-	cp_nd *nd = NULL;
-	size_t nn = 0, cap = 0, lcap = 0;
-	cp_nd n = setter_node(w);
-	for (uint64_t limit = 8 * m->s->nops + 16;; ) {
-		if (util_grow(&nd, &cap, nn + 1, sizeof *nd))
-			goto oom;
-		int done;
-		cp_nd pred;
-		nd[nn] = n;
-		if (nn >= limit || cp_pred(m, &n, &pred, &nd[nn].via, &done)) {
-			free(nd);
-			goto broken;
-		}
-		nn++;
-		if (done)
-			break;
-		n = pred;
-	}
-
-	/* Forward from the root: the times of the nodes and the links. */
-	uint64_t t = 0;
-	uint8_t via = TL_VIA_ROOT;
-	for (size_t k = nn; k-- > 0;) {
-		const cp_nd *x = &nd[k];
-		uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
-		const goal_op *op = &rank_ops(m, r)[i];
-		const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
-		tl_link a = { 0 };
-		a.rank = r;
-		a.op = i;
-		a.range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
-		a.peer = op->kind == GOAL_CALC ? 0 : goal_op_peer(m->s, r, op);
-		a.start_ns = t;
-		a.via = (tl_via)via;
-		act_times at;
-		uint64_t size1 = op->size ? op->size - 1 : 0;
-		int nlinks = 0;
-		switch (x->type) {
-		case N_START:
-		case N_HSTART:
-			via = x->via;
-			break;
-		case N_OPEND:
-			if (op->kind == GOAL_CALC) {
-				uint64_t need;
-				t = calc_end(m, r, op, i, noise_off(m, r), a.start_ns, &need);
-				a.kind = TL_LINK_CALC;
-				a.unit = op->cpu;
-				a.calc_ns = op->size;
-			} else {
-				send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
-				t = at.cpu;
-				a.kind = TL_LINK_SEND;
-				a.unit = op->cpu;
-				a.o = 1;
-				a.O_bytes = size1;
-			}
-			nlinks = 1;
-			break;
-		case N_OPNIC:
-			send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
-			t = at.nic;
-			a.kind = TL_LINK_SNIC;
-			a.unit = op->nic;
-			a.g = 1;
-			a.G_bytes = size1;
-			nlinks = 1;
-			break;
-		case N_ARRIVE:
-			send_times(m, r, op, i, noise_off(m, r), a.start_ns, &at);
-			a.kind = TL_LINK_SEND;
-			a.unit = op->cpu;
-			a.o = 1;
-			a.end_ns = at.depart;
-			nlinks = 2;
-			t = at.arrive;
-			break;
-		case N_HCPU:
-		case N_HNIC: {
-			uint32_t q = goal_op_peer(m->s, r, op);
-			handle_times(m, r, op, i, q, noise_off(m, q), a.start_ns, &at);
-			a.rank = q;
-			a.peer = r;
-			if (x->type == N_HCPU) {
-				t = at.cpu;
-				a.kind = TL_LINK_RECV;
-				a.unit = op->cpu;
-				a.o = 1;
-				if (sim_rate_bytes(pr->G, op->size) >= sim_rate_bytes(pr->O, op->size))
-					a.G_bytes = size1;
-				else
-					a.O_bytes = size1;
-			} else {
-				t = at.nic;
-				a.kind = TL_LINK_RNIC;
-				a.unit = op->nic;
-				a.g = 1;
-				a.G_bytes = size1;
-			}
-			nlinks = 1;
-			break;
-		}
-		default:   /* N_RECVDONE, N_RDVDONE, N_MATCH: as the node before */
-			break;
-		}
-		if (m->fail)
-			goto broken_free;
-		if (nlinks) {
-			if (nlinks == 1)
-				a.end_ns = t;
-			tl_link b = a;
-			for (int l = 0; l < nlinks; l++) {
-				tl_link *y = l ? &b : &a;
-				if (l) {   /* the wire after a send's overhead */
-					b = (tl_link){ 0 };
-					b.kind = TL_LINK_WIRE;
-					b.via = TL_VIA_DEPART;
-					b.rank = r;
-					b.peer = a.peer;
-					b.op = i;
-					b.unit = op->nic;
-					b.range = a.range;
-					b.start_ns = a.end_ns;
-					b.end_ns = t;
-					b.L = 1;
-				}
-				const sim_range *yr = &m->rg[y->range];
-				uint64_t nominal = y->L * yr->L + y->o * yr->o + y->g * yr->g
-				                   + sim_rate_bytes(yr->G, y->G_bytes + 1)
-				                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc_ns;
-				if (y->end_ns < y->start_ns)
-					goto broken_free;
-				y->noise_ns = (int64_t)(y->end_ns - y->start_ns - nominal);
-				y->step = p->n + 1;
-				struct sim_path_count *c = &p->count[y->range];
-				c->L += y->L;
-				c->o += y->o;
-				c->g += y->g;
-				c->G_bytes += y->G_bytes;
-				c->O_bytes += y->O_bytes;
-				p->calc += y->calc_ns;
-				p->noise += y->noise_ns;
-				/* The derivatives: o and O are CPU work, stretched on a
-				 * slow rank (the link's rank is the one whose CPU works). */
-				const num_dec *f = y->o || y->O_bytes ? slow_factor(m, y->rank) : NULL;
-				sim_u128 wt = f ? (sim_u128)f->num * (1000000000u / f->den) : 1000000000u;
-				sim_u128 *d = p->d[y->range];
-				d[0] += (sim_u128)y->L * 1000000000u;
-				d[1] += (sim_u128)y->o * wt;
-				d[2] += (sim_u128)y->g * 1000000000u;
-				d[3] += (sim_u128)y->G_bytes * 1000000000u;
-				d[4] += (sim_u128)y->O_bytes * wt;
-				if (path_add(p, &lcap, y)) {
-					free(nd);
-					goto oom;
-				}
-			}
-		}
-	}
-	free(nd);
-	if (t != res->time) {
-		snprintf(err, errlen, "internal error: the critical path ends at %" PRIu64
-		         " ns, not at the finishing time %" PRIu64 " ns", t, res->time);
-		sim_path_free(p);
-		return -1;
-	}
-	return 0;
-broken_free:
-	free(nd);
-broken:
-	snprintf(err, errlen, "internal error: the critical path records are inconsistent");
-	sim_path_free(p);
-	return -1;
-oom:
-	snprintf(err, errlen, "out of memory for the critical path");
-	sim_path_free(p);
-	return -1;
+	return w;
 }
 
 int sim_qstat_rank(const sim *m, uint64_t r, sim_qstat *q)

@@ -463,6 +463,79 @@ static inline sim_rq *rank_q(const sim *m, uint64_t r)
 	return (sim_rq *)(void *)&m->rs[r * m->stride + m->rq_off];
 }
 
+static inline const goal_op *rank_ops(const sim *m, uint64_t r)
+{
+	return (const goal_op *)(const void *)(m->s->base + rank_of(m, r)->block_off);
+}
+static inline const goal_edge *rank_edges(const sim *m, uint64_t r)
+{
+	const sim_rank *k = rank_of(m, r);
+	return (const goal_edge *)(const void *)(m->s->base + k->block_off
+		+ (uint64_t)k->nops * sizeof(goal_op));
+}
+
+/* The dependency edges of an op: e[b .. end - 1]. */
+typedef struct edge_span {
+	const goal_edge *e;
+	uint32_t b, end;
+} edge_span;
+
+/* The edges of op i of rank r (ops: its ops). */
+static inline edge_span op_span(const sim *m, uint32_t r, const goal_op *ops, uint32_t i)
+{
+	const sim_rank *k = rank_of(m, r);
+	edge_span x;
+	x.b = ops[i].dep_begin;
+	x.end = i + 1 < k->nops ? ops[i + 1].dep_begin : k->nedges;
+	x.e = rank_edges(m, r);
+	return x;
+}
+
+/* The global index of op i of rank r. */
+static inline uint64_t gop_of(const sim *m, uint32_t r, uint32_t i)
+{
+	return rank_of(m, r)->first_op + i;
+}
+
+/* The records of global op g. */
+static inline unsigned char *cp_rec(const sim *m, uint64_t g)
+{
+	return m->cpr + g * 2 * m->cpr_w;
+}
+
+/* Word k (0 or 1) of global op g. */
+static inline uint64_t cp_get(const sim *m, uint64_t g, unsigned k)
+{
+	const unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
+	if (m->cpr_w == 4) {
+		uint32_t v;
+		memcpy(&v, p, sizeof v);
+		return CPW(v >> 28, v & (CP_SMALL_OPS - 1));
+	}
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16
+	       | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32;
+}
+
+static inline void cp_put(sim *m, uint64_t g, unsigned k, uint64_t w)
+{
+	unsigned char *p = cp_rec(m, g) + m->cpr_w * k;
+	if (m->cpr_w == 4) {
+		ASSERT(CPW_VAL(w) < CP_SMALL_OPS);
+		uint32_t v = (uint32_t)(CPW_KIND(w) << 28 | CPW_VAL(w));
+		memcpy(p, &v, sizeof v);
+		return;
+	}
+	for (unsigned b = 0; b < 5; b++)
+		p[b] = (unsigned char)(w >> 8 * b);
+}
+
+/* The times of an activity (send_times, handle_times, calc_end in sim.c). */
+typedef struct act_times {
+	uint64_t need, cpu, nic;  /* CPU work; when CPU and NIC are free again */
+	uint64_t depart, arrive;  /* send_times only */
+	uint64_t o, sG;           /* handle_times only: the message's o and sG */
+} act_times;
+
 /* The bit of rank r's RQ (rq 1) or UQ (rq 0) in m->qix. */
 static inline uint64_t q_bit(int rq, uint32_t r)
 {
@@ -500,6 +573,24 @@ void sim_big_free(void *p, uint64_t bytes);
 /* A link's load for the timeline (flow_net_watch's callback; ctx: the
  * simulation). */
 void sim_link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
+
+/* For the critical path's walk (sim_cpath.c): the times of op i of rank r
+ * (op: the op) started at t, as the run computed them: a calc's end (its
+ * CPU work in *need), a send's, and the handling on rank q of send op's
+ * message that arrived at t. */
+uint64_t sim_calc_end(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                      uint64_t *need);
+void sim_send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                    act_times *x);
+void sim_handle_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint32_t q,
+                      uint64_t t, act_times *x);
+/* Rank r's slowdown factor, NULL when it has none. */
+const num_dec *sim_slow_factor(const sim *m, uint64_t r);
+/* The setter word of what last freed a CPU of rank h at T (the lowest
+ * CPU index among those free at T); CPW_NONE when none did. */
+uint64_t sim_cp_last(const sim *m, uint64_t h, uint64_t T);
+/* The rdv table's slot of rendezvous send g (the table must exist). */
+const sim_cprdv *sim_cp_rdv_find(const sim *m, uint64_t g);
 
 /* Op i of rank r in messages: its label, or "#i" when it has none. */
 const char *sim_op_name(const goal_sched *s, uint64_t r, uint32_t i, char *buf, size_t n);
