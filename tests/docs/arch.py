@@ -59,6 +59,11 @@ for b in bad:
 # Headers by name; generated files belong to their sources (the parser
 # includes the generated scanner itself; make writes the commit's header).
 header = {os.path.basename(f): owner[f] for f in owner if f.endswith('.h')}
+# A .c file may be part of another's compilation unit (sim.c includes its
+# hot parts); it counts as its module's own.
+for f in owner:
+    if f.endswith('.c'):
+        header.setdefault(os.path.basename(f), owner[f])
 for gen, src in (('goal_parse.h', 'goal-parser/goal_parse.y'),
                  ('goal_lex.h', 'goal-parser/goal_lex.l'),
                  ('goal_lex.c', 'goal-parser/goal_lex.l'),

@@ -1,0 +1,416 @@
+/* sim_queue.c: the matching queues: each rank's posted receives (RQ)
+ * and unexpected messages (UQ), their index by source, and the rendezvous
+ * records.
+ * A part of sim.c's compilation unit (sim.c includes it; it is not
+ * compiled alone), so that the event handlers inline its helpers. */
+
+/* ---- Queues ---------------------------------------------------------------
+ * A rank's RQ lists its posted receives in posting order, its UQ the
+ * messages handled before their receive was posted, in arrival order; a
+ * message takes the first receive that matches, a receive the first
+ * message.  Searched first to last, a queue costs P^2 when a rank takes
+ * P entries in another order than they came: a root that takes its
+ * children's messages from rank P - 1 down (Open MPI's linear reduce), or
+ * receives posted from every rank, their messages arriving in reverse.  So
+ * a search from one source that looked at more than q_index_after entries
+ * indexes that queue of its rank until it is empty: each entry is also
+ * chained with the others of its source in order, from the dependency-table
+ * entry QS_KEY(rq, rank, source), and a search from one source reads its
+ * chain.  An indexed RQ moves to a pool of its own (sim_rqx), one receive
+ * an entry; its receives from any source have a chain of their own, and
+ * the entries are numbered in posting order, so that a message takes the
+ * earlier of the first match in its source's chain and the first in that
+ * one.  A receive from any source reads the UQ first to last.  The first
+ * match in a chain is the first in the queue: the index changes what a
+ * search costs, never what it finds.  Indexed RQs and all UQs are doubly
+ * linked, so that an entry found through its chain is unlinked in O(1);
+ * RQs that are not stay as they were, 12 bytes for a run of receives. */
+#define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
+#define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
+
+/* Mark it indexed (on 1) or not; -1 when out of memory (m->fail set). */
+static int q_set_indexed(sim *m, int rq, uint32_t r, int on)
+{
+	uint64_t b = q_bit(rq, r);
+	if (!m->qix && !(m->qix = sim_big_alloc(q_bytes(m)))) {
+		m->fail = FAIL_MEMORY;
+		return -1;
+	}
+	if (on)
+		m->qix[b / 64] |= 1ull << (b % 64);
+	else
+		m->qix[b / 64] &= ~(1ull << (b % 64));
+	return 0;
+}
+
+/* Entry k of pool p (taken) at the tail of the list (head, tail). */
+static void dlist_link(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t k)
+{
+	*pool_next(p, k) = QNIL;
+	*PREV(p, k) = *tail;
+	if (*tail == QNIL)
+		*head = k;
+	else
+		*pool_next(p, *tail) = k;
+	*tail = k;
+}
+
+/* Unlink entry i from the list (head, tail) of pool p and free it. */
+static void dlist_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t i)
+{
+	uint32_t next = *pool_next(p, i), prev = *PREV(p, i);
+	if (prev == QNIL)
+		*head = next;
+	else
+		*pool_next(p, prev) = next;
+	if (next == QNIL)
+		*tail = prev;
+	else
+		*PREV(p, next) = prev;
+	pool_put(p, i);
+}
+
+/* Entry k of pool p at the end of the chain of key; -1 when out of memory
+ * (m->fail set). */
+static int chain_append(sim *m, sim_pool *p, uint64_t key, uint32_t k)
+{
+	sim_dep *d = dt_get(m, key);
+	if (!d)
+		return -1;
+	*SNEXT(p, k) = QNIL;
+	if (d->cnt == QNIL)
+		d->cnt = k;
+	else
+		*SNEXT(p, d->who) = k;
+	d->who = k;
+	return 0;
+}
+
+/* Unlink entry i (after sprev, QNIL: first) of pool p from the chain of
+ * key, deleted when empty unless keep. */
+static void chain_remove(sim *m, sim_pool *p, uint64_t key, uint32_t i, uint32_t sprev, int keep)
+{
+	sim_dep *d = dt_find(m, key);
+	ASSERT(d);
+	if (sprev == QNIL)
+		d->cnt = *SNEXT(p, i);
+	else
+		*SNEXT(p, sprev) = *SNEXT(p, i);
+	if (d->who == i)
+		d->who = sprev;
+	if (d->cnt == QNIL && !keep)
+		dt_delete(m, (uint64_t)(d - m->dt));
+}
+
+/* The predecessor of entry i in the chain of key. */
+static uint32_t chain_prev(const sim *m, const sim_pool *p, uint64_t key, uint32_t i)
+{
+	uint32_t prev = QNIL;
+	for (uint32_t k = dt_find(m, key)->cnt; k != i; k = *SNEXT(p, k))
+		prev = k;
+	return prev;
+}
+
+/* -- The RQ -- */
+
+/* Indexed recv k of rank r (its op set) at the end of its list (head,
+ * tail) and of its source's chain, numbered by the any-source chain's
+ * entry (made at the first, with maxt 0); -1 when out of memory. */
+static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
+{
+	dlist_link(&m->rxp, head, tail, k);
+	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
+	if (!any)
+		return -1;
+	RXE(m, k)->post = (uint32_t)any->maxt++;
+	return chain_append(m, &m->rxp, QS_KEY(1, r, rank_ops(m, r)[RXE(m, k)->op].peer), k);
+}
+
+/* Index rank r's RQ (queues h): its recvs move to the pool of indexed
+ * recvs, one an entry, each chained. */
+static void rq_index(sim *m, uint32_t r, sim_rq *h)
+{
+	if (q_set_indexed(m, 1, r, 1))
+		return;
+	uint32_t head = QNIL, tail = QNIL;
+	for (uint32_t i = h->rq_head, next; i != QNIL; i = next) {
+		sim_rqe *e = RQE(m, i);
+		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
+			uint32_t j = pool_take(m, &m->rxp);
+			if (j == QNIL)
+				return;
+			RXE(m, j)->op = op;
+			if (rq_link(m, r, &head, &tail, j))
+				return;
+			e = RQE(m, i);
+		}
+		next = e->next;
+		pool_put(&m->rqp, i);
+	}
+	h->rq_head = head;
+	h->rq_tail = tail;
+}
+
+/* Recv i of rank r (queues h) posted: at the end of the RQ's last entry if
+ * it continues it, else in a new one. */
+static void rq_post(sim *m, sim_rq *h, uint32_t r, uint32_t i)
+{
+	qs_len(m, r, 0, 1);
+	if (q_indexed(m, 1, r)) {
+		uint32_t k = pool_take(m, &m->rxp);
+		if (k != QNIL) {
+			RXE(m, k)->op = i;
+			rq_link(m, r, &h->rq_head, &h->rq_tail, k);
+		}
+		return;
+	}
+	if (h->rq_tail != QNIL) {
+		sim_rqe *t = RQE(m, h->rq_tail);
+		uint32_t last = t->op + (t->n - 1u) * t->d;
+		if (i > last && t->n < UINT16_MAX && i - last <= UINT16_MAX && (t->n == 1 || i - last == t->d)) {
+			t->d = (uint16_t)(i - last);
+			t->n++;
+			return;
+		}
+	}
+	uint32_t k = list_append(m, &m->rqp, &h->rq_head, &h->rq_tail);
+	if (k != QNIL) {
+		sim_rqe *e = RQE(m, k);
+		e->op = i;
+		e->n = 1;
+		e->d = 0;
+	}
+}
+
+/* The recvs of RQ entry i of queues h after its k-th into a new entry
+ * after it (so that the k-th can be taken): the new entry, or QNIL when
+ * out of memory (m->fail set). */
+static uint32_t rq_split(sim *m, sim_rq *h, uint32_t i, uint32_t k)
+{
+	uint32_t j = pool_take(m, &m->rqp);
+	if (j == QNIL)
+		return QNIL;
+	sim_rqe *e = RQE(m, i), *f = RQE(m, j);
+	f->next = e->next;
+	f->op = e->op + (k + 1) * e->d;
+	f->n = (uint16_t)(e->n - k - 1);
+	f->d = e->d;
+	e->next = j;
+	if (h->rq_tail == i)
+		h->rq_tail = j;
+	return j;
+}
+
+/* Whether recv op r matches a message (srel: its source as the recv
+ * stores it, tag, comm index). */
+static inline int rq_matches(const sim *m, const goal_op *r, uint32_t srel, int32_t tag, uint32_t comm)
+{
+	return tags_match(r->peer, r->tag, srel, tag) && op_comm(m, r) == comm;
+}
+
+/* The first recv in rank q's chain of key that matches, and its
+ * predecessor there; *n counts the recvs looked at. */
+static uint32_t rq_chain_find(const sim *m, uint32_t q, uint64_t key, uint32_t srel, int32_t tag,
+                              uint32_t comm, uint32_t *sprev, uint32_t *n)
+{
+	const sim_dep *d = dt_find(m, key);
+	const goal_op *ops = rank_ops(m, q);
+	*sprev = QNIL;
+	for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
+		++*n;
+		if (rq_matches(m, &ops[RXE(m, i)->op], srel, tag, comm))
+			return i;
+	}
+	return QNIL;
+}
+
+/* rq_take of an indexed RQ (queues h): the earlier of the first match from
+ * the source and the first from any source. */
+static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, int32_t tag, uint32_t comm)
+{
+	uint32_t n = 0, pa, pb;
+	uint32_t a = rq_chain_find(m, q, QS_KEY(1, q, srel), srel, tag, comm, &pa, &n);
+	uint32_t b = rq_chain_find(m, q, QS_KEY(1, q, GOAL_ANY_SOURCE), srel, tag, comm, &pb, &n);
+	qs_search(m, q, n);
+	if (a == QNIL && b == QNIL)
+		return UINT32_MAX;
+	if (a == QNIL || (b != QNIL && RXE(m, b)->post < RXE(m, a)->post)) {
+		a = b;
+		pa = pb;
+	}
+	uint32_t op = RXE(m, a)->op, peer = rank_ops(m, q)[op].peer;
+	chain_remove(m, &m->rxp, QS_KEY(1, q, peer), a, pa, peer == GOAL_ANY_SOURCE);
+	dlist_remove(&m->rxp, &h->rq_head, &h->rq_tail, a);
+	if (h->rq_head == QNIL) {   /* empty: no chain is left but the any-source one */
+		dt_delete(m, (uint64_t)(dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE)) - m->dt));
+		q_set_indexed(m, 1, q, 0);
+	}
+	qs_len(m, q, 0, -1);
+	return op;
+}
+
+/* A search of rank q's RQ (queues h, not indexed) looked at n recvs. */
+static void rq_searched(sim *m, uint32_t q, sim_rq *h, uint32_t n)
+{
+	qs_search(m, q, n);
+	if (n > m->q_index_after && h->rq_head != QNIL)
+		rq_index(m, q, h);
+}
+
+/* The first posted recv of rank q matching a message (src, tag, comm
+ * index): its op index, removed from the RQ; or UINT32_MAX. */
+static uint32_t rq_take(sim *m, uint32_t q, uint32_t src, int32_t tag, uint32_t comm)
+{
+	sim_rq *h = rank_q(m, q);
+	const goal_op *ops = rank_ops(m, q);
+	/* src as q's receives store it: compared to each without decoding */
+	uint32_t srel = m->s->rel_peers ? goal_peer_rel(m->nranks, q, src) : src;
+	if (q_indexed(m, 1, q))
+		return rq_take_indexed(m, q, h, srel, tag, comm);
+	uint32_t prev = QNIL, n = 0;
+	for (uint32_t i = h->rq_head; i != QNIL; prev = i, i = RQE(m, i)->next) {
+		sim_rqe *e = RQE(m, i);
+		for (uint32_t k = 0, op = e->op; k < e->n; k++, op += e->d) {
+			n++;
+			if (!rq_matches(m, &ops[op], srel, tag, comm))
+				continue;
+			if (e->n == 1) {
+				list_remove(&m->rqp, &h->rq_head, &h->rq_tail, prev, i);
+			} else if (k == 0) {
+				e->op += e->d;
+				e->n--;
+			} else {   /* the entry keeps the k before; those after move on */
+				if (k + 1u < e->n && rq_split(m, h, i, k) == QNIL)
+					return UINT32_MAX;
+				RQE(m, i)->n = (uint16_t)k;
+			}
+			qs_len(m, q, 0, -1);
+			rq_searched(m, q, h, n);
+			return op;
+		}
+	}
+	rq_searched(m, q, h, n);
+	return UINT32_MAX;
+}
+
+/* The op of rank r's first posted recv (its RQ not empty). */
+static inline uint32_t rq_first(const sim *m, uint32_t r, const sim_rq *h)
+{
+	return q_indexed(m, 1, r) ? RXE(m, h->rq_head)->op : RQE(m, h->rq_head)->op;
+}
+
+/* -- The UQ -- */
+
+/* Index rank r's UQ: chain its entries by sender. */
+static void uq_index(sim *m, uint32_t r)
+{
+	if (q_set_indexed(m, 0, r, 1))
+		return;
+	for (uint32_t k = rank_q(m, r)->uq_head; k != QNIL; k = UQE(m, k)->next)
+		if (chain_append(m, &m->uqp, QS_KEY(0, r, UQE(m, k)->peer), k))
+			return;
+}
+
+/* A message (sender rank peer, its send j with tag, started at start) at
+ * the end of rank q's UQ. */
+static void uq_add(sim *m, uint32_t q, uint32_t peer, int32_t tag, uint32_t j, uint64_t start)
+{
+	sim_rq *h = rank_q(m, q);
+	uint32_t k = pool_take(m, &m->uqp);
+	if (k == QNIL)
+		return;
+	sim_uqe *e = UQE(m, k);
+	e->peer = peer;
+	e->tag = tag;
+	e->op = j;
+	e->aux = start;
+	dlist_link(&m->uqp, &h->uq_head, &h->uq_tail, k);
+	qs_len(m, q, 1, 1);
+	if (q_indexed(m, 0, q))
+		chain_append(m, &m->uqp, QS_KEY(0, q, peer), k);
+}
+
+/* Whether UQ entry e matches a recv (src, tag, comm index). */
+static inline int uq_matches(const sim *m, const sim_uqe *e, uint32_t src, int32_t tag, uint32_t comm)
+{
+	return tags_match(e->peer, e->tag, src, tag)
+	    && (m->s->ncomms > 1 ? goal_op_comm(&rank_ops(m, e->peer)[e->op]) == comm : 1);
+}
+
+/* The first handled message of rank r matching a recv (src, tag, comm
+ * index): copied to *out and removed from the UQ; returns 1, or 0 if none. */
+static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm, sim_uqe *out)
+{
+	sim_rq *h = rank_q(m, r);
+	int ix = q_indexed(m, 0, r);
+	uint32_t n = 0, found = QNIL, sprev = QNIL;
+	if (ix && src != GOAL_ANY_SOURCE) {
+		const sim_dep *d = dt_find(m, QS_KEY(0, r, src));
+		for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
+			n++;
+			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
+				found = i;
+				break;
+			}
+		}
+	} else {
+		for (uint32_t i = h->uq_head; i != QNIL; i = UQE(m, i)->next) {
+			n++;
+			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
+				found = i;
+				break;
+			}
+		}
+		if (found != QNIL && ix)
+			sprev = chain_prev(m, &m->uqp, QS_KEY(0, r, UQE(m, found)->peer), found);
+	}
+	qs_search(m, r, n);
+	if (found != QNIL) {
+		*out = *UQE(m, found);
+		if (ix)
+			chain_remove(m, &m->uqp, QS_KEY(0, r, out->peer), found, sprev, 0);
+		dlist_remove(&m->uqp, &h->uq_head, &h->uq_tail, found);
+		if (ix && h->uq_head == QNIL)
+			q_set_indexed(m, 0, r, 0);
+		qs_len(m, r, 1, -1);
+	}
+	if (!ix && n > m->q_index_after && src != GOAL_ANY_SOURCE && h->uq_head != QNIL)
+		uq_index(m, r);
+	return found != QNIL;
+}
+
+/* Rendezvous send i of rank r started at t: its start waits for its
+ * message (m->fail set when out of memory). */
+static void rdv_put(sim *m, uint32_t r, uint32_t i, uint64_t t)
+{
+	if (!m->rdvs && !(m->rdvs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->rdvs))) {
+		m->fail = FAIL_MEMORY;
+		return;
+	}
+	sim_rdvs *e = &m->rdvs[r];
+	if (!e->op1) {
+		e->start = t;
+		e->op1 = (uint64_t)i + 1;
+		return;
+	}
+	sim_dep *d = dt_get(m, RDV_KEY(r, i));
+	if (d)
+		d->maxt = t;
+}
+
+/* The start of rendezvous send j of rank r, whose message is handled:
+ * taken out. */
+static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j)
+{
+	sim_rdvs *e = &m->rdvs[r];
+	if (e->op1 == (uint64_t)j + 1) {
+		e->op1 = 0;
+		return e->start;
+	}
+	sim_dep *d = dt_find(m, RDV_KEY(r, j));
+	if (!d)
+		return 0;   /* out of memory when it was put (m->fail) */
+	uint64_t start = d->maxt;
+	dt_delete(m, (uint64_t)(d - m->dt));
+	return start;
+}
