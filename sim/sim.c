@@ -488,8 +488,8 @@ static sim_dep *dt_get(sim *m, uint64_t key)
 	sim_dep *d = &m->dt[h];
 	if (d->gop == UINT64_MAX) {
 		d->gop = key;
-		d->maxt = 0;
-		d->cnt = 0;
+		d->op.maxt = 0;
+		d->op.cnt = 0;
 		m->dt_n++;
 	}
 	return d;
@@ -539,14 +539,14 @@ static __attribute__((noinline)) void satisfy(sim *m, uint32_t r, const goal_op 
 	sim_dep *d = dt_get(m, rank_of(m, r)->first_op + a);
 	if (!d)
 		return;
-	ASSERT(d->cnt < nd);
-	if (d->cnt == 0 || time > d->maxt) {
-		d->maxt = time;
-		d->who = who;
+	ASSERT(d->op.cnt < nd);
+	if (d->op.cnt == 0 || time > d->op.maxt) {
+		d->op.maxt = time;
+		d->op.who = who;
 	}
-	if (++d->cnt == nd) {
-		uint64_t t = d->maxt;
-		uint32_t w = d->who;
+	if (++d->op.cnt == nd) {
+		uint64_t t = d->op.maxt;
+		uint32_t w = d->op.who;
 		dt_delete(m, (uint64_t)(d - m->dt));
 		release_op(m, r, a, t, w);
 	}
@@ -732,8 +732,8 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
 		uq_add(m, q, r, sop->tag, j, start);
 		sim_dep *d = fid != NIL ? dt_get(m, FLOW_KEY(r, j)) : NULL;
 		if (d) {
-			d->cnt = 1;
-			d->who = fid;
+			d->flow.on = 1;
+			d->flow.id = fid;
 		}
 		return 0;
 	}
@@ -856,8 +856,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 		if (d) {
 			/* Its flow is on (its end completes the receive), or has
 			 * ended e - sG (its start plus its lateness) ago. */
-			uint64_t lag = d->maxt;
-			uint32_t fid = d->who, on = d->cnt;
+			uint64_t lag = d->flow.lag;
+			uint32_t fid = d->flow.id, on = d->flow.on;
 			dt_delete(m, (uint64_t)(d - m->dt));
 			if (on) {
 				m->fr[fid].recv = i;

@@ -60,13 +60,13 @@ typedef struct sim_flow {
 	uint64_t done_min, o, sG;
 	int uq;
 } sim_flow;
-/* The dependency-table key of a message in a UQ whose flow is on (cnt 1,
- * who: the flow) or has ended (cnt 0, maxt: e - sG). */
+/* The dependency-table key of a message in a UQ whose flow is on (on 1,
+ * id: the flow) or has ended (on 0, lag: e - sG). */
 #define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
 /* The key of an op (global index) that requires a receive completed late
- * by a flow: cnt such flows still on, maxt the latest completion known,
- * who its event's node in the wnp pool while it waits for them (QNIL:
- * none).  The op does not start before maxt, nor while cnt > 0. */
+ * by a flow: flows such flows still on, until the latest completion known,
+ * wn its event's node in the wnp pool while it waits for them (QNIL:
+ * none).  The op does not start before until, nor while flows > 0. */
 #define HOLD_KEY(gop) (1ull << 61 | (gop))
 
 /* Posted recvs in an RQ, in the order they were posted: n recvs of a
@@ -112,9 +112,9 @@ _Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
 _Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
 /* The dependency-table key of the chain of the recvs from src (as the
  * rank's recvs store it) in rank's indexed RQ (rq 1) or of the messages
- * from sender src in its indexed UQ (rq 0): cnt its first entry, who its
+ * from sender src in its indexed UQ (rq 0): head its first entry, tail its
  * last.  The RQ's chain of any-source recvs is there while it is indexed,
- * its maxt the next post number.  Ranks below SIM_MAX_RANKS. */
+ * its posts the next post number.  Ranks below SIM_MAX_RANKS. */
 #define QS_KEY(rq, rank, src) (3ull << 62 | (uint64_t)(rq) << 61 | (uint64_t)(rank) << 32 | (src))
 
 /* A pool of list entries (whose first field is next), grown by doubling on
@@ -235,16 +235,28 @@ typedef struct sim_rq {
 } sim_rq;
 _Static_assert(sizeof(sim_rq) == 16, "sim_rq is 16 bytes");
 
-/* A partly satisfied op with two or more dependencies (key: global op
- * index): how many are satisfied and the latest time among them; or a
- * rendezvous message in flight (key RDV_KEY): its send's start in maxt.
- * gop UINT64_MAX: empty. */
+/* An entry of the dependency table: its key (gop; UINT64_MAX: empty) and,
+ * by the key's kind, one of these records (each 16 bytes; a new entry has
+ * its first 12 bytes zero): */
 typedef struct sim_dep {
 	uint64_t gop;
-	uint64_t maxt;
-	uint32_t cnt;
-	uint32_t who;         /* the dependency (op of the rank) that set maxt */
+	union {
+		/* A global op index: an op with two or more dependencies, cnt
+		 * of them satisfied, the latest at maxt by op who of its rank. */
+		struct { uint64_t maxt; uint32_t cnt, who; } op;
+		/* RDV_KEY: a rendezvous message in flight, its send's start. */
+		struct { uint64_t start; } rdv;
+		/* FLOW_KEY: a message in a UQ whose flow is on (on 1, flow id)
+		 * or has ended (on 0, lag: its end - sG). */
+		struct { uint64_t lag; uint32_t on, id; } flow;
+		/* HOLD_KEY: an op that waits for flows to end (see HOLD_KEY). */
+		struct { uint64_t until; uint32_t flows, wn; } hold;
+		/* QS_KEY: a chain of queue entries (see QS_KEY); posts numbers
+		 * the posted recvs on a rank's any-source chain. */
+		struct { uint64_t posts; uint32_t head, tail; } chain;
+	};
 } sim_dep;
+_Static_assert(sizeof(sim_dep) == 24, "sim_dep is 24 bytes");
 
 /* A CPU or NIC free time outside the rank records (key OVF_KEY). */
 typedef struct sim_ovf {

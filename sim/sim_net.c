@@ -67,13 +67,13 @@ static void hold_edges(sim *m, uint32_t r, uint32_t i, int on, uint64_t c)
 		if (!h)
 			return;
 		if (m->dt_n != n0) {   /* a new entry */
-			h->who = 0;
+			h->hold.wn = 0;
 			m->nhold++;
 		}
 		if (on)
-			h->cnt++;
-		else if (h->maxt < c)
-			h->maxt = c;
+			h->hold.flows++;
+		else if (h->hold.until < c)
+			h->hold.until = c;
 	}
 	if (!on && m->fin[r] < c)
 		m->fin[r] = c;
@@ -92,14 +92,14 @@ static void unhold_edges(sim *m, uint32_t r, uint32_t i, uint64_t c)
 		sim_dep *h = dt_find(m, HOLD_KEY(gop_of(m, r, GOAL_EDGE_OP(es.e[j]))));
 		if (!h)
 			continue;
-		h->cnt--;
-		if (h->maxt < c)
-			h->maxt = c;
-		if (h->cnt == 0 && h->who != 0) {
-			evq_node x = wn_get(WN(m, h->who), h->maxt > m->now ? h->maxt : m->now);
-			WN(m, h->who)->e.op = EV_WAKE;
-			pool_put(&m->wnp, h->who);
-			h->who = 0;
+		h->hold.flows--;
+		if (h->hold.until < c)
+			h->hold.until = c;
+		if (h->hold.flows == 0 && h->hold.wn != 0) {
+			evq_node x = wn_get(WN(m, h->hold.wn), h->hold.until > m->now ? h->hold.until : m->now);
+			WN(m, h->hold.wn)->e.op = EV_WAKE;
+			pool_put(&m->wnp, h->hold.wn);
+			h->hold.wn = 0;
 			m->pushes++;
 			if (evq_push(&m->q, x))
 				m->fail = FAIL_MEMORY;
@@ -115,16 +115,16 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	if (!h)
 		return 0;
 	evq_node x = { t, m->cur_seq, r, i, who };
-	if (h->cnt) {   /* until the flows end */
+	if (h->hold.flows) {   /* until the flows end */
 		uint32_t n = pool_take(m, &m->wnp);
 		if (n == QNIL)
 			return 1;
 		wn_set(WN(m, n), &x);
-		h->who = n;
+		h->hold.wn = n;
 		return 1;
 	}
-	if (h->maxt > t) {
-		x.time = h->maxt;
+	if (h->hold.until > t) {
+		x.time = h->hold.until;
 		m->pushes++;
 		if (evq_push(&m->q, x))
 			m->fail = FAIL_MEMORY;
@@ -151,8 +151,8 @@ static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 	if (w.recv == NIL) {
 		sim_dep *d = dt_get(m, FLOW_KEY(w.rank, w.op));
 		if (d) {
-			d->cnt = 0;
-			d->maxt = lag;
+			d->flow.on = 0;
+			d->flow.lag = lag;
 		}
 		return;
 	}

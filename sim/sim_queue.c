@@ -78,11 +78,11 @@ static int chain_append(sim *m, sim_pool *p, uint64_t key, uint32_t k)
 	if (!d)
 		return -1;
 	*SNEXT(p, k) = QNIL;
-	if (d->cnt == QNIL)
-		d->cnt = k;
+	if (d->chain.head == QNIL)
+		d->chain.head = k;
 	else
-		*SNEXT(p, d->who) = k;
-	d->who = k;
+		*SNEXT(p, d->chain.tail) = k;
+	d->chain.tail = k;
 	return 0;
 }
 
@@ -93,12 +93,12 @@ static void chain_remove(sim *m, sim_pool *p, uint64_t key, uint32_t i, uint32_t
 	sim_dep *d = dt_find(m, key);
 	ASSERT(d);
 	if (sprev == QNIL)
-		d->cnt = *SNEXT(p, i);
+		d->chain.head = *SNEXT(p, i);
 	else
 		*SNEXT(p, sprev) = *SNEXT(p, i);
-	if (d->who == i)
-		d->who = sprev;
-	if (d->cnt == QNIL && !keep)
+	if (d->chain.tail == i)
+		d->chain.tail = sprev;
+	if (d->chain.head == QNIL && !keep)
 		dt_delete(m, (uint64_t)(d - m->dt));
 }
 
@@ -106,7 +106,7 @@ static void chain_remove(sim *m, sim_pool *p, uint64_t key, uint32_t i, uint32_t
 static uint32_t chain_prev(const sim *m, const sim_pool *p, uint64_t key, uint32_t i)
 {
 	uint32_t prev = QNIL;
-	for (uint32_t k = dt_find(m, key)->cnt; k != i; k = *SNEXT(p, k))
+	for (uint32_t k = dt_find(m, key)->chain.head; k != i; k = *SNEXT(p, k))
 		prev = k;
 	return prev;
 }
@@ -122,7 +122,7 @@ static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t 
 	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
 	if (!any)
 		return -1;
-	RXE(m, k)->post = (uint32_t)any->maxt++;
+	RXE(m, k)->post = (uint32_t)any->chain.posts++;
 	return chain_append(m, &m->rxp, QS_KEY(1, r, rank_ops(m, r)[RXE(m, k)->op].peer), k);
 }
 
@@ -216,7 +216,7 @@ static uint32_t rq_chain_find(const sim *m, uint32_t q, uint64_t key, uint32_t s
 	const sim_dep *d = dt_find(m, key);
 	const goal_op *ops = rank_ops(m, q);
 	*sprev = QNIL;
-	for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
+	for (uint32_t i = d ? d->chain.head : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
 		++*n;
 		if (rq_matches(m, &ops[RXE(m, i)->op], srel, tag, comm))
 			return i;
@@ -346,7 +346,7 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 	uint32_t n = 0, found = QNIL, sprev = QNIL;
 	if (ix && src != GOAL_ANY_SOURCE) {
 		const sim_dep *d = dt_find(m, QS_KEY(0, r, src));
-		for (uint32_t i = d ? d->cnt : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
+		for (uint32_t i = d ? d->chain.head : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
 			n++;
 			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
 				found = i;
@@ -395,7 +395,7 @@ static void rdv_put(sim *m, uint32_t r, uint32_t i, uint64_t t)
 	}
 	sim_dep *d = dt_get(m, RDV_KEY(r, i));
 	if (d)
-		d->maxt = t;
+		d->rdv.start = t;
 }
 
 /* The start of rendezvous send j of rank r, whose message is handled:
@@ -410,7 +410,7 @@ static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j)
 	sim_dep *d = dt_find(m, RDV_KEY(r, j));
 	if (!d)
 		return 0;   /* out of memory when it was put (m->fail) */
-	uint64_t start = d->maxt;
+	uint64_t start = d->rdv.start;
 	dt_delete(m, (uint64_t)(d - m->dt));
 	return start;
 }
