@@ -168,6 +168,166 @@ void sim_path_free(sim_path *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* The nodes from setter word w's back to a root, w's first, into *nd
+ * (*nn of them): 0; -1 when the records are broken, -2 when out of
+ * memory (*nd freed). */
+static int walk_back(sim *m, uint64_t w, cp_nd **nd, size_t *nn)
+{
+	size_t cap = 0;
+	cp_nd n = setter_node(w);
+	*nd = NULL;
+	*nn = 0;
+	for (uint64_t limit = 8 * m->s->nops + 16;; ) {
+		if (util_grow(nd, &cap, *nn + 1, sizeof **nd)) {
+			free(*nd);
+			return -2;
+		}
+		int done;
+		cp_nd pred;
+		(*nd)[*nn] = n;
+		if (*nn >= limit || cp_pred(m, &n, &pred, &(*nd)[*nn].via, &done)) {
+			free(*nd);
+			return -1;
+		}
+		++*nn;
+		if (done)
+			return 0;
+		n = pred;
+	}
+}
+
+/* The links of node x, reached at *t by a link of kind *via: into ln[0]
+ * (and ln[1], a send's wire), with their kinds, units and counts; *t
+ * becomes the node's time, *via the via of the next link.  Returns how
+ * many links (0: a start, or a node at the time of the one before). */
+static int node_links(sim *m, const cp_nd *x, uint64_t *t, uint8_t *via, tl_link ln[2])
+{
+	uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
+	const goal_op *op = &rank_ops(m, r)[i];
+	const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
+	tl_link *a = &ln[0];
+	*a = (tl_link){ 0 };
+	a->rank = r;
+	a->op = i;
+	a->range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
+	a->peer = op->kind == GOAL_CALC ? 0 : goal_op_peer(m->s, r, op);
+	a->start_ns = *t;
+	a->via = (tl_via)*via;
+	act_times at;
+	uint64_t size1 = op->size ? op->size - 1 : 0;
+	switch (x->type) {
+	case N_START:
+	case N_HSTART:
+		*via = x->via;
+		return 0;
+	case N_OPEND:
+		if (op->kind == GOAL_CALC) {
+			uint64_t need;
+			*t = sim_calc_end(m, r, op, i, a->start_ns, &need);
+			a->kind = TL_LINK_CALC;
+			a->unit = op->cpu;
+			a->calc_ns = op->size;
+		} else {
+			sim_send_times(m, r, op, i, a->start_ns, &at);
+			*t = at.cpu;
+			a->kind = TL_LINK_SEND;
+			a->unit = op->cpu;
+			a->o = 1;
+			a->O_bytes = size1;
+		}
+		break;
+	case N_OPNIC:
+		sim_send_times(m, r, op, i, a->start_ns, &at);
+		*t = at.nic;
+		a->kind = TL_LINK_SNIC;
+		a->unit = op->nic;
+		a->g = 1;
+		a->G_bytes = size1;
+		break;
+	case N_ARRIVE:   /* the send's overhead, then the wire */
+		sim_send_times(m, r, op, i, a->start_ns, &at);
+		a->kind = TL_LINK_SEND;
+		a->unit = op->cpu;
+		a->o = 1;
+		a->end_ns = at.depart;
+		*t = at.arrive;
+		ln[1] = (tl_link){ 0 };
+		ln[1].kind = TL_LINK_WIRE;
+		ln[1].via = TL_VIA_DEPART;
+		ln[1].rank = r;
+		ln[1].peer = a->peer;
+		ln[1].op = i;
+		ln[1].unit = op->nic;
+		ln[1].range = a->range;
+		ln[1].start_ns = a->end_ns;
+		ln[1].end_ns = *t;
+		ln[1].L = 1;
+		return 2;
+	case N_HCPU:
+	case N_HNIC: {
+		uint32_t q = goal_op_peer(m->s, r, op);
+		sim_handle_times(m, r, op, i, q, a->start_ns, &at);
+		a->rank = q;
+		a->peer = r;
+		if (x->type == N_HCPU) {
+			*t = at.cpu;
+			a->kind = TL_LINK_RECV;
+			a->unit = op->cpu;
+			a->o = 1;
+			if (sim_rate_bytes(pr->G, op->size) >= sim_rate_bytes(pr->O, op->size))
+				a->G_bytes = size1;
+			else
+				a->O_bytes = size1;
+		} else {
+			*t = at.nic;
+			a->kind = TL_LINK_RNIC;
+			a->unit = op->nic;
+			a->g = 1;
+			a->G_bytes = size1;
+		}
+		break;
+	}
+	default:   /* N_RECVDONE, N_RDVDONE, N_MATCH: as the node before */
+		return 0;
+	}
+	a->end_ns = *t;
+	return 1;
+}
+
+/* Link y, the next step of p: its noise, counts and derivatives, then
+ * appended (*lcap: p's capacity).  0; -1 when the records are broken, -2
+ * when out of memory. */
+static int path_step(const sim *m, sim_path *p, size_t *lcap, tl_link *y)
+{
+	const sim_range *yr = &m->rg[y->range];
+	uint64_t nominal = y->L * yr->L + y->o * yr->o + y->g * yr->g
+	                   + sim_rate_bytes(yr->G, y->G_bytes + 1)
+	                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc_ns;
+	if (y->end_ns < y->start_ns)
+		return -1;
+	y->noise_ns = (int64_t)(y->end_ns - y->start_ns - nominal);
+	y->step = p->n + 1;
+	struct sim_path_count *c = &p->count[y->range];
+	c->L += y->L;
+	c->o += y->o;
+	c->g += y->g;
+	c->G_bytes += y->G_bytes;
+	c->O_bytes += y->O_bytes;
+	p->calc += y->calc_ns;
+	p->noise += y->noise_ns;
+	/* The derivatives: o and O are CPU work, stretched on a slow rank
+	 * (the link's rank is the one whose CPU works). */
+	const num_dec *f = y->o || y->O_bytes ? sim_slow_factor(m, y->rank) : NULL;
+	sim_u128 wt = f ? (sim_u128)f->num * (1000000000u / f->den) : 1000000000u;
+	sim_u128 *d = p->d[y->range];
+	d[0] += (sim_u128)y->L * 1000000000u;
+	d[1] += (sim_u128)y->o * wt;
+	d[2] += (sim_u128)y->g * 1000000000u;
+	d[3] += (sim_u128)y->G_bytes * 1000000000u;
+	d[4] += (sim_u128)y->O_bytes * wt;
+	return path_add(p, lcap, y) ? -2 : 0;
+}
+
 int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
@@ -181,191 +341,36 @@ int sim_critical_path(sim *m, const sim_result *res, sim_path *p, char *err, siz
 		snprintf(err, errlen, "the run is incomplete: no critical path");
 		return -1;
 	}
-	/* The last activity: what set the free time T of the host's CPU (the
-	 * lowest CPU index among those free at T: the table's order is its
-	 * hash's). */
+	/* The last activity: what set the free time T of the host's CPU. */
 	uint64_t w = sim_cp_last(m, res->host, res->time);
 	if (w == CPW_NONE)
 		return 0;   /* nothing ran: T is 0 */
-	if (!is_setter(w))
-		goto broken;
-
-	/* Walk back to a root. */
 	cp_nd *nd = NULL;
-	size_t nn = 0, cap = 0, lcap = 0;
-	cp_nd n = setter_node(w);
-	for (uint64_t limit = 8 * m->s->nops + 16;; ) {
-		if (util_grow(&nd, &cap, nn + 1, sizeof *nd))
-			goto oom;
-		int done;
-		cp_nd pred;
-		nd[nn] = n;
-		if (nn >= limit || cp_pred(m, &n, &pred, &nd[nn].via, &done)) {
-			free(nd);
-			goto broken;
-		}
-		nn++;
-		if (done)
-			break;
-		n = pred;
-	}
+	size_t nn = 0, lcap = 0;
+	int rc = is_setter(w) ? walk_back(m, w, &nd, &nn) : -1;
 
 	/* Forward from the root: the times of the nodes and the links. */
 	uint64_t t = 0;
 	uint8_t via = TL_VIA_ROOT;
-	for (size_t k = nn; k-- > 0;) {
-		const cp_nd *x = &nd[k];
-		uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
-		const goal_op *op = &rank_ops(m, r)[i];
-		const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
-		tl_link a = { 0 };
-		a.rank = r;
-		a.op = i;
-		a.range = op->kind == GOAL_CALC ? 0 : (uint32_t)(pr - m->rg);
-		a.peer = op->kind == GOAL_CALC ? 0 : goal_op_peer(m->s, r, op);
-		a.start_ns = t;
-		a.via = (tl_via)via;
-		act_times at;
-		uint64_t size1 = op->size ? op->size - 1 : 0;
-		int nlinks = 0;
-		switch (x->type) {
-		case N_START:
-		case N_HSTART:
-			via = x->via;
-			break;
-		case N_OPEND:
-			if (op->kind == GOAL_CALC) {
-				uint64_t need;
-				t = sim_calc_end(m, r, op, i, a.start_ns, &need);
-				a.kind = TL_LINK_CALC;
-				a.unit = op->cpu;
-				a.calc_ns = op->size;
-			} else {
-				sim_send_times(m, r, op, i, a.start_ns, &at);
-				t = at.cpu;
-				a.kind = TL_LINK_SEND;
-				a.unit = op->cpu;
-				a.o = 1;
-				a.O_bytes = size1;
-			}
-			nlinks = 1;
-			break;
-		case N_OPNIC:
-			sim_send_times(m, r, op, i, a.start_ns, &at);
-			t = at.nic;
-			a.kind = TL_LINK_SNIC;
-			a.unit = op->nic;
-			a.g = 1;
-			a.G_bytes = size1;
-			nlinks = 1;
-			break;
-		case N_ARRIVE:
-			sim_send_times(m, r, op, i, a.start_ns, &at);
-			a.kind = TL_LINK_SEND;
-			a.unit = op->cpu;
-			a.o = 1;
-			a.end_ns = at.depart;
-			nlinks = 2;
-			t = at.arrive;
-			break;
-		case N_HCPU:
-		case N_HNIC: {
-			uint32_t q = goal_op_peer(m->s, r, op);
-			sim_handle_times(m, r, op, i, q, a.start_ns, &at);
-			a.rank = q;
-			a.peer = r;
-			if (x->type == N_HCPU) {
-				t = at.cpu;
-				a.kind = TL_LINK_RECV;
-				a.unit = op->cpu;
-				a.o = 1;
-				if (sim_rate_bytes(pr->G, op->size) >= sim_rate_bytes(pr->O, op->size))
-					a.G_bytes = size1;
-				else
-					a.O_bytes = size1;
-			} else {
-				t = at.nic;
-				a.kind = TL_LINK_RNIC;
-				a.unit = op->nic;
-				a.g = 1;
-				a.G_bytes = size1;
-			}
-			nlinks = 1;
-			break;
-		}
-		default:   /* N_RECVDONE, N_RDVDONE, N_MATCH: as the node before */
-			break;
-		}
+	for (size_t k = nn; !rc && k-- > 0;) {
+		tl_link ln[2];
+		int nl = node_links(m, &nd[k], &t, &via, ln);
 		if (m->fail)
-			goto broken_free;
-		if (nlinks) {
-			if (nlinks == 1)
-				a.end_ns = t;
-			tl_link b = a;
-			for (int l = 0; l < nlinks; l++) {
-				tl_link *y = l ? &b : &a;
-				if (l) {   /* the wire after a send's overhead */
-					b = (tl_link){ 0 };
-					b.kind = TL_LINK_WIRE;
-					b.via = TL_VIA_DEPART;
-					b.rank = r;
-					b.peer = a.peer;
-					b.op = i;
-					b.unit = op->nic;
-					b.range = a.range;
-					b.start_ns = a.end_ns;
-					b.end_ns = t;
-					b.L = 1;
-				}
-				const sim_range *yr = &m->rg[y->range];
-				uint64_t nominal = y->L * yr->L + y->o * yr->o + y->g * yr->g
-				                   + sim_rate_bytes(yr->G, y->G_bytes + 1)
-				                   + sim_rate_bytes(yr->O, y->O_bytes + 1) + y->calc_ns;
-				if (y->end_ns < y->start_ns)
-					goto broken_free;
-				y->noise_ns = (int64_t)(y->end_ns - y->start_ns - nominal);
-				y->step = p->n + 1;
-				struct sim_path_count *c = &p->count[y->range];
-				c->L += y->L;
-				c->o += y->o;
-				c->g += y->g;
-				c->G_bytes += y->G_bytes;
-				c->O_bytes += y->O_bytes;
-				p->calc += y->calc_ns;
-				p->noise += y->noise_ns;
-				/* The derivatives: o and O are CPU work, stretched on a
-				 * slow rank (the link's rank is the one whose CPU works). */
-				const num_dec *f = y->o || y->O_bytes ? sim_slow_factor(m, y->rank) : NULL;
-				sim_u128 wt = f ? (sim_u128)f->num * (1000000000u / f->den) : 1000000000u;
-				sim_u128 *d = p->d[y->range];
-				d[0] += (sim_u128)y->L * 1000000000u;
-				d[1] += (sim_u128)y->o * wt;
-				d[2] += (sim_u128)y->g * 1000000000u;
-				d[3] += (sim_u128)y->G_bytes * 1000000000u;
-				d[4] += (sim_u128)y->O_bytes * wt;
-				if (path_add(p, &lcap, y)) {
-					free(nd);
-					goto oom;
-				}
-			}
-		}
+			rc = -1;
+		for (int l = 0; !rc && l < nl; l++)
+			rc = path_step(m, p, &lcap, &ln[l]);
 	}
 	free(nd);
-	if (t != res->time) {
+	if (!rc && t != res->time) {
 		snprintf(err, errlen, "internal error: the critical path ends at %" PRIu64
 		         " ns, not at the finishing time %" PRIu64 " ns", t, res->time);
-		sim_path_free(p);
-		return -1;
+		rc = -3;
+	} else if (rc == -1) {
+		snprintf(err, errlen, "internal error: the critical path records are inconsistent");
+	} else if (rc == -2) {
+		snprintf(err, errlen, "out of memory for the critical path");
 	}
-	return 0;
-broken_free:
-	free(nd);
-broken:
-	snprintf(err, errlen, "internal error: the critical path records are inconsistent");
-	sim_path_free(p);
-	return -1;
-oom:
-	snprintf(err, errlen, "out of memory for the critical path");
-	sim_path_free(p);
-	return -1;
+	if (rc)
+		sim_path_free(p);
+	return rc ? -1 : 0;
 }

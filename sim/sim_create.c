@@ -122,14 +122,11 @@ static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 	return 0;
 }
 
-sim *sim_create(const goal_sched *s, const sim_params *p,
-                const sim_options *opt, char *err, size_t errlen)
+/* The size ranges and strides of p into m (critical: the critical path
+ * is kept, which strides rule out): 0, or -1 with the reason in err. */
+static int set_params(sim *m, const goal_sched *s, const sim_params *p, int critical,
+                      char *err, size_t errlen)
 {
-	sim *m = calloc(1, sizeof *m);
-	if (!m)
-		goto oom;
-	m->s = s;
-	m->S = p->S;
 	if (p->nranges >= 2) {
 		if (p->nranges > SIM_MAX_RANGES || !p->range)
 			goto badrange;
@@ -155,39 +152,26 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 			m->st[k] = p->strides[k];
 		}
 		m->nst = p->nstrides;
-		if (opt && opt->critical) {
+		if (critical) {
 			snprintf(err, errlen, "the critical path does not count the middleware costs of"
 			         " strided messages: give a parameter set without strides");
-			sim_destroy(m);
-			return NULL;
+			return -1;
 		}
 	}
-	if (opt) {
-		m->tl = opt->timeline;
-		m->progress = opt->progress;
-		m->pctx = opt->progress_ctx;
-		m->seq_limit = opt->seq_limit;
-		m->q_index_after = opt->q_index_after;
-		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
-			m->pt = opt->perturb;
-	}
-	int critical = opt && opt->critical, qstat = opt && opt->qstat;
-	if (s->nranks > SIM_MAX_RANKS) {
-		snprintf(err, errlen, "the simulation takes at most 2^29 ranks (the schedule has %"
-		         PRIu64 ")", s->nranks);
-		sim_destroy(m);
-		return NULL;
-	}
-	if (critical && s->nops >= CP_MAX_OPS) {
-		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
-		         PRIu64 ")", s->nops);
-		sim_destroy(m);
-		return NULL;
-	}
-	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
-		m->seq_limit = 1ull << 32;
-	if (m->q_index_after == 0)
-		m->q_index_after = Q_INDEX_AFTER;
+	return 0;
+badrange:
+	snprintf(err, errlen, "malformed size ranges");
+	return -1;
+badstride:
+	snprintf(err, errlen, "malformed strides");
+	return -1;
+}
+
+/* The rank records, the op bits and the records of the critical path
+ * (critical) and of the queue statistics (qstat) for schedule s, and the
+ * pools: 0, or -1 when out of memory. */
+static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat)
+{
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
 	m->nnics = s->nnics ? s->nnics : 1;
@@ -206,22 +190,22 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->started_bytes = (s->nops / 64 + 1) * sizeof(uint64_t);
 	m->started = sim_big_alloc(m->started_bytes);
 	if (!m->rs || !m->started)
-		goto oom;
+		return -1;
 	if (critical) {
 		m->nres = m->ncpus + 2ull * m->nnics;
-		m->cpr_w = s->nops < CP_SMALL_OPS && opt->critical != 2 ? 4 : 5;
+		m->cpr_w = s->nops < CP_SMALL_OPS && critical != 2 ? 4 : 5;
 		m->cpr_bytes = s->nops * 2 * m->cpr_w + 8;
 		m->cpr = sim_big_alloc(m->cpr_bytes);   /* zero: CPW_NONE */
 		m->cps = sim_big_alloc((m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 		if (!m->cpr || !m->cps)
-			goto oom;
+			return -1;
 	}
 	if (qstat && !(m->qs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->qs)))
-		goto oom;
+		return -1;
 #if GOAL_CHECKS
 	m->done = sim_big_alloc(m->started_bytes);
 	if (!m->done)
-		goto oom;
+		return -1;
 #endif
 	for (uint64_t r = 0; r < m->nranks; r++) {
 		sim_rank *k = (sim_rank *)(void *)&m->rs[r * m->stride];
@@ -239,6 +223,49 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->rqp.used = m->rxp.used = m->uqp.used = m->wnp.used = m->wcp.used = m->wlp.used = 1;  /* entry 0 stands for QNIL */
 	m->waking = m->last_list = QNIL;
 	m->last_wkey = UINT64_MAX;
+	return 0;
+}
+
+sim *sim_create(const goal_sched *s, const sim_params *p,
+                const sim_options *opt, char *err, size_t errlen)
+{
+	sim *m = calloc(1, sizeof *m);
+	if (!m)
+		goto oom;
+	m->s = s;
+	m->S = p->S;
+	int critical = opt ? opt->critical : 0, qstat = opt && opt->qstat;
+	if (set_params(m, s, p, critical, err, errlen)) {
+		sim_destroy(m);
+		return NULL;
+	}
+	if (opt) {
+		m->tl = opt->timeline;
+		m->progress = opt->progress;
+		m->pctx = opt->progress_ctx;
+		m->seq_limit = opt->seq_limit;
+		m->q_index_after = opt->q_index_after;
+		if (opt->perturb && (opt->perturb->noise || opt->perturb->nslow))
+			m->pt = opt->perturb;
+	}
+	if (s->nranks > SIM_MAX_RANKS) {
+		snprintf(err, errlen, "the simulation takes at most 2^29 ranks (the schedule has %"
+		         PRIu64 ")", s->nranks);
+		sim_destroy(m);
+		return NULL;
+	}
+	if (critical && s->nops >= CP_MAX_OPS) {
+		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
+		         PRIu64 ")", s->nops);
+		sim_destroy(m);
+		return NULL;
+	}
+	if (m->seq_limit == 0 || m->seq_limit > (1ull << 32))
+		m->seq_limit = 1ull << 32;
+	if (m->q_index_after == 0)
+		m->q_index_after = Q_INDEX_AFTER;
+	if (alloc_state(m, s, critical, qstat))
+		goto oom;
 #ifdef MADV_POPULATE_READ
 	/* Map the whole schedule in one call rather than one page fault per
 	 * page, when it fits comfortably in memory (else pages come and go). */
@@ -254,14 +281,6 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	return m;
 oom:
 	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
-	sim_destroy(m);
-	return NULL;
-badrange:
-	snprintf(err, errlen, "malformed size ranges");
-	sim_destroy(m);
-	return NULL;
-badstride:
-	snprintf(err, errlen, "malformed strides");
 	sim_destroy(m);
 	return NULL;
 }
