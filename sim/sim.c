@@ -693,20 +693,35 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 
 /* ---- Events ------------------------------------------------------------- */
 
-/* Handle the message of send j of rank r at time t.
- * Returns the time to put it back at, or 0 when handled. */
-static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j)
+/* An event that changed nothing waits until back for resource key
+ * (OVF_KEY), the later free of the two it needs, other (WO) the other.
+ * The handlers return back, or 0 when the event ran, and fill the rest
+ * only then (a result in registers). */
+typedef struct wait_for {
+	uint64_t back, key;
+	uint32_t other;
+} wait_for;
+
+/* Event (wf->back = back, key, other) waits; returns back. */
+static inline uint64_t wait_on(wait_for *wf, uint64_t back, uint64_t key, uint32_t other)
+{
+	wf->back = back;
+	wf->key = key;
+	wf->other = other;
+	return back;
+}
+
+/* Handle the message of send j of rank r at time t. */
+static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, wait_for *wf)
 {
 	const goal_op *sops = rank_ops(m, r), *sop = &sops[j];
 	uint32_t q = goal_op_peer(m->s, r, sop);
 	uint64_t *cf = cpu_free(m, q, sop->cpu);
 	uint64_t *nf = nic_recv(m, q, sop->nic);
 	uint64_t busy = *cf > *nf ? *cf : *nf;
-	if (busy > t) {
-		m->wkey = *nf > *cf ? OVF_KEY(q, OVF_NICR, sop->nic) : OVF_KEY(q, OVF_CPU, sop->cpu);
-		m->wother = *nf > *cf ? WO(OVF_CPU, sop->cpu) : WO(OVF_NICR, sop->nic);
-		return busy;
-	}
+	if (busy > t)
+		return *nf > *cf ? wait_on(wf, busy, OVF_KEY(q, OVF_NICR, sop->nic), WO(OVF_CPU, sop->cpu))
+		                 : wait_on(wf, busy, OVF_KEY(q, OVF_CPU, sop->cpu), WO(OVF_NICR, sop->nic));
 
 	uint64_t g = gop_of(m, r, j);
 	if (m->cpr) {
@@ -768,7 +783,7 @@ static void cp_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t
 
 /* Process op i of rank r at time t (who: its event word).  Returns the
  * put-back time or 0. */
-static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
+static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, wait_for *wf)
 {
 	if (m->nhold && held(m, t, r, i, who))
 		return 0;
@@ -777,11 +792,8 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 
 	switch ((goal_kind)op->kind) {
 	case GOAL_CALC: {
-		if (*cf > t) {
-			m->wkey = OVF_KEY(r, OVF_CPU, op->cpu);
-			m->wother = WO_NONE;
-			return *cf;
-		}
+		if (*cf > t)
+			return wait_on(wf, *cf, OVF_KEY(r, OVF_CPU, op->cpu), WO_NONE);
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		uint64_t off = noise_off(m, r), d, end = calc_end(m, r, op, i, off, t, &d);
@@ -800,11 +812,9 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	case GOAL_SEND: {
 		uint64_t *nf = nic_send(m, r, op->nic);
 		uint64_t busy = *cf > *nf ? *cf : *nf;
-		if (busy > t) {
-			m->wkey = *nf > *cf ? OVF_KEY(r, OVF_NICS, op->nic) : OVF_KEY(r, OVF_CPU, op->cpu);
-			m->wother = *nf > *cf ? WO(OVF_CPU, op->cpu) : WO(OVF_NICS, op->nic);
-			return busy;
-		}
+		if (busy > t)
+			return *nf > *cf ? wait_on(wf, busy, OVF_KEY(r, OVF_NICS, op->nic), WO(OVF_CPU, op->cpu))
+			                 : wait_on(wf, busy, OVF_KEY(r, OVF_CPU, op->cpu), WO(OVF_NICS, op->nic));
 		if (m->cpr)
 			cp_start(m, r, op, i, t, who);
 		act_times x;
@@ -882,15 +892,14 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	return 0;
 }
 
-/* Process the event (rank r, event word w, peer word who) at time t.
- * Returns 0, or the time to put it back at (it changed nothing), with the
- * resource it waits for in m->wkey. */
-static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who)
+/* Process the event (rank r, event word w, peer word who) at time t:
+ * 0, or the time it waits until (*wf). */
+static uint64_t process(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who, wait_for *wf)
 {
 	m->now = t;
 	if (w & EV_MSG)
-		return on_message(m, t, r, w & ~EV_MSG);
-	return on_op(m, t, r, w, who);
+		return on_message(m, t, r, w & ~EV_MSG, wf);
+	return on_op(m, t, r, w, who, wf);
 }
 
 #include "sim_wait.c"
@@ -1021,9 +1030,9 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 		} else {
 			if (wakes)   /* a run with flows is always here (sim_run) */
 				m->cur_seq = x.seq;
-			uint64_t back = process(m, x.time, x.rank, x.op, x.peer);
-			if (back)
-				put_back(m, &x, back);
+			wait_for wf;
+			if (process(m, x.time, x.rank, x.op, x.peer, &wf))
+				put_back(m, &x, &wf);
 		}
 	}
 	/* progress when the count crosses a multiple of 2^22, between batches */
@@ -1085,10 +1094,10 @@ static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t *rootseq, uint64
 {
 	uint32_t seq = (uint32_t)(*rootseq)++;
 	m->cur_seq = seq;
-	uint64_t back = process(m, 0, r, i, WHO_ROOT);
-	if (back) {
+	wait_for wf;
+	if (process(m, 0, r, i, WHO_ROOT, &wf)) {
 		evq_node x = { 0, seq, r, i, WHO_ROOT };
-		put_back(m, &x, back);
+		put_back(m, &x, &wf);
 	}
 	if (m->progress && (++*iter & 0x3fffff) == 0)
 		report_progress(m);

@@ -394,9 +394,7 @@ struct sim {
 	uint64_t wt_mask, wt_n;
 	uint32_t waking;      /* the list whose first waiter is being processed */
 	uint64_t wakes;       /* wake nodes in the queue */
-	uint64_t wkey;        /* the resource a put-back event waits for */
-	uint32_t wother;      /* and the other it needs (WO) */
-	uint64_t last_wkey;   /* that of the put-back before */
+	uint64_t last_wkey;   /* the resource the put-back before waits for */
 	uint64_t burst;       /* put-backs one after the other for last_wkey */
 	uint32_t last_list;   /* the list it joined (QNIL: none) */
 

@@ -382,8 +382,8 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
 		m->fail = FAIL_MEMORY;
 }
 
-/* Event x, processed at now, is put back at time back, to wait for the
- * resource m->wkey.  Into the queue, or into which list
+/* Event x, processed at now, is put back at time b->back, to wait for
+ * the resource b->key.  Into the queue, or into which list
  * (several lists may wait for one resource: each is armed on its own, and
  * the argument above holds for each):
  * - an op put back fewer than WL_DIRECT times goes back into the queue: a
@@ -401,10 +401,10 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
  *   one), or a new one there.
  * A list whose armed waiter has a larger seq cannot take it: it goes back
  * into the queue (rare). */
-static void put_back_wait(sim *m, const evq_node *xp, uint64_t back, int same)
+static void put_back_wait(sim *m, const evq_node *xp, const wait_for *b, int same)
 {
-	uint64_t key = m->wkey;
-	uint32_t other = m->wother;
+	uint64_t key = b->key, back = b->back;
+	uint32_t other = b->other;
 	evq_node x = { back, xp->seq, xp->rank, xp->op, xp->peer };
 	uint32_t l = m->waking;
 	if (l != QNIL && (WL(m, l)->key != key || WL(m, l)->other != other))
@@ -445,50 +445,50 @@ queue:
 
 /* put_back_wait, with the usual case inline: an op put back into the
  * queue. */
-static inline void put_back(sim *m, const evq_node *x, uint64_t back)
+static inline void put_back(sim *m, const evq_node *x, const wait_for *b)
 {
-	int same = m->wkey == m->last_wkey;
-	m->last_wkey = m->wkey;
+	int same = b->key == m->last_wkey;
+	m->last_wkey = b->key;
 	m->burst = same ? m->burst + 1 : 1;
 	if (!(x->op & EV_MSG) && m->waking == QNIL && m->burst < WL_BURST) {
 		uint32_t c = x->peer & WHO_DELAYED ? x->peer & ~WHO_DELAYED : 0;
 		if (c < WL_DIRECT) {
 			m->last_list = QNIL;
 			m->pushes++;
-			if (evq_push(&m->q, (evq_node){ back, x->seq, x->rank, x->op, WHO_DELAYED | (c + 1) }))
+			if (evq_push(&m->q, (evq_node){ b->back, x->seq, x->rank, x->op, WHO_DELAYED | (c + 1) }))
 				m->fail = FAIL_MEMORY;
 			return;
 		}
 	}
-	put_back_wait(m, x, back, same);
+	put_back_wait(m, x, b, same);
 }
 
 static void report_progress(sim *m);
 
-/* The first waiter x of list l, processed at now, must wait until back for
- * the list's other resource (m->wkey), which is busy longer than its own.
+/* The first waiter x of list l, processed at now, must wait until b->back
+ * for the list's other resource (b->key), which is busy longer than its own.
  * So would every waiter after it, processed at now in turn: each needs the
  * same two resources, and a waiter that is put back changes nothing (no
  * flow holds a waiter while m->nhold is 0).  So the whole list waits for
  * that resource instead, x first, armed at back: one step where moving the
  * waiters one by one would cost as many (and a run of sends that wait by
  * turns for their CPU and their NIC, as in an alltoall, would cost k^2). */
-static void wl_rekey(sim *m, uint32_t l, const evq_node *x, uint64_t back)
+static void wl_rekey(sim *m, uint32_t l, const evq_node *x, const wait_for *b)
 {
 	sim_wlist *L = WL(m, l);
 	uint64_t key = L->key;
-	ASSERT(m->wother == WO(OVF_WHAT(key), key & 0xffff) &&
-	       m->wkey == OVF_KEY(OVF_RANK(key), L->other >> 16, L->other & 0xffff));
+	ASSERT(b->other == WO(OVF_WHAT(key), key & 0xffff) &&
+	       b->key == OVF_KEY(OVF_RANK(key), L->other >> 16, L->other & 0xffff));
 	wl_unlist(m, l);
-	L->key = m->wkey;
-	L->other = m->wother;
+	L->key = b->key;
+	L->other = b->other;
 	if (wl_add(m, L, x))   /* its time is the wake node's, at back */
 		return;
 	m->last_list = l;
-	m->last_wkey = m->wkey;
+	m->last_wkey = b->key;
 	if (wt_find(m, L->key, L->other) == QNIL && wt_add(m, l))
 		return;
-	wl_arm(m, l, back, 0);
+	wl_arm(m, l, b->back, 0);
 }
 
 /* The wake node of list l at (t, seq), armed for waiter first (the list's
@@ -520,15 +520,16 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 		ASSERT(x.seq == seq);
 		m->waking = l;
 		m->cur_seq = x.seq;
-		uint64_t back = process(m, t, x.rank, x.op, x.peer);
+		wait_for b;
+		b.back = process(m, t, x.rank, x.op, x.peer, &b);
 		L = WL(m, l);
-		if (back && m->wkey != L->key && L->n && !m->nhold) {
-			wl_rekey(m, l, &x, back);
+		if (b.back && b.key != L->key && L->n && !m->nhold) {
+			wl_rekey(m, l, &x, &b);
 			m->waking = QNIL;
 			return;
 		}
-		if (back)
-			put_back(m, &x, back);
+		if (b.back)
+			put_back(m, &x, &b);
 		m->waking = QNIL;
 		if (m->fail)
 			return;
