@@ -1,9 +1,10 @@
 /* sim.c: the LogGOPS simulation core (docs/semantics.md sections 2-5): one
  * event queue ordered by (time, seq), per-rank CPU / NIC free times, receive
  * and unexpected queues as intrusive lists in one pool.  One compilation
- * unit with the hot parts it includes where they stand: the matching queues
- * (sim_queue.c), the time rules (sim_times.c), flows (sim_net.c) and the
- * waiting lists (sim_wait.c). */
+ * unit with the hot parts it includes where they stand: the observers and
+ * the named points where the handlers call them (sim_watch.c), the matching
+ * queues (sim_queue.c), the time rules (sim_times.c), flows (sim_net.c) and
+ * the waiting lists (sim_wait.c). */
 #include "sim_int.h"
 
 #include "timeline.h"
@@ -232,107 +233,7 @@ static inline uint64_t *nic_recv(const sim *m, uint64_t r, uint32_t n)
 {
 	return free_time(m, r, OVF_NICR, n);
 }
-/* ---- Critical path records ----------------------------------------------- */
-
-/* The setter of whichever of CPU cpu and NIC nic (what: OVF_NICS or
- * OVF_NICR; OVF_CPU: the CPU alone) of rank r became free at t: the CPU on
- * a tie.  CPW_NONE when neither did (a time 0 nothing set). */
-static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, uint32_t nic,
-                        uint64_t t)
-{
-	if (*free_time(m, r, OVF_CPU, cpu) == t && *setter(m, r, OVF_CPU, cpu) != CPW_NONE)
-		return *setter(m, r, OVF_CPU, cpu);
-	if (what != OVF_CPU && *free_time(m, r, what, nic) == t)
-		return *setter(m, r, what, nic);
-	return CPW_NONE;
-}
-
-static int rdv_word(const void *t, uint64_t i, uint64_t *w)
-{
-	*w = ((const sim_cprdv *)t)[i].key;
-	return *w != UINT64_MAX;
-}
-
-/* Where rendezvous send g is in the rdv table, or the empty slot where it
- * would go (the table must exist). */
-static sim_cprdv *cp_rdv_probe(const sim *m, uint64_t g)
-{
-	uint64_t h0 = oa_home(g, m->rdv_mask), h = h0;
-	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
-		h = (h + 1) & m->rdv_mask;
-	ASSERT(oa_probe_ok(h0, h, m->rdv_mask));
-	return &m->rdv[h];
-}
-
-/* The slot of rendezvous send g in the rdv table (inserted if absent);
- * NULL when out of memory (m->fail set). */
-static sim_cprdv *cp_rdv(sim *m, uint64_t g)
-{
-	if (2 * (m->rdv_n + 1) > m->rdv_mask + 1) {
-		uint64_t ocap = m->rdv ? m->rdv_mask + 1 : 0, ncap = ocap ? 2 * ocap : 64;
-		sim_cprdv *old = m->rdv, *nt = sim_big_alloc(ncap * sizeof *nt);
-		if (!nt) {
-			m->fail = FAIL_MEMORY;
-			return NULL;
-		}
-		for (uint64_t i = 0; i < ncap; i++)
-			nt[i].key = UINT64_MAX;
-		m->rdv = nt;
-		m->rdv_mask = ncap - 1;
-		m->rdv_n = 0;
-		ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, rdv_word), ocap - 1));
-		for (uint64_t i = 0; i < ocap; i++)
-			if (old[i].key != UINT64_MAX)
-				*cp_rdv(m, old[i].key) = old[i];
-		sim_big_free(old, ocap * sizeof *old);
-	}
-	sim_cprdv *e = cp_rdv_probe(m, g);
-	if (e->key == UINT64_MAX) {
-		e->key = g;
-		e->w = CPW_NONE;
-		m->rdv_n++;
-	}
-	return e;
-}
-
-/* ---- Match statistics ------------------------------------------------- */
-
-/* A search of rank r's RQ or UQ that looked at n entries. */
-static inline void qs_search(sim *m, uint32_t r, uint32_t n)
-{
-	if (m->qs) {
-		sim_qs *q = &m->qs[r];
-		q->searches++;
-		q->searched += n;
-		if (n > q->searched_max)
-			q->searched_max = n;
-	}
-}
-
-/* Rank r's RQ (uq 0) or UQ (uq 1) grew (d 1) or shrank (d -1). */
-static inline void qs_len(sim *m, uint32_t r, int uq, int d)
-{
-	if (m->qs) {
-		sim_qs *q = &m->qs[r];
-		uint32_t *len = uq ? &q->uq_len : &q->rq_len, *mx = uq ? &q->uq_max : &q->rq_max;
-		*len = (uint32_t)((int64_t)*len + d);
-		if (*len > *mx)
-			*mx = *len;
-	}
-}
-
-/* The comm index of op o: read only when the schedule has comms other
- * than index 0 (the file's reader checked every index). */
-static inline uint32_t op_comm(const sim *m, const goal_op *o)
-{
-	return m->s->ncomms > 1 ? goal_op_comm(o) : 0;
-}
-
-static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
-{
-	return (src_a == src_b || src_a == GOAL_ANY_SOURCE || src_b == GOAL_ANY_SOURCE)
-	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
-}
+#include "sim_watch.c"
 
 /* ---- Sequence numbers ---------------------------------------------------- */
 
@@ -724,20 +625,13 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, wait_for 
 		                 : wait_on(wf, busy, OVF_KEY(q, OVF_CPU, sop->cpu), WO(OVF_NICR, sop->nic));
 
 	uint64_t g = gop_of(m, r, j);
-	if (m->cpr) {
-		uint64_t w = busy < t ? CPW_NONE : cp_busy(m, q, sop->cpu, OVF_NICR, sop->nic, t);
-		cp_put(m, g, 1, w != CPW_NONE ? w : CPW(CPW_ARRIVAL, 0));
-	}
+	watch_arrive(m, g, sop, q, t, busy);
 	act_times x;
 	uint64_t off = noise_off(m, q);
 	handle_times(m, r, sop, j, q, off, t, &x);
 	set_free_by(m, cf, x.cpu, q, OVF_CPU, sop->cpu, CPW(CPW_HCPU, g));
 	set_free_by(m, nf, x.nic, q, OVF_NICR, sop->nic, CPW(CPW_HNIC, g));
-	if (m->tl) {
-		tl_write_orecv(m->tl, q, sop->cpu, t, x.cpu, r, j);
-		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, x.nic);
-		put_detours(m, off, q, sop->cpu, t, x.cpu, x.need);
-	}
+	watch_handle(m, r, sop, j, q, t, &x, off);
 	uint64_t start = 0;
 	if (sop->size > m->S)
 		start = rdv_take(m, r, j);
@@ -759,26 +653,10 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, wait_for 
 		hold_edges(m, q, recv, 1, 0);
 	}
 	mark_done(m, q, recv);
-	if (m->cpr)
-		cp_put(m, gop_of(m, q, recv), 1, CPW(CPW_MSG, g));
+	watch_recv_done(m, q, recv, CPW(CPW_MSG, g));
 	satisfy_edges(m, q, rank_ops(m, q), recv, x.cpu, 0);
 	flush_released(m);
 	return 0;
-}
-
-/* Critical path: op i of rank r (op) starts at t, released by its
- * dependency on op who (event word: WHO_*) or, delayed, when its CPU or
- * NIC became free (a recv keeps what queue_released saw). */
-static void cp_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t, uint32_t who)
-{
-	uint64_t w;
-	if (!(who & WHO_DELAYED))
-		w = who == WHO_ROOT ? CPW(CPW_ROOT, 0) : CPW(CPW_DEP, who);
-	else if (op->kind != GOAL_RECV)
-		w = cp_busy(m, r, op->cpu, op->kind == GOAL_SEND ? OVF_NICS : OVF_CPU, op->nic, t);
-	else
-		return;
-	cp_put(m, gop_of(m, r, i), 0, w);
 }
 
 /* Process op i of rank r at time t (who: its event word).  Returns the
@@ -794,16 +672,12 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 	case GOAL_CALC: {
 		if (*cf > t)
 			return wait_on(wf, *cf, OVF_KEY(r, OVF_CPU, op->cpu), WO_NONE);
-		if (m->cpr)
-			cp_start(m, r, op, i, t, who);
+		watch_start(m, r, op, i, t, who);
 		uint64_t off = noise_off(m, r), d, end = calc_end(m, r, op, i, off, t, &d);
 		set_free_by(m, cf, end, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, gop_of(m, r, i)));
 		mark_started(m, r, i);
 		mark_done(m, r, i);
-		if (m->tl) {
-			tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
-			put_detours(m, off, r, op->cpu, t, end, d);
-		}
+		watch_calc(m, r, op, t, end, off, d);
 		edge_span es = op_span(m, r, ops, i);
 		satisfy_span(m, r, ops, es, i, t, 1);
 		satisfy_span(m, r, ops, es, i, end, 0);
@@ -815,8 +689,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 		if (busy > t)
 			return *nf > *cf ? wait_on(wf, busy, OVF_KEY(r, OVF_NICS, op->nic), WO(OVF_CPU, op->cpu))
 			                 : wait_on(wf, busy, OVF_KEY(r, OVF_CPU, op->cpu), WO(OVF_NICS, op->nic));
-		if (m->cpr)
-			cp_start(m, r, op, i, t, who);
+		watch_start(m, r, op, i, t, who);
 		act_times x;
 		uint64_t off = noise_off(m, r), g = gop_of(m, r, i);
 		uint32_t peer = goal_op_peer(m->s, r, op);
@@ -826,13 +699,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 		set_free_by(m, cf, x.cpu, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, g));
 		set_free_by(m, nf, x.nic, r, OVF_NICS, op->nic, CPW(CPW_OPNIC, g));
 		mark_started(m, r, i);
-		if (m->tl) {
-			tl_write_interval(m->tl, TL_OSEND, r, op->cpu, t, *cf);
-			tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, *nf);
-			tl_write_transmission(m->tl, r, peer, t, x.depart, x.arrive, op->size, i,
-			                      op->cpu, op->nic);
-			put_detours(m, off, r, op->cpu, t, *cf, x.need);
-		}
+		watch_send(m, r, op, i, peer, t, &x, off, *cf, *nf);
 		push_event(m, x.arrive, r, i | EV_MSG, peer);
 		if (op->size > m->S)
 			rdv_put(m, r, i, t);
@@ -847,8 +714,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 	}
 	case GOAL_RECV: {
 		mark_started(m, r, i);
-		if (m->cpr)
-			cp_start(m, r, op, i, t, who);
+		watch_start(m, r, op, i, t, who);
 		sim_uqe e;
 		int found = uq_take(m, r, goal_op_peer(m->s, r, op), op->tag, op_comm(m, op), &e);
 		edge_span es = op_span(m, r, ops, i);
@@ -879,8 +745,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 			}
 		}
 		mark_done(m, r, i);
-		if (m->cpr)
-			cp_put(m, gop_of(m, r, i), 1, CPW(CPW_SELF, 0));
+		watch_recv_done(m, r, i, CPW(CPW_SELF, 0));
 		satisfy_span(m, r, ops, es, i, t, 0);
 		break;
 	}

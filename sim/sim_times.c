@@ -36,18 +36,6 @@ static inline uint64_t slow(sim *m, uint64_t r, uint64_t x, uint32_t fr, uint32_
 	return sim_slow_apply(*f, x, &y) ? time_fail(m, fr, i) : y;
 }
 
-/* Timeline: a detour that took CPU c of rank r during an activity. */
-typedef struct detour_ctx {
-	sim *m;
-	uint32_t r, c;
-} detour_ctx;
-
-static void put_detour(void *ctx, uint64_t s, uint64_t e)
-{
-	const detour_ctx *x = ctx;
-	tl_write_interval(x->m->tl, TL_NOISE, x->r, x->c, s, e);
-}
-
 /* Where rank r reads the detours (0 without noise): once per event. */
 static inline uint64_t noise_off(const sim *m, uint32_t r)
 {
@@ -72,19 +60,6 @@ static inline uint64_t cpu_end(sim *m, uint64_t off, uint64_t t, uint64_t d, uin
 	if (!m->pt || !m->pt->noise)
 		return tadd(m, t, d, fr, i);
 	return noisy_end(m, off, t, d, fr, i);
-}
-
-/* Timeline: the detours that stretched the activity of d ns that CPU c of
- * rank r ran from t to end (written after the activity's own lines; at
- * most 1000). */
-static void put_detours(sim *m, uint64_t off, uint32_t r, uint32_t c, uint64_t t, uint64_t end,
-                        uint64_t d)
-{
-	if (m->pt && m->pt->noise && end - t > d) {
-		detour_ctx x = { m, r, c };
-		sim_noise_each(m->pt->noise, m->pt->rule, off, t, d, end, 1000,
-		               put_detour, &x);
-	}
 }
 
 /* A CPU's or NIC's free time moves forward only. */

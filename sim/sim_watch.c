@@ -1,0 +1,216 @@
+/* sim_watch.c: the observers of the rules: the critical path's records,
+ * the queue statistics and the timeline, and the named points where the
+ * handlers call them.
+ * A part of sim.c's compilation unit (sim.c includes it; it is not
+ * compiled alone), so that the event handlers inline its helpers. */
+
+/* ---- Critical path records ----------------------------------------------- */
+
+/* The setter of whichever of CPU cpu and NIC nic (what: OVF_NICS or
+ * OVF_NICR; OVF_CPU: the CPU alone) of rank r became free at t: the CPU on
+ * a tie.  CPW_NONE when neither did (a time 0 nothing set). */
+static uint64_t cp_busy(const sim *m, uint32_t r, uint32_t cpu, unsigned what, uint32_t nic,
+                        uint64_t t)
+{
+	if (*free_time(m, r, OVF_CPU, cpu) == t && *setter(m, r, OVF_CPU, cpu) != CPW_NONE)
+		return *setter(m, r, OVF_CPU, cpu);
+	if (what != OVF_CPU && *free_time(m, r, what, nic) == t)
+		return *setter(m, r, what, nic);
+	return CPW_NONE;
+}
+
+static int rdv_word(const void *t, uint64_t i, uint64_t *w)
+{
+	*w = ((const sim_cprdv *)t)[i].key;
+	return *w != UINT64_MAX;
+}
+
+/* Where rendezvous send g is in the rdv table, or the empty slot where it
+ * would go (the table must exist). */
+static sim_cprdv *cp_rdv_probe(const sim *m, uint64_t g)
+{
+	uint64_t h0 = oa_home(g, m->rdv_mask), h = h0;
+	while (m->rdv[h].key != UINT64_MAX && m->rdv[h].key != g)
+		h = (h + 1) & m->rdv_mask;
+	ASSERT(oa_probe_ok(h0, h, m->rdv_mask));
+	return &m->rdv[h];
+}
+
+/* The slot of rendezvous send g in the rdv table (inserted if absent);
+ * NULL when out of memory (m->fail set). */
+static sim_cprdv *cp_rdv(sim *m, uint64_t g)
+{
+	if (2 * (m->rdv_n + 1) > m->rdv_mask + 1) {
+		uint64_t ocap = m->rdv ? m->rdv_mask + 1 : 0, ncap = ocap ? 2 * ocap : 64;
+		sim_cprdv *old = m->rdv, *nt = sim_big_alloc(ncap * sizeof *nt);
+		if (!nt) {
+			m->fail = FAIL_MEMORY;
+			return NULL;
+		}
+		for (uint64_t i = 0; i < ncap; i++)
+			nt[i].key = UINT64_MAX;
+		m->rdv = nt;
+		m->rdv_mask = ncap - 1;
+		m->rdv_n = 0;
+		ASSERT(!old || oa_probes_ok(oa_measure(old, ocap - 1, rdv_word), ocap - 1));
+		for (uint64_t i = 0; i < ocap; i++)
+			if (old[i].key != UINT64_MAX)
+				*cp_rdv(m, old[i].key) = old[i];
+		sim_big_free(old, ocap * sizeof *old);
+	}
+	sim_cprdv *e = cp_rdv_probe(m, g);
+	if (e->key == UINT64_MAX) {
+		e->key = g;
+		e->w = CPW_NONE;
+		m->rdv_n++;
+	}
+	return e;
+}
+
+/* ---- Match statistics ------------------------------------------------- */
+
+/* A search of rank r's RQ or UQ that looked at n entries. */
+static inline void qs_search(sim *m, uint32_t r, uint32_t n)
+{
+	if (m->qs) {
+		sim_qs *q = &m->qs[r];
+		q->searches++;
+		q->searched += n;
+		if (n > q->searched_max)
+			q->searched_max = n;
+	}
+}
+
+/* Rank r's RQ (uq 0) or UQ (uq 1) grew (d 1) or shrank (d -1). */
+static inline void qs_len(sim *m, uint32_t r, int uq, int d)
+{
+	if (m->qs) {
+		sim_qs *q = &m->qs[r];
+		uint32_t *len = uq ? &q->uq_len : &q->rq_len, *mx = uq ? &q->uq_max : &q->rq_max;
+		*len = (uint32_t)((int64_t)*len + d);
+		if (*len > *mx)
+			*mx = *len;
+	}
+}
+
+/* The comm index of op o: read only when the schedule has comms other
+ * than index 0 (the file's reader checked every index). */
+static inline uint32_t op_comm(const sim *m, const goal_op *o)
+{
+	return m->s->ncomms > 1 ? goal_op_comm(o) : 0;
+}
+
+static int tags_match(uint32_t src_a, int32_t tag_a, uint32_t src_b, int32_t tag_b)
+{
+	return (src_a == src_b || src_a == GOAL_ANY_SOURCE || src_b == GOAL_ANY_SOURCE)
+	    && (tag_a == tag_b || tag_a == GOAL_ANY_TAG || tag_b == GOAL_ANY_TAG);
+}
+
+/* Critical path: op i of rank r (op) starts at t, released by its
+ * dependency on op who (event word: WHO_*) or, delayed, when its CPU or
+ * NIC became free (a recv keeps what queue_released saw). */
+static void cp_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t, uint32_t who)
+{
+	uint64_t w;
+	if (!(who & WHO_DELAYED))
+		w = who == WHO_ROOT ? CPW(CPW_ROOT, 0) : CPW(CPW_DEP, who);
+	else if (op->kind != GOAL_RECV)
+		w = cp_busy(m, r, op->cpu, op->kind == GOAL_SEND ? OVF_NICS : OVF_CPU, op->nic, t);
+	else
+		return;
+	cp_put(m, gop_of(m, r, i), 0, w);
+}
+
+/* Timeline: a detour that took CPU c of rank r during an activity. */
+typedef struct detour_ctx {
+	sim *m;
+	uint32_t r, c;
+} detour_ctx;
+
+static void put_detour(void *ctx, uint64_t s, uint64_t e)
+{
+	const detour_ctx *x = ctx;
+	tl_write_interval(x->m->tl, TL_NOISE, x->r, x->c, s, e);
+}
+
+/* Timeline: the detours that stretched the activity of d ns that CPU c of
+ * rank r ran from t to end (written after the activity's own lines; at
+ * most 1000). */
+static void put_detours(sim *m, uint64_t off, uint32_t r, uint32_t c, uint64_t t, uint64_t end,
+                        uint64_t d)
+{
+	if (m->pt && m->pt->noise && end - t > d) {
+		detour_ctx x = { m, r, c };
+		sim_noise_each(m->pt->noise, m->pt->rule, off, t, d, end, 1000,
+		               put_detour, &x);
+	}
+}
+
+/* ---- The named points ----------------------------------------------------
+ * The rules call these where an observer watches them.  Each costs a run
+ * that keeps nothing one branch per kept record kind. */
+
+/* Op i of rank r (op) starts at t, released as who (its event word) says. */
+static inline void watch_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                               uint32_t who)
+{
+	if (m->cpr)
+		cp_start(m, r, op, i, t, who);
+}
+
+/* Calc op of rank r ran from t to end (need: its CPU work; off: its rank's
+ * noise offset). */
+static inline void watch_calc(sim *m, uint32_t r, const goal_op *op, uint64_t t, uint64_t end,
+                              uint64_t off, uint64_t need)
+{
+	if (m->tl) {
+		tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
+		put_detours(m, off, r, op->cpu, t, end, need);
+	}
+}
+
+/* Send op i of rank r to peer started at t: its CPU is busy until cpu, its
+ * NIC until nic, its message arrives at x->arrive. */
+static inline void watch_send(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint32_t peer,
+                              uint64_t t, const act_times *x, uint64_t off, uint64_t cpu,
+                              uint64_t nic)
+{
+	if (m->tl) {
+		tl_write_interval(m->tl, TL_OSEND, r, op->cpu, t, cpu);
+		tl_write_interval(m->tl, TL_GSEND, r, op->nic, t, nic);
+		tl_write_transmission(m->tl, r, peer, t, x->depart, x->arrive, op->size, i,
+		                      op->cpu, op->nic);
+		put_detours(m, off, r, op->cpu, t, cpu, x->need);
+	}
+}
+
+/* The message of send g (op sop) is handled by rank q at t, where its CPU
+ * and NIC became free at busy: what let it start. */
+static inline void watch_arrive(sim *m, uint64_t g, const goal_op *sop, uint32_t q, uint64_t t,
+                                uint64_t busy)
+{
+	if (m->cpr) {
+		uint64_t w = busy < t ? CPW_NONE : cp_busy(m, q, sop->cpu, OVF_NICR, sop->nic, t);
+		cp_put(m, g, 1, w != CPW_NONE ? w : CPW(CPW_ARRIVAL, 0));
+	}
+}
+
+/* Rank q handled the message of send j of rank r (op sop) from t: x the
+ * times, off q's noise offset. */
+static inline void watch_handle(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q,
+                                uint64_t t, const act_times *x, uint64_t off)
+{
+	if (m->tl) {
+		tl_write_orecv(m->tl, q, sop->cpu, t, x->cpu, r, j);
+		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, x->nic);
+		put_detours(m, off, q, sop->cpu, t, x->cpu, x->need);
+	}
+}
+
+/* Receive op i of rank q completes as w says: a message (CPW_MSG) or at
+ * its own start (CPW_SELF). */
+static inline void watch_recv_done(sim *m, uint32_t q, uint32_t i, uint64_t w)
+{
+	if (m->cpr)
+		cp_put(m, gop_of(m, q, i), 1, w);
+}
