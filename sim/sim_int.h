@@ -37,7 +37,12 @@
  * of a rendezvous send, needed when its message is matched, waits until the
  * message is handled in its rank's sim_rdvs, or, when that holds another
  * send of the rank, in the dependency table under RDV_KEY. */
-#define RDV_KEY(rank, op) (1ull << 63 | (uint64_t)(rank) << 31 | (op))
+static inline uint64_t rdv_key(uint64_t rank, uint32_t op)
+{
+	ASSERT(rank < SIM_MAX_RANKS && op < (1u << 31));
+	return 1ull << 63 | rank << 31 | op;
+}
+#define RDV_KEY(rank, op) rdv_key((rank), (op))
 
 /* A rank's rendezvous send in flight: its start time and op + 1 (0: none).
  * A rank seldom has two (its CPU and NIC wait for the match), and the
@@ -62,12 +67,22 @@ typedef struct sim_flow {
 } sim_flow;
 /* The dependency-table key of a message in a UQ whose flow is on (on 1,
  * id: the flow) or has ended (on 0, lag: e - sG). */
-#define FLOW_KEY(rank, op) (1ull << 62 | (uint64_t)(rank) << 31 | (op))
+static inline uint64_t flow_key(uint64_t rank, uint32_t op)
+{
+	ASSERT(rank < SIM_MAX_RANKS && op < (1u << 31));
+	return 1ull << 62 | rank << 31 | op;
+}
+#define FLOW_KEY(rank, op) flow_key((rank), (op))
 /* The key of an op (global index) that requires a receive completed late
  * by a flow: flows such flows still on, until the latest completion known,
  * wn its event's node in the wnp pool while it waits for them (QNIL:
  * none).  The op does not start before until, nor while flows > 0. */
-#define HOLD_KEY(gop) (1ull << 61 | (gop))
+static inline uint64_t hold_key(uint64_t gop)
+{
+	ASSERT(gop < (1ull << 61));
+	return 1ull << 61 | gop;
+}
+#define HOLD_KEY(gop) hold_key(gop)
 
 /* Posted recvs in an RQ, in the order they were posted: n recvs of a
  * rank, with indices op, op + d, .. op + (n - 1) d (their sources and tags
@@ -115,7 +130,12 @@ _Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "
  * from sender src in its indexed UQ (rq 0): head its first entry, tail its
  * last.  The RQ's chain of any-source recvs is there while it is indexed,
  * its posts the next post number.  Ranks below SIM_MAX_RANKS. */
-#define QS_KEY(rq, rank, src) (3ull << 62 | (uint64_t)(rq) << 61 | (uint64_t)(rank) << 32 | (src))
+static inline uint64_t qs_key(unsigned rq, uint64_t rank, uint32_t src)
+{
+	ASSERT(rq <= 1 && rank < SIM_MAX_RANKS);
+	return 3ull << 62 | (uint64_t)rq << 61 | rank << 32 | src;
+}
+#define QS_KEY(rq, rank, src) qs_key((rq), (rank), (src))
 
 /* A pool of list entries (whose first field is next), grown by doubling on
  * huge pages; freed entries are reused. */
@@ -181,8 +201,13 @@ _Static_assert(sizeof(sim_wchunk) == 64, "sim_wchunk is one 64-byte line");
  * its node, or its chunk << 3 | its place there.  Chunks number below
  * WC_MAX. */
 #define WREF_HEAP 0x80000000u
-#define WREF_RUN(c, i) ((c) << 3 | (i))
 #define WC_MAX (1u << 28)
+static inline uint32_t wref_run(uint32_t c, uint32_t i)
+{
+	ASSERT(c < WC_MAX && i < 8);
+	return c << 3 | i;
+}
+#define WREF_RUN(c, i) wref_run((c), (i))
 #define WREF(m, f) ((f) & WREF_HEAP ? &WN(m, (f) & ~WREF_HEAP)->e : &WC(m, (f) >> 3)->e[(f) & 7])
 
 /* Events waiting for one CPU or NIC, in seq order: a sorted run (waiters
@@ -207,8 +232,13 @@ typedef struct sim_wlist {
 } sim_wlist;
 
 /* The other resource of a waiter: OVF_* << 16 | index, or WO_NONE. */
-#define WO(what, idx) ((uint32_t)(what) << 16 | (idx))
-#define WO_NONE WO(3, 0)
+static inline uint32_t wo(unsigned what, uint32_t idx)
+{
+	ASSERT(what <= 3 && idx <= 0xffff);
+	return (uint32_t)what << 16 | idx;
+}
+#define WO(what, idx) wo((what), (idx))
+#define WO_NONE (3u << 16)
 _Static_assert(sizeof(sim_wlist) == 40, "sim_wlist is 40 bytes");
 
 /* A slot of the table of the resources that have lists (list QNIL: empty). */
@@ -266,7 +296,12 @@ typedef struct sim_ovf {
 } sim_ovf;
 #define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
 enum { OVF_CPU, OVF_NICS, OVF_NICR };
-#define OVF_KEY(rank, what, idx) ((uint64_t)(rank) << 18 | (uint64_t)(what) << 16 | (idx))
+static inline uint64_t ovf_key(uint64_t rank, unsigned what, uint32_t idx)
+{
+	ASSERT(rank < SIM_MAX_RANKS && what <= OVF_NICR && idx <= 0xffff);
+	return rank << 18 | (uint64_t)what << 16 | idx;
+}
+#define OVF_KEY(rank, what, idx) ovf_key((rank), (what), (idx))
 #define OVF_RANK(key) ((key) >> 18)
 #define OVF_WHAT(key) ((key) >> 16 & 3)
 
@@ -314,7 +349,12 @@ enum cpw_kind {
 	CPW_MATCH_H,  /* a rendezvous send matched when its message was handled */
 	CPW_MATCH_R   /* a rendezvous send matched when recv VAL of its peer started */
 };
-#define CPW(kind, v) ((uint64_t)(kind) << 36 | (uint64_t)(v))
+static inline uint64_t cpw(unsigned kind, uint64_t v)
+{
+	ASSERT(kind <= 15 && v < (1ull << 36));
+	return (uint64_t)kind << 36 | v;
+}
+#define CPW(kind, v) cpw((kind), (v))
 #define CPW_KIND(w) ((unsigned)((w) >> 36) & 15u)
 #define CPW_VAL(w) ((w) & ((1ull << 36) - 1))
 #define CP_MAX_OPS (1ull << 36)
