@@ -654,6 +654,81 @@ static int put_svg(FILE *f, void *ctx)
 	return sweep_write_svg(f, o->s, o->name, o->base, o->sw, o->res, o->base_idx, o->title);
 }
 
+/* The sets of --sweep o into sw, checked against the base set and the
+ * perturbation (a seed needs noise), and the index of --relative-to's set
+ * into *base_idx (-1: none).  0, or the exit status (sw freed). */
+static int sweep_load(const sweep_opts *o, const sim_pset *base, const perturb_opts *po,
+                      sweep *sw, long *base_idx)
+{
+	char err[1024];
+	int status;
+	if (strchr(o->spec, '=')) {
+		if (sweep_parse_compact(o->spec, sw, err, sizeof err)) {
+			sweep_free(sw);
+			return util_usage("--sweep: %s", err);
+		}
+	} else if (sweep_read_file(o->spec, sw, err, sizeof err)) {
+		sweep_free(sw);
+		return util_error_msg(err);
+	}
+	/* The parameter files the sets name are inputs too. */
+	for (size_t i = 0; i < sw->npf; i++) {
+		const char *pf = sw->pf[i].path, *outs[] = { o->csv, o->svg };
+		for (size_t k = 0; k < 2; k++)
+			if (outs[k] && util_out_check(outs[k], &pf, 1, err, sizeof err)) {
+				sweep_free(sw);
+				return util_error_msg(err);
+			}
+	}
+	for (size_t i = 0; i < sw->n && !po->noise; i++)
+		if (sw->set[i].has_seed) {
+			status = util_usage("set '%s': a seed needs --noise-trace or --noise",
+			                    sw->set[i].name);
+			sweep_free(sw);
+			return status;
+		}
+	*base_idx = -1;
+	if (o->rel && (*base_idx = sweep_find(sw, o->rel)) < 0) {
+		sweep_free(sw);
+		return util_usage("--relative-to: no set named '%s'", o->rel);
+	}
+	for (size_t i = 0; i < sw->n; i++) {
+		sim_pset ps;
+		if (sweep_set_params(sw, i, base, &ps, err, sizeof err)) {
+			status = util_usage("set '%s': %s", sw->set[i].name, err);
+			sweep_free(sw);
+			return status;
+		}
+	}
+	return 0;
+}
+
+/* The results of the sets that ran (err: the first failure's message):
+ * each failure on stderr, their events and count into *events and *ran;
+ * 1 when a set did not complete, else 0. */
+static int sweep_failures(const sweep *sw, const sweep_result *res, const char *err,
+                          uint64_t *events, size_t *ran)
+{
+	size_t bad = 0, nfailed = 0;
+	*events = 0;
+	*ran = 0;
+	for (size_t i = 0; i < sw->n; i++) {
+		if (res[i].status == SWEEP_NOT_RUN)
+			continue;
+		++*ran;
+		*events += res[i].events;
+		if (res[i].status == SWEEP_INCOMPLETE)
+			util_error("set '%s': incomplete run (deadlock or unmatched messages)",
+			           sw->set[i].name);
+		else if (res[i].status == SWEEP_FAILED && nfailed++ == 0)
+			util_error("%s", err);   /* the first failure, with its set's name */
+		else if (res[i].status == SWEEP_FAILED)
+			util_error("set '%s': failed", sw->set[i].name);
+		bad += res[i].status != SWEEP_OK;
+	}
+	return bad != 0;
+}
+
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
  * table, the CSV and the chart.  Returns the exit status. */
 static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base,
@@ -669,45 +744,10 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		sw.perturb_desc = desc;
 	}
 	char err[1024];
-	int status = 0;
-	if (strchr(o->spec, '=')) {
-		if (sweep_parse_compact(o->spec, &sw, err, sizeof err)) {
-			sweep_free(&sw);
-			return util_usage("--sweep: %s", err);
-		}
-	} else if (sweep_read_file(o->spec, &sw, err, sizeof err)) {
-		sweep_free(&sw);
-		return util_error_msg(err);
-	}
-	/* The parameter files the sets name are inputs too. */
-	for (size_t i = 0; i < sw.npf; i++) {
-		const char *pf = sw.pf[i].path, *outs[] = { o->csv, o->svg };
-		for (size_t k = 0; k < 2; k++)
-			if (outs[k] && util_out_check(outs[k], &pf, 1, err, sizeof err)) {
-				sweep_free(&sw);
-				return util_error_msg(err);
-			}
-	}
-	for (size_t i = 0; i < sw.n && !po->noise; i++)
-		if (sw.set[i].has_seed) {
-			status = util_usage("set '%s': a seed needs --noise-trace or --noise",
-			                    sw.set[i].name);
-			sweep_free(&sw);
-			return status;
-		}
 	long base_idx = -1;
-	if (o->rel && (base_idx = sweep_find(&sw, o->rel)) < 0) {
-		sweep_free(&sw);
-		return util_usage("--relative-to: no set named '%s'", o->rel);
-	}
-	for (size_t i = 0; i < sw.n; i++) {
-		sim_pset ps;
-		if (sweep_set_params(&sw, i, base, &ps, err, sizeof err)) {
-			status = util_usage("set '%s': %s", sw.set[i].name, err);
-			sweep_free(&sw);
-			return status;
-		}
-	}
+	int status = sweep_load(o, base, po, &sw, &base_idx);
+	if (status)
+		return status;
 	goal_sched s;
 	if (goal_sched_open_any(&s, file, stderr, err, sizeof err)) {
 		sweep_free(&sw);
@@ -743,24 +783,9 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		goto out;
 	}
 	double wall = util_now() - t0;
-	uint64_t events = 0;
-	size_t ran = 0, bad = 0, nfailed = 0;
-	for (size_t i = 0; i < sw.n; i++) {
-		if (res[i].status == SWEEP_NOT_RUN)
-			continue;
-		ran++;
-		events += res[i].events;
-		if (res[i].status == SWEEP_INCOMPLETE)
-			util_error("set '%s': incomplete run (deadlock or unmatched messages)",
-			           sw.set[i].name);
-		else if (res[i].status == SWEEP_FAILED && nfailed++ == 0)
-			util_error("%s", err);   /* the first failure, with its set's name */
-		else if (res[i].status == SWEEP_FAILED)
-			util_error("set '%s': failed", sw.set[i].name);
-		bad += res[i].status != SWEEP_OK;
-	}
-	if (bad)
-		status = 1;
+	uint64_t events;
+	size_t ran;
+	status = sweep_failures(&sw, res, err, &events, &ran);
 	if (base_idx >= 0 && res[base_idx].status != SWEEP_OK)
 		status = util_error("the baseline set '%s' did not complete", o->rel);
 	const char *slash = strrchr(file, '/');
