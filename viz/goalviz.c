@@ -216,81 +216,95 @@ static int empty_selection(const char *name, const char *ranks, const tl_window 
 	return util_error_msg(msg);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option lopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'T' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 't' },
-		{ "ranks", required_argument, NULL, 'r' },
-		{ "max-lanes", required_argument, NULL, 'l' },
-		{ "max-items", required_argument, NULL, 'i' },
-		{ "max-ops", required_argument, NULL, 'x' },
-		{ "width", required_argument, NULL, 'w' },
-		{ "schedule", no_argument, NULL, 's' },
-		{ "window", required_argument, NULL, 'W' },
-		{ "critical-path", required_argument, NULL, 'P' },
-		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *out = NULL, *format = NULL, *ranks = NULL, *window = NULL, *cpath = NULL;
-	int have_from = 0, have_to = 0;
-	tl_window w = { 0, TL_NONE, NULL, 0, 256, 1000000 };
-	uint64_t max_ops = 2000;
-	double width = 1000;
-	int schedule = 0, c;
-	char err[1024];
+static const struct option lopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'T' },
+	{ "from", required_argument, NULL, 'F' },
+	{ "to", required_argument, NULL, 't' },
+	{ "ranks", required_argument, NULL, 'r' },
+	{ "max-lanes", required_argument, NULL, 'l' },
+	{ "max-items", required_argument, NULL, 'i' },
+	{ "max-ops", required_argument, NULL, 'x' },
+	{ "width", required_argument, NULL, 'w' },
+	{ "schedule", no_argument, NULL, 's' },
+	{ "window", required_argument, NULL, 'W' },
+	{ "critical-path", required_argument, NULL, 'P' },
+	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
 
-	util_set_prog("goalviz");
+/* Everything the command line sets: the input, the output and its format,
+ * what to draw (window, ranks rg[0..nrg), limits) and the critical path. */
+struct cli {
+	const char *in, *out, *format, *ranks, *window, *cpath;
+	int have_from, have_to, schedule;
+	tl_window w;
+	uint64_t max_ops;
+	double width;
+	enum fmt f;
+	uint64_t *rg;
+	size_t nrg;
+};
+
+/* Read the command line into cl: -1 to go on, or the exit status (after
+ * the message, the help or the version). */
+static int cli_parse(struct cli *cl, int argc, char **argv)
+{
+	static const tl_window w0 = { 0, TL_NONE, NULL, 0, 256, 1000000 };
+	tl_window *w = &cl->w;
+	int c;
+	memset(cl, 0, sizeof *cl);
+	cl->w = w0;
+	cl->max_ops = 2000;
+	cl->width = 1000;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:T:h", lopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'T': format = optarg; break;
+		case 'o': cl->out = optarg; break;
+		case 'T': cl->format = optarg; break;
 		case 'F':
-			if (num_time_parse(optarg, strlen(optarg), &w.from) != NUM_OK)
+			if (num_time_parse(optarg, strlen(optarg), &w->from) != NUM_OK)
 				return util_usage("bad time '%s' for --from (e.g. 12000, 12us, 1.5ms)", optarg);
-			have_from = 1;
+			cl->have_from = 1;
 			break;
 		case 't':
-			if (num_time_parse(optarg, strlen(optarg), &w.to) != NUM_OK || w.to == TL_NONE)
+			if (num_time_parse(optarg, strlen(optarg), &w->to) != NUM_OK || w->to == TL_NONE)
 				return util_usage("bad time '%s' for --to (e.g. 12000, 12us, 1.5ms)", optarg);
-			have_to = 1;
+			cl->have_to = 1;
 			break;
-		case 'r': ranks = optarg; break;
+		case 'r': cl->ranks = optarg; break;
 		case 'l': case 'i': case 'x': {
 			uint64_t v;
 			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v == 0 ||
 			    (c == 'l' && v > 100000))
 				return util_usage("bad count '%s' (a positive integer)", optarg);
 			if (c == 'l')
-				w.max_lanes = (uint32_t)v;
+				w->max_lanes = (uint32_t)v;
 			else if (c == 'i')
-				w.max_items = v;
+				w->max_items = v;
 			else
-				max_ops = v;
+				cl->max_ops = v;
 			break;
 		}
 		case 'w':
-			width = strtod(optarg, &end);
-			if (*end || !(width >= 50 && width <= 100000))
+			cl->width = strtod(optarg, &end);
+			if (*end || !(cl->width >= 50 && cl->width <= 100000))
 				return util_usage("bad width '%s' (50 to 100000 pixels)", optarg);
 			break;
-		case 's': schedule = 1; break;
+		case 's': cl->schedule = 1; break;
 		case 'W': {
-			num_err e = num_window_parse(optarg, strlen(optarg), &w.from, &w.to);
+			num_err e = num_window_parse(optarg, strlen(optarg), &w->from, &w->to);
 			if (e == NUM_EMPTY)
 				return util_usage("--window '%s' ends before it starts", optarg);
 			if (e != NUM_OK)
 				return util_usage("bad window '%s' for --window (expected T0..T1, e.g. "
 				                  "10us..25us)", optarg);
-			window = optarg;
+			cl->window = optarg;
 			break;
 		}
-		case 'P': cpath = optarg; break;
+		case 'P': cl->cpath = optarg; break;
 		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': fputs(usage, stdout); return 0;
 		default: return util_usage_option(c, argv);  /* ':' or '?' */
@@ -298,149 +312,189 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return util_usage("%s", optind >= argc ? "no input file" : "more than one input file");
-	const char *in = argv[optind];
-	if (window && (have_from || have_to))
+	cl->in = argv[optind];
+	return -1;
+}
+
+/* The window, the output format and the ranks (into rg): -1 to go on, or
+ * the exit status after the message. */
+static int cli_check(struct cli *cl)
+{
+	char err[1024];
+	if (cl->window && (cl->have_from || cl->have_to))
 		return util_usage("give --window or --from and --to, not both");
-	if (w.to != TL_NONE && w.to < w.from)
+	if (cl->w.to != TL_NONE && cl->w.to < cl->w.from)
 		return util_usage("--to is before --from");
-
-	enum fmt f = FMT_SVG;
-	if (format) {
-		if (fmt_parse(format, &f))
-			return util_usage("unknown format '%s' (svg, dot, png, pdf, json)", format);
-	} else if (out) {
-		const char *dot = strrchr(out, '.');
-		if (!dot || fmt_parse(dot + 1, &f))
+	cl->f = FMT_SVG;
+	if (cl->format) {
+		if (fmt_parse(cl->format, &cl->f))
+			return util_usage("unknown format '%s' (svg, dot, png, pdf, json)", cl->format);
+	} else if (cl->out) {
+		const char *dot = strrchr(cl->out, '.');
+		if (!dot || fmt_parse(dot + 1, &cl->f))
 			return util_usage("cannot tell the format from '%s': use .svg, .dot, .png, "
-			                 ".pdf, .json or --format", out);
+			                 ".pdf, .json or --format", cl->out);
 	}
-	if (schedule && (f == FMT_JSON || cpath))
+	if (cl->schedule && (cl->f == FMT_JSON || cl->cpath))
 		return util_usage("--schedule draws a picture: no json, no --critical-path");
-	uint64_t *rg = NULL;
-	size_t nrg = 0;
-	if (ranks && num_ranks_parse(ranks, &rg, &nrg, err, sizeof err))
+	if (cl->ranks && num_ranks_parse(cl->ranks, &cl->rg, &cl->nrg, err, sizeof err))
 		return util_usage("%s", err);
-	w.ranges = rg;
-	w.nranges = nrg;
+	cl->w.ranges = cl->rg;
+	cl->w.nranges = cl->nrg;
+	return -1;
+}
 
+/* --schedule: the schedule's dependency graph, with notes on what was
+ * left out.  Returns the exit status. */
+static int draw_schedule(const struct cli *cl)
+{
+	const char *in = cl->in;
+	char err[1024];
 	int status = 0;
-	if (schedule) {
-		goal_sched s;
-		if (goal_sched_open_any(&s, in, stderr, err, sizeof err)) {
-			free(rg);
-			return util_error_msg(err);
-		}
-		viz_sched_opts so = { rg, nrg, max_ops, in };
-		viz_sched_info info;
-		gv_out g;
-		if (out_begin(&g, out, &in, 1, f != FMT_DOT ? "dot" : NULL, NULL, fmt_name[f])) {
-			goal_sched_close(&s);
-			free(rg);
-			return 1;
-		}
-		if (viz_schedule_dot(&s, &so, g.f, &info, err, sizeof err)) {
-			status = util_error("%s", err);
-		}
-		if (out_end(&g, !status))
-			status = 1;
-		if (info.ranks_left_out)
-			fprintf(stderr, "goalviz: note: left out %" PRIu64 " ranks from rank %" PRIu64
-			        " on (at most %" PRIu64 " ops are drawn); choose ranks with --ranks or "
-			        "raise --max-ops\n", info.ranks_left_out, info.first_left_out, max_ops);
-		if (info.wildcard_matches)
-			fprintf(stderr, "goalviz: note: %" PRIu64 " wildcard receives joined to one "
-			        "possible send each (dotted edges)\n", info.wildcard_matches);
-		goal_sched_close(&s);
-		free(rg);
-		return status;
-	}
-
-	/* The critical path, small, first: then the timeline, once. */
-	tl_link *path = NULL;
-	size_t npath = 0;
-	if (cpath) {
-		FILE *pf = fopen(cpath, "r");
-		if (!pf) {
-			free(rg);
-			return cannot_open(cpath);
-		}
-		int prc = tl_path_read(pf, cpath, &path, &npath, err, sizeof err);
-		fclose(pf);
-		if (prc) {
-			free(rg);
-			return util_error_msg(err);
-		}
-	}
-	const char *ins[] = { in, cpath };
-	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
-	FILE *fin = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
-	if (!fin) {
-		free(rg);
-		tl_path_free(path, npath);
-		return cannot_open(in);
-	}
-	if (f == FMT_JSON) {
-		/* Streamed: read a line, write its events. */
-		gv_out g;
-		int rc = out_begin(&g, out, ins, 2, NULL, NULL, fmt_name[f]);
-		if (rc == 0) {
-			static char obuf[1 << 20];
-			setvbuf(g.f, obuf, _IOFBF, sizeof obuf);
-			tl_json_opts jo = { w.from, w.to, rg, nrg, NULL };
-			tl_json_info ji;
-			if (tl_json_convert(fin, name, g.f, &jo, &ji, err, sizeof err))
-				status = util_error_msg(err);
-			else if (!ji.events && !npath)
-				status = empty_selection(name, ranks, &w, ji.nranks, ji.tmax);
-			else if (tl_json_path(g.f, path, npath))
-				status = util_error("write error on %s", out ? out : "standard output");
-			if (out_end(&g, !status))
-				status = 1;
-		} else {
-			status = 1;
-		}
-		if (fin != stdin)
-			fclose(fin);
-		free(rg);
-		tl_path_free(path, npath);
-		return status;
-	}
-	tl_file tl;
-	int rc = tl_read(&tl, fin, name, &w, err, sizeof err);
-	if (fin != stdin)
-		fclose(fin);
-	free(rg);
-	if (rc) {
-		tl_free(&tl);
-		tl_path_free(path, npath);
+	goal_sched s;
+	if (goal_sched_open_any(&s, in, stderr, err, sizeof err))
 		return util_error_msg(err);
+	viz_sched_opts so = { cl->rg, cl->nrg, cl->max_ops, in };
+	viz_sched_info info;
+	gv_out g;
+	if (out_begin(&g, cl->out, &in, 1, cl->f != FMT_DOT ? "dot" : NULL, NULL, fmt_name[cl->f])) {
+		goal_sched_close(&s);
+		return 1;
 	}
-	if (!tl.nbars && !tl.nmsgs && !tl.nloads && !npath &&
-	    (status = empty_selection(name, ranks, &w, tl.nranks, tl.tmax))) {
-		tl_free(&tl);
+	if (viz_schedule_dot(&s, &so, g.f, &info, err, sizeof err)) {
+		status = util_error("%s", err);
+	}
+	if (out_end(&g, !status))
+		status = 1;
+	if (info.ranks_left_out)
+		fprintf(stderr, "goalviz: note: left out %" PRIu64 " ranks from rank %" PRIu64
+		        " on (at most %" PRIu64 " ops are drawn); choose ranks with --ranks or "
+		        "raise --max-ops\n", info.ranks_left_out, info.first_left_out, cl->max_ops);
+	if (info.wildcard_matches)
+		fprintf(stderr, "goalviz: note: %" PRIu64 " wildcard receives joined to one "
+		        "possible send each (dotted edges)\n", info.wildcard_matches);
+	goal_sched_close(&s);
+	return status;
+}
+
+/* The critical path of --critical-path into *path (*npath links; none
+ * without it).  Returns 0, or the exit status after the message. */
+static int read_path(const struct cli *cl, tl_link **path, size_t *npath)
+{
+	char err[1024];
+	if (!cl->cpath)
+		return 0;
+	FILE *pf = fopen(cl->cpath, "r");
+	if (!pf)
+		return cannot_open(cl->cpath);
+	int prc = tl_path_read(pf, cl->cpath, path, npath, err, sizeof err);
+	fclose(pf);
+	return prc ? util_error_msg(err) : 0;
+}
+
+/* The timeline fin (called name) as trace JSON with the critical path,
+ * streamed: read a line, write its events.  Returns the exit status. */
+static int to_json(const struct cli *cl, FILE *fin, const char *name, const char *const *ins,
+                   const tl_link *path, size_t npath)
+{
+	char err[1024];
+	int status = 0;
+	gv_out g;
+	if (out_begin(&g, cl->out, ins, 2, NULL, NULL, fmt_name[cl->f]))
+		return 1;
+	static char obuf[1 << 20];
+	setvbuf(g.f, obuf, _IOFBF, sizeof obuf);
+	tl_json_opts jo = { cl->w.from, cl->w.to, cl->rg, cl->nrg, NULL };
+	tl_json_info ji;
+	if (tl_json_convert(fin, name, g.f, &jo, &ji, err, sizeof err))
+		status = util_error_msg(err);
+	else if (!ji.events && !npath)
+		status = empty_selection(name, cl->ranks, &cl->w, ji.nranks, ji.tmax);
+	else if (tl_json_path(g.f, path, npath))
+		status = util_error("write error on %s", cl->out ? cl->out : "standard output");
+	if (out_end(&g, !status))
+		status = 1;
+	return status;
+}
+
+/* Timeline tl (called name) drawn as SVG or dot, or through Graphviz,
+ * with the critical path and notes on what was left out.  Returns the
+ * exit status. */
+static int draw_timeline(const struct cli *cl, const tl_file *tl, const char *name,
+                         const char *const *ins, const tl_link *path, size_t npath)
+{
+	enum fmt f = cl->f;
+	int status = 0;
+	if (!tl->nbars && !tl->nmsgs && !tl->nloads && !npath &&
+	    (status = empty_selection(name, cl->ranks, &cl->w, tl->nranks, tl->tmax)))
 		return status;
-	}
 	char notes[1024];
-	viz_render_notes(&tl, notes, sizeof notes);
+	viz_render_notes(tl, notes, sizeof notes);
 	for (char *p = notes, *nl; *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		fprintf(stderr, "goalviz: note: %.*s\n", (int)(nl - p), p);
 	}
-	viz_render_opts ro = { width, strcmp(in, "-") == 0 ? NULL : in, path, npath };
+	viz_render_opts ro = { cl->width, strcmp(cl->in, "-") == 0 ? NULL : cl->in, path, npath };
 	gv_out g;
-	if (out_begin(&g, out, ins, 2, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2",
-	              fmt_name[f])) {
-		tl_free(&tl);
-		tl_path_free(path, npath);
+	if (out_begin(&g, cl->out, ins, 2, f == FMT_PNG || f == FMT_PDF ? "neato" : NULL, "-n2",
+	              fmt_name[f]))
 		return 1;
-	}
-	rc = f == FMT_SVG ? viz_render_svg(&tl, &ro, g.f) : viz_render_dot(&tl, &ro, g.f);
+	int rc = f == FMT_SVG ? viz_render_svg(tl, &ro, g.f) : viz_render_dot(tl, &ro, g.f);
 	if (rc) {
-		status = util_error("write error on %s", out ? out : "standard output");
+		status = util_error("write error on %s", cl->out ? cl->out : "standard output");
 	}
 	if (out_end(&g, !status))
 		status = 1;
+	return status;
+}
+
+/* The timeline of cl->in (or standard input) converted or drawn.  Returns
+ * the exit status. */
+static int timeline(const struct cli *cl, const tl_link *path, size_t npath)
+{
+	const char *in = cl->in;
+	const char *ins[] = { in, cl->cpath };
+	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
+	char err[1024];
+	int status;
+	FILE *fin = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
+	if (!fin)
+		return cannot_open(in);
+	if (cl->f == FMT_JSON) {
+		status = to_json(cl, fin, name, ins, path, npath);
+		if (fin != stdin)
+			fclose(fin);
+		return status;
+	}
+	tl_file tl;
+	int rc = tl_read(&tl, fin, name, &cl->w, err, sizeof err);
+	if (fin != stdin)
+		fclose(fin);
+	status = rc ? util_error_msg(err) : draw_timeline(cl, &tl, name, ins, path, npath);
 	tl_free(&tl);
-	tl_path_free(path, npath);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cl;
+	int status;
+	util_set_prog("goalviz");
+	if ((status = cli_parse(&cl, argc, argv)) >= 0 || (status = cli_check(&cl)) >= 0) {
+		free(cl.rg);
+		return status;
+	}
+	if (cl.schedule) {
+		status = draw_schedule(&cl);
+	} else {
+		/* The critical path, small, first: then the timeline, once. */
+		tl_link *path = NULL;
+		size_t npath = 0;
+		status = read_path(&cl, &path, &npath);
+		if (!status)
+			status = timeline(&cl, path, npath);
+		tl_path_free(path, npath);
+	}
+	free(cl.rg);
 	return status;
 }
