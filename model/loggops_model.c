@@ -650,44 +650,51 @@ out:
 	return status;
 }
 
-int main(int argc, char **argv)
-{
-	enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST, OPT_STRIDE, OPT_OMW,
-	       OPT_OMW_B, OPT_LMW, OPT_LMW_B };
-	static const struct option opts[] = {
-		{ "ranks", required_argument, NULL, 'P' },
-		{ "size", required_argument, NULL, 'd' },
-		{ "fanin", required_argument, NULL, 'n' },
-		{ "sweep", required_argument, NULL, OPT_SWEEP },
-		{ "loop", required_argument, NULL, OPT_LOOP },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "stride", required_argument, NULL, OPT_STRIDE },
-		{ "o-mw", required_argument, NULL, OPT_OMW },
-		{ "O-mw", required_argument, NULL, OPT_OMW_B },
-		{ "l-mw", required_argument, NULL, OPT_LMW },
-		{ "L-mw", required_argument, NULL, OPT_LMW_B },
-		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static num_dec vals[MAX_POINTS];
-	setup u;
-	const char *prange = NULL, *sweep = NULL;
-	int rank_opt = 0;   /* 's' or 'P': the option that gave the ranks */
-	int c, idx, mw = 0;
-	sim_pchange flags;
-	sim_pset ps;
-	char err[256];
+enum { OPT_SWEEP = 256, OPT_LOOP, OPT_CSV, OPT_SVG, OPT_LIST, OPT_STRIDE, OPT_OMW,
+       OPT_OMW_B, OPT_LMW, OPT_LMW_B };
+static const struct option opts[] = {
+	{ "ranks", required_argument, NULL, 'P' },
+	{ "size", required_argument, NULL, 'd' },
+	{ "fanin", required_argument, NULL, 'n' },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "loop", required_argument, NULL, OPT_LOOP },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "stride", required_argument, NULL, OPT_STRIDE },
+	{ "o-mw", required_argument, NULL, OPT_OMW },
+	{ "O-mw", required_argument, NULL, OPT_OMW_B },
+	{ "l-mw", required_argument, NULL, OPT_LMW },
+	{ "L-mw", required_argument, NULL, OPT_LMW_B },
+	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
 
-	util_set_prog("loggops-model");
-	memset(&u, 0, sizeof u);
-	memset(&flags, 0, sizeof flags);
-	u.s = 1;
-	u.n = 2;
-	u.vals = vals;
-	u.stride.O_mw.den = u.stride.L_mw.den = 1;
+/* Everything the command line sets: the run's setup, the ranks and sweep
+ * as given, the LogGOPS flags, and the arguments after the options. */
+struct cli {
+	setup u;
+	const char *prange, *sweep;
+	int rank_opt;   /* 's' or 'P': the option that gave the ranks */
+	int mw;         /* a middleware cost was given */
+	sim_pchange flags;
+	char **args;
+	int nargs;
+};
+
+/* Read the command line into cl: -1 to go on, or the exit status (after
+ * the list, the help or the version); a bad option ends the program. */
+static int cli_parse(struct cli *cl, int argc, char **argv)
+{
+	static num_dec vals[MAX_POINTS];
+	setup *u = &cl->u;
+	int c;
+	memset(cl, 0, sizeof *cl);
+	u->s = 1;
+	u->n = 2;
+	u->vals = vals;
+	u->stride.O_mw.den = u->stride.L_mw.den = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":P:s:d:" SIM_PFLAGS "n:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -695,127 +702,170 @@ int main(int argc, char **argv)
 		case 's':
 			/* -s gave the message size once: with -P as well, that is what
 			 * it meant, and it is refused rather than read as ranks. */
-			if (rank_opt && rank_opt != c)
+			if (cl->rank_opt && cl->rank_opt != c)
 				util_die_usage("-s and -P both give the ranks (the message size is -d BYTES)");
-			rank_opt = c;
-			prange = optarg;
+			cl->rank_opt = c;
+			cl->prange = optarg;
 			break;
-		case 'd': u.s = parse_unit("--size", optarg, 1, MAX_SIZE); break;
+		case 'd': u->s = parse_unit("--size", optarg, 1, MAX_SIZE); break;
 		case 'n':
-			u.n = parse_one("--fanin", optarg, 0, MAX_P).num;
-			if (u.n < 2)
+			u->n = parse_one("--fanin", optarg, 0, MAX_P).num;
+			if (u->n < 2)
 				util_die_usage("--fanin must be at least 2 (got %s)", optarg);
 			break;
-		case OPT_SWEEP: sweep = optarg; break;
+		case OPT_SWEEP: cl->sweep = optarg; break;
 		case OPT_LOOP:
-			u.loop = parse_one("--loop", optarg, 0, MAX_LOOP).num;
-			if (u.loop < 1)
+			u->loop = parse_one("--loop", optarg, 0, MAX_LOOP).num;
+			if (u->loop < 1)
 				util_die_usage("--loop must be at least 1 (got %s)", optarg);
 			break;
-		case OPT_CSV: u.csv = optarg; break;
-		case OPT_SVG: u.svg = optarg; break;
+		case OPT_CSV: u->csv = optarg; break;
+		case OPT_SVG: u->svg = optarg; break;
 		case OPT_LIST: list_formulas(); return 0;
 		case OPT_STRIDE:
-			u.stride.stride = parse_unit("--stride", optarg, 1, GOAL_MAX_STRIDE);
-			if (u.stride.stride < 1)
+			u->stride.stride = parse_unit("--stride", optarg, 1, GOAL_MAX_STRIDE);
+			if (u->stride.stride < 1)
 				util_die_usage("--stride must be at least 1 (got %s)", optarg);
 			break;
-		case OPT_OMW: u.stride.o_mw = parse_unit("--o-mw", optarg, 0, MAX_TIME); mw = 1; break;
-		case OPT_LMW: u.stride.l_mw = parse_unit("--l-mw", optarg, 0, MAX_TIME); mw = 1; break;
+		case OPT_OMW: u->stride.o_mw = parse_unit("--o-mw", optarg, 0, MAX_TIME); cl->mw = 1; break;
+		case OPT_LMW: u->stride.l_mw = parse_unit("--l-mw", optarg, 0, MAX_TIME); cl->mw = 1; break;
 		case OPT_OMW_B:
-			u.stride.O_mw = parse_one("--O-mw", optarg, RATE_FRAC, MAX_RATE);
-			mw = 1;
+			u->stride.O_mw = parse_one("--O-mw", optarg, RATE_FRAC, MAX_RATE);
+			cl->mw = 1;
 			break;
 		case OPT_LMW_B:
-			u.stride.L_mw = parse_one("--L-mw", optarg, RATE_FRAC, MAX_RATE);
-			mw = 1;
+			u->stride.L_mw = parse_one("--L-mw", optarg, RATE_FRAC, MAX_RATE);
+			cl->mw = 1;
 			break;
 		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': usage(stdout); return 0;
 		case ':': exit(util_usage_option(c, argv));
 		default:
-			if (param_flag(c, optarg, &flags) == 0)
+			if (param_flag(c, optarg, &cl->flags) == 0)
 				break;
 			exit(util_usage_option(c, argv));
 		}
 	}
-	if (mw && !u.stride.stride)
+	cl->args = argv + optind;
+	cl->nargs = argc - optind;
+	return -1;
+}
+
+/* The options that need others, the LogGOPS parameters and the pattern;
+ * a bad option ends the program. */
+static void cli_check(struct cli *cl)
+{
+	setup *u = &cl->u;
+	sim_pset ps;
+	char err[256];
+	int idx;
+	if (cl->mw && !u->stride.stride)
 		util_die_usage("--o-mw, --O-mw, --l-mw and --L-mw need --stride");
-	if (u.stride.stride && u.loop)
+	if (u->stride.stride && u->loop)
 		util_die_usage("--loop compares contiguous messages only (no --stride)");
 	sim_pset_default(&ps);
-	if (sim_pset_apply(&ps, &flags, err, sizeof err))
+	if (sim_pset_apply(&ps, &cl->flags, err, sizeof err))
 		util_die_usage("%s", err);
-	u.prm = ps.p;
-	if (optind >= argc)
+	u->prm = ps.p;
+	if (cl->nargs < 1)
 		util_die_usage("no pattern given (--list shows the patterns with formulas)");
-	u.pattern = argv[optind++];
-	if (optind < argc)
-		util_die_usage("unexpected argument '%s'", argv[optind]);
-	idx = sg_pattern_find(u.pattern);
+	u->pattern = cl->args[0];
+	if (cl->nargs > 1)
+		util_die_usage("unexpected argument '%s'", cl->args[1]);
+	idx = sg_pattern_find(u->pattern);
 	if (idx < 0)
-		util_die_usage("unknown pattern '%s' (--list shows the patterns with formulas)", u.pattern);
-	u.pattern = sg_pattern((size_t)idx)->name;
-	if (!model_has_pattern(u.pattern))
-		util_die_usage("no formula covers pattern '%s' (--list shows the patterns with formulas)", u.pattern);
+		util_die_usage("unknown pattern '%s' (--list shows the patterns with formulas)", u->pattern);
+	u->pattern = sg_pattern((size_t)idx)->name;
+	if (!model_has_pattern(u->pattern))
+		util_die_usage("no formula covers pattern '%s' (--list shows the patterns with formulas)", u->pattern);
+}
 
-	if (sweep) {
-		const char *eq = strchr(sweep, '=');
-		size_t k, len = eq ? (size_t)(eq - sweep) : 0;
-		unsigned frac;
-		uint64_t max;
-		for (k = 1; k < sizeof sweep_names / sizeof sweep_names[0]; k++)
-			if (eq && strlen(sweep_names[k]) == len && strncmp(sweep, sweep_names[k], len) == 0)
-				break;
-		if (!eq || k == sizeof sweep_names / sizeof sweep_names[0])
-			util_die_usage("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
-		u.var = (sweep_var)k;
-		frac = (u.var == SW_G || u.var == SW_O) ? RATE_FRAC : 0;
-		u.nvals = parse_range("--sweep", eq + 1, frac, vals, &u.geometric);
-		max = u.var == SW_G || u.var == SW_O ? MAX_RATE :
-		      u.var == SW_s ? MAX_SIZE : u.var == SW_n ? MAX_P :
-		      u.var == SW_S ? UINT64_MAX / 10 : MAX_TIME;
-		for (size_t i = 0; i < u.nvals; i++) {
-			if (above(vals[i], max))
-				util_die_usage("--sweep: %s must be at most %" PRIu64, sweep_names[k], max);
-			if (u.var == SW_n && vals[i].num < 2)
-				util_die_usage("--sweep: the fan-in n must be at least 2");
-		}
-		u.P = 16;
-		if (prange) {
-			int geo;
-			static num_dec one[MAX_POINTS];
-			if (parse_range(rank_opt == 's' ? "-s" : "-P", prange, 0, one, &geo) != 1)
-				util_die_usage("with --sweep, %s takes one value (got '%s')",
-				               rank_opt == 's' ? "-s" : "-P", prange);
-			u.P = one[0].num;
-		}
-		if (u.P < 2 || u.P > MAX_P)
-			util_die_usage("%s must be 2..%u (got %" PRIu64 ")", rank_opt == 's' ? "-s" : "-P",
-			               MAX_P, u.P);
-	} else {
-		u.var = SW_P;
-		u.nvals = parse_range(rank_opt == 's' ? "-s" : "-P", prange ? prange : "2..64", 0, vals,
-		                      &u.geometric);
-		for (size_t i = 0; i < u.nvals; i++)
-			if (vals[i].num < 2 || vals[i].num > MAX_P)
-				util_die_usage("%s must be 2..%u (got %" PRIu64 ")", rank_opt == 's' ? "-s" : "-P",
-				               MAX_P, vals[i].num);
+/* --sweep X=RANGE: the swept variable and its values, the ranks a single
+ * value; a bad option ends the program. */
+static void sweep_points(struct cli *cl)
+{
+	setup *u = &cl->u;
+	const char *sweep = cl->sweep, *ropt = cl->rank_opt == 's' ? "-s" : "-P";
+	const char *eq = strchr(sweep, '=');
+	size_t k, len = eq ? (size_t)(eq - sweep) : 0;
+	unsigned frac;
+	uint64_t max;
+	for (k = 1; k < sizeof sweep_names / sizeof sweep_names[0]; k++)
+		if (eq && strlen(sweep_names[k]) == len && strncmp(sweep, sweep_names[k], len) == 0)
+			break;
+	if (!eq || k == sizeof sweep_names / sizeof sweep_names[0])
+		util_die_usage("--sweep expects X=RANGE with X one of L, o, g, G, O, S, s, n (got '%s')", sweep);
+	u->var = (sweep_var)k;
+	frac = (u->var == SW_G || u->var == SW_O) ? RATE_FRAC : 0;
+	u->nvals = parse_range("--sweep", eq + 1, frac, u->vals, &u->geometric);
+	max = u->var == SW_G || u->var == SW_O ? MAX_RATE :
+	      u->var == SW_s ? MAX_SIZE : u->var == SW_n ? MAX_P :
+	      u->var == SW_S ? UINT64_MAX / 10 : MAX_TIME;
+	for (size_t i = 0; i < u->nvals; i++) {
+		if (above(u->vals[i], max))
+			util_die_usage("--sweep: %s must be at most %" PRIu64, sweep_names[k], max);
+		if (u->var == SW_n && u->vals[i].num < 2)
+			util_die_usage("--sweep: the fan-in n must be at least 2");
 	}
-	if (u.loop) {
-		uint64_t maxP = u.var == SW_P ? 0 : u.P;
-		for (size_t i = 0; u.var == SW_P && i < u.nvals; i++)
-			if (vals[i].num > maxP)
-				maxP = vals[i].num;
-		if (maxP * u.loop > MAX_LOOP_RANKS)
-			util_die_usage("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
-			    u.loop, maxP, MAX_LOOP_RANKS);
+	u->P = 16;
+	if (cl->prange) {
+		int geo;
+		static num_dec one[MAX_POINTS];
+		if (parse_range(ropt, cl->prange, 0, one, &geo) != 1)
+			util_die_usage("with --sweep, %s takes one value (got '%s')", ropt, cl->prange);
+		u->P = one[0].num;
 	}
+	if (u->P < 2 || u->P > MAX_P)
+		util_die_usage("%s must be 2..%u (got %" PRIu64 ")", ropt, MAX_P, u->P);
+}
+
+/* Without --sweep the ranks are swept (default 2..64); a bad option ends
+ * the program. */
+static void rank_points(struct cli *cl)
+{
+	setup *u = &cl->u;
+	const char *ropt = cl->rank_opt == 's' ? "-s" : "-P";
+	u->var = SW_P;
+	u->nvals = parse_range(ropt, cl->prange ? cl->prange : "2..64", 0, u->vals, &u->geometric);
+	for (size_t i = 0; i < u->nvals; i++)
+		if (u->vals[i].num < 2 || u->vals[i].num > MAX_P)
+			util_die_usage("%s must be 2..%u (got %" PRIu64 ")", ropt, MAX_P, u->vals[i].num);
+}
+
+/* --loop N: P x N within MAX_LOOP_RANKS at the largest P; a bad option
+ * ends the program. */
+static void loop_check(const setup *u)
+{
+	uint64_t maxP = u->var == SW_P ? 0 : u->P;
+	for (size_t i = 0; u->var == SW_P && i < u->nvals; i++)
+		if (u->vals[i].num > maxP)
+			maxP = u->vals[i].num;
+	if (maxP * u->loop > MAX_LOOP_RANKS)
+		util_die_usage("--loop %" PRIu64 " with P up to %" PRIu64 " is too large (P x N must be at most %u)",
+		    u->loop, maxP, MAX_LOOP_RANKS);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli cl;
+	const setup *u = &cl.u;
+	char err[256];
+	int st;
+	util_set_prog("loggops-model");
+	if ((st = cli_parse(&cl, argc, argv)) >= 0)
+		return st;
+	cli_check(&cl);
+	if (cl.sweep)
+		sweep_points(&cl);
+	else
+		rank_points(&cl);
+	if (u->loop)
+		loop_check(u);
 	/* The outputs, checked before the simulations. */
-	if (u.csv && u.svg && util_out_same(u.csv, u.svg))
-		util_die_usage("--csv and --svg name the same file '%s'", u.svg);
-	if ((u.csv && util_out_check(u.csv, NULL, 0, err, sizeof err)) ||
-	    (u.svg && util_out_check(u.svg, NULL, 0, err, sizeof err)))
+	if (u->csv && u->svg && util_out_same(u->csv, u->svg))
+		util_die_usage("--csv and --svg name the same file '%s'", u->svg);
+	if ((u->csv && util_out_check(u->csv, NULL, 0, err, sizeof err)) ||
+	    (u->svg && util_out_check(u->svg, NULL, 0, err, sizeof err)))
 		return util_error_msg(err);
-	return run(&u);
+	return run(u);
 }
