@@ -534,6 +534,72 @@ static void measure_strides(const config *c, int rank, char *cbuf, char *sbuf,
 		fprintf(stderr, "\r\033[K");
 }
 
+/* Rank 0's report of the first measurement: the check against --check's
+ * parameters chk, the --raw table, else the fit into *fitted and its
+ * file.  Returns the exit status. */
+static int report_first(const config *c, const loggp_params *chk, const loggp_point *pts,
+                        const loggp_spoint *spts, size_t nsp, FILE *report,
+                        loggp_params *fitted)
+{
+	char err[LOGGP_ERRLEN];
+	int rc = 0;
+	char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[256] = "?";
+	int len;
+	MPI_Get_library_version(lib, &len);
+	lib[strcspn(lib, "\n,")] = '\0';
+	gethostname(host, sizeof host - 1);
+	char when[32] = "?";
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char comment[1024];
+	snprintf(comment, sizeof comment,
+	         "measured by loggp-measure on %s at %s with %s\n%u repetitions per PRTT "
+	         "(quantile %g) in %u passes, %u warm-up each", host, when, lib, c->reps,
+	         c->quant, c->passes < c->reps ? c->passes : c->reps, c->warmup);
+	if (c->check) {
+		fprintf(report, "check of %s against a measurement on %s at %s with %s\n",
+		        c->check, host, when, lib);
+		if (loggp_check(report, c->check, chk, pts, c->nsizes, c->n, c->tol))
+			rc = 1;
+	}
+	if (c->raw) {
+		FILE *f = fopen(c->raw, "w");
+		if (!f || loggp_raw_write(f, c->n, pts, c->nsizes, spts, nsp) || fclose(f))
+			rc = util_error("%s: cannot write", c->raw);
+	}
+	if (!c->check && loggp_report(report, stderr, pts, c->nsizes, c->n, spts, nsp, &c->det,
+	                              c->S, c->output, comment, fitted, err, sizeof err))
+		rc = util_error_msg(err);
+	return rc;
+}
+
+/* The command line's outcome on every rank, and the two ranks: -1 to go
+ * on, or the exit status (rank 0 prints the message, the help or the
+ * version). */
+static int start(int argc, char **argv, int rank, int size, config *c)
+{
+	char err[LOGGP_ERRLEN];
+	int pr = parse_args(argc, argv, c, err, sizeof err);
+	if (pr != 0) {
+		int rc = pr > 0 ? 0 : 2;
+		if (rank == 0 && pr == 1)
+			usage(stdout);
+		else if (rank == 0 && pr == 2)
+			rc = util_version(NULL);
+		else if (rank == 0)
+			util_usage("%s", err);
+		return rc;
+	}
+	if (size != 2) {
+		if (rank == 0)
+			util_usage("needs exactly 2 ranks (mpirun -np 2), has %d", size);
+		return 2;
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	util_set_prog("loggp-measure");
@@ -543,23 +609,10 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	static config c;
 	char err[LOGGP_ERRLEN];
-	int pr = parse_args(argc, argv, &c, err, sizeof err);
-	if (pr != 0) {
-		int rc = pr > 0 ? 0 : 2;
-		if (rank == 0 && pr == 1)
-			usage(stdout);
-		else if (rank == 0 && pr == 2)
-			rc = util_version(NULL);
-		else if (rank == 0)
-			util_usage("%s", err);
+	int st = start(argc, argv, rank, size, &c);
+	if (st >= 0) {
 		MPI_Finalize();
-		return rc;
-	}
-	if (size != 2) {
-		if (rank == 0)
-			util_usage("needs exactly 2 ranks (mpirun -np 2), has %d", size);
-		MPI_Finalize();
-		return 2;
+		return st;
 	}
 	/* The file to check: rank 0 reads it (the other rank may not see it). */
 	static loggp_params chk;
@@ -612,38 +665,7 @@ int main(int argc, char **argv)
 			        (unsigned long long)span);
 		measure_strides(&c, rank, buf, sbuf, spts, tmp);
 	}
-	int rc = 0;
-	if (rank == 0) {
-		char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[256] = "?";
-		int len;
-		MPI_Get_library_version(lib, &len);
-		lib[strcspn(lib, "\n,")] = '\0';
-		gethostname(host, sizeof host - 1);
-		char when[32] = "?";
-		time_t now = time(NULL);
-		struct tm tm;
-		if (gmtime_r(&now, &tm))
-			strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		char comment[1024];
-		snprintf(comment, sizeof comment,
-		         "measured by loggp-measure on %s at %s with %s\n%u repetitions per PRTT "
-		         "(quantile %g) in %u passes, %u warm-up each", host, when, lib, c.reps,
-		         c.quant, c.passes < c.reps ? c.passes : c.reps, c.warmup);
-		if (c.check) {
-			fprintf(report, "check of %s against a measurement on %s at %s with %s\n",
-			        c.check, host, when, lib);
-			if (loggp_check(report, c.check, &chk, pts, c.nsizes, c.n, c.tol))
-				rc = 1;
-		}
-		if (c.raw) {
-			FILE *f = fopen(c.raw, "w");
-			if (!f || loggp_raw_write(f, c.n, pts, c.nsizes, spts, nsp) || fclose(f))
-				rc = util_error("%s: cannot write", c.raw);
-		}
-		if (!c.check && loggp_report(report, stderr, pts, c.nsizes, c.n, spts, nsp, &c.det,
-		                             c.S, c.output, comment, &fitted, err, sizeof err))
-			rc = util_error_msg(err);
-	}
+	int rc = rank == 0 ? report_first(&c, &chk, pts, spts, nsp, report, &fitted) : 0;
 	/* Again, compared with the first (every rank: the round trips take both). */
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	for (unsigned k = 2; again && rc == 0 && k <= c.repeat; k++) {
