@@ -90,6 +90,67 @@ static int stride_line(const char *path, size_t line, const char *b, char *kw,
 	return 0;
 }
 
+/* The first line, "loggp-prtt 1" (s: its first word, at column col).  0,
+ * or -1 with err set. */
+static int header_line(const char *path, size_t line, size_t col, const char *s, char *err)
+{
+	util_kind k = util_kind_of(s, strlen(s));
+	if (k != UTIL_KIND_NONE && k != UTIL_KIND_PRTT) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "this is %s, not a table of round-trip times",
+		         util_kind_what(k));
+		return rfail(err, path, line, col, msg, NULL, 0);
+	}
+	if (strncmp(s, "loggp-prtt 1", 12) != 0 || s[12 + strspn(s + 12, " \t\r")] != '\0')
+		return rfail(err, path, line, col, "expected 'loggp-prtt 1' as the first line", NULL, 0);
+	return 0;
+}
+
+/* The line "n N" (s: its first word, at column col) into *n.  0, or -1
+ * with err set. */
+static int n_line(const char *path, size_t line, size_t col, const char *s, unsigned *n,
+                  char *err)
+{
+	char *e;
+	unsigned long v = 0;
+	if (s[0] == 'n' && (s[1] == ' ' || s[1] == '\t')) {
+		errno = 0;
+		v = strtoul(s + 2, &e, 10);
+		e += strspn(e, " \t\r");
+	}
+	if (s[0] != 'n' || (s[1] != ' ' && s[1] != '\t') || errno || *e != '\0' ||
+	    v < 2 || v > 1000000)
+		return rfail(err, path, line, col, "expected 'n N' with 2 <= N <= 1000000", NULL, 0);
+	*n = (unsigned)v;
+	return 0;
+}
+
+/* A size line (b, its first word at column col) appended to *pts (*np
+ * points, room for *cap).  0, or -1 with err set. */
+static int point_line(const char *path, size_t line, size_t col, char *b, loggp_point **pts,
+                      size_t *np, size_t *cap, char *err)
+{
+	double v[9] = { 0 };
+	int nf = fields(path, line, b, b, v, err);
+	if (nf < 0)
+		return -1;
+	if (nf != 6 && nf != 9)
+		return rfail(err, path, line, col,
+		             "expected 6 or 9 columns: size d PRTT(1,0,s) PRTT(2,0,s) "
+		             "PRTT(n,0,s) PRTT(n,d,s) [3 spreads]", NULL, 0);
+	if (v[0] != floor(v[0]) || v[0] > 9e15)
+		return rfail(err, path, line, col, "the size must be an integer", NULL, 0);
+	if (*np && (uint64_t)v[0] <= (*pts)[*np - 1].size)
+		return rfail(err, path, line, col, "sizes must increase", NULL, 0);
+	if (util_grow(pts, cap, *np + 1, sizeof **pts)) {
+		snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
+		return -1;
+	}
+	loggp_point *p = &(*pts)[(*np)++];
+	*p = (loggp_point){ (uint64_t)v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8] };
+	return 0;
+}
+
 int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
                    loggp_spoint **spts, size_t *nsp, char err[LOGGP_ERRLEN])
 {
@@ -115,38 +176,14 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 			continue;
 		size_t col = (size_t)(s - buf) + 1;
 		if (state == 0) {
-			util_kind k = util_kind_of(s, strlen(s));
-			if (k != UTIL_KIND_NONE && k != UTIL_KIND_PRTT) {
-				char msg[256];
-				snprintf(msg, sizeof msg, "this is %s, not a table of round-trip times",
-				         util_kind_what(k));
-				rc = rfail(err, path, line, col, msg, NULL, 0);
+			if ((rc = header_line(path, line, col, s, err)))
 				break;
-			}
-			if (strncmp(s, "loggp-prtt 1", 12) != 0 ||
-			    s[12 + strspn(s + 12, " \t\r")] != '\0') {
-				rc = rfail(err, path, line, col, "expected 'loggp-prtt 1' as the first line",
-				           NULL, 0);
-				break;
-			}
 			state = 1;
 			continue;
 		}
 		if (state == 1) {
-			char *e;
-			unsigned long v = 0;
-			if (s[0] == 'n' && (s[1] == ' ' || s[1] == '\t')) {
-				errno = 0;
-				v = strtoul(s + 2, &e, 10);
-				e += strspn(e, " \t\r");
-			}
-			if (s[0] != 'n' || (s[1] != ' ' && s[1] != '\t') || errno || *e != '\0' ||
-			    v < 2 || v > 1000000) {
-				rc = rfail(err, path, line, col, "expected 'n N' with 2 <= N <= 1000000",
-				           NULL, 0);
+			if ((rc = n_line(path, line, col, s, n, err)))
 				break;
-			}
-			*n = (unsigned)v;
 			state = 2;
 			continue;
 		}
@@ -172,33 +209,8 @@ int loggp_raw_read(const char *path, unsigned *n, loggp_point **pts, size_t *np,
 			rc = rfail(err, path, line, col, "a size after the strided lines", NULL, 0);
 			break;
 		}
-		double v[9] = { 0 };
-		int nf = fields(path, line, buf, buf, v, err);
-		if (nf < 0) {
-			rc = -1;
+		if ((rc = point_line(path, line, col, buf, pts, np, &cap, err)))
 			break;
-		}
-		if (nf != 6 && nf != 9) {
-			rc = rfail(err, path, line, col,
-			           "expected 6 or 9 columns: size d PRTT(1,0,s) PRTT(2,0,s) "
-			           "PRTT(n,0,s) PRTT(n,d,s) [3 spreads]", NULL, 0);
-			break;
-		}
-		if (v[0] != floor(v[0]) || v[0] > 9e15) {
-			rc = rfail(err, path, line, col, "the size must be an integer", NULL, 0);
-			break;
-		}
-		if (*np && (uint64_t)v[0] <= (*pts)[*np - 1].size) {
-			rc = rfail(err, path, line, col, "sizes must increase", NULL, 0);
-			break;
-		}
-		if (util_grow(pts, &cap, *np + 1, sizeof **pts)) {
-			snprintf(err, LOGGP_ERRLEN, "%s: error: out of memory", path);
-			rc = -1;
-			break;
-		}
-		loggp_point *p = &(*pts)[(*np)++];
-		*p = (loggp_point){ (uint64_t)v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8] };
 	}
 	if (rc == 0 && ferror(f)) {
 		snprintf(err, LOGGP_ERRLEN, "%s: error: cannot read: %s", path, strerror(errno));
