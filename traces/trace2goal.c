@@ -368,87 +368,99 @@ static int parse_u64(const char *s, uint64_t *v)
 	return num_u64_parse(s, strlen(s), v) == NUM_OK ? 0 : -1;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "coll", required_argument, NULL, 'c' },
-		{ "select", required_argument, NULL, 'L' },
-		{ "gamma", required_argument, NULL, 'g' },
-		{ "params", required_argument, NULL, 'P' },
-		{ "extrapolate", required_argument, NULL, 'x' },
-		{ "compute-scale", required_argument, NULL, 'C' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "request-size", required_argument, NULL, 'r' },
-		{ "stats", no_argument, NULL, 't' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+/* Everything the command line sets: the conversion's options, the output,
+ * the extras, and the traces named (args[0..nargs)). */
+struct cli {
 	struct t2g_options o;
-	struct t2g_stats st;
-	struct files fs = { NULL, 0, 0 };
-	struct files whole = { NULL, 0, 0 };   /* what the output may not replace */
-	const char *out_path = "-";
-	int stats = 0, quiet = 0, list = 0, ch, rc = 0, have_gamma = 0;
-	const char *params = NULL;
-	uint64_t v;
-	char err[1024], comment[128];
-	sg_out *out;
-	const char **paths = NULL;
+	const char *out_path;
+	const char *params;
+	int stats, quiet, list, have_gamma;
+	char **args;
+	int nargs;
+};
 
-	memset(&st, 0, sizeof st);
-	util_set_prog("trace2goal");
-	t2g_options_default(&o);
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "coll", required_argument, NULL, 'c' },
+	{ "select", required_argument, NULL, 'L' },
+	{ "gamma", required_argument, NULL, 'g' },
+	{ "params", required_argument, NULL, 'P' },
+	{ "extrapolate", required_argument, NULL, 'x' },
+	{ "compute-scale", required_argument, NULL, 'C' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "request-size", required_argument, NULL, 'r' },
+	{ "stats", no_argument, NULL, 't' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* --coll CLASS=PATTERN into o.  Returns 0, or the exit status after the
+ * message. */
+static int parse_coll(struct t2g_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64];
+	int cls, pat;
+	if (!eq || (size_t)(eq - arg) >= sizeof name)
+		return util_usage("--coll wants CLASS=PATTERN (got '%s')", arg);
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = 0;
+	cls = t2g_coll_find(name);
+	if (cls < 0)
+		return util_usage("unknown collective class '%s' (see --list)", name);
+	pat = sg_pattern_find(eq + 1);
+	if (pat < 0)
+		return util_usage("unknown pattern '%s' (see --list)", eq + 1);
+	o->pattern[cls] = pat;
+	o->pinned |= 1u << cls;
+	return 0;
+}
+
+/* Read the command line into cl: -1 to go on, or the exit status (after
+ * the message, the help or the version). */
+static int cli_parse(struct cli *cl, int argc, char **argv)
+{
+	uint64_t v;
+	int ch, st;
+	memset(cl, 0, sizeof *cl);
+	cl->out_path = "-";
+	t2g_options_default(&cl->o);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":o:c:x:s:qlh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			out_path = optarg;
+			cl->out_path = optarg;
 			break;
-		case 'c': {
-			char *eq = strchr(optarg, '=');
-			char name[64];
-			int cls, pat;
-			if (!eq || (size_t)(eq - optarg) >= sizeof name)
-				return util_usage("--coll wants CLASS=PATTERN (got '%s')", optarg);
-			memcpy(name, optarg, (size_t)(eq - optarg));
-			name[eq - optarg] = 0;
-			cls = t2g_coll_find(name);
-			if (cls < 0)
-				return util_usage("unknown collective class '%s' (see --list)", name);
-			pat = sg_pattern_find(eq + 1);
-			if (pat < 0)
-				return util_usage("unknown pattern '%s' (see --list)", eq + 1);
-			o.pattern[cls] = pat;
-			o.pinned |= 1u << cls;
+		case 'c':
+			if ((st = parse_coll(&cl->o, optarg)))
+				return st;
 			break;
-		}
 		case 'L':
 			if (strcmp(optarg, "none") == 0)
-				o.select = NULL;
+				cl->o.select = NULL;
 			else if (strcmp(optarg, "openmpi") == 0 || strcmp(optarg, "mpich") == 0)
-				o.select = strcmp(optarg, "mpich") ? "openmpi" : "mpich";
+				cl->o.select = strcmp(optarg, "mpich") ? "openmpi" : "mpich";
 			else
 				return util_usage("--select is openmpi, mpich or none (got '%s')", optarg);
 			break;
 		case 'g': {
-			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &o.gamma);
+			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &cl->o.gamma);
 			if (e)
 				return util_usage("--gamma expects ns per byte (e.g. 0.25), not '%s': %s", optarg,
 				                  num_err_str(e));
-			have_gamma = 1;
+			cl->have_gamma = 1;
 			break;
 		}
 		case 'P':
-			params = optarg;
+			cl->params = optarg;
 			break;
 		case 'x':
 			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
 				return util_usage("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
-			o.extrapolate = (uint32_t)v;
+			cl->o.extrapolate = (uint32_t)v;
 			break;
 		case 's':
 			return util_usage("-s is not an option of trace2goal (in schedgen and loggops-model "
@@ -456,27 +468,27 @@ int main(int argc, char **argv)
 		case 'C': {
 			char *end;
 			errno = 0;
-			o.compute_scale = strtod(optarg, &end);
-			if (errno || *end || !(o.compute_scale >= 0) || !isfinite(o.compute_scale))
+			cl->o.compute_scale = strtod(optarg, &end);
+			if (errno || *end || !(cl->o.compute_scale >= 0) || !isfinite(cl->o.compute_scale))
 				return util_usage("--compute-scale wants a number of at least 0 (got '%s')", optarg);
 			break;
 		}
 		case 'S':
-			o.strict = 1;
+			cl->o.strict = 1;
 			break;
 		case 'r':
 			if (parse_u64(optarg, &v) || (v != 4 && v != 8))
 				return util_usage("--request-size must be 4 or 8 (got '%s')", optarg);
-			o.request_size = (unsigned)v;
+			cl->o.request_size = (unsigned)v;
 			break;
 		case 't':
-			stats = 1;
+			cl->stats = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			cl->quiet = 1;
 			break;
 		case 'l':
-			list = 1;
+			cl->list = 1;
 			break;
 		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h':
@@ -486,151 +498,236 @@ int main(int argc, char **argv)
 			return util_usage_option(ch, argv);
 		}
 	}
-	if (list) {
-		list_patterns(&o);
+	cl->args = argv + optind;
+	cl->nargs = argc - optind;
+	return -1;
+}
+
+/* --list, the traces' presence, the gamma of --params and the warnings:
+ * -1 to go on, or the exit status (after the message or the list). */
+static int cli_check(struct cli *cl)
+{
+	char err[1024];
+	if (cl->list) {
+		list_patterns(&cl->o);
 		return 0;
 	}
-	if (optind >= argc)
+	if (cl->nargs <= 0)
 		return util_usage("no trace files");
-	if (params) {
+	if (cl->params) {
 		num_dec g;
-		if (loggp_params_read_gamma(params, &g, err))
+		if (loggp_params_read_gamma(cl->params, &g, err))
 			return util_error_msg(err);
-		if (!have_gamma)
-			o.gamma = g;
+		if (!cl->have_gamma)
+			cl->o.gamma = g;
 	}
-	if (!quiet)
-		o.warn = print_warning;
-	enum input kind = IN_TEXT;
-	char *run = NULL;
-	struct tr_dumpi *dumpi = NULL;
-	struct tr_otf2 *otf2 = NULL;
-	struct t2g_source src = { 0, NULL, NULL };
-	for (int i = optind; i < argc && !rc; i++) {
+	if (!cl->quiet)
+		cl->o.warn = print_warning;
+	return -1;
+}
+
+/* The run to convert: its format, the file of a whole run with its
+ * reader, the trace files, and every file the output may not replace. */
+struct run {
+	enum input kind;
+	char *path;                     /* a DUMPI or OTF2 run's file */
+	struct tr_dumpi *dumpi;
+	struct tr_otf2 *otf2;
+	struct t2g_source src;
+	struct files fs;
+	struct files whole;             /* what the output may not replace */
+	const char **paths;             /* whole's paths */
+};
+
+/* Frees a list of trace files. */
+static void files_free(struct files *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->v[i].path);
+	free(fs->v);
+}
+
+/* Frees what r holds. */
+static void run_free(struct run *r)
+{
+	tr_dumpi_close(r->dumpi);
+	tr_otf2_close(r->otf2);
+	free(r->path);
+	files_free(&r->fs);
+	files_free(&r->whole);
+	free(r->paths);
+}
+
+/* Whether an argument is a whole run (DUMPI or OTF2), given alone.
+ * Returns 0, or the exit status after the message. */
+static int run_kind(struct run *r, const struct cli *cl)
+{
+	int rc = 0;
+	for (int i = 0; i < cl->nargs && !rc; i++) {
 		enum input k;
 		char *p;
-		rc = input_kind(argv[i], &k, &p);
-		if (!rc && k != IN_TEXT && argc - optind > 1) {
+		rc = input_kind(cl->args[i], &k, &p);
+		if (!rc && k != IN_TEXT && cl->nargs > 1) {
 			free(p);
-			for (size_t f = 0; f < fs.n; f++)
-				free(fs.v[f].path);
-			free(fs.v);
-			return util_usage("'%s' is a whole run (DUMPI or OTF2): give it alone", argv[i]);
+			return util_usage("'%s' is a whole run (DUMPI or OTF2): give it alone", cl->args[i]);
 		}
 		if (!rc && k != IN_TEXT) {
-			kind = k;
-			run = p;
+			r->kind = k;
+			r->path = p;
 		}
 	}
-	if (!rc && kind == IN_DUMPI) {
-		if (!(dumpi = tr_dumpi_open(run, err, sizeof err))) {
-			rc = util_error_msg(err);
-		} else {
-			src.nranks = tr_dumpi_ranks(dumpi);
-			src.read = read_dumpi;
-			src.ctx = dumpi;
-			for (size_t i = 0; i < src.nranks && !rc; i++)
-				if (files_add(&fs, tr_dumpi_path(dumpi, i)))
-					rc = util_error("out of memory");
-			if (!rc && files_add(&fs, run))
+	return rc;
+}
+
+/* Opens the reader of a DUMPI or OTF2 run with the files it reads.
+ * Returns 0 or 1 (message printed). */
+static int run_open(struct run *r)
+{
+	char err[1024];
+	int rc = 0;
+	if (r->kind == IN_DUMPI) {
+		if (!(r->dumpi = tr_dumpi_open(r->path, err, sizeof err)))
+			return util_error_msg(err);
+		r->src.nranks = tr_dumpi_ranks(r->dumpi);
+		r->src.read = read_dumpi;
+		r->src.ctx = r->dumpi;
+		for (size_t i = 0; i < r->src.nranks && !rc; i++)
+			if (files_add(&r->fs, tr_dumpi_path(r->dumpi, i)))
 				rc = util_error("out of memory");
-		}
+		if (!rc && files_add(&r->fs, r->path))
+			rc = util_error("out of memory");
 	}
-	if (!rc && kind == IN_OTF2) {
-		if (!(otf2 = tr_otf2_open(run, err, sizeof err))) {
-			rc = util_error_msg(err);
-		} else {
-			src.nranks = tr_otf2_ranks(otf2);
-			src.read = read_otf2;
-			src.ctx = otf2;
-			if (files_add(&fs, run))
-				rc = util_error("out of memory");
-		}
+	if (!rc && r->kind == IN_OTF2) {
+		if (!(r->otf2 = tr_otf2_open(r->path, err, sizeof err)))
+			return util_error_msg(err);
+		r->src.nranks = tr_otf2_ranks(r->otf2);
+		r->src.read = read_otf2;
+		r->src.ctx = r->otf2;
+		if (files_add(&r->fs, r->path))
+			rc = util_error("out of memory");
 	}
-	int dirs = 0;
-	for (int i = optind; i < argc && !rc && kind == IN_TEXT; i++) {
+	return rc;
+}
+
+/* The text traces of the arguments (files, folders, rank 0's file alone)
+ * in rank order.  Returns 0 or 1 (message printed). */
+static int run_text(struct run *r, const struct cli *cl)
+{
+	int dirs = 0, rc = 0;
+	for (int i = 0; i < cl->nargs && !rc; i++) {
 		struct stat sb;
-		if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (stat(cl->args[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
 			dirs++;
-			rc = add_dir(&fs, argv[i]);
-		} else if (files_add(&fs, argv[i])) {
+			rc = add_dir(&r->fs, cl->args[i]);
+		} else if (files_add(&r->fs, cl->args[i])) {
 			rc = util_error("out of memory");
 		}
 	}
-	if (!rc && kind == IN_TEXT && argc - optind == 1 && fs.n == 1 && !dirs)
-		rc = add_other_ranks(&fs, &o);
-	if (!rc && kind == IN_TEXT)
-		rc = order_files(&fs);
-	if (!rc && !src.read)
-		src.nranks = fs.n;
-	if (!rc && (uint64_t)src.nranks * o.extrapolate > GOAL_MAX_RANKS) {
-		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", src.nranks, o.extrapolate);
+	if (!rc && cl->nargs == 1 && r->fs.n == 1 && !dirs)
+		rc = add_other_ranks(&r->fs, &cl->o);
+	if (!rc)
+		rc = order_files(&r->fs);
+	return rc;
+}
+
+/* The files the output may not replace: every input file, and of an
+ * OTF2 archive every member, read or not.  Returns 0 or 1 (message
+ * printed). */
+static int run_guard(struct run *r)
+{
+	for (size_t i = 0; i < r->fs.n; i++)
+		if (files_add(&r->whole, r->fs.v[i].path))
+			return util_error("out of memory");
+	if (r->kind == IN_OTF2 && tr_otf2_members(r->path, files_add_cb, &r->whole))
+		return util_error("out of memory");
+	r->paths = malloc((r->whole.n ? r->whole.n : 1) * sizeof *r->paths);
+	if (!r->paths)
+		return util_error("out of memory");
+	for (size_t i = 0; i < r->whole.n; i++)
+		r->paths[i] = r->whole.v[i].path;
+	return 0;
+}
+
+/* --stats: the figures of the conversion on f. */
+static void print_stats(FILE *f, const struct t2g_stats *st)
+{
+	fprintf(f, "ranks          %" PRIu64 "\n", st->ranks);
+	fprintf(f, "ops            %" PRIu64 "\n", st->ops);
+	fprintf(f, "  send         %" PRIu64 "\n", st->sends);
+	fprintf(f, "  recv         %" PRIu64 "\n", st->recvs);
+	fprintf(f, "  calc         %" PRIu64 "\n", st->calcs);
+	fprintf(f, "collectives    %" PRIu64 "\n", st->collectives);
+	for (size_t i = 0; i < st->npatterns; i++)
+		if (st->by_pattern[i])
+			fprintf(f, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st->by_pattern[i]);
+	fprintf(f, "skipped calls  %" PRIu64 "\n", st->skipped);
+	for (size_t i = 0; i < st->nskip; i++)
+		fprintf(f, "  %-12s %" PRIu64 "\n", st->skip[i].name, st->skip[i].n);
+	fprintf(f, "calc time      %" PRIu64 " ns\n", st->calc_ns);
+	fprintf(f, "traced time    %" PRIu64 " ns\n", st->traced_ns);
+	if (st->request_size)
+		fprintf(f, "request size   %u bytes\n", st->request_size);
+}
+
+/* Converts the traces of r into the output, with the figures of --stats.
+ * Returns 0 or 1 (message printed). */
+static int convert(const struct cli *cl, const struct run *r)
+{
+	const struct t2g_options *o = &cl->o;
+	struct t2g_stats st;
+	char err[1024], comment[128];
+	size_t n = r->src.nranks;
+	sg_out *out;
+	int rc = 0;
+	memset(&st, 0, sizeof st);
+	if (o->extrapolate > 1)
+		snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks, extrapolated x%" PRIu32,
+		         n, o->extrapolate);
+	else
+		snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", n);
+	if (util_out_check(cl->out_path, r->paths, r->whole.n, err, sizeof err)) {
+		rc = util_error_msg(err);
+	} else if (!(out = sg_out_open(cl->out_path, sg_format_of_path(cl->out_path),
+	                               (uint64_t)n * o->extrapolate, comment,
+	                               err, sizeof err))) {
+		rc = util_error_msg(err);
+	} else if (r->src.read ? t2g_convert_source(&r->src, o, out, &st, err, sizeof err)
+	                       : t2g_convert(r->paths, n, o, out, &st, err, sizeof err)) {
+		rc = util_error_msg(err);
+		sg_out_abort(out);
+	} else if (sg_out_close(out, err, sizeof err)) {
+		rc = util_error_msg(err);
+	} else if (cl->stats) {
+		/* Beside the schedule: on stdout, as goalc --stats; on stderr
+		 * when the schedule itself goes to stdout. */
+		print_stats(strcmp(cl->out_path, "-") == 0 ? stderr : stdout, &st);
 	}
-	/* The output replaces no file of the input: of an OTF2 archive, every
-	 * member, read or not. */
-	for (size_t i = 0; i < fs.n && !rc; i++)
-		if (files_add(&whole, fs.v[i].path))
-			rc = util_error("out of memory");
-	if (!rc && kind == IN_OTF2 && tr_otf2_members(run, files_add_cb, &whole))
-		rc = util_error("out of memory");
-	if (!rc) {
-		paths = malloc((whole.n ? whole.n : 1) * sizeof *paths);
-		if (!paths)
-			rc = util_error("out of memory");
-		for (size_t i = 0; i < whole.n && paths; i++)
-			paths[i] = whole.v[i].path;
-	}
-	if (!rc) {
-		size_t n = src.nranks;
-		if (o.extrapolate > 1)
-			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks, extrapolated x%" PRIu32,
-			         n, o.extrapolate);
-		else
-			snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", n);
-		if (util_out_check(out_path, paths, whole.n, err, sizeof err)) {
-			rc = util_error_msg(err);
-		} else if (!(out = sg_out_open(out_path, sg_format_of_path(out_path),
-		                               (uint64_t)n * o.extrapolate, comment,
-		                               err, sizeof err))) {
-			rc = util_error_msg(err);
-		} else if (src.read ? t2g_convert_source(&src, &o, out, &st, err, sizeof err)
-		                    : t2g_convert(paths, n, &o, out, &st, err, sizeof err)) {
-			rc = util_error_msg(err);
-			sg_out_abort(out);
-		} else if (sg_out_close(out, err, sizeof err)) {
-			rc = util_error_msg(err);
-		} else if (stats) {
-			/* Beside the schedule: on stdout, as goalc --stats; on stderr
-			 * when the schedule itself goes to stdout. */
-			FILE *sf = strcmp(out_path, "-") == 0 ? stderr : stdout;
-			fprintf(sf, "ranks          %" PRIu64 "\n", st.ranks);
-			fprintf(sf, "ops            %" PRIu64 "\n", st.ops);
-			fprintf(sf, "  send         %" PRIu64 "\n", st.sends);
-			fprintf(sf, "  recv         %" PRIu64 "\n", st.recvs);
-			fprintf(sf, "  calc         %" PRIu64 "\n", st.calcs);
-			fprintf(sf, "collectives    %" PRIu64 "\n", st.collectives);
-			for (size_t i = 0; i < st.npatterns; i++)
-				if (st.by_pattern[i])
-					fprintf(sf, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st.by_pattern[i]);
-			fprintf(sf, "skipped calls  %" PRIu64 "\n", st.skipped);
-			for (size_t i = 0; i < st.nskip; i++)
-				fprintf(sf, "  %-12s %" PRIu64 "\n", st.skip[i].name, st.skip[i].n);
-			fprintf(sf, "calc time      %" PRIu64 " ns\n", st.calc_ns);
-			fprintf(sf, "traced time    %" PRIu64 " ns\n", st.traced_ns);
-			if (st.request_size)
-				fprintf(sf, "request size   %u bytes\n", st.request_size);
-		}
-		t2g_stats_free(&st);
-	}
-	tr_dumpi_close(dumpi);
-	tr_otf2_close(otf2);
-	free(run);
-	for (size_t i = 0; i < fs.n; i++)
-		free(fs.v[i].path);
-	free(fs.v);
-	for (size_t i = 0; i < whole.n; i++)
-		free(whole.v[i].path);
-	free(whole.v);
-	free(paths);
+	t2g_stats_free(&st);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cl;
+	struct run r;
+	int rc;
+	util_set_prog("trace2goal");
+	if ((rc = cli_parse(&cl, argc, argv)) >= 0 || (rc = cli_check(&cl)) >= 0)
+		return rc;
+	memset(&r, 0, sizeof r);
+	r.kind = IN_TEXT;
+	rc = run_kind(&r, &cl);
+	if (!rc)
+		rc = r.kind == IN_TEXT ? run_text(&r, &cl) : run_open(&r);
+	if (!rc && !r.src.read)
+		r.src.nranks = r.fs.n;
+	if (!rc && (uint64_t)r.src.nranks * cl.o.extrapolate > GOAL_MAX_RANKS)
+		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", r.src.nranks,
+		                cl.o.extrapolate);
+	if (!rc)
+		rc = run_guard(&r);
+	if (!rc)
+		rc = convert(&cl, &r);
+	run_free(&r);
 	return rc;
 }
