@@ -300,13 +300,132 @@ static int scale_list(struct parser *ps, struct tr_call *c, int i, int64_t size,
 	return 0;
 }
 
+/* A datatype field "id,size,extent[,stride,block]" (the nd-th of the
+ * call): its stride and block into c, and its size times the count before
+ * it (*count, then -1) into the call's bytes, or times the values of the
+ * list *pending_list (then -1). */
+static int datatype_field(struct parser *ps, struct tr_call *c, const struct field *f,
+                          int64_t *count, int *pending_list, int *nd)
+{
+	struct field sub[5];
+	int64_t v[3], vs[2] = { 0, 0 };
+	int k = split_commas(ps, f, sub, 5, "datatype id,size,extent[,stride,block]");
+	if (k < 0)
+		return -1;
+	if (k != 3 && k != 5)
+		return fail(ps, f->s, "expected 3 or 5 comma-separated values "
+		            "(datatype id,size,extent[,stride,block]), found %d", k);
+	for (int j = 0; j < k; j++)
+		if (parse_int(ps, &sub[j], j < 3 ? &v[j] : &vs[j - 3]))
+			return -1;
+	if (v[1] < 0)
+		return fail(ps, f->s, "negative datatype size %lld", (long long)v[1]);
+	if (k == 5 && (vs[1] < 1 || vs[1] > vs[0] || vs[0] > (int64_t)1 << 31))
+		return fail(ps, sub[3].s, "datatype stride %lld and block %lld: "
+		            "1 <= block <= stride <= 2147483648", (long long)vs[0],
+		            (long long)vs[1]);
+	if (*nd < 2) {
+		c->stride[*nd] = (uint32_t)vs[0];
+		c->block[*nd] = (uint32_t)vs[1];
+	}
+	if (*count >= 0 && mul_bytes(ps, f, *count, v[1], *nd == 0 ? &c->bytes : &c->rbytes))
+		return -1;
+	if (*pending_list >= 0 && scale_list(ps, c, *pending_list, v[1], f))
+		return -1;
+	*count = -1;
+	*pending_list = -1;
+	(*nd)++;
+	return 0;
+}
+
+/* A communicator field "handle,rank,size" into c. */
+static int comm_field(struct parser *ps, struct tr_call *c, const struct field *f)
+{
+	int64_t v[3];
+	char q[48];
+	if (parse_triple(ps, f, v, "communicator handle,rank,size"))
+		return -1;
+	c->comm = (uint64_t)v[0];
+	c->comm_rank = (int32_t)v[1];
+	c->comm_size = (int32_t)v[2];
+	if (v[1] < -1 || v[1] > INT32_MAX || v[2] < 0 || v[2] > INT32_MAX)
+		return fail(ps, f->s, "bad communicator rank or size %s", quote(f, q, sizeof q));
+	return 0;
+}
+
+/* The request ids of field L, the indices of field I or the statuses of
+ * field S (kind) into c, checked against its request count or outcount. */
+static int req_list(struct parser *ps, struct tr_call *c, char kind, const struct field *f)
+{
+	int i = kind == 'L' ? 0 : kind == 'I' ? 1 : 2;
+	if (parse_list(ps, f, &c->list[i], &c->len[i]))
+		return -1;
+	if (kind == 'L' && c->len[0] != (uint32_t)c->nreq)
+		return fail(ps, f->s, "%u request ids for %d requests",
+		            (unsigned)c->len[0], c->nreq);
+	if (kind == 'I' && c->len[1] != (uint32_t)(c->flag < 0 ? 0 : c->flag))
+		return fail(ps, f->s, "%u indices for outcount %d",
+		            (unsigned)c->len[1], c->flag);
+	if (kind == 'S' && (c->len[2] % 3 != 0 || c->len[2] / 3 > (uint32_t)c->nreq))
+		return fail(ps, f->s, "%u status values for %d requests "
+		            "(3 per status)", (unsigned)c->len[2], c->nreq);
+	return 0;
+}
+
+/* Field B, the first of the call's request ids, which follow at the
+ * trace's request size (f[-1] is the request count's field). */
+static int derived_reqs(struct parser *ps, struct tr_call *c, const struct field *f)
+{
+	int64_t v;
+	if (parse_int(ps, f, &v))
+		return -1;
+	/* The ids are not in the file: before making them, the
+	 * count is bounded by the input, at most one id per byte
+	 * of the trace in all (the calls that started the
+	 * requests take far more). */
+	if ((size_t)c->nreq > ps->len - ps->nderived)
+		return fail(ps, f[-1].s, "request count %d too large for a trace of %zu bytes",
+		            c->nreq, ps->len);
+	ps->nderived += (size_t)c->nreq;
+	c->flags |= TR_F_DERIVED;
+	c->list[0] = (uint32_t)ps->t->npool;
+	c->len[0] = (uint32_t)c->nreq;
+	for (int32_t k = 0; k < c->nreq; k++)
+		if (pool_push(ps, (int64_t)((uint64_t)v + (uint64_t)k * ps->reqsize)))
+			return -1;
+	return 0;
+}
+
+/* The field pair A (counts) or D (displacements, not kept; kind) at f:
+ * the total, then the list.  The counts go to the send or receive side
+ * by the datatypes seen so far (nd) and wait in *pending_list for their
+ * datatype's size. */
+static int counts_field(struct parser *ps, struct tr_call *c, char kind, const struct field *f,
+                        int nd, int *pending_list)
+{
+	int64_t v;
+	uint32_t off, len;
+	if (parse_int(ps, f, &v))
+		return -1;
+	if (parse_list(ps, f + 1, &off, &len))
+		return -1;
+	if (kind == 'A') {
+		int side = nd > 1 ? 1 : nd;
+		c->list[side] = off;
+		c->len[side] = len;
+		*pending_list = side;
+	} else {
+		ps->t->npool = off; /* displacements are not kept */
+	}
+	return 0;
+}
+
 /* Fills c from the fields f[0..n) that the layout describes. */
 static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
                         const struct field *f)
 {
 	int nP = 0, nT = 0, nd = 0, pending_list = -1;
 	int64_t count = -1, v[3];
-	char q[48];
 	for (; *l; l++, f++) {
 		switch (*l) {
 		case 'p': case 'b': case 'i': case 'o':
@@ -319,37 +438,10 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			if (count < 0)
 				return fail(ps, f->s, "negative count %lld", (long long)count);
 			break;
-		case 'd': {
-			struct field sub[5];
-			int64_t vs[2] = { 0, 0 };
-			int k = split_commas(ps, f, sub, 5, "datatype id,size,extent[,stride,block]");
-			if (k < 0)
+		case 'd':
+			if (datatype_field(ps, c, f, &count, &pending_list, &nd))
 				return -1;
-			if (k != 3 && k != 5)
-				return fail(ps, f->s, "expected 3 or 5 comma-separated values "
-				            "(datatype id,size,extent[,stride,block]), found %d", k);
-			for (int j = 0; j < k; j++)
-				if (parse_int(ps, &sub[j], j < 3 ? &v[j] : &vs[j - 3]))
-					return -1;
-			if (v[1] < 0)
-				return fail(ps, f->s, "negative datatype size %lld", (long long)v[1]);
-			if (k == 5 && (vs[1] < 1 || vs[1] > vs[0] || vs[0] > (int64_t)1 << 31))
-				return fail(ps, sub[3].s, "datatype stride %lld and block %lld: "
-				            "1 <= block <= stride <= 2147483648", (long long)vs[0],
-				            (long long)vs[1]);
-			if (nd < 2) {
-				c->stride[nd] = (uint32_t)vs[0];
-				c->block[nd] = (uint32_t)vs[1];
-			}
-			if (count >= 0 && mul_bytes(ps, f, count, v[1], nd == 0 ? &c->bytes : &c->rbytes))
-				return -1;
-			if (pending_list >= 0 && scale_list(ps, c, pending_list, v[1], f))
-				return -1;
-			count = -1;
-			pending_list = -1;
-			nd++;
 			break;
-		}
 		case 'P':
 			if (parse_i32(ps, f, nP++ ? &c->rpeer : &c->peer))
 				return -1;
@@ -363,14 +455,8 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 				return -1;
 			break;
 		case 'c':
-			if (parse_triple(ps, f, v, "communicator handle,rank,size"))
+			if (comm_field(ps, c, f))
 				return -1;
-			c->comm = (uint64_t)v[0];
-			c->comm_rank = (int32_t)v[1];
-			c->comm_size = (int32_t)v[2];
-			if (v[1] < -1 || v[1] > INT32_MAX || v[2] < 0 || v[2] > INT32_MAX)
-				return fail(ps, f->s, "bad communicator rank or size %s",
-				            quote(f, q, sizeof q));
 			break;
 		case 'R': case 'N': case 'F':
 			if (parse_int(ps, f, &v[0]))
@@ -386,30 +472,13 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			if (c->nreq < 0)
 				return fail(ps, f->s, "negative request count %d", c->nreq);
 			break;
-		case 'L':
-			if (parse_list(ps, f, &c->list[0], &c->len[0]))
+		case 'L': case 'I': case 'S':
+			if (req_list(ps, c, *l, f))
 				return -1;
-			if (c->len[0] != (uint32_t)c->nreq)
-				return fail(ps, f->s, "%u request ids for %d requests",
-				            (unsigned)c->len[0], c->nreq);
 			break;
 		case 'B':
-			if (parse_int(ps, f, &v[0]))
+			if (derived_reqs(ps, c, f))
 				return -1;
-			/* The ids are not in the file: before making them, the
-			 * count is bounded by the input, at most one id per byte
-			 * of the trace in all (the calls that started the
-			 * requests take far more). */
-			if ((size_t)c->nreq > ps->len - ps->nderived)
-				return fail(ps, f[-1].s, "request count %d too large for a trace of %zu bytes",
-				            c->nreq, ps->len);
-			ps->nderived += (size_t)c->nreq;
-			c->flags |= TR_F_DERIVED;
-			c->list[0] = (uint32_t)ps->t->npool;
-			c->len[0] = (uint32_t)c->nreq;
-			for (int32_t k = 0; k < c->nreq; k++)
-				if (pool_push(ps, (int64_t)((uint64_t)v[0] + (uint64_t)k * ps->reqsize)))
-					return -1;
 			break;
 		case 'f': case 'O':
 			if (parse_i32(ps, f, &c->flag))
@@ -421,13 +490,6 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			if (c->index == OMPI_UNDEFINED)
 				c->index = -1;
 			break;
-		case 'I':
-			if (parse_list(ps, f, &c->list[1], &c->len[1]))
-				return -1;
-			if (c->len[1] != (uint32_t)(c->flag < 0 ? 0 : c->flag))
-				return fail(ps, f->s, "%u indices for outcount %d",
-				            (unsigned)c->len[1], c->flag);
-			break;
 		case 's':
 			if (parse_triple(ps, f, v, "status source,tag,bytes"))
 				return -1;
@@ -436,30 +498,11 @@ static int parse_fields(struct parser *ps, struct tr_call *c, const char *l,
 			c->st_bytes = v[2];
 			c->flags |= TR_F_STATUS;
 			break;
-		case 'S':
-			if (parse_list(ps, f, &c->list[2], &c->len[2]))
-				return -1;
-			if (c->len[2] % 3 != 0 || c->len[2] / 3 > (uint32_t)c->nreq)
-				return fail(ps, f->s, "%u status values for %d requests "
-				            "(3 per status)", (unsigned)c->len[2], c->nreq);
-			break;
-		case 'A': case 'D': {
-			if (parse_int(ps, f, &v[0]))
+		case 'A': case 'D':
+			if (counts_field(ps, c, *l, f, nd, &pending_list))
 				return -1;
 			f++;
-			uint32_t off, len;
-			if (parse_list(ps, f, &off, &len))
-				return -1;
-			if (*l == 'A') {
-				int side = nd > 1 ? 1 : nd;
-				c->list[side] = off;
-				c->len[side] = len;
-				pending_list = side;
-			} else {
-				ps->t->npool = off; /* displacements are not kept */
-			}
 			break;
-		}
 		case 'Q':
 			if (parse_list(ps, f, &c->list[0], &c->len[0]))
 				return -1;
