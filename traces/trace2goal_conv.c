@@ -1042,64 +1042,28 @@ static int uneven(const int64_t *peer, uint64_t n)
 	return 0;
 }
 
-/* Replaces collective c by the pattern of its class for its communicator.
- * Blocking (done = NULL): the program continues after every op of the
- * pattern that no other of its ops requires.  Nonblocking: the program
- * continues at once, and *done is the op (or NONE) that the completion of
- * the call's request waits for. */
-static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *done)
+/* The pattern of class cls for collective c (bk: its blocking kind) on P
+ * ranks, n of them traced (peer_bytes: its per-peer counts, or NULL):
+ * the library's algorithm for this size of call and communicator, where
+ * it has rules for the class and --coll gave no pattern (its fan-out into
+ * p); a v-collective keeps its class's pattern, which sends each pair's
+ * count.  Counts it, and warns once per class of a linear pattern on many
+ * ranks. */
+static int coll_pattern(struct conv *cv, enum tr_kind bk, int cls, uint64_t P, uint64_t n,
+                        const int64_t *peer_bytes, sg_params *p)
 {
-	struct comm *m = comm_of(cv, c);
-	enum tr_kind bk = tr_blocking((enum tr_kind)c->kind);
-	const int64_t *peer_bytes;
-	sg_params p;
 	int pat = cv->opt->pattern[cls];
-	uint64_t P, me, n;
-	int grow;
-	sg_out *sink;
-	sg_sink s;
 	char err[512];
-	uint32_t base = NONE;
-	int64_t size, space = 1;
-
-	if (!m)
-		return cv->failed ? -1 : 0;
-	/* the rounds of a nonblocking collective have tags of their own: it
-	 * may overlap the next collectives on its communicator */
-	if (done)
-		space = 2 + (int64_t)m->nbc++;
-	cv->st.collectives++;
-	n = (uint64_t)m->size;
-	grow = n == cv->N && cv->K > 1;
-	P = grow ? n * cv->K : n;
-	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
-	if (P < 2)
-		return 0;
-	size = coll_size(cv, c, &peer_bytes);
-	if (size < 0 && negative_size(cv, c, size))
-		return -1;
-	for (uint64_t q = 0; peer_bytes && q < n; q++)
-		if (peer_bytes[q] < 0 && negative_size(cv, c, peer_bytes[q]))
-			return -1;
-	sg_params_default(&p);
-	p.nranks = P;
-	p.size = size > 0 ? (uint64_t)size : 0;
-	p.root = 0;
-	p.gamma = cv->opt->gamma;
-	/* the library's algorithm for this size of call and communicator,
-	 * where it has rules for the class and --coll gave no pattern; a
-	 * v-collective keeps its class's pattern, which sends each pair's
-	 * count */
 	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
 	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV &&
 	    !uneven(peer_bytes, n)) {
 		const char *lib_cls = bk == TR_REDUCE_SCATTER_BLOCK ? "reduce_scatter_block"
 		                    : bk == TR_EXSCAN ? "exscan" : coll_names[cls];
 		sg_choice ch;
-		if (sg_select(cv->opt->select, lib_cls, P, p.size, 0, 0, &ch, err, sizeof err) == 0) {
+		if (sg_select(cv->opt->select, lib_cls, P, p->size, 0, 0, &ch, err, sizeof err) == 0) {
 			pat = sg_pattern_find(ch.pattern);
 			if (ch.fanout)
-				p.fanout = ch.fanout;
+				p->fanout = ch.fanout;
 		}
 	}
 	cv->st.by_pattern[pat]++;
@@ -1113,13 +1077,17 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 		         sg_pattern((size_t)pat)->name, P, P - 1, coll_names[cls]);
 		cv->opt->warn(cv->opt->warn_ctx, msg);
 	}
-	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
-	    bk == TR_SCATTER || bk == TR_SCATTERV) {
-		if (c->root < 0 || (uint64_t)c->root >= n)
-			return call_err(cv, c, "root %d is not a rank of the communicator (0..%d)",
-			                (int)c->root, (int)n - 1);
-		p.root = (uint64_t)c->root;
-	}
+	return pat;
+}
+
+/* The ops and dependencies of pattern pat with parameters p at rank me of
+ * the pattern into cv->cops and cv->cdeps.  0, or -1 with the message. */
+static int coll_ops(struct conv *cv, const struct tr_call *c, int pat, const sg_params *p,
+                    uint64_t me)
+{
+	sg_out *sink;
+	sg_sink s;
+	char err[512];
 	cv->ncops = cv->ncdeps = 0;
 	s.op = sink_op;
 	s.dep = sink_dep;
@@ -1128,35 +1096,54 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 	if (!sink)
 		return cerr(cv, "error: out of memory");
 	sg_out_rank_begin(sink, me);
-	int gen = sg_generate_rank((size_t)pat, &p, me, sink, err, sizeof err);
+	int gen = sg_generate_rank((size_t)pat, p, me, sink, err, sizeof err);
 	sg_out_close(sink, NULL, 0);
 	if (gen)
 		return call_err(cv, c, "%s with pattern %s: %s", tr_call_name(&cv->t, c),
 		                sg_pattern((size_t)pat)->name, err);
-	if (cv->ncops == 0)
-		return 0;
+	return 0;
+}
+
+/* The entry ops (no dependency) and exit ops (no dependent) of a pattern:
+ * their numbers, the first entry op and the last exit op. */
+struct coll_ends {
+	size_t nentry, nexit, first, last;
+};
+
+/* The flags of the pattern's ops in cv->cflag (bit 0: has a dependency;
+ * bit 1: has a dependent) and its ends into *e.  0, or -1 with the
+ * message. */
+static int coll_ends(struct conv *cv, struct coll_ends *e)
+{
 	if (util_grow(&cv->cflag, &cv->capcflag, cv->ncops, 1))
 		return cerr(cv, "error: out of memory");
-	/* bit 0: has a dependency; bit 1: has a dependent */
 	memset(cv->cflag, 0, cv->ncops);
 	for (size_t k = 0; k < cv->ncdeps; k++) {
 		cv->cflag[cv->cdeps[k].a] |= 1;
 		cv->cflag[cv->cdeps[k].b] |= 2;
 	}
-	/* the entry ops (no dependency: the first, first) and the exit ops (no
-	 * dependent: the last, last) */
-	size_t nentry = 0, nexit = 0, first = 0, last = 0;
+	memset(e, 0, sizeof *e);
 	for (size_t k = 0; k < cv->ncops; k++) {
-		if (!(cv->cflag[k] & 1) && nentry++ == 0)
-			first = k;
+		if (!(cv->cflag[k] & 1) && e->nentry++ == 0)
+			e->first = k;
 		if (!(cv->cflag[k] & 2)) {
-			nexit++;
-			last = k;
+			e->nexit++;
+			e->last = k;
 		}
 	}
-	/* a pattern with several entry ops waits for one op, not the frontier */
-	if (cv->f.n > 1 && nentry > 1)
-		front_set(cv, emit_calc(cv, 0), 0);
+	return 0;
+}
+
+/* Emits the pattern's ops for collective c on communicator m (grow: the
+ * pattern spans the extrapolated copies; space: the tags' space) with
+ * their dependencies, peers mapped to the ranks of the output and sends
+ * given peer_bytes' counts where there are some.  *base: the first op.
+ * 0, or -1 with the message. */
+static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm *m, int pat,
+                     int grow, int64_t space, const int64_t *peer_bytes, uint32_t *base)
+{
+	uint64_t n = (uint64_t)m->size;
+	*base = NONE;
 	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
 		goal_op op = cv->cops[k].op;
 		struct front save = cv->f;
@@ -1182,29 +1169,100 @@ static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_
 		              c->block[0]);
 		cv->f = save;
 		if (k == 0)
-			base = idx;
+			*base = idx;
 	}
 	if (cv->failed)
 		return -1;
 	for (size_t k = 0; k < cv->ncdeps; k++)
-		if (sg_out_dep(cv->out, base + cv->cdeps[k].a, base + cv->cdeps[k].b, cv->cdeps[k].ireq))
+		if (sg_out_dep(cv->out, *base + cv->cdeps[k].a, *base + cv->cdeps[k].b,
+		               cv->cdeps[k].ireq))
 			return out_fail(cv);
+	return 0;
+}
+
+/* The program after the pattern emitted from base (its ends e).
+ * Nonblocking (done not NULL): the request waits for the pattern's exit
+ * ops (*done), and the program goes on once its entry ops have started
+ * (as after MPI_Isend).  Blocking: it goes on after every exit op. */
+static void coll_front(struct conv *cv, uint32_t base, const struct coll_ends *e,
+                       uint32_t *done)
+{
 	cv->f.n = 0;
 	if (done) {
-		/* nonblocking: the request waits for the pattern's exit ops, and the
-		 * program goes on once its entry ops have started (as after
-		 * MPI_Isend) */
-		*done = nexit == 1 ? base + (uint32_t)last : join(cv, base, 2, 0);
-		front_set(cv, nentry == 1 ? base + (uint32_t)first : join(cv, base, 1, 1),
-		          nentry == 1);
-	} else if (nexit > FRONT_MAX) {
-		/* blocking: the program goes on after every exit op */
+		*done = e->nexit == 1 ? base + (uint32_t)e->last : join(cv, base, 2, 0);
+		front_set(cv, e->nentry == 1 ? base + (uint32_t)e->first : join(cv, base, 1, 1),
+		          e->nentry == 1);
+	} else if (e->nexit > FRONT_MAX) {
 		front_set(cv, join(cv, base, 2, 0), 0);
 	} else {
 		for (size_t k = 0; k < cv->ncops; k++)
 			if (!(cv->cflag[k] & 2))
 				front_add(cv, base + (uint32_t)k);
 	}
+}
+
+/* Replaces collective c by the pattern of its class for its communicator.
+ * Blocking (done = NULL): the program continues after every op of the
+ * pattern that no other of its ops requires.  Nonblocking: the program
+ * continues at once, and *done is the op (or NONE) that the completion of
+ * the call's request waits for. */
+static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *done)
+{
+	struct comm *m = comm_of(cv, c);
+	enum tr_kind bk = tr_blocking((enum tr_kind)c->kind);
+	const int64_t *peer_bytes;
+	sg_params p;
+	int pat;
+	uint64_t P, me, n;
+	int grow;
+	uint32_t base;
+	int64_t size, space = 1;
+	struct coll_ends e;
+
+	if (!m)
+		return cv->failed ? -1 : 0;
+	/* the rounds of a nonblocking collective have tags of their own: it
+	 * may overlap the next collectives on its communicator */
+	if (done)
+		space = 2 + (int64_t)m->nbc++;
+	cv->st.collectives++;
+	n = (uint64_t)m->size;
+	grow = n == cv->N && cv->K > 1;
+	P = grow ? n * cv->K : n;
+	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
+	if (P < 2)
+		return 0;
+	size = coll_size(cv, c, &peer_bytes);
+	if (size < 0 && negative_size(cv, c, size))
+		return -1;
+	for (uint64_t q = 0; peer_bytes && q < n; q++)
+		if (peer_bytes[q] < 0 && negative_size(cv, c, peer_bytes[q]))
+			return -1;
+	sg_params_default(&p);
+	p.nranks = P;
+	p.size = size > 0 ? (uint64_t)size : 0;
+	p.root = 0;
+	p.gamma = cv->opt->gamma;
+	pat = coll_pattern(cv, bk, cls, P, n, peer_bytes, &p);
+	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
+	    bk == TR_SCATTER || bk == TR_SCATTERV) {
+		if (c->root < 0 || (uint64_t)c->root >= n)
+			return call_err(cv, c, "root %d is not a rank of the communicator (0..%d)",
+			                (int)c->root, (int)n - 1);
+		p.root = (uint64_t)c->root;
+	}
+	if (coll_ops(cv, c, pat, &p, me))
+		return -1;
+	if (cv->ncops == 0)
+		return 0;
+	if (coll_ends(cv, &e))
+		return -1;
+	/* a pattern with several entry ops waits for one op, not the frontier */
+	if (cv->f.n > 1 && e.nentry > 1)
+		front_set(cv, emit_calc(cv, 0), 0);
+	if (coll_emit(cv, c, m, pat, grow, space, peer_bytes, &base))
+		return -1;
+	coll_front(cv, base, &e, done);
 	return cv->failed ? -1 : 0;
 }
 
