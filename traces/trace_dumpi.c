@@ -1284,36 +1284,25 @@ static int track(struct rd *rd, const struct drec *r, uint32_t recno)
 	}
 }
 
-/* Appends the call of record r. */
-static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
+/* The arguments of point-to-point call c (record r, of kind k). */
+static void p2p_args(struct rd *rd, struct tr_call *c, const struct drec *r, enum tr_kind k)
 {
-	const struct dfunc *fn = &dfuncs[r->fn];
 	const int64_t *v = r->v;
 	struct dfile *f = rd->f;
-	struct tr_call *c;
-	size_t i;
-	if (tr_build_call(rd->b, fn->kind, recno, &i))
-		return -1;
-	c = &rd->b->t->calls[i];
-	if (r->has_time) {
-		c->start = r->start;
-		c->end = r->end;
-	}
-	switch (fn->kind) {
+	switch (k) {
 	case TR_SEND: case TR_BSEND: case TR_SSEND: case TR_RSEND:
 	case TR_RECV:
 	case TR_ISEND: case TR_IBSEND: case TR_ISSEND: case TR_IRSEND: case TR_IRECV: {
-		int recv = fn->kind == TR_RECV || fn->kind == TR_IRECV;
+		int recv = k == TR_RECV || k == TR_IRECV;
 		c->bytes = v[0] * type_size(f, v[1]);
 		c->peer = peer_of(v[2], recv);
 		c->tag = (int32_t)v[3];
 		set_comm(rd, c, v[4]);
-		if (fn->kind == TR_RECV)
+		if (k == TR_RECV)
 			put_status(rd, c, r, c->tag);
-		else if (fn->kind != TR_SEND && fn->kind != TR_BSEND && fn->kind != TR_SSEND &&
-		         fn->kind != TR_RSEND)
+		else if (k != TR_SEND && k != TR_BSEND && k != TR_SSEND && k != TR_RSEND)
 			c->req = req_of(v[5]);
-		return 0;
+		return;
 	}
 	case TR_SENDRECV:
 		c->bytes = v[0] * type_size(f, v[1]);
@@ -1324,7 +1313,7 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 		c->rtag = (int32_t)v[7];
 		set_comm(rd, c, v[8]);
 		put_status(rd, c, r, c->rtag);
-		return 0;
+		return;
 	case TR_SENDRECV_REPLACE:
 		c->bytes = c->rbytes = v[0] * type_size(f, v[1]);
 		c->peer = peer_of(v[2], 0);
@@ -1333,7 +1322,24 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 		c->rtag = (int32_t)v[5];
 		set_comm(rd, c, v[6]);
 		put_status(rd, c, r, c->rtag);
-		return 0;
+		return;
+	case TR_PROBE: case TR_IPROBE:
+		c->peer = peer_of(v[0], 1);
+		c->tag = (int32_t)v[1];
+		set_comm(rd, c, v[2]);
+		return;
+	default:
+		return;
+	}
+}
+
+/* The arguments of completion call i (record r, of kind k). */
+static int completion_args(struct rd *rd, size_t i, const struct drec *r, enum tr_kind k)
+{
+	const int64_t *v = r->v;
+	struct dfile *f = rd->f;
+	struct tr_call *c = &rd->b->t->calls[i];
+	switch (k) {
 	case TR_WAIT:
 		c->req = req_of(v[0]);
 		put_status(rd, c, r, TR_ANY_TAG);
@@ -1346,13 +1352,13 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 	case TR_WAITANY: case TR_TESTANY:
 		c->nreq = (int32_t)v[0];
 		c->index = (int32_t)v[1];
-		if (fn->kind == TR_TESTANY)
+		if (k == TR_TESTANY)
 			c->flag = (int32_t)v[2];
 		put_status(rd, c, r, TR_ANY_TAG);
 		return put_reqs(rd, i, r, 0);
 	case TR_WAITALL: case TR_TESTALL:
 		c->nreq = (int32_t)v[0];
-		if (fn->kind == TR_TESTALL)
+		if (k == TR_TESTALL)
 			c->flag = (int32_t)v[1];
 		if (put_reqs(rd, i, r, 0))
 			return -1;
@@ -1374,11 +1380,18 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 	case TR_REQUEST_FREE: case TR_CANCEL:
 		c->req = req_of(v[0]);
 		return 0;
-	case TR_PROBE: case TR_IPROBE:
-		c->peer = peer_of(v[0], 1);
-		c->tag = (int32_t)v[1];
-		set_comm(rd, c, v[2]);
+	default:
 		return 0;
+	}
+}
+
+/* The arguments of collective call i (record r, of kind k). */
+static int coll_args(struct rd *rd, size_t i, const struct drec *r, enum tr_kind k)
+{
+	const int64_t *v = r->v;
+	struct dfile *f = rd->f;
+	struct tr_call *c = &rd->b->t->calls[i];
+	switch (k) {
 	case TR_BARRIER:
 		set_comm(rd, c, v[0]);
 		return 0;
@@ -1398,9 +1411,9 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 		return 0;
 	case TR_GATHER: case TR_SCATTER:
 		/* commrank, count, type, root, comm, [count, type at the root] */
-		*(fn->kind == TR_GATHER ? &c->bytes : &c->rbytes) = v[1] * type_size(f, v[2]);
+		*(k == TR_GATHER ? &c->bytes : &c->rbytes) = v[1] * type_size(f, v[2]);
 		if (r->nv >= 7)
-			*(fn->kind == TR_GATHER ? &c->rbytes : &c->bytes) = v[5] * type_size(f, v[6]);
+			*(k == TR_GATHER ? &c->rbytes : &c->bytes) = v[5] * type_size(f, v[6]);
 		c->root = (int32_t)v[3];
 		set_comm(rd, c, v[4]);
 		return 0;
@@ -1439,6 +1452,43 @@ static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
 		/* commsize, recvcounts, type, op, comm */
 		set_comm(rd, c, v[3]);
 		return put_bytes(rd, i, 0, r, 0, v[1]);
+	default:
+		return 0;
+	}
+}
+
+/* Appends the call of record r. */
+static int emit(struct rd *rd, const struct drec *r, uint32_t recno)
+{
+	const struct dfunc *fn = &dfuncs[r->fn];
+	const int64_t *v = r->v;
+	struct tr_call *c;
+	size_t i;
+	if (tr_build_call(rd->b, fn->kind, recno, &i))
+		return -1;
+	c = &rd->b->t->calls[i];
+	if (r->has_time) {
+		c->start = r->start;
+		c->end = r->end;
+	}
+	switch (fn->kind) {
+	case TR_SEND: case TR_BSEND: case TR_SSEND: case TR_RSEND:
+	case TR_RECV:
+	case TR_ISEND: case TR_IBSEND: case TR_ISSEND: case TR_IRSEND: case TR_IRECV:
+	case TR_SENDRECV: case TR_SENDRECV_REPLACE:
+	case TR_PROBE: case TR_IPROBE:
+		p2p_args(rd, c, r, fn->kind);
+		return 0;
+	case TR_WAIT: case TR_TEST: case TR_WAITANY: case TR_TESTANY:
+	case TR_WAITALL: case TR_TESTALL: case TR_WAITSOME: case TR_TESTSOME:
+	case TR_REQUEST_FREE: case TR_CANCEL:
+		return completion_args(rd, i, r, fn->kind);
+	case TR_BARRIER: case TR_BCAST: case TR_REDUCE:
+	case TR_ALLREDUCE: case TR_SCAN: case TR_EXSCAN:
+	case TR_GATHER: case TR_SCATTER: case TR_GATHERV: case TR_SCATTERV:
+	case TR_ALLGATHER: case TR_ALLTOALL: case TR_ALLGATHERV: case TR_ALLTOALLV:
+	case TR_REDUCE_SCATTER:
+		return coll_args(rd, i, r, fn->kind);
 	case TR_COMM_DUP:
 		set_comm(rd, c, v[0]);
 		c->newcomm = (uint64_t)v[1];
