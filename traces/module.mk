@@ -2,7 +2,8 @@
 # built), and, when mpicc exists, the PMPI tracing library libgoaltrace.so
 # and the example MPI programs.
 
-TRACE_SRCS := traces/trace_read.c traces/trace_write.c traces/trace_build.c traces/trace_dumpi.c
+TRACE_SRCS := traces/trace_read.c traces/trace_write.c traces/trace_build.c traces/trace_dumpi.c \
+	traces/trace_dumpi_rec.c
 TRACE_OBJS := $(TRACE_SRCS:%.c=$(B)/obj/%.o)
 LIBTRACE := $(B)/lib/libtrace.a
 
