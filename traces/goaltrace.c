@@ -1,6 +1,8 @@
 /* goaltrace.c: PMPI tracing library (libgoaltrace.so): records every MPI
  * call of a rank with its times and arguments into memory and writes one
- * liballprof-style text file per rank (docs/traces.md). */
+ * liballprof-style text file per rank (docs/traces.md).  Here: the state,
+ * the records and their encoding, setup, and the wrappers of every call
+ * but the collectives (goaltrace_coll.c). */
 #include <mpi.h>
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "goaltrace_int.h"
 #include "trace_write.h"
 
 /* ---- state ---------------------------------------------------------- */
@@ -28,14 +31,6 @@ static size_t wres;           /* words reserved by the last rec_open */
 static enum tr_kind wkind;    /* and the kind of its record */
 static char *tbuf;            /* text being written */
 static size_t tcap;
-
-/* Monotonic time in nanoseconds. */
-static uint64_t now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Stops the whole job (in every build): a record that cannot be kept
  * exactly would make the trace describe another run. */
@@ -109,7 +104,7 @@ static void flush_records(void)
 /* Returns room for a record of kind whose lists hold at most list values
  * each, or NULL if not tracing.  Flushes the buffer to the file when it is
  * full; a record longer than the whole buffer gets a larger buffer. */
-static uint64_t *rec_open(enum tr_kind kind, size_t list)
+uint64_t *gt_rec_open(enum tr_kind kind, size_t list)
 {
 	if (!active)
 		return NULL;
@@ -168,16 +163,6 @@ HANDLE_FN(h_op, MPI_Op, MPI_OP_NULL)
 HANDLE_FN(h_group, MPI_Group, MPI_GROUP_NULL)
 HANDLE_FN(h_info, MPI_Info, MPI_INFO_NULL)
 
-static uint64_t h_ptr(const void *p)
-{
-	return (uint64_t)(uintptr_t)p;
-}
-
-static uint64_t s64(int64_t v)
-{
-	return (uint64_t)v;
-}
-
 /* Rank with MPI's special values normalised (trace_kinds.h). */
 static uint64_t peer(int r)
 {
@@ -223,7 +208,7 @@ static int dtype_id(MPI_Datatype t, uint64_t *id)
 	return 0;
 }
 
-static uint64_t op_id(MPI_Op o)
+uint64_t gt_op_id(MPI_Op o)
 {
 	const struct op_id ids[] = {
 		{ MPI_MIN, 1 }, { MPI_MAX, 2 }, { MPI_SUM, 3 }, { MPI_PROD, 4 },
@@ -274,7 +259,7 @@ static void vector_shape(MPI_Datatype t, uint64_t *stride, uint64_t *block)
 		PMPI_Type_free(&old);
 }
 
-static size_t put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
+size_t gt_put_dtype(uint64_t *w, size_t i, MPI_Datatype t)
 {
 	if (t == MPI_DATATYPE_NULL) {
 		w[i] = w[i + 1] = w[i + 2] = w[i + 3] = w[i + 4] = 0;
@@ -345,7 +330,7 @@ static size_t put_status(uint64_t *w, size_t i, const MPI_Status *st)
 }
 
 /* Count array (A): pointer, n, values (n = 0 if counts is NULL). */
-static size_t put_counts(uint64_t *w, size_t i, const int *counts, int n)
+size_t gt_put_counts(uint64_t *w, size_t i, const int *counts, int n)
 {
 	w[i++] = h_ptr(counts);
 	if (!counts)
@@ -356,14 +341,14 @@ static size_t put_counts(uint64_t *w, size_t i, const int *counts, int n)
 	return i;
 }
 
-static int comm_size(MPI_Comm c)
+int gt_comm_size(MPI_Comm c)
 {
 	int p = 0;
 	PMPI_Comm_size(c, &p);
 	return p;
 }
 
-static int comm_rank(MPI_Comm c)
+int gt_comm_rank(MPI_Comm c)
 {
 	int r = -1;
 	PMPI_Comm_rank(c, &r);
@@ -375,8 +360,8 @@ static void put_commdef(MPI_Comm c, uint64_t t)
 {
 	if (c == MPI_COMM_NULL)
 		return;
-	int p = comm_size(c);
-	uint64_t *w = rec_open(TR_COMMDEF, (size_t)p);
+	int p = gt_comm_size(c);
+	uint64_t *w = gt_rec_open(TR_COMMDEF, (size_t)p);
 	if (!w)
 		return;
 	MPI_Group g, wg;
@@ -608,7 +593,7 @@ static void after_init(uint64_t t0, int *argc, char ***argv, int thread,
 {
 	start_tracing();
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(thread ? TR_INIT_THREAD : TR_INIT, 0);
+	uint64_t *w = gt_rec_open(thread ? TR_INIT_THREAD : TR_INIT, 0);
 	if (!w)
 		return;
 	size_t i = TR_REC_FIRST;
@@ -646,7 +631,7 @@ int MPI_Finalize(void)
 	uint64_t t0 = now();
 	int ret = PMPI_Finalize();
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_FINALIZE, 0);
+	uint64_t *w = gt_rec_open(TR_FINALIZE, 0);
 	if (w)
 		rec_close(w, TR_REC_FIRST, t0, t1);
 	stop_tracing();
@@ -656,7 +641,7 @@ int MPI_Finalize(void)
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
 	uint64_t t0 = now();
-	uint64_t *w = rec_open(TR_ABORT, 0);
+	uint64_t *w = gt_rec_open(TR_ABORT, 0);
 	if (w) {
 		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(errorcode);
@@ -670,8 +655,8 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 
 /* Ends a record with its communicator, and, for a nonblocking call (req
  * not NULL), its request after it; closes the record. */
-static void rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req,
-                    uint64_t t0, uint64_t t1)
+void gt_rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req,
+                uint64_t t0, uint64_t t1)
 {
 	i = put_comm(w, i, comm);
 	if (req)
@@ -680,11 +665,11 @@ static void rec_end(uint64_t *w, size_t i, MPI_Comm comm, const MPI_Request *req
 }
 
 /* Puts "b n d": a buffer, its count and datatype. */
-static size_t put_buf(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
+size_t gt_put_buf(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
 {
 	w[i++] = h_ptr(buf);
 	w[i++] = s64(count);
-	return put_dtype(w, i, dt);
+	return gt_put_dtype(w, i, dt);
 }
 
 /* Record of a send-like call: b n d P T c [R]. */
@@ -692,13 +677,13 @@ static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype 
                     int rank, int tag, MPI_Comm comm, const MPI_Request *req,
                     uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(kind, 0);
+	uint64_t *w = gt_rec_open(kind, 0);
 	if (!w)
 		return;
-	size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
+	size_t i = gt_put_buf(w, TR_REC_FIRST, buf, count, dt);
 	w[i++] = peer(rank);
 	w[i++] = tagv(tag);
-	rec_end(w, i, comm, req, t0, t1);
+	gt_rec_end(w, i, comm, req, t0, t1);
 }
 
 #define SEND_FN(NAME, KIND) \
@@ -746,9 +731,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	uint64_t t0 = now();
 	int ret = PMPI_Recv(buf, count, dt, source, tag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_RECV, 0);
+	uint64_t *w = gt_rec_open(TR_RECV, 0);
 	if (w) {
-		size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
+		size_t i = gt_put_buf(w, TR_REC_FIRST, buf, count, dt);
 		w[i++] = peer(source);
 		w[i++] = tagv(tag);
 		i = put_comm(w, i, comm);
@@ -769,17 +754,17 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 	int ret = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype,
 	                        source, rtag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_SENDRECV, 0);
+	uint64_t *w = gt_rec_open(TR_SENDRECV, 0);
 	if (w) {
 		size_t i = TR_REC_FIRST;
 		w[i++] = h_ptr(sbuf);
 		w[i++] = s64(scount);
-		i = put_dtype(w, i, stype);
+		i = gt_put_dtype(w, i, stype);
 		w[i++] = peer(dest);
 		w[i++] = tagv(stag);
 		w[i++] = h_ptr(rbuf);
 		w[i++] = s64(rcount);
-		i = put_dtype(w, i, rtype);
+		i = gt_put_dtype(w, i, rtype);
 		w[i++] = peer(source);
 		w[i++] = tagv(rtag);
 		i = put_comm(w, i, comm);
@@ -798,9 +783,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
 	uint64_t t0 = now();
 	int ret = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_SENDRECV_REPLACE, 0);
+	uint64_t *w = gt_rec_open(TR_SENDRECV_REPLACE, 0);
 	if (w) {
-		size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
+		size_t i = gt_put_buf(w, TR_REC_FIRST, buf, count, dt);
 		w[i++] = peer(dest);
 		w[i++] = tagv(stag);
 		w[i++] = peer(source);
@@ -820,7 +805,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Probe(source, tag, comm, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_PROBE, 0);
+	uint64_t *w = gt_rec_open(TR_PROBE, 0);
 	if (w) {
 		size_t i = TR_REC_FIRST;
 		w[i++] = peer(source);
@@ -840,7 +825,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 	uint64_t t0 = now();
 	int ret = PMPI_Iprobe(source, tag, comm, flag, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_IPROBE, 0);
+	uint64_t *w = gt_rec_open(TR_IPROBE, 0);
 	if (w) {
 		size_t i = TR_REC_FIRST;
 		w[i++] = peer(source);
@@ -870,7 +855,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Wait(req, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_WAIT, 0);
+	uint64_t *w = gt_rec_open(TR_WAIT, 0);
 	if (w) {
 		size_t i = TR_REC_FIRST;
 		w[i++] = h;
@@ -889,7 +874,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	uint64_t t0 = now();
 	int ret = PMPI_Test(req, flag, status);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_TEST, 0);
+	uint64_t *w = gt_rec_open(TR_TEST, 0);
 	if (w) {
 		size_t i = TR_REC_FIRST;
 		w[i++] = h;
@@ -957,7 +942,7 @@ static size_t put_reqs(uint64_t *w, size_t i, int n, const uint64_t *h)
 static void rec_all(enum tr_kind kind, int n, const uint64_t *h, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(kind, list_len(n));
+	uint64_t *w = gt_rec_open(kind, list_len(n));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
@@ -1013,7 +998,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 static void rec_any(enum tr_kind kind, int n, const uint64_t *h, int index, int flag,
                     const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(kind, list_len(n));
+	uint64_t *w = gt_rec_open(kind, list_len(n));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
@@ -1071,7 +1056,7 @@ static void rec_some(enum tr_kind kind, int n, const uint64_t *h, int outcount,
                      const int *indices, const MPI_Status *st, uint64_t t0, uint64_t t1)
 {
 	int m = outcount >= 0 && outcount <= n ? outcount : 0; /* MPI_UNDEFINED: 0 */
-	uint64_t *w = rec_open(kind, list_len(n));
+	uint64_t *w = gt_rec_open(kind, list_len(n));
 	if (!w)
 		return;
 	size_t i = put_reqs(w, TR_REC_FIRST, n, h);
@@ -1112,7 +1097,7 @@ SOME_FN(MPI_Testsome, TR_TESTSOME)
 
 static void rec_req(enum tr_kind kind, uint64_t h, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(kind, 0);
+	uint64_t *w = gt_rec_open(kind, 0);
 	if (!w)
 		return;
 	w[TR_REC_FIRST] = h;
@@ -1135,412 +1120,6 @@ int MPI_Cancel(MPI_Request *req)
 	return ret;
 }
 
-/* ---- collectives ---------------------------------------------------- */
-
-/* The blocking collectives record after the call, the nonblocking ones
- * (req: their request) after starting it. */
-static void rec_barrier(enum tr_kind kind, MPI_Comm comm, const MPI_Request *req,
-                        uint64_t t0, uint64_t t1)
-{
-	uint64_t *w = rec_open(kind, 0);
-	if (w)
-		rec_end(w, TR_REC_FIRST, comm, req, t0, t1);
-}
-
-int MPI_Barrier(MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Barrier(comm);
-	rec_barrier(TR_BARRIER, comm, NULL, t0, now());
-	return ret;
-}
-
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Ibarrier(comm, req);
-	rec_barrier(TR_IBARRIER, comm, req, t0, now());
-	return ret;
-}
-
-static void rec_bcast(enum tr_kind kind, const void *buf, int count, MPI_Datatype dt,
-                      int root, MPI_Comm comm, const MPI_Request *req, uint64_t t0,
-                      uint64_t t1)
-{
-	uint64_t *w = rec_open(kind, 0);
-	if (!w)
-		return;
-	size_t i = put_buf(w, TR_REC_FIRST, buf, count, dt);
-	w[i++] = s64(root);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Bcast(buf, count, dt, root, comm);
-	rec_bcast(TR_BCAST, buf, count, dt, root, comm, NULL, t0, now());
-	return ret;
-}
-
-int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
-               MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Ibcast(buf, count, dt, root, comm, req);
-	rec_bcast(TR_IBCAST, buf, count, dt, root, comm, req, t0, now());
-	return ret;
-}
-
-/* Record b b n d o [r] c [R] of the reductions. */
-static void rec_reduce(enum tr_kind kind, const void *sbuf, const void *rbuf, int count,
-                       MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                       const MPI_Request *req, uint64_t t0, uint64_t t1)
-{
-	uint64_t *w = rec_open(kind, 0);
-	if (!w)
-		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(sbuf);
-	w[i++] = h_ptr(rbuf);
-	w[i++] = s64(count);
-	i = put_dtype(w, i, dt);
-	w[i++] = op_id(op);
-	if (tr_blocking(kind) == TR_REDUCE)
-		w[i++] = s64(root);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-               int root, MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
-	rec_reduce(TR_REDUCE, sbuf, rbuf, count, dt, op, root, comm, NULL, t0, now());
-	return ret;
-}
-
-int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req);
-	rec_reduce(TR_IREDUCE, sbuf, rbuf, count, dt, op, root, comm, req, t0, now());
-	return ret;
-}
-
-#define ALLRED_FN(NAME, KIND) \
-	int NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, \
-	         MPI_Comm comm) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, rbuf, count, dt, op, comm); \
-		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, NULL, t0, now()); \
-		return ret; \
-	}
-#define IALLRED_FN(NAME, KIND) \
-	int NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, \
-	         MPI_Comm comm, MPI_Request *req) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, rbuf, count, dt, op, comm, req); \
-		rec_reduce(KIND, sbuf, rbuf, count, dt, op, -1, comm, req, t0, now()); \
-		return ret; \
-	}
-ALLRED_FN(MPI_Allreduce, TR_ALLREDUCE)
-ALLRED_FN(MPI_Scan, TR_SCAN)
-ALLRED_FN(MPI_Exscan, TR_EXSCAN)
-ALLRED_FN(MPI_Reduce_scatter_block, TR_REDUCE_SCATTER_BLOCK)
-IALLRED_FN(MPI_Iallreduce, TR_IALLREDUCE)
-IALLRED_FN(MPI_Iscan, TR_ISCAN)
-IALLRED_FN(MPI_Iexscan, TR_IEXSCAN)
-IALLRED_FN(MPI_Ireduce_scatter_block, TR_IREDUCE_SCATTER_BLOCK)
-
-static void rec_reduce_scatter(enum tr_kind kind, const void *sbuf, const void *rbuf,
-                               const int rcounts[], MPI_Datatype dt, MPI_Op op,
-                               MPI_Comm comm, const MPI_Request *req, uint64_t t0,
-                               uint64_t t1)
-{
-	int p = comm_size(comm);
-	uint64_t *w = rec_open(kind, (size_t)p);
-	if (!w)
-		return;
-	size_t i = TR_REC_FIRST;
-	w[i++] = h_ptr(sbuf);
-	w[i++] = h_ptr(rbuf);
-	w[i++] = s64(p);
-	for (int k = 0; k < p; k++)
-		w[i++] = s64(rcounts[k]);
-	i = put_dtype(w, i, dt);
-	w[i++] = op_id(op);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
-                       MPI_Op op, MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
-	rec_reduce_scatter(TR_REDUCE_SCATTER, sbuf, rbuf, rcounts, dt, op, comm, NULL, t0, now());
-	return ret;
-}
-
-int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
-                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
-	rec_reduce_scatter(TR_IREDUCE_SCATTER, sbuf, rbuf, rcounts, dt, op, comm, req, t0, now());
-	return ret;
-}
-
-/* Count and type of one side of a collective; both 0 when the buffer is
- * MPI_IN_PLACE (the count and type are then not significant). */
-static size_t put_side(uint64_t *w, size_t i, const void *buf, int count, MPI_Datatype dt)
-{
-	if (buf != MPI_IN_PLACE)
-		return put_buf(w, i, buf, count, dt);
-	w[i++] = h_ptr(buf);
-	w[i++] = 0;
-	w[i] = w[i + 1] = w[i + 2] = 0;
-	return i + 3;
-}
-
-/* Puts "b A D d", a side of a v collective: its buffer, its counts and
- * displacements (p each) and its datatype; a side MPI does not read at
- * this rank (used 0) as empty lists and datatype 0. */
-static size_t put_vside(uint64_t *w, size_t i, const void *buf, const int counts[],
-                        const int displs[], MPI_Datatype dt, int p, int used)
-{
-	w[i++] = h_ptr(buf);
-	i = put_counts(w, i, used ? counts : NULL, p);
-	i = put_counts(w, i, used ? displs : NULL, p);
-	return put_dtype(w, i, used ? dt : MPI_DATATYPE_NULL);
-}
-
-/* Record b n d b n d [r] c [R] of Gather, Scatter, Allgather and Alltoall. */
-static void rec_gather(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
-                       const void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                       MPI_Comm comm, const MPI_Request *req, uint64_t t0, uint64_t t1)
-{
-	uint64_t *w = rec_open(kind, 0);
-	if (!w)
-		return;
-	enum tr_kind bk = tr_blocking(kind);
-	int me = comm_rank(comm);
-	int rooted = bk == TR_GATHER || bk == TR_SCATTER;
-	/* arguments that MPI ignores at this rank are recorded as 0 */
-	int send_ok = !(bk == TR_SCATTER && me != root);
-	int recv_ok = !(bk == TR_GATHER && me != root);
-	size_t i = TR_REC_FIRST;
-	i = put_side(w, i, sbuf, send_ok ? scount : 0, send_ok ? stype : MPI_DATATYPE_NULL);
-	i = put_side(w, i, rbuf, recv_ok ? rcount : 0, recv_ok ? rtype : MPI_DATATYPE_NULL);
-	if (rooted)
-		w[i++] = s64(root);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-#define GATHER_FN(NAME, KIND) \
-	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	         MPI_Datatype rtype, int root, MPI_Comm comm) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL, t0, \
-		           now()); \
-		return ret; \
-	}
-#define IGATHER_FN(NAME, KIND) \
-	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	         MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, t0, \
-		           now()); \
-		return ret; \
-	}
-GATHER_FN(MPI_Gather, TR_GATHER)
-GATHER_FN(MPI_Scatter, TR_SCATTER)
-IGATHER_FN(MPI_Igather, TR_IGATHER)
-IGATHER_FN(MPI_Iscatter, TR_ISCATTER)
-
-#define ALLGATHER_FN(NAME, KIND) \
-	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	         MPI_Datatype rtype, MPI_Comm comm) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, NULL, t0, \
-		           now()); \
-		return ret; \
-	}
-#define IALLGATHER_FN(NAME, KIND) \
-	int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, \
-	         MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req) \
-	{ \
-		uint64_t t0 = now(); \
-		int ret = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req); \
-		rec_gather(KIND, sbuf, scount, stype, rbuf, rcount, rtype, -1, comm, req, t0, \
-		           now()); \
-		return ret; \
-	}
-ALLGATHER_FN(MPI_Allgather, TR_ALLGATHER)
-ALLGATHER_FN(MPI_Alltoall, TR_ALLTOALL)
-IALLGATHER_FN(MPI_Iallgather, TR_IALLGATHER)
-IALLGATHER_FN(MPI_Ialltoall, TR_IALLTOALL)
-
-static void rec_gatherv(enum tr_kind kind, const void *sbuf, int scount, MPI_Datatype stype,
-                        const void *rbuf, const int rcounts[], const int displs[],
-                        MPI_Datatype rtype, int root, MPI_Comm comm, const MPI_Request *req,
-                        uint64_t t0, uint64_t t1)
-{
-	int p = comm_size(comm), at_root = comm_rank(comm) == root;
-	uint64_t *w = rec_open(kind, (size_t)p);
-	if (!w)
-		return;
-	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-	i = put_vside(w, i, rbuf, rcounts, displs, rtype, p, at_root);
-	w[i++] = s64(root);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-                MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-	rec_gatherv(TR_GATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
-	            NULL, t0, now());
-	return ret;
-}
-
-int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-                 MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
-	                        req);
-	rec_gatherv(TR_IGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm,
-	            req, t0, now());
-	return ret;
-}
-
-static void rec_scatterv(enum tr_kind kind, const void *sbuf, const int scounts[],
-                         const int displs[], MPI_Datatype stype, const void *rbuf, int rcount,
-                         MPI_Datatype rtype, int root, MPI_Comm comm, const MPI_Request *req,
-                         uint64_t t0, uint64_t t1)
-{
-	int p = comm_size(comm), at_root = comm_rank(comm) == root;
-	uint64_t *w = rec_open(kind, (size_t)p);
-	if (!w)
-		return;
-	size_t i = put_vside(w, TR_REC_FIRST, sbuf, scounts, displs, stype, p, at_root);
-	i = put_side(w, i, rbuf, rcount, rtype);
-	w[i++] = s64(root);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
-                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                 MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-	rec_scatterv(TR_SCATTERV, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
-	             NULL, t0, now());
-	return ret;
-}
-
-int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
-                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                  MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm,
-	                         req);
-	rec_scatterv(TR_ISCATTERV, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
-	             comm, req, t0, now());
-	return ret;
-}
-
-static void rec_allgatherv(enum tr_kind kind, const void *sbuf, int scount,
-                           MPI_Datatype stype, const void *rbuf, const int rcounts[],
-                           const int displs[], MPI_Datatype rtype, MPI_Comm comm,
-                           const MPI_Request *req, uint64_t t0, uint64_t t1)
-{
-	int p = comm_size(comm);
-	uint64_t *w = rec_open(kind, (size_t)p);
-	if (!w)
-		return;
-	size_t i = put_side(w, TR_REC_FIRST, sbuf, scount, stype);
-	i = put_vside(w, i, rbuf, rcounts, displs, rtype, p, 1);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rtype,
-                   MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-	rec_allgatherv(TR_ALLGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
-	               NULL, t0, now());
-	return ret;
-}
-
-int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                    const int rcounts[], const int displs[], MPI_Datatype rtype,
-                    MPI_Comm comm, MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req);
-	rec_allgatherv(TR_IALLGATHERV, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
-	               req, t0, now());
-	return ret;
-}
-
-static void rec_alltoallv(enum tr_kind kind, const void *sbuf, const int scounts[],
-                          const int sdispls[], MPI_Datatype stype, const void *rbuf,
-                          const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                          MPI_Comm comm, const MPI_Request *req, uint64_t t0, uint64_t t1)
-{
-	int p = comm_size(comm), in_place = sbuf == MPI_IN_PLACE;
-	uint64_t *w = rec_open(kind, (size_t)p);
-	if (!w)
-		return;
-	size_t i = put_vside(w, TR_REC_FIRST, sbuf, scounts, sdispls, stype, p, !in_place);
-	i = put_vside(w, i, rbuf, rcounts, rdispls, rtype, p, 1);
-	rec_end(w, i, comm, req, t0, t1);
-}
-
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                  MPI_Datatype stype, void *rbuf, const int rcounts[],
-                  const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
-	                         rtype, comm);
-	rec_alltoallv(TR_ALLTOALLV, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
-	              comm, NULL, t0, now());
-	return ret;
-}
-
-int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                   MPI_Datatype stype, void *rbuf, const int rcounts[],
-                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm,
-                   MPI_Request *req)
-{
-	uint64_t t0 = now();
-	int ret = PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
-	                          rtype, comm, req);
-	rec_alltoallv(TR_IALLTOALLV, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
-	              rtype, comm, req, t0, now());
-	return ret;
-}
-
 /* ---- communicators and datatypes ------------------------------------ */
 
 /* Record "c VALUES... N" of a call that made communicator newcomm from
@@ -1549,7 +1128,7 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 static void rec_newcomm(enum tr_kind kind, MPI_Comm comm, const uint64_t *v, size_t nv,
                         MPI_Comm newcomm, uint64_t t0, uint64_t t1)
 {
-	uint64_t *w = rec_open(kind, 0);
+	uint64_t *w = gt_rec_open(kind, 0);
 	if (!w)
 		return;
 	size_t i = put_comm(w, TR_REC_FIRST, comm);
@@ -1636,7 +1215,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_rank(comm, rank);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_RANK, 0);
+	uint64_t *w = gt_rec_open(TR_COMM_RANK, 0);
 	if (w) {
 		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(*rank);
@@ -1650,7 +1229,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 	uint64_t t0 = now();
 	int ret = PMPI_Comm_size(comm, size);
 	uint64_t t1 = now();
-	uint64_t *w = rec_open(TR_COMM_SIZE, 0);
+	uint64_t *w = gt_rec_open(TR_COMM_SIZE, 0);
 	if (w) {
 		size_t i = put_comm(w, TR_REC_FIRST, comm);
 		w[i++] = s64(*size);

@@ -59,9 +59,11 @@ all: $(GOALTRACE_SO) $(TRACE_EXAMPLES)
 $(B)/obj/mpi/%.o: traces/%.c $(MPI_BUILD_DEPS)
 	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -c $< -o $@
-OBJS += $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/goaltrace_f.o $(B)/obj/mpi/trace_write.o
+GOALTRACE_OBJS := $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/goaltrace_coll.o \
+	$(B)/obj/mpi/goaltrace_f.o $(B)/obj/mpi/trace_write.o
+OBJS += $(GOALTRACE_OBJS)
 
-$(GOALTRACE_SO): $(B)/obj/mpi/goaltrace.o $(B)/obj/mpi/goaltrace_f.o $(B)/obj/mpi/trace_write.o
+$(GOALTRACE_SO): $(GOALTRACE_OBJS)
 	@mkdir -p $(@D)
 	$(MPICC) -shared -fPIC $^ -o $@
 
