@@ -32,7 +32,8 @@ endif
 
 # trace2goal: traces to GOAL schedules, with schedgen's patterns for the
 # collectives.  Plain C, and the OTF2 library when there is one.
-T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace_otf2.o
+T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace2goal_coll.o \
+	$(B)/obj/traces/trace_otf2.o
 $(B)/obj/traces/trace_otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal

@@ -1,9 +1,11 @@
 /* trace2goal_conv.c: converts per-rank MPI traces into a GOAL schedule, one
- * output rank at a time (docs/trace2goal.md). */
+ * output rank at a time (docs/trace2goal.md): the conversion's state, the
+ * ops it emits, communicators, requests, point-to-point calls and a
+ * rank's calls in order.  Collectives: trace2goal_coll.c. */
 #include "trace2goal_conv.h"
+#include "trace2goal_int.h"
 
 #include "sg_pattern.h"
-#include "sg_select.h"
 #include "trace_read.h"
 #include "kmap.h"
 #include "die.h"
@@ -17,70 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-#define NONE UINT32_MAX   /* no op */
-#define FRONT_MAX 4       /* frontier size before it is joined by a calc 0 */
-
-/* ---- Collective classes ------------------------------------------------ */
-
-static const char *const coll_names[T2G_NCOLL] = {
-#define T2G_COLL_NAME(id, name, other, def) name,
-	T2G_COLLS(T2G_COLL_NAME)
-#undef T2G_COLL_NAME
-};
-static const char *const coll_other[T2G_NCOLL] = {
-#define T2G_COLL_OTHER(id, name, other, def) other,
-	T2G_COLLS(T2G_COLL_OTHER)
-#undef T2G_COLL_OTHER
-};
-static const char *const coll_default[T2G_NCOLL] = {
-#define T2G_COLL_DEF(id, name, other, def) def,
-	T2G_COLLS(T2G_COLL_DEF)
-#undef T2G_COLL_DEF
-};
-
-void t2g_options_default(struct t2g_options *o)
-{
-	memset(o, 0, sizeof *o);
-	o->compute_scale = 1.0;
-	o->extrapolate = 1;
-	o->select = "openmpi";
-	for (int c = 0; c < T2G_NCOLL; c++)
-		o->pattern[c] = sg_pattern_find(coll_default[c]);
-}
-
-const char *t2g_coll_name(int c)
-{
-	return c >= 0 && c < T2G_NCOLL ? coll_names[c] : NULL;
-}
-
-int t2g_coll_find(const char *name)
-{
-	for (int c = 0; c < T2G_NCOLL; c++)
-		if (strcasecmp(coll_names[c], name) == 0 ||
-		    (coll_other[c][0] && strcasecmp(coll_other[c], name) == 0))
-			return c;
-	return -1;
-}
-
-/* The class of a traced collective, or -1 for other calls. */
-static int coll_class(enum tr_kind k)
-{
-	switch (tr_blocking(k)) {
-	case TR_BARRIER: return T2G_BARRIER;
-	case TR_BCAST: return T2G_BCAST;
-	case TR_REDUCE: return T2G_REDUCE;
-	case TR_ALLREDUCE: return T2G_ALLREDUCE;
-	case TR_GATHER: case TR_GATHERV: return T2G_GATHER;
-	case TR_SCATTER: case TR_SCATTERV: return T2G_SCATTER;
-	case TR_ALLGATHER: case TR_ALLGATHERV: return T2G_ALLGATHER;
-	case TR_ALLTOALL: case TR_ALLTOALLV: return T2G_ALLTOALL;
-	case TR_REDUCE_SCATTER: case TR_REDUCE_SCATTER_BLOCK: return T2G_REDUCE_SCATTER;
-	case TR_SCAN: case TR_EXSCAN: return T2G_SCAN;
-	default: return -1;
-	}
-}
 
 /* ---- Rank of a file ---------------------------------------------------- */
 
@@ -170,94 +108,8 @@ int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,
 	return 0;
 }
 
-/* ---- Conversion state -------------------------------------------------- */
-
-/* A communicator of the current trace. */
-struct comm {
-	uint64_t handle;
-	uint32_t gid;            /* global id, the same on every member (ctx_p2p, ctx_coll) */
-	int32_t size;
-	const int64_t *members;  /* world ranks in comm rank order (in the trace's pool) */
-	int64_t *own;            /* members built here (implicit communicators) */
-	int dead;                /* freed or never usable */
-	uint32_t nbc;            /* nonblocking collectives started on it */
-};
-
-/* A pending nonblocking operation. */
-struct preq {
-	uint64_t id;
-	uint32_t call;           /* its call index */
-	uint32_t op;             /* its op, or NONE */
-	uint32_t next;           /* the next one pushed with the same id, or NONE */
-};
-
-/* Ops the current program position depends on. */
-struct front {
-	uint32_t op[FRONT_MAX];
-	uint8_t ireq[FRONT_MAX];
-	int n;
-};
-
-struct dep3 { uint32_t a, b; int ireq; };
-
-/* An op of a pattern and the comm the pattern gave it. */
-struct cop { goal_op op; uint32_t comm; };
-
-struct conv {
-	const struct t2g_options *opt;
-	sg_out *out;
-	struct t2g_stats st;
-	char *err;
-	size_t errlen;
-	int failed;
-	uint64_t N, K;           /* traced ranks, copies */
-	/* global */
-	util_kmap comm_ids;      /* member list and occurrence -> global id */
-	util_kmap tags;          /* (space, comm id, tag) -> GOAL tag */
-	uint32_t ncomm_ids, ntags; /* global ids given (0 is the world's, 1.. the others'), tags */
-	util_kmap pairs;         /* (src, dst, comm) -> sends minus receives (int32) */
-	uint64_t anyrecv;        /* receives from any source */
-	/* per output rank */
-	const char *path;
-	struct tr_trace t;
-	uint64_t r, j, R;        /* traced rank, copy, output rank */
-	struct comm *comms;
-	size_t ncomms, capcomms;
-	util_kmap handles;       /* communicator handle -> index in comms */
-	util_kmap seen;          /* member list -> definitions so far on this rank */
-	struct preq *pend;       /* in push order, completed ones too */
-	size_t npend, cappend;
-	util_kmap pend_ids;      /* request id -> its chain in pchain */
-	struct { uint32_t head, tail; } *pchain; /* oldest live entry (or NONE), newest */
-	size_t npchain, cappchain;
-	int32_t *rsrc, *rtag;    /* per call: resolved source / tag of receives */
-	uint8_t *cancelled;      /* per call: cancelled request */
-	struct front f;
-	double pending_us;
-	/* warnings already given on this traced rank */
-	util_kmap warned;
-	unsigned linear_warned;  /* classes warned of a linear pattern at scale */
-	uint64_t p2p_calls;      /* point-to-point sends and receives converted */
-	/* the hosts of the traced ranks that say their cores: ranks on each */
-	struct host {
-		char name[sizeof ((struct tr_trace *)0)->host];
-		int32_t cores;
-		uint64_t ranks;
-	} *hosts;
-	size_t nhosts, caphosts;
-	size_t skip_cap;        /* of st.skip */
-	/* collective buffer */
-	struct cop *cops;
-	size_t ncops, capcops;
-	struct dep3 *cdeps;
-	size_t ncdeps, capcdeps;
-	uint8_t *cflag;
-	size_t capcflag;
-};
-
 /* Records the first error of the conversion in cv->err; returns -1. */
-static int cerr(struct conv *cv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int cerr(struct conv *cv, const char *fmt, ...)
+int t2g_cerr(struct conv *cv, const char *fmt, ...)
 {
 	va_list ap;
 	if (cv->failed)
@@ -286,9 +138,7 @@ static void where(const struct conv *cv, const struct tr_call *c, const char *wh
 }
 
 /* An error at call c of the current trace. */
-static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
+int t2g_call_err(struct conv *cv, const struct tr_call *c, const char *fmt, ...)
 {
 	char msg[400], at[300];
 	va_list ap;
@@ -296,7 +146,7 @@ static int call_err(struct conv *cv, const struct tr_call *c, const char *fmt, .
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	where(cv, c, "error", at, sizeof at);
-	return cerr(cv, "%srank %" PRIu64 ": %s", at, cv->r, msg);
+	return t2g_cerr(cv, "%srank %" PRIu64 ": %s", at, cv->r, msg);
 }
 
 /* A warning at call c, given once per key on the traced rank (and only for
@@ -323,21 +173,21 @@ static void warn_once(struct conv *cv, const struct tr_call *c, const char *key,
 /* Call c names a negative size, bytes (a count below 0, as a damaged
  * trace may hold): an error under --strict (-1), else a warning once per
  * rank and 0 bytes (0). */
-static int negative_size(struct conv *cv, const struct tr_call *c, int64_t bytes)
+int t2g_negative_size(struct conv *cv, const struct tr_call *c, int64_t bytes)
 {
 	if (cv->opt->strict)
-		return call_err(cv, c, "%s: a negative size, %" PRId64 " bytes (a count below 0) (--strict)",
-		                tr_call_name(&cv->t, c), bytes);
+		return t2g_call_err(cv, c, "%s: a negative size, %" PRId64 " bytes (a count below 0) (--strict)",
+		                    tr_call_name(&cv->t, c), bytes);
 	warn_once(cv, c, "negative size", "%s: a negative size, %" PRId64 " bytes (a count below 0), "
 	          "taken as 0 bytes", tr_call_name(&cv->t, c), bytes);
 	return 0;
 }
 
 /* The output failed: its message becomes the error; returns -1. */
-static int out_fail(struct conv *cv)
+int t2g_out_fail(struct conv *cv)
 {
 	const char *e = sg_out_error(cv->out);
-	return cerr(cv, "%s", e && e[0] ? e : "error: cannot write the schedule");
+	return t2g_cerr(cv, "%s", e && e[0] ? e : "error: cannot write the schedule");
 }
 
 /* Counts a send from src to dst in comm (d = 1) or a receive there
@@ -349,7 +199,7 @@ static void balance(struct conv *cv, uint64_t src, uint64_t dst, uint32_t comm, 
 	if (v)
 		*v = (uint32_t)((int32_t)*v + d);
 	else if (util_kmap_put(&cv->pairs, key, sizeof key, (uint32_t)d))
-		cerr(cv, "error: out of memory");
+		t2g_cerr(cv, "error: out of memory");
 }
 
 /* After the conversion: the sends that no receive of the output can take,
@@ -395,7 +245,7 @@ static int check_balance(struct conv *cv)
 		         n ? ", and " : "", lost_recvs, lost_recvs == 1 ? " has" : "s have",
 		         lost_recvs == 1 ? "it" : "them");
 	if (cv->opt->strict)
-		return cerr(cv, "error: %s (--strict)", msg);
+		return t2g_cerr(cv, "error: %s (--strict)", msg);
 	if (cv->opt->warn) {
 		char full[600];
 		snprintf(full, sizeof full, "warning: %s; the simulation will not complete", msg);
@@ -406,19 +256,19 @@ static int check_balance(struct conv *cv)
 
 /* Appends op in comm, strided when stride is not 0 (blocks of block
  * bytes); it depends on the frontier.  Returns its index or NONE. */
-static uint32_t emit_st(struct conv *cv, const goal_op *op, uint32_t comm, uint32_t stride,
-                        uint32_t block)
+uint32_t t2g_emit_st(struct conv *cv, const goal_op *op, uint32_t comm, uint32_t stride,
+                     uint32_t block)
 {
 	uint32_t i;
 	if (cv->failed)
 		return NONE;
 	if (sg_out_op_stride(cv->out, op, comm, stride, block, &i)) {
-		out_fail(cv);
+		t2g_out_fail(cv);
 		return NONE;
 	}
 	for (int k = 0; k < cv->f.n; k++)
 		if (sg_out_dep(cv->out, i, cv->f.op[k], cv->f.ireq[k])) {
-			out_fail(cv);
+			t2g_out_fail(cv);
 			return NONE;
 		}
 	cv->st.ops++;
@@ -442,7 +292,7 @@ static uint32_t emit_st(struct conv *cv, const goal_op *op, uint32_t comm, uint3
 /* The same, contiguous. */
 static uint32_t emit_in(struct conv *cv, const goal_op *op, uint32_t comm)
 {
-	return emit_st(cv, op, comm, 0, 0);
+	return t2g_emit_st(cv, op, comm, 0, 0);
 }
 
 /* The same in comm 0. */
@@ -452,7 +302,7 @@ static uint32_t emit(struct conv *cv, const goal_op *op)
 }
 
 /* Appends a calc of ns nanoseconds after the frontier; its index or NONE. */
-static uint32_t emit_calc(struct conv *cv, uint64_t ns)
+uint32_t t2g_emit_calc(struct conv *cv, uint64_t ns)
 {
 	goal_op op;
 	memset(&op, 0, sizeof op);
@@ -462,7 +312,7 @@ static uint32_t emit_calc(struct conv *cv, uint64_t ns)
 }
 
 /* The frontier becomes the single op i (requires, or irequires). */
-static void front_set(struct conv *cv, uint32_t i, int ireq)
+void t2g_front_set(struct conv *cv, uint32_t i, int ireq)
 {
 	if (i == NONE)
 		return;
@@ -472,7 +322,7 @@ static void front_set(struct conv *cv, uint32_t i, int ireq)
 }
 
 /* Adds "requires i" to the frontier (joining it first when full). */
-static void front_add(struct conv *cv, uint32_t i)
+void t2g_front_add(struct conv *cv, uint32_t i)
 {
 	if (i == NONE)
 		return;
@@ -482,7 +332,7 @@ static void front_add(struct conv *cv, uint32_t i)
 			return;
 		}
 	if (cv->f.n == FRONT_MAX)
-		front_set(cv, emit_calc(cv, 0), 0);
+		t2g_front_set(cv, t2g_emit_calc(cv, 0), 0);
 	cv->f.op[cv->f.n] = i;
 	cv->f.ireq[cv->f.n] = 0;
 	cv->f.n++;
@@ -501,9 +351,9 @@ static int flush_calc(struct conv *cv, const struct tr_call *c)
 		return 0;
 	ns = floor(ns + 0.5);
 	if (!(ns < NS_LIMIT))
-		return call_err(cv, c, "computation of %.0f ns before this call is too long "
-		                "(2^64 ns or more)", ns);
-	front_set(cv, emit_calc(cv, (uint64_t)ns), 0);
+		return t2g_call_err(cv, c, "computation of %.0f ns before this call is too long "
+		                    "(2^64 ns or more)", ns);
+	t2g_front_set(cv, t2g_emit_calc(cv, (uint64_t)ns), 0);
 	return cv->failed ? -1 : 0;
 }
 
@@ -521,7 +371,7 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 	unsigned char *key = malloc(len);
 	uint32_t *v;
 	if (!key)
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	memcpy(key, &occurrence, sizeof occurrence);
 	if (size)
 		memcpy(key + sizeof occurrence, members, (size_t)size * sizeof(int64_t));
@@ -536,13 +386,13 @@ static int comm_gid(struct conv *cv, const int64_t *members, int32_t size,
 			*gid = 0;
 		} else if (cv->ncomm_ids >= GOAL_MAX_COMM / 2) {
 			free(key);
-			return cerr(cv, "error: more than %u communicators", GOAL_MAX_COMM / 2);
+			return t2g_cerr(cv, "error: more than %u communicators", GOAL_MAX_COMM / 2);
 		} else {
 			*gid = cv->ncomm_ids++;
 		}
 		if (util_kmap_put(&cv->comm_ids, key, len, *gid)) {
 			free(key);
-			return cerr(cv, "error: out of memory");
+			return t2g_cerr(cv, "error: out of memory");
 		}
 	}
 	free(key);
@@ -564,11 +414,11 @@ static struct comm *comm_slot(struct conv *cv, uint64_t handle)
 	if (found)
 		return found;
 	if (util_grow(&cv->comms, &cv->capcomms, cv->ncomms + 1, sizeof *cv->comms)) {
-		cerr(cv, "error: out of memory");
+		t2g_cerr(cv, "error: out of memory");
 		return NULL;
 	}
 	if (util_kmap_put(&cv->handles, &handle, sizeof handle, (uint32_t)cv->ncomms)) {
-		cerr(cv, "error: out of memory");
+		t2g_cerr(cv, "error: out of memory");
 		return NULL;
 	}
 	struct comm *m = &cv->comms[cv->ncomms++];
@@ -588,13 +438,13 @@ static int comm_define(struct conv *cv, const struct tr_call *c)
 	struct comm *m;
 	for (int32_t i = 0; i < n; i++)
 		if (w[i] < 0 || (uint64_t)w[i] >= cv->N)
-			return call_err(cv, c, "communicator member %" PRId64 " is not a rank (0..%" PRIu64 ")",
-			                w[i], cv->N - 1);
+			return t2g_call_err(cv, c, "communicator member %" PRId64 " is not a rank (0..%" PRIu64 ")",
+			                    w[i], cv->N - 1);
 	cnt = n ? util_kmap_get(&cv->seen, w, len) : NULL;
 	if (cnt) {
 		occ = ++*cnt;
 	} else if (n && util_kmap_put(&cv->seen, w, len, 0)) {
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	}
 	m = comm_slot(cv, c->newcomm);
 	if (!m)
@@ -612,16 +462,16 @@ static int comm_define(struct conv *cv, const struct tr_call *c)
  * it cannot be used.  Traces without "# comm" lines: a communicator of the
  * size of the world where this rank has its world rank is taken as
  * MPI_COMM_WORLD, one of size 1 as MPI_COMM_SELF. */
-static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
+struct comm *t2g_comm_of(struct conv *cv, const struct tr_call *c)
 {
 	struct comm *m = comm_find(cv, c->comm);
 	char key[64];
 	if (m && !m->dead) {
 		if (m->size != c->comm_size || c->comm_rank < 0 || c->comm_rank >= m->size ||
 		    (uint64_t)m->members[c->comm_rank] != cv->r) {
-			call_err(cv, c, "communicator %" PRIu64 " has %d members in its '# comm' line but the "
-			         "call gives rank %d of %d", c->comm, (int)m->size, (int)c->comm_rank,
-			         (int)c->comm_size);
+			t2g_call_err(cv, c, "communicator %" PRIu64 " has %d members in its '# comm' line but the "
+			             "call gives rank %d of %d", c->comm, (int)m->size, (int)c->comm_rank,
+			             (int)c->comm_size);
 			return NULL;
 		}
 		return m;
@@ -633,7 +483,7 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 			return NULL;
 		m->own = malloc((size_t)c->comm_size * sizeof(int64_t));
 		if (!m->own) {
-			cerr(cv, "error: out of memory");
+			t2g_cerr(cv, "error: out of memory");
 			return NULL;
 		}
 		if (c->comm_size == 1)
@@ -649,9 +499,9 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 		return m;
 	}
 	if (!m && (uint64_t)c->comm_size > cv->N) {
-		call_err(cv, c, "%s on a communicator of %d ranks, but only %" PRIu64 " trace file%s "
-		         "given: no trace of rank %" PRIu64, tr_call_name(&cv->t, c), (int)c->comm_size,
-		         cv->N, cv->N == 1 ? " was" : "s were", cv->N);
+		t2g_call_err(cv, c, "%s on a communicator of %d ranks, but only %" PRIu64 " trace file%s "
+		             "given: no trace of rank %" PRIu64, tr_call_name(&cv->t, c), (int)c->comm_size,
+		             cv->N, cv->N == 1 ? " was" : "s were", cv->N);
 		return NULL;
 	}
 	/* binary traces: the reader found no members (a communicator it
@@ -660,11 +510,11 @@ static struct comm *comm_of(struct conv *cv, const struct tr_call *c)
 	                                             : "has members the trace does not tell";
 	if (cv->opt->strict) {
 		if (cv->t.unit == TR_UNIT_LINE)
-			call_err(cv, c, "%s on communicator %" PRIu64 " (%d ranks), which %s (--strict)",
-			         tr_call_name(&cv->t, c), c->comm, (int)c->comm_size, why);
+			t2g_call_err(cv, c, "%s on communicator %" PRIu64 " (%d ranks), which %s (--strict)",
+			             tr_call_name(&cv->t, c), c->comm, (int)c->comm_size, why);
 		else
-			call_err(cv, c, "%s on communicator %" PRIu64 ", which %s (--strict)",
-			         tr_call_name(&cv->t, c), c->comm, why);
+			t2g_call_err(cv, c, "%s on communicator %" PRIu64 ", which %s (--strict)",
+			             tr_call_name(&cv->t, c), c->comm, why);
 		return NULL;
 	}
 	if (count_skip(cv, tr_call_name(&cv->t, c), 1))
@@ -685,33 +535,20 @@ static uint64_t world_of(const struct conv *cv, const struct comm *m, int32_t q)
 	return cv->j * cv->N + (uint64_t)m->members[q];
 }
 
-/* The comm of the point-to-point messages on communicator m, and that of
- * its collectives: every communicator has two contexts of its own, and
- * MPI_COMM_WORLD's point-to-point messages are in comm 0. */
-static uint32_t ctx_p2p(const struct comm *m)
-{
-	return 2 * m->gid;
-}
-
-static uint32_t ctx_coll(const struct comm *m)
-{
-	return 2 * m->gid + 1;
-}
-
 /* The GOAL tag of (space, communicator, tag): numbered in order of first
  * use.  Space 0: point-to-point tags; 1: collective rounds. */
-static int32_t goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t tag)
+int32_t t2g_goal_tag(struct conv *cv, uint32_t space, uint32_t gid, int64_t tag)
 {
 	int64_t key[3] = { space, gid, tag };
 	uint32_t *v = util_kmap_get(&cv->tags, key, sizeof key);
 	if (v)
 		return (int32_t)*v;
 	if (cv->ntags > (uint32_t)INT32_MAX) {
-		cerr(cv, "error: more than 2^31 distinct tags");
+		t2g_cerr(cv, "error: more than 2^31 distinct tags");
 		return 0;
 	}
 	if (util_kmap_put(&cv->tags, key, sizeof key, cv->ntags)) {
-		cerr(cv, "error: out of memory");
+		t2g_cerr(cv, "error: out of memory");
 		return 0;
 	}
 	return (int32_t)cv->ntags++;
@@ -733,12 +570,12 @@ static int pend_push(struct conv *cv, uint64_t id, uint32_t call, uint32_t op)
 {
 	uint32_t i = (uint32_t)cv->npend;
 	if (util_grow(&cv->pend, &cv->cappend, cv->npend + 1, sizeof *cv->pend))
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	uint32_t *k = util_kmap_get(&cv->pend_ids, &id, sizeof id);
 	if (!k) {
 		if (util_grow(&cv->pchain, &cv->cappchain, cv->npchain + 1, sizeof *cv->pchain) ||
 		    util_kmap_put(&cv->pend_ids, &id, sizeof id, (uint32_t)cv->npchain))
-			return cerr(cv, "error: out of memory");
+			return t2g_cerr(cv, "error: out of memory");
 		cv->pchain[cv->npchain].head = cv->pchain[cv->npchain].tail = i;
 		cv->npchain++;
 	} else {
@@ -847,8 +684,8 @@ static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int
 	(void)tag;
 	if (!p) {
 		if (cv->opt->strict) {
-			call_err(cv, c, "%s completes request %" PRIu64 " that no traced call started "
-			         "(--strict)", tr_call_name(&cv->t, c), id);
+			t2g_call_err(cv, c, "%s completes request %" PRIu64 " that no traced call started "
+			             "(--strict)", tr_call_name(&cv->t, c), id);
 			return;
 		}
 		snprintf(key, sizeof key, "request %s", tr_call_name(&cv->t, c));
@@ -856,7 +693,7 @@ static void main_done(struct conv *cv, const struct tr_call *c, uint64_t id, int
 		          "ignored", tr_call_name(&cv->t, c), id);
 		return;
 	}
-	front_add(cv, p->op);
+	t2g_front_add(cv, p->op);
 	pend_done(cv, p);
 }
 
@@ -870,7 +707,7 @@ static int prescan(struct conv *cv)
 	cv->rtag = malloc((n ? n : 1) * sizeof *cv->rtag);
 	cv->cancelled = calloc(n ? n : 1, 1);
 	if (!cv->rsrc || !cv->rtag || !cv->cancelled)
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const struct tr_call *c = &cv->t.calls[i];
 		cv->rsrc[i] = c->kind == TR_SENDRECV || c->kind == TR_SENDRECV_REPLACE ? c->rpeer : c->peer;
@@ -912,14 +749,14 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 	memset(&op, 0, sizeof op);
 	op.kind = (uint8_t)kind;
 	cv->p2p_calls++;
-	if (bytes < 0 && negative_size(cv, c, bytes))
+	if (bytes < 0 && t2g_negative_size(cv, c, bytes))
 		return NONE;
 	op.size = bytes > 0 ? (uint64_t)bytes : 0;
 	if (peer == TR_ANY_SOURCE && kind == GOAL_RECV) {
 		op.peer = GOAL_ANY_SOURCE;
 	} else if (peer < 0 || peer >= m->size) {
-		call_err(cv, c, "%s %s rank %d of a communicator of %d ranks", tr_call_name(&cv->t, c),
-		         kind == GOAL_SEND ? "to" : "from", (int)peer, (int)m->size);
+		t2g_call_err(cv, c, "%s %s rank %d of a communicator of %d ranks", tr_call_name(&cv->t, c),
+		             kind == GOAL_SEND ? "to" : "from", (int)peer, (int)m->size);
 		return NONE;
 	} else {
 		op.peer = (uint32_t)world_of(cv, m, peer);
@@ -927,343 +764,11 @@ static uint32_t p2p(struct conv *cv, const struct tr_call *c, const struct comm 
 	if (tag == TR_ANY_TAG && kind == GOAL_RECV)
 		op.tag = GOAL_ANY_TAG;
 	else if (tag < 0) {
-		call_err(cv, c, "negative tag %d", (int)tag);
+		t2g_call_err(cv, c, "negative tag %d", (int)tag);
 		return NONE;
 	} else
-		op.tag = goal_tag(cv, 0, m->gid, tag);
-	return emit_st(cv, &op, ctx_p2p(m), op.size ? c->stride[side] : 0, c->block[side]);
-}
-
-/* ---- Collectives ------------------------------------------------------- */
-
-/* Pattern sink: buffers an op of the collective being generated. */
-static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
-{
-	struct conv *cv = ctx;
-	if (util_grow(&cv->cops, &cv->capcops, cv->ncops + 1, sizeof *cv->cops)) {
-		snprintf(err, errlen, "error: out of memory");
-		return -1;
-	}
-	cv->cops[cv->ncops].op = *op;
-	cv->cops[cv->ncops].comm = comm;
-	cv->ncops++;
-	return 0;
-}
-
-/* Pattern sink: buffers a dependency between two of its ops. */
-static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
-{
-	struct conv *cv = ctx;
-	if (util_grow(&cv->cdeps, &cv->capcdeps, cv->ncdeps + 1, sizeof *cv->cdeps)) {
-		snprintf(err, errlen, "error: out of memory");
-		return -1;
-	}
-	cv->cdeps[cv->ncdeps].a = a;
-	cv->cdeps[cv->ncdeps].b = b;
-	cv->cdeps[cv->ncdeps].ireq = irequires;
-	cv->ncdeps++;
-	return 0;
-}
-
-/* The mean of v[0..n) (negative values as 0), rounded; 0 for n = 0. */
-static int64_t list_mean(const int64_t *v, uint32_t n)
-{
-	__extension__ __int128 s = 0;
-	for (uint32_t i = 0; i < n; i++)
-		s += v[i] > 0 ? v[i] : 0;
-	return n ? (int64_t)((s + n / 2) / n) : 0;
-}
-
-/* The pattern size of collective c, and the per-peer send bytes where the
- * call has them (*peer = NULL otherwise). */
-static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const int64_t **peer)
-{
-	const struct tr_trace *t = &cv->t;
-	int nl0 = c->len[0] == (uint32_t)c->comm_size && c->comm_size > 0;
-	int nl1 = c->len[1] == (uint32_t)c->comm_size && c->comm_size > 0;
-	*peer = NULL;
-	switch (tr_blocking((enum tr_kind)c->kind)) {
-	case TR_BARRIER:
-		return 0;
-	case TR_BCAST:
-		return c->bytes;
-	case TR_SCATTER:
-		return c->comm_rank == c->root ? (c->bytes ? c->bytes : c->rbytes) : c->rbytes;
-	case TR_SCATTERV:
-		if (c->comm_rank == c->root && nl0) {
-			*peer = tr_list(t, c, 0);
-			return list_mean(*peer, c->len[0]);
-		}
-		return c->rbytes;
-	case TR_ALLTOALLV:
-		if (nl0) {
-			*peer = tr_list(t, c, 0);
-			return list_mean(*peer, c->len[0]);
-		}
-		return c->bytes;
-	case TR_REDUCE_SCATTER:
-		if (nl0) {
-			*peer = tr_list(t, c, 0);
-			return list_mean(*peer, c->len[0]);
-		}
-		return c->bytes;
-	case TR_GATHERV:
-	case TR_ALLGATHERV:
-		if (c->bytes == 0 && nl1)
-			return tr_list(t, c, 1)[c->comm_rank];
-		return c->bytes;
-	default:
-		return c->bytes ? c->bytes : c->rbytes;
-	}
-}
-
-/* A calc 0 after the ops of the pattern just emitted from base that have
- * no flag bit (1: the entry ops, 2: the exit ops), over requires (ireq 0)
- * or irequires edges; with an empty frontier.  Its index, or NONE when the
- * output failed (cv->failed). */
-static uint32_t join(struct conv *cv, uint32_t base, uint8_t bit, int ireq)
-{
-	uint32_t ji = emit_calc(cv, 0);
-	for (size_t k = 0; ji != NONE && k < cv->ncops; k++)
-		if (!(cv->cflag[k] & bit) && sg_out_dep(cv->out, ji, base + (uint32_t)k, ireq)) {
-			out_fail(cv);
-			return NONE;
-		}
-	return ji;
-}
-
-/* 1 if the n counts of peer (NULL: none) are not all equal: a
- * Reduce_scatter whose blocks differ keeps each pair's count. */
-static int uneven(const int64_t *peer, uint64_t n)
-{
-	for (uint64_t q = 1; peer && q < n; q++)
-		if (peer[q] != peer[0])
-			return 1;
-	return 0;
-}
-
-/* The pattern of class cls for collective c (bk: its blocking kind) on P
- * ranks, n of them traced (peer_bytes: its per-peer counts, or NULL):
- * the library's algorithm for this size of call and communicator, where
- * it has rules for the class and --coll gave no pattern (its fan-out into
- * p); a v-collective keeps its class's pattern, which sends each pair's
- * count.  Counts it, and warns once per class of a linear pattern on many
- * ranks. */
-static int coll_pattern(struct conv *cv, enum tr_kind bk, int cls, uint64_t P, uint64_t n,
-                        const int64_t *peer_bytes, sg_params *p)
-{
-	int pat = cv->opt->pattern[cls];
-	char err[512];
-	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
-	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV &&
-	    !uneven(peer_bytes, n)) {
-		const char *lib_cls = bk == TR_REDUCE_SCATTER_BLOCK ? "reduce_scatter_block"
-		                    : bk == TR_EXSCAN ? "exscan" : coll_names[cls];
-		sg_choice ch;
-		if (sg_select(cv->opt->select, lib_cls, P, p->size, 0, 0, &ch, err, sizeof err) == 0) {
-			pat = sg_pattern_find(ch.pattern);
-			if (ch.fanout)
-				p->fanout = ch.fanout;
-		}
-	}
-	cv->st.by_pattern[pat]++;
-	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
-	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {
-		char msg[400];
-		cv->linear_warned |= 1u << cls;
-		snprintf(msg, sizeof msg, "%s: warning: %s runs as %s on a communicator of %" PRIu64
-		         " ranks: %" PRIu64 " messages at one rank a call, slow to simulate; --coll "
-		         "%s=PATTERN chooses another (trace2goal --list)", util_prog(), coll_names[cls],
-		         sg_pattern((size_t)pat)->name, P, P - 1, coll_names[cls]);
-		cv->opt->warn(cv->opt->warn_ctx, msg);
-	}
-	return pat;
-}
-
-/* The ops and dependencies of pattern pat with parameters p at rank me of
- * the pattern into cv->cops and cv->cdeps.  0, or -1 with the message. */
-static int coll_ops(struct conv *cv, const struct tr_call *c, int pat, const sg_params *p,
-                    uint64_t me)
-{
-	sg_out *sink;
-	sg_sink s;
-	char err[512];
-	cv->ncops = cv->ncdeps = 0;
-	s.op = sink_op;
-	s.dep = sink_dep;
-	s.ctx = cv;
-	sink = sg_out_open_sink(&s);
-	if (!sink)
-		return cerr(cv, "error: out of memory");
-	sg_out_rank_begin(sink, me);
-	int gen = sg_generate_rank((size_t)pat, p, me, sink, err, sizeof err);
-	sg_out_close(sink, NULL, 0);
-	if (gen)
-		return call_err(cv, c, "%s with pattern %s: %s", tr_call_name(&cv->t, c),
-		                sg_pattern((size_t)pat)->name, err);
-	return 0;
-}
-
-/* The entry ops (no dependency) and exit ops (no dependent) of a pattern:
- * their numbers, the first entry op and the last exit op. */
-struct coll_ends {
-	size_t nentry, nexit, first, last;
-};
-
-/* The flags of the pattern's ops in cv->cflag (bit 0: has a dependency;
- * bit 1: has a dependent) and its ends into *e.  0, or -1 with the
- * message. */
-static int coll_ends(struct conv *cv, struct coll_ends *e)
-{
-	if (util_grow(&cv->cflag, &cv->capcflag, cv->ncops, 1))
-		return cerr(cv, "error: out of memory");
-	memset(cv->cflag, 0, cv->ncops);
-	for (size_t k = 0; k < cv->ncdeps; k++) {
-		cv->cflag[cv->cdeps[k].a] |= 1;
-		cv->cflag[cv->cdeps[k].b] |= 2;
-	}
-	memset(e, 0, sizeof *e);
-	for (size_t k = 0; k < cv->ncops; k++) {
-		if (!(cv->cflag[k] & 1) && e->nentry++ == 0)
-			e->first = k;
-		if (!(cv->cflag[k] & 2)) {
-			e->nexit++;
-			e->last = k;
-		}
-	}
-	return 0;
-}
-
-/* Emits the pattern's ops for collective c on communicator m (grow: the
- * pattern spans the extrapolated copies; space: the tags' space) with
- * their dependencies, peers mapped to the ranks of the output and sends
- * given peer_bytes' counts where there are some.  *base: the first op.
- * 0, or -1 with the message. */
-static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm *m, int pat,
-                     int grow, int64_t space, const int64_t *peer_bytes, uint32_t *base)
-{
-	uint64_t n = (uint64_t)m->size;
-	*base = NONE;
-	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
-		goal_op op = cv->cops[k].op;
-		struct front save = cv->f;
-		uint32_t idx;
-		if (cv->cops[k].comm != 0)
-			return call_err(cv, c, "%s with pattern %s: the pattern sends in comm %" PRIu32
-			                ", but a collective has one context (comm 0 of the pattern)",
-			                tr_call_name(&cv->t, c), sg_pattern((size_t)pat)->name,
-			                cv->cops[k].comm);
-		if (op.kind != GOAL_CALC) {
-			uint64_t q = op.peer;  /* rank in the (grown) communicator */
-			uint64_t tq = q % n;
-			op.peer = (uint32_t)((grow ? q / n : cv->j) * cv->N + (uint64_t)m->members[tq]);
-			op.tag = goal_tag(cv, space, m->gid, op.tag);
-			if (op.kind == GOAL_SEND && peer_bytes)
-				op.size = peer_bytes[tq] > 0 ? (uint64_t)peer_bytes[tq] : 0;
-		}
-		if (cv->cflag[k] & 1)
-			cv->f.n = 0;
-		/* a vector datatype makes every message of the pattern strided */
-		int st = op.kind != GOAL_CALC && op.size && c->stride[0];
-		idx = emit_st(cv, &op, op.kind == GOAL_CALC ? 0 : ctx_coll(m), st ? c->stride[0] : 0,
-		              c->block[0]);
-		cv->f = save;
-		if (k == 0)
-			*base = idx;
-	}
-	if (cv->failed)
-		return -1;
-	for (size_t k = 0; k < cv->ncdeps; k++)
-		if (sg_out_dep(cv->out, *base + cv->cdeps[k].a, *base + cv->cdeps[k].b,
-		               cv->cdeps[k].ireq))
-			return out_fail(cv);
-	return 0;
-}
-
-/* The program after the pattern emitted from base (its ends e).
- * Nonblocking (done not NULL): the request waits for the pattern's exit
- * ops (*done), and the program goes on once its entry ops have started
- * (as after MPI_Isend).  Blocking: it goes on after every exit op. */
-static void coll_front(struct conv *cv, uint32_t base, const struct coll_ends *e,
-                       uint32_t *done)
-{
-	cv->f.n = 0;
-	if (done) {
-		*done = e->nexit == 1 ? base + (uint32_t)e->last : join(cv, base, 2, 0);
-		front_set(cv, e->nentry == 1 ? base + (uint32_t)e->first : join(cv, base, 1, 1),
-		          e->nentry == 1);
-	} else if (e->nexit > FRONT_MAX) {
-		front_set(cv, join(cv, base, 2, 0), 0);
-	} else {
-		for (size_t k = 0; k < cv->ncops; k++)
-			if (!(cv->cflag[k] & 2))
-				front_add(cv, base + (uint32_t)k);
-	}
-}
-
-/* Replaces collective c by the pattern of its class for its communicator.
- * Blocking (done = NULL): the program continues after every op of the
- * pattern that no other of its ops requires.  Nonblocking: the program
- * continues at once, and *done is the op (or NONE) that the completion of
- * the call's request waits for. */
-static int collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *done)
-{
-	struct comm *m = comm_of(cv, c);
-	enum tr_kind bk = tr_blocking((enum tr_kind)c->kind);
-	const int64_t *peer_bytes;
-	sg_params p;
-	int pat;
-	uint64_t P, me, n;
-	int grow;
-	uint32_t base;
-	int64_t size, space = 1;
-	struct coll_ends e;
-
-	if (!m)
-		return cv->failed ? -1 : 0;
-	/* the rounds of a nonblocking collective have tags of their own: it
-	 * may overlap the next collectives on its communicator */
-	if (done)
-		space = 2 + (int64_t)m->nbc++;
-	cv->st.collectives++;
-	n = (uint64_t)m->size;
-	grow = n == cv->N && cv->K > 1;
-	P = grow ? n * cv->K : n;
-	me = grow ? cv->j * n + (uint64_t)c->comm_rank : (uint64_t)c->comm_rank;
-	if (P < 2)
-		return 0;
-	size = coll_size(cv, c, &peer_bytes);
-	if (size < 0 && negative_size(cv, c, size))
-		return -1;
-	for (uint64_t q = 0; peer_bytes && q < n; q++)
-		if (peer_bytes[q] < 0 && negative_size(cv, c, peer_bytes[q]))
-			return -1;
-	sg_params_default(&p);
-	p.nranks = P;
-	p.size = size > 0 ? (uint64_t)size : 0;
-	p.root = 0;
-	p.gamma = cv->opt->gamma;
-	pat = coll_pattern(cv, bk, cls, P, n, peer_bytes, &p);
-	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
-	    bk == TR_SCATTER || bk == TR_SCATTERV) {
-		if (c->root < 0 || (uint64_t)c->root >= n)
-			return call_err(cv, c, "root %d is not a rank of the communicator (0..%d)",
-			                (int)c->root, (int)n - 1);
-		p.root = (uint64_t)c->root;
-	}
-	if (coll_ops(cv, c, pat, &p, me))
-		return -1;
-	if (cv->ncops == 0)
-		return 0;
-	if (coll_ends(cv, &e))
-		return -1;
-	/* a pattern with several entry ops waits for one op, not the frontier */
-	if (cv->f.n > 1 && e.nentry > 1)
-		front_set(cv, emit_calc(cv, 0), 0);
-	if (coll_emit(cv, c, m, pat, grow, space, peer_bytes, &base))
-		return -1;
-	coll_front(cv, base, &e, done);
-	return cv->failed ? -1 : 0;
+		op.tag = t2g_goal_tag(cv, 0, m->gid, tag);
+	return t2g_emit_st(cv, &op, ctx_p2p(m), op.size ? c->stride[side] : 0, c->block[side]);
 }
 
 /* ---- One rank ---------------------------------------------------------- */
@@ -1310,10 +815,10 @@ static int count_skip(struct conv *cv, const char *name, uint64_t n)
 			hi = mid;
 	}
 	if (util_grow(&st->skip, &cv->skip_cap, st->nskip + 1, sizeof *st->skip))
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	char *copy = strdup(name);
 	if (!copy)
-		return cerr(cv, "error: out of memory");
+		return t2g_cerr(cv, "error: out of memory");
 	memmove(st->skip + lo + 1, st->skip + lo, (st->nskip - lo) * sizeof *st->skip);
 	st->skip[lo].name = copy;
 	st->skip[lo].n = n;
@@ -1339,7 +844,7 @@ static int unsupported(struct conv *cv, const struct tr_call *c, const char *ins
 {
 	const char *name = tr_call_name(&cv->t, c);
 	if (cv->opt->strict)
-		return call_err(cv, c, "%s is not supported (--strict)", name);
+		return t2g_call_err(cv, c, "%s is not supported (--strict)", name);
 	if (count_skip(cv, name, 1))
 		return -1;
 	warn_once(cv, c, name, "%s is not supported; %s", name, instead);
@@ -1354,8 +859,8 @@ static int nodata(struct conv *cv, const struct tr_call *c)
 	const char *name = tr_call_name(&cv->t, c);
 	char key[96];
 	if (cv->opt->strict)
-		return call_err(cv, c, "%s: the trace does not record its communicator, peer or size "
-		                "(--strict)", name);
+		return t2g_call_err(cv, c, "%s: the trace does not record its communicator, peer or size "
+		                    "(--strict)", name);
 	if (count_skip(cv, name, 1))
 		return -1;
 	snprintf(key, sizeof key, "nodata %s", name);
@@ -1380,7 +885,7 @@ static int convert_call(struct conv *cv, size_t i)
 		                                        k == TR_SENDRECV_REPLACE;
 		if (flush_calc(cv, c))
 			return -1;
-		m = comm_of(cv, c);
+		m = t2g_comm_of(cv, c);
 		if (!m)
 			return cv->failed ? -1 : 0;
 		if (sendside && c->peer != TR_PROC_NULL) {
@@ -1394,10 +899,10 @@ static int convert_call(struct conv *cv, size_t i)
 			        cv->rtag[i], k == TR_SENDRECV);
 		if (a != NONE && b != NONE) {
 			cv->f.n = 0;
-			front_add(cv, a);
-			front_add(cv, b);
+			t2g_front_add(cv, a);
+			t2g_front_add(cv, b);
 		} else {
-			front_set(cv, a != NONE ? a : b, 0);
+			t2g_front_set(cv, a != NONE ? a : b, 0);
 		}
 		return cv->failed ? -1 : 0;
 	}
@@ -1405,7 +910,7 @@ static int convert_call(struct conv *cv, size_t i)
 		uint32_t op = NONE;
 		if (flush_calc(cv, c))
 			return -1;
-		m = comm_of(cv, c);
+		m = t2g_comm_of(cv, c);
 		if (cv->failed)
 			return -1;
 		if (m && !cv->cancelled[i] && c->peer != TR_PROC_NULL) {
@@ -1415,7 +920,7 @@ static int convert_call(struct conv *cv, size_t i)
 				op = p2p(cv, c, m, GOAL_SEND, c->bytes, c->peer, c->tag, 0);
 			if (cv->failed)
 				return -1;
-			front_set(cv, op, 1);
+			t2g_front_set(cv, op, 1);
 		}
 		return pend_push(cv, c->req, (uint32_t)i, op);
 	}
@@ -1447,14 +952,14 @@ static int convert_call(struct conv *cv, size_t i)
 	default:
 		break;
 	}
-	cls = coll_class(k);
+	cls = t2g_coll_class(k);
 	if (cls >= 0) {
 		uint32_t done = NONE;
 		if (flush_calc(cv, c))
 			return -1;
 		if (tr_blocking(k) == k)
-			return collective(cv, c, cls, NULL);
-		if (collective(cv, c, cls, &done))
+			return t2g_collective(cv, c, cls, NULL);
+		if (t2g_collective(cv, c, cls, &done))
 			return -1;
 		return pend_push(cv, c->req, (uint32_t)i, done);
 	}
@@ -1475,7 +980,7 @@ static int convert_rank(struct conv *cv)
 	if (prescan(cv))
 		return -1;
 	if (sg_out_rank_begin(cv->out, cv->R))
-		return out_fail(cv);
+		return t2g_out_fail(cv);
 	for (size_t i = 0; i < t->ncalls && !cv->failed; i++) {
 		const struct tr_call *c = &t->calls[i];
 		enum tr_kind k = (enum tr_kind)c->kind;
@@ -1550,13 +1055,13 @@ static int convert_rank(struct conv *cv)
 	if (init_end >= 0 && fin_start > init_end + paused_us && cv->j == 0) {
 		double ns = floor((fin_start - init_end - paused_us) * 1000.0 + 0.5);
 		if (!(ns < NS_LIMIT))
-			return call_err(cv, fin ? fin : last, "traced time of %.0f ns is too long "
-			                "(2^64 ns or more)", ns);
+			return t2g_call_err(cv, fin ? fin : last, "traced time of %.0f ns is too long "
+			                    "(2^64 ns or more)", ns);
 		if ((uint64_t)ns > cv->st.traced_ns)
 			cv->st.traced_ns = (uint64_t)ns;
 	}
 	if (sg_out_rank_end(cv->out))
-		return out_fail(cv);
+		return t2g_out_fail(cv);
 	return 0;
 }
 
@@ -1614,14 +1119,14 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	cv.st.npatterns = sg_npatterns();
 	cv.st.by_pattern = calloc(cv.st.npatterns, sizeof *cv.st.by_pattern);
 	if (!cv.st.by_pattern)
-		rc = cerr(&cv, "error: out of memory");
+		rc = t2g_cerr(&cv, "error: out of memory");
 	memset(&to, 0, sizeof to);
 	to.request_size = opt->request_size;
 	if (n == 0)
-		rc = cerr(&cv, "error: no trace files");
+		rc = t2g_cerr(&cv, "error: no trace files");
 	for (int c = 0; c < T2G_NCOLL && !rc; c++)
 		if (opt->pattern[c] < 0 || (size_t)opt->pattern[c] >= sg_npatterns())
-			rc = cerr(&cv, "error: no pattern for %s", coll_names[c]);
+			rc = t2g_cerr(&cv, "error: no pattern for %s", t2g_coll_name(c));
 	for (uint64_t R = 0; R < cv.N * cv.K && !rc; R++) {
 		char rerr[600];
 		const char *path = "";
@@ -1630,7 +1135,7 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 		cv.r = R % cv.N;
 		util_kmap_free(&cv.warned);
 		if (src->read(src->ctx, cv.r, &to, &cv.t, &path, rerr, sizeof rerr)) {
-			rc = cerr(&cv, "%s", rerr);
+			rc = t2g_cerr(&cv, "%s", rerr);
 			break;
 		}
 		cv.path = path;
@@ -1641,15 +1146,15 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 		if (rc) {
 			/* out of memory: the message is set */
 		} else if (cv.t.size >= 0 && (uint64_t)cv.t.size != cv.N) {
-			rc = cerr(&cv, "%s: error: the trace is of a run on %d ranks, but %zu trace files "
-			          "were given", cv.path, cv.t.size, n);
+			rc = t2g_cerr(&cv, "%s: error: the trace is of a run on %d ranks, but %zu trace files "
+			              "were given", cv.path, cv.t.size, n);
 		} else if (cv.t.rank >= 0 && (uint64_t)cv.t.rank != cv.r) {
-			rc = cerr(&cv, "%s: error: the trace is of rank %d, expected rank %" PRIu64,
-			          cv.path, cv.t.rank, cv.r);
+			rc = t2g_cerr(&cv, "%s: error: the trace is of rank %d, expected rank %" PRIu64,
+			              cv.path, cv.t.rank, cv.r);
 		} else if (cv.t.ncalls == 0) {
-			rc = cerr(&cv, "%s: error: no MPI call in the trace (an empty or cut file)", cv.path);
+			rc = t2g_cerr(&cv, "%s: error: no MPI call in the trace (an empty or cut file)", cv.path);
 		} else if (cv.j == 0 && cv.t.cores > 0 && count_host(&cv)) {
-			rc = cerr(&cv, "error: out of memory");
+			rc = t2g_cerr(&cv, "error: out of memory");
 		} else {
 			rc = convert_rank(&cv);
 		}
