@@ -32,9 +32,9 @@ endif
 
 # trace2goal: traces to GOAL schedules, with schedgen's patterns for the
 # collectives.  Plain C, and the OTF2 library when there is one.
-T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace2goal_coll.o \
-	$(B)/obj/traces/trace_otf2.o
-$(B)/obj/traces/trace_otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
+OTF2_OBJS := $(B)/obj/traces/trace_otf2.o $(B)/obj/traces/trace_otf2_events.o
+T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace2goal_coll.o $(OTF2_OBJS)
+$(OTF2_OBJS): ALL_CFLAGS += $(OTF2_CFLAGS)
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal
 $(B)/obj/traces/trace2goal.o $(T2G_OBJS): ALL_CFLAGS += -I schedgen
@@ -106,6 +106,6 @@ $(B)/obj/tests/fuzz/fuzz_dumpi.o: ALL_CFLAGS += -I traces -I schedgen
 $(B)/fuzz_dumpi: $(B)/obj/tests/fuzz/fuzz_dumpi.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 $(B)/obj/tests/fuzz/fuzz_otf2.o: ALL_CFLAGS += -I traces
-$(B)/fuzz_otf2: $(B)/obj/tests/fuzz/fuzz_otf2.o $(B)/obj/traces/trace_otf2.o $(LIBTRACE) $(LIBUTIL)
+$(B)/fuzz_otf2: $(B)/obj/tests/fuzz/fuzz_otf2.o $(OTF2_OBJS) $(LIBTRACE) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) -o $@
 endif
