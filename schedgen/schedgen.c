@@ -132,127 +132,141 @@ enum {
 	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM
 };
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "ptrn", required_argument, NULL, 'p' },
-		{ "ranks", required_argument, NULL, 's' },
-		{ "commsize", required_argument, NULL, 's' },
-		{ "size", required_argument, NULL, 'd' },
-		{ "datasize", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "filename", required_argument, NULL, 'o' },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "segment", required_argument, NULL, OPT_SEGMENT },
-		{ "segmentsize", required_argument, NULL, OPT_SEGMENT },
-		{ "nway", required_argument, NULL, OPT_NWAY },
-		{ "fanin", required_argument, NULL, OPT_FANIN },
-		{ "fanout", required_argument, NULL, OPT_FANOUT },
-		{ "radix", required_argument, NULL, OPT_RADIX },
-		{ "iterations", required_argument, NULL, OPT_ITER },
-		{ "rotate-root", no_argument, NULL, OPT_ROTATE },
-		{ "sync", no_argument, NULL, OPT_SYNC },
-		{ "nb", required_argument, NULL, OPT_NB },
-		{ "nb-poll", required_argument, NULL, OPT_NBPOLL },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "stride", required_argument, NULL, OPT_STRIDE },
-		{ "block", required_argument, NULL, OPT_BLOCK },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "select", required_argument, NULL, OPT_SELECT },
-		{ "explain", no_argument, NULL, OPT_EXPLAIN },
-		{ "gamma", required_argument, NULL, OPT_GAMMA },
-		{ "params", required_argument, NULL, OPT_PARAMS },
-		{ "noncommutative", no_argument, NULL, OPT_NONCOMM },
-		{ "timemult", required_argument, NULL, OPT_TIMEMULT },
-		{ "version", no_argument, NULL, UTIL_OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+static const struct option opts[] = {
+	{ "pattern", required_argument, NULL, 'p' },
+	{ "ptrn", required_argument, NULL, 'p' },
+	{ "ranks", required_argument, NULL, 's' },
+	{ "commsize", required_argument, NULL, 's' },
+	{ "size", required_argument, NULL, 'd' },
+	{ "datasize", required_argument, NULL, 'd' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "filename", required_argument, NULL, 'o' },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "segment", required_argument, NULL, OPT_SEGMENT },
+	{ "segmentsize", required_argument, NULL, OPT_SEGMENT },
+	{ "nway", required_argument, NULL, OPT_NWAY },
+	{ "fanin", required_argument, NULL, OPT_FANIN },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "radix", required_argument, NULL, OPT_RADIX },
+	{ "iterations", required_argument, NULL, OPT_ITER },
+	{ "rotate-root", no_argument, NULL, OPT_ROTATE },
+	{ "sync", no_argument, NULL, OPT_SYNC },
+	{ "nb", required_argument, NULL, OPT_NB },
+	{ "nb-poll", required_argument, NULL, OPT_NBPOLL },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "stride", required_argument, NULL, OPT_STRIDE },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "select", required_argument, NULL, OPT_SELECT },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "gamma", required_argument, NULL, OPT_GAMMA },
+	{ "params", required_argument, NULL, OPT_PARAMS },
+	{ "noncommutative", no_argument, NULL, OPT_NONCOMM },
+	{ "timemult", required_argument, NULL, OPT_TIMEMULT },
+	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Everything the command line sets: the pattern and its parameters, the
+ * output, and --select's library with its choice (pattern is then the
+ * chosen pattern, cls the collective asked for). */
+struct cli {
 	sg_params p;
-	const char *pattern = NULL, *out = "schedule.goal", *select = NULL, *cls = NULL;
-	int format = -1, c, idx, have_block = 0, have_fanout = 0, explain = 0, have_gamma = 0;
-	const char *params = NULL;
+	const char *pattern, *out, *select, *cls, *params;
+	int format, idx, have_block, have_fanout, explain, have_gamma;
 	sg_choice pick;
 	char lib[32];
-	sg_out *o;
-	char err[512], comment[512];
-	progress_state ps;
+};
 
-	util_set_prog("schedgen");
-	sg_params_default(&p);
+/* --stride or --block (option c) with value arg into p. */
+static void stride_opt(sg_params *p, int c, const char *arg)
+{
+	const char *name = c == OPT_STRIDE ? "--stride" : "--block";
+	uint64_t v = num_of(name, arg, BYTES);
+	if (v < 1 || v > GOAL_MAX_STRIDE)
+		util_die_usage("%s must be 1..%u bytes (got %" PRIu64 ")", name, GOAL_MAX_STRIDE, v);
+	if (c == OPT_STRIDE)
+		p->stride = (uint32_t)v;
+	else
+		p->block = (uint32_t)v;
+}
+
+/* Read the command line into cl: -1 to go on, or the exit status (after
+ * the list, the help or the version); a bad option ends the program. */
+static int cli_parse(struct cli *cl, int argc, char **argv)
+{
+	sg_params *p = &cl->p;
+	char err[512];
+	int c;
+	memset(cl, 0, sizeof *cl);
+	cl->out = "schedule.goal";
+	cl->format = -1;
+	sg_params_default(p);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:s:P:d:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': pattern = optarg; break;
+		case 'p': cl->pattern = optarg; break;
 		case 's':
 		case 'P':
 			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
 				util_die_usage("the number of ranks must be at least 1 (got %s)", optarg);
-			p.nranks = num("--ranks", optarg);
+			p->nranks = num("--ranks", optarg);
 			break;
-		case 'd': p.size = num_of("--size", optarg, BYTES); break;
-		case 'o': out = optarg; break;
+		case 'd': p->size = num_of("--size", optarg, BYTES); break;
+		case 'o': cl->out = optarg; break;
 		case OPT_ROOT:
 			if (optarg[0] == '-' && optarg[1] >= '0' && optarg[1] <= '9')
 				util_die_usage("the root %s is not a rank", optarg);
-			p.root = num("--root", optarg);
+			p->root = num("--root", optarg);
 			break;
 		case OPT_SEGMENT:
-			p.segment = num_of("--segment", optarg, BYTES);
-			if (p.segment == 0)
+			p->segment = num_of("--segment", optarg, BYTES);
+			if (p->segment == 0)
 				util_die_usage("the segment size must be at least 1 byte (got 0)");
 			break;
-		case OPT_NWAY: p.nway = num("--nway", optarg); break;
-		case OPT_FANIN: p.fanin = num("--fanin", optarg); break;
-		case OPT_FANOUT: p.fanout = num("--fanout", optarg); have_fanout = 1; break;
-		case OPT_RADIX: p.radix = num("--radix", optarg); break;
-		case OPT_ITER: p.iterations = num("--iterations", optarg); break;
-		case OPT_ROTATE: p.rotate_root = 1; break;
-		case OPT_SYNC: p.sync = 1; break;
-		case OPT_NB: p.nb = 1; p.nb_time = num_of("--nb", optarg, NS); break;
-		case OPT_NBPOLL: p.nb_poll = num_of("--nb-poll", optarg, NS); break;
+		case OPT_NWAY: p->nway = num("--nway", optarg); break;
+		case OPT_FANIN: p->fanin = num("--fanin", optarg); break;
+		case OPT_FANOUT: p->fanout = num("--fanout", optarg); cl->have_fanout = 1; break;
+		case OPT_RADIX: p->radix = num("--radix", optarg); break;
+		case OPT_ITER: p->iterations = num("--iterations", optarg); break;
+		case OPT_ROTATE: p->rotate_root = 1; break;
+		case OPT_SYNC: p->sync = 1; break;
+		case OPT_NB: p->nb = 1; p->nb_time = num_of("--nb", optarg, NS); break;
+		case OPT_NBPOLL: p->nb_poll = num_of("--nb-poll", optarg, NS); break;
 		case OPT_CPU: {
 			uint64_t v = num("--cpu", optarg);
 			if (v > GOAL_MAX_INDEX)
 				util_die_usage("--cpu must be 0..%u (got %" PRIu64 ")", GOAL_MAX_INDEX, v);
-			p.cpu = (uint16_t)v;
+			p->cpu = (uint16_t)v;
 			break;
 		}
 		case OPT_STRIDE:
-		case OPT_BLOCK: {
-			const char *name = c == OPT_STRIDE ? "--stride" : "--block";
-			uint64_t v = num_of(name, optarg, BYTES);
-			if (v < 1 || v > GOAL_MAX_STRIDE)
-				util_die_usage("%s must be 1..%u bytes (got %" PRIu64 ")", name, GOAL_MAX_STRIDE, v);
-			if (c == OPT_STRIDE)
-				p.stride = (uint32_t)v;
-			else
-				p.block = (uint32_t)v;
-			have_block |= c == OPT_BLOCK;
+		case OPT_BLOCK:
+			stride_opt(p, c, optarg);
+			cl->have_block |= c == OPT_BLOCK;
 			break;
-		}
 		case OPT_FORMAT:
 			if (strcmp(optarg, "text") == 0)
-				format = SG_TEXT;
+				cl->format = SG_TEXT;
 			else if (strcmp(optarg, "binary") == 0 || strcmp(optarg, "bin") == 0)
-				format = SG_BINARY;
+				cl->format = SG_BINARY;
 			else
 				util_die_usage("--format is text or binary, not '%s'", optarg);
 			break;
-		case OPT_SELECT: select = optarg; break;
-		case OPT_EXPLAIN: explain = 1; break;
+		case OPT_SELECT: cl->select = optarg; break;
+		case OPT_EXPLAIN: cl->explain = 1; break;
 		case OPT_GAMMA: {
-			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &p.gamma);
+			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &p->gamma);
 			if (e)
 				util_die_usage("--gamma expects ns per byte (e.g. 0.25), not '%s': %s", optarg,
 				               num_err_str(e));
-			have_gamma = 1;
+			cl->have_gamma = 1;
 			break;
 		}
-		case OPT_PARAMS: params = optarg; break;
-		case OPT_NONCOMM: p.noncommutative = 1; break;
+		case OPT_PARAMS: cl->params = optarg; break;
+		case OPT_NONCOMM: p->noncommutative = 1; break;
 		case OPT_LIST:
 			list();
 			return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
@@ -262,124 +276,184 @@ int main(int argc, char **argv)
 		default: exit(util_usage_option(c, argv));  /* ':' or '?' */
 		}
 	}
-	if (optind < argc && !pattern)
-		pattern = argv[optind++];
+	if (optind < argc && !cl->pattern)
+		cl->pattern = argv[optind++];
 	if (optind < argc)
 		util_die_usage("unexpected argument '%s'", argv[optind]);
-	if (!pattern)
-		util_die_usage(select ? "no collective given (one of: %s)"
-		                      : "no pattern given (schedgen --list shows them)", sg_select_classes);
-	if (explain && !select)
+	return -1;
+}
+
+/* The pattern's presence, --explain's --select and the gamma of --params:
+ * -1 to go on, or the exit status after the message; a bad option ends
+ * the program. */
+static int cli_check(struct cli *cl)
+{
+	char err[512];
+	if (!cl->pattern)
+		util_die_usage(cl->select ? "no collective given (one of: %s)"
+		                          : "no pattern given (schedgen --list shows them)",
+		               sg_select_classes);
+	if (cl->explain && !cl->select)
 		util_die_usage("--explain needs --select");
-	if (params) {
+	if (cl->params) {
 		num_dec g;
-		if (loggp_params_read_gamma(params, &g, err))
+		if (loggp_params_read_gamma(cl->params, &g, err))
 			return util_error_msg(err);
-		if (!have_gamma)
-			p.gamma = g;
+		if (!cl->have_gamma)
+			cl->p.gamma = g;
 	}
-	if (select) {
-		unsigned alg = 0;
-		size_t n = strcspn(select, ":");
-		if (n >= sizeof lib)
-			util_die_usage("--select: unknown library '%s' (known: openmpi mpich)", select);
-		memcpy(lib, select, n);
-		lib[n] = 0;
-		if (strcmp(lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
-		    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
-			uint64_t v = num("--select", select + n + 1);
-			if (v < 1)
-				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
-			alg = (unsigned)v;
-		} else if (select[n] && sg_select_alg(lib, pattern, select + n + 1, &alg, err, sizeof err)) {
-			util_die_usage("--select: %s", err);
-		}
-		if (sg_select(lib, pattern, p.nranks, p.size, alg,
-		              (explain ? SG_SELECT_EXPLAIN : 0) |
-		              (p.noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0), &pick, err, sizeof err))
-			util_die_usage("--select: %s", err);
-		cls = pattern;
-		pattern = pick.pattern;
-		if (pick.fanout && !have_fanout)
-			p.fanout = pick.fanout;
+	return -1;
+}
+
+/* --select LIB[:ALG]: the library's pattern for the collective asked for
+ * replaces it in cl, with its fan-out unless --fanout gives one. */
+static void select_pattern(struct cli *cl)
+{
+	const char *select = cl->select;
+	sg_params *p = &cl->p;
+	char err[512];
+	unsigned alg = 0;
+	size_t n = strcspn(select, ":");
+	if (n >= sizeof cl->lib)
+		util_die_usage("--select: unknown library '%s' (known: openmpi mpich)", select);
+	memcpy(cl->lib, select, n);
+	cl->lib[n] = 0;
+	if (strcmp(cl->lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
+	    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
+		uint64_t v = num("--select", select + n + 1);
+		if (v < 1)
+			util_die_usage("--select %s: the algorithm number must be 1 or more", select);
+		alg = (unsigned)v;
+	} else if (select[n] && sg_select_alg(cl->lib, cl->pattern, select + n + 1, &alg, err,
+	                                      sizeof err)) {
+		util_die_usage("--select: %s", err);
 	}
-	idx = sg_pattern_find(pattern);
-	if (idx < 0) {
+	if (sg_select(cl->lib, cl->pattern, p->nranks, p->size, alg,
+	              (cl->explain ? SG_SELECT_EXPLAIN : 0) |
+	              (p->noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0), &cl->pick, err, sizeof err))
+		util_die_usage("--select: %s", err);
+	cl->cls = cl->pattern;
+	cl->pattern = cl->pick.pattern;
+	if (cl->pick.fanout && !cl->have_fanout)
+		p->fanout = cl->pick.fanout;
+}
+
+/* The pattern's number in cl->idx, its parameters checked, and the output
+ * format; a bad option ends the program. */
+static void pattern_check(struct cli *cl)
+{
+	const sg_params *p = &cl->p;
+	char err[512];
+	cl->idx = sg_pattern_find(cl->pattern);
+	if (cl->idx < 0) {
 		static const char *const old_only[] = {
 			"random_bisect", "random_bisect_fd_sym", "linear_alltoallv", "trace",
 			"resnet", "chained_dissem"
 		};
 		for (size_t k = 0; k < sizeof old_only / sizeof old_only[0]; k++)
-			if (strcmp(pattern, old_only[k]) == 0)
+			if (strcmp(cl->pattern, old_only[k]) == 0)
 				util_die_usage("the published schedgen's pattern '%s' is not supported here "
-				    "(schedgen --list shows the patterns)", pattern);
-		util_die_usage("unknown pattern '%s' (schedgen --list shows them)", pattern);
+				    "(schedgen --list shows the patterns)", cl->pattern);
+		util_die_usage("unknown pattern '%s' (schedgen --list shows them)", cl->pattern);
 	}
-	if (have_block && !p.stride)
+	if (cl->have_block && !p->stride)
 		util_die_usage("--block needs --stride");
-	if (p.stride && p.block > p.stride)
+	if (p->stride && p->block > p->stride)
 		util_die_usage("--stride %" PRIu32 " is smaller than the block size %" PRIu32,
-		               p.stride, p.block);
-	if (sg_params_check((size_t)idx, &p, err, sizeof err))
+		               p->stride, p->block);
+	if (sg_params_check((size_t)cl->idx, p, err, sizeof err))
 		util_die_usage("%s", err);
-	if (format < 0)
-		format = (int)sg_format_of_path(out);
-	{
-		unsigned uses = sg_pattern((size_t)idx)->uses;
-		size_t n = (size_t)snprintf(comment, sizeof comment, "schedgen %s: %" PRIu64
-		                            " ranks, %" PRIu64 " bytes", sg_pattern((size_t)idx)->name,
-		                            p.nranks, p.size);
-#define APPEND(...) do { if (n < sizeof comment) \
-		n += (size_t)snprintf(comment + n, sizeof comment - n, __VA_ARGS__); } while (0)
-		if (select && strcmp(lib, "mpich") == 0)   /* MPICH names its algorithms only */
-			APPEND(" (%s's %s %s)", lib, cls, pick.name);
-		else if (select)
-			APPEND(" (%s's %s algorithm %u)", lib, cls, pick.alg);
-		if (uses & SG_USES_ROOT)
-			APPEND(", root %" PRIu64, p.root);
-		if ((uses & SG_USES_SEGMENT) && p.segment)
-			APPEND(", segment %" PRIu64, p.segment);
-		if (uses & SG_USES_NWAY)
-			APPEND(", nway %" PRIu64, p.nway);
-		if (uses & SG_USES_FANIN)
-			APPEND(", fanin %" PRIu64, p.fanin);
-		if (uses & SG_USES_FANOUT)
-			APPEND(", fanout %" PRIu64, p.fanout);
-		if (uses & SG_USES_RADIX)
-			APPEND(", radix %" PRIu64, p.radix);
-		if (p.iterations > 1)
-			APPEND(", %" PRIu64 " iterations%s%s", p.iterations,
-			       p.rotate_root ? ", rotate-root" : "", p.sync ? ", sync" : "");
-		if (p.nb)
-			APPEND(", nb %" PRIu64 " ns (poll %" PRIu64 ", cpu %u)", p.nb_time,
-			       p.nb_poll, (unsigned)p.cpu);
-		if (p.gamma.num && (uses & SG_REDUCES)) {
-			char g[NUM_DEC_TEXT];
-			num_dec_format(p.gamma, g, sizeof g);
-			APPEND(", gamma %s ns/B", g);
-		}
-		if (p.stride)
-			APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p.stride, p.block);
+	if (cl->format < 0)
+		cl->format = (int)sg_format_of_path(cl->out);
+}
+
+/* The schedule's comment: the pattern, its ranks and bytes, --select's
+ * choice and the parameters the pattern uses. */
+static void make_comment(const struct cli *cl, char *comment, size_t len)
+{
+	const sg_params *p = &cl->p;
+	unsigned uses = sg_pattern((size_t)cl->idx)->uses;
+	size_t n = (size_t)snprintf(comment, len, "schedgen %s: %" PRIu64
+	                            " ranks, %" PRIu64 " bytes", sg_pattern((size_t)cl->idx)->name,
+	                            p->nranks, p->size);
+#define APPEND(...) do { if (n < len) \
+		n += (size_t)snprintf(comment + n, len - n, __VA_ARGS__); } while (0)
+	if (cl->select && strcmp(cl->lib, "mpich") == 0)   /* MPICH names its algorithms only */
+		APPEND(" (%s's %s %s)", cl->lib, cl->cls, cl->pick.name);
+	else if (cl->select)
+		APPEND(" (%s's %s algorithm %u)", cl->lib, cl->cls, cl->pick.alg);
+	if (uses & SG_USES_ROOT)
+		APPEND(", root %" PRIu64, p->root);
+	if ((uses & SG_USES_SEGMENT) && p->segment)
+		APPEND(", segment %" PRIu64, p->segment);
+	if (uses & SG_USES_NWAY)
+		APPEND(", nway %" PRIu64, p->nway);
+	if (uses & SG_USES_FANIN)
+		APPEND(", fanin %" PRIu64, p->fanin);
+	if (uses & SG_USES_FANOUT)
+		APPEND(", fanout %" PRIu64, p->fanout);
+	if (uses & SG_USES_RADIX)
+		APPEND(", radix %" PRIu64, p->radix);
+	if (p->iterations > 1)
+		APPEND(", %" PRIu64 " iterations%s%s", p->iterations,
+		       p->rotate_root ? ", rotate-root" : "", p->sync ? ", sync" : "");
+	if (p->nb)
+		APPEND(", nb %" PRIu64 " ns (poll %" PRIu64 ", cpu %u)", p->nb_time,
+		       p->nb_poll, (unsigned)p->cpu);
+	if (p->gamma.num && (uses & SG_REDUCES)) {
+		char g[NUM_DEC_TEXT];
+		num_dec_format(p->gamma, g, sizeof g);
+		APPEND(", gamma %s ns/B", g);
+	}
+	if (p->stride)
+		APPEND(", stride %" PRIu32 " (blocks of %" PRIu32 ")", p->stride, p->block);
 #undef APPEND
-	}
-	if (explain) {
-		char alg[32] = "";
-		if (strcmp(lib, "mpich") != 0)
-			snprintf(alg, sizeof alg, "algorithm %u (", pick.alg);
-		fprintf(strcmp(out, "-") ? stdout : stderr, "%s on %" PRIu64 " ranks, %" PRIu64 " bytes: "
-		        "%s, %s %s%s%s.\n  %s.\n", cls, p.nranks, p.size, pick.pattern, lib, alg,
-		        pick.name, *alg ? ")" : "", pick.why);
-	}
-	o = sg_out_open(out, (sg_format)format, p.nranks, comment, err, sizeof err);
+}
+
+/* --explain: what --select chose and why, beside the schedule. */
+static void explain(const struct cli *cl)
+{
+	char alg[32] = "";
+	if (strcmp(cl->lib, "mpich") != 0)
+		snprintf(alg, sizeof alg, "algorithm %u (", cl->pick.alg);
+	fprintf(strcmp(cl->out, "-") ? stdout : stderr, "%s on %" PRIu64 " ranks, %" PRIu64 " bytes: "
+	        "%s, %s %s%s%s.\n  %s.\n", cl->cls, cl->p.nranks, cl->p.size, cl->pick.pattern,
+	        cl->lib, alg, cl->pick.name, *alg ? ")" : "", cl->pick.why);
+}
+
+/* Writes the schedule, with progress on a terminal.  Returns the exit
+ * status (after the message). */
+static int generate(const struct cli *cl, const char *comment)
+{
+	char err[512];
+	progress_state ps;
+	sg_out *o = sg_out_open(cl->out, (sg_format)cl->format, cl->p.nranks, comment, err, sizeof err);
 	if (!o)
 		return util_error_msg(err);
-	ps.total = p.nranks;
+	ps.total = cl->p.nranks;
 	util_progress_start(&ps.pg, !isatty(2), 0);
-	if (sg_generate((size_t)idx, &p, o, progress, &ps, err, sizeof err)) {
+	if (sg_generate((size_t)cl->idx, &cl->p, o, progress, &ps, err, sizeof err)) {
 		util_progress_end(&ps.pg);
 		sg_out_abort(o);
 		return util_error_msg(err);
 	}
 	util_progress_end(&ps.pg);
 	return sg_out_close(o, err, sizeof err) ? util_error_msg(err) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli cl;
+	char comment[512];
+	int st;
+	util_set_prog("schedgen");
+	if ((st = cli_parse(&cl, argc, argv)) >= 0 || (st = cli_check(&cl)) >= 0)
+		return st;
+	if (cl.select)
+		select_pattern(&cl);
+	pattern_check(&cl);
+	make_comment(&cl, comment, sizeof comment);
+	if (cl.explain)
+		explain(&cl);
+	return generate(&cl, comment);
 }
