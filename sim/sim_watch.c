@@ -147,8 +147,8 @@ static void put_detours(sim *m, uint64_t off, uint32_t r, uint32_t c, uint64_t t
 }
 
 /* ---- The named points ----------------------------------------------------
- * The rules call these where an observer watches them.  Each costs a run
- * that keeps nothing one branch per kept record kind. */
+ * The rules call these where an observer watches them.  A run that keeps
+ * none of the records pays a branch for each kind a point feeds. */
 
 /* Op i of rank r (op) starts at t, released as who (its event word) says. */
 static inline void watch_start(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
