@@ -621,12 +621,11 @@ static void draw_loads(cv *c, const lay *l)
 	}
 }
 
-static void draw(cv *c, const lay *l, const viz_render_opts *o)
+/* The title and the notes above the lanes. */
+static void draw_title(cv *c, const lay *l, const viz_render_opts *o)
 {
 	const tl_file *tl = l->tl;
-	char buf[512], tip[512], data[256];
-
-	/* Title and notes. */
+	char buf[512];
 	title_text(tl, buf, sizeof buf);
 	cv_text(c, l->lm, 20, -1, 14, 1, "#000000", buf);
 	char span[200];
@@ -644,8 +643,14 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		snprintf(buf, sizeof buf, "%.400s%s", notes, nl && nl[1] ? " (and more, see stderr)" : "");
 		cv_text(c, l->lm, 50, -1, 10, 1, "#b00000", buf);
 	}
+}
 
-	/* Lanes: shading, labels. */
+/* The lanes: shading and labels, and the labels of their cpu and nic rows
+ * when the layout has them. */
+static void draw_lanes(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char buf[512];
 	for (uint32_t i = 0; i < tl->nlanes; i++) {
 		double y = lane_top(l, i);
 		cv_rect(c, l->lm, y, l->w, l->lane_h, i % 2 ? "#ffffff" : "#f3f3f3", NULL, NULL,
@@ -668,10 +673,14 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			cv_text(c, l->lm - 4, ry + rh + 3, 1, 8, 0, "#555555", buf);
 		}
 	}
+}
 
-	draw_link_rows(c, l);
-
-	/* Time axis: grid, ticks, labels. */
+/* The time axis: grid, ticks, labels (above the lanes too when the
+ * layout says so). */
+static void draw_axis(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char buf[512];
 	uint64_t step = tick_step(l->range, (uint64_t)(l->w / 90 > 2 ? l->w / 90 : 2));
 	uint64_t t = (l->from + step - 1) / step * step;
 	cv_line(c, l->lm, l->axis_y, l->lm + l->w, l->axis_y, "#000000", 1, LINE_SOLID, 0, NULL);
@@ -692,8 +701,13 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			break;
 	}
 	cv_text(c, l->lm + l->w, l->axis_y + 31, 1, 10, 0, "#444444", "time");
+}
 
-	/* Bars; detours last, on top of the activities they stretched. */
+/* The bars; detours last, on top of the activities they stretched. */
+static void draw_bars(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char tip[512], data[256];
 	for (size_t n = 0; n < 2 * tl->nbars; n++) {
 		const tl_bar *b = &tl->bars[n % tl->nbars];
 		if ((b->kind == TL_NOISE) != (n >= tl->nbars))
@@ -716,10 +730,37 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		cv_rect(c, x1, y, x2 - x1, h, tl_kind_colour[b->kind], "#ffffff",
 		        tl_kind_word[b->kind], data, tip);
 	}
+}
 
-	draw_loads(c, l);
+/* The tooltip of message m: its ranks, size and times. */
+static void msg_tip(const tl_file *tl, const tl_msg *m, char *tip, size_t n)
+{
+	int k = snprintf(tip, n, "message %" PRIu64 " -> %" PRIu64 ", %" PRIu64
+	                 " byte%s\n", m->src, m->dst, m->size, m->size == 1 ? "" : "s");
+	if (k > 0 && (size_t)k < n) {
+		if (m->send != TL_NONE)
+			k += snprintf(tip + k, n - (size_t)k, "send starts %" PRIu64
+			              " ns, leaves %" PRIu64 " ns, first byte arrives %" PRIu64 " ns",
+			              m->send, m->depart, m->arrival);
+		else
+			k += snprintf(tip + k, n - (size_t)k, "leaves %" PRIu64
+			              " ns, received %" PRIu64 " ns", m->depart, m->arrival);
+	}
+	if (!tl->old_format && k > 0 && (size_t)k < n) {
+		if (m->handled != TL_NONE)
+			snprintf(tip + k, n - (size_t)k, ", received %" PRIu64 " ns", m->handled);
+		else
+			snprintf(tip + k, n - (size_t)k, ", received after the window");
+	}
+}
 
-	/* Messages. */
+/* The messages: an arrow from the sender's row to the receiver's, from
+ * departure to arrival, dotted on to when it was handled; in SVG each in
+ * a group with its data. */
+static void draw_msgs(cv *c, const lay *l)
+{
+	const tl_file *tl = l->tl;
+	char tip[512];
 	for (size_t i = 0; i < tl->nmsgs; i++) {
 		const tl_msg *m = &tl->msgs[i];
 		double sy, sh, dy, dh;
@@ -736,24 +777,7 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 			y1 = sy + sh / 2;
 			y2 = dy + dh / 2;
 		}
-		int k = snprintf(tip, sizeof tip, "message %" PRIu64 " -> %" PRIu64 ", %" PRIu64
-		                 " byte%s\n", m->src, m->dst, m->size, m->size == 1 ? "" : "s");
-		if (k > 0 && (size_t)k < sizeof tip) {
-			if (m->send != TL_NONE)
-				k += snprintf(tip + k, sizeof tip - (size_t)k, "send starts %" PRIu64
-				              " ns, leaves %" PRIu64 " ns, first byte arrives %" PRIu64 " ns",
-				              m->send, m->depart, m->arrival);
-			else
-				k += snprintf(tip + k, sizeof tip - (size_t)k, "leaves %" PRIu64
-				              " ns, received %" PRIu64 " ns", m->depart, m->arrival);
-		}
-		if (!tl->old_format && k > 0 && (size_t)k < sizeof tip) {
-			if (m->handled != TL_NONE)
-				snprintf(tip + k, sizeof tip - (size_t)k, ", received %" PRIu64 " ns",
-				         m->handled);
-			else
-				snprintf(tip + k, sizeof tip - (size_t)k, ", received after the window");
-		}
+		msg_tip(tl, m, tip, sizeof tip);
 		if (!c->dot) {
 			fprintf(c->f, "<g class=\"msg\" data-src=\"%" PRIu64 "\" data-dst=\"%" PRIu64
 			        "\" data-depart=\"%" PRIu64 "\" data-arrival=\"%" PRIu64 "\" data-size=\"%"
@@ -781,7 +805,17 @@ static void draw(cv *c, const lay *l, const viz_render_opts *o)
 		if (!c->dot)
 			fputs("</g>\n", c->f);
 	}
+}
 
+static void draw(cv *c, const lay *l, const viz_render_opts *o)
+{
+	draw_title(c, l, o);
+	draw_lanes(c, l);
+	draw_link_rows(c, l);
+	draw_axis(c, l);
+	draw_bars(c, l);
+	draw_loads(c, l);
+	draw_msgs(c, l);
 	draw_path(c, l);
 	legend(c, l, l->axis_y + 50, 1);
 }
