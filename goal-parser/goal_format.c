@@ -545,21 +545,12 @@ static int report_cycle(goal_writer *w, size_t nedges)
 	return werr(w, "%s", msg);
 }
 
-int goal_writer_rank_end(goal_writer *w)
+/* Grow the scratch arrays for a rank of n ops and nd dependencies: count,
+ * mark_req, mark_ireq and queue to n + 1, edges and edge_seq to nd + 1.
+ * Returns 0, or -1 with the writer failed. */
+static int grow_scratch(goal_writer *w, size_t n, size_t nd)
 {
-	size_t n = w->nops_rank, nd = w->ndeps, nedges = 0, old_cap;
-	uint64_t r = w->next_rank;
-	goal_rank_entry ent;
-
-	if (w->failed)
-		return -1;
-	if (!w->in_rank)
-		return werr(w, "rank end without rank begin");
-	for (size_t k = 0; k < nd; k++)
-		if (w->deps[k].a >= n || w->deps[k].b >= n)
-			return werr(w, "rank %" PRIu64 ": dependency names op %" PRIu32
-			            " but the rank has %zu ops", r,
-			            w->deps[k].a >= n ? w->deps[k].a : w->deps[k].b, n);
+	size_t old_cap;
 	/* The other scratch arrays follow the capacity of count and edges. */
 	old_cap = w->scratch_cap;
 	if (util_grow(&w->count, &w->scratch_cap, n + 1, sizeof *w->count))
@@ -587,7 +578,15 @@ int goal_writer_rank_end(goal_writer *w)
 			return werr(w, "out of memory");
 		w->edge_seq = s;
 	}
+	return 0;
+}
 
+/* The rank's edges from its nd dependencies: grouped by the op required,
+ * in line order, repeats dropped; each op's dep_begin and ndeps set, and
+ * edge_seq[] the line of each edge.  Returns the number of edges. */
+static size_t sort_deps(goal_writer *w, size_t n, size_t nd)
+{
+	size_t nedges = 0;
 	/* Counting sort of the dependencies by b (stable: line order), dropping
 	 * repeats: mark_*[a] == b + 1 means "a (i)requires b" was already seen. */
 	memset(w->count, 0, (n + 1) * sizeof *w->count);
@@ -617,26 +616,108 @@ int goal_writer_rank_end(goal_writer *w)
 			w->ops[d->a].ndeps++;
 		}
 	}
+	return nedges;
+}
+
+/* Whether the rank's n ops and nedges edges have no cycle (Kahn's
+ * algorithm); the ops it could not order keep count[] > 0. */
+static int acyclic(goal_writer *w, size_t n, size_t nedges)
+{
 	/* Kahn: count[] = remaining dependencies, queue[] = ready ops. */
-	{
-		size_t head = 0, tail = 0;
-		for (size_t i = 0; i < n; i++) {
-			w->count[i] = w->ops[i].ndeps;
-			if (!w->count[i])
-				w->queue[tail++] = (uint32_t)i;
-		}
-		while (head < tail) {
-			uint32_t b = w->queue[head++];
-			uint32_t end = b + 1 < n ? w->ops[b + 1].dep_begin : (uint32_t)nedges;
-			for (uint32_t e = w->ops[b].dep_begin; e < end; e++) {
-				uint32_t a = GOAL_EDGE_OP(w->edges[e]);
-				if (--w->count[a] == 0)
-					w->queue[tail++] = a;
-			}
-		}
-		if (tail < n)
-			return report_cycle(w, nedges);
+	size_t head = 0, tail = 0;
+	for (size_t i = 0; i < n; i++) {
+		w->count[i] = w->ops[i].ndeps;
+		if (!w->count[i])
+			w->queue[tail++] = (uint32_t)i;
 	}
+	while (head < tail) {
+		uint32_t b = w->queue[head++];
+		uint32_t end = b + 1 < n ? w->ops[b + 1].dep_begin : (uint32_t)nedges;
+		for (uint32_t e = w->ops[b].dep_begin; e < end; e++) {
+			uint32_t a = GOAL_EDGE_OP(w->edges[e]);
+			if (--w->count[a] == 0)
+				w->queue[tail++] = a;
+		}
+	}
+	return tail == n;
+}
+
+/* Check the rank's labels that are not all canonical (labels_check).
+ * Returns 0, or -1 with the writer failed. */
+static int check_rank_labels(goal_writer *w, size_t n, size_t nedges)
+{
+	char msg[256];
+	uint64_t k = label_slots(n);
+	if (k > w->label_ht_cap) {
+		uint32_t *ht = realloc(w->label_ht, k * sizeof *ht);
+		if (!ht)
+			return werr(w, "out of memory");
+		w->label_ht = ht;
+		w->label_ht_cap = k;
+	}
+	if (labels_check(w->labels, (uint32_t)n, w->ops, (uint32_t)nedges, w->label_ht, msg, sizeof msg))
+		return werr(w, "rank %" PRIu64 ": %s", w->next_rank, msg);
+	return 0;
+}
+
+/* The block of the rank (n > 0 ops) in ent->block_off: an earlier one with
+ * the same bytes, or a new one written to the blocks.  Returns 0, or -1
+ * with the writer failed. */
+static int put_block(goal_writer *w, goal_rank_entry *ent, size_t n, size_t nedges)
+{
+	/* The key: the block's counts (its bytes alone do not give them:
+	 * an edge 0 reads as padding), then its bytes.  A rank without
+	 * ops has no block (block_off 0). */
+	goal_block_entry be = { 0, (uint32_t)n, (uint32_t)nedges, ent->label_bytes, 0 };
+	uint64_t eb = PAD8(nedges * 4), len = n * sizeof *w->ops + eb + PAD8(ent->label_bytes);
+	uint64_t klen = len + sizeof be;
+	if (klen > SIZE_MAX || util_grow(&w->bbuf, &w->bbuf_cap, (size_t)klen, 1))
+		return werr(w, "out of memory");
+	unsigned char *b = w->bbuf;
+	memset(b, 0, (size_t)klen);
+	memcpy(b, &be, sizeof be);
+	b += sizeof be;
+	memcpy(b, w->ops, n * sizeof *w->ops);
+	b += n * sizeof *w->ops;
+	if (nedges)
+		memcpy(b, w->edges, nedges * sizeof *w->edges);
+	b += eb;
+	if (ent->label_bytes)
+		memcpy(b, w->labels, ent->label_bytes);
+	const uint32_t *k = util_kmap_get(&w->share, w->bbuf, (size_t)klen);
+	if (k) {
+		ent->block_off = w->blk[*k].off;
+		return 0;
+	}
+	ent->block_off = be.off = w->blocks.off + w->blocks.len;
+	if (util_grow(&w->blk, &w->blk_cap, w->nblk + 1, sizeof *w->blk)
+	    || (w->share.alen + klen <= SHARE_BYTES
+	        && util_kmap_put(&w->share, w->bbuf, (size_t)klen, (uint32_t)w->nblk)))
+		return werr(w, "out of memory");
+	w->blk[w->nblk++] = be;
+	return ws_put(w, &w->blocks, w->bbuf + sizeof be, (size_t)len);
+}
+
+int goal_writer_rank_end(goal_writer *w)
+{
+	size_t n = w->nops_rank, nd = w->ndeps, nedges;
+	uint64_t r = w->next_rank;
+	goal_rank_entry ent;
+
+	if (w->failed)
+		return -1;
+	if (!w->in_rank)
+		return werr(w, "rank end without rank begin");
+	for (size_t k = 0; k < nd; k++)
+		if (w->deps[k].a >= n || w->deps[k].b >= n)
+			return werr(w, "rank %" PRIu64 ": dependency names op %" PRIu32
+			            " but the rank has %zu ops", r,
+			            w->deps[k].a >= n ? w->deps[k].a : w->deps[k].b, n);
+	if (grow_scratch(w, n, nd))
+		return -1;
+	nedges = sort_deps(w, n, nd);
+	if (!acyclic(w, n, nedges))
+		return report_cycle(w, nedges);
 #if GOAL_CHECKS
 	/* The block is what the reader accepts: edge ranges in order, targets
 	 * in the rank, each op's ndeps its incoming edges. */
@@ -651,20 +732,8 @@ int goal_writer_rank_end(goal_writer *w)
 		ASSERT(in == nedges);
 	}
 #endif
-
-	if (!w->labels_canonical) {
-		char msg[256];
-		uint64_t k = label_slots(n);
-		if (k > w->label_ht_cap) {
-			uint32_t *ht = realloc(w->label_ht, k * sizeof *ht);
-			if (!ht)
-				return werr(w, "out of memory");
-			w->label_ht = ht;
-			w->label_ht_cap = k;
-		}
-		if (labels_check(w->labels, (uint32_t)n, w->ops, (uint32_t)nedges, w->label_ht, msg, sizeof msg))
-			return werr(w, "rank %" PRIu64 ": %s", r, msg);
-	}
+	if (!w->labels_canonical && check_rank_labels(w, n, nedges))
+		return -1;
 
 	/* The rank's table entry, and its block: an earlier one with the same
 	 * bytes, or a new one. */
@@ -677,40 +746,8 @@ int goal_writer_rank_end(goal_writer *w)
 		ent.label_bytes = (uint32_t)w->labels_len;
 		w->flags |= GOAL_F_LABELS;
 	}
-	if (n) {
-		/* The key: the block's counts (its bytes alone do not give them:
-		 * an edge 0 reads as padding), then its bytes.  A rank without
-		 * ops has no block (block_off 0). */
-		goal_block_entry be = { 0, (uint32_t)n, (uint32_t)nedges, ent.label_bytes, 0 };
-		uint64_t eb = PAD8(nedges * 4), len = n * sizeof *w->ops + eb + PAD8(ent.label_bytes);
-		uint64_t klen = len + sizeof be;
-		if (klen > SIZE_MAX || util_grow(&w->bbuf, &w->bbuf_cap, (size_t)klen, 1))
-			return werr(w, "out of memory");
-		unsigned char *b = w->bbuf;
-		memset(b, 0, (size_t)klen);
-		memcpy(b, &be, sizeof be);
-		b += sizeof be;
-		memcpy(b, w->ops, n * sizeof *w->ops);
-		b += n * sizeof *w->ops;
-		if (nedges)
-			memcpy(b, w->edges, nedges * sizeof *w->edges);
-		b += eb;
-		if (ent.label_bytes)
-			memcpy(b, w->labels, ent.label_bytes);
-		const uint32_t *k = util_kmap_get(&w->share, w->bbuf, (size_t)klen);
-		if (k) {
-			ent.block_off = w->blk[*k].off;
-		} else {
-			ent.block_off = be.off = w->blocks.off + w->blocks.len;
-			if (util_grow(&w->blk, &w->blk_cap, w->nblk + 1, sizeof *w->blk)
-			    || (w->share.alen + klen <= SHARE_BYTES
-			        && util_kmap_put(&w->share, w->bbuf, (size_t)klen, (uint32_t)w->nblk)))
-				return werr(w, "out of memory");
-			w->blk[w->nblk++] = be;
-			if (ws_put(w, &w->blocks, w->bbuf + sizeof be, (size_t)len))
-				return -1;
-		}
-	}
+	if (n && put_block(w, &ent, n, nedges))
+		return -1;
 	if (ws_put(w, &w->table, &ent, sizeof ent))
 		return -1;
 	w->nops += n;
@@ -822,22 +859,14 @@ int goal_writer_close(goal_writer *w)
 
 /* ---- Reader ------------------------------------------------------------ */
 
-/* Validate one rank's block.  indeg and queue have max_rank_ops entries,
- * label_ht label_slots(max_rank_ops) (when the rank has a label blob).
- * Raises used[0] and used[1] to the CPUs and NICs its ops use (largest
- * index + 1), and used[2] to the comm indices (largest + 1): an op's index
- * is one used before or the next new one (first-use order). */
-static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
-                      uint32_t *queue, uint32_t *label_ht, uint32_t used[3],
-                      char *err, size_t errlen)
+/* Check the fields of rank r's ops: kinds, comm indices (first used in
+ * order), cpus, nics, peers, tags and edge ranges; used[] gets the cpus,
+ * nics and comms used so far.  Returns 0, or -1 with a message in err. */
+static int check_ops(const goal_sched *s, uint64_t r, uint32_t used[3], char *err, size_t errlen)
 {
-	const goal_rank_entry *e = &s->ranks[r];
 	uint32_t n = goal_rank_nops(s, r);
 	const goal_op *ops = goal_rank_ops(s, r);
-	const goal_edge *edges = goal_rank_edges(s, r);
-	uint32_t ne = e->nedges;
-	uint32_t head = 0, tail = 0;
-
+	uint32_t ne = s->ranks[r].nedges;
 	for (uint32_t i = 0; i < n; i++) {
 		const goal_op *o = &ops[i];
 		uint32_t end = i + 1 < n ? ops[i + 1].dep_begin : ne;
@@ -883,8 +912,20 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 			return -1;
 		}
 	}
-	if (!ne)
-		goto labels; /* no edges: nothing to count, no cycle */
+	return 0;
+}
+
+/* Check the edges of rank r (it has some): targets in the rank, each op's
+ * ndeps its incoming edges, no cycle (Kahn's algorithm, in indeg[] and
+ * queue[]), zero padding.  Returns 0, or -1 with a message in err. */
+static int check_edges(const goal_sched *s, uint64_t r, uint32_t *indeg, uint32_t *queue,
+                       char *err, size_t errlen)
+{
+	uint32_t n = goal_rank_nops(s, r);
+	const goal_op *ops = goal_rank_ops(s, r);
+	const goal_edge *edges = goal_rank_edges(s, r);
+	uint32_t ne = s->ranks[r].nedges;
+	uint32_t head = 0, tail = 0;
 	for (uint32_t i = 0; i < n; i++)
 		indeg[i] = 0;
 	for (uint32_t k = 0; k < ne; k++) {
@@ -917,51 +958,78 @@ static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
 		fmt_err(err, errlen, "rank %" PRIu64 ": dependency cycle", r);
 		return -1;
 	}
-	{
-		const unsigned char *p = (const unsigned char *)(edges + ne);
-		const unsigned char *end = p + (PAD8((uint64_t)ne * 4) - (uint64_t)ne * 4);
-		for (; p < end; p++)
-			if (*p) {
-				fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
-				return -1;
-			}
+	const unsigned char *p = (const unsigned char *)(edges + ne);
+	const unsigned char *end = p + (PAD8((uint64_t)ne * 4) - (uint64_t)ne * 4);
+	for (; p < end; p++)
+		if (*p) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
+			return -1;
+		}
+	return 0;
+}
+
+/* Check the label blob of rank r (it has one): terminated, valid
+ * characters, one label per op, zero padding, and what labels_check
+ * checks.  Returns 0, or -1 with a message in err. */
+static int check_label_blob(const goal_sched *s, uint64_t r, uint32_t *label_ht,
+                            char *err, size_t errlen)
+{
+	const goal_rank_entry *e = &s->ranks[r];
+	uint32_t n = goal_rank_nops(s, r);
+	const goal_op *ops = goal_rank_ops(s, r);
+	uint32_t ne = e->nedges;
+	const char *l = (const char *)(s->base + e->block_off + (uint64_t)n * sizeof(goal_op)
+	                               + PAD8((uint64_t)ne * 4));
+	uint32_t count = 0, first = 1;
+	if (l[e->label_bytes - 1] != '\0') {
+		fmt_err(err, errlen, "rank %" PRIu64 ": label blob not terminated", r);
+		return -1;
 	}
-labels:
-	if (e->label_bytes) {
-		const char *l = (const char *)(s->base + e->block_off + (uint64_t)n * sizeof(goal_op)
-		                               + PAD8((uint64_t)ne * 4));
-		uint32_t count = 0, first = 1;
-		if (l[e->label_bytes - 1] != '\0') {
-			fmt_err(err, errlen, "rank %" PRIu64 ": label blob not terminated", r);
+	for (uint32_t k = 0; k < e->label_bytes; k++) {
+		int c = (unsigned char)l[k];
+		if (!c) {
+			count++;
+			first = 1;
+		} else if (!label_char(c, first)) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": invalid character in a label", r);
 			return -1;
-		}
-		for (uint32_t k = 0; k < e->label_bytes; k++) {
-			int c = (unsigned char)l[k];
-			if (!c) {
-				count++;
-				first = 1;
-			} else if (!label_char(c, first)) {
-				fmt_err(err, errlen, "rank %" PRIu64 ": invalid character in a label", r);
-				return -1;
-			} else {
-				first = 0;
-			}
-		}
-		if (count != n) {
-			fmt_err(err, errlen, "rank %" PRIu64 ": %" PRIu32 " labels for %" PRIu32 " ops", r, count, n);
-			return -1;
-		}
-		for (uint64_t k = e->label_bytes; k < PAD8(e->label_bytes); k++)
-			if (l[k]) {
-				fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
-				return -1;
-			}
-		char msg[256];
-		if (labels_check(l, n, ops, ne, label_ht, msg, sizeof msg)) {
-			fmt_err(err, errlen, "rank %" PRIu64 ": %s", r, msg);
-			return -1;
+		} else {
+			first = 0;
 		}
 	}
+	if (count != n) {
+		fmt_err(err, errlen, "rank %" PRIu64 ": %" PRIu32 " labels for %" PRIu32 " ops", r, count, n);
+		return -1;
+	}
+	for (uint64_t k = e->label_bytes; k < PAD8(e->label_bytes); k++)
+		if (l[k]) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": non-zero padding", r);
+			return -1;
+		}
+	char msg[256];
+	if (labels_check(l, n, ops, ne, label_ht, msg, sizeof msg)) {
+		fmt_err(err, errlen, "rank %" PRIu64 ": %s", r, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Validate one rank's block.  indeg and queue have max_rank_ops entries,
+ * label_ht label_slots(max_rank_ops) (when the rank has a label blob).
+ * Raises used[0] and used[1] to the CPUs and NICs its ops use (largest
+ * index + 1), and used[2] to the comm indices (largest + 1): an op's index
+ * is one used before or the next new one (first-use order). */
+static int check_rank(const goal_sched *s, uint64_t r, uint32_t *indeg,
+                      uint32_t *queue, uint32_t *label_ht, uint32_t used[3],
+                      char *err, size_t errlen)
+{
+	if (check_ops(s, r, used, err, errlen))
+		return -1;
+	/* No edges: nothing to count, no cycle. */
+	if (s->ranks[r].nedges && check_edges(s, r, indeg, queue, err, errlen))
+		return -1;
+	if (s->ranks[r].label_bytes && check_label_blob(s, r, label_ht, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -1206,13 +1274,13 @@ static const goal_block_entry *rank_block(const goal_sched *s, uint64_t off, uin
 	return lo < *seen && s->blocks[lo].off == off ? &s->blocks[lo] : NULL;
 }
 
-static int validate(goal_sched *s, char *err, size_t errlen)
+/* Check the header of s: magic number, version, layout, sizes and counts;
+ * the rank table's offset in *table_off, its end in *table_end.  Returns
+ * 0, or -1 with a message in err. */
+static int check_header(const goal_sched *s, uint64_t *table_off, uint64_t *table_end,
+                        char *err, size_t errlen)
 {
 	const goal_header *h;
-	uint64_t table_off, table_end, off, first, max_ops = 0, lo, lo_next = 0;
-	uint32_t used[3] = { 1, 1, 1 };
-	int any_labels = 0;
-
 	if (s->size < 8 || memcmp(s->base, GOAL_MAGIC, 8) != 0) {
 		util_kind k = util_kind_of((const char *)s->base, s->size < UTIL_KIND_HEAD ? (size_t)s->size : UTIL_KIND_HEAD);
 		if (k != UTIL_KIND_NONE)
@@ -1231,8 +1299,8 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		        h->version);
 		return -1;
 	}
-	table_off = sizeof(goal_header) + (h->version >= 2 ? sizeof(goal_comm_header) : 0);
-	if (s->size < table_off) {
+	*table_off = sizeof(goal_header) + (h->version >= 2 ? sizeof(goal_comm_header) : 0);
+	if (s->size < *table_off) {
 		fmt_err(err, errlen, "truncated: %" PRIu64 " bytes is shorter than the header", s->size);
 		return -1;
 	}
@@ -1254,11 +1322,123 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		fmt_err(err, errlen, "header counts out of range");
 		return -1;
 	}
-	table_end = table_off + (h->nranks + 1) * sizeof(goal_rank_entry);
-	if (table_end > s->size) {
+	*table_end = *table_off + (h->nranks + 1) * sizeof(goal_rank_entry);
+	if (*table_end > s->size) {
 		fmt_err(err, errlen, "truncated: the rank table ends past the end of the file");
 		return -1;
 	}
+	return 0;
+}
+
+/* The walk of the rank table, rank by rank. */
+typedef struct table_walk {
+	uint64_t off;       /* where the next new block must start */
+	uint64_t end;       /* where the blocks end */
+	uint64_t first;     /* the first op of the next rank */
+	uint64_t edges;     /* the edges of the ranks so far */
+	uint64_t seen;      /* version 3: the blocks of the block table named so far */
+	uint64_t max_ops;   /* the most ops of a rank so far */
+	int any_labels;     /* a rank so far has a label blob */
+} table_walk;
+
+/* Check the table entry of rank r against the walk so far, and add it.
+ * Returns 0, or -1 with a message in err. */
+static int walk_rank(const goal_sched *s, uint64_t r, table_walk *w, char *err, size_t errlen)
+{
+	const goal_header *h = s->hdr;
+	const goal_rank_entry *e = &s->ranks[r], *nx = e + 1;
+	const goal_block_entry *b = NULL;
+	uint64_t n, size;
+	int fresh = 1;      /* the rank brings a new block */
+	if (h->version >= 3 && nx->first_op == w->first) {
+		/* no ops, no block */
+		if (e->first_op != w->first || e->block_off || e->nedges || e->label_bytes) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
+			return -1;
+		}
+		return 0;
+	}
+	if (h->version >= 3) {
+		if (!(b = rank_block(s, e->block_off, &w->seen, &fresh))) {
+			fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry names no block", r);
+			return -1;
+		}
+	}
+	if (e->first_op != w->first || (!b && e->block_off != w->off) || nx->first_op < w->first
+	    || nx->first_op - w->first > h->max_rank_ops) {
+		fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
+		return -1;
+	}
+	n = nx->first_op - w->first;
+	if (n > w->max_ops)
+		w->max_ops = n;
+	if (b && (b->nops != n || b->nedges != e->nedges || b->label_bytes != e->label_bytes
+	          || b->zero)) {
+		fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry does not match its block", r);
+		return -1;
+	}
+	if (e->label_bytes)
+		w->any_labels = 1;
+	w->first += n;
+	w->edges += e->nedges;
+	if (!fresh)
+		return 0;           /* a block an earlier rank brought */
+	size = block_bytes(e, n);
+	if (e->block_off != w->off) {
+		fmt_err(err, errlen, "block %" PRIu64 " (rank %" PRIu64 "): out of place", w->seen - 1, r);
+		return -1;
+	}
+	if (size > w->end - w->off) {
+		fmt_err(err, errlen, "truncated: rank %" PRIu64 " ends past the end of the file", r);
+		return -1;
+	}
+	w->off += size;
+	return 0;
+}
+
+/* The table: blocks contiguous, counts consistent; in version 3 a rank
+ * brings the next block of the block table or names one an earlier rank
+ * brought, with its counts.  The blocks start at table_end; the next new
+ * block at rank lo goes to *lo_next.  Returns 0, or -1 with a message in
+ * err. */
+static int walk_table(const goal_sched *s, uint64_t table_end, uint64_t lo, table_walk *w,
+                      uint64_t *lo_next, char *err, size_t errlen)
+{
+	const goal_header *h = s->hdr;
+	w->off = table_end;
+	/* Blocks end at the comm table (version 3: known by now). */
+	w->end = h->version >= 3 ? (uint64_t)((const unsigned char *)s->comms - s->base) : s->size;
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		if (r == lo)
+			*lo_next = w->off;
+		if (walk_rank(s, r, w, err, errlen))
+			return -1;
+	}
+	if (w->seen != s->nblocks) {
+		fmt_err(err, errlen, "the block table has %" PRIu64 " entries, the ranks use %" PRIu64,
+		        s->nblocks, w->seen);
+		return -1;
+	}
+	const goal_rank_entry *sn = &s->ranks[s->nranks];
+	if (sn->first_op != h->nops || w->first != h->nops || sn->block_off != w->off
+	    || (h->version != 2 && w->off != w->end)
+	    || sn->nedges || sn->label_bytes || w->edges != h->nedges || w->max_ops != h->max_rank_ops) {
+		fmt_err(err, errlen, "totals in the header and rank table do not match the blocks");
+		return -1;
+	}
+	return 0;
+}
+
+static int validate(goal_sched *s, char *err, size_t errlen)
+{
+	const goal_header *h;
+	uint64_t table_off, table_end, off, lo, lo_next = 0;
+	uint32_t used[3] = { 1, 1, 1 };
+	table_walk w;
+
+	if (check_header(s, &table_off, &table_end, err, errlen))
+		return -1;
+	h = (const goal_header *)(const void *)s->base;
 	s->hdr = h;
 	s->ranks = (const goal_rank_entry *)(const void *)(s->base + table_off);
 	s->version = h->version;
@@ -1287,81 +1467,10 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	}
 	lo = split_rank(s);
 
-	/* The table: blocks contiguous, counts consistent; in version 3 a rank
-	 * brings the next block of the block table or names one an earlier
-	 * rank brought, with its counts. */
-	off = table_end;
-	first = 0;
-	{
-		/* Blocks end at the comm table (version 3: known by now). */
-		uint64_t edges = 0, seen = 0;
-		uint64_t end = h->version >= 3 ? (uint64_t)((const unsigned char *)s->comms - s->base) : s->size;
-		for (uint64_t r = 0; r < s->nranks; r++) {
-			const goal_rank_entry *e = &s->ranks[r], *nx = e + 1;
-			const goal_block_entry *b = NULL;
-			uint64_t n, size;
-			int fresh = 1;      /* the rank brings a new block */
-			if (r == lo)
-				lo_next = off;
-			if (h->version >= 3 && nx->first_op == first) {
-				/* no ops, no block */
-				if (e->first_op != first || e->block_off || e->nedges || e->label_bytes) {
-					fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
-					return -1;
-				}
-				continue;
-			}
-			if (h->version >= 3) {
-				if (!(b = rank_block(s, e->block_off, &seen, &fresh))) {
-					fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry names no block", r);
-					return -1;
-				}
-			}
-			if (e->first_op != first || (!b && e->block_off != off) || nx->first_op < first
-			    || nx->first_op - first > h->max_rank_ops) {
-				fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry out of place", r);
-				return -1;
-			}
-			n = nx->first_op - first;
-			if (n > max_ops)
-				max_ops = n;
-			if (b && (b->nops != n || b->nedges != e->nedges || b->label_bytes != e->label_bytes
-			          || b->zero)) {
-				fmt_err(err, errlen, "rank %" PRIu64 ": rank table entry does not match its block", r);
-				return -1;
-			}
-			if (e->label_bytes)
-				any_labels = 1;
-			first += n;
-			edges += e->nedges;
-			if (!fresh)
-				continue;           /* a block an earlier rank brought */
-			size = block_bytes(e, n);
-			if (e->block_off != off) {
-				fmt_err(err, errlen, "block %" PRIu64 " (rank %" PRIu64 "): out of place", seen - 1, r);
-				return -1;
-			}
-			if (size > end - off) {
-				fmt_err(err, errlen, "truncated: rank %" PRIu64 " ends past the end of the file", r);
-				return -1;
-			}
-			off += size;
-		}
-		if (seen != s->nblocks) {
-			fmt_err(err, errlen, "the block table has %" PRIu64 " entries, the ranks use %" PRIu64,
-			        s->nblocks, seen);
-			return -1;
-		}
-		{
-			const goal_rank_entry *sn = &s->ranks[s->nranks];
-			if (sn->first_op != h->nops || first != h->nops || sn->block_off != off
-			    || (h->version != 2 && off != end)
-			    || sn->nedges || sn->label_bytes || edges != h->nedges || max_ops != h->max_rank_ops) {
-				fmt_err(err, errlen, "totals in the header and rank table do not match the blocks");
-				return -1;
-			}
-		}
-	}
+	memset(&w, 0, sizeof w);
+	if (walk_table(s, table_end, lo, &w, &lo_next, err, errlen))
+		return -1;
+	off = w.off;
 	if (h->version == 1 && (h->flags & GOAL_F_STRIDES)) {
 		fmt_err(err, errlen, "a version-1 file has no stride table");
 		return -1;
@@ -1373,11 +1482,11 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	    && check_strides(s, off + PAD8((uint64_t)s->ncomms * 4) + s->nblocks * sizeof(goal_block_entry),
 	                     err, errlen))
 		return -1;
-	if (any_labels != !!(h->flags & GOAL_F_LABELS)) {
+	if (w.any_labels != !!(h->flags & GOAL_F_LABELS)) {
 		fmt_err(err, errlen, "label flag does not match the label blobs");
 		return -1;
 	}
-	if (check_all_ranks(s, table_end, lo, lo_next, max_ops, used, err, errlen))
+	if (check_all_ranks(s, table_end, lo, lo_next, w.max_ops, used, err, errlen))
 		return -1;
 	/* Memory per rank follows the header's counts: they must be the ones
 	 * the ops use. */
