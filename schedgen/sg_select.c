@@ -592,6 +592,85 @@ static void p_range(char *b, size_t n, const sg_rule *rules, size_t i)
 		snprintf(b + strlen(b), n - strlen(b), ", not a power of two");
 }
 
+/* The row of rules (n of them) that picks for P ranks and bytes bytes (p2
+ * the largest power of two <= P); *slo the bytes from which it picks, for
+ * explaining it (set to 0 on entry). */
+static size_t pick_row(const sg_rule *rules, size_t n, uint64_t P, uint64_t bytes, uint64_t p2,
+                       uint64_t *slo)
+{
+	size_t row;
+	for (row = 0; row < n; row++) {
+		const sg_rule *r = &rules[row];
+		int pok = (!r->pmax || P < r->pmax) && (!(r->alg & SG_POW2) || (P & (P - 1)) == 0);
+		uint64_t smax = r->alg & SG_BELOW_POF2 ? p2 : r->smax;
+		if (row && (rules[row - 1].pmax != r->pmax || (rules[row - 1].alg ^ r->alg) & SG_POW2))
+			*slo = 0;
+		if (pok && (!smax || bytes < smax))
+			break;
+		if (pok && smax > *slo)
+			*slo = smax;
+	}
+	return row;
+}
+
+/* out->why for an algorithm the library's rules picked: rules[row] picks
+ * algorithm label of class c for P ranks and bytes bytes (size a rank's,
+ * p2 the largest power of two <= P), from slo bytes on; nc: for a
+ * non-commutative operation. */
+static void why_rule(sg_choice *out, const sg_lib *l, const sg_class *c, const sg_rule *rules,
+                     size_t row, const char *label, int nc, uint64_t P, uint64_t size,
+                     uint64_t bytes, uint64_t p2, uint64_t slo)
+{
+	char pr[96], sr[128];
+	p_range(pr, sizeof pr, rules, row);
+	if (rules[row].alg & SG_BELOW_POF2)
+		snprintf(sr, sizeof sr, "bytes < %" PRIu64 ", the largest power of two <= P "
+		         "(\"count < pow2\", an element a byte)", p2);
+	else
+		range(sr, sizeof sr, "bytes", (uint32_t)slo, rules[row].smax);
+	snprintf(out->why, sizeof out->why, "%s picks %s %s for %s, %s%s (%s, %s)", l->title,
+	         c->name, label, pr, sr, nc ? ", a non-commutative operation" : "", l->source,
+	         c->func);
+	if (c->all_p) {
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
+		         "P blocks: %" PRIu64 " x %" PRIu64 " = %" PRIu64, P, size, bytes);
+	}
+}
+
+/* Append to out->why what algorithm a of library lib does beyond its
+ * pattern for P ranks and size bytes (all: of all P blocks): its fallback,
+ * the class's note, its own words, and the picks of the classes it runs.
+ * Returns 0, or -1 with a message in err. */
+static int why_more(sg_choice *out, const char *lib, const sg_class *c, const sg_alg *a,
+                    uint64_t P, uint64_t size, uint64_t all, unsigned flags, char *err,
+                    size_t errlen)
+{
+	const char *fb = a->falls ? a->falls(P, size) : NULL;
+	if (fb) {
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "; %s", fb);
+	}
+	if (c->note) {
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "%s", c->note);
+	}
+	if (a->explain) {
+		size_t n = strlen(out->why);
+		a->explain(P, size, out->why + n, sizeof out->why - n);
+	}
+	for (size_t i = 0; i < 2 && a->runs[i]; i++) {
+		sg_choice sub;
+		size_t n = strlen(out->why);
+		uint64_t s = (a->all_p >> i) & 1 ? all : size;
+		if (sg_select(lib, a->runs[i], P, s, 0, flags & SG_SELECT_NONCOMMUTATIVE, &sub, err, errlen))
+			return -1;
+		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
+		         a->runs[i], sub.pattern, sub.alg);
+	}
+	return 0;
+}
+
 int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsigned alg,
               unsigned flags, sg_choice *out, char *err, size_t errlen)
 {
@@ -599,7 +678,6 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	const sg_class *c;
 	const sg_alg *a = NULL;
 	const sg_rule *rules;
-	const char *fb;
 	int fixed = alg == 0, explain = (flags & SG_SELECT_EXPLAIN) != 0;
 	int nc = (flags & SG_SELECT_NONCOMMUTATIVE) != 0;
 	uint64_t all = P && size > UINT64_MAX / P ? UINT64_MAX : size * P, bytes, p2 = pof2(P);
@@ -617,17 +695,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 	nc = nc && c->nc_rules;   /* the other classes do not reduce */
 	rules = nc ? c->nc_rules : c->rules;
 	if (alg == 0) {
-		for (row = 0; row < (nc ? c->nc_nrules : c->nrules); row++) {
-			const sg_rule *r = &rules[row];
-			int pok = (!r->pmax || P < r->pmax) && (!(r->alg & SG_POW2) || (P & (P - 1)) == 0);
-			uint64_t smax = r->alg & SG_BELOW_POF2 ? p2 : r->smax;
-			if (row && (rules[row - 1].pmax != r->pmax || (rules[row - 1].alg ^ r->alg) & SG_POW2))
-				slo = 0;
-			if (pok && (!smax || bytes < smax))
-				break;
-			if (pok && smax > slo)
-				slo = smax;
-		}
+		row = pick_row(rules, nc ? c->nc_nrules : c->nrules, P, bytes, p2, &slo);
 		alg = SG_ALG(&rules[row]);
 	}
 	for (i = 0; i < c->nalgs; i++)
@@ -658,21 +726,7 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		         "(coll_tuned_module.c), whose %s calls %s", c->name, alg, c->name, c->func,
 		         c->basic);
 	} else if (explain) {
-		char pr[96], sr[128];
-		p_range(pr, sizeof pr, rules, row);
-		if (rules[row].alg & SG_BELOW_POF2)
-			snprintf(sr, sizeof sr, "bytes < %" PRIu64 ", the largest power of two <= P "
-			         "(\"count < pow2\", an element a byte)", p2);
-		else
-			range(sr, sizeof sr, "bytes", (uint32_t)slo, rules[row].smax);
-		snprintf(out->why, sizeof out->why, "%s picks %s %s for %s, %s%s (%s, %s)", l->title,
-		         c->name, label, pr, sr, nc ? ", a non-commutative operation" : "", l->source,
-		         c->func);
-		if (c->all_p) {
-			size_t n = strlen(out->why);
-			snprintf(out->why + n, sizeof out->why - n, "; its bytes are those of all "
-			         "P blocks: %" PRIu64 " x %" PRIu64 " = %" PRIu64, P, size, bytes);
-		}
+		why_rule(out, l, c, rules, row, label, nc, P, size, bytes, p2, slo);
 	}
 	out->pattern = a->pattern;
 	out->alg = a->alg;
@@ -705,27 +759,5 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		}
 	if (!explain)
 		return 0;
-	fb = a->falls ? a->falls(P, size) : NULL;
-	if (fb) {
-		size_t n = strlen(out->why);
-		snprintf(out->why + n, sizeof out->why - n, "; %s", fb);
-	}
-	if (c->note) {
-		size_t n = strlen(out->why);
-		snprintf(out->why + n, sizeof out->why - n, "%s", c->note);
-	}
-	if (a->explain) {
-		size_t n = strlen(out->why);
-		a->explain(P, size, out->why + n, sizeof out->why - n);
-	}
-	for (i = 0; i < 2 && a->runs[i]; i++) {
-		sg_choice sub;
-		size_t n = strlen(out->why);
-		uint64_t s = (a->all_p >> i) & 1 ? all : size;
-		if (sg_select(lib, a->runs[i], P, s, 0, flags & SG_SELECT_NONCOMMUTATIVE, &sub, err, errlen))
-			return -1;
-		snprintf(out->why + n, sizeof out->why - n, "%s%s: %s (algorithm %u)", i ? ", " : "; it runs ",
-		         a->runs[i], sub.pattern, sub.alg);
-	}
-	return 0;
+	return why_more(out, lib, c, a, P, size, all, flags, err, errlen);
 }
