@@ -3,7 +3,7 @@
 # opening of a schedule that is binary or text (goal_compile.h).  Only the
 # tools that read GOAL text link libgoalc (before libgoal).
 
-GOAL_SRCS := goal-parser/goal_format.c goal-parser/goal_dump.c
+GOAL_SRCS := goal-parser/goal_format.c goal-parser/goal_writer.c goal-parser/goal_dump.c
 GOAL_OBJS := $(GOAL_SRCS:%.c=$(B)/obj/%.o)
 LIBGOAL := $(B)/lib/libgoal.a
 GOALC_SRCS := goal-parser/goal_text.c goal-parser/goal_open.c
