@@ -31,9 +31,11 @@ OTF2_LIBS := $(shell pkg-config --libs otf2)
 endif
 
 # trace2goal: traces to GOAL schedules, with schedgen's patterns for the
-# collectives.  Plain C, and the OTF2 library when there is one.
+# collectives.  Plain C, and the OTF2 library when there is one (a run in
+# any format, trace_source.c, reads through it too).
 OTF2_OBJS := $(B)/obj/traces/trace_otf2.o $(B)/obj/traces/trace_otf2_events.o
-T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace2goal_coll.o $(OTF2_OBJS)
+T2G_OBJS := $(B)/obj/traces/trace2goal_conv.o $(B)/obj/traces/trace2goal_coll.o \
+	$(B)/obj/traces/trace_source.o $(OTF2_OBJS)
 $(OTF2_OBJS): ALL_CFLAGS += $(OTF2_CFLAGS)
 OBJS += $(T2G_OBJS) $(B)/obj/traces/trace2goal.o
 TOOLS += $(B)/bin/trace2goal

@@ -1,7 +1,7 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_conv.h"
-#include "trace_dumpi.h"
 #include "trace_otf2.h"
+#include "trace_source.h"
 #include "die.h"
 #include "loggp_params.h"
 #include "num.h"
@@ -12,7 +12,6 @@
 #include "sg_select.h"
 #include "version.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The --help text. */
 static void usage(FILE *f)
@@ -37,7 +35,8 @@ static void usage(FILE *f)
 	        "world size of the trace).  A file's rank is its '# rank:' line, else the\n"
 	        "number before '.txt' or '.dat' in its name.\n"
 	        "RUN.meta: a DUMPI trace (the .meta file names the rank files\n"
-	        "PREFIX-NNNN.bin beside it).  ARCHIVE.otf2: the anchor file of an OTF2\n"
+	        "PREFIX-NNNN.bin beside it; a file of key=value lines with numprocs= is\n"
+	        "one too, whatever its name).  ARCHIVE.otf2: the anchor file of an OTF2\n"
 	        "archive (Score-P's traces.otf2), its MPI ranks.  A folder holding one\n"
 	        ".meta or .otf2 file is read as that file.\n%s"
 	        "\n"
@@ -101,265 +100,6 @@ static void print_warning(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "%s\n", msg);
-}
-
-/* A list of trace files with their ranks. */
-struct file {
-	char *path;
-	long rank;
-};
-struct files {
-	struct file *v;
-	size_t n, cap;
-};
-
-/* Appends path (copied), rank unknown.  Returns 0 or -1 (out of memory). */
-static int files_add(struct files *fs, const char *path)
-{
-	if (util_grow(&fs->v, &fs->cap, fs->n + 1, sizeof *fs->v))
-		return -1;
-	fs->v[fs->n].path = strdup(path);
-	fs->v[fs->n].rank = -1;
-	if (!fs->v[fs->n].path)
-		return -1;
-	fs->n++;
-	return 0;
-}
-
-/* files_add as a callback (tr_otf2_members). */
-static int files_add_cb(void *ctx, const char *path)
-{
-	return files_add(ctx, path);
-}
-
-/* qsort order of file names. */
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Adds the trace files (t2g_trace_name) of folder dir, in name order.  Returns 0 or 1
- * (message printed). */
-static int add_dir(struct files *fs, const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
-	if (!d) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", dir, strerror(errno));
-		return 1;
-	}
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (!t2g_trace_name(e->d_name))
-			continue;
-		if (util_grow(&names, &cap, n + 1, sizeof *names)) {
-			rc = util_error("out of memory");
-			break;
-		}
-		size_t dl = strlen(dir), pl = dl + len + 2;
-		while (dl > 1 && dir[dl - 1] == '/')
-			dl--;
-		names[n] = malloc(pl);
-		if (!names[n]) {
-			rc = util_error("out of memory");
-			break;
-		}
-		snprintf(names[n], pl, "%.*s/%s", (int)dl, dir, e->d_name);
-		n++;
-	}
-	closedir(d);
-	if (!rc && n == 0) {
-		fprintf(stderr, "%s: error: no *.txt or *.dat trace files in this folder\n", dir);
-		rc = 1;
-	}
-	if (!rc)
-		qsort(names, n, sizeof *names, cmp_name);
-	for (size_t i = 0; i < n; i++) {
-		if (!rc && files_add(fs, names[i]))
-			rc = util_error("out of memory");
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
-/* The files of the other ranks when only the file of rank 0 is given
- * (liballprof's habit): the world size W from the trace, and for rank r
- * in 1..W-1 the same path with the number 0 just before the final ".txt"
- * replaced by r.  Does nothing when the file is not of rank 0 or the run
- * had one rank.  Returns 0 or 1 (message printed). */
-static int add_other_ranks(struct files *fs, const struct t2g_options *o)
-{
-	const char *p0 = fs->v[0].path;
-	char err[1200];
-	long rank, W;
-	unsigned line;
-	size_t n = strlen(p0), e, s;
-	if (t2g_file_rank(p0, &rank, err, sizeof err))
-		return util_error_msg(err);
-	if (rank != 0)
-		return 0;
-	if (t2g_world_size(p0, o, &W, &line, err, sizeof err))
-		return util_error_msg(err);
-	if (W <= 1)
-		return 0;
-	if (!t2g_name_digits(p0, &s, &e) || e - s != 1 || p0[s] != '0') {
-		fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but only this file "
-		        "was given and its name has no rank number 0 before '.txt' or '.dat' to find "
-		        "the others "
-		        "by\n", p0, line, W);
-		return 1;
-	}
-	for (long r = 1; r < W; r++) {
-		struct stat sb;
-		size_t pl = n + 24;
-		char *q = malloc(pl);
-		if (!q)
-			return util_error("out of memory");
-		snprintf(q, pl, "%.*s%ld%s", (int)s, p0, r, p0 + e);
-		int st = stat(q, &sb);
-		if (st != 0 || S_ISDIR(sb.st_mode)) {
-			fprintf(stderr, "%s:%u:1: error: the trace is of a run on %ld ranks, but there is "
-			        "no trace of rank %ld: %s: %s\n", p0, line, W, r, q,
-			        st != 0 ? strerror(errno) : "is a folder");
-			free(q);
-			return 1;
-		}
-		int rc = files_add(fs, q);
-		free(q);
-		if (rc)
-			return util_error("out of memory");
-		p0 = fs->v[0].path; /* fs->v may have moved */
-	}
-	return 0;
-}
-
-/* qsort order of files by rank. */
-static int cmp_rank(const void *a, const void *b)
-{
-	const struct file *x = a, *y = b;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-/* Orders fs by rank: every file has a rank, ranks are 0..n-1 once each.
- * Returns 0 or 1 (message printed). */
-static int order_files(struct files *fs)
-{
-	char err[600];
-	int named = 0;
-	for (size_t i = 0; i < fs->n; i++) {
-		if (t2g_file_rank(fs->v[i].path, &fs->v[i].rank, err, sizeof err))
-			return util_error_msg(err);
-		named += fs->v[i].rank >= 0;
-	}
-	if (named == 0) {
-		/* no rank anywhere: the order of the command line */
-		for (size_t i = 0; i < fs->n; i++)
-			fs->v[i].rank = (long)i;
-		return 0;
-	}
-	for (size_t i = 0; i < fs->n; i++)
-		if (fs->v[i].rank < 0) {
-			snprintf(err, sizeof err, "%s: error: cannot tell the rank of this trace (no "
-			         "'# rank:' line, no number before .txt or .dat)", fs->v[i].path);
-			return util_error_msg(err);
-		}
-	qsort(fs->v, fs->n, sizeof *fs->v, cmp_rank);
-	for (size_t i = 0; i < fs->n; i++) {
-		if (i > 0 && fs->v[i].rank == fs->v[i - 1].rank)
-			return util_error("two traces of rank %ld: %s and %s", fs->v[i].rank,
-			                  fs->v[i - 1].path, fs->v[i].path);
-		if (fs->v[i].rank != (long)i)
-			return util_error("no trace of rank %zu among the %zu files given", i, fs->n);
-	}
-	return 0;
-}
-
-/* The formats a single argument can be read as. */
-enum input {
-	IN_TEXT,        /* text traces: files, a folder, rank 0's file */
-	IN_DUMPI,       /* a DUMPI .meta file */
-	IN_OTF2         /* an OTF2 anchor file */
-};
-
-/* The format of a whole run's file by its name, else IN_TEXT. */
-static enum input kind_of(const char *name)
-{
-	return tr_dumpi_is_meta(name) ? IN_DUMPI : tr_otf2_is_anchor(name) ? IN_OTF2 : IN_TEXT;
-}
-
-/* What a whole run given as one argument is: a .meta file (DUMPI), an
- * .otf2 anchor, or a folder holding exactly one of them; *path is the file
- * to open (free it).  Returns 0 (IN_TEXT: anything else), or 1 (message
- * printed). */
-static int input_kind(const char *arg, enum input *kind, char **path)
-{
-	struct stat sb;
-	*kind = IN_TEXT;
-	*path = NULL;
-	if (kind_of(arg) != IN_TEXT && !(stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode))) {
-		*kind = kind_of(arg);
-		*path = strdup(arg);
-		return *path ? 0 : util_error("out of memory");
-	}
-	if (stat(arg, &sb) != 0 || !S_ISDIR(sb.st_mode))
-		return 0;
-	DIR *d = opendir(arg);
-	struct dirent *e;
-	size_t found = 0;
-	char *first = NULL;
-	if (!d)
-		return 0; /* add_dir says why */
-	enum input k = IN_TEXT;
-	while ((e = readdir(d)))
-		if (kind_of(e->d_name) != IN_TEXT && found++ == 0) {
-			first = strdup(e->d_name);
-			k = kind_of(e->d_name);
-		}
-	closedir(d);
-	if (found > 1) {
-		fprintf(stderr, "%s: error: %zu .meta and .otf2 files in this folder; name the one to "
-		        "read\n", arg, found);
-		free(first);
-		return 1;
-	}
-	if (found == 0)
-		return 0;
-	if (!first)
-		return util_error("out of memory");
-	size_t dl = strlen(arg), pl = dl + strlen(first) + 2;
-	while (dl > 1 && arg[dl - 1] == '/')
-		dl--;
-	*path = malloc(pl);
-	if (!*path) {
-		free(first);
-		return util_error("out of memory");
-	}
-	snprintf(*path, pl, "%.*s/%s", (int)dl, arg, first);
-	free(first);
-	*kind = k;
-	return 0;
-}
-
-/* The trace source of a DUMPI run: ctx is the struct tr_dumpi. */
-static int read_dumpi(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
-                      const char **path, char *err, size_t errlen)
-{
-	(void)to;
-	*path = tr_dumpi_path(ctx, r);
-	return tr_dumpi_read(ctx, r, t, err, errlen);
-}
-
-/* The trace source of an OTF2 archive: ctx is the struct tr_otf2. */
-static int read_otf2(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
-                     const char **path, char *err, size_t errlen)
-{
-	(void)to;
-	*path = tr_otf2_path(ctx);
-	return tr_otf2_read(ctx, r, t, err, errlen);
 }
 
 /* A whole decimal number (no sign).  Returns 0 or -1. */
@@ -526,128 +266,6 @@ static int cli_check(struct cli *cl)
 	return -1;
 }
 
-/* The run to convert: its format, the file of a whole run with its
- * reader, the trace files, and every file the output may not replace. */
-struct run {
-	enum input kind;
-	char *path;                     /* a DUMPI or OTF2 run's file */
-	struct tr_dumpi *dumpi;
-	struct tr_otf2 *otf2;
-	struct t2g_source src;
-	struct files fs;
-	struct files whole;             /* what the output may not replace */
-	const char **paths;             /* whole's paths */
-};
-
-/* Frees a list of trace files. */
-static void files_free(struct files *fs)
-{
-	for (size_t i = 0; i < fs->n; i++)
-		free(fs->v[i].path);
-	free(fs->v);
-}
-
-/* Frees what r holds. */
-static void run_free(struct run *r)
-{
-	tr_dumpi_close(r->dumpi);
-	tr_otf2_close(r->otf2);
-	free(r->path);
-	files_free(&r->fs);
-	files_free(&r->whole);
-	free(r->paths);
-}
-
-/* Whether an argument is a whole run (DUMPI or OTF2), given alone.
- * Returns 0, or the exit status after the message. */
-static int run_kind(struct run *r, const struct cli *cl)
-{
-	int rc = 0;
-	for (int i = 0; i < cl->nargs && !rc; i++) {
-		enum input k;
-		char *p;
-		rc = input_kind(cl->args[i], &k, &p);
-		if (!rc && k != IN_TEXT && cl->nargs > 1) {
-			free(p);
-			return util_usage("'%s' is a whole run (DUMPI or OTF2): give it alone", cl->args[i]);
-		}
-		if (!rc && k != IN_TEXT) {
-			r->kind = k;
-			r->path = p;
-		}
-	}
-	return rc;
-}
-
-/* Opens the reader of a DUMPI or OTF2 run with the files it reads.
- * Returns 0 or 1 (message printed). */
-static int run_open(struct run *r)
-{
-	char err[1024];
-	int rc = 0;
-	if (r->kind == IN_DUMPI) {
-		if (!(r->dumpi = tr_dumpi_open(r->path, err, sizeof err)))
-			return util_error_msg(err);
-		r->src.nranks = tr_dumpi_ranks(r->dumpi);
-		r->src.read = read_dumpi;
-		r->src.ctx = r->dumpi;
-		for (size_t i = 0; i < r->src.nranks && !rc; i++)
-			if (files_add(&r->fs, tr_dumpi_path(r->dumpi, i)))
-				rc = util_error("out of memory");
-		if (!rc && files_add(&r->fs, r->path))
-			rc = util_error("out of memory");
-	}
-	if (!rc && r->kind == IN_OTF2) {
-		if (!(r->otf2 = tr_otf2_open(r->path, err, sizeof err)))
-			return util_error_msg(err);
-		r->src.nranks = tr_otf2_ranks(r->otf2);
-		r->src.read = read_otf2;
-		r->src.ctx = r->otf2;
-		if (files_add(&r->fs, r->path))
-			rc = util_error("out of memory");
-	}
-	return rc;
-}
-
-/* The text traces of the arguments (files, folders, rank 0's file alone)
- * in rank order.  Returns 0 or 1 (message printed). */
-static int run_text(struct run *r, const struct cli *cl)
-{
-	int dirs = 0, rc = 0;
-	for (int i = 0; i < cl->nargs && !rc; i++) {
-		struct stat sb;
-		if (stat(cl->args[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			dirs++;
-			rc = add_dir(&r->fs, cl->args[i]);
-		} else if (files_add(&r->fs, cl->args[i])) {
-			rc = util_error("out of memory");
-		}
-	}
-	if (!rc && cl->nargs == 1 && r->fs.n == 1 && !dirs)
-		rc = add_other_ranks(&r->fs, &cl->o);
-	if (!rc)
-		rc = order_files(&r->fs);
-	return rc;
-}
-
-/* The files the output may not replace: every input file, and of an
- * OTF2 archive every member, read or not.  Returns 0 or 1 (message
- * printed). */
-static int run_guard(struct run *r)
-{
-	for (size_t i = 0; i < r->fs.n; i++)
-		if (files_add(&r->whole, r->fs.v[i].path))
-			return util_error("out of memory");
-	if (r->kind == IN_OTF2 && tr_otf2_members(r->path, files_add_cb, &r->whole))
-		return util_error("out of memory");
-	r->paths = malloc((r->whole.n ? r->whole.n : 1) * sizeof *r->paths);
-	if (!r->paths)
-		return util_error("out of memory");
-	for (size_t i = 0; i < r->whole.n; i++)
-		r->paths[i] = r->whole.v[i].path;
-	return 0;
-}
-
 /* --stats: the figures of the conversion on f. */
 static void print_stats(FILE *f, const struct t2g_stats *st)
 {
@@ -669,14 +287,15 @@ static void print_stats(FILE *f, const struct t2g_stats *st)
 		fprintf(f, "request size   %u bytes\n", st->request_size);
 }
 
-/* Converts the traces of r into the output, with the figures of --stats.
- * Returns 0 or 1 (message printed). */
-static int convert(const struct cli *cl, const struct run *r)
+/* Converts the traces of run s (read through src) into the output, with
+ * the figures of --stats.  Returns 0 or 1 (message printed). */
+static int convert(const struct cli *cl, const struct tr_source *s, const struct t2g_source *src)
 {
 	const struct t2g_options *o = &cl->o;
 	struct t2g_stats st;
 	char err[1024], comment[128];
-	size_t n = r->src.nranks;
+	size_t n = src->nranks, nfiles;
+	const char *const *files = tr_source_files(s, &nfiles);
 	sg_out *out;
 	int rc = 0;
 	memset(&st, 0, sizeof st);
@@ -685,14 +304,13 @@ static int convert(const struct cli *cl, const struct run *r)
 		         n, o->extrapolate);
 	else
 		snprintf(comment, sizeof comment, "trace2goal: %zu traced ranks", n);
-	if (util_out_check(cl->out_path, r->paths, r->whole.n, err, sizeof err)) {
+	if (util_out_check(cl->out_path, files, nfiles, err, sizeof err)) {
 		rc = util_error_msg(err);
 	} else if (!(out = sg_out_open(cl->out_path, sg_format_of_path(cl->out_path),
 	                               (uint64_t)n * o->extrapolate, comment,
 	                               err, sizeof err))) {
 		rc = util_error_msg(err);
-	} else if (r->src.read ? t2g_convert_source(&r->src, o, out, &st, err, sizeof err)
-	                       : t2g_convert(r->paths, n, o, out, &st, err, sizeof err)) {
+	} else if (t2g_convert_source(src, o, out, &st, err, sizeof err)) {
 		rc = util_error_msg(err);
 		sg_out_abort(out);
 	} else if (sg_out_close(out, err, sizeof err)) {
@@ -706,28 +324,32 @@ static int convert(const struct cli *cl, const struct run *r)
 	return rc;
 }
 
+/* The trace source of a run (ctx: the struct tr_source). */
+static int read_source(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
+                       const char **path, char *err, size_t errlen)
+{
+	return tr_source_read(ctx, r, to, t, path, err, errlen);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cl;
-	struct run r;
-	int rc;
+	char err[1200];
+	int rc, usage;
 	util_set_prog("trace2goal");
 	if ((rc = cli_parse(&cl, argc, argv)) >= 0 || (rc = cli_check(&cl)) >= 0)
 		return rc;
-	memset(&r, 0, sizeof r);
-	r.kind = IN_TEXT;
-	rc = run_kind(&r, &cl);
-	if (!rc)
-		rc = r.kind == IN_TEXT ? run_text(&r, &cl) : run_open(&r);
-	if (!rc && !r.src.read)
-		r.src.nranks = r.fs.n;
-	if (!rc && (uint64_t)r.src.nranks * cl.o.extrapolate > GOAL_MAX_RANKS)
-		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", r.src.nranks,
+	struct tr_options to = { cl.o.request_size };
+	struct tr_source *s = tr_source_open((const char *const *)cl.args, (size_t)cl.nargs, &to,
+	                                     &usage, err, sizeof err);
+	if (!s)
+		return usage ? util_usage("%s", err) : util_error_msg(err);
+	struct t2g_source src = { tr_source_ranks(s), read_source, s };
+	if ((uint64_t)src.nranks * cl.o.extrapolate > GOAL_MAX_RANKS)
+		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", src.nranks,
 		                cl.o.extrapolate);
-	if (!rc)
-		rc = run_guard(&r);
-	if (!rc)
-		rc = convert(&cl, &r);
-	run_free(&r);
+	else
+		rc = convert(&cl, s, &src);
+	tr_source_close(s);
 	return rc;
 }

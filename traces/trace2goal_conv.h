@@ -91,31 +91,8 @@ const char *t2g_coll_name(int c);
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
 
-/* Whether a file name is that of a trace (the names liballprof writes): it
- * ends in ".txt" after at least one character, or in ".dat" after a rank
- * number (programs keep their input in other *.dat files). */
-int t2g_trace_name(const char *name);
-
-/* The rank number in a trace file's name: where path ends in ".txt" or
- * ".dat" after one or more digits, their bytes [*s, *e); returns 1, else 0. */
-int t2g_name_digits(const char *path, size_t *s, size_t *e);
-
-/* The rank of a trace file: the "# rank: N" header line if the file has
- * one before its first call, else the number just before a final ".txt"
- * of the path, else -1.  Returns 0, or -1 with "PATH: error: ..." in err
- * when the file cannot be read. */
-int t2g_file_rank(const char *path, long *rank, char *err, size_t errlen);
-
 /* Frees the name list of *st. */
 void t2g_stats_free(struct t2g_stats *st);
-
-/* The world size of the run a trace file is of: its "# size:" line, else
- * the size of the largest communicator of its calls (MPI_COMM_WORLD
- * is the largest).  *line is the line that says so.  Returns 0, or -1 with
- * a message "PATH...: error: ..." in err (unreadable, bad, or no
- * communicator at all). */
-int t2g_world_size(const char *path, const struct t2g_options *opt, long *size,
-                   unsigned *line, char *err, size_t errlen);
 
 /* Where the per-rank traces come from: read(ctx, r, to, t, path, ...)
  * reads the trace of rank r (0 <= r < nranks) into *t (freed with tr_free

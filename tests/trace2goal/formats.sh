@@ -211,6 +211,15 @@ check "DUMPI comm: the wildcard receive from its status' source" \
 	"recv 10b from 0"
 check "DUMPI comm: simulated time (default parameters)" "$(finish "$tmp/dc.goal")" \
 	"Maximum finishing time at host 3: 52412 (0.000052412 s)"
+# The reader knows a .meta file by its content too: the same run under
+# another name gives the same schedule; a text trace is still one.
+cp "$tmp/dc/comm.meta" "$tmp/dc/comm.desc"
+"$T2G" --select none -q "$tmp/dc/comm.desc" -o "$tmp/dc-desc.goal" 2>"$tmp/err"
+if cmp -s "$tmp/dc.goal" "$tmp/dc-desc.goal"; then
+	ok "DUMPI comm: a .meta file under another name is read by its content"
+else
+	fail "DUMPI comm: a .meta file under another name is read by its content" "$(cat "$tmp/err")"
+fi
 "$T2G" --select none --strict "$tmp/dc/comm.meta" >/dev/null 2>"$tmp/err"
 check "DUMPI comm: --strict: the unsupported call is an error" "$?: $(cat "$tmp/err")" \
 	"1: $tmp/dc/comm-0000.bin: error: record 12: rank 0: MPI_Win_fence is not supported (--strict)"

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "sg_pattern.h"
 #include "trace2goal_conv.h"
+#include "trace_source.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -125,16 +126,16 @@ int main(void)
 	CHECK(o.extrapolate == 1 && o.compute_scale == 1.0 && !o.strict);
 
 	/* rank of a file */
-	CHECK(t2g_file_rank(put(0, "a.txt", "# goaltrace trace format 1\n# rank: 3\nMPI_Init:0:1:2:1\n"),
+	CHECK(tr_file_rank(put(0, "a.txt", "# goaltrace trace format 1\n# rank: 3\nMPI_Init:0:1:2:1\n"),
 	                    &r, err, sizeof err) == 0 && r == 3);
-	CHECK(t2g_file_rank(put(0, "pmpi-trace-rank-12.txt", "MPI_Init:-:1:2:1\n"), &r, err, sizeof err) == 0
+	CHECK(tr_file_rank(put(0, "pmpi-trace-rank-12.txt", "MPI_Init:-:1:2:1\n"), &r, err, sizeof err) == 0
 	      && r == 12);
-	CHECK(t2g_file_rank(put(0, "trace", "MPI_Init:-:1:2:1\n"), &r, err, sizeof err) == 0 && r == -1);
+	CHECK(tr_file_rank(put(0, "trace", "MPI_Init:-:1:2:1\n"), &r, err, sizeof err) == 0 && r == -1);
 	{
 		char path[300], want[400];
 		snprintf(path, sizeof path, "%s/none.txt", dir);
 		snprintf(want, sizeof want, "%s: error: cannot open: No such file or directory", path);
-		CHECK(t2g_file_rank(path, &r, err, sizeof err) == -1 && r == -1);
+		CHECK(tr_file_rank(path, &r, err, sizeof err) == -1 && r == -1);
 		CHECK_STR(err, want);
 	}
 
