@@ -265,29 +265,29 @@ else
 	# On a 2x1 grid HPL's panel broadcasts go along rows of 1 rank: on 1x2
 	# they polled with MPI_Iprobe, 115 to 39 433 times per rank in 6 runs.
 	# HPCC misreads its input when a line is longer than 80 characters or
-	# so (PTRANS then fails to allocate): its tests are checked first, and
-	# a run whose tests did not all pass is shown and run once more (one
-	# such run in CI, with the machine loaded, could not be kept to see).
+	# so (PTRANS then fails to allocate): its tests are checked first, by
+	# HPL's and PTRANS's residual checks.  Not by its PASSED lines: PTRANS
+	# prints a CPU line beside a test's WALL line only when it measured CPU
+	# time, so their number varies with the machine's load (9 instead of 11
+	# in 2 of 8 runs beside two busy loops).
 	hpcc_passed() {
-		! grep -q 'Failed to allocate' "$dir/hpcct/hpccoutf.txt" &&
-			[ "$(grep -c 'PASSED' "$dir/hpcct/hpccoutf.txt")" = 11 ]
+		local f=$dir/hpcct/hpccoutf.txt
+		! grep -q 'Failed to allocate' "$f" &&
+			[ "$(grep -cE '^ *[1-9][0-9]* tests completed and passed residual checks' "$f")" = 2 ] &&
+			[ "$(grep -cE '^ *0 tests completed and failed residual checks' "$f")" = 2 ]
 	}
 	hpcc_show() {
-		echo "    HPCC tiny: $(grep -c 'PASSED' "$dir/hpcct/hpccoutf.txt") PASSED lines; its failures and last lines:"
+		echo "    HPCC tiny: its residual checks, failures and last lines:"
+		grep -e 'residual checks' "$dir/hpcct/hpccoutf.txt" | sed 's/^ */    | /'
 		grep -i -e 'fail' -e 'error' "$dir/hpcct/hpccoutf.txt" | grep -v -e 'Node(s) with error 0' \
-			-e 'Found 0 errors' -e '0 tests completed and failed' -e 'Errors=0$' -e 'ErrorsFraction=0$' | head -10 | sed 's/^/    | /'
+			-e 'Found 0 errors' -e 'residual checks' -e 'Errors=0$' -e 'ErrorsFraction=0$' | head -10 | sed 's/^/    | /'
 		tail -5 "$dir/hpcct/hpccoutf.txt" | sed 's/^/    | /'
 	}
 	if APPIN=tests/trace2goal/apps/hpccinf-tiny.txt app "HPCC tiny" 2 hpcct "$HPCC"; then
 		mkdir -p "$dir/hpcc"
 		if ! hpcc_passed; then
+			echo "not ok - real-app: HPCC tiny: HPL's and PTRANS's residual checks passed"
 			hpcc_show
-			echo "    HPCC tiny: run again"
-			APPIN=tests/trace2goal/apps/hpccinf-tiny.txt app "HPCC tiny (again)" 2 hpcct "$HPCC" &&
-				! hpcc_passed && hpcc_show
-		fi
-		if ! hpcc_passed; then
-			echo "not ok - real-app: HPCC tiny: HPL and PTRANS passed (11 PASSED lines)"
 			st=1
 		elif awk -f tests/trace2goal/hpcc-cut.awk "$dir/hpcct/hpcct-0.txt" "$dir/hpcct/hpcct-0.txt" >"$dir/hpcc/hpcc-0.txt" &&
 			awk -f tests/trace2goal/hpcc-cut.awk "$dir/hpcct/hpcct-1.txt" "$dir/hpcct/hpcct-1.txt" >"$dir/hpcc/hpcc-1.txt" &&
