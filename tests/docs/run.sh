@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The examples of README.md and docs/model.md print what the text shows,
-# and the code follows the module picture of docs/architecture.dot.
+# and the code follows the module picture of docs/architecture.dot and
+# the size limits of docs/architecture.md.
 # In a fenced block, a line "$ COMMAND" (continued by a trailing "\") is an
 # example; the lines after it, up to the next "$" line or the fence, are its
 # output, where a line "..." stands for any number of lines.  Each document's
@@ -111,6 +112,8 @@ done
 # The picture of the modules: the code follows it, and Graphviz draws it
 # without a warning.
 python3 tests/docs/arch.py
+# The size limits of docs/architecture.md ("Sizes").
+python3 tests/docs/sizes.py
 if command -v dot >/dev/null; then
 	if dot -Tsvg docs/architecture.dot -o "$tmp/arch.svg" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
 		echo "ok - docs: architecture.dot renders without warnings"
