@@ -329,12 +329,16 @@ static int dumpi_content(const char *path)
 	size_t n = fread(b, 1, sizeof b - 1, f);
 	fclose(f);
 	b[n] = 0;
-	for (const char *l = b; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+	for (const char *l = b; *l;) {
 		size_t k = strcspn(l, "=\n");
 		if (l[k] != '=')
 			return 0;
 		if (k == 8 && strncmp(l, "numprocs", 8) == 0)
 			return 1;
+		const char *nl = strchr(l, '\n');
+		if (!nl)
+			return 0;
+		l = nl + 1;
 	}
 	return 0;
 }
