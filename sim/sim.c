@@ -596,14 +596,14 @@ static inline uint64_t tadd(sim *m, uint64_t a, uint64_t b, uint32_t r, uint32_t
 
 /* An event that changed nothing waits until back for resource key
  * (OVF_KEY), the later free of the two it needs, other (WO) the other.
- * The handlers return back, or 0 when the event ran, and fill the rest
- * only then (a result in registers). */
+ * The handlers return back, or 0 when the event ran, and fill a
+ * wait_for of their caller only when it waits. */
 typedef struct wait_for {
 	uint64_t back, key;
 	uint32_t other;
 } wait_for;
 
-/* Event (wf->back = back, key, other) waits; returns back. */
+/* The event waits until back for key, other (into *wf); returns back. */
 static inline uint64_t wait_on(wait_for *wf, uint64_t back, uint64_t key, uint32_t other)
 {
 	wf->back = back;

@@ -521,14 +521,14 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 		m->waking = l;
 		m->cur_seq = x.seq;
 		wait_for b;
-		b.back = process(m, t, x.rank, x.op, x.peer, &b);
+		int waits = process(m, t, x.rank, x.op, x.peer, &b) != 0;
 		L = WL(m, l);
-		if (b.back && b.key != L->key && L->n && !m->nhold) {
+		if (waits && b.key != L->key && L->n && !m->nhold) {
 			wl_rekey(m, l, &x, &b);
 			m->waking = QNIL;
 			return;
 		}
-		if (b.back)
+		if (waits)
 			put_back(m, &x, &b);
 		m->waking = QNIL;
 		if (m->fail)

@@ -359,16 +359,16 @@ static enum format format_of(const char *name, int content)
 static int arg_format(const char *arg, enum format *fmt, char **path, char *err, size_t errlen)
 {
 	struct stat sb;
-	int dir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
 	*fmt = FMT_TEXT;
 	*path = NULL;
-	if (!dir && format_of(arg, 1) != FMT_TEXT) {
-		*fmt = format_of(arg, 1);
+	if (stat(arg, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		enum format k = format_of(arg, 1);
+		if (k == FMT_TEXT)
+			return 0;
+		*fmt = k;
 		*path = strdup(arg);
 		return *path ? 0 : oom(err, errlen);
 	}
-	if (!dir)
-		return 0;
 	DIR *d = opendir(arg);
 	struct dirent *e;
 	size_t found = 0;
@@ -376,11 +376,13 @@ static int arg_format(const char *arg, enum format *fmt, char **path, char *err,
 	if (!d)
 		return 0; /* add_dir says why */
 	enum format k = FMT_TEXT;
-	while ((e = readdir(d)))
-		if (format_of(e->d_name, 0) != FMT_TEXT && found++ == 0) {
+	while ((e = readdir(d))) {
+		enum format f = format_of(e->d_name, 0);
+		if (f != FMT_TEXT && found++ == 0) {
 			first = strdup(e->d_name);
-			k = format_of(e->d_name, 0);
+			k = f;
 		}
+	}
 	closedir(d);
 	if (found > 1) {
 		snprintf(err, errlen, "%s: error: %zu .meta and .otf2 files in this folder; name the "

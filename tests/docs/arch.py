@@ -4,7 +4,12 @@
 # globs); every #include "X" of a file names a header of its own module, of a
 # base module (util/), or of a module its module has a solid edge to; every
 # such edge is used by some include.  Prints "ok - ..." / "not ok - ..."
-# lines (the reasons indented below a failing one).
+# lines (the reasons indented below a failing one).  Then the size limits
+# of docs/architecture.md ("Sizes"): no such file over 1,500 lines, no
+# function over 120.  A function is a block from a "{" in column 0 to the
+# next "}" in column 0 (the project's style); its lines are those between
+# them, and its name is the first identifier before "(" in the top-level
+# lines just above the brace.
 import fnmatch
 import os
 import re
@@ -91,3 +96,35 @@ unused = sorted(edges - used)
 print(('ok' if not unused else 'not ok') + ' - architecture: every edge is used')
 for a, b in unused:
     print('    %s -> %s: no file of %s includes a header of %s' % (a, b, a, b))
+
+# The size limits.
+FILE_MAX, FUNC_MAX = 1500, 120
+long_files, long_funcs = [], []
+for f in files:
+    lines = open(f, errors='replace').read().split('\n')
+    if len(lines) - 1 > FILE_MAX:
+        long_files.append('%s: %d lines' % (f, len(lines) - 1))
+    if not f.endswith('.c'):
+        continue
+    head, start = [], None
+    for i, l in enumerate(lines):
+        if start is None:
+            if l.startswith('{'):
+                names = re.findall(r'(\w+)\s*\(', ' '.join(head))
+                name, start = names[0] if names else '?', i
+            elif l and not l[0].isspace() and not l.startswith(('#', '/*', ' *', '}')):
+                # a top-level line: the start of a declaration, or a
+                # signature's continuation (the line before did not end it)
+                head = head + [l] if head and not head[-1].rstrip().endswith((';', ')')) else [l]
+            elif l.startswith(('}', '#')):
+                head = []
+        elif l.startswith('}'):
+            if i - start - 1 > FUNC_MAX:
+                long_funcs.append('%s:%d: %s: %d lines' % (f, start + 1, name, i - start - 1))
+            start, head = None, []
+
+for what, bad, limit in (('source file', long_files, FILE_MAX),
+                         ('function', long_funcs, FUNC_MAX)):
+    print('%s - sizes: no %s over %d lines' % ('not ok' if bad else 'ok', what, limit))
+    for b in bad:
+        print('    ' + b)

@@ -109,11 +109,9 @@ for doc in README.md docs/model.md; do
 	unset skipped
 done
 
-# The picture of the modules: the code follows it, and Graphviz draws it
-# without a warning.
+# The picture of the modules and the size limits: the code follows them,
+# and Graphviz draws the picture without a warning.
 python3 tests/docs/arch.py
-# The size limits of docs/architecture.md ("Sizes").
-python3 tests/docs/sizes.py
 if command -v dot >/dev/null; then
 	if dot -Tsvg docs/architecture.dot -o "$tmp/arch.svg" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
 		echo "ok - docs: architecture.dot renders without warnings"
