@@ -51,7 +51,10 @@ WARN += -Werror
 endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) \
-	$(SANFLAGS) -MMD -MP -I goal-parser -I util -I params -I $(B)/gen
+	$(SANFLAGS) -MMD -MP -I schedule -I goal -I util -I params -I $(B)/gen
+# What a file that includes the core's sim.h needs besides: the folders of
+# the headers sim.h includes.
+SIM_INC := -I core -I network -I perturb -I timeline
 LDFLAGS ?=
 ALL_LDFLAGS = $(SANFLAGS) -pthread $(LDFLAGS)
 LDLIBS ?= -lm
@@ -78,16 +81,25 @@ $(B)/lib/%.a:
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# In this order: a module.mk names the libraries and objects of the ones
+# before it.
 include util/module.mk
 include params/module.mk
-include goal-parser/module.mk
--include timeline/module.mk
--include schedgen/module.mk
--include sim/module.mk
--include viz/module.mk
--include traces/module.mk
--include loggp/module.mk
--include model/module.mk
+include schedule/module.mk
+include goal/module.mk
+include timeline/module.mk
+include schedgen/module.mk
+include network/module.mk
+include perturb/module.mk
+include core/module.mk
+include analysis/module.mk
+include loggopsim/module.mk
+include viz/module.mk
+include tracer/module.mk
+include readers/module.mk
+include trace2goal/module.mk
+include loggp/module.mk
+include model/module.mk
 
 all: $(TOOLS) $(TEST_PROGS) $(B)/tests/programs.txt
 

@@ -1,5 +1,6 @@
 # params: the LogGP parameter file (docs/loggp.md: size ranges with L, o, g,
-# G, O, plus S), read by the simulator and written by the LogGP tools.
+# G, O, plus S), read by the simulator and written by the LogGP tools; and
+# the simulator's parameter sets.
 
 PARAMS_SRCS := params/loggp_params.c
 PARAMS_OBJS := $(PARAMS_SRCS:%.c=$(B)/obj/%.o)
@@ -7,6 +8,13 @@ LIBPARAMS := $(B)/lib/libparams.a
 OBJS += $(PARAMS_OBJS)
 
 $(LIBPARAMS): $(PARAMS_OBJS)
+
+# Parameter sets (params.h): the file's size ranges and changes to single
+# values, for the tools that run the core (loggopsim, loggops-model); not
+# in libparams, which the tools without the core link.
+PSETS_OBJS := $(B)/obj/params/params.o
+OBJS += $(PSETS_OBJS)
+$(PSETS_OBJS): ALL_CFLAGS += $(SIM_INC)
 
 # Unit test: tests/params/NAME_test.c -> $(B)/tests/params_NAME_test
 TEST_PROGS += $(B)/tests/params_file_test

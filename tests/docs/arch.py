@@ -69,9 +69,9 @@ header = {os.path.basename(f): owner[f] for f in owner if f.endswith('.h')}
 for f in owner:
     if f.endswith('.c'):
         header.setdefault(os.path.basename(f), owner[f])
-for gen, src in (('goal_parse.h', 'goal-parser/goal_parse.y'),
-                 ('goal_lex.h', 'goal-parser/goal_lex.l'),
-                 ('goal_lex.c', 'goal-parser/goal_lex.l'),
+for gen, src in (('goal_parse.h', 'goal/goal_parse.y'),
+                 ('goal_lex.h', 'goal/goal_lex.l'),
+                 ('goal_lex.c', 'goal/goal_lex.l'),
                  ('commit.h', 'util/version.c')):
     if src in owner:
         header[gen] = owner[src]

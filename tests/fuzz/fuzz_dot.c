@@ -1,4 +1,4 @@
-/* fuzz_dot.c: libFuzzer target for dot files (sim/topo.h, topo_read_dot):
+/* fuzz_dot.c: libFuzzer target for dot files (network/topo.h, topo_read_dot):
  * an input is written to fuzz-dot.dot in the current folder and read.  A
  * file that fails must say so with "fuzz-dot.dot:"; one that reads must
  * have a host, and for every pair of its first hosts either a route that

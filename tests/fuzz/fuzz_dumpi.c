@@ -1,4 +1,4 @@
-/* fuzz_dumpi.c: libFuzzer target for the DUMPI reader (traces/
+/* fuzz_dumpi.c: libFuzzer target for the DUMPI reader (readers/
  * trace_dumpi.h) and trace2goal's conversion of what it reads: the input
  * is one rank file, read from memory as each rank of a run of two.  A read
  * must fail with "fuzz.bin: error: ..." and leave the trace empty, or give

@@ -1,5 +1,5 @@
 /* fuzz_noise.c: libFuzzer target for noise traces and synthetic noise specs
- * (sim/noise.h): every input is read as a noise trace (from memory), and a
+ * (perturb/noise.h): every input is read as a noise trace (from memory), and a
  * short input that starts like a spec as a --noise spec.  For a table it
  * accepts, the end of a few activities is computed under both rules and
  * checked: never before t + d; each rule's end is t + d plus the detours

@@ -1,4 +1,4 @@
-/* fuzz_otf2.c: libFuzzer target for the OTF2 reader (traces/trace_otf2.h):
+/* fuzz_otf2.c: libFuzzer target for the OTF2 reader (readers/trace_otf2.h):
  * the input is an archive's anchor file, beside the definitions and events
  * of a real archive (the folder FUZZ_OTF2_ARCHIVE, which holds traces.def
  * and traces/; fuzz.sh makes one with tests/trace2goal/mkotf2.py).  Opening

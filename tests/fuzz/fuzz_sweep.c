@@ -1,5 +1,5 @@
 /* fuzz_sweep.c: libFuzzer target for loggopsim's sweep specifications
- * (sim/sweep.h): every input is read as a sweep file (from memory; a set's
+ * (loggopsim/sweep.h): every input is read as a sweep file (from memory; a set's
  * params=FILE reads that file: fuzz-sweep.params, two size ranges, is
  * written into the current folder at the start) and as the compact
  * cartesian form.  The parameters of every set are formed; a sweep of at

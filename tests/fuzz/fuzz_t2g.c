@@ -1,4 +1,4 @@
-/* fuzz_t2g.c: libFuzzer target for trace2goal's conversion (traces/
+/* fuzz_t2g.c: libFuzzer target for trace2goal's conversion (trace2goal/
  * trace2goal_conv.h) on top of the trace reader: the input is cut at form
  * feeds ('\f') into the traces of 1 to 3 ranks (the last one takes the
  * rest), converted into a binary schedule whose writer checks every op and

@@ -1,5 +1,5 @@
 /* fuzz_topo.c: libFuzzer target for topology specs and mappings
- * (sim/topo.h): the first line of an input is read as a --topology spec,
+ * (network/topo.h): the first line of an input is read as a --topology spec,
  * the rest as a mapping file (written to fuzz-topo.map in the current
  * folder).  A spec that fails must say so with "--topology: "; one that
  * parses must give a canonical spec that parses back to the same counts,

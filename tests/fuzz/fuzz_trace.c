@@ -1,4 +1,4 @@
-/* fuzz_trace.c: libFuzzer target for the MPI trace reader (traces/
+/* fuzz_trace.c: libFuzzer target for the MPI trace reader (readers/
  * trace_read.h), both dialects: the input is one rank's trace, read from
  * memory (request size 8, or 4 for inputs of odd length).  It must be
  * rejected with a "fuzz.txt:LINE:COL: error: ..." message and nothing

@@ -1,4 +1,4 @@
-/* flow_test.c: max-min fair flows and the simple rule (sim/flow.h)
+/* flow_test.c: max-min fair flows and the simple rule (network/flow.h)
  * against hand-computed shares and end times. */
 #include "check.h"
 #include "flow.h"

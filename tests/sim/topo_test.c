@@ -1,4 +1,4 @@
-/* topo_test.c: topologies and mappings (sim/topo.h, docs/network.md): the
+/* topo_test.c: topologies and mappings (network/topo.h, docs/network.md): the
  * exact parse errors; host and link counts; link names, decoded here into
  * the two nodes each link joins by the wiring of docs/network.md, so that
  * every route is checked to be a connected path from a to b; the d-mod-k

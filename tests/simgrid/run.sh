@@ -121,7 +121,7 @@ else
 	cflags="cc -std=c11 -O2"
 	ldflags="-lm"
 fi
-build "$out/topo_dump" tests/simgrid/topo_dump.c sim/topo.h "$B/lib/libsim.a" "$B/lib/libutil.a" -- \
+build "$out/topo_dump" tests/simgrid/topo_dump.c network/topo.h "$B/lib/libsim.a" "$B/lib/libutil.a" -- \
 	sh -c "$cflags -I sim -c tests/simgrid/topo_dump.c -o '$out/topo_dump.o' &&
 		${cflags%% *} '$out/topo_dump.o' '$B/lib/libsim.a' '$B/lib/libutil.a' $ldflags -o '$out/topo_dump'"
 build "$out/replay" tests/simgrid/replay.cpp -- \

@@ -1,4 +1,4 @@
-/* topo_dump.c: prints a topology (sim/topo.h, docs/network.md) as text, for
+/* topo_dump.c: prints a topology (network/topo.h, docs/network.md) as text, for
  * platform.awk to turn into a SimGrid platform: the same hosts, the same
  * directed links with the same bandwidths, the same route for every
  * ordered pair of hosts.

@@ -27,7 +27,7 @@ NFUNCS = 290              # MPI functions, and the sentinel after them
 FN_ENTER, FN_EXIT, END = 291, 292, 293
 
 # name: (label, layout) of the calls used here (layout letters as in
-# traces/trace_dumpi_rec.c)
+# readers/trace_dumpi_rec.c)
 FUNCS = {
     'Send': (0, 'ihiih'), 'Recv': (1, 'ihiihs'), 'Isend': (8, 'ihiihr'),
     'Irecv': (12, 'ihiihr'), 'Test': (14, 'ris'), 'Waitall': (18, 'iaS'),

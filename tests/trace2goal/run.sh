@@ -3,7 +3,7 @@
 # and liballprof dialects), warnings and errors (exact text), --strict,
 # --compute-scale, --extrapolate, binary output, every schedule simulated to
 # completion; the binary formats (tests/trace2goal/formats.sh); then the
-# test MPI program traces/examples/halo.c run with mpirun, traced, converted
+# test MPI program tracer/examples/halo.c run with mpirun, traced, converted
 # and simulated (skipped without mpicc/mpirun).
 # Usage: tests/trace2goal/run.sh BUILD_DIR      (T2G_UPDATE=1 rewrites goldens)
 set -u

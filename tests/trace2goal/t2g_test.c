@@ -1,5 +1,5 @@
 /* t2g_test.c: unit tests of the trace2goal conversion library
- * (traces/trace2goal_conv.h): class names, rank of a file, and conversions
+ * (trace2goal/trace2goal_conv.h): class names, rank of a file, and conversions
  * of small traces into a sink, checked op by op. */
 #include "check.h"
 #include "sg_pattern.h"

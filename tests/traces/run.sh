@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Traces the example MPI program traces/examples/halo.c with libgoaltrace.so
+# Traces the example MPI program tracer/examples/halo.c with libgoaltrace.so
 # on 4 ranks and checks the traces (every call recorded, sends and receives
 # pair up, requests complete, collectives agree); runs where some ranks
 # cannot open their trace files (the job goes on untraced, or stops with
 # GOALTRACE_STRICT=1, and never hangs); and traces calls with 50,000
-# requests (traces/examples/manyreq.c) through records longer than the
-# record buffer; a Fortran program (traces/examples/fring.f90); vector
-# datatypes (traces/examples/vector.c).  Skips
+# requests (tracer/examples/manyreq.c) through records longer than the
+# record buffer; a Fortran program (tracer/examples/fring.f90); vector
+# datatypes (tracer/examples/vector.c).  Skips
 # if mpicc (or, for the Fortran program, mpif90) is missing.
 # Usage: tests/traces/run.sh BUILD_DIR
 set -u
@@ -185,9 +185,9 @@ else
 	echo "ok - traces: $name: trace2goal converts the traces # SKIP $B/bin/trace2goal not built"
 fi
 
-# A Fortran program (traces/examples/fring.f90, `use mpi`): Open MPI's
+# A Fortran program (tracer/examples/fring.f90, `use mpi`): Open MPI's
 # Fortran library calls PMPI itself, so only the tracer's Fortran bindings
-# (traces/goaltrace_f.c) see its calls; they convert handles, statuses,
+# (tracer/goaltrace_f.c) see its calls; they convert handles, statuses,
 # MPI_IN_PLACE and MPI_STATUS_IGNORE, and the program still computes right.
 name="a Fortran program traced"
 if [ ! -x "$B/examples/fring" ]; then
@@ -213,7 +213,7 @@ if [ -x "$B/bin/trace2goal" ] && [ -x "$B/bin/loggopsim" ]; then
 		sed 's/^/    /' "$dir/fring.t2g" | head
 fi
 
-# Vector datatypes (traces/examples/vector.c): a datatype field records the
+# Vector datatypes (tracer/examples/vector.c): a datatype field records the
 # layout as ID,SIZE,EXTENT,STRIDE,BLOCK (a column of 16 doubles 64 bytes
 # apart: size 128, extent 15 * 64 + 8 = 968; 4 pairs of ints 40 bytes
 # apart: 32, 128, 40, 8), and trace2goal keeps it as the messages' strides.

@@ -4,7 +4,7 @@
  * completed, and the members of each communicator call the same collectives.
  * Usage: trace_check [-k MPI_Name,...] FILE...   (FILE i holds rank i)
  * Prints "ok - ..." / "not ok - ..." lines; exits 1 on a failure. */
-#include "../../traces/trace_read.h"
+#include "trace_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>

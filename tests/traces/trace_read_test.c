@@ -1,8 +1,8 @@
 /* trace_read_test.c: unit tests of the trace reader and writer on small
  * hand-written traces of both dialects: exact values and error texts. */
 #include "../check.h"
-#include "../../traces/trace_read.h"
-#include "../../traces/trace_write.h"
+#include "trace_read.h"
+#include "trace_write.h"
 
 #include <math.h>
 #include <stdlib.h>

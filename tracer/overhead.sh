@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Measures the run-time overhead of libgoaltrace.so on the message-heavy
-# program traces/examples/msgrate (2 ranks, ping-pong of small messages):
+# program tracer/examples/msgrate (2 ranks, ping-pong of small messages):
 # alternates untraced and traced runs, prints the median times and the
-# overhead in percent.  Usage: traces/overhead.sh [BUILD [RUNS [MSGS [BYTES [WORK]]]]]
+# overhead in percent.  Usage: tracer/overhead.sh [BUILD [RUNS [MSGS [BYTES [WORK]]]]]
 set -u
 B=${1:-build}
 runs=${2:-7}

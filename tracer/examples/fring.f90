@@ -1,5 +1,5 @@
 ! fring.f90: test MPI program in Fortran (`use mpi`) for the tracer's Fortran
-! bindings (traces/goaltrace_f.c): a ring of nonblocking messages completed by
+! bindings (tracer/goaltrace_f.c): a ring of nonblocking messages completed by
 ! MPI_Waitall with statuses, blocking messages with MPI_ANY_SOURCE and
 ! MPI_STATUS_IGNORE, an MPI_Allreduce with MPI_IN_PLACE, a broadcast,
 ! collectives on a split communicator, and nonblocking collectives.  Rank 0 prints the sum of the ranks.

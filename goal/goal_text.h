@@ -1,5 +1,5 @@
 /* goal_text.h: the GOAL front end's internals shared by the scanner, the
- * grammar and the actions (goal_text.c).  Nothing outside goal-parser/
+ * grammar and the actions (goal_text.c).  Nothing outside the compiler
  * includes it: the rest of the project sees goal_compile() in goal_compile.h. */
 #ifndef GOAL_TEXT_H
 #define GOAL_TEXT_H
