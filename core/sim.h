@@ -86,6 +86,31 @@ typedef struct sim_net {
 	flow_rule rule;         /* how flows share links */
 } sim_net;
 
+/* The features of a run that not every other may join: X(enum suffix,
+ * what it is).  A network's flows keep no critical path and take no
+ * detours (docs/semantics.md section 11). */
+#define SIM_FEATURES(X) \
+	X(NET, "a network") \
+	X(PATH, "the critical path") \
+	X(NOISE, "noise") \
+	X(SLOW, "slow ranks")
+
+typedef enum sim_feature {
+#define SIM_FEAT_X(e, what) SIM_F_##e,
+	SIM_FEATURES(SIM_FEAT_X)
+#undef SIM_FEAT_X
+	SIM_NFEATURES
+} sim_feature;
+
+/* What feature k is ("a network", ...). */
+const char *sim_feature_str(sim_feature k);
+
+/* The first pair of features in f (a set of 1u << sim_feature) that cannot
+ * be combined, in *a < *b: returns 1; or 0 when they all may run together.
+ * sim_create refuses such a pair, and a command line may first, in its own
+ * words. */
+int sim_features_conflict(unsigned f, sim_feature *a, sim_feature *b);
+
 typedef struct sim_options {
 	FILE *timeline;      /* NULL: none; else the -V text (docs/timeline.md) */
 	/* Called every few million events (NULL: never). */
@@ -105,7 +130,7 @@ typedef struct sim_options {
 	 * per rank). */
 	int qstat;
 	/* A network (NULL: none); must stay valid until sim_free.  Not with
-	 * critical, noise or slow ranks. */
+	 * critical, noise or slow ranks (sim_features_conflict). */
 	const sim_net *net;
 	/* A search of a receive queue or an unexpected queue from one source
 	 * that looked at more than this many entries indexes that queue by

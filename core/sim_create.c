@@ -79,6 +79,43 @@ static int ovf_fill(sim *m)
 	return 0;
 }
 
+static const char *const feature_str[SIM_NFEATURES] = {
+#define SIM_FEAT_X(e, what) what,
+	SIM_FEATURES(SIM_FEAT_X)
+#undef SIM_FEAT_X
+};
+
+/* The pairs that cannot be combined. */
+static const uint8_t conflicts[][2] = {
+	{ SIM_F_NET, SIM_F_PATH },
+	{ SIM_F_NET, SIM_F_NOISE },
+	{ SIM_F_NET, SIM_F_SLOW },
+};
+
+const char *sim_feature_str(sim_feature k)
+{
+	return k < SIM_NFEATURES ? feature_str[k] : "?";
+}
+
+int sim_features_conflict(unsigned f, sim_feature *a, sim_feature *b)
+{
+	for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++)
+		if (f >> conflicts[i][0] & f >> conflicts[i][1] & 1) {
+			*a = conflicts[i][0];
+			*b = conflicts[i][1];
+			return 1;
+		}
+	return 0;
+}
+
+/* The features opt asks for. */
+static unsigned features(const sim_options *opt)
+{
+	const sim_perturb *pt = opt->perturb;
+	return (unsigned)(opt->net != NULL) << SIM_F_NET | (unsigned)(opt->critical != 0) << SIM_F_PATH
+	       | (unsigned)(pt && pt->noise) << SIM_F_NOISE | (unsigned)(pt && pt->nslow) << SIM_F_SLOW;
+}
+
 /* The capacity of link l (flow_net_new): its own bandwidth, or 1/G of the
  * largest messages' range. */
 static double link_cap(void *ctx, uint32_t l)
@@ -94,12 +131,6 @@ static double link_cap(void *ctx, uint32_t l)
 static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 {
 	const topo *t = opt->net->topo;
-	if (opt->critical || m->pt) {
-		snprintf(err, errlen, "a topology cannot be combined with the critical path, "
-		         "noise or slow ranks");
-		sim_destroy(m);
-		return -1;
-	}
 	m->topo = t;
 	m->host = opt->net->host;
 	uint32_t nl = topo_links(t);
@@ -229,6 +260,11 @@ static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat)
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen)
 {
+	sim_feature a, b;
+	if (opt && sim_features_conflict(features(opt), &a, &b)) {
+		snprintf(err, errlen, "%s cannot be combined with %s", feature_str[a], feature_str[b]);
+		return NULL;
+	}
 	sim *m = calloc(1, sizeof *m);
 	if (!m)
 		goto oom;

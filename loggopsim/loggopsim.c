@@ -1070,13 +1070,23 @@ static int cli_check(cli *cl)
 	int st = net_opts_check(&cl->no);
 	if (st)
 		return st;
-	if (cl->no.t && (cl->cpath || cl->sens || cl->ntol || tj->path || po->trace || po->spec
-	                 || po->nslow)) {
+	/* The core's features, and the options that ask for each. */
+	static const char *const feature_opts[SIM_NFEATURES] = {
+		[SIM_F_NET] = "--topology, --network-file",
+		[SIM_F_PATH] = "--critical-path, --sensitivity, --tolerance, --trace-json",
+		[SIM_F_NOISE] = "--noise, --noise-trace",
+		[SIM_F_SLOW] = "--slow",
+	};
+	unsigned f = (unsigned)(cl->no.t != NULL) << SIM_F_NET
+	             | (unsigned)(cl->cpath || cl->sens || cl->ntol || tj->path) << SIM_F_PATH
+	             | (unsigned)(po->trace || po->spec) << SIM_F_NOISE
+	             | (unsigned)(po->nslow != 0) << SIM_F_SLOW;
+	sim_feature a, b;
+	if (sim_features_conflict(f, &a, &b)) {
 		topo_free(cl->no.t);
 		cl->no.t = NULL;
-		return util_usage("--topology and --network-file cannot be combined with "
-		                  "--critical-path, --sensitivity, --tolerance, --trace-json, noise or "
-		                  "--slow");
+		return util_usage("%s (%s) cannot be combined with %s (%s)", sim_feature_str(a),
+		                  feature_opts[a], sim_feature_str(b), feature_opts[b]);
 	}
 	if ((st = trace_json_opts(&cl->tj)))
 		return st;

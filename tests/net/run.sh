@@ -148,8 +148,10 @@ err_case "unknown topology: exit 2" 2 "loggopsim: error: --topology: unknown kin
 err_case "more ranks than hosts: exit 2" 2 "--mapping: 16 ranks on 4 hosts" \
 	--topology fattree:k=4,levels=1 "$tmp/perm.goal"
 err_case "--mapping without --topology: exit 2" 2 "--mapping needs --topology" --mapping linear "$tmp/perm.goal"
-err_case "--topology with --critical-path: exit 2" 2 "--topology and --network-file cannot be combined" \
+err_case "--topology with --critical-path: exit 2" 2 "loggopsim: error: a network (--topology, --network-file) cannot be combined with the critical path (--critical-path, --sensitivity, --tolerance, --trace-json)" \
 	--topology torus:4x4 --critical-path "$tmp/cp" "$tmp/perm.goal"
+err_case "--topology with --slow: exit 2" 2 "loggopsim: error: a network (--topology, --network-file) cannot be combined with slow ranks (--slow)" \
+	--topology torus:4x4 --slow 1:2 "$tmp/perm.goal"
 printf '0\n1\n' >"$tmp/short.map"
 err_case "a mapping file that misses ranks: exit 1" 1 "$tmp/short.map" \
 	--topology torus:4x4 --mapping "$tmp/short.map" "$tmp/perm.goal"

@@ -1,7 +1,7 @@
 /* core_test.c: the closed forms of SPEC section 7, exactly, at many P and
  * parameter sets; an incast where many events wait for one CPU or NIC, with
  * zero-length activities; rounding of fractional G and O; renumbering of
- * seqs, also with events waiting. */
+ * seqs, also with events waiting; the features that cannot be combined. */
 #include "check.h"
 #include "goal.h"
 #include "sim.h"
@@ -370,6 +370,47 @@ static void check_cp_words(int gen, uint64_t P, unsigned pi)
 	unlink(path);
 }
 
+/* A network refused beside the critical path, noise or slow ranks, with
+ * the exact message; alone it runs. */
+static void check_conflicts(void)
+{
+	char path[256], err[512];
+	goal_sched s;
+	sim_params p;
+	snprintf(path, sizeof path, "%s/conflicts.bin", tmpdir);
+	sim_params_default(&p);
+	CHECK(simgen_binomial(path, 4, 1, err, sizeof err) == 0);
+	CHECK(goal_sched_open(&s, path, err, sizeof err) == 0);
+	topo *t = topo_parse("torus:2x2", err, sizeof err);
+	CHECK(t != NULL);
+	static const uint32_t host[] = { 0, 1, 2, 3 };
+	sim_net net = { .topo = t, .host = host, .rule = FLOW_MAXMIN };
+	sim_noise *nz = sim_noise_synth("periodic:1000,100", err, sizeof err);
+	CHECK(nz != NULL);
+	sim_slow slow = { .lo = 0, .hi = 0, .factor = { 2, 1 } };
+	sim_perturb pn = { .noise = nz }, ps = { .slow = &slow, .nslow = 1 };
+	static const struct { int critical, noise, slow; const char *err; } cases[] = {
+		{ 0, 0, 0, "" },
+		{ 1, 0, 0, "a network cannot be combined with the critical path" },
+		{ 0, 1, 0, "a network cannot be combined with noise" },
+		{ 0, 0, 1, "a network cannot be combined with slow ranks" },
+		{ 1, 1, 1, "a network cannot be combined with the critical path" },
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sim_options so = { .net = &net, .critical = cases[i].critical,
+		                   .perturb = cases[i].slow ? &ps : cases[i].noise ? &pn : NULL };
+		err[0] = 0;
+		sim *m = sim_create(&s, &p, &so, err, sizeof err);
+		CHECK_STR(err, cases[i].err);
+		CHECK((m != NULL) == !cases[i].err[0]);
+		sim_destroy(m);
+	}
+	sim_noise_free(nz);
+	topo_free(t);
+	goal_sched_close(&s);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -377,6 +418,7 @@ int main(void)
 		return 1;
 	}
 	check_rates();
+	check_conflicts();
 	for (uint64_t P = 2; P <= 65536; P *= 2) {
 		check_coll(BINOMIAL, P, 0, P <= 4096 ? NPSETS : 2);
 		check_coll(DISSEMINATION, P, 0, P <= 1024 ? NPSETS : P <= 16384 ? 2 : 1);
