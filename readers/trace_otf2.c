@@ -21,6 +21,11 @@ int tr_otf2_is_anchor(const char *path)
 	return n > 5 && strcmp(path + n - 5, ".otf2") == 0;
 }
 
+int tr_otf2_magic(const unsigned char *b, size_t n)
+{
+	return n >= 7 && b[0] == 3 && (b[1] == 0x42 || b[1] == 0x23) && memcmp(b + 2, "OTF2", 5) == 0;
+}
+
 /* Every regular file under folder dir, at most depth folders down. */
 static int members_under(const char *dir, int depth, int (*add)(void *ctx, const char *path),
                          void *ctx)
@@ -111,8 +116,7 @@ void tr_otf2_close(struct tr_otf2 *o)
  * A damaged anchor (a chunk size, a count of definitions or of properties
  * of 2^40) kept the library busy for tens of seconds, or had it ask for
  * tens of GB.  The anchor's layout (OTF2 3.x, format 1 to 3; later formats
- * only add fields): a chunk header byte 3, the byte order (0x42 little,
- * 0x23 big endian), the string "OTF2", the anchor format, the trace format
+ * only add fields): the 7 bytes tr_otf2_magic knows, the anchor format, the trace format
  * and version (4 bytes), the event and definition chunk sizes (8 bytes
  * each), the substrate and compression (1 byte each), the counts of
  * locations and of global definitions (8 bytes each), three strings
@@ -156,7 +160,7 @@ static int anchor_check(const char *path, char *err, size_t errlen)
 	if (f)
 		fclose(f);
 	anchor_rd a = { buf, buf + n, n > 1 && buf[1] == 0x23 };
-	if (n < 8 || buf[0] != 3 || (buf[1] != 0x42 && buf[1] != 0x23) || memcmp(buf + 2, "OTF2", 5)) {
+	if (!tr_otf2_magic(buf, n)) {
 		snprintf(err, errlen, "%s: error: not an OTF2 anchor file (it does not begin as one)", path);
 		return -1;
 	}
@@ -505,6 +509,13 @@ struct tr_otf2 *tr_otf2_open(const char *anchor, char *err, size_t errlen)
 	int rc = -1;
 	FILE *fp;
 
+	if (!tr_otf2_is_anchor(anchor)) {
+		snprintf(err, errlen, "%s: error: an OTF2 anchor file, but the OTF2 library opens an "
+		         "archive only by an anchor named NAME.otf2 (beside NAME.def and NAME/): "
+		         "rename the three", anchor);
+		free(o);
+		return NULL;
+	}
 	if (!o || !(o->anchor = strdup(anchor))) {
 		snprintf(err, errlen, "%s: error: out of memory", anchor);
 		free(o);

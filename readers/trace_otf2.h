@@ -17,6 +17,11 @@ struct tr_otf2;
 /* Whether path names an OTF2 anchor file (by its name, *.otf2). */
 int tr_otf2_is_anchor(const char *path);
 
+/* Whether the n bytes at b begin as an OTF2 anchor file does: a chunk
+ * header byte 3, the byte order (0x42 little, 0x23 big endian), then the
+ * string "OTF2" with its NUL byte (7 bytes). */
+int tr_otf2_magic(const unsigned char *b, size_t n);
+
 /* The files an archive is made of, whether or not they are read: the
  * anchor NAME.otf2, NAME.def (which may not exist) and every regular file
  * under the folder NAME/ (up to 8 folders down, links followed): add(ctx,

@@ -315,20 +315,10 @@ static int order_files(struct files *fs, char *err, size_t errlen)
 
 /* ---- The format ---------------------------------------------------------- */
 
-/* Whether the regular file path begins as a DUMPI .meta file does: lines
- * KEY=VALUE, one of them numprocs=. */
-static int dumpi_content(const char *path)
+/* Whether the text b begins as a DUMPI .meta file does: lines KEY=VALUE,
+ * one of them numprocs=. */
+static int dumpi_meta(const char *b)
 {
-	struct stat sb;
-	char b[512];
-	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(b, 1, sizeof b - 1, f);
-	fclose(f);
-	b[n] = 0;
 	for (const char *l = b; *l;) {
 		size_t k = strcspn(l, "=\n");
 		if (l[k] != '=')
@@ -344,12 +334,25 @@ static int dumpi_content(const char *path)
 }
 
 /* The format of a whole run's file by its name, else FMT_TEXT; content:
- * also by what the file holds. */
+ * also by how the regular file begins (an OTF2 anchor's magic, a DUMPI
+ * .meta file's lines). */
 static enum format format_of(const char *name, int content)
 {
-	if (tr_dumpi_is_meta(name) || (content && dumpi_content(name)))
+	if (tr_dumpi_is_meta(name))
 		return FMT_DUMPI;
-	return tr_otf2_is_anchor(name) ? FMT_OTF2 : FMT_TEXT;
+	if (tr_otf2_is_anchor(name))
+		return FMT_OTF2;
+	struct stat sb;
+	FILE *f;
+	if (!content || stat(name, &sb) != 0 || !S_ISREG(sb.st_mode) || !(f = fopen(name, "rb")))
+		return FMT_TEXT;
+	char b[512];
+	size_t n = fread(b, 1, sizeof b - 1, f);
+	fclose(f);
+	b[n] = 0;
+	if (tr_otf2_magic((const unsigned char *)b, n))
+		return FMT_OTF2;
+	return dumpi_meta(b) ? FMT_DUMPI : FMT_TEXT;
 }
 
 /* What a whole run given as one argument is: a DUMPI .meta file, an OTF2

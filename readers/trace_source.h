@@ -2,8 +2,9 @@
  * interface: the project's text traces (a file per rank), an SST-DUMPI run
  * (its .meta file, trace_dumpi.h) or an OTF2 archive (its anchor file,
  * trace_otf2.h).  tr_source_open takes what the user named and finds the
- * format (a .meta file is also known by its content); the ranks are then
- * read one by one, whatever the format. */
+ * format: by a file's name (*.meta, *.otf2), else by how it begins (a
+ * .meta file's lines, an anchor's magic); in a folder, by the names of its
+ * files.  The ranks are then read one by one, whatever the format. */
 #ifndef TRACE_SOURCE_H
 #define TRACE_SOURCE_H
 

@@ -346,6 +346,12 @@ traced time    20498 ns"
 # first after the world); the Bcast of 50 bytes (200 sent by the root)
 # goes 0 -> 1, 0 -> 2, 1 -> 3 (binomial) in the world's collective context
 # (comm 1); the Ibarrier (dissemination, 2 rounds) has tags of its own
+# The reader knows an anchor by its content too; the OTF2 library opens
+# an archive only by NAME.otf2, and the message says so.
+cp "$tmp/oc/traces.otf2" "$tmp/oc/anchor"
+"$T2G" --select none "$tmp/oc/anchor" >/dev/null 2>"$tmp/err"
+check "OTF2 cover: an anchor under another name is known by its content" "$?: $(cat "$tmp/err")" \
+	"1: $tmp/oc/anchor: error: an OTF2 anchor file, but the OTF2 library opens an archive only by an anchor named NAME.otf2 (beside NAME.def and NAME/): rename the three"
 check "OTF2 cover: the messages of every rank" \
 	"$(awk '/^rank /{r=$2} /: (send|recv) /{$1=""; print r":"$0}' "$tmp/oc.goal")" "0: send 100b to 1 tag 0
 0: send 50b to 1 tag 1 comm 1
