@@ -643,6 +643,21 @@ static int parse_comment(struct parser *ps, const char *s, const char *e)
 		ps->t->host[n] = '\0';
 		return 0;
 	}
+	if (starts(s, e, "# tracer overhead:")) {
+		/* "# tracer overhead: N ns per call" */
+		struct field f = trim(s + 18, e), n = f;
+		int32_t v = 0;
+		n.e = n.s;
+		while (n.e < f.e && !is_space(*n.e))
+			n.e++;
+		if (parse_i32(ps, &n, &v))
+			return -1;
+		struct field r = trim(n.e, f.e);
+		if (v < 0 || r.e - r.s != 11 || memcmp(r.s, "ns per call", 11) != 0)
+			return fail(ps, n.s, "expected '# tracer overhead: N ns per call'");
+		ps->t->tracer_ns = (uint32_t)v;
+		return 0;
+	}
 	if (starts(s, e, "# cores:")) {
 		struct field f = trim(s + 8, e);
 		int32_t v = 0;

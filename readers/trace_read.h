@@ -103,6 +103,9 @@ struct tr_trace {
 	int rank, size;        /* from "# rank:" / "# size:" lines, else -1 */
 	char host[64];         /* from "# hostname:" (cut; "": none) */
 	int32_t cores;         /* from "# cores:", the host's cores (0: not given) */
+	uint32_t tracer_ns;    /* from "# tracer overhead: N ns per call", the
+	                        * recorder's own time around each call (0: not
+	                        * given) */
 	uint32_t size_line;    /* line of the "# size:" line (0: none) */
 	unsigned request_size; /* bytes per request of the derived request ids
 	                        * (liballprof; 0 when the trace derives none) */

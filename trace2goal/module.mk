@@ -2,8 +2,10 @@
 # readers/, with schedgen's patterns for the collectives.
 
 T2G_OBJS := $(B)/obj/trace2goal/trace2goal_conv.o $(B)/obj/trace2goal/trace2goal_coll.o \
+	$(B)/obj/trace2goal/trace2goal_account.o \
 	$(SOURCE_OBJS)
 OBJS += $(B)/obj/trace2goal/trace2goal_conv.o $(B)/obj/trace2goal/trace2goal_coll.o \
+	$(B)/obj/trace2goal/trace2goal_account.o \
 	$(B)/obj/trace2goal/trace2goal.o
 TOOLS += $(B)/bin/trace2goal
 $(B)/obj/trace2goal/%.o: ALL_CFLAGS += -I readers -I tracer -I schedgen

@@ -1,4 +1,5 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
+#include "trace2goal_account.h"
 #include "trace2goal_conv.h"
 #include "trace_otf2.h"
 #include "trace_source.h"
@@ -63,6 +64,9 @@ static void usage(FILE *f)
 	        "      --stats              print figures of the conversion (with the skipped\n"
 	        "                           calls by function) on stdout, as goalc --stats\n"
 	        "                           does (on stderr when the schedule goes there)\n"
+	        "      --account            print where each rank's traced time went:\n"
+	        "                           computation, MPI calls (by call) and the\n"
+	        "                           tracer's own time (where --stats prints)\n"
 	        "  -q, --quiet              no warnings\n"
 	        "  -l, --list               list the collective classes and the patterns\n"
 	        "  -h, --help               this help\n"
@@ -114,7 +118,7 @@ struct cli {
 	struct t2g_options o;
 	const char *out_path;
 	const char *params;
-	int stats, quiet, list, have_gamma;
+	int stats, account, quiet, list, have_gamma;
 	char **args;
 	int nargs;
 };
@@ -130,6 +134,7 @@ static const struct option longopts[] = {
 	{ "strict", no_argument, NULL, 'S' },
 	{ "request-size", required_argument, NULL, 'r' },
 	{ "stats", no_argument, NULL, 't' },
+	{ "account", no_argument, NULL, 'A' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
@@ -224,6 +229,9 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 		case 't':
 			cl->stats = 1;
 			break;
+		case 'A':
+			cl->account = 1;
+			break;
 		case 'q':
 			cl->quiet = 1;
 			break;
@@ -315,10 +323,19 @@ static int convert(const struct cli *cl, const struct tr_source *s, const struct
 		sg_out_abort(out);
 	} else if (sg_out_close(out, err, sizeof err)) {
 		rc = util_error_msg(err);
-	} else if (cl->stats) {
+	} else {
 		/* Beside the schedule: on stdout, as goalc --stats; on stderr
 		 * when the schedule itself goes to stdout. */
-		print_stats(strcmp(cl->out_path, "-") == 0 ? stderr : stdout, &st);
+		FILE *f = strcmp(cl->out_path, "-") == 0 ? stderr : stdout;
+		struct tr_options to = { o->request_size };
+		struct t2g_account *a = NULL;
+		if (cl->stats)
+			print_stats(f, &st);
+		if (cl->account && !(a = t2g_account_run(src, &to, err, sizeof err)))
+			rc = util_error_msg(err);
+		else if (a)
+			t2g_account_print(f, a);
+		t2g_account_free(a);
 	}
 	t2g_stats_free(&st);
 	return rc;

@@ -641,6 +641,30 @@ same "hpcc: RandomAccess's polls, the split communicators, collectives on PTRANS
 
 # ---- the test MPI program, end to end -------------------------------------
 # the binary trace formats (DUMPI)
+# --account (docs/trace2goal.md, "Accounting for the traced time"), by
+# hand: rank 0 is traced from Init's end (10 us) to Finalize's start
+# (30 us): 20000 ns, of which two Barriers 1500 + 5125 ns, a flush of
+# 2000 ns and 40 ns per call for the two calls (2080 ns), the rest 11295
+# ns computation; rank 1 (no "# tracer overhead:" line): 18500 ns, two
+# Barriers 4400 + 11000 ns, no tracer time, 3100 ns computation.
+"$T2G" --account "$C/account" -o "$tmp/account.goal" >"$tmp/account.out" 2>&1
+cat >"$tmp/account.want" <<'EOT'
+account (ns)             traced    computation            MPI         tracer
+rank 0                    20000          11295           6625           2080
+rank 1                    18500           3100          15400              0
+all ranks                 38500          14395          22025           2080
+share                    100.0%          37.4%          57.2%           5.4%
+MPI calls                 calls           time         of MPI
+  MPI_Barrier                 4          22025         100.0%
+tracer per call  40 ns (not recorded by some ranks: flushes only there)
+EOT
+same "--account: the traced time split by hand" "$tmp/account.out" "$tmp/account.want"
+"$T2G" --account "$C/account" -o - 2>"$tmp/account.err" >/dev/null
+same "--account -o -: the account on stderr" "$tmp/account.err" "$tmp/account.want"
+sed 's/^# tracer overhead: 40 ns per call$/# tracer overhead: 40 ms per call/' \
+	"$C/account/pmpi-trace-rank-0.txt" >"$tmp/acc0.txt"
+expect "a bad '# tracer overhead:' line is an error" 1 \
+	"$tmp/acc0.txt:4:20: error: expected '# tracer overhead: N ns per call'" "$tmp/acc0.txt" -o "$tmp/a.goal"
 tests/trace2goal/formats.sh "$B" || st=1
 
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
@@ -665,7 +689,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 }
 ok "halo ran under mpirun with libgoaltrace.so"
 if "$T2G" --strict --stats "$tmp"/halo-0.txt "$tmp"/halo-1.txt "$tmp"/halo-2.txt \
-	"$tmp"/halo-3.txt -o "$tmp/halo.goal" 2>"$tmp/halo.stats"; then
+	"$tmp"/halo-3.txt -o "$tmp/halo.goal" >"$tmp/halo.stats" 2>&1; then
 	ok "halo: converted with --strict (every call supported)"
 else
 	fail "halo: converted with --strict (every call supported)" "$(head -3 "$tmp/halo.stats")"
@@ -680,6 +704,28 @@ else
 	fail "halo: as many sends as receives" "sends $s, receives $r"
 fi
 simulates "halo" "$tmp/halo.goal"
+# --account on the tracer's own traces: the tracer measured its time per
+# call; each rank's traced time is its computation, MPI and tracer time
+# (the parts add up, none negative); the halo's calls are there.
+"$T2G" -q --account "$tmp"/halo-?.txt -o "$tmp/halo2.goal" >"$tmp/halo.acc"
+if grep -q '^# tracer overhead: [1-9][0-9]* ns per call$' "$tmp/halo-0.txt" &&
+	grep -q '^tracer per call  [1-9][0-9]* \(to [0-9]* \)\?ns$' "$tmp/halo.acc"; then
+	ok "halo --account: the tracer measured its time per call"
+else
+	fail "halo --account: the tracer measured its time per call" "$(tail -1 "$tmp/halo.acc")"
+fi
+bad=$(awk '/^rank |^all ranks/ { if ($4 + $5 + $6 != $3 || $4 < 0 || $5 < 0 || $6 < 0) print }' \
+	"$tmp/halo.acc")
+calls=$(awk '/^  MPI_/{print $1}' "$tmp/halo.acc" | sort | tr '\n' ' ')
+if [ -z "$bad" ] && [ "$(grep -c '^rank ' "$tmp/halo.acc")" = 4 ]; then
+	ok "halo --account: computation + MPI + tracer = traced, on each of 4 ranks"
+else
+	fail "halo --account: computation + MPI + tracer = traced, on each of 4 ranks" "$bad"
+fi
+case " $calls" in
+*" MPI_Isend "*" MPI_Waitall "*) ok "halo --account: the MPI calls by name (MPI_Isend, MPI_Waitall, ...)" ;;
+*) fail "halo --account: the MPI calls by name" "$calls" ;;
+esac
 # the simulated against the measured time (Init to Finalize), with the
 # default and with shared-memory-like parameters: reported, not judged
 meas=$(awk '/^traced time/{print $3}' "$tmp/halo.stats")
