@@ -122,7 +122,7 @@ else
 	ldflags="-lm"
 fi
 build "$out/topo_dump" tests/simgrid/topo_dump.c network/topo.h "$B/lib/libsim.a" "$B/lib/libutil.a" -- \
-	sh -c "$cflags -I sim -c tests/simgrid/topo_dump.c -o '$out/topo_dump.o' &&
+	sh -c "$cflags -I network -c tests/simgrid/topo_dump.c -o '$out/topo_dump.o' &&
 		${cflags%% *} '$out/topo_dump.o' '$B/lib/libsim.a' '$B/lib/libutil.a' $ldflags -o '$out/topo_dump'"
 build "$out/replay" tests/simgrid/replay.cpp -- \
 	sh -c "g++ -std=c++17 -O2 -Wall -Wextra -Werror tests/simgrid/replay.cpp \
