@@ -629,6 +629,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, wait_for 
 	act_times x;
 	uint64_t off = noise_off(m, q);
 	handle_times(m, r, sop, j, q, off, t, &x);
+	watch_cpu(m, q, t, &x, *nf == t);
 	set_free_by(m, cf, x.cpu, q, OVF_CPU, sop->cpu, CPW(CPW_HCPU, g));
 	set_free_by(m, nf, x.nic, q, OVF_NICR, sop->nic, CPW(CPW_HNIC, g));
 	watch_handle(m, r, sop, j, q, t, &x, off);
@@ -694,6 +695,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 		uint64_t off = noise_off(m, r), g = gop_of(m, r, i);
 		uint32_t peer = goal_op_peer(m->s, r, op);
 		send_times(m, r, op, i, off, t, &x);
+		watch_cpu(m, r, t, &x, *nf == t);
 		if (m->hoplat)
 			x.arrive = tadd(m, x.arrive, hop_lat(m, r, peer), r, i);
 		set_free_by(m, cf, x.cpu, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, g));
@@ -1139,6 +1141,28 @@ uint64_t sim_cp_last(const sim *m, uint64_t h, uint64_t T)
 	if (wkey != UINT64_MAX)
 		w = ovf_slot(m, wkey, 0)->who;
 	return w;
+}
+
+int sim_account_rank(const sim *m, uint64_t r, sim_account *a)
+{
+	if (!m->acct || r >= m->nranks)
+		return -1;
+	const sim_acct *x = &m->acct[r];
+	uint64_t nic = *nic_send(m, r, 0) > *nic_recv(m, r, 0) ? *nic_send(m, r, 0)
+	                                                        : *nic_recv(m, r, 0);
+	a->finish = sim_rank_finish(m, r);
+	a->calc = x->calc;
+	a->overhead = x->overhead;
+	a->noise = x->noise;
+	a->nic = x->nic;
+	a->wait = x->wait;
+	/* After the CPU's last activity: the NIC's, then the rest. */
+	ASSERT(a->finish >= x->cpu_end);
+	uint64_t nic_end = nic < a->finish ? nic : a->finish;
+	if (nic_end > x->cpu_end)
+		a->nic += nic_end - x->cpu_end;
+	a->wait += a->finish - (nic_end > x->cpu_end ? nic_end : x->cpu_end);
+	return 0;
 }
 
 int sim_qstat_rank(const sim *m, uint64_t r, sim_qstat *q)

@@ -129,6 +129,9 @@ typedef struct sim_options {
 	/* 1: count queue lengths and match searches, for sim_qstat (32 bytes
 	 * per rank). */
 	int qstat;
+	/* 1: keep where each rank's time went, for sim_account_rank (48 bytes
+	 * per rank; a schedule of one CPU and one NIC per rank). */
+	int account;
 	/* A network (NULL: none); must stay valid until sim_free.  Not with
 	 * critical, noise or slow ranks (sim_features_conflict). */
 	const sim_net *net;
@@ -233,5 +236,29 @@ typedef struct sim_qstat {
 
 /* The statistics of rank r (sim_options.qstat set): 0, else -1. */
 int sim_qstat_rank(const sim *m, uint64_t r, sim_qstat *q);
+
+/* ---- The account ----------------------------------------------------------- */
+
+/* Where rank r's time went, from 0 to its finishing time, in ns: finish =
+ * calc + overhead + noise + nic + wait (docs/sensitivity.md, "The
+ * account"). */
+typedef struct sim_account {
+	uint64_t finish;      /* sim_rank_finish */
+	uint64_t calc;        /* the calc ops' CPU work (slow ranks' factor in) */
+	uint64_t overhead;    /* the CPU work of sends and of messages handled:
+	                         o and O (docs/semantics.md sections 3-4) */
+	uint64_t noise;       /* what detours added to those activities */
+	uint64_t nic;         /* the CPU idle until its NIC became free (g, G):
+	                         before a send or a message's handling that
+	                         waited for it last (a tie with anything else
+	                         counts here), and the NIC's activity after the
+	                         CPU's last */
+	uint64_t wait;        /* the CPU idle otherwise: waiting for other ranks
+	                         (messages in flight, L, peers late, rendezvous,
+	                         flows) */
+} sim_account;
+
+/* The account of rank r (sim_options.account set): 0, else -1. */
+int sim_account_rank(const sim *m, uint64_t r, sim_account *a);
 
 #endif

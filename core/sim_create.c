@@ -199,9 +199,9 @@ badstride:
 }
 
 /* The rank records, the op bits and the records of the critical path
- * (critical) and of the queue statistics (qstat) for schedule s, and the
- * pools: 0, or -1 when out of memory. */
-static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat)
+ * (critical), of the queue statistics (qstat) and of the account for
+ * schedule s, and the pools: 0, or -1 when out of memory. */
+static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat, int account)
 {
 	m->nranks = s->nranks;
 	m->ncpus = s->ncpus ? s->ncpus : 1;
@@ -232,6 +232,8 @@ static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat)
 			return -1;
 	}
 	if (qstat && !(m->qs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->qs)))
+		return -1;
+	if (account && !(m->acct = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->acct)))
 		return -1;
 #if GOAL_CHECKS
 	m->done = sim_big_alloc(m->started_bytes);
@@ -271,6 +273,7 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	m->s = s;
 	m->S = p->S;
 	int critical = opt ? opt->critical : 0, qstat = opt && opt->qstat;
+	int account = opt && opt->account;
 	if (set_params(m, s, p, critical, err, errlen)) {
 		sim_destroy(m);
 		return NULL;
@@ -290,6 +293,12 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		sim_destroy(m);
 		return NULL;
 	}
+	if (account && (s->ncpus > 1 || s->nnics > 1)) {
+		snprintf(err, errlen, "the account splits the time of one CPU and one NIC per rank "
+		         "(the schedule uses %" PRIu32 " CPUs and %" PRIu32 " NICs)", s->ncpus, s->nnics);
+		sim_destroy(m);
+		return NULL;
+	}
 	if (critical && s->nops >= CP_MAX_OPS) {
 		snprintf(err, errlen, "the critical path needs fewer than 2^36 ops (the schedule has %"
 		         PRIu64 ")", s->nops);
@@ -300,7 +309,7 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->seq_limit = 1ull << 32;
 	if (m->q_index_after == 0)
 		m->q_index_after = Q_INDEX_AFTER;
-	if (alloc_state(m, s, critical, qstat))
+	if (alloc_state(m, s, critical, qstat, account))
 		goto oom;
 #ifdef MADV_POPULATE_READ
 	/* Map the whole schedule in one call rather than one page fault per
@@ -331,6 +340,7 @@ void sim_destroy(sim *m)
 	sim_big_free(m->cpr, m->cpr_bytes);
 	sim_big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 	sim_big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
+	sim_big_free(m->acct, m->acct ? (m->nranks ? m->nranks : 1) * sizeof *m->acct : 0);
 	sim_big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	sim_big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	sim_big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);

@@ -367,6 +367,12 @@ typedef struct sim_cprdv {
 } sim_cprdv;
 
 /* Match statistics of a rank (sim_options.qstat). */
+/* A rank's account as the run keeps it (sim_account): the end of its
+ * CPU's last activity, and the sums. */
+typedef struct sim_acct {
+	uint64_t cpu_end, calc, overhead, noise, nic, wait;
+} sim_acct;
+
 typedef struct sim_qs {
 	uint32_t rq_len, uq_len, rq_max, uq_max;
 	uint64_t searches, searched;
@@ -460,6 +466,7 @@ struct sim {
 	sim_cprdv *rdv;
 	uint64_t rdv_mask, rdv_n;
 	sim_qs *qs;
+	sim_acct *acct;       /* sim_options.account: one per rank, else NULL */
 
 	/* A network (section 11; fl NULL: none): the flows, their messages
 	 * (fr[0 .. nfr-1] by flow id), each rank's latest receive completed by

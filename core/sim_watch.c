@@ -158,15 +158,44 @@ static inline void watch_start(sim *m, uint32_t r, const goal_op *op, uint32_t i
 		cp_start(m, r, op, i, t, who);
 }
 
+/* ---- The account ------------------------------------------------------ */
+
+/* Rank r's CPU was busy from t to end with need ns of work (calc: a calc
+ * op's, else o and O); nic: its NIC became free at t, the last thing the
+ * activity waited for. */
+static inline void acct_busy(sim *m, uint32_t r, uint64_t t, uint64_t end, uint64_t need,
+                             int calc, int nic)
+{
+	sim_acct *a = &m->acct[r];
+	ASSERT(t >= a->cpu_end && end - t >= need);
+	*(nic ? &a->nic : &a->wait) += t - a->cpu_end;
+	*(calc ? &a->calc : &a->overhead) += need;
+	a->noise += end - t - need;
+	a->cpu_end = end;
+}
+
+/* ---- The named points ---------------------------------------------------- */
+
 /* Calc op of rank r ran from t to end (need: its CPU work; off: its rank's
  * noise offset). */
 static inline void watch_calc(sim *m, uint32_t r, const goal_op *op, uint64_t t, uint64_t end,
                               uint64_t off, uint64_t need)
 {
+	if (m->acct)
+		acct_busy(m, r, t, end, need, 1, 0);
 	if (m->tl) {
 		tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
 		put_detours(m, off, r, op->cpu, t, end, need);
 	}
+}
+
+/* Rank r's CPU starts a send or a message's handling at t, busy as x says
+ * (before its CPU's and NIC's free times move): bynic, its NIC became
+ * free at t. */
+static inline void watch_cpu(sim *m, uint32_t r, uint64_t t, const act_times *x, int bynic)
+{
+	if (m->acct)
+		acct_busy(m, r, t, x->cpu, x->need, 0, bynic);
 }
 
 /* Send op i of rank r to peer started at t: its CPU is busy until cpu, its

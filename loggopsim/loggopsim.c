@@ -89,10 +89,13 @@ static void usage(FILE *f)
 "                        more (e.g. 1,2,5), found by re-simulating\n"
 "      --qstat           queue statistics: longest receive and unexpected\n"
 "                        queue, entries a match searched (summary and --csv)\n"
+"      --account         where each rank's time went: computation, o and O,\n"
+"                        noise, waiting for the NIC (g, G) and for other\n"
+"                        ranks (summary and --csv; docs/sim.md)\n"
 "  -b, --batchmode       no per-rank lines\n"
 "      --csv FILE        write rank,finish_ns for every rank to FILE (with\n"
 "                        the critical path: cp_ns,slack_ns; with --qstat: the\n"
-"                        queue columns)\n"
+"                        queue columns; with --account: its columns)\n"
 "      --json            print a JSON summary on stdout instead of the text\n"
 "      --progress        show progress on stderr from the start\n"
 "  -q, --quiet           no progress and no speed line on stderr\n"
@@ -537,7 +540,7 @@ typedef struct finish_out {
 	const sim *m;
 	uint64_t nranks;
 	const sim_path *path;
-	int qstat;
+	int qstat, account;
 } finish_out;
 
 static int put_finish(FILE *f, void *ctx)
@@ -555,8 +558,9 @@ static int put_finish(FILE *f, void *ctx)
 				on[k->rank] += k->end_ns - k->start_ns;
 		}
 	}
-	fprintf(f, "rank,finish_ns%s%s\n", on ? ",cp_ns,slack_ns" : "",
-	        o->qstat ? ",rq_max,uq_max,searches,searched_mean,searched_max" : "");
+	fprintf(f, "rank,finish_ns%s%s%s\n", on ? ",cp_ns,slack_ns" : "",
+	        o->qstat ? ",rq_max,uq_max,searches,searched_mean,searched_max" : "",
+	        o->account ? ",calc_ns,overhead_ns,noise_ns,nic_ns,wait_ns" : "");
 	for (uint64_t r = 0; r < o->nranks; r++) {
 		uint64_t fin = sim_rank_finish(o->m, r);
 		fprintf(f, "%" PRIu64 ",%" PRIu64, r, fin);
@@ -569,6 +573,10 @@ static int put_finish(FILE *f, void *ctx)
 			fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu32, q.rq_max, q.uq_max,
 			        q.searches, mean, q.searched_max);
 		}
+		sim_account a;
+		if (o->account && sim_account_rank(o->m, r, &a) == 0)
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, a.calc,
+			        a.overhead, a.noise, a.nic, a.wait);
 		fputc('\n', f);
 	}
 	free(on);
@@ -630,6 +638,32 @@ static void qstat_total(const sim *m, uint64_t nranks, qstat_sum *t)
 		t->searched += q.searched;
 	}
 }
+
+/* The account summed over all ranks (-1: not kept). */
+static int account_total(const sim *m, uint64_t nranks, sim_account *t)
+{
+	memset(t, 0, sizeof *t);
+	for (uint64_t r = 0; r < nranks; r++) {
+		sim_account a;
+		if (sim_account_rank(m, r, &a))
+			return -1;
+		t->finish += a.finish;
+		t->calc += a.calc;
+		t->overhead += a.overhead;
+		t->noise += a.noise;
+		t->nic += a.nic;
+		t->wait += a.wait;
+	}
+	return 0;
+}
+
+/* The account's parts: X(field, JSON name, the summary's words). */
+#define ACCOUNT_PARTS(X) \
+	X(calc, "calc_ns", "computation") \
+	X(overhead, "overhead_ns", "o and O") \
+	X(noise, "noise_ns", "noise") \
+	X(nic, "nic_ns", "waiting for the NIC") \
+	X(wait, "wait_ns", "waiting for other ranks")
 
 typedef struct sweep_out {
 	const goal_sched *s;
@@ -886,7 +920,7 @@ typedef struct cli {
 	const char *pfile;
 	sim_pchange flags;
 	sim_pset pset;
-	int sens, qstat;
+	int sens, qstat, account;
 	sens_tol tol[SENS_NPARAMS][16];
 	size_t ntol;
 	sweep_opts sw;
@@ -897,7 +931,7 @@ typedef struct cli {
 
 enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
        OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_TJSON, OPT_WINDOW,
+       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_TJSON, OPT_WINDOW,
        OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
 static const struct option longopts[] = {
 	{ "filename", required_argument, NULL, 'f' },
@@ -932,6 +966,7 @@ static const struct option longopts[] = {
 	{ "sensitivity", no_argument, NULL, OPT_SENS },
 	{ "tolerance", required_argument, NULL, OPT_TOL },
 	{ "qstat", no_argument, NULL, OPT_QSTAT },
+	{ "account", no_argument, NULL, OPT_ACCOUNT },
 	{ "trace-json", required_argument, NULL, OPT_TJSON },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "ranks", required_argument, NULL, OPT_RANKS },
@@ -1003,6 +1038,7 @@ static int cli_parse(cli *cl, int argc, char **argv)
 		case OPT_CPATH: cl->cpath = optarg; break;
 		case OPT_SENS: cl->sens = 1; break;
 		case OPT_QSTAT: cl->qstat = 1; break;
+		case OPT_ACCOUNT: cl->account = 1; break;
 		case OPT_TOL:
 			if (sens_pct_parse(optarg, cl->tol[0], 16, &cl->ntol, err, sizeof err))
 				return util_usage("--tolerance: %s", err);
@@ -1058,9 +1094,10 @@ static int cli_check(cli *cl)
 		return util_usage("no schedule given");
 	if (!sw->spec && (sw->jobs || sw->rel || sw->svg || sw->title || sw->nparts || sw->nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
-	if (sw->spec && (cl->viz || cl->json || cl->cpath || cl->ntol || cl->qstat || tj->path))
+	if (sw->spec && (cl->viz || cl->json || cl->cpath || cl->ntol || cl->qstat || cl->account
+	                 || tj->path))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
-		                  "--tolerance, --qstat or --trace-json");
+		                  "--tolerance, --qstat, --account or --trace-json");
 	/* Where the path meets a detour T jumps or stays flat as a parameter
 	 * moves (a message that lands in a detour leaves T flat in L): the
 	 * path's counts are no derivatives there. */
@@ -1128,6 +1165,7 @@ typedef struct report {
 	int critical;
 	const unsigned *runs;     /* of the tolerance searches */
 	const qstat_sum *qs;
+	const sim_account *acct;      /* summed over the ranks (--account) */
 	const uint64_t *host_finish;  /* of ranks 0..15 */
 } report;
 
@@ -1170,6 +1208,14 @@ static void report_json(const cli *cl, const goal_sched *s, const report *rp)
 		uj_u64(&j, "searched_max_rank", qs->searched_rank);
 		uj_end(&j);
 	}
+	if (cl->account) {
+		uj_obj(&j, "account");
+		uj_u64(&j, "finish_ns", rp->acct->finish);
+#define ACCT_JSON(f, name, words) uj_u64(&j, name, rp->acct->f);
+		ACCOUNT_PARTS(ACCT_JSON)
+#undef ACCT_JSON
+		uj_end(&j);
+	}
 	if (cl->no.t)
 		net_json(&j, &cl->no);
 	uj_end(&j);
@@ -1205,6 +1251,16 @@ static void report_text(const cli *cl, const goal_sched *s, const report *rp)
 		       qs->uq_max, qs->uq_rank);
 		printf("Matching: %" PRIu64 " searches, %s entries per search, at most %" PRIu32
 		       " (rank %" PRIu64 ")\n", qs->searches, mean, qs->searched_max, qs->searched_rank);
+	}
+	if (cl->account) {
+		const sim_account *a = rp->acct;
+		double whole = a->finish ? (double)a->finish : 1.0;
+		printf("Account: of %" PRIu64 " ns (every rank's finishing time)", a->finish);
+#define ACCT_TEXT(f, name, words) \
+		printf(", %s %" PRIu64 " (%.1f%%)", words, a->f, 100.0 * (double)a->f / whole);
+		ACCOUNT_PARTS(ACCT_TEXT)
+#undef ACCT_TEXT
+		putchar('\n');
 	}
 	if (cl->no.t)
 		net_print(stdout, &cl->no);
@@ -1279,7 +1335,9 @@ static int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *re
 	}
 	qstat_sum qs;
 	qstat_total(m, s->nranks, &qs);
-	finish_out fo = { m, s->nranks, critical ? path : NULL, cl->qstat };
+	sim_account acct;
+	account_total(m, s->nranks, &acct);
+	finish_out fo = { m, s->nranks, critical ? path : NULL, cl->qstat, cl->account };
 	path_out pto = { s, path };
 	if (cl->csv && write_out(cl->csv, put_finish, &fo))
 		status = 1;
@@ -1306,7 +1364,7 @@ static int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *re
 			status = util_error("%s", err);
 	if (status)
 		return status;
-	report rp = { res, path, critical, runs, &qs, host_finish };
+	report rp = { res, path, critical, runs, &qs, &acct, host_finish };
 	if (cl->json)
 		report_json(cl, s, &rp);
 	else
@@ -1338,8 +1396,10 @@ static int simulate(cli *cl)
 		return st;
 	}
 	util_progress pg;
-	sim_options so = { tl, on_progress, &pg, 0, perturbed(po) ? &po->p : NULL, wants_path(cl),
-	                   cl->qstat, cl->no.t ? &cl->no.net : NULL, 0 };
+	sim_options so = { .timeline = tl, .progress = on_progress, .progress_ctx = &pg,
+	                   .perturb = perturbed(po) ? &po->p : NULL, .critical = wants_path(cl),
+	                   .qstat = cl->qstat, .account = cl->account,
+	                   .net = cl->no.t ? &cl->no.net : NULL };
 	const char *qix = getenv("LOGGOPSIM_INDEX_AFTER");
 	if (qix)
 		so.q_index_after = (uint32_t)strtoul(qix, NULL, 10);

@@ -312,7 +312,7 @@ expect_usage "sweep: -j 0" "loggopsim: error: -j needs a number of threads from 
 expect_usage "sweep: --part 3/2" "loggopsim: error: --part needs K/N with 1 <= K <= N, not '3/2'" --sweep L=1 --part 3/2 busy-nic.goal
 expect_usage "sweep: --svg without --relative-to" "loggopsim: error: --svg needs --relative-to" --sweep L=1 --svg x.svg busy-nic.goal
 expect_usage "sweep: -j without --sweep" "loggopsim: error: -j, --relative-to, --svg, --title, --part and --no-wall need --sweep" -j 2 busy-nic.goal
-expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat or --trace-json" --sweep L=1 -V x busy-nic.goal
+expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat, --account or --trace-json" --sweep L=1 -V x busy-nic.goal
 
 # Split sweeps: pieces (--part) merged give the CSV of the whole sweep.
 spec='L=10..10000*10 G=0,1,2'
@@ -471,6 +471,35 @@ check "rendezvous ring allreduce, 256 ranks: T = 510 (2o + L + (s-1)G)" "$tmp/wa
 printf '%s\n' 'Maximum finishing time at host 0: 203342100 (0.203342100 s)' \
 	'Network fattree:k=8,levels=3,taper=4: 130560 flows, at most 1 on one link, at most 1 recomputed at once' >"$tmp/want"
 check "rendezvous ring allreduce, 256 ranks, as flows on a tapered fat tree" "$tmp/want" "$tmp/got"
+
+# The account (docs/sim.md, "The account") on every schedgen pattern at
+# 17 ranks, plain, with noise and a slow rank, and on a fat tree: each
+# rank's parts add up to its finishing time, and keeping it changes no
+# output but its own.
+if [ -x "$B/bin/schedgen" ]; then
+	n=0 bad=
+	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
+		"$B/bin/schedgen" "$p" -s 17 -d 1000 -o "$tmp/ac.bin" 2>/dev/null || continue
+		for opts in "" "--noise periodic:1000,25000 --slow 3:2.5" "--topology fattree:k=6,levels=2"; do
+			# shellcheck disable=SC2086
+			"$SIM" -q $opts "$tmp/ac.bin" >"$tmp/ac0" 2>&1
+			# shellcheck disable=SC2086
+			"$SIM" -q $opts --account --csv "$tmp/ac.csv" "$tmp/ac.bin" >"$tmp/ac1" 2>&1
+			grep -v '^Account: ' "$tmp/ac1" | cmp -s - "$tmp/ac0" || bad="$bad $p($opts):output"
+			awk -F, 'NR > 1 && $3 + $4 + $5 + $6 + $7 != $2 { b = 1 } END { exit b }' "$tmp/ac.csv" ||
+				bad="$bad $p($opts):sum"
+			n=$((n + 1))
+		done
+	done
+	if [ -z "$bad" ] && [ $n -gt 100 ]; then
+		ok "--account: the parts add up to every rank's finishing time, on $n runs of schedgen schedules"
+	else
+		echo "wrong:$bad ($n runs)" >"$tmp/diff"
+		fail "--account: the parts add up to every rank's finishing time"
+	fi
+else
+	ok "--account on schedgen schedules # SKIP schedgen not built"
+fi
 
 # The queues' index (docs/sim.md, Matching) changes no time: every schedgen
 # pattern at 7 and 64 ranks (version-3 files: peers relative to the rank)
