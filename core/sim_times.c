@@ -175,8 +175,10 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 	}
 	if (done < t)
 		done = t;
-	if (*cf < t)
+	if (*cf < t) {
+		watch_rdv_wait(m, q, t);
 		set_free_by(m, cf, t, q, OVF_CPU, op->cpu, CPW(CPW_RDV, g));
+	}
 	if (*nf < t)
 		set_free_by(m, nf, t, q, OVF_NICS, op->nic, CPW(CPW_RDV, g));
 	mark_done(m, q, j);

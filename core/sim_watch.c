@@ -176,6 +176,16 @@ static inline void acct_busy(sim *m, uint32_t r, uint64_t t, uint64_t end, uint6
 
 /* ---- The named points ---------------------------------------------------- */
 
+/* Rank r's CPU, blocked by a rendezvous send, is free again at t, when the
+ * receive matched it: waiting for another rank. */
+static inline void watch_rdv_wait(sim *m, uint32_t r, uint64_t t)
+{
+	if (m->acct && m->acct[r].cpu_end < t) {
+		m->acct[r].wait += t - m->acct[r].cpu_end;
+		m->acct[r].cpu_end = t;
+	}
+}
+
 /* Calc op of rank r ran from t to end (need: its CPU work; off: its rank's
  * noise offset). */
 static inline void watch_calc(sim *m, uint32_t r, const goal_op *op, uint64_t t, uint64_t end,

@@ -472,15 +472,17 @@ printf '%s\n' 'Maximum finishing time at host 0: 203342100 (0.203342100 s)' \
 	'Network fattree:k=8,levels=3,taper=4: 130560 flows, at most 1 on one link, at most 1 recomputed at once' >"$tmp/want"
 check "rendezvous ring allreduce, 256 ranks, as flows on a tapered fat tree" "$tmp/want" "$tmp/got"
 
-# The account (docs/sim.md, "The account") on every schedgen pattern at
-# 17 ranks, plain, with noise and a slow rank, and on a fat tree: each
+# The account (docs/sensitivity.md, "The account") on every schedgen
+# pattern at 17 ranks, plain, with noise and a slow rank, as rendezvous
+# messages, and on a fat tree: each
 # rank's parts add up to its finishing time, and keeping it changes no
 # output but its own.
 if [ -x "$B/bin/schedgen" ]; then
 	n=0 bad=
 	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
 		"$B/bin/schedgen" "$p" -s 17 -d 1000 -o "$tmp/ac.bin" 2>/dev/null || continue
-		for opts in "" "--noise periodic:1000,25000 --slow 3:2.5" "--topology fattree:k=6,levels=2"; do
+		for opts in "" "--noise periodic:1000,25000 --slow 3:2.5" "-S 100" \
+			"--topology fattree:k=6,levels=2"; do
 			# shellcheck disable=SC2086
 			"$SIM" -q $opts "$tmp/ac.bin" >"$tmp/ac0" 2>&1
 			# shellcheck disable=SC2086
