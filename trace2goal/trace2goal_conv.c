@@ -856,8 +856,6 @@ static int convert_call(struct conv *cv, size_t i)
 		return 0;
 	}
 	case TR_CANCEL: case TR_PROBE: case TR_IPROBE:
-	case TR_COMM_SPLIT: case TR_COMM_SPLIT_TYPE: case TR_COMM_DUP: case TR_COMM_CREATE:
-	case TR_COMM_CREATE_GROUP: case TR_CART_CREATE: case TR_CART_SUB: case TR_COMM_FREE:
 		return 0;
 	case TR_COMMDEF:
 		return comm_define(cv, c);
@@ -888,6 +886,7 @@ static int convert_rank(struct conv *cv)
 
 	cv->f.n = 0;
 	cv->pending_us = 0;
+	cv->ncomm_made = 0;
 	pend_reset(cv);
 	if (prescan(cv))
 		return -1;
@@ -950,9 +949,19 @@ static int convert_rank(struct conv *cv)
 				return -1;
 			continue;
 		}
-		if (k == TR_COMM_RANK || k == TR_COMM_SIZE) {
+		if (k == TR_COMM_RANK || k == TR_COMM_SIZE || k == TR_COMM_FREE) {
+			/* local: the call's time counts as computation */
 			if (c->end > c->start)
 				cv->pending_us += c->end - c->start;
+			continue;
+		}
+		if (tr_makes_comm(k)) {
+			/* the work of making it, without the wait for the others */
+			size_t n = cv->ncomm_made++;
+			double us = c->end > c->start ? c->end - c->start : 0;
+			if (n < cv->ncomm_cost && cv->comm_cost[n] >= 0)
+				us = cv->comm_cost[n];
+			cv->pending_us += us;
 			continue;
 		}
 		if (convert_call(cv, i))
@@ -1011,6 +1020,63 @@ static int count_host(struct conv *cv)
 	return 0;
 }
 
+/* The kinds of the calls that make communicators, in cv->comm_cost's
+ * order as the first rank that made each gave it. */
+struct comm_kinds {
+	uint16_t *kind;
+	size_t cap, cost_cap;
+};
+
+/* Folds trace t's calls that make communicators into cv->comm_cost (the
+ * shortest time of each; -1 where the ranks' calls differ in kind).
+ * Returns 0 or -1 (out of memory). */
+static int fold_comm_costs(struct conv *cv, struct comm_kinds *ck, const struct tr_trace *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->ncalls; i++) {
+		const struct tr_call *c = &t->calls[i];
+		if (!tr_makes_comm((enum tr_kind)c->kind))
+			continue;
+		double us = c->end > c->start ? c->end - c->start : 0;
+		if (n == cv->ncomm_cost) {
+			if (util_grow((void **)&cv->comm_cost, &ck->cost_cap, n + 1, sizeof *cv->comm_cost) ||
+			    util_grow((void **)&ck->kind, &ck->cap, n + 1, sizeof *ck->kind))
+				return -1;
+			cv->comm_cost[n] = us;
+			ck->kind[n] = c->kind;
+			cv->ncomm_cost++;
+		} else if (ck->kind[n] != c->kind) {
+			cv->comm_cost[n] = -1;
+		} else if (cv->comm_cost[n] >= 0 && us < cv->comm_cost[n]) {
+			cv->comm_cost[n] = us;
+		}
+		n++;
+	}
+	return 0;
+}
+
+/* The cost of the calls that make communicators (cv->comm_cost), when
+ * rank 0's trace (cv->t) has some: from it and from every other traced
+ * rank, read once more.  Returns 0, or -1 with the message set. */
+static int comm_costs(struct conv *cv, const struct t2g_source *src, const struct tr_options *to)
+{
+	struct comm_kinds ck = { NULL, 0, 0 };
+	int rc = fold_comm_costs(cv, &ck, &cv->t) ? t2g_cerr(cv, "error: out of memory") : 0;
+	for (size_t r = 1; r < src->nranks && cv->ncomm_cost && !rc; r++) {
+		char rerr[600];
+		const char *path = "";
+		struct tr_trace t;
+		memset(&t, 0, sizeof t);
+		if (src->read(src->ctx, r, to, &t, &path, rerr, sizeof rerr))
+			rc = t2g_cerr(cv, "%s", rerr);
+		else if (fold_comm_costs(cv, &ck, &t))
+			rc = t2g_cerr(cv, "error: out of memory");
+		tr_free(&t);
+	}
+	free(ck.kind);
+	return rc;
+}
+
 int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *opt,
                        sg_out *out, struct t2g_stats *st, char *err, size_t errlen)
 {
@@ -1067,6 +1133,8 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 			rc = t2g_cerr(&cv, "%s: error: no MPI call in the trace (an empty or cut file)", cv.path);
 		} else if (cv.j == 0 && cv.t.cores > 0 && count_host(&cv)) {
 			rc = t2g_cerr(&cv, "error: out of memory");
+		} else if (R == 0 && n > 1 && comm_costs(&cv, src, &to)) {
+			rc = -1;
 		} else {
 			rc = convert_rank(&cv);
 		}
@@ -1096,6 +1164,7 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 		opt->warn(opt->warn_ctx, msg);
 	}
 	free(cv.hosts);
+	free(cv.comm_cost);
 	util_kmap_free(&cv.pairs);
 	util_kmap_free(&cv.comm_ids);
 	util_kmap_free(&cv.tags);

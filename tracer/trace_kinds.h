@@ -137,6 +137,15 @@ static inline enum tr_kind tr_blocking(enum tr_kind k)
 	}
 }
 
+/* Whether kind k makes a communicator (Comm_free, which frees one, is
+ * not among them). */
+static inline int tr_makes_comm(enum tr_kind k)
+{
+	return k == TR_COMM_SPLIT || k == TR_COMM_SPLIT_TYPE || k == TR_COMM_DUP ||
+	       k == TR_COMM_CREATE || k == TR_COMM_CREATE_GROUP || k == TR_CART_CREATE ||
+	       k == TR_CART_SUB;
+}
+
 /* Whether kind k starts a request: a nonblocking send, receive or
  * collective. */
 static inline int tr_starts_request(enum tr_kind k)

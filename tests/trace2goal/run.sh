@@ -560,11 +560,11 @@ replay() {
 	fi
 }
 A=tests/trace2goal/apps
-replay lammps $A/lammps 9143994 9089433
+replay lammps $A/lammps 9502191 9447630
 replay netpipe $A/netpipe 5714423 5714423
-replay mumps $A/mumps 2949584 2608388
-replay scalapack $A/scalapack 1870952 1635853
-replay hpcc $A/hpcc 21121608 20870686
+replay mumps $A/mumps 3116879 2775683
+replay scalapack $A/scalapack 2352079 2116980
+replay hpcc $A/hpcc 21605585 21350112
 # LAMMPS: each rank's trace defines its replica's communicator (the world
 # ranks 0,1 or 2,3) and the Cartesian one on it; the converted schedule has
 # each replica's collectives and point-to-point messages in the comms of its
