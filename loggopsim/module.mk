@@ -7,12 +7,13 @@ SWEEP_OBJS := $(SWEEP_SRCS:%.c=$(B)/obj/%.o)
 # What loggopsim links besides its main: what the sweep test and fuzzer link.
 SIM_CLI_OBJS := $(SWEEP_OBJS) $(SENS_OBJS) $(PSETS_OBJS)
 
-OBJS += $(SWEEP_OBJS) $(B)/obj/loggopsim/loggopsim.o
+LOGGOPSIM_OBJS := $(B)/obj/loggopsim/loggopsim.o $(B)/obj/loggopsim/report.o
+OBJS += $(SWEEP_OBJS) $(LOGGOPSIM_OBJS)
 TOOLS += $(B)/bin/loggopsim
 
-$(SWEEP_OBJS) $(B)/obj/loggopsim/loggopsim.o: ALL_CFLAGS += $(SIM_INC) -I analysis
+$(SWEEP_OBJS) $(LOGGOPSIM_OBJS): ALL_CFLAGS += $(SIM_INC) -I analysis
 
-$(B)/bin/loggopsim: $(B)/obj/loggopsim/loggopsim.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
+$(B)/bin/loggopsim: $(LOGGOPSIM_OBJS) $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # The sweep and parameter-set test.
