@@ -470,12 +470,6 @@ static int open_trace(const char *path, int *created)
 	return f;
 }
 
-/* Opens the trace file and allocates the buffers.  Then, before any other
- * collective call, the ranks agree: if one of them failed, none traces
- * (or, with GOALTRACE_STRICT=1, all stop with exit status 1), and the lowest
- * failing rank says why on stderr, once.  A rank alone without a trace file
- * would leave the others' clock synchronisation, or the application's
- * collectives, waiting for it forever. */
 static void rec_p2p(enum tr_kind kind, const void *buf, int count, MPI_Datatype dt,
                     int rank, int tag, MPI_Comm comm, const MPI_Request *req,
                     uint64_t t0, uint64_t t1);
@@ -509,6 +503,12 @@ static uint64_t own_cost(void)
 	return t[ROUNDS / 2];
 }
 
+/* Opens the trace file and allocates the buffers.  Then, before any other
+ * collective call, the ranks agree: if one of them failed, none traces
+ * (or, with GOALTRACE_STRICT=1, all stop with exit status 1), and the lowest
+ * failing rank says why on stderr, once.  A rank alone without a trace file
+ * would leave the others' clock synchronisation, or the application's
+ * collectives, waiting for it forever. */
 static void start_tracing(void)
 {
 	PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
