@@ -31,8 +31,9 @@ import refsim     # noqa: E402
 
 
 # Options of loggopsim that change what it prints, not the times (left out
-# of a case's options here).
-OUTPUT_ONLY = ("--qstat",)
+# of a case's options here), and those of them that take a value.
+OUTPUT_ONLY = ("--qstat", "--account", "--csv")
+OUTPUT_VALUE = ("--csv",)
 # Options of networks (docs/semantics.md section 11), which refsim.py lacks.
 NETWORK = ("--topology", "--network-file", "--mapping")
 
@@ -170,7 +171,8 @@ def cases_mode(a):
                 continue                # a compiler error case
             argf = os.path.join(a.dir, n + ".args")
             args = open(argf).read().split() if os.path.exists(argf) else []
-            args = [x for x in args if x not in OUTPUT_ONLY]
+            args = [x for i, x in enumerate(args) if x not in OUTPUT_ONLY
+                    and not (i and args[i - 1] in OUTPUT_VALUE)]
             if any(x in args for x in NETWORK):
                 print("ok - refsim agrees on case %s # SKIP refsim has no networks "
                       "(docs/semantics.md section 11)" % n)
