@@ -959,8 +959,8 @@ static int convert_rank(struct conv *cv)
 			/* the work of making it, without the wait for the others */
 			size_t n = cv->ncomm_made++;
 			double us = c->end > c->start ? c->end - c->start : 0;
-			if (n < cv->ncomm_cost && cv->comm_cost[n] >= 0)
-				us = cv->comm_cost[n];
+			if (n < cv->ncomm_cost && cv->comm_cost[n].us >= 0)
+				us = cv->comm_cost[n].us;
 			cv->pending_us += us;
 			continue;
 		}
@@ -1020,17 +1020,9 @@ static int count_host(struct conv *cv)
 	return 0;
 }
 
-/* The kinds of the calls that make communicators, in cv->comm_cost's
- * order as the first rank that made each gave it. */
-struct comm_kinds {
-	uint16_t *kind;
-	size_t cap, cost_cap;
-};
-
-/* Folds trace t's calls that make communicators into cv->comm_cost (the
- * shortest time of each; -1 where the ranks' calls differ in kind).
+/* Folds trace t's calls that make communicators into cv->comm_cost.
  * Returns 0 or -1 (out of memory). */
-static int fold_comm_costs(struct conv *cv, struct comm_kinds *ck, const struct tr_trace *t)
+static int fold_comm_costs(struct conv *cv, const struct tr_trace *t)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->ncalls; i++) {
@@ -1039,18 +1031,16 @@ static int fold_comm_costs(struct conv *cv, struct comm_kinds *ck, const struct 
 			continue;
 		double us = c->end > c->start ? c->end - c->start : 0;
 		if (n == cv->ncomm_cost) {
-			if (util_grow((void **)&cv->comm_cost, &ck->cost_cap, n + 1, sizeof *cv->comm_cost) ||
-			    util_grow((void **)&ck->kind, &ck->cap, n + 1, sizeof *ck->kind))
+			if (util_grow((void **)&cv->comm_cost, &cv->capcomm_cost, n + 1,
+			              sizeof *cv->comm_cost))
 				return -1;
-			cv->comm_cost[n] = us;
-			ck->kind[n] = c->kind;
-			cv->ncomm_cost++;
-		} else if (ck->kind[n] != c->kind) {
-			cv->comm_cost[n] = -1;
-		} else if (cv->comm_cost[n] >= 0 && us < cv->comm_cost[n]) {
-			cv->comm_cost[n] = us;
+			cv->comm_cost[cv->ncomm_cost++] = (struct comm_cost){ us, c->kind };
 		}
-		n++;
+		struct comm_cost *k = &cv->comm_cost[n++];
+		if (k->kind != c->kind)
+			k->us = -1;
+		else if (k->us >= 0 && us < k->us)
+			k->us = us;
 	}
 	return 0;
 }
@@ -1060,8 +1050,7 @@ static int fold_comm_costs(struct conv *cv, struct comm_kinds *ck, const struct 
  * rank, read once more.  Returns 0, or -1 with the message set. */
 static int comm_costs(struct conv *cv, const struct t2g_source *src, const struct tr_options *to)
 {
-	struct comm_kinds ck = { NULL, 0, 0 };
-	int rc = fold_comm_costs(cv, &ck, &cv->t) ? t2g_cerr(cv, "error: out of memory") : 0;
+	int rc = fold_comm_costs(cv, &cv->t) ? t2g_cerr(cv, "error: out of memory") : 0;
 	for (size_t r = 1; r < src->nranks && cv->ncomm_cost && !rc; r++) {
 		char rerr[600];
 		const char *path = "";
@@ -1069,11 +1058,10 @@ static int comm_costs(struct conv *cv, const struct t2g_source *src, const struc
 		memset(&t, 0, sizeof t);
 		if (src->read(src->ctx, r, to, &t, &path, rerr, sizeof rerr))
 			rc = t2g_cerr(cv, "%s", rerr);
-		else if (fold_comm_costs(cv, &ck, &t))
+		else if (fold_comm_costs(cv, &t))
 			rc = t2g_cerr(cv, "error: out of memory");
 		tr_free(&t);
 	}
-	free(ck.kind);
 	return rc;
 }
 

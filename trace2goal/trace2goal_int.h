@@ -77,11 +77,15 @@ struct conv {
 	uint8_t *cancelled;      /* per call: cancelled request */
 	struct front f;
 	double pending_us;
-	/* The calls that make communicators: the shortest time the k-th of
-	 * them took on any traced rank (us; -1: the ranks' k-th calls are not
-	 * of one kind), and how many this rank made so far. */
-	double *comm_cost;
-	size_t ncomm_cost, ncomm_made;
+	/* The calls that make communicators: the kind of the k-th of them
+	 * (as the first rank that made one gave it) and the shortest time it
+	 * took on any traced rank (us; -1: the ranks' k-th calls are not of
+	 * one kind); how many this rank made so far. */
+	struct comm_cost {
+		double us;
+		uint16_t kind;
+	} *comm_cost;
+	size_t ncomm_cost, capcomm_cost, ncomm_made;
 	/* warnings already given on this traced rank */
 	util_kmap warned;
 	unsigned linear_warned;  /* classes warned of a linear pattern at scale */
