@@ -14,7 +14,17 @@
  * >= s), so the heap of links by share keeps entries that are not moved as
  * shares change (see "The heap of links by share").  Cost: O(F * H + P
  * log P) for F flows of H links in the part and P links that reach the
- * top of the heap; the walk of the part is O(K + F * H) for its K links. */
+ * top of the heap; the walk of the part is O(K + F * H) for its K links.
+ *
+ * The walk and the solve are bound by memory: a part holds most flows in
+ * flight on a shared network, each record a cache miss.  So a flow's
+ * links take n places of one array (free places kept by n), not the
+ * route's longest; the mark the walk reads at each link of a flow (the
+ * epoch, the flow's index in the part) lies apart, 8 bytes a flow; and the
+ * walk writes what the solve needs in the part's own arrays, in the order
+ * it reads them (each flow's links as indices into the part, each link's
+ * flows as indices into the part).  The arithmetic, and its order, are
+ * those of the plain algorithm above. */
 #include "flow.h"
 
 #include "util.h"
@@ -31,10 +41,10 @@ typedef struct fl {
 	double rate;          /* full rate, bytes/ns */
 	uint64_t end;
 	uint32_t gen;         /* changes at every reported end, and at the end */
-	uint32_t ep;          /* settle epoch that reached it */
-	uint32_t fixed;       /* settle epoch that fixed it */
-	uint32_t n;           /* links; 0: free, and next links the free ids */
-	uint32_t next;
+	uint32_t ho;          /* its links: hop[ho .. ho + n - 1] */
+	uint16_t n;           /* links; 0: free, and next links the free ids */
+	uint16_t hn;          /* the size of its place in hop (0: none) */
+	uint32_t next;        /* free: the next free id */
 } fl;
 
 /* A flow's place on one of its links: the link, and the flow's index in
@@ -80,18 +90,29 @@ struct flow_net {
 	uint32_t *used;       /* the links that carried a flow, in that order */
 	size_t nused, usedcap;
 	fl *f;
+	struct mark {         /* by flow id, apart (a part's walk reads it at
+	                       * each of the flow's links): */
+		uint32_t ep;      /* the settle epoch that reached it */
+		uint32_t i;       /* its index into that settle's cf */
+	} *fm;
 	size_t nf, fcap;
 	uint32_t free;        /* free ids, linked by next (UINT32_MAX: none) */
-	hop *hop;             /* flow id * mh + h: its h-th link */
+	hop *hop;             /* the flows' links, a place of n for a flow of n */
+	size_t nhop, hopcap;
+	uint32_t *hfree;      /* by n: free places of n (linked by their first link) */
 	uint32_t *dirty;      /* marked links */
 	size_t ndirty, dcap;
 	uint32_t epoch;
-	/* settle scratch */
-	uint32_t *cl, *cf;
+	/* settle scratch: the part's links cl and flows cf; fk[fo[i] + h] the
+	 * index into cl of flow cf[i]'s h-th link; the flows of link cl[k] (as
+	 * indices into cf, in the link's order) ka[ko[k] .. ko[k + 1] - 1];
+	 * done[i]: flow cf[i] is fixed */
+	uint32_t *cl, *cf, *fk, *fo, *ka, *ko;
+	uint8_t *done;
 	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
-	size_t clcap, cfcap, heapcap, plcap, srtcap;
+	size_t clcap, cfcap, fkcap, focap, kacap, kocap, donecap, heapcap, plcap, srtcap;
 	uint64_t started, largest;
 	/* flow_net_watch: each link's flows and bytes at its last change */
 	void (*load)(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
@@ -121,7 +142,7 @@ static void zfree(void *p, size_t n, size_t size)
 /* The links of flow id. */
 static inline hop *hops(const flow_net *f, uint32_t id)
 {
-	return &f->hop[(size_t)id * f->mh];
+	return &f->hop[f->f[id].ho];
 }
 
 flow_net *flow_net_new(uint32_t nlinks, double (*cap)(void *ctx, uint32_t l), void *ctx,
@@ -136,6 +157,13 @@ flow_net *flow_net_new(uint32_t nlinks, double (*cap)(void *ctx, uint32_t l), vo
 	f->free = UINT32_MAX;
 	f->capfn = cap;
 	f->capctx = ctx;
+	f->hfree = malloc((f->mh + 1) * sizeof *f->hfree);
+	if (!f->hfree) {
+		free(f);
+		return NULL;
+	}
+	for (unsigned n = 0; n <= f->mh; n++)
+		f->hfree[n] = UINT32_MAX;
 	f->cap = zalloc(nlinks, sizeof *f->cap);
 	f->lk = zalloc(nlinks, sizeof *f->lk);
 	f->st = zalloc(nlinks, sizeof *f->st);
@@ -158,10 +186,17 @@ void flow_net_free(flow_net *f)
 	zfree(f->st, f->nl, sizeof *f->st);
 	zfree(f->seen, f->nl, sizeof *f->seen);
 	free(f->f);
+	free(f->fm);
 	free(f->hop);
+	free(f->hfree);
+	free(f->fo);
 	free(f->dirty);
 	free(f->cl);
 	free(f->cf);
+	free(f->fk);
+	free(f->ka);
+	free(f->ko);
+	free(f->done);
 	free(f->heap);
 	free(f->pl);
 	free(f->srt);
@@ -179,20 +214,19 @@ static int mark(flow_net *f, uint32_t l)
 	return 0;
 }
 
-/* Credit link stats and the flow's work with its progress since t0. */
-static void advance(flow_net *f, uint32_t id, uint64_t t)
+/* Flow x's progress from t0 to t at its share: its work left less that,
+ * t0 = t; returns the bytes it moved on each of its links then. */
+static double progress(fl *x, uint64_t t)
 {
-	fl *x = &f->f[id];
-	double dt = (double)(t - x->t0);
+	double dt = (double)(t - x->t0), bytes = 0;
 	if (x->share > 0 && dt > 0) {
-		double bytes = x->share * x->rate * dt;
-		for (uint32_t h = 0; h < x->n; h++)
-			f->st[hops(f, id)[h].link].bytes += bytes;
+		bytes = x->share * x->rate * dt;
 		x->W -= x->share * dt;
 		if (x->W < 0)
 			x->W = 0;
 	}
 	x->t0 = t;
+	return bytes;
 }
 
 uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
@@ -203,26 +237,42 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 		id = f->free;
 		f->free = f->f[id].next;
 	} else {
-		size_t hcap = f->fcap;
+		size_t c = f->fcap;
 		if (util_grow(&f->f, &f->fcap, f->nf + 1, sizeof *f->f))
 			return UINT32_MAX;
-		if (f->fcap != hcap) {
-			hop *a = realloc(f->hop, f->fcap * f->mh * sizeof *a);
-			if (!a) {
-				f->fcap = hcap;   /* try again next time */
+		if (f->fcap != c) {
+			struct mark *e = realloc(f->fm, f->fcap * sizeof *e);
+			if (!e) {
+				f->fcap = c;   /* try again next time */
 				return UINT32_MAX;
 			}
-			f->hop = a;
+			f->fm = e;
 		}
 		id = (uint32_t)f->nf++;
 		f->f[id].gen = 0;
 	}
+	fl *x = &f->f[id];
+	x->t0 = t;
+	x->share = 0;
+	x->n = 0;
+	if (f->hfree[n] != UINT32_MAX) {   /* a place for its links */
+		x->ho = f->hfree[n];
+		f->hfree[n] = f->hop[x->ho].link;
+	} else if (util_grow(&f->hop, &f->hopcap, f->nhop + n, sizeof *f->hop)) {
+		x->next = f->free;
+		f->free = id;
+		return UINT32_MAX;
+	} else {
+		x->ho = (uint32_t)f->nhop;
+		f->nhop += n;
+	}
+	x->hn = (uint16_t)n;
 	for (unsigned h = 0; h < n; h++) {
 		lk *L = &f->lk[links[h]];
 		flow_link_stat *s = &f->st[links[h]];
 		if (f->cap[links[h]] == 0) {   /* its first flow: its capacity, a place in used */
 			if (util_grow(&f->used, &f->usedcap, f->nused + 1, sizeof *f->used)) {
-				f->f[id].n = h;
+				x->n = (uint16_t)h;
 				flow_finish(f, id, t);
 				return UINT32_MAX;
 			}
@@ -233,7 +283,7 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 		if (util_grow(&L->a, &c, (size_t)s->n + 1, sizeof *L->a) || mark(f, links[h])) {
 			/* Undo the links taken so far. */
 			L->cap = (uint32_t)c;
-			f->f[id].n = h;
+			x->n = (uint16_t)h;
 			flow_finish(f, id, t);
 			return UINT32_MAX;
 		}
@@ -246,14 +296,11 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 		if (s->n > s->peak)
 			s->peak = s->n;
 	}
-	fl *x = &f->f[id];
-	x->t0 = t;
 	x->W = (double)work;
-	x->share = 0;
 	x->rate = rate;
 	x->end = UINT64_MAX;
-	x->ep = x->fixed = 0;
-	x->n = n;
+	f->fm[id].ep = 0;
+	x->n = (uint16_t)n;
 	f->started++;
 	return id;
 }
@@ -261,10 +308,12 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 {
 	fl *x = &f->f[id];
-	advance(f, id, t);
+	double b = progress(x, t);
 	for (uint32_t h = 0; h < x->n; h++) {
 		uint32_t l = hops(f, id)[h].link, p = hops(f, id)[h].pos;
 		flow_link_stat *s = &f->st[l];
+		if (b > 0)
+			s->bytes += b;
 		lk *L = &f->lk[l];
 		uint32_t last = L->a[--s->n];
 		L->a[p] = last;
@@ -277,6 +326,11 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 		if (s->n == 0)
 			s->busy += t - s->since;
 		(void)mark(f, l);   /* out of memory: the next start marks again */
+	}
+	if (x->hn) {   /* its place in hop, free */
+		f->hop[x->ho].link = f->hfree[x->hn];
+		f->hfree[x->hn] = x->ho;
+		x->hn = 0;
 	}
 	x->n = 0;
 	x->gen++;
@@ -360,17 +414,17 @@ static uint32_t htop(flow_net *f, uint32_t *n, int *oom)
 	return UINT32_MAX;
 }
 
-/* Flow id is fixed at bytes/ns r: take r from each of its links. */
-static int take(flow_net *f, uint32_t id, double r, uint32_t *nheap)
+/* Flow cf[i] of the part is fixed at bytes/ns r: take r from each of its
+ * links. */
+static int take(flow_net *f, size_t i, double r, uint32_t *nheap)
 {
-	const fl *x = &f->f[id];
-	for (uint32_t h = 0; h < x->n; h++) {
-		uint32_t k = f->lk[hops(f, id)[h].link].ix;
-		part_link *q = &f->pl[k];
+	const uint32_t *k = &f->fk[f->fo[i]];
+	for (uint32_t h = 0, n = f->fo[i + 1] - f->fo[i]; h < n; h++) {
+		part_link *q = &f->pl[k[h]];
 		q->rem -= r;
 		if (q->rem < 0)
 			q->rem = 0;
-		if (--q->cnt && q->rem / q->cnt < q->key && hpush(f, nheap, q->rem / q->cnt, k))
+		if (--q->cnt && q->rem / q->cnt < q->key && hpush(f, nheap, q->rem / q->cnt, k[h]))
 			return -1;
 	}
 	return 0;
@@ -383,7 +437,6 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
                       void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
 	fl *x = &f->f[id];
-	x->fixed = f->epoch;
 	if (share == x->share)
 		return;
 	x->share = share;
@@ -395,22 +448,40 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
 	moved(ctx, id, end);
 }
 
-/* Fix flow id of the part at share of its full rate; 0, or -1 when out
+/* Fix flow cf[i] of the part at share of its full rate; 0, or -1 when out
  * of memory. */
-static int fix(flow_net *f, uint32_t id, double share, uint64_t t, uint32_t *nheap,
+static int fix(flow_net *f, size_t i, double share, uint64_t t, uint32_t *nheap,
                void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
-	if (take(f, id, share * f->f[id].rate, nheap))
+	uint32_t id = f->cf[i];
+	f->done[i] = 1;
+	if (take(f, i, share * f->f[id].rate, nheap))
 		return -1;
 	set_share(f, id, share, t, moved, ctx);
 	return 0;
 }
 
+/* The share of flow id by the simple rule: its full rate, or its most
+ * contended link's cap / flows when that is lower (max-min too, for a
+ * flow alone in its part). */
+static double simple_share(const flow_net *f, uint32_t id)
+{
+	const fl *x = &f->f[id];
+	double share = 1.0;
+	for (uint32_t h = 0; h < x->n; h++) {
+		uint32_t l = hops(f, id)[h].link;
+		double c = f->cap[l] / f->st[l].n;
+		if (c < x->rate && c / x->rate < share)
+			share = c / x->rate;
+	}
+	return share;
+}
+
 /* Flows by full rate, then id: the order progressive filling fixes them
- * at their full rate. */
+ * at their full rate; i is the index into cf. */
 typedef struct by_rate {
 	double rate;
-	uint32_t id;
+	uint32_t id, i;
 } by_rate;
 
 static int by_rate_cmp(const void *a, const void *b)
@@ -422,37 +493,55 @@ static int by_rate_cmp(const void *a, const void *b)
 }
 
 /* Collect the component of link l (not reached in this epoch) into
- * cl[0 .. *K-1] and cf[0 .. *F-1]: 0, or -1 when out of memory. */
+ * cl[0 .. *K-1] and cf[0 .. *F-1], with fk, ka and ko: 0, or -1 when out
+ * of memory. */
 static int component(flow_net *f, uint32_t l, size_t *K, size_t *F)
 {
 	uint32_t ep = f->epoch;
-	size_t nk = 0, nf = 0;
-	if (util_grow(&f->cl, &f->clcap, 1, sizeof *f->cl))
+	size_t nk = 0, nf = 0, na = 0, nfk = 0;
+	if (util_grow(&f->cl, &f->clcap, 1, sizeof *f->cl) ||
+	    util_grow(&f->fo, &f->focap, 1, sizeof *f->fo))
 		return -1;
 	f->lk[l].ep = ep;
+	f->lk[l].ix = 0;
 	f->cl[nk++] = l;
 	for (size_t k = 0; k < nk; k++) {
-		uint32_t lk_ = f->cl[k];
-		for (uint32_t j = 0; j < f->st[lk_].n; j++) {
-			uint32_t id = f->lk[lk_].a[j];
-			fl *x = &f->f[id];
-			if (x->ep == ep)
-				continue;
-			x->ep = ep;
-			if (util_grow(&f->cf, &f->cfcap, nf + 1, sizeof *f->cf))
-				return -1;
-			f->cf[nf++] = id;
-			for (uint32_t h = 0; h < x->n; h++) {
-				uint32_t l2 = hops(f, id)[h].link;
-				if (f->lk[l2].ep == ep)
-					continue;
-				if (util_grow(&f->cl, &f->clcap, nk + 1, sizeof *f->cl))
+		const lk *L = &f->lk[f->cl[k]];
+		uint32_t n = f->st[f->cl[k]].n;
+		if (util_grow(&f->ko, &f->kocap, k + 2, sizeof *f->ko) ||
+		    util_grow(&f->ka, &f->kacap, na + n, sizeof *f->ka))
+			return -1;
+		f->ko[k] = (uint32_t)na;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t id = L->a[j];
+			if (f->fm[id].ep != ep) {
+				const fl *x = &f->f[id];
+				const hop *y = hops(f, id);
+				if (util_grow(&f->cf, &f->cfcap, nf + 1, sizeof *f->cf) ||
+				    util_grow(&f->fo, &f->focap, nf + 2, sizeof *f->fo) ||
+				    util_grow(&f->fk, &f->fkcap, nfk + x->n, sizeof *f->fk))
 					return -1;
-				f->lk[l2].ep = ep;
-				f->cl[nk++] = l2;
+				f->fm[id].ep = ep;
+				f->fm[id].i = (uint32_t)nf;
+				f->cf[nf] = id;
+				f->fo[nf++] = (uint32_t)nfk;
+				for (uint32_t h = 0; h < x->n; h++) {
+					lk *L2 = &f->lk[y[h].link];
+					if (L2->ep != ep) {
+						if (util_grow(&f->cl, &f->clcap, nk + 1, sizeof *f->cl))
+							return -1;
+						L2->ep = ep;
+						L2->ix = (uint32_t)nk;
+						f->cl[nk++] = y[h].link;
+					}
+					f->fk[nfk++] = L2->ix;
+				}
 			}
+			f->ka[na++] = f->fm[id].i;
 		}
 	}
+	f->ko[nk] = (uint32_t)na;
+	f->fo[nf] = (uint32_t)nfk;
 	*K = nk;
 	*F = nf;
 	return 0;
@@ -463,51 +552,42 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
                  void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
 	/* Progress of every flow up to t, at its old share. */
-	for (size_t i = 0; i < F; i++)
-		advance(f, f->cf[i], t);
+	for (size_t i = 0; i < F; i++) {
+		fl *x = &f->f[f->cf[i]];
+		double b = progress(x, t);
+		for (uint32_t h = 0; b > 0 && h < x->n; h++)
+			f->st[f->cl[f->fk[f->fo[i] + h]]].bytes += b;
+	}
 	if (F == 1 || f->rule == FLOW_SIMPLE) {
-		/* Alone (its full rate, or its slowest link's), or the simple
-		 * rule: each at its most contended link's cap / flows. */
-		for (size_t i = 0; i < F; i++) {
-			uint32_t id = f->cf[i];
-			fl *x = &f->f[id];
-			double share = 1.0;
-			for (uint32_t h = 0; h < x->n; h++) {
-				uint32_t l = hops(f, id)[h].link;
-				double c = f->cap[l] / f->st[l].n;
-				if (c < x->rate && c / x->rate < share)
-					share = c / x->rate;
-			}
-			set_share(f, id, share, t, moved, ctx);
-		}
+		for (size_t i = 0; i < F; i++)
+			set_share(f, f->cf[i], simple_share(f, f->cf[i]), t, moved, ctx);
 		return 0;
 	}
-	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl))
+	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl) ||
+	    util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
+	    util_grow(&f->done, &f->donecap, F, sizeof *f->done))
 		return -1;
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		uint32_t l = f->cl[k];
-		f->lk[l].ix = (uint32_t)k;
 		f->pl[k].rem = f->cap[l];
 		f->pl[k].cnt = f->st[l].n;
 		if (f->pl[k].cnt && hpush(f, &nheap, f->pl[k].rem / f->pl[k].cnt, (uint32_t)k))
 			return -1;
 	}
-	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt))
-		return -1;
 	int same = 1;
 	for (size_t i = 0; i < F; i++) {
-		f->srt[i].rate = f->f[f->cf[i]].rate;
-		f->srt[i].id = f->cf[i];
-		same &= f->srt[i].rate == f->srt[0].rate;
+		by_rate r = { f->f[f->cf[i]].rate, f->cf[i], (uint32_t)i };
+		f->srt[i] = r;
+		same &= r.rate == f->srt[0].rate;
 	}
 	if (!same)
 		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
+	memset(f->done, 0, F);
 	size_t dp = 0, nfixed = 0;
-	uint32_t ep = f->epoch;
 	int oom = 0;
 	while (nfixed < F) {
-		while (dp < F && f->f[f->srt[dp].id].fixed == ep)
+		while (dp < F && f->done[f->srt[dp].i])
 			dp++;
 		uint32_t top = htop(f, &nheap, &oom);
 		if (oom)
@@ -515,18 +595,17 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		double s = top != UINT32_MAX ? f->pl[top].rem / f->pl[top].cnt : HUGE_VAL;
 		if (dp < F && f->srt[dp].rate <= s) {
 			/* The lowest full rate is below every share: at full rate. */
-			if (fix(f, f->srt[dp].id, 1.0, t, &nheap, moved, ctx))
+			if (fix(f, f->srt[dp].i, 1.0, t, &nheap, moved, ctx))
 				return -1;
 			nfixed++;
 			continue;
 		}
 		/* The link of the lowest share: every unfixed flow on it at s. */
-		uint32_t l = f->cl[top];
-		for (uint32_t j = 0; j < f->st[l].n; j++) {
-			uint32_t id = f->lk[l].a[j];
-			if (f->f[id].fixed == ep)
+		for (uint32_t e = f->ko[top]; e < f->ko[top + 1]; e++) {
+			uint32_t i = f->ka[e];
+			if (f->done[i])
 				continue;
-			if (fix(f, id, s / f->f[id].rate, t, &nheap, moved, ctx))
+			if (fix(f, i, s / f->f[f->cf[i]].rate, t, &nheap, moved, ctx))
 				return -1;
 			nfixed++;
 		}
@@ -544,7 +623,7 @@ int flow_settle(flow_net *f, uint64_t t,
 		for (size_t i = 0; i < f->nused; i++)
 			f->lk[f->used[i]].ep = 0;
 		for (size_t i = 0; i < f->nf; i++)
-			f->f[i].ep = f->f[i].fixed = 0;
+			f->fm[i].ep = 0;
 		f->epoch = 1;
 	}
 	/* Each connected part of the network reached from a marked link. */

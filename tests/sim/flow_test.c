@@ -3,6 +3,7 @@
 #include "check.h"
 #include "flow.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct ends {
@@ -162,6 +163,134 @@ static void test_simple(void)
 	}
 }
 
+/* ---- Random runs against a reference ------------------------------------
+ * Flows start and end on 6 links at random; after every settle each live
+ * flow's share is checked against a reference computed from scratch: by
+ * water-filling for max-min (a level that rises for every unfixed flow,
+ * each fixed at its full rate or when one of its links fills), by its
+ * links' cap / flows for the simple rule. */
+#define RL 6
+#define RF 24
+
+typedef struct rflow {
+	int live;
+	uint32_t id, n, links[3];
+	double rate;
+} rflow;
+
+static void reference(const double *cap, const rflow *fl, int rule, double *share)
+{
+	int fixed[RF] = { 0 };
+	double rem[RL];
+	int cnt[RL] = { 0 };
+	for (int l = 0; l < RL; l++)
+		rem[l] = cap[l];
+	for (int i = 0; i < RF; i++)
+		for (uint32_t h = 0; fl[i].live && h < fl[i].n; h++)
+			cnt[fl[i].links[h]]++;
+	if (rule) {   /* simple: min over links of cap / flows, capped at 1 */
+		for (int i = 0; i < RF; i++) {
+			share[i] = 1.0;
+			for (uint32_t h = 0; fl[i].live && h < fl[i].n; h++) {
+				double c = cap[fl[i].links[h]] / cnt[fl[i].links[h]];
+				if (c / fl[i].rate < share[i])
+					share[i] = c / fl[i].rate;
+			}
+		}
+		return;
+	}
+	for (;;) {
+		/* The next level: the lowest fair share of a link or full rate. */
+		double lv = HUGE_VAL;
+		for (int l = 0; l < RL; l++)
+			if (cnt[l] && rem[l] / cnt[l] < lv)
+				lv = rem[l] / cnt[l];
+		int any = 0;
+		for (int i = 0; i < RF; i++)
+			if (fl[i].live && !fixed[i] && fl[i].rate < lv)
+				lv = fl[i].rate;
+		/* Fix every flow at its full rate lv or on a link of share lv. */
+		int fix[RF] = { 0 };
+		for (int i = 0; i < RF; i++) {
+			if (!fl[i].live || fixed[i])
+				continue;
+			fix[i] = fl[i].rate <= lv * (1 + 1e-12);
+			for (uint32_t h = 0; h < fl[i].n; h++) {
+				uint32_t l = fl[i].links[h];
+				fix[i] |= rem[l] / cnt[l] <= lv * (1 + 1e-12);
+			}
+		}
+		for (int i = 0; i < RF; i++) {
+			if (!fix[i])
+				continue;
+			any = 1;
+			fixed[i] = 1;
+			share[i] = lv / fl[i].rate < 1 ? lv / fl[i].rate : 1;
+			for (uint32_t h = 0; h < fl[i].n; h++) {
+				rem[fl[i].links[h]] -= share[i] * fl[i].rate;
+				cnt[fl[i].links[h]]--;
+			}
+		}
+		if (!any)
+			return;
+	}
+}
+
+static void test_random(void)
+{
+	static const double caps[] = { 0.5, 1, 2 }, rates[] = { 0.25, 1, 4 };
+	for (int rule = 0; rule < 2; rule++) {
+		double cap[RL];
+		srand(7 + rule);
+		for (int l = 0; l < RL; l++)
+			cap[l] = caps[rand() % 3];
+		flow_net *f = flow_net_new(RL, cap_of, cap, 3, rule ? FLOW_SIMPLE : FLOW_MAXMIN);
+		rflow fl[RF] = { { 0 } };
+		ends e = { 0 };
+		uint64_t t = 0, compared = 0, wrong = 0;
+		for (int step = 0; step < 3000; step++) {
+			int i = rand() % RF;
+			if (fl[i].live) {   /* the flow ends at its end, or now */
+				uint64_t end = flow_end(f, fl[i].id);
+				if (end < t + 50)
+					t = end;
+				flow_finish(f, fl[i].id, t);
+				fl[i].live = 0;
+			} else {
+				rflow *x = &fl[i];
+				x->n = 1 + (uint32_t)(rand() % 3);
+				for (uint32_t h = 0; h < x->n; h++) {
+					x->links[h] = (uint32_t)(rand() % RL);
+					for (uint32_t g = 0; g < h; g++)
+						if (x->links[g] == x->links[h])
+							x->links[h] = (x->links[h] + 1) % RL, g = (uint32_t)-1;
+				}
+				x->rate = rates[rand() % 3];
+				x->id = flow_start(f, t, 1000000, x->rate, x->links, x->n);
+				x->live = x->id < 64;
+			}
+			if (flow_settle(f, t, moved, &e))
+				wrong++;
+			double want[RF];
+			reference(cap, fl, rule, want);
+			for (int j = 0; j < RF; j++) {
+				if (!fl[j].live)
+					continue;
+				double got = flow_share(f, fl[j].id);
+				compared++;
+				if (rule ? got != want[j] : fabs(got - want[j]) > 1e-9 * want[j]) {
+					if (wrong++ < 3)
+						printf("    step %d flow %d: share %.17g, want %.17g\n", step, j, got, want[j]);
+				}
+			}
+			t += (uint64_t)(rand() % 3) * 17;
+		}
+		CHECK(compared > 10000);
+		CHECK_EQ_U64(wrong, 0);
+		flow_net_free(f);
+	}
+}
+
 int main(void)
 {
 	test_share();
@@ -169,5 +298,6 @@ int main(void)
 	test_incremental();
 	test_incast();
 	test_simple();
+	test_random();
 	return check_done();
 }
