@@ -41,7 +41,7 @@ void sim_link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n,
                    double bytes)
 {
 	const sim *m = ctx;
-	tl_write_link(m->tl, l, t0, t, n, bytes > 0 ? (uint64_t)(bytes + 0.5) : 0);
+	tl_write_link(m->tl, l, t0, t, n, flow_round(bytes));
 }
 
 /* flow_settle moved the end of flow id: its end event. */

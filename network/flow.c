@@ -440,7 +440,7 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
 	if (share == x->share)
 		return;
 	x->share = share;
-	uint64_t end = t + (uint64_t)floor((share == 1.0 ? x->W : x->W / share) + 0.5);
+	uint64_t end = t + flow_round(share == 1.0 ? x->W : x->W / share);
 	if (end == x->end)     /* a new share, but the same end (rounded) */
 		return;
 	x->end = end;
@@ -666,6 +666,11 @@ int flow_net_watch(flow_net *f, void (*load)(void *ctx, uint32_t l, uint64_t t0,
 	f->load = load;
 	f->load_ctx = ctx;
 	return 0;
+}
+
+uint64_t flow_round(double x)
+{
+	return x > 0 ? (uint64_t)floor(x + (0.5 + FLOW_HALF)) : 0;
 }
 
 uint64_t flow_end(const flow_net *f, uint32_t id) { return f->f[id].end; }

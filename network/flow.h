@@ -60,11 +60,18 @@ int flow_pending(const flow_net *f);
  * changed (every new flow), in the order the solution fixes them (the
  * same for the same starts and ends; the events it makes carry their own
  * seqs, so the order changes no result).  An end is
- * t + round(remaining work / share of full rate), half up; a flow that ran
+ * t + flow_round(remaining work / share of full rate); a flow that ran
  * at full rate since it started ends exactly work ns after its start.
  * Returns 0, or -1 when out of memory. */
 int flow_settle(flow_net *f, uint64_t t,
                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx);
+
+/* x >= 0 rounded to an integer, half up; a value within FLOW_HALF below
+ * a half counts as one, so that the rounding error of the arithmetic
+ * (the order in which a flow's progress was added up) does not decide
+ * an exact half: ends in ns and a link's bytes in a period. */
+#define FLOW_HALF 1e-6
+uint64_t flow_round(double x);
 
 /* The end of flow id as last reported, its generation (it changes each
  * time an end is reported and when the flow ends, so that an event for an
