@@ -47,7 +47,7 @@ typedef struct net_opts {
 	size_t ntop;
 	struct net_top {
 		char name[64];
-		double bytes;
+		uint64_t bytes;       /* flow_round of the link's bytes */
 		uint64_t busy;
 		uint32_t peak;
 	} top[NET_TOP];

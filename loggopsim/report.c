@@ -107,7 +107,8 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Keep the most loaded links of m's run (by bytes, then link number). */
+/* Keep the most loaded links of m's run (by bytes as reported, rounded,
+ * then link number). */
 static void net_collect(net_opts *n, const sim *m)
 {
 	const flow_net *f = sim_flows(m);
@@ -131,8 +132,9 @@ static void net_collect(net_opts *n, const sim *m)
 			n->peak = st->peak;
 		if (st->bytes <= 0)
 			continue;
+		uint64_t bytes = flow_round(st->bytes);
 		size_t k = n->ntop < NET_TOP ? n->ntop++ : NET_TOP;
-		while (k > 0 && n->top[k - 1].bytes < st->bytes) {
+		while (k > 0 && n->top[k - 1].bytes < bytes) {
 			if (k < NET_TOP)
 				n->top[k] = n->top[k - 1];
 			k--;
@@ -140,7 +142,7 @@ static void net_collect(net_opts *n, const sim *m)
 		if (k >= NET_TOP)
 			continue;
 		topo_link_name(n->t, l, n->top[k].name, sizeof n->top[k].name);
-		n->top[k].bytes = st->bytes;
+		n->top[k].bytes = bytes;
 		n->top[k].busy = st->busy;
 		n->top[k].peak = st->peak;
 	}
@@ -164,7 +166,7 @@ static void net_print(FILE *f, const net_opts *n)
 	fprintf(f, "Network %s: %" PRIu64 " flows, at most %" PRIu32 " on one link, at most %"
 	        PRIu64 " recomputed at once\n", spec, n->flows, n->peak, n->largest);
 	for (size_t i = 0; i < n->ntop; i++)
-		fprintf(f, "  link %s: %.0f bytes, busy %" PRIu64 " ns, at most %" PRIu32 " flow%s\n",
+		fprintf(f, "  link %s: %" PRIu64 " bytes, busy %" PRIu64 " ns, at most %" PRIu32 " flow%s\n",
 		        n->top[i].name, n->top[i].bytes, n->top[i].busy, n->top[i].peak,
 		        n->top[i].peak == 1 ? "" : "s");
 }
@@ -181,11 +183,9 @@ static void net_json(uj *j, const net_opts *n)
 	uj_u64(j, "largest_settle", n->largest);
 	uj_arr(j, "links");
 	for (size_t i = 0; i < n->ntop; i++) {
-		char bytes[64];
-		snprintf(bytes, sizeof bytes, "%.0f", n->top[i].bytes);
 		uj_obj(j, NULL);
 		uj_str(j, "link", n->top[i].name);
-		uj_raw(j, "bytes", bytes);
+		uj_u64(j, "bytes", n->top[i].bytes);
 		uj_u64(j, "busy_ns", n->top[i].busy);
 		uj_u64(j, "peak_flows", n->top[i].peak);
 		uj_end(j);
