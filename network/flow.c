@@ -558,9 +558,8 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		for (uint32_t h = 0; b > 0 && h < x->n; h++)
 			f->st[f->cl[f->fk[f->fo[i] + h]]].bytes += b;
 	}
-	if (F == 1 || f->rule == FLOW_SIMPLE) {
-		for (size_t i = 0; i < F; i++)
-			set_share(f, f->cf[i], simple_share(f, f->cf[i]), t, moved, ctx);
+	if (F == 1) {   /* alone: its full rate, or its slowest link's */
+		set_share(f, f->cf[0], simple_share(f, f->cf[0]), t, moved, ctx);
 		return 0;
 	}
 	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl) ||
@@ -613,6 +612,31 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 	return 0;
 }
 
+/* The simple rule: a flow's share changes only with the flows on its
+ * links, so the flows on the marked links are all it recomputes. */
+static void settle_simple(flow_net *f, uint64_t t,
+                          void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	uint64_t nf = 0;
+	for (size_t d = 0; d < f->ndirty; d++) {
+		uint32_t l = f->dirty[d];
+		for (uint32_t j = 0; j < f->st[l].n; j++) {
+			uint32_t id = f->lk[l].a[j];
+			fl *x = &f->f[id];
+			if (f->fm[id].ep == f->epoch)
+				continue;
+			f->fm[id].ep = f->epoch;
+			nf++;
+			double b = progress(x, t);
+			for (uint32_t h = 0; b > 0 && h < x->n; h++)
+				f->st[hops(f, id)[h].link].bytes += b;
+			set_share(f, id, simple_share(f, id), t, moved, ctx);
+		}
+	}
+	if (nf > f->largest)
+		f->largest = nf;
+}
+
 int flow_settle(flow_net *f, uint64_t t,
                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
@@ -626,13 +650,16 @@ int flow_settle(flow_net *f, uint64_t t,
 			f->fm[i].ep = 0;
 		f->epoch = 1;
 	}
-	/* Each connected part of the network reached from a marked link. */
+	/* The simple rule: the flows of the marked links.  Max-min: each
+	 * connected part of the network reached from a marked link. */
 	int rc = 0;
+	if (f->rule == FLOW_SIMPLE)
+		settle_simple(f, t, moved, ctx);
 	for (size_t d = 0; d < f->ndirty; d++) {
 		uint32_t l = f->dirty[d];
 		f->lk[l].dirty = 0;
 		size_t K, F;
-		if (rc || f->lk[l].ep == f->epoch)
+		if (rc || f->rule == FLOW_SIMPLE || f->lk[l].ep == f->epoch)
 			continue;
 		if (component(f, l, &K, &F) || (F && solve(f, K, F, t, moved, ctx))) {
 			rc = -1;
