@@ -8,8 +8,10 @@
  * progressive filling: repeatedly, the smallest of the lowest full rate
  * among unfixed flows and the lowest fair share rem/cnt among links fixes
  * that flow at its full rate, or every unfixed flow of that link at the
- * share (a flow alone in its part, or any flow under the simple rule: at
- * once, from its links' capacities and counts).  Shares only grow as
+ * share (a flow alone in its part: at once, from its links' capacities
+ * and counts).  The simple rule needs no walk: a flow's share is its
+ * links' cap / flows, so only the flows on the marked links can change,
+ * each computed at once.  Shares only grow as
  * flows are fixed (a flow fixed at s takes s from links whose share was
  * >= s), so the heap of links by share keeps entries that are not moved as
  * shares change (see "The heap of links by share").  Cost: O(F * H + P
