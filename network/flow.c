@@ -553,21 +553,26 @@ static int component(flow_net *f, uint32_t l, size_t *K, size_t *F)
 static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
                  void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
 {
-	/* Progress of every flow up to t, at its old share. */
+	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl) ||
+	    util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
+	    util_grow(&f->done, &f->donecap, F, sizeof *f->done))
+		return -1;
+	/* Progress of every flow up to t, at its old share; the flows by
+	 * full rate. */
+	int same = 1;
 	for (size_t i = 0; i < F; i++) {
 		fl *x = &f->f[f->cf[i]];
 		double b = progress(x, t);
 		for (uint32_t h = 0; b > 0 && h < x->n; h++)
 			f->st[f->cl[f->fk[f->fo[i] + h]]].bytes += b;
+		by_rate r = { x->rate, f->cf[i], (uint32_t)i };
+		f->srt[i] = r;
+		same &= r.rate == f->srt[0].rate;
 	}
 	if (F == 1) {   /* alone: its full rate, or its slowest link's */
 		set_share(f, f->cf[0], simple_share(f, f->cf[0]), t, moved, ctx);
 		return 0;
 	}
-	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl) ||
-	    util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
-	    util_grow(&f->done, &f->donecap, F, sizeof *f->done))
-		return -1;
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		uint32_t l = f->cl[k];
@@ -575,12 +580,6 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		f->pl[k].cnt = f->st[l].n;
 		if (f->pl[k].cnt && hpush(f, &nheap, f->pl[k].rem / f->pl[k].cnt, (uint32_t)k))
 			return -1;
-	}
-	int same = 1;
-	for (size_t i = 0; i < F; i++) {
-		by_rate r = { f->f[f->cf[i]].rate, f->cf[i], (uint32_t)i };
-		f->srt[i] = r;
-		same &= r.rate == f->srt[0].rate;
 	}
 	if (!same)
 		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
