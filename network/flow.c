@@ -1,32 +1,47 @@
 /* flow.c: flows over links, max-min fair or by the simple rule (flow.h).
  *
  * Each link keeps the ids of the flows that cross it (an array, removal by
- * swapping the last in); each flow its links and its place in each link's
- * array.  flow_settle walks from the marked links to every flow on them
- * and every link of those flows, transitively (the connected part of the
- * network that a start or end can affect), and fills that part's links by
- * progressive filling: repeatedly, the smallest of the lowest full rate
- * among unfixed flows and the lowest fair share rem/cnt among links fixes
- * that flow at its full rate, or every unfixed flow of that link at the
- * share (a flow alone in its part: at once, from its links' capacities
- * and counts).  The simple rule needs no walk: a flow's share is its
- * links' cap / flows, so only the flows on the marked links can change,
- * each computed at once.  Shares only grow as
- * flows are fixed (a flow fixed at s takes s from links whose share was
- * >= s), so the heap of links by share keeps entries that are not moved as
- * shares change (see "The heap of links by share").  Cost: O(F * H + P
- * log P) for F flows of H links in the part and P links that reach the
- * top of the heap; the walk of the part is O(K + F * H) for its K links.
+ * swapping the last in); each flow its links, its place in each link's
+ * array, and its bottleneck (the link whose fair share it got).  Max-min:
+ * flow_settle collects a part of the network from the marked links (see
+ * part) and fills its links by progressive filling: repeatedly, the
+ * smallest of the lowest full rate among unfixed flows and the lowest fair
+ * share rem/cnt among links fixes that flow at its full rate, or every
+ * unfixed flow of that link at the share (a flow alone on its links: at
+ * once, from their capacities).  Shares only grow as flows are fixed (a
+ * flow fixed at s takes s from links whose share was >= s), so the heap of
+ * links by share keeps entries that are not moved as shares change (see
+ * "The heap of links by share").  The simple rule needs no part: a flow's
+ * share is its links' cap / flows, so only the flows on the marked links
+ * can change, each computed at once.
  *
- * The walk and the solve are bound by memory: a part holds most flows in
- * flight on a shared network, each record a cache miss.  So a flow's
- * links take n places of one array (free places kept by n), not the
- * route's longest; the mark the walk reads at each link of a flow (the
- * epoch, the flow's index in the part) lies apart, 8 bytes a flow; and the
- * walk writes what the solve needs in the part's own arrays, in the order
- * it reads them (each flow's links as indices into the part, each link's
- * flows as indices into the part).  The arithmetic, and its order, are
- * those of the plain algorithm above. */
+ * The part is what a start or end can change.  Rates change only through
+ * a link that limits them, a bottleneck: the part goes from the marked
+ * links through their flows to the bottlenecks among those flows' links,
+ * and on, transitively; it stops at links that are no flow's bottleneck
+ * (its edges), where the flows outside keep their rates and the part gets
+ * what they leave.  The result is the max-min allocation when every flow
+ * has a bottleneck where it has the most (or runs at its full rate): the
+ * flows outside keep theirs, untouched; a flow of the part whose
+ * bottleneck is an edge must not run slower than a flow outside on it,
+ * else the part goes on from that edge and is solved again (after a few
+ * tries, the whole connected part).  Where every shared link is some
+ * flow's bottleneck (a tapered tree in an alltoall) the part is all flows
+ * in flight connected to the marked links; where flows meet on links that
+ * limit none (a dissemination on a full tree) it is a few.  Cost: O(F * H
+ * + P log P) for F flows of H links in the part and P links that reach the
+ * top of the heap, and the walk of the part, O(K + F * H) for its K links
+ * and its edges' flows.
+ *
+ * The walk and the solve are bound by memory: a part can hold most flows
+ * in flight, each record a cache miss.  So a flow's links take n places
+ * of one array (free places kept by n), not the route's longest; the mark
+ * the walk reads at each link of a flow (the epoch, the flow's index in
+ * the part) lies apart, 8 bytes a flow; and the walk writes what the
+ * solve needs in the part's own arrays, in the order it reads them (each
+ * flow's links as indices into the part, each link's flows as indices
+ * into the part).  A part that is a whole connected part is solved with
+ * the arithmetic, and its order, of the plain algorithm. */
 #include "flow.h"
 
 #include "util.h"
@@ -47,7 +62,12 @@ typedef struct fl {
 	uint16_t n;           /* links; 0: free, and next links the free ids */
 	uint16_t hn;          /* the size of its place in hop (0: none) */
 	uint32_t next;        /* free: the next free id */
+	uint32_t bn;          /* its bottleneck: the link whose share it got at
+	                       * its last settle (NO_LINK: its full rate, or none
+	                       * yet) */
 } fl;
+
+#define NO_LINK UINT32_MAX
 
 /* A flow's place on one of its links: the link, and the flow's index in
  * the link's array. */
@@ -55,18 +75,24 @@ typedef struct hop {
 	uint32_t link, pos;
 } hop;
 
-/* A link of the part being solved: capacity left, unfixed flows, and the
- * lowest share it has in the heap. */
+/* A link of the part being solved: capacity left, unfixed flows, the
+ * lowest share it has in the heap, and the part's flows on it (as indices
+ * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
+ * it touches but does not solve: some of its flows lie outside the part,
+ * kept at their rates, and rem starts at what they leave. */
 typedef struct part_link {
 	double rem;
 	double key;
 	uint32_t cnt;
+	uint32_t a0, na;
+	uint32_t edge;
 } part_link;
 
-/* An entry of the heap of links: a share the link had (settle index k). */
+/* An entry of the heap of links: a share the link l had (settle index
+ * k). */
 typedef struct hent {
 	double key;
-	uint32_t k;
+	uint32_t k, l;
 } hent;
 
 typedef struct lk {
@@ -75,6 +101,7 @@ typedef struct lk {
 	uint32_t ep;          /* settle epoch that reached it */
 	uint32_t ix;          /* its index in that settle's arrays */
 	uint32_t dirty;
+	uint32_t nb;          /* flows whose bottleneck it is */
 } lk;
 
 /* The per-link arrays (cap, lk, st, seen) are mappings of zero pages:
@@ -105,16 +132,21 @@ struct flow_net {
 	uint32_t *dirty;      /* marked links */
 	size_t ndirty, dcap;
 	uint32_t epoch;
-	/* settle scratch: the part's links cl and flows cf; fk[fo[i] + h] the
-	 * index into cl of flow cf[i]'s h-th link; the flows of link cl[k] (as
-	 * indices into cf, in the link's order) ka[ko[k] .. ko[k + 1] - 1];
-	 * done[i]: flow cf[i] is fixed */
-	uint32_t *cl, *cf, *fk, *fo, *ka, *ko;
+	/* settle scratch: the part's links cl (pl: by the same index) and
+	 * flows cf; fk[fo[i] + h] the index into cl of flow cf[i]'s h-th link;
+	 * done[i]: flow cf[i] is fixed, at share sh[i] with bottleneck bk[i]
+	 * (an index into cl, or NO_LINK), the fixed flows in order in ord */
+	uint32_t *cl, *cf, *fk, *fo, *ka, *bk, *ord;
+	double *sh;
 	uint8_t *done;
+	size_t pk, pf, pa, pfk;   /* the part's links, flows, ka and fk used */
+	uint32_t *ov;         /* edges that an outside flow overtook (solve) */
+	size_t nov, ovcap;
 	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
-	size_t clcap, cfcap, fkcap, focap, kacap, kocap, donecap, heapcap, plcap, srtcap;
+	size_t clcap, cfcap, fkcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
+	       srtcap;
 	uint64_t started, largest;
 	/* flow_net_watch: each link's flows and bytes at its last change */
 	void (*load)(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
@@ -197,7 +229,10 @@ void flow_net_free(flow_net *f)
 	free(f->cf);
 	free(f->fk);
 	free(f->ka);
-	free(f->ko);
+	free(f->bk);
+	free(f->ord);
+	free(f->sh);
+	free(f->ov);
 	free(f->done);
 	free(f->heap);
 	free(f->pl);
@@ -257,6 +292,7 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 	x->t0 = t;
 	x->share = 0;
 	x->n = 0;
+	x->bn = NO_LINK;
 	if (f->hfree[n] != UINT32_MAX) {   /* a place for its links */
 		x->ho = f->hfree[n];
 		f->hfree[n] = f->hop[x->ho].link;
@@ -311,6 +347,9 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 {
 	fl *x = &f->f[id];
 	double b = progress(x, t);
+	if (x->bn != NO_LINK)
+		f->lk[x->bn].nb--;
+	x->bn = NO_LINK;
 	for (uint32_t h = 0; h < x->n; h++) {
 		uint32_t l = hops(f, id)[h].link, p = hops(f, id)[h].pos;
 		flow_link_stat *s = &f->st[l];
@@ -358,18 +397,18 @@ int flow_pending(const flow_net *f)
  * with a heap operation per link that reaches the top instead of one per
  * flow and link. */
 
-static int hless(const flow_net *f, hent a, hent b)
+static int hless(hent a, hent b)
 {
-	return a.key < b.key || (a.key == b.key && f->cl[a.k] < f->cl[b.k]);
+	return a.key < b.key || (a.key == b.key && a.l < b.l);
 }
 
 static int hpush(flow_net *f, uint32_t *n, double key, uint32_t k)
 {
 	if (util_grow(&f->heap, &f->heapcap, (size_t)*n + 1, sizeof *f->heap))
 		return -1;
-	hent e = { key, k };
+	hent e = { key, k, f->cl[k] };
 	uint32_t i = (*n)++;
-	while (i > 0 && hless(f, e, f->heap[(i - 1) / 2])) {
+	while (i > 0 && hless(e, f->heap[(i - 1) / 2])) {
 		f->heap[i] = f->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
@@ -378,23 +417,27 @@ static int hpush(flow_net *f, uint32_t *n, double key, uint32_t k)
 	return 0;
 }
 
-static void hpop(flow_net *f, uint32_t *n)
+/* Entry e moved down from heap[i] to its place among heap[0 .. n-1]. */
+static void hsift(flow_net *f, uint32_t n, uint32_t i, hent e)
 {
-	hent e = f->heap[--*n];
-	uint32_t i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= *n)
+		if (c >= n)
 			break;
-		if (c + 1 < *n && hless(f, f->heap[c + 1], f->heap[c]))
+		if (c + 1 < n && hless(f->heap[c + 1], f->heap[c]))
 			c++;
-		if (!hless(f, f->heap[c], e))
+		if (!hless(f->heap[c], e))
 			break;
 		f->heap[i] = f->heap[c];
 		i = c;
 	}
-	if (*n)
-		f->heap[i] = e;
+	f->heap[i] = e;
+}
+
+static void hpop(flow_net *f, uint32_t *n)
+{
+	if (--*n)
+		hsift(f, *n, 0, f->heap[*n]);
 }
 
 /* The settle index of the link of the lowest share, UINT32_MAX when every
@@ -450,31 +493,34 @@ static void set_share(flow_net *f, uint32_t id, double share, uint64_t t,
 	moved(ctx, id, end);
 }
 
-/* Fix flow cf[i] of the part at share of its full rate; 0, or -1 when out
- * of memory. */
-static int fix(flow_net *f, size_t i, double share, uint64_t t, uint32_t *nheap,
-               void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+/* Fix flow cf[i] of the part at share of its full rate, its bottleneck
+ * the part's link k (NO_LINK: at its full rate); 0, or -1 when out of
+ * memory. */
+static int fix(flow_net *f, size_t i, double share, uint32_t k, size_t *nfixed,
+               uint32_t *nheap)
 {
-	uint32_t id = f->cf[i];
 	f->done[i] = 1;
-	if (take(f, i, share * f->f[id].rate, nheap))
-		return -1;
-	set_share(f, id, share, t, moved, ctx);
-	return 0;
+	f->sh[i] = share;
+	f->bk[i] = k;
+	f->ord[(*nfixed)++] = (uint32_t)i;
+	return take(f, i, share * f->f[f->cf[i]].rate, nheap);
 }
 
 /* The share of flow id by the simple rule: its full rate, or its most
  * contended link's cap / flows when that is lower (max-min too, for a
- * flow alone in its part). */
-static double simple_share(const flow_net *f, uint32_t id)
+ * flow alone on its links), and that link in *bn (NO_LINK: none). */
+static double simple_share(const flow_net *f, uint32_t id, uint32_t *bn)
 {
 	const fl *x = &f->f[id];
 	double share = 1.0;
+	*bn = NO_LINK;
 	for (uint32_t h = 0; h < x->n; h++) {
 		uint32_t l = hops(f, id)[h].link;
 		double c = f->cap[l] / f->st[l].n;
-		if (c < x->rate && c / x->rate < share)
+		if (c < x->rate && c / x->rate < share) {
 			share = c / x->rate;
+			*bn = l;
+		}
 	}
 	return share;
 }
@@ -494,68 +540,162 @@ static int by_rate_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Collect the component of link l (not reached in this epoch) into
- * cl[0 .. *K-1] and cf[0 .. *F-1], with fk, ka and ko: 0, or -1 when out
- * of memory. */
-static int component(flow_net *f, uint32_t l, size_t *K, size_t *F)
+/* Link l joins the part, an edge or not; 0, or -1 when out of memory. */
+static int add_link(flow_net *f, uint32_t l, int edge)
 {
-	uint32_t ep = f->epoch;
-	size_t nk = 0, nf = 0, na = 0, nfk = 0;
-	if (util_grow(&f->cl, &f->clcap, 1, sizeof *f->cl) ||
-	    util_grow(&f->fo, &f->focap, 1, sizeof *f->fo))
+	if (util_grow(&f->cl, &f->clcap, f->pk + 1, sizeof *f->cl) ||
+	    util_grow(&f->pl, &f->plcap, f->pk + 1, sizeof *f->pl))
 		return -1;
-	f->lk[l].ep = ep;
-	f->lk[l].ix = 0;
-	f->cl[nk++] = l;
-	for (size_t k = 0; k < nk; k++) {
-		const lk *L = &f->lk[f->cl[k]];
-		uint32_t n = f->st[f->cl[k]].n;
-		if (util_grow(&f->ko, &f->kocap, k + 2, sizeof *f->ko) ||
-		    util_grow(&f->ka, &f->kacap, na + n, sizeof *f->ka))
-			return -1;
-		f->ko[k] = (uint32_t)na;
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t id = L->a[j];
-			if (f->fm[id].ep != ep) {
-				const fl *x = &f->f[id];
-				const hop *y = hops(f, id);
-				if (util_grow(&f->cf, &f->cfcap, nf + 1, sizeof *f->cf) ||
-				    util_grow(&f->fo, &f->focap, nf + 2, sizeof *f->fo) ||
-				    util_grow(&f->fk, &f->fkcap, nfk + x->n, sizeof *f->fk))
-					return -1;
-				f->fm[id].ep = ep;
-				f->fm[id].i = (uint32_t)nf;
-				f->cf[nf] = id;
-				f->fo[nf++] = (uint32_t)nfk;
-				for (uint32_t h = 0; h < x->n; h++) {
-					lk *L2 = &f->lk[y[h].link];
-					if (L2->ep != ep) {
-						if (util_grow(&f->cl, &f->clcap, nk + 1, sizeof *f->cl))
-							return -1;
-						L2->ep = ep;
-						L2->ix = (uint32_t)nk;
-						f->cl[nk++] = y[h].link;
-					}
-					f->fk[nfk++] = L2->ix;
-				}
-			}
-			f->ka[na++] = f->fm[id].i;
-		}
-	}
-	f->ko[nk] = (uint32_t)na;
-	f->fo[nf] = (uint32_t)nfk;
-	*K = nk;
-	*F = nf;
+	f->lk[l].ep = f->epoch;
+	f->lk[l].ix = (uint32_t)f->pk;
+	f->cl[f->pk] = l;
+	f->pl[f->pk++].edge = edge;
 	return 0;
 }
 
-/* New shares for the component in cl[0 .. K-1], cf[0 .. F-1], F >= 1. */
-static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
-                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+/* The part of the network a settle solves, in cl[0 .. pk-1] (with pl) and
+ * cf[0 .. pf-1] (with fo, fk and ka): the marked links, the flows on them
+ * and their links; from a link that is some flow's bottleneck, on to its
+ * flows and their links, transitively (with whole, from every link: the
+ * connected part).  A link reached that is no flow's bottleneck is an
+ * edge, where the part stops.  Only through a bottleneck can a change of
+ * rates reach another flow (a link that is no flow's bottleneck limits
+ * none), so the flows outside keep their rates, unless the part gets an
+ * edge as a bottleneck below an outside flow's rate there: solve lists
+ * such edges, and extend walks on from them.  Each of these is 0, or -1
+ * when out of memory. */
+
+/* Link k of the part is walked: its flows join the part, with their links. */
+static int walk_link(flow_net *f, size_t k, int whole)
 {
-	if (util_grow(&f->pl, &f->plcap, K, sizeof *f->pl) ||
-	    util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
-	    util_grow(&f->done, &f->donecap, F, sizeof *f->done))
+	uint32_t ep = f->epoch;
+	const lk *L = &f->lk[f->cl[k]];
+	uint32_t n = f->st[f->cl[k]].n;
+	if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
+		return -1;
+	f->pl[k].a0 = (uint32_t)f->pa;
+	f->pl[k].na = n;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t id = L->a[j];
+		if (f->fm[id].ep != ep) {
+			const fl *x = &f->f[id];
+			const hop *y = hops(f, id);
+			if (util_grow(&f->cf, &f->cfcap, f->pf + 1, sizeof *f->cf) ||
+			    util_grow(&f->fo, &f->focap, f->pf + 2, sizeof *f->fo) ||
+			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk))
+				return -1;
+			f->fm[id].ep = ep;
+			f->fm[id].i = (uint32_t)f->pf;
+			f->cf[f->pf] = id;
+			f->fo[f->pf++] = (uint32_t)f->pfk;
+			for (uint32_t h = 0; h < x->n; h++) {
+				const lk *L2 = &f->lk[y[h].link];
+				if (L2->ep != ep && add_link(f, y[h].link, !whole && L2->nb == 0))
+					return -1;
+				f->fk[f->pfk++] = L2->ix;
+			}
+			f->fo[f->pf] = (uint32_t)f->pfk;
+		}
+		f->ka[f->pa++] = f->fm[id].i;
+	}
+	return 0;
+}
+
+/* The links of the part from k on that are not edges are walked, and the
+ * links they add; then the edges get the part's flows on them and the
+ * bandwidth the others leave.  *partial: an edge carries flows outside the
+ * part (else the part is all of its connected part of the network). */
+static int walk(flow_net *f, size_t k, int whole, int *partial)
+{
+	for (; k < f->pk; k++)
+		if (!f->pl[k].edge && walk_link(f, k, whole))
+			return -1;
+	*partial = 0;
+	for (k = 0; k < f->pk; k++) {
+		if (!f->pl[k].edge)
+			continue;
+		const lk *L = &f->lk[f->cl[k]];
+		uint32_t n = f->st[f->cl[k]].n;
+		if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
+			return -1;
+		double used = 0;
+		f->pl[k].a0 = (uint32_t)f->pa;
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t id = L->a[j];
+			if (f->fm[id].ep == f->epoch) {
+				f->ka[f->pa++] = f->fm[id].i;
+			} else {
+				used += f->f[id].share * f->f[id].rate;
+				*partial = 1;
+			}
+		}
+		f->pl[k].na = (uint32_t)f->pa - f->pl[k].a0;
+		f->pl[k].rem = f->cap[f->cl[k]] - used;
+		if (f->pl[k].rem < 0)
+			f->pl[k].rem = 0;
+	}
+	return 0;
+}
+
+/* A new part: from the marked links. */
+static int part(flow_net *f, int *partial)
+{
+	f->pk = f->pf = f->pa = f->pfk = 0;
+	if (util_grow(&f->fo, &f->focap, 1, sizeof *f->fo))
+		return -1;
+	f->fo[0] = 0;
+	for (size_t d = 0; d < f->ndirty; d++)
+		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
+			return -1;
+	return walk(f, 0, 0, partial);
+}
+
+/* The part goes on from the edges solve listed (with whole, from every
+ * edge). */
+static int extend(flow_net *f, int whole, int *partial)
+{
+	size_t k0 = f->pk;
+	if (whole) {
+		if (util_grow(&f->ov, &f->ovcap, k0, sizeof *f->ov))
+			return -1;
+		f->nov = 0;
+		for (size_t k = 0; k < k0; k++)
+			if (f->pl[k].edge)
+				f->ov[f->nov++] = (uint32_t)k;
+	}
+	for (size_t o = 0; o < f->nov; o++) {
+		f->pl[f->ov[o]].edge = 0;
+		if (walk_link(f, f->ov[o], whole))
+			return -1;
+	}
+	return walk(f, k0, whole, partial);
+}
+
+/* An outside flow on edge k of the part runs faster than s: the part's
+ * flows that the edge would limit to s would not have their fair share. */
+static int edge_overtaken(flow_net *f, size_t k, double s)
+{
+	const lk *L = &f->lk[f->cl[k]];
+	for (uint32_t j = 0; j < f->st[f->cl[k]].n; j++) {
+		const fl *g = &f->f[L->a[j]];
+		if (f->fm[L->a[j]].ep != f->epoch && g->share * g->rate > s * (1 + 1e-12))
+			return 1;
+	}
+	return 0;
+}
+
+/* New shares for the part, F >= 1 flows, fixed in ord[0 .. *nfixed - 1].
+ * *again: an edge would limit some of them below an outside flow's rate
+ * (those edges are in ov[0 .. nov - 1]: extend, and solve again).  0, or
+ * -1 when out of memory. */
+static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *again)
+{
+	size_t K = f->pk, F = f->pf;
+	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
+	    util_grow(&f->done, &f->donecap, F, sizeof *f->done) ||
+	    util_grow(&f->sh, &f->shcap, F, sizeof *f->sh) ||
+	    util_grow(&f->bk, &f->bkcap, F, sizeof *f->bk) ||
+	    util_grow(&f->ord, &f->ordcap, F, sizeof *f->ord))
 		return -1;
 	/* Progress of every flow up to t, at its old share; the flows by
 	 * full rate. */
@@ -569,24 +709,39 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		f->srt[i] = r;
 		same &= r.rate == f->srt[0].rate;
 	}
-	if (F == 1) {   /* alone: its full rate, or its slowest link's */
-		set_share(f, f->cf[0], simple_share(f, f->cf[0]), t, moved, ctx);
+	*nfixed = 0;
+	*again = 0;
+	f->nov = 0;
+	if (F == 1 && !partial) {   /* alone: its full rate, or its slowest link's */
+		uint32_t bn;
+		f->sh[0] = simple_share(f, f->cf[0], &bn);
+		f->bk[0] = bn == NO_LINK ? NO_LINK : f->lk[bn].ix;
+		f->ord[(*nfixed)++] = 0;
 		return 0;
 	}
+	/* The heap: every link with flows at its share, put in order from
+	 * the bottom up. */
+	if (util_grow(&f->heap, &f->heapcap, K, sizeof *f->heap))
+		return -1;
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
-		uint32_t l = f->cl[k];
-		f->pl[k].rem = f->cap[l];
-		f->pl[k].cnt = f->st[l].n;
-		if (f->pl[k].cnt && hpush(f, &nheap, f->pl[k].rem / f->pl[k].cnt, (uint32_t)k))
-			return -1;
+		part_link *q = &f->pl[k];
+		if (!q->edge)
+			q->rem = f->cap[f->cl[k]];
+		q->cnt = q->na;
+		if (q->cnt) {
+			hent e = { q->key = q->rem / q->cnt, (uint32_t)k, f->cl[k] };
+			f->heap[nheap++] = e;
+		}
 	}
+	for (uint32_t i = nheap / 2; i-- > 0;)
+		hsift(f, nheap, i, f->heap[i]);
 	if (!same)
 		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
 	memset(f->done, 0, F);
-	size_t dp = 0, nfixed = 0;
+	size_t dp = 0;
 	int oom = 0;
-	while (nfixed < F) {
+	while (*nfixed < F) {
 		while (dp < F && f->done[f->srt[dp].i])
 			dp++;
 		uint32_t top = htop(f, &nheap, &oom);
@@ -595,22 +750,47 @@ static int solve(flow_net *f, size_t K, size_t F, uint64_t t,
 		double s = top != UINT32_MAX ? f->pl[top].rem / f->pl[top].cnt : HUGE_VAL;
 		if (dp < F && f->srt[dp].rate <= s) {
 			/* The lowest full rate is below every share: at full rate. */
-			if (fix(f, f->srt[dp].i, 1.0, t, &nheap, moved, ctx))
+			if (fix(f, f->srt[dp].i, 1.0, NO_LINK, nfixed, &nheap))
 				return -1;
-			nfixed++;
 			continue;
 		}
 		/* The link of the lowest share: every unfixed flow on it at s. */
-		for (uint32_t e = f->ko[top]; e < f->ko[top + 1]; e++) {
+		if (f->pl[top].edge && partial && edge_overtaken(f, top, s)) {
+			*again = 1;   /* and on, to find the other such edges */
+			if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
+				return -1;
+			f->ov[f->nov++] = top;
+		}
+		const part_link *q = &f->pl[top];
+		for (uint32_t e = q->a0; e < q->a0 + q->na; e++) {
 			uint32_t i = f->ka[e];
 			if (f->done[i])
 				continue;
-			if (fix(f, i, s / f->f[f->cf[i]].rate, t, &nheap, moved, ctx))
+			if (fix(f, i, s / f->f[f->cf[i]].rate, top, nfixed, &nheap))
 				return -1;
-			nfixed++;
 		}
 	}
 	return 0;
+}
+
+/* The part's flows take their new shares and bottlenecks, in the order
+ * they were fixed. */
+static void commit(flow_net *f, size_t nfixed, uint64_t t,
+                   void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx)
+{
+	for (size_t n = 0; n < nfixed; n++) {
+		uint32_t i = f->ord[n], id = f->cf[i];
+		fl *x = &f->f[id];
+		uint32_t bn = f->bk[i] == NO_LINK ? NO_LINK : f->cl[f->bk[i]];
+		if (bn != x->bn) {
+			if (x->bn != NO_LINK)
+				f->lk[x->bn].nb--;
+			if (bn != NO_LINK)
+				f->lk[bn].nb++;
+			x->bn = bn;
+		}
+		set_share(f, id, f->sh[i], t, moved, ctx);
+	}
 }
 
 /* The simple rule: a flow's share changes only with the flows on its
@@ -631,11 +811,28 @@ static void settle_simple(flow_net *f, uint64_t t,
 			double b = progress(x, t);
 			for (uint32_t h = 0; b > 0 && h < x->n; h++)
 				f->st[hops(f, id)[h].link].bytes += b;
-			set_share(f, id, simple_share(f, id), t, moved, ctx);
+			uint32_t bn;
+			set_share(f, id, simple_share(f, id, &bn), t, moved, ctx);
 		}
 	}
 	if (nf > f->largest)
 		f->largest = nf;
+}
+
+/* Tries of a settle with the part stopping at edges; then it solves the
+ * whole connected part. */
+#define TRIES 16
+
+/* A new settle epoch: no link or flow reached in it yet. */
+static void next_epoch(flow_net *f)
+{
+	if (++f->epoch == 0) {   /* wrapped: clear the old marks */
+		for (size_t i = 0; i < f->nused; i++)
+			f->lk[f->used[i]].ep = 0;
+		for (size_t i = 0; i < f->nf; i++)
+			f->fm[i].ep = 0;
+		f->epoch = 1;
+	}
 }
 
 int flow_settle(flow_net *f, uint64_t t,
@@ -643,32 +840,30 @@ int flow_settle(flow_net *f, uint64_t t,
 {
 	if (!f->ndirty)
 		return 0;
-	uint32_t ep = ++f->epoch;
-	if (ep == 0) {   /* wrapped: clear the old marks */
-		for (size_t i = 0; i < f->nused; i++)
-			f->lk[f->used[i]].ep = 0;
-		for (size_t i = 0; i < f->nf; i++)
-			f->fm[i].ep = 0;
-		f->epoch = 1;
-	}
-	/* The simple rule: the flows of the marked links.  Max-min: each
-	 * connected part of the network reached from a marked link. */
+	/* The simple rule: the flows of the marked links.  Max-min: the part
+	 * of the network they reach, extended as long as an edge turns out
+	 * to limit it. */
 	int rc = 0;
+	next_epoch(f);
 	if (f->rule == FLOW_SIMPLE)
 		settle_simple(f, t, moved, ctx);
-	for (size_t d = 0; d < f->ndirty; d++) {
-		uint32_t l = f->dirty[d];
-		f->lk[l].dirty = 0;
-		size_t K, F;
-		if (rc || f->rule == FLOW_SIMPLE || f->lk[l].ep == f->epoch)
-			continue;
-		if (component(f, l, &K, &F) || (F && solve(f, K, F, t, moved, ctx))) {
+	for (int tries = 0; f->rule == FLOW_MAXMIN; tries++) {
+		size_t nfixed;
+		int partial, again;
+		if ((tries ? extend(f, tries >= TRIES, &partial) : part(f, &partial)) ||
+		    (f->pf && solve(f, partial, t, &nfixed, &again))) {
 			rc = -1;
-			continue;
+			break;
 		}
-		if (F > f->largest)
-			f->largest = F;
+		if (f->pf > f->largest)
+			f->largest = f->pf;
+		if (f->pf && !again)
+			commit(f, nfixed, t, moved, ctx);
+		if (!f->pf || !again)
+			break;
 	}
+	for (size_t d = 0; d < f->ndirty; d++)
+		f->lk[f->dirty[d]].dirty = 0;
 	/* The loads of the marked links: their flows' progress is up to t. */
 	for (size_t d = 0; f->load && d < f->ndirty; d++) {
 		uint32_t l = f->dirty[d];

@@ -4,10 +4,9 @@
  * flow has work (ns at its full rate) and a full rate (bytes/ns: no flow
  * goes faster, whatever the links allow); its rate is its max-min fair
  * share of the links of its route.  Starts and ends mark their links;
- * flow_settle then recomputes the rates of the flows that share a link
- * with a marked one, transitively (and of no other; under the simple
- * rule, of the flows on the marked links), and reports each flow whose
- * end moved.  One flow_net belongs to
+ * flow_settle then recomputes the rates of the flows that a change there
+ * can reach (under the simple rule, the flows on the marked links), and
+ * reports each flow whose end moved.  One flow_net belongs to
  * one simulation; no allocation per flow once the pools have grown. */
 #ifndef SIM_FLOW_H
 #define SIM_FLOW_H
@@ -56,14 +55,15 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t);
 int flow_pending(const flow_net *f);
 
 /* Recompute at time t (no earlier than any start or finish since the last
- * settle) the rates of the flows that share a link with a marked link,
- * transitively (the simple rule: of the flows on a marked link), and call
- * moved(ctx, id, end) for each of them whose end changed (every new
- * flow), in the order the solution fixes them (the same for the same
- * starts and ends; the events it makes carry their own seqs, so the order
- * changes no result).  An end is t + flow_round(remaining work / share of
- * full rate); a flow that ran at full rate since it started ends exactly
- * work ns after its start.  Returns 0, or -1 when out of memory. */
+ * settle) the rates of the flows on the marked links and of those whose
+ * rates they can change (through links that limit some flow; the simple
+ * rule: of the flows on a marked link), and call moved(ctx, id, end) for
+ * each of them whose end changed (every new flow), in the order the
+ * solution fixes them (the same for the same starts and ends; the events
+ * it makes carry their own seqs, so the order changes no result).  An end
+ * is t + flow_round(remaining work / share of full rate); a flow that ran
+ * at full rate since it started ends exactly work ns after its start.
+ * Returns 0, or -1 when out of memory. */
 int flow_settle(flow_net *f, uint64_t t,
                 void (*moved)(void *ctx, uint32_t id, uint64_t end), void *ctx);
 
@@ -99,9 +99,7 @@ const flow_link_stat *flow_link(const flow_net *f, uint32_t l);
  * *n of them (the others have carried nothing). */
 const uint32_t *flow_links_used(const flow_net *f, size_t *n);
 
-/* Flows started so far, and the most flows one recomputation solved
- * together (max-min: one connected part of the network; the simple rule:
- * the flows on the marked links of one settle). */
+/* Flows started so far, and the most flows one settle recomputed. */
 uint64_t flow_count(const flow_net *f);
 uint64_t flow_largest_settle(const flow_net *f);
 
