@@ -133,10 +133,11 @@ struct flow_net {
 	size_t ndirty, dcap;
 	uint32_t epoch;
 	/* settle scratch: the part's links cl (pl: by the same index) and
-	 * flows cf; fk[fo[i] + h] the index into cl of flow cf[i]'s h-th link;
+	 * flows cf; fk[fo[i] + h] the index into cl of flow cf[i]'s h-th link,
+	 * fp[fo[i] + h] its place in that link's array;
 	 * done[i]: flow cf[i] is fixed, at share sh[i] with bottleneck bk[i]
 	 * (an index into cl, or NO_LINK), the fixed flows in order in ord */
-	uint32_t *cl, *cf, *fk, *fo, *ka, *bk, *ord;
+	uint32_t *cl, *cf, *fk, *fp, *fo, *ka, *bk, *ord;
 	double *sh;
 	uint8_t *done;
 	size_t pk, pf, pa, pfk;   /* the part's links, flows, ka and fk used */
@@ -145,7 +146,7 @@ struct flow_net {
 	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
-	size_t clcap, cfcap, fkcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
+	size_t clcap, cfcap, fkcap, fpcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
 	       srtcap;
 	uint64_t started, largest;
 	/* flow_net_watch: each link's flows and bytes at its last change */
@@ -228,6 +229,7 @@ void flow_net_free(flow_net *f)
 	free(f->cl);
 	free(f->cf);
 	free(f->fk);
+	free(f->fp);
 	free(f->ka);
 	free(f->bk);
 	free(f->ord);
@@ -582,7 +584,8 @@ static int walk_link(flow_net *f, size_t k, int whole)
 			const hop *y = hops(f, id);
 			if (util_grow(&f->cf, &f->cfcap, f->pf + 1, sizeof *f->cf) ||
 			    util_grow(&f->fo, &f->focap, f->pf + 2, sizeof *f->fo) ||
-			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk))
+			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk) ||
+			    util_grow(&f->fp, &f->fpcap, f->pfk + x->n, sizeof *f->fp))
 				return -1;
 			f->fm[id].ep = ep;
 			f->fm[id].i = (uint32_t)f->pf;
@@ -592,6 +595,7 @@ static int walk_link(flow_net *f, size_t k, int whole)
 				const lk *L2 = &f->lk[y[h].link];
 				if (L2->ep != ep && add_link(f, y[h].link, !whole && L2->nb == 0))
 					return -1;
+				f->fp[f->pfk] = y[h].pos;
 				f->fk[f->pfk++] = L2->ix;
 			}
 			f->fo[f->pf] = (uint32_t)f->pfk;
@@ -610,29 +614,42 @@ static int walk(flow_net *f, size_t k, int whole, int *partial)
 	for (; k < f->pk; k++)
 		if (!f->pl[k].edge && walk_link(f, k, whole))
 			return -1;
-	*partial = 0;
+	/* Each edge's flows in the part, by their places in its array: a
+	 * place left empty holds a flow outside. */
 	for (k = 0; k < f->pk; k++) {
 		if (!f->pl[k].edge)
 			continue;
-		const lk *L = &f->lk[f->cl[k]];
 		uint32_t n = f->st[f->cl[k]].n;
 		if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
 			return -1;
-		double used = 0;
 		f->pl[k].a0 = (uint32_t)f->pa;
-		for (uint32_t j = 0; j < n; j++) {
-			uint32_t id = L->a[j];
-			if (f->fm[id].ep == f->epoch) {
-				f->ka[f->pa++] = f->fm[id].i;
+		for (uint32_t j = 0; j < n; j++)
+			f->ka[f->pa++] = UINT32_MAX;
+	}
+	for (size_t i = 0; i < f->pf; i++)
+		for (uint32_t e = f->fo[i]; e < f->fo[i + 1]; e++)
+			if (f->pl[f->fk[e]].edge)
+				f->ka[f->pl[f->fk[e]].a0 + f->fp[e]] = (uint32_t)i;
+	*partial = 0;
+	for (k = 0; k < f->pk; k++) {
+		part_link *q = &f->pl[k];
+		if (!q->edge)
+			continue;
+		const lk *L = &f->lk[f->cl[k]];
+		double used = 0;
+		q->na = 0;
+		for (uint32_t j = 0; j < f->st[f->cl[k]].n; j++) {
+			uint32_t i = f->ka[q->a0 + j];
+			if (i != UINT32_MAX) {
+				f->ka[q->a0 + q->na++] = i;
 			} else {
-				used += f->f[id].share * f->f[id].rate;
+				used += f->f[L->a[j]].share * f->f[L->a[j]].rate;
 				*partial = 1;
 			}
 		}
-		f->pl[k].na = (uint32_t)f->pa - f->pl[k].a0;
-		f->pl[k].rem = f->cap[f->cl[k]] - used;
-		if (f->pl[k].rem < 0)
-			f->pl[k].rem = 0;
+		q->rem = f->cap[f->cl[k]] - used;
+		if (q->rem < 0)
+			q->rem = 0;
 	}
 	return 0;
 }
