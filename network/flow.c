@@ -37,11 +37,12 @@
  * in flight, each record a cache miss.  So a flow's links take n places
  * of one array (free places kept by n), not the route's longest; the mark
  * the walk reads at each link of a flow (the epoch, the flow's index in
- * the part) lies apart, 8 bytes a flow; and the walk writes what the
- * solve needs in the part's own arrays, in the order it reads them (each
- * flow's links as indices into the part, each link's flows as indices
- * into the part).  A part that is a whole connected part is solved with
- * the arithmetic, and its order, of the plain algorithm. */
+ * the part, where its links are) lies apart, 12 bytes a flow; and the
+ * walk writes what the solve needs in the part's own arrays, in the order
+ * it reads them (each flow's links and their places in the links' arrays,
+ * each link's flows, all as indices into the part).  A part that is a
+ * whole connected part is solved with the arithmetic, and its order, of
+ * the plain algorithm. */
 #include "flow.h"
 
 #include "util.h"
@@ -58,7 +59,6 @@ typedef struct fl {
 	double rate;          /* full rate, bytes/ns */
 	uint64_t end;
 	uint32_t gen;         /* changes at every reported end, and at the end */
-	uint32_t ho;          /* its links: hop[ho .. ho + n - 1] */
 	uint16_t n;           /* links; 0: free, and next links the free ids */
 	uint16_t hn;          /* the size of its place in hop (0: none) */
 	uint32_t next;        /* free: the next free id */
@@ -120,9 +120,11 @@ struct flow_net {
 	size_t nused, usedcap;
 	fl *f;
 	struct mark {         /* by flow id, apart (a part's walk reads it at
-	                       * each of the flow's links): */
+	                       * each of the flow's links, an end at each link
+	                       * of the flow it moves in a link's array): */
 		uint32_t ep;      /* the settle epoch that reached it */
 		uint32_t i;       /* its index into that settle's cf */
+		uint32_t ho;      /* its links: hop[ho .. ho + n - 1] */
 	} *fm;
 	size_t nf, fcap;
 	uint32_t free;        /* free ids, linked by next (UINT32_MAX: none) */
@@ -177,7 +179,7 @@ static void zfree(void *p, size_t n, size_t size)
 /* The links of flow id. */
 static inline hop *hops(const flow_net *f, uint32_t id)
 {
-	return &f->hop[f->f[id].ho];
+	return &f->hop[f->fm[id].ho];
 }
 
 flow_net *flow_net_new(uint32_t nlinks, double (*cap)(void *ctx, uint32_t l), void *ctx,
@@ -296,14 +298,14 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 	x->n = 0;
 	x->bn = NO_LINK;
 	if (f->hfree[n] != UINT32_MAX) {   /* a place for its links */
-		x->ho = f->hfree[n];
-		f->hfree[n] = f->hop[x->ho].link;
+		f->fm[id].ho = f->hfree[n];
+		f->hfree[n] = f->hop[f->fm[id].ho].link;
 	} else if (util_grow(&f->hop, &f->hopcap, f->nhop + n, sizeof *f->hop)) {
 		x->next = f->free;
 		f->free = id;
 		return UINT32_MAX;
 	} else {
-		x->ho = (uint32_t)f->nhop;
+		f->fm[id].ho = (uint32_t)f->nhop;
 		f->nhop += n;
 	}
 	x->hn = (uint16_t)n;
@@ -371,8 +373,8 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 		(void)mark(f, l);   /* out of memory: the next start marks again */
 	}
 	if (x->hn) {   /* its place in hop, free */
-		f->hop[x->ho].link = f->hfree[x->hn];
-		f->hfree[x->hn] = x->ho;
+		f->hop[f->fm[id].ho].link = f->hfree[x->hn];
+		f->hfree[x->hn] = f->fm[id].ho;
 		x->hn = 0;
 	}
 	x->n = 0;
@@ -729,12 +731,23 @@ static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *agai
 	*nfixed = 0;
 	*again = 0;
 	f->nov = 0;
-	if (F == 1 && !partial) {   /* alone: its full rate, or its slowest link's */
+	memset(f->done, 0, F);
+	for (size_t k = 0; k < K; k++)
+		f->pl[k].cnt = f->pl[k].na;
+	/* A flow alone on its links: its full rate, or its slowest link's. */
+	for (size_t i = 0; i < F; i++) {
+		uint32_t e = f->fo[i];
+		while (e < f->fo[i + 1] && f->st[f->cl[f->fk[e]]].n == 1)
+			e++;
+		if (e < f->fo[i + 1])
+			continue;
 		uint32_t bn;
-		f->sh[0] = simple_share(f, f->cf[0], &bn);
-		f->bk[0] = bn == NO_LINK ? NO_LINK : f->lk[bn].ix;
-		f->ord[(*nfixed)++] = 0;
-		return 0;
+		f->sh[i] = simple_share(f, f->cf[i], &bn);
+		f->bk[i] = bn == NO_LINK ? NO_LINK : f->lk[bn].ix;
+		f->done[i] = 1;
+		f->ord[(*nfixed)++] = (uint32_t)i;
+		for (e = f->fo[i]; e < f->fo[i + 1]; e++)
+			f->pl[f->fk[e]].cnt = 0;
 	}
 	/* The heap: every link with flows at its share, put in order from
 	 * the bottom up. */
@@ -745,7 +758,6 @@ static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *agai
 		part_link *q = &f->pl[k];
 		if (!q->edge)
 			q->rem = f->cap[f->cl[k]];
-		q->cnt = q->na;
 		if (q->cnt) {
 			hent e = { q->key = q->rem / q->cnt, (uint32_t)k, f->cl[k] };
 			f->heap[nheap++] = e;
@@ -755,7 +767,6 @@ static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *agai
 		hsift(f, nheap, i, f->heap[i]);
 	if (!same)
 		qsort(f->srt, F, sizeof *f->srt, by_rate_cmp);
-	memset(f->done, 0, F);
 	size_t dp = 0;
 	int oom = 0;
 	while (*nfixed < F) {
