@@ -79,10 +79,12 @@ typedef struct hop {
  * lowest share it has in the heap, and the part's flows on it (as indices
  * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
  * it touches but does not solve: some of its flows lie outside the part,
- * kept at their rates, and rem starts at what they leave. */
+ * kept at their rates, the fastest at out bytes/ns (0: none), and rem
+ * starts at what they leave. */
 typedef struct part_link {
 	double rem;
 	double key;
+	double out;
 	uint32_t cnt;
 	uint32_t a0, na;
 	uint32_t edge;
@@ -256,7 +258,8 @@ static int mark(flow_net *f, uint32_t l)
 }
 
 /* Flow x's progress from t0 to t at its share: its work left less that,
- * t0 = t; returns the bytes it moved on each of its links then. */
+ * t0 = t; returns the bytes it moved on each of its links then (advance
+ * credits them; solve, reading the part's arrays, does it itself). */
 static double progress(fl *x, uint64_t t)
 {
 	double dt = (double)(t - x->t0), bytes = 0;
@@ -268,6 +271,14 @@ static double progress(fl *x, uint64_t t)
 	}
 	x->t0 = t;
 	return bytes;
+}
+
+static void advance(flow_net *f, uint32_t id, uint64_t t)
+{
+	fl *x = &f->f[id];
+	double b = progress(x, t);
+	for (uint32_t h = 0; b > 0 && h < x->n; h++)
+		f->st[hops(f, id)[h].link].bytes += b;
 }
 
 uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
@@ -350,15 +361,13 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 {
 	fl *x = &f->f[id];
-	double b = progress(x, t);
+	advance(f, id, t);
 	if (x->bn != NO_LINK)
 		f->lk[x->bn].nb--;
 	x->bn = NO_LINK;
 	for (uint32_t h = 0; h < x->n; h++) {
 		uint32_t l = hops(f, id)[h].link, p = hops(f, id)[h].pos;
 		flow_link_stat *s = &f->st[l];
-		if (b > 0)
-			s->bytes += b;
 		lk *L = &f->lk[l];
 		uint32_t last = L->a[--s->n];
 		L->a[p] = last;
@@ -608,10 +617,9 @@ static int walk_link(flow_net *f, size_t k, int whole)
 }
 
 /* The links of the part from k on that are not edges are walked, and the
- * links they add; then the edges get the part's flows on them and the
- * bandwidth the others leave.  *partial: an edge carries flows outside the
- * part (else the part is all of its connected part of the network). */
-static int walk(flow_net *f, size_t k, int whole, int *partial)
+ * links they add; then the edges get the part's flows on them, the
+ * bandwidth the others leave and the fastest of those. */
+static int walk(flow_net *f, size_t k, int whole)
 {
 	for (; k < f->pk; k++)
 		if (!f->pl[k].edge && walk_link(f, k, whole))
@@ -632,7 +640,6 @@ static int walk(flow_net *f, size_t k, int whole, int *partial)
 		for (uint32_t e = f->fo[i]; e < f->fo[i + 1]; e++)
 			if (f->pl[f->fk[e]].edge)
 				f->ka[f->pl[f->fk[e]].a0 + f->fp[e]] = (uint32_t)i;
-	*partial = 0;
 	for (k = 0; k < f->pk; k++) {
 		part_link *q = &f->pl[k];
 		if (!q->edge)
@@ -640,13 +647,16 @@ static int walk(flow_net *f, size_t k, int whole, int *partial)
 		const lk *L = &f->lk[f->cl[k]];
 		double used = 0;
 		q->na = 0;
+		q->out = 0;
 		for (uint32_t j = 0; j < f->st[f->cl[k]].n; j++) {
 			uint32_t i = f->ka[q->a0 + j];
 			if (i != UINT32_MAX) {
 				f->ka[q->a0 + q->na++] = i;
 			} else {
-				used += f->f[L->a[j]].share * f->f[L->a[j]].rate;
-				*partial = 1;
+				double r = f->f[L->a[j]].share * f->f[L->a[j]].rate;
+				used += r;
+				if (r > q->out)
+					q->out = r;
 			}
 		}
 		q->rem = f->cap[f->cl[k]] - used;
@@ -657,7 +667,7 @@ static int walk(flow_net *f, size_t k, int whole, int *partial)
 }
 
 /* A new part: from the marked links. */
-static int part(flow_net *f, int *partial)
+static int part(flow_net *f)
 {
 	f->pk = f->pf = f->pa = f->pfk = 0;
 	if (util_grow(&f->fo, &f->focap, 1, sizeof *f->fo))
@@ -666,12 +676,12 @@ static int part(flow_net *f, int *partial)
 	for (size_t d = 0; d < f->ndirty; d++)
 		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
 			return -1;
-	return walk(f, 0, 0, partial);
+	return walk(f, 0, 0);
 }
 
 /* The part goes on from the edges solve listed (with whole, from every
  * edge). */
-static int extend(flow_net *f, int whole, int *partial)
+static int extend(flow_net *f, int whole)
 {
 	size_t k0 = f->pk;
 	if (whole) {
@@ -687,27 +697,14 @@ static int extend(flow_net *f, int whole, int *partial)
 		if (walk_link(f, f->ov[o], whole))
 			return -1;
 	}
-	return walk(f, k0, whole, partial);
-}
-
-/* An outside flow on edge k of the part runs faster than s: the part's
- * flows that the edge would limit to s would not have their fair share. */
-static int edge_overtaken(flow_net *f, size_t k, double s)
-{
-	const lk *L = &f->lk[f->cl[k]];
-	for (uint32_t j = 0; j < f->st[f->cl[k]].n; j++) {
-		const fl *g = &f->f[L->a[j]];
-		if (f->fm[L->a[j]].ep != f->epoch && g->share * g->rate > s * (1 + 1e-12))
-			return 1;
-	}
-	return 0;
+	return walk(f, k0, whole);
 }
 
 /* New shares for the part, F >= 1 flows, fixed in ord[0 .. *nfixed - 1].
  * *again: an edge would limit some of them below an outside flow's rate
  * (those edges are in ov[0 .. nov - 1]: extend, and solve again).  0, or
  * -1 when out of memory. */
-static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *again)
+static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 {
 	size_t K = f->pk, F = f->pf;
 	if (util_grow(&f->srt, &f->srtcap, F, sizeof *f->srt) ||
@@ -782,8 +779,10 @@ static int solve(flow_net *f, int partial, uint64_t t, size_t *nfixed, int *agai
 				return -1;
 			continue;
 		}
-		/* The link of the lowest share: every unfixed flow on it at s. */
-		if (f->pl[top].edge && partial && edge_overtaken(f, top, s)) {
+		/* The link of the lowest share: every unfixed flow on it at s.
+		 * On an edge, a flow outside faster than s would leave those
+		 * flows short of their fair share. */
+		if (f->pl[top].edge && f->pl[top].out > s * (1 + 1e-12)) {
 			*again = 1;   /* and on, to find the other such edges */
 			if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
 				return -1;
@@ -831,14 +830,11 @@ static void settle_simple(flow_net *f, uint64_t t,
 		uint32_t l = f->dirty[d];
 		for (uint32_t j = 0; j < f->st[l].n; j++) {
 			uint32_t id = f->lk[l].a[j];
-			fl *x = &f->f[id];
 			if (f->fm[id].ep == f->epoch)
 				continue;
 			f->fm[id].ep = f->epoch;
 			nf++;
-			double b = progress(x, t);
-			for (uint32_t h = 0; b > 0 && h < x->n; h++)
-				f->st[hops(f, id)[h].link].bytes += b;
+			advance(f, id, t);
 			uint32_t bn;
 			set_share(f, id, simple_share(f, id, &bn), t, moved, ctx);
 		}
@@ -877,18 +873,23 @@ int flow_settle(flow_net *f, uint64_t t,
 		settle_simple(f, t, moved, ctx);
 	for (int tries = 0; f->rule == FLOW_MAXMIN; tries++) {
 		size_t nfixed;
-		int partial, again;
-		if ((tries ? extend(f, tries >= TRIES, &partial) : part(f, &partial)) ||
-		    (f->pf && solve(f, partial, t, &nfixed, &again))) {
+		int again;
+		if (tries ? extend(f, tries >= TRIES) : part(f)) {
+			rc = -1;
+			break;
+		}
+		if (!f->pf)
+			break;
+		if (solve(f, t, &nfixed, &again)) {
 			rc = -1;
 			break;
 		}
 		if (f->pf > f->largest)
 			f->largest = f->pf;
-		if (f->pf && !again)
+		if (!again) {
 			commit(f, nfixed, t, moved, ctx);
-		if (!f->pf || !again)
 			break;
+		}
 	}
 	for (size_t d = 0; d < f->ndirty; d++)
 		f->lk[f->dirty[d]].dirty = 0;

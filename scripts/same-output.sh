@@ -13,8 +13,9 @@
 # mismatching case; exit status 0 when every output is the same, 1 when
 # one differs, 2 on bad usage.  SAME_IGNORE=RE leaves the lines that match
 # the extended regular expression RE out of every file compared (a
-# figure a change is meant to move, such as a count of its own work).  Schedules come from NEW_BUILD's schedgen;
-# both builds read the same files.  Takes about 6 minutes here.
+# figure a change is meant to move, such as a count of its own work).
+# Schedules come from NEW_BUILD's schedgen; both builds read the same
+# files.  Takes about 6 minutes here.
 set -u
 [ $# -ge 2 ] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 OLD=$(cd "$1" && pwd) || exit 2
