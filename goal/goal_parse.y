@@ -39,6 +39,7 @@ static void goalyyerror(GOALYYLTYPE *loc, void *scanner, goal_ps *ps, const char
 %token SEND "send" RECV "recv" CALC "calc"
 %token TO "to" FROM "from" TAG "tag" CPU "cpu" NIC "nic" COMM "comm"
 %token STRIDE "stride" BLOCK "block"
+%token JOB "job" START "start"
 %token REQUIRES "requires" IREQUIRES "irequires"
 %token <num> NUMBER "number" SIZE "size"
 %token <sym> IDENT "label"
@@ -58,6 +59,22 @@ file
 
 header
 	: NUM_RANKS NUMBER EOL   { goal_ps_num_ranks(ps, &$2, &@2); }
+	| job_head ':'           { goal_ps_job_begin(ps); }
+	  job_ranks EOL
+	;
+
+/* A job of a merged schedule: its name, start time and first comm, then
+ * its ranks; a line naming the job just declared adds ranks to it. */
+job_head
+	: JOB label                   { goal_ps_job(ps, $2, &@2); }
+	| job_head START NUMBER       { goal_ps_job_opt(ps, 0, &$3, &@3); }
+	| job_head COMM NUMBER        { goal_ps_job_opt(ps, 1, &$3, &@3); }
+	;
+
+job_ranks
+	: %empty
+	| job_ranks NUMBER            { goal_ps_job_ranks(ps, &$2, &$2, &@2); }
+	| job_ranks NUMBER TO NUMBER  { goal_ps_job_ranks(ps, &$2, &$4, &@2); }
 	;
 
 rank
@@ -94,8 +111,9 @@ label
 	| keyword
 	;
 
-/* The old tool accepted these keywords as labels too (and so "stride"
- * and "block", which came later, stay labels a schedule may use). */
+/* The old tool accepted these keywords as labels too (and so "stride",
+ * "block", "job" and "start", which came later, stay labels a schedule
+ * may use). */
 keyword
 	: TO     { $$ = goal_ps_intern(ps, "to", 2); }
 	| FROM   { $$ = goal_ps_intern(ps, "from", 4); }
@@ -105,6 +123,8 @@ keyword
 	| COMM   { $$ = goal_ps_intern(ps, "comm", 4); }
 	| STRIDE { $$ = goal_ps_intern(ps, "stride", 6); }
 	| BLOCK  { $$ = goal_ps_intern(ps, "block", 5); }
+	| JOB    { $$ = goal_ps_intern(ps, "job", 3); }
+	| START  { $$ = goal_ps_intern(ps, "start", 5); }
 	;
 
 /* An op: its head (kind and size), its peer, and its optional fields,

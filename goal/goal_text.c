@@ -79,6 +79,14 @@ struct goal_ps {
 	goal_num size, peer;
 	goal_loc size_loc, peer_loc;
 	int has_peer;
+
+	/* The job line being read, and the last job declared. */
+	uint32_t job_sym, last_job;  /* last_job: NO_OP before the first */
+	goal_loc job_loc, job_opt_loc;
+	unsigned job_opts;           /* bit 0: start given, bit 1: comm */
+	uint64_t job_start;
+	uint32_t job_comm;
+	int job_ok;
 };
 
 static const char *const opt_name[GOAL_NOPTS] = { "tag", "cpu", "nic", "comm", "stride",
@@ -465,6 +473,80 @@ void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 	}
 }
 
+void goal_ps_job(goal_ps *ps, uint32_t name, const goal_loc *loc)
+{
+	ps->job_ok = 0;
+	ps->job_sym = name;
+	ps->job_loc = *loc;
+	ps->job_opts = 0;
+	ps->job_start = ps->job_comm = 0;
+	if (!ps->have_nranks || ps->saw_rank)
+		goal_ps_error(ps, loc, ps->saw_rank ? "job lines must come before the first rank block"
+		              : "missing 'num_ranks N' before the first job line");
+	else
+		ps->job_ok = 1;
+}
+
+void goal_ps_job_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc)
+{
+	static const char *const what[2] = { "start", "comm" };
+	if (!ps->job_ok)
+		return;
+	ps->job_ok = 0;
+	if (ps->job_opts >> which & 1)
+		goal_ps_error(ps, loc, "%s given twice", what[which]);
+	else if (check_num(ps, v, loc))
+		;
+	else if (v->neg)
+		goal_ps_error(ps, loc, "%s must be >= 0", what[which]);
+	else if (which && v->v > GOAL_MAX_COMM)
+		goal_ps_error(ps, loc, "comm %" PRIu64 " is too large (at most %u)", v->v, GOAL_MAX_COMM);
+	else
+		ps->job_ok = 1;
+	if (!ps->job_ok)
+		return;
+	ps->job_opts |= 1u << which;
+	ps->job_opt_loc = *loc;
+	if (which)
+		ps->job_comm = (uint32_t)v->v;
+	else
+		ps->job_start = v->v;
+}
+
+void goal_ps_job_begin(goal_ps *ps)
+{
+	if (!ps->job_ok || !ps->w)
+		return;
+	if (ps->job_sym == ps->last_job && ps->job_opts) {
+		goal_ps_error(ps, &ps->job_opt_loc, "start and comm of job %s belong on its first line",
+		              sym_name(ps, ps->job_sym));
+	} else if (ps->job_sym != ps->last_job) {
+		const char *name = sym_name(ps, ps->job_sym);
+		if (goal_writer_job(ps->w, name, strlen(name), ps->job_start, ps->job_comm))
+			goal_ps_error(ps, &ps->job_loc, "%s", goal_writer_error(ps->w));
+		ps->last_job = ps->job_sym;
+	}
+}
+
+void goal_ps_job_ranks(goal_ps *ps, const goal_num *a, const goal_num *b, const goal_loc *loc)
+{
+	if (!ps->job_ok || !ps->w || check_num(ps, a, loc) || check_num(ps, b, loc))
+		return;
+	if (a->neg || b->neg) {
+		goal_ps_error(ps, loc, "rank numbers start at 0");
+		return;
+	}
+	if (b->v < a->v) {
+		goal_ps_error(ps, loc, "ranks %" PRIu64 " to %" PRIu64 " go down", a->v, b->v);
+		return;
+	}
+	for (uint64_t r = a->v; r <= b->v; r++)
+		if (goal_writer_job_rank(ps->w, r)) {
+			goal_ps_error(ps, loc, "%s", goal_writer_error(ps->w));
+			return;
+		}
+}
+
 void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc)
 {
 	labels_reset(ps);
@@ -718,6 +800,7 @@ static void ps_init(goal_ps *ps, FILE *in, const char *name, const char *out_pat
 	ps->name = name;
 	ps->out_path = out_path;
 	ps->max_errors = max_errors ? max_errors : 1;
+	ps->last_job = NO_OP;
 }
 
 static void ps_free(goal_ps *ps)

@@ -57,6 +57,12 @@ void goal_ps_error(goal_ps *ps, const goal_loc *loc, const char *fmt, ...)
 
 /* Grammar actions: one call each. */
 void goal_ps_num_ranks(goal_ps *ps, const goal_num *n, const goal_loc *loc);
+/* A job line: its name (job), start and comm (job_opt: 0 start, 1
+ * comm), the ':' (job_begin), then its ranks, a run a..b each. */
+void goal_ps_job(goal_ps *ps, uint32_t name, const goal_loc *loc);
+void goal_ps_job_opt(goal_ps *ps, int which, const goal_num *v, const goal_loc *loc);
+void goal_ps_job_begin(goal_ps *ps);
+void goal_ps_job_ranks(goal_ps *ps, const goal_num *a, const goal_num *b, const goal_loc *loc);
 void goal_ps_rank_begin(goal_ps *ps, const goal_num *n, const goal_loc *loc);
 void goal_ps_rank_end(goal_ps *ps, const goal_loc *loc);
 /* An op is collected in pieces: its kind and size (op_begin, which resets

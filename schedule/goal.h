@@ -19,6 +19,9 @@
  *   block table   nblocks * 24 bytes, version 3 only (goal_block_entry)
  *   stride table  8 + nstrides * 16 bytes, with GOAL_F_STRIDES only
  *                                                (goal_stride)
+ *   job table     8 + njobs * 24 bytes, the jobs' ranks (4 bytes each) and
+ *                 names, each zero-padded to 8, with GOAL_F_JOBS only
+ *                                                (goal_job)
  *
  * Version 3 stores the peer of a send or recv relative to its rank, so that
  * the ranks of a regular schedule have equal blocks: read it with
@@ -113,7 +116,8 @@ _Static_assert(sizeof(goal_rank_entry) == 24, "goal_rank_entry is 24 bytes on di
 
 #define GOAL_F_LABELS  0x1u  /* some rank has a label blob */
 #define GOAL_F_STRIDES 0x2u  /* a stride table follows the comm table (version 2) */
-#define GOAL_F_KNOWN   (GOAL_F_LABELS | GOAL_F_STRIDES)
+#define GOAL_F_JOBS    0x4u  /* a job table ends the file (version 3) */
+#define GOAL_F_KNOWN   (GOAL_F_LABELS | GOAL_F_STRIDES | GOAL_F_JOBS)
 
 typedef struct goal_header {
 	char magic[8];          /* GOAL_MAGIC */
@@ -161,6 +165,23 @@ typedef struct goal_stride {
 } goal_stride;
 _Static_assert(sizeof(goal_stride) == 16, "goal_stride is 16 bytes on disk");
 
+/* A job: a schedule of its own among the ranks of a merged one (goalc
+ * --merge, docs/jobs.md).  Its rank i is the schedule's rank
+ * job_ranks[first + i]; its roots start at time start; its comms are
+ * comm_base + the comms it had alone.  The job table is a u64 count, that
+ * many entries, the ranks of every job in job order (u32, zero-padded to
+ * 8), then the names (NUL-terminated, zero-padded to 8). */
+typedef struct goal_job {
+	uint64_t start;         /* ns */
+	uint32_t first;         /* the ranks of the jobs before */
+	uint32_t nranks;        /* at least 1 */
+	uint32_t comm_base;     /* greater than the job before's */
+	uint32_t name_off;      /* in the names: the name bytes of the jobs before */
+} goal_job;
+_Static_assert(sizeof(goal_job) == 24, "goal_job is 24 bytes on disk");
+#define GOAL_MAX_JOBS 65536u
+#define GOAL_MAX_NAME 255u  /* bytes of a job's name (a GOAL label) */
+
 /* ---- Reader ------------------------------------------------------------ */
 
 /* A validated, read-only schedule.  The file is mapped, never copied. */
@@ -186,7 +207,19 @@ typedef struct goal_sched {
 	 * message is contiguous). */
 	const goal_stride *strides;
 	uint64_t nstrides;
+	/* The jobs (njobs 0: none, the schedule is one job).  Ranks of no
+	 * job have no ops. */
+	const goal_job *jobs;
+	uint32_t njobs;
+	const uint32_t *job_ranks;    /* every job's ranks, in job order */
+	const char *job_names;
 } goal_sched;
+
+/* The name of job j of s. */
+static inline const char *goal_job_name(const goal_sched *s, uint32_t j)
+{
+	return s->job_names + s->jobs[j].name_off;
+}
 
 /* The comm (value, not index) of op o of schedule s. */
 static inline uint32_t goal_op_comm_value(const goal_sched *s, const goal_op *o)
@@ -293,6 +326,16 @@ int goal_writer_op_comm(goal_writer *w, const goal_op *op, uint32_t comm,
  * stride bytes apart, 1 <= block <= stride <= GOAL_MAX_STRIDE.  The writer
  * keeps 16 bytes per strided op until goal_writer_finish writes them. */
 int goal_writer_stride(goal_writer *w, uint32_t stride, uint32_t block);
+
+/* Declare a job, before the first rank: its name (a GOAL label, len
+ * bytes, no two jobs alike), the time its roots start, and the first of
+ * its comms (greater than the job before's).  Its ranks follow, in the
+ * job's order, by goal_writer_job_rank; each is below nranks and in one
+ * job only.  Once a schedule has jobs, a rank with ops must be in one.
+ * The writer keeps 4 bytes per rank of the schedule. */
+int goal_writer_job(goal_writer *w, const char *name, size_t len, uint64_t start,
+                    uint32_t comm_base);
+int goal_writer_job_rank(goal_writer *w, uint64_t rank);
 
 /* "a requires b" (irequires = 0) or "a irequires b" within the current rank;
  * a and b are op indices of this rank, possibly not yet added.  A line that

@@ -68,6 +68,46 @@ static void lb_label(lbuf *l, const char *const *labels, uint32_t i)
 	}
 }
 
+/* The job lines (docs/goal.md): job NAME [start T] [comm C] : RANKS, the
+ * ranks as runs "a" or "a to b", JOB_RUNS runs a line; more runs go on
+ * in lines "job NAME : RANKS". */
+#define JOB_RUNS 16
+static void lb_jobs(lbuf *l, const goal_sched *s)
+{
+	for (uint32_t j = 0; j < s->njobs; j++) {
+		const goal_job *g = &s->jobs[j];
+		const uint32_t *rk = s->job_ranks + g->first;
+		unsigned runs = JOB_RUNS;
+		for (uint32_t i = 0; i < g->nranks; runs++) {
+			if (runs == JOB_RUNS) {
+				lb_cstr(l, i ? "\njob " : "job ");
+				lb_cstr(l, goal_job_name(s, j));
+				if (!i && g->start) {
+					lb_cstr(l, " start ");
+					lb_u64(l, g->start);
+				}
+				if (!i && g->comm_base) {
+					lb_cstr(l, " comm ");
+					lb_u64(l, g->comm_base);
+				}
+				lb_str(l, " :", 2);
+				runs = 0;
+			}
+			uint32_t e = i;
+			while (e + 1 < g->nranks && rk[e + 1] == rk[e] + 1)
+				e++;
+			lb_str(l, " ", 1);
+			lb_u64(l, rk[i]);
+			if (e > i) {
+				lb_cstr(l, " to ");
+				lb_u64(l, rk[e]);
+			}
+			i = e + 1;
+		}
+		lb_str(l, "\n", 1);
+	}
+}
+
 int goal_dump(const goal_sched *s, FILE *out)
 {
 	lbuf l;
@@ -81,6 +121,7 @@ int goal_dump(const goal_sched *s, FILE *out)
 	lb_cstr(&l, "num_ranks ");
 	lb_u64(&l, s->nranks);
 	lb_str(&l, "\n", 1);
+	lb_jobs(&l, s);
 	for (uint64_t r = 0; r < s->nranks && !l.err; r++) {
 		uint32_t n = goal_rank_nops(s, r);
 		const goal_op *ops = goal_rank_ops(s, r);

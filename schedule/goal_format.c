@@ -40,6 +40,24 @@ static const char *const label_keywords[] = {
 	"num_ranks", "rank", "send", "recv", "calc", "requires", "irequires",
 };
 
+int goal_name_check(const char *name, size_t len, char *msg, size_t msglen)
+{
+	int ok = len >= 1 && len <= GOAL_MAX_NAME;
+	for (size_t i = 0; ok && i < len; i++)
+		ok = label_char((unsigned char)name[i], i == 0);
+	if (!ok) {
+		goal_fmt_err(msg, msglen, "'%.*s' is not a label (1 to %u letters, digits and _, not"
+		             " starting with a digit)", (int)(len < 64 ? len : 64), name, GOAL_MAX_NAME);
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof label_keywords / sizeof *label_keywords; k++)
+		if (strlen(label_keywords[k]) == len && memcmp(name, label_keywords[k], len) == 0) {
+			goal_fmt_err(msg, msglen, "'%s' is a GOAL keyword", label_keywords[k]);
+			return -1;
+		}
+	return 0;
+}
+
 int goal_labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32_t nedges,
                       uint32_t *ht, char *msg, size_t msglen)
 {
@@ -283,7 +301,7 @@ static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
 	uint64_t blk = s->version >= 3 ? (uint64_t)c->nblocks * sizeof(goal_block_entry) : 0;
 	uint32_t *sorted;
 	/* The file ends with the tables, or with the stride table after them. */
-	int more = !!(s->hdr->flags & GOAL_F_STRIDES);
+	int more = !!(s->hdr->flags & (GOAL_F_STRIDES | GOAL_F_JOBS));
 	if (c->comm_off != off || (s->version < 3 && c->nblocks)
 	    || c->ncomms == 0 || c->ncomms > GOAL_MAX_COMMS
 	    || PAD8(bytes) + blk > rest || (!more && PAD8(bytes) + blk != rest)) {
@@ -321,19 +339,21 @@ static int check_comms(goal_sched *s, uint64_t off, char *err, size_t errlen)
 }
 
 /* Check the stride table that starts at off (GOAL_F_STRIDES) and ends the
- * file: a count of at least 1, entries in increasing op order, each a send
- * or recv with 1 <= block <= stride <= GOAL_MAX_STRIDE; set s->strides.
- * One pass over the entries and the rank table.  0 or -1. */
+ * file, or the job table (GOAL_F_JOBS): a count of at least 1, entries in
+ * increasing op order, each a send or recv with 1 <= block <= stride <=
+ * GOAL_MAX_STRIDE; set s->strides.  One pass over the entries and the rank
+ * table.  0 or -1. */
 static int check_strides(goal_sched *s, uint64_t off, char *err, size_t errlen)
 {
 	uint64_t n, r = 0;
+	int last = !(s->hdr->flags & GOAL_F_JOBS);
 	if (s->size - off < 8) {
 		goal_fmt_err(err, errlen, "the stride table is out of place or of a wrong size");
 		return -1;
 	}
 	memcpy(&n, s->base + off, sizeof n);
 	if (n == 0 || n > (s->size - off - 8) / sizeof(goal_stride)
-	    || 8 + n * sizeof(goal_stride) != s->size - off) {
+	    || (last && 8 + n * sizeof(goal_stride) != s->size - off)) {
 		goal_fmt_err(err, errlen, "the stride table is out of place or of a wrong size");
 		return -1;
 	}
@@ -361,6 +381,97 @@ static int check_strides(goal_sched *s, uint64_t off, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+#define JOB_BAD(...) do { goal_fmt_err(err, errlen, "job table: " __VA_ARGS__); goto bad; } while (0)
+
+/* Check the job table that starts at off (GOAL_F_JOBS) and ends the file
+ * (layout at goal_job): the entries' counts, ranks and name offsets in
+ * order, comm bases increasing, names GOAL labels and distinct, ranks
+ * below nranks and in one job each, every rank with ops in a job, padding
+ * zero; set s->jobs.  O(nranks / 8) scratch.  0 or -1. */
+static int check_jobs(goal_sched *s, uint64_t off, char *err, size_t errlen)
+{
+	uint64_t n, rest = s->size - off, nr = 0, names = 0;
+	unsigned char *seen = NULL;
+	uint32_t *ht = NULL;
+	if (s->version < 3 || rest < 8) {
+		goal_fmt_err(err, errlen, "the job table is out of place or of a wrong size");
+		return -1;
+	}
+	memcpy(&n, s->base + off, sizeof n);
+	if (n == 0 || n > GOAL_MAX_JOBS || n > s->nranks || 8 + n * sizeof(goal_job) > rest) {
+		goal_fmt_err(err, errlen, "the job table is out of place or of a wrong size");
+		return -1;
+	}
+	const goal_job *jobs = (const goal_job *)(const void *)(s->base + off + 8);
+	for (uint64_t k = 0; k < n; k++) {
+		if (jobs[k].first != nr || jobs[k].nranks == 0 || (k && jobs[k].comm_base <= jobs[k - 1].comm_base)) {
+			goal_fmt_err(err, errlen, "job table: entry %" PRIu64 " has first rank %" PRIu32 ", %" PRIu32
+			             " ranks, comm base %" PRIu32 " (ranks follow the jobs before, at least 1;"
+			             " comm bases increase)", k, jobs[k].first, jobs[k].nranks, jobs[k].comm_base);
+			return -1;
+		}
+		nr += jobs[k].nranks;
+	}
+	uint64_t rank_off = off + 8 + n * sizeof(goal_job);
+	if (nr > s->nranks || PAD8(nr * 4) > s->size - rank_off) {
+		goal_fmt_err(err, errlen, "the job table is out of place or of a wrong size");
+		return -1;
+	}
+	const uint32_t *ranks = (const uint32_t *)(const void *)(s->base + rank_off);
+	const char *blob = (const char *)s->base + rank_off + PAD8(nr * 4);
+	uint64_t blob_len = s->size - (rank_off + PAD8(nr * 4));
+	for (uint64_t k = nr * 4; k < PAD8(nr * 4); k++)
+		if (s->base[rank_off + k])
+			JOB_BAD("non-zero padding");
+	uint64_t mask = label_slots(n) - 1;
+	if (!(seen = calloc(s->nranks / 8 + 1, 1)) || !(ht = malloc((mask + 1) * sizeof *ht)))
+		JOB_BAD("out of memory");
+	memset(ht, 0xff, (mask + 1) * sizeof *ht);
+	for (uint64_t k = 0; k < n; k++) {
+		const char *name = blob + names;
+		const char *nul = names < blob_len ? memchr(name, 0, blob_len - names) : NULL;
+		char msg[300];
+		if (jobs[k].name_off != names || !nul)
+			JOB_BAD("entry %" PRIu64 " has its name at %" PRIu32 ", not %" PRIu64, k,
+			        jobs[k].name_off, names);
+		size_t len = (size_t)(nul - name);
+		if (goal_name_check(name, len, msg, sizeof msg))
+			JOB_BAD("job %" PRIu64 ": its name %s", k, msg);
+		uint64_t h;
+		for (h = util_hash(name, len) & mask; ht[h] != UINT32_MAX; h = (h + 1) & mask)
+			if (strcmp(blob + jobs[ht[h]].name_off, name) == 0)
+				JOB_BAD("two jobs are named %s", name);
+		ht[h] = (uint32_t)k;
+		names += len + 1;
+		for (uint32_t i = 0; i < jobs[k].nranks; i++) {
+			uint32_t r = ranks[jobs[k].first + i];
+			if (r >= s->nranks || (seen[r / 8] >> (r % 8) & 1))
+				JOB_BAD("job %s: rank %" PRIu32 " is %s", name, r,
+				        r >= s->nranks ? "out of range" : "in two jobs");
+			seen[r / 8] |= (unsigned char)(1u << (r % 8));
+		}
+	}
+	if (PAD8(names) != blob_len)
+		JOB_BAD("the names take %" PRIu64 " bytes, the table leaves %" PRIu64, PAD8(names), blob_len);
+	for (uint64_t k = names; k < blob_len; k++)
+		if (blob[k])
+			JOB_BAD("non-zero padding");
+	for (uint64_t r = 0; r < s->nranks; r++)
+		if (goal_rank_nops(s, r) && !(seen[r / 8] >> (r % 8) & 1))
+			JOB_BAD("rank %" PRIu64 " has ops but is in no job", r);
+	free(seen);
+	free(ht);
+	s->jobs = jobs;
+	s->njobs = (uint32_t)n;
+	s->job_ranks = ranks;
+	s->job_names = blob;
+	return 0;
+bad:
+	free(seen);
+	free(ht);
+	return -1;
 }
 
 const goal_stride *goal_op_stride(const goal_sched *s, uint64_t g)
@@ -707,9 +818,8 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 	if (h->version == 2 && check_comms(s, off, err, errlen))
 		return -1;
 
-	if ((h->flags & GOAL_F_STRIDES)
-	    && check_strides(s, off + PAD8((uint64_t)s->ncomms * 4) + s->nblocks * sizeof(goal_block_entry),
-	                     err, errlen))
+	off += PAD8((uint64_t)s->ncomms * 4) + s->nblocks * sizeof(goal_block_entry);
+	if ((h->flags & GOAL_F_STRIDES) && check_strides(s, off, err, errlen))
 		return -1;
 	if (w.any_labels != !!(h->flags & GOAL_F_LABELS)) {
 		goal_fmt_err(err, errlen, "label flag does not match the label blobs");
@@ -729,6 +839,9 @@ static int validate(goal_sched *s, char *err, size_t errlen)
 		        s->ncomms, used[2]);
 		return -1;
 	}
+	if ((h->flags & GOAL_F_JOBS)
+	    && check_jobs(s, off + (s->nstrides ? 8 + s->nstrides * sizeof(goal_stride) : 0), err, errlen))
+		return -1;
 	return 0;
 }
 

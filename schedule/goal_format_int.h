@@ -54,6 +54,10 @@ static inline uint64_t label_slots(uint64_t n)
  * (a rank of canonical labels has no blob).  ht is scratch of
  * label_slots(n) entries.  Returns 0, or -1 with the reason in msg.  O(label
  * bytes), one hash per label. */
+/* Is name (len bytes) a GOAL label that is no keyword (a job's name)?
+ * Returns 0, or -1 with the reason in msg ("'x y' is not a label ..."). */
+int goal_name_check(const char *name, size_t len, char *msg, size_t msglen);
+
 int goal_labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32_t nedges,
                       uint32_t *ht, char *msg, size_t msglen);
 

@@ -53,6 +53,14 @@ struct goal_writer {
 	/* The stride table, written by goal_writer_finish. */
 	goal_stride *strides;
 	size_t nstrides, strides_cap;
+	/* The job table, written by goal_writer_finish: the jobs, their ranks,
+	 * their names; rank_job[r] is the job of rank r (NO_JOB: none). */
+	goal_job *jobs;
+	size_t njobs, jobs_cap;
+	uint32_t *job_ranks, *rank_job;
+	size_t njob_ranks, job_ranks_cap;
+	char *job_names;
+	size_t job_names_len, job_names_cap;
 	/* The distinct blocks (the block table, written by goal_writer_finish),
 	 * and those a later rank may share: their bytes map to their index,
 	 * up to SHARE_BYTES of them. */
@@ -194,9 +202,80 @@ uint64_t goal_writer_cycle_dep(const goal_writer *w)
 	return w->cycle_dep;
 }
 
+#define NO_JOB UINT32_MAX
+
+/* The last job declared has ranks; 0 or -1. */
+static int job_has_ranks(goal_writer *w)
+{
+	const goal_job *j = w->njobs ? &w->jobs[w->njobs - 1] : NULL;
+	if (j && j->nranks == 0)
+		return werr(w, "job %s has no ranks", w->job_names + j->name_off);
+	return 0;
+}
+
+int goal_writer_job(goal_writer *w, const char *name, size_t len, uint64_t start,
+                    uint32_t comm_base)
+{
+	char msg[300];
+	if (w->failed)
+		return -1;
+	if (w->in_rank || w->next_rank)
+		return werr(w, "job %.*s declared after the first rank", (int)(len < 64 ? len : 64), name);
+	if (job_has_ranks(w))
+		return -1;
+	if (goal_name_check(name, len, msg, sizeof msg))
+		return werr(w, "job name %s", msg);
+	for (size_t k = 0; k < w->njobs; k++)
+		if (strlen(w->job_names + w->jobs[k].name_off) == len
+		    && memcmp(w->job_names + w->jobs[k].name_off, name, len) == 0)
+			return werr(w, "two jobs are named %.*s", (int)len, name);
+	if (w->njobs >= GOAL_MAX_JOBS)
+		return werr(w, "more than %u jobs", GOAL_MAX_JOBS);
+	if (w->njobs && comm_base <= w->jobs[w->njobs - 1].comm_base)
+		return werr(w, "job %.*s: its comms start at %" PRIu32 ", not after the job before's (%" PRIu32 ")",
+		            (int)len, name, comm_base, w->jobs[w->njobs - 1].comm_base);
+	if (!w->rank_job) {
+		if (!(w->rank_job = malloc(w->nranks * sizeof *w->rank_job)))
+			return werr(w, "error: out of memory");
+		memset(w->rank_job, 0xff, w->nranks * sizeof *w->rank_job);
+	}
+	if (util_grow(&w->jobs, &w->jobs_cap, w->njobs + 1, sizeof *w->jobs)
+	    || util_grow(&w->job_names, &w->job_names_cap, w->job_names_len + len + 1, 1))
+		return werr(w, "error: out of memory");
+	w->jobs[w->njobs++] = (goal_job){ start, (uint32_t)w->njob_ranks, 0, comm_base,
+	                                  (uint32_t)w->job_names_len };
+	memcpy(w->job_names + w->job_names_len, name, len);
+	w->job_names[w->job_names_len + len] = '\0';
+	w->job_names_len += len + 1;
+	return 0;
+}
+
+int goal_writer_job_rank(goal_writer *w, uint64_t rank)
+{
+	if (w->failed)
+		return -1;
+	if (!w->njobs || w->next_rank || w->in_rank)
+		return werr(w, "a job's rank outside a job");
+	goal_job *j = &w->jobs[w->njobs - 1];
+	const char *name = w->job_names + j->name_off;
+	if (rank >= w->nranks)
+		return werr(w, "job %s: rank %" PRIu64 " is outside 0..%" PRIu64, name, rank, w->nranks - 1);
+	if (w->rank_job[rank] != NO_JOB)
+		return werr(w, "job %s: rank %" PRIu64 " is already in job %s", name, rank,
+		            w->job_names + w->jobs[w->rank_job[rank]].name_off);
+	if (util_grow(&w->job_ranks, &w->job_ranks_cap, w->njob_ranks + 1, sizeof *w->job_ranks))
+		return werr(w, "error: out of memory");
+	w->rank_job[rank] = (uint32_t)(w->njobs - 1);
+	w->job_ranks[w->njob_ranks++] = (uint32_t)rank;
+	j->nranks++;
+	return 0;
+}
+
 int goal_writer_rank_begin(goal_writer *w)
 {
 	if (w->failed)
+		return -1;
+	if (w->next_rank == 0 && !w->in_rank && job_has_ranks(w))
 		return -1;
 	if (w->in_rank)
 		return werr(w, "rank %" PRIu64 " begun before the previous one ended", w->next_rank);
@@ -621,6 +700,8 @@ int goal_writer_rank_end(goal_writer *w)
 #endif
 	if (!w->labels_canonical && check_rank_labels(w, n, nedges))
 		return -1;
+	if (n && w->njobs && w->rank_job[r] == NO_JOB)
+		return werr(w, "rank %" PRIu64 " has ops but is in no job", r);
 
 	/* The rank's table entry, and its block: an earlier one with the same
 	 * bytes, or a new one. */
@@ -665,6 +746,10 @@ static void writer_free(goal_writer *w)
 	free(w->comms);
 	util_kmap_free(&w->comm_map);
 	free(w->strides);
+	free(w->jobs);
+	free(w->job_ranks);
+	free(w->rank_job);
+	free(w->job_names);
 	free(w->blk);
 	util_kmap_free(&w->share);
 	free(w->bbuf);
@@ -688,6 +773,8 @@ int goal_writer_finish(goal_writer *w)
 	uint64_t comm_bytes = w->ncomms * sizeof *w->comms;
 	uint64_t nst = w->nstrides, stride_bytes = nst ? 8 + nst * sizeof(goal_stride) : 0;
 	uint64_t blk_bytes = w->nblk * sizeof *w->blk;
+	uint64_t nj = w->njobs, jr_bytes = w->njob_ranks * 4, jn_bytes = w->job_names_len;
+	uint64_t job_bytes = nj ? 8 + nj * sizeof(goal_job) + PAD8(jr_bytes) + PAD8(jn_bytes) : 0;
 
 	if (w->failed)
 		return -1;
@@ -695,6 +782,8 @@ int goal_writer_finish(goal_writer *w)
 		return 0;
 	if (w->in_rank || w->next_rank != w->nranks)
 		return werr(w, "%" PRIu64 " of %" PRIu64 " ranks written", w->next_rank, w->nranks);
+	if (job_has_ranks(w))
+		return -1;
 	memset(&sent, 0, sizeof sent);
 	sent.first_op = w->nops;
 	sent.block_off = w->blocks.off + w->blocks.len;
@@ -703,17 +792,23 @@ int goal_writer_finish(goal_writer *w)
 	    || ws_zero(w, &w->blocks, (size_t)(PAD8(comm_bytes) - comm_bytes))
 	    || ws_put(w, &w->blocks, w->blk, blk_bytes)
 	    || (nst && (ws_put(w, &w->blocks, &nst, sizeof nst)
-	                || ws_put(w, &w->blocks, w->strides, nst * sizeof(goal_stride)))))
+	                || ws_put(w, &w->blocks, w->strides, nst * sizeof(goal_stride))))
+	    || (nj && (ws_put(w, &w->blocks, &nj, sizeof nj)
+	               || ws_put(w, &w->blocks, w->jobs, nj * sizeof(goal_job))
+	               || ws_put(w, &w->blocks, w->job_ranks, jr_bytes)
+	               || ws_zero(w, &w->blocks, (size_t)(PAD8(jr_bytes) - jr_bytes))
+	               || ws_put(w, &w->blocks, w->job_names, jn_bytes)
+	               || ws_zero(w, &w->blocks, (size_t)(PAD8(jn_bytes) - jn_bytes)))))
 		return -1;
 	_Static_assert(sizeof hc == sizeof(goal_header) + sizeof(goal_comm_header), "no gap");
 	memset(&hc, 0, sizeof hc);
 	memcpy(hp->magic, GOAL_MAGIC, sizeof hp->magic);
 	hp->version = GOAL_VERSION;
-	hp->flags = w->flags | (nst ? GOAL_F_STRIDES : 0);
+	hp->flags = w->flags | (nst ? GOAL_F_STRIDES : 0) | (nj ? GOAL_F_JOBS : 0);
 	hp->nranks = w->nranks;
 	hp->nops = w->nops;
 	hp->nedges = w->nedges;
-	hp->file_size = sent.block_off + PAD8(comm_bytes) + blk_bytes + stride_bytes;
+	hp->file_size = sent.block_off + PAD8(comm_bytes) + blk_bytes + stride_bytes + job_bytes;
 	hp->ncpus = w->max_cpu + 1;
 	hp->nnics = w->max_nic + 1;
 	hp->op_size = sizeof(goal_op);
