@@ -4,8 +4,12 @@
 #include "goal_open.h"
 #include "num.h"
 #include "out.h"
+#include "util.h"
 #include "version.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,12 +26,25 @@ static void usage(FILE *f)
 "                               IN may be - for standard input, then -o is needed)\n"
 "  goalc --check IN             check only, write nothing (IN text or binary)\n"
 "  goalc --dump IN.bin [-o F]   print a binary schedule as GOAL text\n"
-"  goalc --stats FILE           ranks, ops by kind, dependencies, bytes\n"
+"  goalc --stats FILE           ranks, ops by kind, dependencies, bytes, jobs\n"
 "                               (FILE binary or text)\n"
+"  goalc --merge JOB... -o OUT  the schedules of several jobs as one; a JOB is\n"
+"                               [NAME=]FILE[@T]: its name (default: FILE's base\n"
+"                               name), its schedule (binary or text), the time\n"
+"                               its roots start (12us, 1.5ms; default 0)\n"
+"  goalc --job NAME IN -o OUT   job NAME of a merged schedule, as it was alone\n"
 "\n"
 "options:\n"
 "  -o, --output FILE     output file\n"
 "      --max-errors N    report at most N errors (default 20)\n"
+"      --place HOW       --merge: where the jobs' ranks go: packed (default:\n"
+"                        one block after the other), roundrobin (one rank of\n"
+"                        each job in turn), random (drawn from --seed), or a\n"
+"                        file of one line per job, its ranks as in GOAL job\n"
+"                        lines: 0 to 31 64 70\n"
+"      --seed N          --place random: the seed (default 1)\n"
+"      --ranks P         --merge: ranks of the merged schedule (default: the\n"
+"                        jobs' ranks together); ranks of no job stay empty\n"
 "  -j, --threads N       1: compile in one thread; 2 (default): a file of 4 MiB\n"
 "                        or more in parts, in two threads (the same output)\n"
 "  -h, --help            this help\n"
@@ -36,6 +53,7 @@ static void usage(FILE *f)
 "As txt2bin (the old tool's interface): txt2bin -i IN.goal -o OUT.bin\n"
 "Errors read FILE:LINE:COL: error: MESSAGE.\n"
 "Example: goalc app.goal -o app.bin\n"
+"         goalc --merge ar=allreduce.bin a2a=alltoall.bin@5us --place random -o both.bin\n"
 "Exit status: 0 done, 1 bad input or failed output, 2 bad options.\n");
 }
 
@@ -103,8 +121,375 @@ static int do_stats(const char *in)
 	printf("rank blocks    %" PRIu64 "\n", s.version >= 3 ? s.nblocks : s.nranks);
 	printf("binary size    %" PRIu64 " bytes\n", s.size);
 	printf("format version %" PRIu32 "\n", s.version);
+	for (uint32_t j = 0; j < s.njobs; j++)
+		printf("job %-10s %" PRIu32 " ranks, start %" PRIu64 " ns, comms from %" PRIu32 "\n",
+		       goal_job_name(&s, j), s.jobs[j].nranks, s.jobs[j].start, s.jobs[j].comm_base);
 	goal_sched_close(&s);
 	return util_stdout_close(err, sizeof err) ? util_error_msg(err) : 0;
+}
+
+/* ---- Merging ----------------------------------------------------------- */
+
+#define NO_JOB UINT32_MAX
+__extension__ typedef unsigned __int128 u128;
+
+/* A message that names its file ("FILE:LINE:COL: error: ..."); returns 1. */
+static int located(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int located(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return util_error_msg(buf);
+}
+
+typedef struct mjob {
+	char name[GOAL_MAX_NAME + 1];
+	const char *path;
+	uint64_t start;       /* ns */
+	goal_sched s;
+	int open;
+	uint32_t *place;      /* its rank i is merged rank place[i] */
+	uint32_t comm_base;
+} mjob;
+
+/* The job of argument arg, [NAME=]FILE[@T]: its name (given, or FILE's
+ * base name made a label), path and start.  0, or 2 after a usage error. */
+static int job_arg(mjob *j, char *arg)
+{
+	char *eq = strchr(arg, '='), *at = strrchr(arg, '@');
+	const char *name = NULL;
+	size_t len = 0;
+	if (eq && eq > arg) {
+		int label = 1;
+		for (const char *p = arg; p < eq; p++)
+			label &= isalnum((unsigned char)*p) || *p == '_';
+		if (label) {
+			name = arg;
+			len = (size_t)(eq - arg);
+			arg = eq + 1;
+		}
+	}
+	if (at && at > arg) {
+		if (num_time_parse(at + 1, strlen(at + 1), &j->start) != NUM_OK)
+			return util_usage("%s: the start after '@' is no time (12000, 12us, 1.5ms)", arg);
+		*at = '\0';
+	}
+	j->path = arg;
+	if (name) {
+		if (len > GOAL_MAX_NAME)
+			return util_usage("%.*s...: a job's name has at most %u characters", 32, name, GOAL_MAX_NAME);
+		memcpy(j->name, name, len);
+		j->name[len] = '\0';
+		return 0;
+	}
+	const char *b = strrchr(arg, '/');
+	b = b ? b + 1 : arg;
+	len = strlen(b);
+	if (len > 4 && strcmp(b + len - 4, ".bin") == 0)
+		len -= 4;
+	else if (len > 5 && strcmp(b + len - 5, ".goal") == 0)
+		len -= 5;
+	size_t k = 0;
+	if (!len || isdigit((unsigned char)*b))
+		j->name[k++] = 'j';
+	for (size_t i = 0; i < len && k < GOAL_MAX_NAME - 8; i++)
+		j->name[k++] = isalnum((unsigned char)b[i]) ? b[i] : '_';
+	j->name[k] = '\0';
+	return 0;
+}
+
+/* Names from file names made distinct: the second "a" is "a_2". */
+static void distinct_names(mjob *jobs, uint32_t n, const unsigned char *given)
+{
+	for (uint32_t j = 1; j < n; j++) {
+		if (given[j])
+			continue;
+		size_t base = strlen(jobs[j].name);
+		for (unsigned v = 2;; v++) {
+			uint32_t k = 0;
+			while (k < j && strcmp(jobs[k].name, jobs[j].name) != 0)
+				k++;
+			if (k == j)
+				break;
+			snprintf(jobs[j].name + base, 9, "_%u", v);
+		}
+	}
+}
+
+/* Give merged rank m to rank i of job j; 0, or -1 when m is taken. */
+static int take(uint32_t *owner, uint32_t *orank, mjob *jobs, uint32_t j, uint32_t i, uint64_t m)
+{
+	if (owner[m] != NO_JOB)
+		return -1;
+	owner[m] = j;
+	orank[m] = i;
+	jobs[j].place[i] = (uint32_t)m;
+	return 0;
+}
+
+/* The placement file: one line per job, its ranks as "a" and "a to b";
+ * blank lines and lines starting with '#' are skipped. */
+static int place_file(const char *path, mjob *jobs, uint32_t nj, uint64_t P, uint32_t *owner,
+                      uint32_t *orank)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t ln = 0;
+	uint32_t j = 0;
+	int rc = 1;
+	if (!f)
+		return located("%s: error: cannot open: %s", path, strerror(errno));
+	for (ssize_t got; (got = getline(&line, &cap, f)) >= 0;) {
+		ln++;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '\0' || *p == '#')
+			continue;
+		if (j == nj) {
+			located("%s:%" PRIu64 ":1: error: more lines than the %" PRIu32 " jobs", path, ln, nj);
+			goto out;
+		}
+		uint32_t i = 0;
+		while (*p && *p != '\n') {
+			char *q;
+			uint64_t a, b;
+			size_t col = (size_t)(p - line) + 1;
+			errno = 0;
+			a = b = strtoull(p, &q, 10);
+			if (q == p || !isdigit((unsigned char)*p) || errno) {
+				located("%s:%" PRIu64 ":%zu: error: expected a rank", path, ln, col);
+				goto out;
+			}
+			p = q + strspn(q, " \t\r");
+			if (strncmp(p, "to", 2) == 0 && (p[2] == ' ' || p[2] == '\t')) {
+				p += 2 + strspn(p + 2, " \t");
+				errno = 0;
+				b = strtoull(p, &q, 10);
+				if (q == p || !isdigit((unsigned char)*p) || errno || b < a) {
+					located("%s:%" PRIu64 ":%zu: error: expected a rank of at least %" PRIu64
+					           " after 'to'", path, ln, (size_t)(p - line) + 1, a);
+					goto out;
+				}
+				p = q + strspn(q, " \t\r");
+			}
+			for (uint64_t m = a; m <= b; m++) {
+				if (m >= P) {
+					located("%s:%" PRIu64 ":%zu: error: rank %" PRIu64 " is outside the merged"
+					           " schedule's 0..%" PRIu64 " (--ranks)", path, ln, col, m, P - 1);
+					goto out;
+				}
+				if (i == jobs[j].s.nranks) {
+					located("%s:%" PRIu64 ":%zu: error: job %s has %" PRIu64 " ranks; the line"
+					           " names more", path, ln, col, jobs[j].name, jobs[j].s.nranks);
+					goto out;
+				}
+				if (take(owner, orank, jobs, j, i++, m)) {
+					located("%s:%" PRIu64 ":%zu: error: rank %" PRIu64 " is job %s's already",
+					           path, ln, col, m, jobs[owner[m]].name);
+					goto out;
+				}
+			}
+		}
+		if (i < jobs[j].s.nranks) {
+			located("%s:%" PRIu64 ":1: error: job %s has %" PRIu64 " ranks; the line names %" PRIu32,
+			           path, ln, jobs[j].name, jobs[j].s.nranks, i);
+			goto out;
+		}
+		j++;
+	}
+	if (ferror(f))
+		located("%s: error: cannot read: %s", path, strerror(errno));
+	else if (j < nj)
+		located("%s: error: %" PRIu32 " lines for %" PRIu32 " jobs", path, j, nj);
+	else
+		rc = 0;
+out:
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* Place every job's ranks (how: packed, roundrobin, random or a file);
+ * owner and orank: the job and its rank of each merged rank.  0 or 1. */
+static int place_jobs(mjob *jobs, uint32_t nj, uint64_t P, const char *how, uint64_t seed,
+                      uint32_t *owner, uint32_t *orank)
+{
+	uint64_t m = 0;
+	if (strcmp(how, "packed") == 0) {
+		for (uint32_t j = 0; j < nj; j++)
+			for (uint32_t i = 0; i < jobs[j].s.nranks; i++)
+				take(owner, orank, jobs, j, i, m++);
+	} else if (strcmp(how, "roundrobin") == 0) {
+		for (uint32_t i = 0; m < P && i < P; i++)
+			for (uint32_t j = 0; j < nj; j++)
+				if (i < jobs[j].s.nranks)
+					take(owner, orank, jobs, j, i, m++);
+	} else if (strcmp(how, "random") == 0) {
+		/* Fisher-Yates from the last down, as --mapping random */
+		uint32_t *perm = malloc(P * sizeof *perm);
+		uint64_t st = seed;
+		if (!perm)
+			return util_error("out of memory");
+		for (uint64_t r = 0; r < P; r++)
+			perm[r] = (uint32_t)r;
+		for (uint64_t i = P; i > 1; i--) {
+			uint64_t k = (uint64_t)(((u128)util_next64(&st) * i) >> 64);
+			uint32_t x = perm[i - 1];
+			perm[i - 1] = perm[k];
+			perm[k] = x;
+		}
+		for (uint32_t j = 0; j < nj; j++)
+			for (uint32_t i = 0; i < jobs[j].s.nranks; i++, m++)
+				take(owner, orank, jobs, j, i, perm[m]);
+		free(perm);
+	} else {
+		return place_file(how, jobs, nj, P, owner, orank);
+	}
+	return 0;
+}
+
+static int do_merge(char **args, int n, const char *out, const char *how, uint64_t seed,
+                    uint64_t P)
+{
+	mjob *jobs = calloc((size_t)n, sizeof *jobs);
+	unsigned char *given = calloc((size_t)n, 1);
+	uint32_t *owner = NULL, *orank = NULL;
+	goal_writer *w = NULL;
+	uint64_t total = 0, base = 0;
+	char err[1024];
+	int rc = 1;
+	if (!jobs || !given) {
+		rc = util_error("out of memory");
+		goto out;
+	}
+	if ((uint64_t)n > GOAL_MAX_JOBS) {
+		rc = util_usage("at most %u jobs", GOAL_MAX_JOBS);
+		goto out;
+	}
+	for (int j = 0; j < n; j++) {
+		given[j] = strchr(args[j], '=') != NULL;
+		if ((rc = job_arg(&jobs[j], args[j])))
+			goto out;
+		given[j] = given[j] && jobs[j].path != args[j];
+	}
+	rc = 1;
+	distinct_names(jobs, (uint32_t)n, given);
+	for (int j = 0; j < n; j++)
+		if (util_out_check(out, &jobs[j].path, 1, err, sizeof err)) {
+			util_error_msg(err);
+			goto out;
+		}
+	for (int j = 0; j < n; j++) {
+		mjob *g = &jobs[j];
+		if (goal_sched_open_any(&g->s, g->path, stderr, err, sizeof err)) {
+			util_error_msg(err);
+			goto out;
+		}
+		g->open = 1;
+		if (g->s.njobs) {
+			located("%s: error: already a merged schedule (%" PRIu32 " jobs); goalc --job takes"
+			           " one out", g->path, g->s.njobs);
+			goto out;
+		}
+		uint32_t top = 0;
+		for (uint32_t k = 0; k < g->s.ncomms; k++)
+			top = g->s.comms[k] > top ? g->s.comms[k] : top;
+		if (base + top > GOAL_MAX_COMM) {
+			located("%s: error: the jobs' comms together pass %u", g->path, GOAL_MAX_COMM);
+			goto out;
+		}
+		g->comm_base = (uint32_t)base;
+		base += (uint64_t)top + 1;
+		total += g->s.nranks;
+		if (!(g->place = malloc(g->s.nranks * sizeof *g->place))) {
+			util_error("out of memory");
+			goto out;
+		}
+	}
+	if (!P)
+		P = total;
+	if (P > GOAL_MAX_RANKS || total > P) {
+		rc = util_usage("the jobs have %" PRIu64 " ranks together, --ranks gives %" PRIu64, total, P);
+		goto out;
+	}
+	if (!(owner = malloc(P * sizeof *owner)) || !(orank = malloc(P * sizeof *orank))) {
+		util_error("out of memory");
+		goto out;
+	}
+	memset(owner, 0xff, P * sizeof *owner);
+	if (place_jobs(jobs, (uint32_t)n, P, how, seed, owner, orank))
+		goto out;
+	if (!(w = goal_writer_create(out, P, err, sizeof err))) {
+		util_error_msg(err);
+		goto out;
+	}
+	for (int j = 0; j < n; j++) {
+		const mjob *g = &jobs[j];
+		int bad = goal_writer_job(w, g->name, strlen(g->name), g->start, g->comm_base);
+		for (uint32_t i = 0; !bad && i < g->s.nranks; i++)
+			bad = goal_writer_job_rank(w, g->place[i]);
+		if (bad) {
+			util_error("%s", goal_writer_error(w));
+			goto out;
+		}
+	}
+	*err = '\0';
+	for (uint64_t m = 0; m < P; m++) {
+		const mjob *g = owner[m] == NO_JOB ? NULL : &jobs[owner[m]];
+		if (goal_writer_rank_begin(w)
+		    || (g && goal_writer_copy_rank(w, &g->s, orank[m], g->place, g->comm_base, err, sizeof err))
+		    || goal_writer_rank_end(w)) {
+			located("%s: error: %s", g ? g->path : out, *err ? err : goal_writer_error(w));
+			goto out;
+		}
+	}
+	if (goal_writer_finish(w)) {
+		util_error_msg(goal_writer_error(w));
+		goto out;
+	}
+	rc = goal_writer_close(w) ? 1 : 0;
+	w = NULL;
+out:
+	if (w)
+		goal_writer_abort(w);
+	for (int j = 0; jobs && j < n; j++) {
+		if (jobs[j].open)
+			goal_sched_close(&jobs[j].s);
+		free(jobs[j].place);
+	}
+	free(jobs);
+	free(given);
+	free(owner);
+	free(orank);
+	return rc;
+}
+
+/* Job NAME of the merged schedule IN, as it was alone, to OUT. */
+static int do_job(const char *name, const char *in, const char *out)
+{
+	goal_sched s;
+	char err[1024];
+	int rc = 1;
+	if (goal_sched_open_any(&s, in, stderr, err, sizeof err))
+		return util_error_msg(err);
+	uint32_t j = 0;
+	while (j < s.njobs && strcmp(goal_job_name(&s, j), name) != 0)
+		j++;
+	if (!s.njobs)
+		located("%s: error: no jobs (not a merged schedule)", in);
+	else if (j == s.njobs)
+		located("%s: error: no job named %s", in, name);
+	else if (goal_job_extract(&s, j, out, err, sizeof err))
+		located("%s: error: %s", in, err);
+	else
+		rc = 0;
+	goal_sched_close(&s);
+	return rc;
 }
 
 /* Default output for IN: IN without .goal, plus .bin. */
@@ -123,13 +508,19 @@ static char *default_output(const char *in)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_DUMP, OPT_STATS, OPT_MAXERR };
+	enum { OPT_CHECK = 256, OPT_DUMP, OPT_STATS, OPT_MAXERR, OPT_MERGE, OPT_JOB, OPT_PLACE,
+	       OPT_SEED, OPT_RANKS };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "merge", no_argument, NULL, OPT_MERGE },
+		{ "job", required_argument, NULL, OPT_JOB },
+		{ "place", required_argument, NULL, OPT_PLACE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "ranks", required_argument, NULL, OPT_RANKS },
 		{ "max-errors", required_argument, NULL, OPT_MAXERR },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -137,9 +528,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *base = strrchr(argv[0], '/');
-	const char *in = NULL, *out = NULL;
+	const char *in = NULL, *out = NULL, *job = NULL, *place = NULL;
 	char *def_out = NULL;
-	int mode = 0, c;
+	int mode = 0, c, have_seed = 0;
+	uint64_t seed = 1, merged_ranks = 0;
 	unsigned max_errors = 20, threads = 2;
 	unsigned long nerr;
 
@@ -154,12 +546,29 @@ int main(int argc, char **argv)
 		case 'i':
 			in = optarg;
 			break;
+		case OPT_JOB:
+			job = optarg;
+			/* fall through */
 		case OPT_CHECK:
 		case OPT_DUMP:
 		case OPT_STATS:
+		case OPT_MERGE:
 			if (mode && mode != c)
-				return util_usage("--check, --dump and --stats exclude each other");
+				return util_usage("--check, --dump, --stats, --merge and --job exclude each other");
 			mode = c;
+			break;
+		case OPT_PLACE:
+			place = optarg;
+			break;
+		case OPT_SEED:
+			if (num_u64_parse(optarg, strlen(optarg), &seed) != NUM_OK)
+				return util_usage("--seed needs a number from 0 to %" PRIu64, UINT64_MAX);
+			have_seed = 1;
+			break;
+		case OPT_RANKS:
+			if (num_u64_parse(optarg, strlen(optarg), &merged_ranks) != NUM_OK || merged_ranks == 0
+			    || merged_ranks > GOAL_MAX_RANKS)
+				return util_usage("--ranks needs a number from 1 to %u", GOAL_MAX_RANKS);
 			break;
 		case OPT_MAXERR: {
 			uint64_t v;
@@ -187,6 +596,18 @@ int main(int argc, char **argv)
 			return util_usage_option(c, argv);
 		}
 	}
+	if (mode != OPT_MERGE && (place || have_seed || merged_ranks))
+		return util_usage("--place, --seed and --ranks go with --merge");
+	if (mode == OPT_MERGE) {
+		if (in || optind == argc)
+			return util_usage("--merge needs its jobs' schedules after the options");
+		if (!out)
+			return util_usage("--merge needs -o OUT");
+		if (have_seed && (!place || strcmp(place, "random") != 0))
+			return util_usage("--seed goes with --place random");
+		return do_merge(argv + optind, argc - optind, out, place ? place : "packed", seed,
+		                merged_ranks);
+	}
 	if (optind < argc) {
 		if (in)
 			return util_usage("more than one input file");
@@ -200,6 +621,14 @@ int main(int argc, char **argv)
 		return do_dump(in, out);
 	if (mode == OPT_STATS)
 		return do_stats(in);
+	if (mode == OPT_JOB) {
+		char err[1024];
+		if (!out)
+			return util_usage("--job needs -o OUT");
+		if (util_out_check(out, &in, 1, err, sizeof err))
+			return util_error_msg(err);
+		return do_job(job, in, out);
+	}
 	if (mode == OPT_CHECK) {
 		if (out)
 			return util_usage("--check writes nothing; drop -o");

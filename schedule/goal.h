@@ -365,6 +365,24 @@ void goal_writer_abort(goal_writer *w);
 /* The last error message of w. */
 const char *goal_writer_error(const goal_writer *w);
 
+/* ---- Copies (goal_copy.c) ------------------------------------------- */
+
+/* Give w, between goal_writer_rank_begin and goal_writer_rank_end, the ops
+ * of rank r of s: peers mapped by map (NULL: as they are; a peer that maps
+ * to UINT32_MAX is an error), comms plus dcomm (mod 2^32), labels,
+ * dependencies in their order, strides.  0, or -1 with a message in err. */
+int goal_writer_copy_rank(goal_writer *w, const goal_sched *s, uint64_t r, const uint32_t *map,
+                          uint32_t dcomm, char *err, size_t errlen);
+
+/* Write job j of s (s->njobs > j) to path as the schedule it was before
+ * the merge: its ranks in its order, its own comms, no job table.  0, or
+ * -1 with a message in err. */
+int goal_job_extract(const goal_sched *s, uint32_t j, const char *path, char *err, size_t errlen);
+
+/* Write s to path with job j only: its ranks where they are, every other
+ * rank empty, a job table of that job.  0, or -1 with a message in err. */
+int goal_job_alone(const goal_sched *s, uint32_t j, const char *path, char *err, size_t errlen);
+
 /* ---- Text ------------------------------------------------------------- */
 
 /* Print s as GOAL text; compiling the text gives back the same binary, byte
