@@ -956,10 +956,18 @@ static int rank_roots(root_list *l, const sim_rank *k, const goal_op *ops)
 	return 0;
 }
 
-/* Root op i of rank r starts at time 0 with the next root seq. */
-static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t *rootseq, uint64_t *iter)
+/* Root op i of rank r starts at time t0 (its job's start) with the next
+ * root seq: now at 0, or from the queue. */
+static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t t0, uint64_t *rootseq,
+                       uint64_t *iter)
 {
 	uint32_t seq = (uint32_t)(*rootseq)++;
+	if (t0) {
+		m->pushes++;
+		if (evq_push(&m->q, (evq_node){ t0, seq, r, i, WHO_ROOT }))
+			m->fail = FAIL_MEMORY;
+		return;
+	}
 	m->cur_seq = seq;
 	wait_for wf;
 	if (process(m, 0, r, i, WHO_ROOT, &wf)) {
@@ -993,10 +1001,18 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	}
 	m->seq = m->seq_floor = c0;
 
-	/* Roots, all at time 0, before anything else: nothing queued can come
-	 * before them (put-back roots are later, new events have larger seq). */
+	/* Roots, at time 0 before anything else: nothing queued can come
+	 * before them (put-back roots are later, new events have larger seq).
+	 * The roots of a job that starts later are queued for its start. */
 	uint64_t rootseq = 0;
 	root_list rl = { 0, 0, 0, NULL, 0 };
+	uint32_t *rjob = NULL;   /* rank -> job, when some job starts after 0 */
+	for (uint32_t j = 0; j < s->njobs && !rjob; j++)
+		if (s->jobs[j].start && !(rjob = calloc(s->nranks, sizeof *rjob)))
+			m->fail = FAIL_MEMORY;
+	for (uint32_t j = 0; rjob && j < s->njobs; j++)
+		for (uint32_t i = 0; i < s->jobs[j].nranks; i++)
+			rjob[s->job_ranks[s->jobs[j].first + i]] = j;
 	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
 		/* from the rank's record, which its ops' processing reads anyway
 		 * (the file's rank table would be a second stream of P entries) */
@@ -1005,10 +1021,12 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 			m->fail = FAIL_MEMORY;
 			break;
 		}
+		uint64_t t0 = rjob ? s->jobs[rjob[r]].start : 0;
 		for (uint32_t j = 0; j < rl.n; j++)
-			start_root(m, (uint32_t)r, rl.op[j], &rootseq, &iter);
+			start_root(m, (uint32_t)r, rl.op[j], t0, &rootseq, &iter);
 	}
 	free(rl.op);
+	free(rjob);
 	m->seq_floor = 0;
 
 	for (;;) {

@@ -189,6 +189,12 @@ static int set_params(sim *m, const goal_sched *s, const sim_params *p, int crit
 			return -1;
 		}
 	}
+	for (uint32_t j = 0; critical && j < s->njobs; j++)
+		if (s->jobs[j].start) {
+			snprintf(err, errlen, "the critical path starts at time 0, and job %s starts at %" PRIu64
+			         " ns: merge the jobs without start times", goal_job_name(s, j), s->jobs[j].start);
+			return -1;
+		}
 	return 0;
 badrange:
 	snprintf(err, errlen, "malformed size ranges");

@@ -112,14 +112,53 @@ unsigned long goal_compile_path(const char *in_path, const char *out_path,
 	return n;
 }
 
+/* A new empty temporary file for a writer to rename its own over, named
+ * in tmp (n bytes) and tracked; 0, or -1 with a message in err. */
+static int tmp_file(char *tmp, size_t n, char *err, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(tmp, n, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	util_tmp_track(tmp);
+	return 0;
+}
+
+/* Open the temporary schedule tmp, then unlink it. */
+static int tmp_open(goal_sched *s, const char *tmp, char *err, size_t errlen)
+{
+	int rc = goal_sched_open(s, tmp, err, errlen);
+	util_tmp_untrack(tmp);
+	unlink(tmp);
+	return rc;
+}
+
+int goal_sched_open_alone(goal_sched *a, const goal_sched *s, uint32_t j, char *err,
+                          size_t errlen)
+{
+	char tmp[4096];
+	memset(a, 0, sizeof *a);
+	if (tmp_file(tmp, sizeof tmp, err, errlen))
+		return -1;
+	if (goal_job_alone(s, j, tmp, err, errlen)) {
+		util_tmp_untrack(tmp);
+		unlink(tmp);
+		return -1;
+	}
+	return tmp_open(a, tmp, err, errlen);
+}
+
 int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
                         char *err, size_t errlen)
 {
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	char magic[8], tmp[4096];
-	const char *dir = getenv("TMPDIR");
 	unsigned long nerr;
-	int fd, rc;
+	int rc;
 
 	memset(s, 0, sizeof *s);
 	FILE *in = open_input(path, name, diag);
@@ -134,15 +173,10 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		return rc;
 	}
 	/* Text: compiled into a temporary binary, unlinked once mapped. */
-	snprintf(tmp, sizeof tmp, "%s/goal-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: error: cannot create a temporary file: %s", tmp, strerror(errno));
+	if (tmp_file(tmp, sizeof tmp, err, errlen)) {
 		fclose(in);
 		return -1;
 	}
-	close(fd);   /* the writer renames its own file over tmp */
-	util_tmp_track(tmp);
 	nerr = goal_compile(in, name, tmp, diag, 20, 2);
 	fclose(in);
 	if (nerr) {
@@ -151,8 +185,5 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
 		return -1;
 	}
-	rc = goal_sched_open(s, tmp, err, errlen);
-	util_tmp_untrack(tmp);
-	unlink(tmp);
-	return rc;
+	return tmp_open(s, tmp, err, errlen);
 }

@@ -27,4 +27,9 @@ unsigned long goal_compile_path(const char *in_path, const char *out_path,
 int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
                         char *err, size_t errlen);
 
+/* Open job j of the merged schedule s alone in its ranks (goal_job_alone),
+ * from an unlinked temporary binary.  Returns 0 or -1 (err set). */
+int goal_sched_open_alone(goal_sched *a, const goal_sched *s, uint32_t j, char *err,
+                          size_t errlen);
+
 #endif

@@ -88,6 +88,8 @@ static void usage(FILE *f)
 "      --account         where each rank's time went: computation, o and O,\n"
 "                        noise, waiting for the NIC (g, G) and for other\n"
 "                        ranks (summary and --csv; docs/sim.md)\n"
+"      --jobs-alone      a merged schedule (goalc --merge): simulate each job\n"
+"                        alone too, in its place, and print its slowdown\n"
 "  -b, --batchmode       no per-rank lines\n"
 "      --csv FILE        write rank,finish_ns for every rank to FILE (with\n"
 "                        the critical path: cp_ns,slack_ns; with --qstat: the\n"
@@ -528,7 +530,7 @@ int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 
 enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
        OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_TJSON, OPT_WINDOW,
+       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_ALONE, OPT_TJSON, OPT_WINDOW,
        OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
 static const struct option longopts[] = {
 	{ "filename", required_argument, NULL, 'f' },
@@ -564,6 +566,7 @@ static const struct option longopts[] = {
 	{ "tolerance", required_argument, NULL, OPT_TOL },
 	{ "qstat", no_argument, NULL, OPT_QSTAT },
 	{ "account", no_argument, NULL, OPT_ACCOUNT },
+	{ "jobs-alone", no_argument, NULL, OPT_ALONE },
 	{ "trace-json", required_argument, NULL, OPT_TJSON },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "ranks", required_argument, NULL, OPT_RANKS },
@@ -636,6 +639,7 @@ static int cli_parse(cli *cl, int argc, char **argv)
 		case OPT_SENS: cl->sens = 1; break;
 		case OPT_QSTAT: cl->qstat = 1; break;
 		case OPT_ACCOUNT: cl->account = 1; break;
+		case OPT_ALONE: cl->jobs_alone = 1; break;
 		case OPT_TOL:
 			if (sens_pct_parse(optarg, cl->tol[0], 16, &cl->ntol, err, sizeof err))
 				return util_usage("--tolerance: %s", err);

@@ -81,7 +81,7 @@ typedef struct cli {
 	const char *pfile;
 	sim_pchange flags;
 	sim_pset pset;
-	int sens, qstat, account;
+	int sens, qstat, account, jobs_alone;
 	sens_tol tol[SENS_NPARAMS][16];
 	size_t ntol;
 	sweep_opts sw;

@@ -6,6 +6,8 @@
 
 #include "die.h"
 #include "json.h"
+#include "goal_open.h"
+#include "progress.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -343,7 +345,108 @@ typedef struct report {
 	const qstat_sum *qs;
 	const sim_account *acct;      /* summed over the ranks (--account) */
 	const uint64_t *host_finish;  /* of ranks 0..15 */
+	const uint64_t *job_end;      /* of each job (s->njobs) */
+	const uint64_t *job_alone;    /* and alone (--jobs-alone), or NULL */
 } report;
+
+/* The end of each job of s in run m: the latest finishing time of its
+ * ranks, at least its start.  NULL when out of memory. */
+static uint64_t *job_ends(const goal_sched *s, const sim *m)
+{
+	uint64_t *e = calloc(s->njobs ? s->njobs : 1, sizeof *e);
+	for (uint32_t j = 0; e && j < s->njobs; j++) {
+		const goal_job *g = &s->jobs[j];
+		e[j] = g->start;
+		for (uint32_t i = 0; i < g->nranks; i++) {
+			uint64_t t = sim_rank_finish(m, s->job_ranks[g->first + i]);
+			e[j] = t > e[j] ? t : e[j];
+		}
+	}
+	return e;
+}
+
+/* The end of job j of s simulated alone in its ranks, under the run's
+ * parameters, perturbations and network.  0, or -1 with a message in
+ * err. */
+static int job_alone(const cli *cl, const goal_sched *s, uint32_t j, uint64_t *end, char *err,
+                     size_t n)
+{
+	goal_sched a;
+	if (goal_sched_open_alone(&a, s, j, err, n))
+		return -1;
+	const perturb_opts *po = &cl->po;
+	sim_options so = { .perturb = perturbed(po) ? &po->p : NULL,
+	                   .net = cl->no.t ? &cl->no.net : NULL };
+	sim *m = sim_create(&a, &cl->pset.p, &so, err, n);
+	sim_result res;
+	int rc = -1;
+	double t0 = util_now();
+	if (m && sim_run(m, &res, err, n) == 0) {
+		uint64_t *e = res.complete ? job_ends(&a, m) : NULL;
+		if (!res.complete)
+			snprintf(err, n, "job %s alone: incomplete run", goal_job_name(s, j));
+		else if (!e)
+			snprintf(err, n, "out of memory");
+		else
+			*end = e[0], rc = 0;
+		free(e);
+		if (!rc && !cl->quiet)
+			fprintf(stderr, "%s: job %s alone: %" PRIu64 " events in %.3f s\n", util_prog(),
+			        goal_job_name(s, j), res.events, util_now() - t0);
+	}
+	if (m)
+		sim_destroy(m);
+	goal_sched_close(&a);
+	return rc;
+}
+
+/* time / alone to four decimals, half up ("1.2500"; "0.0000" when alone
+ * is 0). */
+static void put_slowdown(char *buf, size_t n, uint64_t time, uint64_t alone)
+{
+	__extension__ unsigned __int128 h = alone ? ((unsigned __int128)time * 20000 + alone)
+	                                            / (2 * (unsigned __int128)alone) : 0;
+	snprintf(buf, n, "%" PRIu64 ".%04" PRIu64, (uint64_t)(h / 10000), (uint64_t)(h % 10000));
+}
+
+static void jobs_json(uj *j, const goal_sched *s, const report *rp)
+{
+	char sd[32];
+	uj_arr(j, "jobs");
+	for (uint32_t k = 0; k < s->njobs; k++) {
+		const goal_job *g = &s->jobs[k];
+		uint64_t time = rp->job_end[k] - g->start;
+		uj_obj(j, NULL);
+		uj_str(j, "name", goal_job_name(s, k));
+		uj_u64(j, "ranks", g->nranks);
+		uj_u64(j, "start_ns", g->start);
+		uj_u64(j, "end_ns", rp->job_end[k]);
+		uj_u64(j, "time_ns", time);
+		if (rp->job_alone) {
+			uj_u64(j, "alone_ns", rp->job_alone[k] - g->start);
+			put_slowdown(sd, sizeof sd, time, rp->job_alone[k] - g->start);
+			uj_raw(j, "slowdown", sd);
+		}
+		uj_end(j);
+	}
+	uj_end(j);
+}
+
+static void jobs_text(const goal_sched *s, const report *rp)
+{
+	char sd[32];
+	for (uint32_t k = 0; k < s->njobs; k++) {
+		const goal_job *g = &s->jobs[k];
+		uint64_t time = rp->job_end[k] - g->start;
+		printf("Job %" PRIu32 " %s: %" PRIu32 " ranks, start %" PRIu64 ", end %" PRIu64 ", time %"
+		       PRIu64, k, goal_job_name(s, k), g->nranks, g->start, rp->job_end[k], time);
+		if (rp->job_alone) {
+			put_slowdown(sd, sizeof sd, time, rp->job_alone[k] - g->start);
+			printf(", alone %" PRIu64 ", slowdown %s", rp->job_alone[k] - g->start, sd);
+		}
+		putchar('\n');
+	}
+}
 
 static void report_json(const cli *cl, const goal_sched *s, const report *rp)
 {
@@ -361,6 +464,8 @@ static void report_json(const cli *cl, const goal_sched *s, const report *rp)
 	uj_u64(&j, "events", res->events);
 	uj_u64(&j, "ops", res->ops_started);
 	uj_u64(&j, "messages", res->messages);
+	if (s->njobs)
+		jobs_json(&j, s, rp);
 	if (rp->critical)
 		sens_json_path(&j, rp->path);
 	if (cl->ntol) {
@@ -411,6 +516,7 @@ static void report_text(const cli *cl, const goal_sched *s, const report *rp)
 	put_seconds(stdout, res->time);
 	printf(" s)\nEvents: %" PRIu64 " (%" PRIu64 " ops, %" PRIu64 " messages)\n",
 	       res->events, res->ops_started, res->messages);
+	jobs_text(s, rp);
 	if (rp->critical)
 		sens_print_path(stdout, rp->path, &cl->pset);
 	if (cl->sens || cl->ntol)
@@ -507,20 +613,31 @@ int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *res, doub
 	for (uint64_t r = 0; r < s->nranks && r < 16; r++)
 		host_finish[r] = sim_rank_finish(m, r);
 	net_collect(&cl->no, m);
+	uint64_t *job_end = job_ends(s, m), *alone = NULL;
 	sim_destroy(m);
+	if (!job_end || (cl->jobs_alone && !(alone = calloc(s->njobs, sizeof *alone))))
+		status = util_error("out of memory");
+	for (uint32_t j = 0; alone && j < s->njobs && !status; j++)
+		if (job_alone(cl, s, j, &alone[j], err, sizeof err))
+			status = util_error_msg(err);
 	unsigned runs[SENS_NPARAMS] = { 0 };
 	const perturb_opts *po = &cl->po;
 	for (unsigned k = 0; k < SENS_NPARAMS && cl->ntol && !status; k++)
 		if (sens_tolerance(s, &cl->pset, perturbed(po) ? &po->p : NULL, (sens_param)k, path,
 		                   cl->tol[k], cl->ntol, &runs[k], err, sizeof err))
 			status = util_error("%s", err);
-	if (status)
+	if (status) {
+		free(job_end);
+		free(alone);
 		return status;
-	report rp = { res, path, critical, runs, &qs, &acct, host_finish };
+	}
+	report rp = { res, path, critical, runs, &qs, &acct, host_finish, job_end, alone };
 	if (cl->json)
 		report_json(cl, s, &rp);
 	else
 		report_text(cl, s, &rp);
+	free(job_end);
+	free(alone);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = util_error("write failed on standard output");
 	return status;
