@@ -978,6 +978,37 @@ static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t t0, uint64_t *ro
 		report_progress(m);
 }
 
+/* Every root: at time 0 before anything else, since nothing queued can
+ * come before them (put-back roots are later, new events have larger
+ * seq); the roots of a job that starts later are queued for its start. */
+static void start_roots(sim *m, uint64_t *iter)
+{
+	const goal_sched *s = m->s;
+	uint64_t rootseq = 0;
+	root_list rl = { 0, 0, 0, NULL, 0 };
+	uint32_t *rjob = NULL;   /* rank -> job, when some job starts after 0 */
+	for (uint32_t j = 0; j < s->njobs && !rjob; j++)
+		if (s->jobs[j].start && !(rjob = calloc(s->nranks, sizeof *rjob)))
+			m->fail = FAIL_MEMORY;
+	for (uint32_t j = 0; rjob && j < s->njobs; j++)
+		for (uint32_t i = 0; i < s->jobs[j].nranks; i++)
+			rjob[s->job_ranks[s->jobs[j].first + i]] = j;
+	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
+		/* from the rank's record, which its ops' processing reads anyway
+		 * (the file's rank table would be a second stream of P entries) */
+		const sim_rank *k = rank_of(m, r);
+		if (rank_roots(&rl, k, rank_ops(m, r))) {
+			m->fail = FAIL_MEMORY;
+			break;
+		}
+		uint64_t t0 = rjob ? s->jobs[rjob[r]].start : 0;
+		for (uint32_t j = 0; j < rl.n; j++)
+			start_root(m, (uint32_t)r, rl.op[j], t0, &rootseq, iter);
+	}
+	free(rl.op);
+	free(rjob);
+}
+
 int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 {
 	const goal_sched *s = m->s;
@@ -1001,32 +1032,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 	}
 	m->seq = m->seq_floor = c0;
 
-	/* Roots, at time 0 before anything else: nothing queued can come
-	 * before them (put-back roots are later, new events have larger seq).
-	 * The roots of a job that starts later are queued for its start. */
-	uint64_t rootseq = 0;
-	root_list rl = { 0, 0, 0, NULL, 0 };
-	uint32_t *rjob = NULL;   /* rank -> job, when some job starts after 0 */
-	for (uint32_t j = 0; j < s->njobs && !rjob; j++)
-		if (s->jobs[j].start && !(rjob = calloc(s->nranks, sizeof *rjob)))
-			m->fail = FAIL_MEMORY;
-	for (uint32_t j = 0; rjob && j < s->njobs; j++)
-		for (uint32_t i = 0; i < s->jobs[j].nranks; i++)
-			rjob[s->job_ranks[s->jobs[j].first + i]] = j;
-	for (uint64_t r = 0; r < s->nranks && !m->fail; r++) {
-		/* from the rank's record, which its ops' processing reads anyway
-		 * (the file's rank table would be a second stream of P entries) */
-		const sim_rank *k = rank_of(m, r);
-		if (rank_roots(&rl, k, rank_ops(m, r))) {
-			m->fail = FAIL_MEMORY;
-			break;
-		}
-		uint64_t t0 = rjob ? s->jobs[rjob[r]].start : 0;
-		for (uint32_t j = 0; j < rl.n; j++)
-			start_root(m, (uint32_t)r, rl.op[j], t0, &rootseq, &iter);
-	}
-	free(rl.op);
-	free(rjob);
+	start_roots(m, &iter);
 	m->seq_floor = 0;
 
 	for (;;) {

@@ -85,7 +85,7 @@ struct goal_ps {
 	goal_loc job_loc, job_opt_loc;
 	unsigned job_opts;           /* bit 0: start given, bit 1: comm */
 	uint64_t job_start;
-	uint32_t job_comm;
+	uint32_t job_comm, last_comm;
 	int job_ok;
 };
 
@@ -521,7 +521,12 @@ void goal_ps_job_begin(goal_ps *ps)
 		goal_ps_error(ps, &ps->job_opt_loc, "start and comm of job %s belong on its first line",
 		              sym_name(ps, ps->job_sym));
 	} else if (ps->job_sym != ps->last_job) {
+		/* comm left out: the first job's comms start at 0, a later job's
+		 * after the job before's */
 		const char *name = sym_name(ps, ps->job_sym);
+		if (!(ps->job_opts & 2) && ps->last_job != NO_OP)
+			ps->job_comm = ps->last_comm + 1;
+		ps->last_comm = ps->job_comm;
 		if (goal_writer_job(ps->w, name, strlen(name), ps->job_start, ps->job_comm))
 			goal_ps_error(ps, &ps->job_loc, "%s", goal_writer_error(ps->w));
 		ps->last_job = ps->job_sym;

@@ -475,6 +475,10 @@ static int do_job(const char *name, const char *in, const char *out)
 	goal_sched s;
 	char err[1024];
 	int rc = 1;
+	if (!out)
+		return util_usage("--job needs -o OUT");
+	if (util_out_check(out, &in, 1, err, sizeof err))
+		return util_error_msg(err);
 	if (goal_sched_open_any(&s, in, stderr, err, sizeof err))
 		return util_error_msg(err);
 	uint32_t j = 0;
@@ -492,6 +496,28 @@ static int do_job(const char *name, const char *in, const char *out)
 	return rc;
 }
 
+/* The number arg into *v, from lo to hi: 0, or -1. */
+static int num_opt(const char *arg, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	return num_u64_parse(arg, strlen(arg), v) != NUM_OK || *v < lo || *v > hi ? -1 : 0;
+}
+
+/* --merge (merge 1: given) and its options: seed NULL when
+ * not given, ranks 0. */
+static int merge_main(int merge, const char *out, const char *place, const uint64_t *seed,
+                      uint64_t ranks, char **args, int n)
+{
+	if (!merge)
+		return util_usage("--place, --seed and --ranks go with --merge");
+	if (n == 0)
+		return util_usage("--merge needs its jobs' schedules after the options");
+	if (!out)
+		return util_usage("--merge needs -o OUT");
+	if (seed && (!place || strcmp(place, "random") != 0))
+		return util_usage("--seed goes with --place random");
+	return do_merge(args, n, out, place ? place : "packed", seed ? *seed : 1, ranks);
+}
+
 /* Default output for IN: IN without .goal, plus .bin. */
 static char *default_output(const char *in)
 {
@@ -504,6 +530,34 @@ static char *default_output(const char *in)
 		out[n - 5] = '\0';
 	strcat(out, ".bin");
 	return out;
+}
+
+/* Compile in to out (check: write nothing; out NULL: the default name). */
+static int do_compile(const char *in, const char *out, int check, unsigned max_errors,
+                      unsigned threads)
+{
+	char *def_out = NULL;
+	unsigned long nerr;
+	if (check) {
+		if (out)
+			return util_usage("--check writes nothing; drop -o");
+	} else if (!out) {
+		if (strcmp(in, "-") == 0)
+			return util_usage("reading standard input needs -o FILE");
+		out = def_out = default_output(in);
+		if (!out)
+			return util_error("out of memory");
+	}
+	if (out) {
+		char err[1024];
+		if (util_out_check(out, &in, 1, err, sizeof err)) {
+			free(def_out);
+			return util_error_msg(err);
+		}
+	}
+	nerr = goal_compile_path(in, out, stderr, max_errors, threads);
+	free(def_out);
+	return nerr ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -529,11 +583,9 @@ int main(int argc, char **argv)
 	};
 	const char *base = strrchr(argv[0], '/');
 	const char *in = NULL, *out = NULL, *job = NULL, *place = NULL;
-	char *def_out = NULL;
 	int mode = 0, c, have_seed = 0;
-	uint64_t seed = 1, merged_ranks = 0;
+	uint64_t seed = 1, merged_ranks = 0, v;
 	unsigned max_errors = 20, threads = 2;
-	unsigned long nerr;
 
 	base = base ? base + 1 : argv[0];
 	util_set_prog(strcmp(base, "txt2bin") == 0 ? "txt2bin" : "goalc");
@@ -561,29 +613,24 @@ int main(int argc, char **argv)
 			place = optarg;
 			break;
 		case OPT_SEED:
-			if (num_u64_parse(optarg, strlen(optarg), &seed) != NUM_OK)
+			if (num_opt(optarg, 0, UINT64_MAX, &seed))
 				return util_usage("--seed needs a number from 0 to %" PRIu64, UINT64_MAX);
 			have_seed = 1;
 			break;
 		case OPT_RANKS:
-			if (num_u64_parse(optarg, strlen(optarg), &merged_ranks) != NUM_OK || merged_ranks == 0
-			    || merged_ranks > GOAL_MAX_RANKS)
+			if (num_opt(optarg, 1, GOAL_MAX_RANKS, &merged_ranks))
 				return util_usage("--ranks needs a number from 1 to %u", GOAL_MAX_RANKS);
 			break;
-		case OPT_MAXERR: {
-			uint64_t v;
-			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v == 0 || v > 100000)
+		case OPT_MAXERR:
+			if (num_opt(optarg, 1, 100000, &v))
 				return util_usage("--max-errors needs a number from 1 to 100000");
 			max_errors = (unsigned)v;
 			break;
-		}
-		case 'j': {
-			uint64_t v;
-			if (num_u64_parse(optarg, strlen(optarg), &v) != NUM_OK || v < 1 || v > 2)
+		case 'j':
+			if (num_opt(optarg, 1, 2, &v))
 				return util_usage("--threads needs 1 or 2");
 			threads = (unsigned)v;
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -596,18 +643,11 @@ int main(int argc, char **argv)
 			return util_usage_option(c, argv);
 		}
 	}
-	if (mode != OPT_MERGE && (place || have_seed || merged_ranks))
-		return util_usage("--place, --seed and --ranks go with --merge");
-	if (mode == OPT_MERGE) {
-		if (in || optind == argc)
-			return util_usage("--merge needs its jobs' schedules after the options");
-		if (!out)
-			return util_usage("--merge needs -o OUT");
-		if (have_seed && (!place || strcmp(place, "random") != 0))
-			return util_usage("--seed goes with --place random");
-		return do_merge(argv + optind, argc - optind, out, place ? place : "packed", seed,
-		                merged_ranks);
-	}
+	if (mode == OPT_MERGE && in)
+		return util_usage("--merge takes its jobs after the options, not with -i");
+	if (mode == OPT_MERGE || place || have_seed || merged_ranks)
+		return merge_main(mode == OPT_MERGE, out, place, have_seed ? &seed : NULL,
+		                  merged_ranks, argv + optind, argc - optind);
 	if (optind < argc) {
 		if (in)
 			return util_usage("more than one input file");
@@ -621,32 +661,7 @@ int main(int argc, char **argv)
 		return do_dump(in, out);
 	if (mode == OPT_STATS)
 		return do_stats(in);
-	if (mode == OPT_JOB) {
-		char err[1024];
-		if (!out)
-			return util_usage("--job needs -o OUT");
-		if (util_out_check(out, &in, 1, err, sizeof err))
-			return util_error_msg(err);
+	if (mode == OPT_JOB)
 		return do_job(job, in, out);
-	}
-	if (mode == OPT_CHECK) {
-		if (out)
-			return util_usage("--check writes nothing; drop -o");
-	} else if (!out) {
-		if (strcmp(in, "-") == 0)
-			return util_usage("reading standard input needs -o FILE");
-		out = def_out = default_output(in);
-		if (!out)
-			return util_error("out of memory");
-	}
-	if (out) {
-		char err[1024];
-		if (util_out_check(out, &in, 1, err, sizeof err)) {
-			free(def_out);
-			return util_error_msg(err);
-		}
-	}
-	nerr = goal_compile_path(in, out, stderr, max_errors, threads);
-	free(def_out);
-	return nerr ? 1 : 0;
+	return do_compile(in, out, mode == OPT_CHECK, max_errors, threads);
 }

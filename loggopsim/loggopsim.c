@@ -696,9 +696,9 @@ static int cli_check(cli *cl)
 	if (!sw->spec && (sw->jobs || sw->rel || sw->svg || sw->title || sw->nparts || sw->nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
 	if (sw->spec && (cl->viz || cl->json || cl->cpath || cl->ntol || cl->qstat || cl->account
-	                 || tj->path))
+	                 || tj->path || cl->jobs_alone))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
-		                  "--tolerance, --qstat, --account or --trace-json");
+		                  "--tolerance, --qstat, --account, --trace-json or --jobs-alone");
 	/* Where the path meets a detour T jumps or stays flat as a parameter
 	 * moves (a message that lands in a detour leaves T flat in L): the
 	 * path's counts are no derivatives there. */
@@ -787,6 +787,11 @@ static int simulate(cli *cl)
 	if (goal_sched_open_any(&s, cl->file, stderr, err, sizeof err))
 		return util_error_msg(err);
 	perturb_opts *po = &cl->po;
+	if (cl->jobs_alone && !s.njobs) {
+		goal_sched_close(&s);
+		return util_usage("--jobs-alone needs a schedule of several jobs (goalc --merge); %s has"
+		                  " no job table", cl->file);
+	}
 	if ((st = slow_check(po, s.nranks)) ||
 	    (st = net_place(&cl->no, &s, po->has_seed ? po->seed : 1))) {
 		goal_sched_close(&s);

@@ -70,7 +70,8 @@ static void lb_label(lbuf *l, const char *const *labels, uint32_t i)
 
 /* The job lines (docs/goal.md): job NAME [start T] [comm C] : RANKS, the
  * ranks as runs "a" or "a to b", JOB_RUNS runs a line; more runs go on
- * in lines "job NAME : RANKS". */
+ * in lines "job NAME : RANKS".  comm is left out where it is the default:
+ * 0 for the first job, the job before's plus 1 for the others. */
 #define JOB_RUNS 16
 static void lb_jobs(lbuf *l, const goal_sched *s)
 {
@@ -86,7 +87,7 @@ static void lb_jobs(lbuf *l, const goal_sched *s)
 					lb_cstr(l, " start ");
 					lb_u64(l, g->start);
 				}
-				if (!i && g->comm_base) {
+				if (!i && g->comm_base != (j ? s->jobs[j - 1].comm_base + 1 : 0)) {
 					lb_cstr(l, " comm ");
 					lb_u64(l, g->comm_base);
 				}

@@ -231,6 +231,9 @@ int goal_writer_job(goal_writer *w, const char *name, size_t len, uint64_t start
 			return werr(w, "two jobs are named %.*s", (int)len, name);
 	if (w->njobs >= GOAL_MAX_JOBS)
 		return werr(w, "more than %u jobs", GOAL_MAX_JOBS);
+	if (comm_base > GOAL_MAX_COMM)
+		return werr(w, "job %.*s: its comms start at %" PRIu32 " (comms are 0..%u)", (int)len, name,
+		            comm_base, GOAL_MAX_COMM);
 	if (w->njobs && comm_base <= w->jobs[w->njobs - 1].comm_base)
 		return werr(w, "job %.*s: its comms start at %" PRIu32 ", not after the job before's (%" PRIu32 ")",
 		            (int)len, name, comm_base, w->jobs[w->njobs - 1].comm_base);

@@ -584,6 +584,139 @@ static void test_strides(void)
 	goal_writer_abort(w);
 }
 
+/* Jobs: job a (start 100) on ranks 2 and 0, job bb (comms from 5) on
+ * rank 3, rank 1 in no job and empty. */
+static void test_jobs(void)
+{
+	char err[256];
+	goal_writer *w = goal_writer_create(path("jobs.bin"), 4, err, sizeof err);
+	goal_op o;
+	goal_sched s;
+	size_t len;
+	unsigned char *good, *buf;
+
+	CHECK(goal_writer_job(w, "a", 1, 100, 0) == 0);
+	CHECK(goal_writer_job_rank(w, 2) == 0 && goal_writer_job_rank(w, 0) == 0);
+	CHECK(goal_writer_job(w, "bb", 2, 0, 5) == 0 && goal_writer_job_rank(w, 3) == 0);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_SEND, 8, 2, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_RECV, 8, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_CALC, 9, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	goal_writer_rank_end(w);
+	CHECK(goal_writer_close(w) == 0);
+	CHECK(goal_sched_open(&s, path("jobs.bin"), err, sizeof err) == 0);
+	CHECK_EQ_U64(s.hdr->flags, GOAL_F_JOBS);
+	CHECK_EQ_U64(s.njobs, 2);
+	CHECK_STR(goal_job_name(&s, 0), "a");
+	CHECK_STR(goal_job_name(&s, 1), "bb");
+	CHECK(s.jobs[0].start == 100 && s.jobs[0].nranks == 2 && s.jobs[1].comm_base == 5);
+	CHECK(s.job_ranks[0] == 2 && s.job_ranks[1] == 0 && s.job_ranks[2] == 3);
+	/* 80 + 5 * 24 + 3 * 32, the comm table (8), the block table (3 * 24),
+	 * then the job table at 376: 8 + 2 * 24, the ranks (12, padded to
+	 * 16), the names "a", "bb" (5, padded to 8). */
+	CHECK_EQ_U64(s.size, 456);
+	goal_sched_close(&s);
+
+	good = slurp(path("jobs.bin"), &len);
+	CHECK(good != NULL && len == 456);
+	if (!good || len != 456)
+		return;
+	buf = aligned_alloc(8, len);
+	static const struct {
+		size_t at;
+		unsigned char v;
+		const char *msg;
+	} bad[] = {
+		{ 376, 0, "the job table is out of place or of a wrong size" },
+		{ 376, 5, "the job table is out of place or of a wrong size" },
+		{ 392, 1, "job table: entry 0 has first rank 1, 2 ranks, comm base 0 (ranks follow the"
+		          " jobs before, at least 1; comm bases increase)" },
+		{ 424, 0, "job table: entry 1 has first rank 2, 1 ranks, comm base 0 (ranks follow the"
+		          " jobs before, at least 1; comm bases increase)" },
+		{ 420, 0, "job table: entry 1 has first rank 2, 0 ranks, comm base 5 (ranks follow the"
+		          " jobs before, at least 1; comm bases increase)" },
+		{ 428, 3, "job table: entry 1 has its name at 3, not 2" },
+		{ 432, 4, "job table: job a: rank 4 is out of range" },
+		{ 432, 0, "job table: job a: rank 0 is in two jobs" },
+		{ 440, 1, "job table: rank 3 has ops but is in no job" },
+		{ 440, 2, "job table: job bb: rank 2 is in two jobs" },
+		{ 444, 1, "job table: non-zero padding" },
+		{ 453, 1, "job table: non-zero padding" },
+		{ 448, '9', "job table: job 0: its name '9' is not a label (1 to 255 letters, digits and"
+		            " _, not starting with a digit)" },
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		memcpy(buf, good, len);
+		buf[bad[k].at] = bad[k].v;
+		CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+		CHECK_STR(err, bad[k].msg);
+	}
+	/* Names "a" and "a". */
+	memcpy(buf, good, len);
+	memcpy(buf + 450, "a\0\0", 3);
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "job table: two jobs are named a");
+	/* The flag without the table. */
+	memcpy(buf, good, len);
+	buf[12] = 0;
+	CHECK(goal_sched_from_buffer(&s, buf, len, err, sizeof err) == -1);
+	CHECK_STR(err, "the comm table is out of place or of a wrong size");
+	free(buf);
+	free(good);
+
+	/* The writer's checks. */
+	static const struct {
+		const char *name;
+		uint32_t comm, rank;
+		const char *msg;
+	} wbad[] = {
+		{ "rank", 1, 0, "job name 'rank' is a GOAL keyword" },
+		{ "a b", 1, 0, "job name 'a b' is not a label (1 to 255 letters, digits and _, not starting"
+		               " with a digit)" },
+		{ "a", 1, 0, "two jobs are named a" },
+		{ "b", 0, 0, "job b: its comms start at 0, not after the job before's (0)" },
+		{ "b", 1, 4, "job b: rank 4 is outside 0..3" },
+		{ "b", 1, 0, "job b: rank 0 is already in job a" },
+	};
+	for (size_t k = 0; k < sizeof wbad / sizeof wbad[0]; k++) {
+		w = goal_writer_create(NULL, 4, err, sizeof err);
+		CHECK(goal_writer_job(w, "a", 1, 0, 0) == 0 && goal_writer_job_rank(w, 0) == 0);
+		CHECK(goal_writer_job(w, wbad[k].name, strlen(wbad[k].name), 0, wbad[k].comm) == -1
+		      || goal_writer_job_rank(w, wbad[k].rank) == -1);
+		CHECK_STR(goal_writer_error(w), wbad[k].msg);
+		goal_writer_abort(w);
+	}
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	CHECK(goal_writer_job(w, "a", 1, 0, 0) == 0);
+	CHECK(goal_writer_rank_begin(w) == -1);
+	CHECK_STR(goal_writer_error(w), "job a has no ranks");
+	goal_writer_abort(w);
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	CHECK(goal_writer_job(w, "a", 1, 0, 0) == 0 && goal_writer_job_rank(w, 0) == 0);
+	goal_writer_rank_begin(w);
+	goal_writer_rank_end(w);
+	goal_writer_rank_begin(w);
+	o = op(GOAL_CALC, 9, 0, 0);
+	goal_writer_op(w, &o, NULL, 0, NULL);
+	CHECK(goal_writer_rank_end(w) == -1);
+	CHECK_STR(goal_writer_error(w), "rank 1 has ops but is in no job");
+	goal_writer_abort(w);
+	w = goal_writer_create(NULL, 2, err, sizeof err);
+	goal_writer_rank_begin(w);
+	CHECK(goal_writer_job(w, "a", 1, 0, 0) == -1);
+	CHECK_STR(goal_writer_error(w), "job a declared after the first rank");
+	goal_writer_abort(w);
+}
+
 /* A schedule of 2^22 ops or more is checked in two halves at once: it
  * validates, and a bad op gives the message of the first bad rank, in
  * either half, as one pass in order does. */
@@ -783,6 +916,7 @@ int main(void)
 	test_header_counts();
 	test_comms();
 	test_strides();
+	test_jobs();
 	test_split_check();
 	test_shared_blocks();
 	{

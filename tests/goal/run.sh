@@ -107,7 +107,7 @@ expect_err "a line of more than 1 MiB" "$tmp/line.goal:3:1048577: error: line lo
 { printf 'num_ranks 1\nrank 0 {\nl1: calc 1\n}\n//'; head -c 1048574 /dev/zero | tr '\0' c; printf '\n'; } >"$tmp/max.goal"
 if "$G" --check "$tmp/max.goal" 2>"$tmp/diff"; then ok "a line of 1 MiB and its newline"; else fail "a line of 1 MiB and its newline"; fi
 expect_err "endless input without a newline (/dev/zero)" \
-	"/dev/zero:1:1: error: unexpected byte 0x00, expected end of file, end of line, 'num_ranks' or 'rank'\n$spaces\n^\n/dev/zero:1:1048577: error: line longer than 1048576 bytes\n$spaces\n$spaces^\n" \
+	"/dev/zero:1:1: error: unexpected byte 0x00, expected end of file, end of line, 'num_ranks', 'rank' or 'job'\n$spaces\n^\n/dev/zero:1:1048577: error: line longer than 1048576 bytes\n$spaces\n$spaces^\n" \
 	"$G" --check /dev/zero
 printf 'num_ranks 1\nrank 0 {\nl1: calc 5\n}\n' >"$tmp/p.goal"
 "$B/bin/loggopsim" -q <(cat "$tmp/p.goal") >"$tmp/out" 2>&1

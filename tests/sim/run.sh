@@ -312,7 +312,7 @@ expect_usage "sweep: -j 0" "loggopsim: error: -j needs a number of threads from 
 expect_usage "sweep: --part 3/2" "loggopsim: error: --part needs K/N with 1 <= K <= N, not '3/2'" --sweep L=1 --part 3/2 busy-nic.goal
 expect_usage "sweep: --svg without --relative-to" "loggopsim: error: --svg needs --relative-to" --sweep L=1 --svg x.svg busy-nic.goal
 expect_usage "sweep: -j without --sweep" "loggopsim: error: -j, --relative-to, --svg, --title, --part and --no-wall need --sweep" -j 2 busy-nic.goal
-expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat, --account or --trace-json" --sweep L=1 -V x busy-nic.goal
+expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat, --account, --trace-json or --jobs-alone" --sweep L=1 -V x busy-nic.goal
 
 # Split sweeps: pieces (--part) merged give the CSV of the whole sweep.
 spec='L=10..10000*10 G=0,1,2'
