@@ -114,7 +114,8 @@ def tables(rows):
                 for t in tapers:
                     r = [x for x in rows if int(x["size"]) == size and x["place"] == place
                          and int(x["taper"]) == t]
-                    cells.append(r[0][job + "_slowdown"] if r and r[0]["status"] == "ok" else "timeout")
+                    cells.append("%.4f" % float(r[0][job + "_slowdown"]) if r and r[0]["status"] == "ok"
+                                 else "timeout")
                 print("| %s | %s | %s |" % (size_label(size), label, " | ".join(cells)))
         print()
 

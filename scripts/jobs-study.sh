@@ -57,7 +57,7 @@ for size in $SIZES; do
 			fi
 			echo "$json" | python3 -c '
 import json, sys
-j = {x["name"]: x for x in json.load(sys.stdin)["jobs"]}
+j = {x["name"]: x for x in json.load(sys.stdin, parse_float=str)["jobs"]}
 a, b = j["ar"], j["a2a"]
 print("%s,%s,%s,ok,%d,%d,%s,%d,%d,%s,%s" % (sys.argv[1], sys.argv[2], sys.argv[3],
       a["time_ns"], a["alone_ns"], a["slowdown"], b["time_ns"], b["alone_ns"], b["slowdown"], sys.argv[4]))
