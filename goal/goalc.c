@@ -599,12 +599,12 @@ int main(int argc, char **argv)
 			in = optarg;
 			break;
 		case OPT_JOB:
-			job = optarg;
-			/* fall through */
 		case OPT_CHECK:
 		case OPT_DUMP:
 		case OPT_STATS:
 		case OPT_MERGE:
+			if (c == OPT_JOB)
+				job = optarg;
 			if (mode && mode != c)
 				return util_usage("--check, --dump, --stats, --merge and --job exclude each other");
 			mode = c;
