@@ -1120,6 +1120,17 @@ uint64_t sim_rank_finish(const sim *m, uint64_t r)
 	return f;
 }
 
+uint64_t sim_job_end(const sim *m, uint32_t j)
+{
+	const goal_job *g = &m->s->jobs[j];
+	uint64_t e = g->start;
+	for (uint32_t i = 0; i < g->nranks; i++) {
+		uint64_t t = sim_rank_finish(m, m->s->job_ranks[g->first + i]);
+		e = t > e ? t : e;
+	}
+	return e;
+}
+
 /* ---- For the critical path's walk (sim_cpath.c) ---------------------- */
 
 uint64_t sim_calc_end(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,

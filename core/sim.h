@@ -178,6 +178,10 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen);
  * times and, with a network, its receives' completions. */
 uint64_t sim_rank_finish(const sim *m, uint64_t r);
 
+/* End of job j of a merged schedule (j < s->njobs) after sim_run: the
+ * latest finishing time of its ranks, at least its start. */
+uint64_t sim_job_end(const sim *m, uint32_t j);
+
 /* Describe an incomplete run on out: for each stuck rank (at most max_ranks
  * of them, then a count of the rest) the ops that never started (at most
  * max_ops per rank) and every leftover RQ / UQ entry.  Format in

@@ -427,7 +427,11 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		sw.net_desc = ndesc;
 	}
 	sweep_result *res = calloc(sw.n, sizeof *res);
-	if (!res) {
+	if (s.njobs)
+		sw.job_end = calloc(sw.n * s.njobs, sizeof *sw.job_end);
+	if (!res || (s.njobs && !sw.job_end)) {
+		free(res);
+		free(sw.job_end);
 		goal_sched_close(&s);
 		sweep_free(&sw);
 		return util_error("out of memory");
@@ -465,6 +469,7 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		status = util_error("write failed on standard output");
 out:
 	free(res);
+	free(sw.job_end);
 	goal_sched_close(&s);
 	sweep_free(&sw);
 	return status;

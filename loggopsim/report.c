@@ -349,19 +349,13 @@ typedef struct report {
 	const uint64_t *job_alone;    /* and alone (--jobs-alone), or NULL */
 } report;
 
-/* The end of each job of s in run m: the latest finishing time of its
- * ranks, at least its start.  NULL when out of memory. */
+/* The end of each job of s in run m (sim_job_end).  NULL when out of
+ * memory. */
 static uint64_t *job_ends(const goal_sched *s, const sim *m)
 {
 	uint64_t *e = calloc(s->njobs ? s->njobs : 1, sizeof *e);
-	for (uint32_t j = 0; e && j < s->njobs; j++) {
-		const goal_job *g = &s->jobs[j];
-		e[j] = g->start;
-		for (uint32_t i = 0; i < g->nranks; i++) {
-			uint64_t t = sim_rank_finish(m, s->job_ranks[g->first + i]);
-			e[j] = t > e[j] ? t : e[j];
-		}
-	}
+	for (uint32_t j = 0; e && j < s->njobs; j++)
+		e[j] = sim_job_end(m, j);
 	return e;
 }
 

@@ -59,6 +59,8 @@ typedef struct sweep {
 	                          its description for the CSV */
 	const char *net_desc;
 	int sensitivity;       /* 1: the derivatives of T (sweep_result.dT) */
+	uint64_t *job_end;     /* a merged schedule: set i's end of job k at
+	                          [i * njobs + k], the caller's (NULL: none) */
 	sweep_pfile *pf;       /* the parameter files its sets name */
 	size_t npf, cap_pf;
 } sweep;

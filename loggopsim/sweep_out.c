@@ -60,9 +60,12 @@ static void put_quoted(FILE *f, const char *text)
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall)
 {
-	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s%s\n",
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s%s",
 	        sw->perturb ? ",seed,noise" : "", sw->net ? ",network" : "",
 	        sw->sensitivity ? ",dT_dL,dT_do,dT_dg,dT_dG,dT_dO" : "");
+	for (uint32_t k = 0; sw->job_end && k < s->njobs; k++)
+		fprintf(f, ",job_%s_ns", goal_job_name(s, k));
+	fputc('\n', f);
 	for (size_t i = 0; i < sw->n; i++) {
 		if (res[i].status == SWEEP_NOT_RUN)
 			continue;
@@ -92,6 +95,12 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 			if (res[i].status == SWEEP_OK)
 				sens_deriv_text(res[i].dT[k], v, sizeof v);
 			fprintf(f, ",%s", v);
+		}
+		for (uint32_t k = 0; sw->job_end && k < s->njobs; k++) {
+			if (res[i].status == SWEEP_OK)
+				fprintf(f, ",%" PRIu64, sw->job_end[i * s->njobs + k] - s->jobs[k].start);
+			else
+				fputc(',', f);
 		}
 		fputc('\n', f);
 	}

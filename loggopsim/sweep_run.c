@@ -43,6 +43,8 @@ static void run_one(sweep_job *j, size_t i)
 	    && (m = sim_create(j->s, &ps.p, &so, e, sizeof e)) != NULL
 	    && sim_run(m, &r, e, sizeof e) == 0) {
 		out->status = r.complete ? SWEEP_OK : SWEEP_INCOMPLETE;
+		for (uint32_t k = 0; j->sw->job_end && r.complete && k < j->s->njobs; k++)
+			j->sw->job_end[i * j->s->njobs + k] = sim_job_end(m, k);
 		out->time = r.time;
 		out->host = r.host;
 		out->events = r.events;

@@ -126,6 +126,13 @@ Job 1 a2a: 3 ranks, start 2000, end $((2000 + t_a2a)), time $t_a2a, alone $t_a2a
 Job 2 odd: 3 ranks, start 0, end 5878, time 5878, alone 5878, slowdown 1.0000" "$(jobs_of m.bin --jobs-alone)"
 want "JSON names the jobs" '"jobs": [{"name": "ar", "ranks": 4, "start_ns": 0, "end_ns": '$t_ar', "time_ns": '$t_ar'}' \
 	"$("$SIM" -q --json rr.bin | grep -o '"jobs": \[{[^}]*}')"
+# A sweep: a column per job, each job's time as alone at that G.
+t12=$("$SIM" -q -G 12 -b a2a.goal | sed -n 's/^Maximum finishing time at host [0-9]*: \([0-9]*\) .*/\1/p')
+want "a sweep's CSV has a column per job" "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s,job_ar_ns,job_a2a_ns,job_odd_ns
+1,G=6,10,2500,1500,1000,6,0,65535,ok,$t_ar,0,94,,,$t_ar,$t_a2a,5878" \
+	"$("$SIM" -q --sweep 'G=6' m.bin --csv - --no-wall)"
+want "a sweep's job column at G=12" "$t12" \
+	"$("$SIM" -q --sweep 'G=12' m.bin --csv - --no-wall | tail -1 | cut -d, -f17)"
 # One message of 10^6 bytes per job, host 0 -> 2 and host 1 -> 3 (round
 # robin): on fattree:k=2,levels=2,taper=2 both cross the one up-link of
 # leaf 0, so each gets half of it: 2o + L + 2(s-1)G = 12005488 ns against
