@@ -778,7 +778,10 @@ static int timeline_open(cli *cl, const goal_sched *s, util_out *tlo, FILE **tl)
 	}
 	loggp_range trg[SIM_MAX_RANGES];
 	tl_write_header(*tl, s->nranks, cl->pset.p.S, s->ncpus, s->nnics, trg,
-	                timeline_ranges(&cl->pset, trg));
+	                timeline_ranges(&cl->pset, trg), s->njobs != 0);
+	for (uint32_t j = 0; j < s->njobs; j++)
+		tl_write_job(*tl, goal_job_name(s, j), s->jobs[j].start, s->job_ranks + s->jobs[j].first,
+		             s->jobs[j].nranks);
 	return 0;
 }
 

@@ -17,7 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define TL_VERSION 2          /* written; versions 1 and 2 are read */
+#define TL_VERSION 3          /* read: versions 1 to 3; written: 2, and 3
+                                 (2 with job lines) for several jobs */
 #define TL_NONE UINT64_MAX    /* an unknown time */
 
 /* Interval kinds.  X(enum suffix, keyword, on a NIC, legend, fill colour) */
@@ -47,7 +48,13 @@ extern const unsigned char tl_kind_on_nic[TL_NKINDS];
  * ranges: 1 to LOGGP_PARAMS_MAX_RANGES, contiguous from 0, the last one to
  * LOGGP_SIZE_INF). */
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const loggp_range *range, uint32_t nranges);
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges, int jobs);
+
+/* A run of several jobs (header written with jobs set): the lines "job
+ * NAME START RUN ..." of one job, right after the header, its n ranks
+ * (in its order) as runs "A" or "A-B", TL_JOB_RUNS runs a line. */
+#define TL_JOB_RUNS 32
+void tl_write_job(FILE *f, const char *name, uint64_t start, const uint32_t *ranks, uint32_t n);
 
 /* "KIND RANK UNIT START END" for osend, gsend, loclop, grecv (unit: the cpu
  * or nic index).  A receive overhead is written by tl_write_orecv. */
@@ -157,6 +164,12 @@ typedef struct tl_file {
 	uint64_t first_time_left_out; /* start of the first item left out */
 	uint64_t lines;           /* lines read */
 	int stopped_early;        /* stopped reading after the window */
+	/* Jobs (version 3): their names (job j's at job_names + job_off[j])
+	 * and each lane's job (lane_job, UINT32_MAX: none; NULL: no jobs). */
+	uint32_t njobs;
+	char *job_names;
+	uint32_t *job_off;
+	uint32_t *lane_job;
 } tl_file;
 
 /* Read the timeline from f (named name in messages) and keep what w selects.

@@ -87,9 +87,9 @@ static int make_lanes(rd *r)
 	uint64_t max = w->max_lanes ? w->max_lanes : 1;
 	size_t cap = (size_t)(tl->nranks < max ? tl->nranks : max);
 	tl->lane_rank = malloc((cap ? cap : 1) * sizeof *tl->lane_rank);
-	if (tl->version != 2)  /* version 2 names each orecv's message */
+	if (tl->version < 2)  /* version 2 names each orecv's message */
 		r->q = calloc(cap ? cap : 1, sizeof *r->q);
-	if (!tl->lane_rank || (tl->version != 2 && !r->q))
+	if (!tl->lane_rank || (tl->version < 2 && !r->q))
 		return oom(r);
 	uint64_t dummy[2] = { 0, tl->nranks ? tl->nranks - 1 : 0 };
 	const uint64_t *rg = w->ranges ? w->ranges : dummy;
@@ -247,7 +247,7 @@ static int do_transmission(rd *r, const tl_rec *x)
 		tl->tmax = m.arrival;
 	m.src_lane = tl_lane_of(tl, x->src);
 	m.dst_lane = tl_lane_of(tl, x->dst);
-	if (tl->version != 2 && r->have_last_osend && r->last_osend_rank == x->src &&
+	if (tl->version < 2 && r->have_last_osend && r->last_osend_rank == x->src &&
 	    r->last_osend_start == x->start)
 		m.src_cpu = r->last_osend_cpu;
 	size_t idx = SIZE_MAX;
@@ -265,7 +265,7 @@ static int do_transmission(rd *r, const tl_rec *x)
 				return oom(r);
 		}
 	}
-	if (m.dst_lane != UINT32_MAX && tl->version != 2) {
+	if (m.dst_lane != UINT32_MAX && tl->version < 2) {
 		pend e = { m.arrival, x->src, x->size, idx };
 		if (pq_push(r, &r->q[m.dst_lane], &e))
 			return -1;
@@ -368,6 +368,25 @@ uint32_t tl_link_row(const tl_file *tl, uint32_t link)
 	return index_of(tl->link_row, tl->nlink_rows, link);
 }
 
+/* A job line: its ranks' lanes get its index. */
+static int do_job(rd *r, const tl_rec *x)
+{
+	tl_file *tl = r->tl;
+	if (!tl->lane_job) {
+		size_t n = tl->nlanes ? tl->nlanes : 1;
+		if (!(tl->lane_job = malloc(n * sizeof *tl->lane_job)))
+			return oom(r);
+		memset(tl->lane_job, 0xff, n * sizeof *tl->lane_job);
+	}
+	const char *p = x->at_src;
+	uint64_t a, b;
+	while (tl_scan_job_run(&p, &a, &b))
+		for (uint32_t i = 0; i < tl->nlanes; i++)
+			if (tl->lane_rank[i] >= a && tl->lane_rank[i] <= b)
+				tl->lane_job[i] = (uint32_t)x->unit;
+	return 0;
+}
+
 /* One line: 0 go on, 1 stop reading (after the window), -1 error. */
 static int do_line(rd *r, const char *line, size_t len)
 {
@@ -377,6 +396,8 @@ static int do_line(rd *r, const char *line, size_t len)
 		return 0;
 	case TL_LINE_LINK:
 		return do_load(r, &x);
+	case TL_LINE_JOB:
+		return do_job(r, &x);
 	case TL_LINE_HEADER:
 		take_head(r->tl, &r->s.h);
 		return make_lanes(r);
@@ -463,6 +484,12 @@ int tl_read(tl_file *tl, FILE *f, const char *name, const tl_window *w,
 	if (!tl->nic_rows)
 		tl->nic_rows = 1;
 	tl->lines = r.s.line;
+	tl->njobs = r.s.njobs;   /* the scanner's job names, now tl's */
+	tl->job_names = r.s.job_names;
+	tl->job_off = r.s.job_off;
+	r.s.job_names = NULL;
+	r.s.job_off = NULL;
+	tl_scan_free(&r.s);
 	tl->from = w->from;
 	tl->to = w->to != TL_NONE ? w->to : tl->tmax;
 	tl->to_auto = w->to == TL_NONE;
@@ -491,5 +518,8 @@ void tl_free(tl_file *tl)
 	free(tl->msgs);
 	free(tl->loads);
 	free(tl->link_row);
+	free(tl->job_names);
+	free(tl->job_off);
+	free(tl->lane_job);
 	memset(tl, 0, sizeof *tl);
 }

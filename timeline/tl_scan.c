@@ -4,6 +4,7 @@
 #include "tl_scan.h"
 #include "kind.h"
 #include "num.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,14 @@ void tl_scan_init(tl_scan *s, const char *name, char *err, size_t errlen)
 	s->name = name;
 	s->err = err;
 	s->errlen = errlen;
+}
+
+void tl_scan_free(tl_scan *s)
+{
+	free(s->job_names);
+	free(s->job_off);
+	s->job_names = NULL;
+	s->job_off = NULL;
 }
 
 int tl_scan_error(tl_scan *s, const char *at, const char *fmt, ...)
@@ -266,6 +275,83 @@ static int do_transmission(tl_scan *s, const char *p, tl_rec *rec)
 	return TL_LINE_TRANSMISSION;
 }
 
+int tl_scan_job_run(const char **p, uint64_t *a, uint64_t *b)
+{
+	const char *q = skip_ws(*p);
+	if (*q < '0' || *q > '9')
+		return 0;
+	num_u64_scan(&q, a);
+	*b = *a;
+	if (*q == '-') {
+		q++;
+		num_u64_scan(&q, b);
+	}
+	*p = q;
+	return 1;
+}
+
+/* A job line after its keyword (version 3): "NAME START RUN ...", NAME a
+ * label, each run "A" or "A-B" with A <= B < P. */
+static int do_job(tl_scan *s, const char *p, tl_rec *rec)
+{
+	if (s->h.old_format || s->h.version < 3)
+		return tl_scan_error(s, s->lbuf, "a job line in a timeline of version %" PRIu32,
+		                     s->h.version);
+	const char *name = skip_ws(p);
+	p = name;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'
+	       || (p > name && *p >= '0' && *p <= '9'))
+		p++;
+	if (p == name || (*p != ' ' && *p != '\t'))
+		return tl_scan_error(s, name, "bad job name (expected a label)");
+	size_t len = (size_t)(p - name);
+	uint32_t j = s->njobs;
+	while (j && (strlen(s->job_names + s->job_off[j - 1]) != len
+	             || memcmp(s->job_names + s->job_off[j - 1], name, len) != 0))
+		j--;
+	if (j && j < s->njobs)
+		return tl_scan_error(s, name, "job %.*s again after another job", (int)len, name);
+	if (!j) {   /* a new job */
+		if (util_grow(&s->job_names, &s->cap_job_names, s->job_names_len + len + 1, 1)
+		    || util_grow(&s->job_off, &s->cap_job_off, (size_t)s->njobs + 1, sizeof *s->job_off))
+			return tl_scan_error(s, name, "out of memory");
+		s->job_off[s->njobs++] = (uint32_t)s->job_names_len;
+		memcpy(s->job_names + s->job_names_len, name, len);
+		s->job_names[s->job_names_len + len] = '\0';
+		s->job_names_len += len + 1;
+		j = s->njobs;
+	}
+	rec->unit = j - 1;
+	if (field_u64(s, &p, &rec->start, "start"))
+		return -1;
+	rec->at_src = p;
+	int runs = 0;
+	for (;;) {
+		const char *at = skip_ws(p);
+		uint64_t a, b;
+		if (*at == 0 || *at == '\n' || *at == '\r')
+			break;
+		p = at;
+		if (*p < '0' || *p > '9' || num_u64_scan(&p, &a) != NUM_OK)
+			return tl_scan_error(s, at, "bad run of ranks (expected A or A-B)");
+		b = a;
+		if (*p == '-') {
+			const char *q = ++p;
+			if (*q < '0' || *q > '9' || num_u64_scan(&p, &b) != NUM_OK)
+				return tl_scan_error(s, q, "bad run of ranks (expected A or A-B)");
+		}
+		if (*p != 0 && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			return tl_scan_error(s, at, "bad run of ranks (expected A or A-B)");
+		if (b < a || b >= s->h.nranks)
+			return tl_scan_error(s, at, "ranks %" PRIu64 "-%" PRIu64 " out of range (P = %"
+			                     PRIu64 ")", a, b, s->h.nranks);
+		runs++;
+	}
+	if (!runs)
+		return tl_scan_error(s, p, "a job line without ranks");
+	return TL_LINE_JOB;
+}
+
 /* The "KEY VALUE" pairs from p to the end of a header line (header set:
  * P, S, ncpus, nnics and ranges into h, *haveP and *nranges) or of a range
  * line; L, o, g, G and O into *rg.  Other keys are ignored (later versions
@@ -348,7 +434,7 @@ static int do_header(tl_scan *s, const char *p)
 		return -1;
 	if (ver < 1 || ver > TL_VERSION)
 		return tl_scan_error(s, at, "timeline version %" PRIu64 " is not supported (this "
-		                     "reads 1 and 2)", ver);
+		                     "reads 1 to 3)", ver);
 	h->version = (uint32_t)ver;
 	h->ncpus = h->nnics = 1;
 	if (do_keys(s, p, &h->range[0], 1, &haveP, &nranges))
@@ -465,7 +551,7 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 	if (s->links_only && !IS("link"))
 		return TL_LINE_NONE;
 	if (!h->old_format && s->stop_after != TL_NONE && !IS("transmission") && !IS("noise")
-	    && !IS("link")) {
+	    && !IS("link") && !IS("job")) {
 		uint64_t t = line_start(p);
 		if (t != TL_NONE && t > s->stop_after) {
 			s->links_only = h->version >= 2;
@@ -476,6 +562,8 @@ int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec)
 		return do_transmission(s, p, rec);
 	if (IS("link"))
 		return do_link(s, p, rec);
+	if (IS("job"))
+		return do_job(s, p, rec);
 	for (int k = 0; k < TL_NKINDS; k++)
 		if (kl == strlen(tl_kind_word[k]) && memcmp(kw, tl_kind_word[k], kl) == 0)
 			return do_interval(s, (tl_kind)k, p, rec);

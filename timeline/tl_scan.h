@@ -23,6 +23,9 @@ typedef enum tl_line {
 	TL_LINE_TRANSMISSION,
 	TL_LINE_LINK,          /* a link's load: unit (the link), start, end,
 	                          flows, size (the bytes) */
+	TL_LINE_JOB,           /* a job line (version 3): unit (the job's
+	                          index in tl_scan.job_*), start, and its runs
+	                          from at_src (tl_scan_job_run) */
 	TL_LINE_STOP           /* a record that starts after stop_after: the
 	                          rest is after the window (but for link lines
 	                          when links_only is set: read on) */
@@ -31,7 +34,7 @@ typedef enum tl_line {
 /* The header as read (and, in the old format, the CPUs its lines use). */
 typedef struct tl_head {
 	int old_format;           /* 1: the published LogGOPSim format */
-	uint32_t version;         /* 1 or 2 (0: old format) */
+	uint32_t version;         /* 1 to 3 (0: old format) */
 	uint64_t nranks;
 	uint32_t ncpus, nnics;    /* old format: 1 NIC, CPUs as the lines use */
 	uint64_t S;
@@ -53,7 +56,8 @@ typedef struct tl_rec {
 	int has_msg;
 	uint64_t src, op;
 	uint64_t dst, depart, arrival, size, cpu, nic, flows;
-	const char *at_src;       /* the source rank's field in the line */
+	const char *at_src;       /* the source rank's field in the line (a
+	                             job line: its first run) */
 } tl_rec;
 
 typedef struct tl_scan {
@@ -68,6 +72,13 @@ typedef struct tl_scan {
 	size_t errlen;
 	int have_header;
 	uint32_t ranges_due;      /* range lines still to come */
+	/* The jobs named so far (version 3): names NUL-terminated, job j's at
+	 * job_names + job_off[j]; a job's lines follow each other. */
+	char *job_names;
+	size_t job_names_len, cap_job_names;
+	uint32_t *job_off;
+	uint32_t njobs;
+	size_t cap_job_off;
 	int links_only;           /* past the window (version 2; set with the
 	                             first TL_LINE_STOP, or by the reader): a
 	                             link line is written when its load ends, so
@@ -78,9 +89,16 @@ typedef struct tl_scan {
 /* Start reading a file called name; errors go to err. */
 void tl_scan_init(tl_scan *s, const char *name, char *err, size_t errlen);
 
+/* Free what s keeps (the job names). */
+void tl_scan_free(tl_scan *s);
+
 /* The next line (len bytes, its newline included or not): a tl_line with
  * *rec set for a record, or -1 with the message in err. */
 int tl_scan_line(tl_scan *s, const char *line, size_t len, tl_rec *rec);
+
+/* The next run "A" or "A-B" of a job line that tl_scan_line accepted, from
+ * *p (rec->at_src at first): 1 with *a <= *b, or 0 after the last. */
+int tl_scan_job_run(const char **p, uint64_t *a, uint64_t *b);
 
 /* The end of the file: 0, or -1 with "NAME:LINE:1: error: ..." (no header,
  * range lines missing). */

@@ -108,6 +108,7 @@ typedef struct cv {
 	int begun;               /* the opening is written */
 	bitset ranks, tracks;    /* process and thread names written */
 	bitset links;            /* link tracks named */
+	uint32_t *rank_job;      /* version 3: each rank's job (UINT32_MAX: none) */
 	int net_named;           /* the network's process named */
 	tl_rec os, gs;           /* a send's osend and gsend, waiting for its */
 	int held_os, held_gs;    /* transmission line */
@@ -186,6 +187,23 @@ static uint64_t track_nic(const cv *c, uint64_t nic, int recv)
 	return c->s.h.ncpus + 2 * nic + (recv ? 1 : 0);
 }
 
+/* A job line: its ranks' job (for their process names). */
+static int do_job(cv *c, const tl_rec *x)
+{
+	if (!c->rank_job) {
+		size_t n = c->s.h.nranks ? (size_t)c->s.h.nranks : 1;
+		if (!(c->rank_job = malloc(n * sizeof *c->rank_job)))
+			return oom(c);
+		memset(c->rank_job, 0xff, n * sizeof *c->rank_job);
+	}
+	const char *p = x->at_src;
+	uint64_t a, b;
+	while (tl_scan_job_run(&p, &a, &b))
+		for (uint64_t r = a; r <= b; r++)
+			c->rank_job[r] = (uint32_t)x->unit;
+	return 0;
+}
+
 /* The thread id of track k of rank, its names written before its first
  * event; 0 (no such track) after an error. */
 static uint64_t use_track(cv *c, uint64_t rank, uint64_t k)
@@ -205,6 +223,11 @@ static uint64_t use_track(cv *c, uint64_t rank, uint64_t k)
 		p = put_ids(p, rank + 1, tid);
 		p = put_str(p, ",\"args\":{\"name\":\"rank ");
 		p = util_put_u64(p, rank);
+		if (c->rank_job && c->rank_job[rank] != UINT32_MAX) {
+			p = put_str(p, " (");
+			p = put_str(p, c->s.job_names + c->s.job_off[c->rank_job[rank]]);
+			p = put_str(p, ")");
+		}
 		p = put_str(p, "\"}}");
 		emit(c, p);
 		p = ev_start(c);
@@ -520,7 +543,8 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 			tmax = x.end > tmax ? x.end : tmax;
 		else if (k == TL_LINE_TRANSMISSION)
 			tmax = x.arrival > tmax ? x.arrival : tmax;
-		if ((k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
+		if ((k == TL_LINE_JOB && do_job(c, &x)) ||
+		    (k == TL_LINE_INTERVAL && do_interval(c, &x)) ||
 		    (k == TL_LINE_TRANSMISSION && do_transmission(c, &x)) ||
 		    (k == TL_LINE_LINK && do_link(c, &x))) {
 			rc = -1;
@@ -546,6 +570,8 @@ int tl_json_convert(FILE *in, const char *name, FILE *out, const tl_json_opts *o
 	bit_free(&c->ranks);
 	bit_free(&c->tracks);
 	bit_free(&c->links);
+	free(c->rank_job);
+	tl_scan_free(&c->s);
 	free(c);
 	return rc;
 }

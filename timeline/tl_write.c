@@ -28,10 +28,10 @@ const unsigned char tl_kind_on_nic[TL_NKINDS] = {
 };
 
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const loggp_range *range, uint32_t nranges)
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges, int jobs)
 {
 	fprintf(f, "loggopsim-timeline %d P %" PRIu64 " S %" PRIu64 " ncpus %" PRIu32
-	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", TL_VERSION, nranks, S, ncpus,
+	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", jobs ? 3 : 2, nranks, S, ncpus,
 	        nnics, nranges);
 	for (uint32_t i = 0; i < nranges; i++) {
 		const loggp_range *r = &range[i];
@@ -90,4 +90,24 @@ void tl_write_link(FILE *f, uint32_t link, uint64_t start, uint64_t end, uint32_
 {
 	const uint64_t v[] = { link, start, end, flows, bytes };
 	put_line(f, "link", v, 5);
+}
+
+void tl_write_job(FILE *f, const char *name, uint64_t start, const uint32_t *ranks, uint32_t n)
+{
+	unsigned runs = TL_JOB_RUNS;
+	for (uint32_t i = 0; i < n; runs++) {
+		if (runs == TL_JOB_RUNS) {
+			fprintf(f, "%sjob %s %" PRIu64, i ? "\n" : "", name, start);
+			runs = 0;
+		}
+		uint32_t e = i;
+		while (e + 1 < n && ranks[e + 1] == ranks[e] + 1)
+			e++;
+		if (e > i)
+			fprintf(f, " %" PRIu32 "-%" PRIu32, ranks[i], ranks[e]);
+		else
+			fprintf(f, " %" PRIu32, ranks[i]);
+		i = e + 1;
+	}
+	fputc('\n', f);
 }

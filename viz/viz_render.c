@@ -645,7 +645,12 @@ static void draw_title(cv *c, const lay *l, const viz_render_opts *o)
 	}
 }
 
-/* The lanes: shading and labels, and the labels of their cpu and nic rows
+/* The colours of jobs (a merged schedule's timeline), by job index. */
+static const char *const job_colour[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                          "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
+
+/* The lanes: shading and labels (with the rank's job, and a stripe of its
+ * colour, when the run has jobs), and the labels of their cpu and nic rows
  * when the layout has them. */
 static void draw_lanes(cv *c, const lay *l)
 {
@@ -653,9 +658,16 @@ static void draw_lanes(cv *c, const lay *l)
 	char buf[512];
 	for (uint32_t i = 0; i < tl->nlanes; i++) {
 		double y = lane_top(l, i);
+		uint32_t j = tl->lane_job ? tl->lane_job[i] : UINT32_MAX;
 		cv_rect(c, l->lm, y, l->w, l->lane_h, i % 2 ? "#ffffff" : "#f3f3f3", NULL, NULL,
 		        NULL, NULL);
-		snprintf(buf, sizeof buf, "rank %" PRIu64, tl->lane_rank[i]);
+		if (j != UINT32_MAX)
+			cv_rect(c, l->lm, y, 3, l->lane_h, job_colour[j % 8], NULL, NULL, NULL, NULL);
+		if (j != UINT32_MAX)
+			snprintf(buf, sizeof buf, "rank %" PRIu64 " (%.64s)", tl->lane_rank[i],
+			         tl->job_names + tl->job_off[j]);
+		else
+			snprintf(buf, sizeof buf, "rank %" PRIu64, tl->lane_rank[i]);
 		cv_text(c, l->lm - (l->sublabels ? 38 : 6), y + l->lane_h / 2 + 4, 1, 11, 0,
 		        "#000000", buf);
 		if (!l->sublabels)

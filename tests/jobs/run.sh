@@ -133,6 +133,22 @@ want "a sweep's CSV has a column per job" "set,name,P,L,o,g,G,O,S,status,time_ns
 	"$("$SIM" -q --sweep 'G=6' m.bin --csv - --no-wall)"
 want "a sweep's job column at G=12" "$t12" \
 	"$("$SIM" -q --sweep 'G=12' m.bin --csv - --no-wall | tail -1 | cut -d, -f17)"
+# The timeline names the jobs; goalviz and the trace JSON name each rank's.
+"$SIM" -q rr.bin -V rr.tl >/dev/null
+want "the timeline's job lines" "loggopsim-timeline 3 P 8 S 65535 ncpus 1 nnics 1 ranges 1
+range 0 inf L 2500 o 1500 g 1000 G 6 O 0
+job ar 0 0 2 4 6
+job ar_2 0 1 3 5 7" "$(head -4 rr.tl)"
+"$SIM" -q m.bin -V m.tl >/dev/null
+want "job lines as runs, with the start" "job ar 0 0-3
+job a2a 2000 4-6
+job odd 0 7-9" "$(sed -n 3,5p m.tl)"
+"$B/bin/goalviz" rr.tl -o rr.svg
+want "goalviz names each rank's job" "rank 0 (ar) rank 1 (ar_2) rank 7 (ar_2)" \
+	"$(grep -o 'rank [0-9] ([a-z_0-9]*)' rr.svg | sed -n '1p;2p;8p' | tr '\n' ' ' | sed 's/ $//')"
+"$SIM" -q rr.bin --trace-json rr.json >/dev/null
+want "the trace JSON names each rank's job" '"name":"rank 0 (ar)" "name":"rank 1 (ar_2)"' \
+	"$(grep -o '"name":"rank [01] ([a-z_0-9]*)"' rr.json | sort -u | tr '\n' ' ' | sed 's/ $//')"
 # One message of 10^6 bytes per job, host 0 -> 2 and host 1 -> 3 (round
 # robin): on fattree:k=2,levels=2,taper=2 both cross the one up-link of
 # leaf 0, so each gets half of it: 2o + L + 2(s-1)G = 12005488 ns against
