@@ -1,4 +1,4 @@
-/* tl_scan.c: the timeline's line parser (tl_scan.h): versions 1 and 2 of
+/* tl_scan.c: the timeline's line parser (tl_scan.h): versions 1 to 3 of
  * the loggopsim -V format and the published LogGOPSim format
  * (docs/timeline.md). */
 #include "tl_scan.h"

@@ -1,5 +1,5 @@
 /* tl_scan.h: the timeline's one line parser (inside the timeline module):
- * the header and range lines, every record of versions 1 and 2 and of the
+ * the header and range lines, every record of versions 1 to 3 and of the
  * published LogGOPSim format, and the checks that need no other line.
  * tl_read (goalviz's reader) and the trace JSON converter both read through
  * it, so a file has the same errors for both.
