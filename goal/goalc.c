@@ -325,7 +325,10 @@ static int place_jobs(mjob *jobs, uint32_t nj, uint64_t P, const char *how, uint
 			for (uint32_t i = 0; i < jobs[j].s.nranks; i++)
 				take(owner, orank, jobs, j, i, m++);
 	} else if (strcmp(how, "roundrobin") == 0) {
-		for (uint32_t i = 0; m < P && i < P; i++)
+		uint64_t most = 0;
+		for (uint32_t j = 0; j < nj; j++)
+			most = jobs[j].s.nranks > most ? jobs[j].s.nranks : most;
+		for (uint32_t i = 0; i < most; i++)
 			for (uint32_t j = 0; j < nj; j++)
 				if (i < jobs[j].s.nranks)
 					take(owner, orank, jobs, j, i, m++);

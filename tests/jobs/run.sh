@@ -63,6 +63,9 @@ if cmp -s m.bin m2.bin; then ok "a merged schedule's dump compiles to it"; else 
 "$G" --merge ar.goal ar.goal --place roundrobin -o rr.bin
 want "roundrobin, one file twice" "job ar : 0 2 4 6
 job ar_2 : 1 3 5 7" "$("$G" --dump rr.bin | grep '^job')"
+"$G" --merge ar.goal a2a.goal --place roundrobin --ranks 12 -o rr12.bin
+want "roundrobin, a smaller job runs out first" "job ar : 0 2 4 6
+job a2a : 1 3 5" "$("$G" --dump rr12.bin | grep '^job')"
 "$G" --merge x=ar.goal y=a2a.goal --place random --seed 7 --ranks 9 -o r1.bin
 "$G" --merge x=ar.goal y=a2a.goal --place random --seed 7 --ranks 9 -o r2.bin
 "$G" --merge x=ar.goal y=a2a.goal --place random --seed 8 --ranks 9 -o r3.bin
