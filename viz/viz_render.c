@@ -136,6 +136,16 @@ static double text_w(const char *s, double sz)
 	return (double)n * sz * 0.56;
 }
 
+/* The label of lane i: "rank R", or "rank R (JOB)" in a run of jobs. */
+static void lane_label(const tl_file *tl, uint32_t i, char *buf, size_t n)
+{
+	uint32_t j = tl->lane_job ? tl->lane_job[i] : UINT32_MAX;
+	if (j != UINT32_MAX)
+		snprintf(buf, n, "rank %" PRIu64 " (%.64s)", tl->lane_rank[i], tl->job_names + tl->job_off[j]);
+	else
+		snprintf(buf, n, "rank %" PRIu64, tl->lane_rank[i]);
+}
+
 /* Text with its baseline at y; anchor -1 start, 0 middle, 1 end. */
 static void cv_text(cv *c, double x, double y, int anchor, double sz, int bold,
                     const char *colour, const char *s)
@@ -372,9 +382,15 @@ static void make_layout(lay *l, const tl_file *tl, const viz_render_opts *o)
 		l->range += l->range / 50;
 	l->nic_rows = tl->old_format ? 0 : tl->nic_rows;
 	l->sublabels = tl->cpu_rows > 1 || l->nic_rows > 1;
-	char b[40];
-	snprintf(b, sizeof b, "rank %" PRIu64, tl->nlanes ? tl->lane_rank[tl->nlanes - 1] : 0);
-	l->lm = 20 + text_w(b, 11) * 1.1 + (l->sublabels ? 34 : 0);
+	char b[128];
+	double lw = 0;
+	if (!tl->nlanes)
+		lw = text_w("rank 0", 11);
+	for (uint32_t i = 0; i < tl->nlanes; i++) {
+		lane_label(tl, i, b, sizeof b);
+		lw = text_w(b, 11) > lw ? text_w(b, 11) : lw;
+	}
+	l->lm = 20 + lw * 1.1 + (l->sublabels ? 34 : 0);
 	if (tl->nlink_rows) {
 		snprintf(b, sizeof b, "link %" PRIu64, tl->link_row[tl->nlink_rows - 1]);
 		if (l->lm < 20 + text_w(b, 9) * 1.1)
@@ -663,11 +679,7 @@ static void draw_lanes(cv *c, const lay *l)
 		        NULL, NULL);
 		if (j != UINT32_MAX)
 			cv_rect(c, l->lm, y, 3, l->lane_h, job_colour[j % 8], NULL, NULL, NULL, NULL);
-		if (j != UINT32_MAX)
-			snprintf(buf, sizeof buf, "rank %" PRIu64 " (%.64s)", tl->lane_rank[i],
-			         tl->job_names + tl->job_off[j]);
-		else
-			snprintf(buf, sizeof buf, "rank %" PRIu64, tl->lane_rank[i]);
+		lane_label(tl, i, buf, sizeof buf);
 		cv_text(c, l->lm - (l->sublabels ? 38 : 6), y + l->lane_h / 2 + 4, 1, 11, 0,
 		        "#000000", buf);
 		if (!l->sublabels)
