@@ -147,6 +147,7 @@ static int located(const char *fmt, ...)
 
 typedef struct mjob {
 	char name[GOAL_MAX_NAME + 1];
+	int named;            /* the name was given (NAME=) */
 	const char *path;
 	uint64_t start;       /* ns */
 	goal_sched s;
@@ -170,6 +171,7 @@ static int job_arg(mjob *j, char *arg)
 			name = arg;
 			len = (size_t)(eq - arg);
 			arg = eq + 1;
+			j->named = 1;
 		}
 	}
 	if (at && at > arg) {
@@ -202,10 +204,10 @@ static int job_arg(mjob *j, char *arg)
 }
 
 /* Names from file names made distinct: the second "a" is "a_2". */
-static void distinct_names(mjob *jobs, uint32_t n, const unsigned char *given)
+static void distinct_names(mjob *jobs, uint32_t n)
 {
 	for (uint32_t j = 1; j < n; j++) {
-		if (given[j])
+		if (jobs[j].named)
 			continue;
 		size_t base = strlen(jobs[j].name);
 		for (unsigned v = 2;; v++) {
@@ -360,13 +362,12 @@ static int do_merge(char **args, int n, const char *out, const char *how, uint64
                     uint64_t P)
 {
 	mjob *jobs = calloc((size_t)n, sizeof *jobs);
-	unsigned char *given = calloc((size_t)n, 1);
 	uint32_t *owner = NULL, *orank = NULL;
 	goal_writer *w = NULL;
 	uint64_t total = 0, base = 0;
 	char err[1024];
 	int rc = 1;
-	if (!jobs || !given) {
+	if (!jobs) {
 		rc = util_error("out of memory");
 		goto out;
 	}
@@ -374,14 +375,11 @@ static int do_merge(char **args, int n, const char *out, const char *how, uint64
 		rc = util_usage("at most %u jobs", GOAL_MAX_JOBS);
 		goto out;
 	}
-	for (int j = 0; j < n; j++) {
-		given[j] = strchr(args[j], '=') != NULL;
+	for (int j = 0; j < n; j++)
 		if ((rc = job_arg(&jobs[j], args[j])))
 			goto out;
-		given[j] = given[j] && jobs[j].path != args[j];
-	}
 	rc = 1;
-	distinct_names(jobs, (uint32_t)n, given);
+	distinct_names(jobs, (uint32_t)n);
 	for (int j = 0; j < n; j++)
 		if (util_out_check(out, &jobs[j].path, 1, err, sizeof err)) {
 			util_error_msg(err);
@@ -466,7 +464,6 @@ out:
 		free(jobs[j].place);
 	}
 	free(jobs);
-	free(given);
 	free(owner);
 	free(orank);
 	return rc;

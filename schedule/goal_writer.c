@@ -61,6 +61,7 @@ struct goal_writer {
 	size_t njob_ranks, job_ranks_cap;
 	char *job_names;
 	size_t job_names_len, job_names_cap;
+	util_kmap job_map;  /* job name -> index */
 	/* The distinct blocks (the block table, written by goal_writer_finish),
 	 * and those a later rank may share: their bytes map to their index,
 	 * up to SHARE_BYTES of them. */
@@ -225,10 +226,8 @@ int goal_writer_job(goal_writer *w, const char *name, size_t len, uint64_t start
 		return -1;
 	if (goal_name_check(name, len, msg, sizeof msg))
 		return werr(w, "job name %s", msg);
-	for (size_t k = 0; k < w->njobs; k++)
-		if (strlen(w->job_names + w->jobs[k].name_off) == len
-		    && memcmp(w->job_names + w->jobs[k].name_off, name, len) == 0)
-			return werr(w, "two jobs are named %.*s", (int)len, name);
+	if (util_kmap_get(&w->job_map, name, len))
+		return werr(w, "two jobs are named %.*s", (int)len, name);
 	if (w->njobs >= GOAL_MAX_JOBS)
 		return werr(w, "more than %u jobs", GOAL_MAX_JOBS);
 	if (comm_base > GOAL_MAX_COMM)
@@ -243,7 +242,8 @@ int goal_writer_job(goal_writer *w, const char *name, size_t len, uint64_t start
 		memset(w->rank_job, 0xff, w->nranks * sizeof *w->rank_job);
 	}
 	if (util_grow(&w->jobs, &w->jobs_cap, w->njobs + 1, sizeof *w->jobs)
-	    || util_grow(&w->job_names, &w->job_names_cap, w->job_names_len + len + 1, 1))
+	    || util_grow(&w->job_names, &w->job_names_cap, w->job_names_len + len + 1, 1)
+	    || util_kmap_put(&w->job_map, name, len, (uint32_t)w->njobs))
 		return werr(w, "error: out of memory");
 	w->jobs[w->njobs++] = (goal_job){ start, (uint32_t)w->njob_ranks, 0, comm_base,
 	                                  (uint32_t)w->job_names_len };
@@ -753,6 +753,7 @@ static void writer_free(goal_writer *w)
 	free(w->job_ranks);
 	free(w->rank_job);
 	free(w->job_names);
+	util_kmap_free(&w->job_map);
 	free(w->blk);
 	util_kmap_free(&w->share);
 	free(w->bbuf);

@@ -60,8 +60,9 @@ static void take_head(tl_file *tl, const tl_head *h)
 	tl->old_G = h->old_G;
 }
 
-/* The index of x in v[0 .. n - 1] (increasing), or UINT32_MAX. */
-static uint32_t index_of(const uint64_t *v, uint32_t n, uint64_t x)
+/* The first index of v[0 .. n - 1] (increasing) whose value is at least
+ * x, or n. */
+static uint32_t lower_bound(const uint64_t *v, uint32_t n, uint64_t x)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -71,7 +72,14 @@ static uint32_t index_of(const uint64_t *v, uint32_t n, uint64_t x)
 		else
 			hi = mid;
 	}
-	return lo < n && v[lo] == x ? lo : UINT32_MAX;
+	return lo;
+}
+
+/* The index of x in v[0 .. n - 1] (increasing), or UINT32_MAX. */
+static uint32_t index_of(const uint64_t *v, uint32_t n, uint64_t x)
+{
+	uint32_t i = lower_bound(v, n, x);
+	return i < n && v[i] == x ? i : UINT32_MAX;
 }
 
 uint32_t tl_lane_of(const tl_file *tl, uint64_t rank)
@@ -381,9 +389,9 @@ static int do_job(rd *r, const tl_rec *x)
 	const char *p = x->at_src;
 	uint64_t a, b;
 	while (tl_scan_job_run(&p, &a, &b))
-		for (uint32_t i = 0; i < tl->nlanes; i++)
-			if (tl->lane_rank[i] >= a && tl->lane_rank[i] <= b)
-				tl->lane_job[i] = (uint32_t)x->unit;
+		for (uint32_t i = lower_bound(tl->lane_rank, tl->nlanes, a);
+		     i < tl->nlanes && tl->lane_rank[i] <= b; i++)
+			tl->lane_job[i] = (uint32_t)x->unit;
 	return 0;
 }
 

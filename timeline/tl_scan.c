@@ -25,6 +25,7 @@ void tl_scan_free(tl_scan *s)
 {
 	free(s->job_names);
 	free(s->job_off);
+	util_kmap_free(&s->job_map);
 	s->job_names = NULL;
 	s->job_off = NULL;
 }
@@ -305,23 +306,20 @@ static int do_job(tl_scan *s, const char *p, tl_rec *rec)
 	if (p == name || (*p != ' ' && *p != '\t'))
 		return tl_scan_error(s, name, "bad job name (expected a label)");
 	size_t len = (size_t)(p - name);
-	uint32_t j = s->njobs;
-	while (j && (strlen(s->job_names + s->job_off[j - 1]) != len
-	             || memcmp(s->job_names + s->job_off[j - 1], name, len) != 0))
-		j--;
-	if (j && j < s->njobs)
+	const uint32_t *known = util_kmap_get(&s->job_map, name, len);
+	if (known && *known + 1 != s->njobs)
 		return tl_scan_error(s, name, "job %.*s again after another job", (int)len, name);
-	if (!j) {   /* a new job */
+	if (!known) {   /* a new job */
 		if (util_grow(&s->job_names, &s->cap_job_names, s->job_names_len + len + 1, 1)
-		    || util_grow(&s->job_off, &s->cap_job_off, (size_t)s->njobs + 1, sizeof *s->job_off))
+		    || util_grow(&s->job_off, &s->cap_job_off, (size_t)s->njobs + 1, sizeof *s->job_off)
+		    || util_kmap_put(&s->job_map, name, len, s->njobs))
 			return tl_scan_error(s, name, "out of memory");
 		s->job_off[s->njobs++] = (uint32_t)s->job_names_len;
 		memcpy(s->job_names + s->job_names_len, name, len);
 		s->job_names[s->job_names_len + len] = '\0';
 		s->job_names_len += len + 1;
-		j = s->njobs;
 	}
-	rec->unit = j - 1;
+	rec->unit = s->njobs - 1;
 	if (field_u64(s, &p, &rec->start, "start"))
 		return -1;
 	rec->at_src = p;

@@ -10,6 +10,7 @@
 #ifndef TL_SCAN_H
 #define TL_SCAN_H
 
+#include "kmap.h"
 #include "timeline.h"
 
 #include <stddef.h>
@@ -79,6 +80,7 @@ typedef struct tl_scan {
 	uint32_t *job_off;
 	uint32_t njobs;
 	size_t cap_job_off;
+	util_kmap job_map;        /* name -> index */
 	int links_only;           /* past the window (version 2; set with the
 	                             first TL_LINE_STOP, or by the reader): a
 	                             link line is written when its load ends, so

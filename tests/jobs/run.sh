@@ -90,20 +90,18 @@ printf 'job ar         4 ranks, start 0 ns, comms from 0\njob a2a        3 ranks
 if diff -u wants stats >diff; then ok "--stats lists the jobs"; else fail "--stats lists the jobs"; fi
 
 # ---- Bad input -----------------------------------------------------------
-printf '0 to 3\n4 5\n' >p1; printf '0 to 4\n5 6\n' >p2; printf '0 to 3\n3 4 5\n' >p3
-printf '0 to 3\n4 5 9\n' >p4; printf '0 to 3\n' >p5; printf '0 to 3\n4 x\n' >p6
-expect_err "placement: too few ranks" 1 "p1:2:1: error: job a2a has 3 ranks; the line names 2\n" \
-	"$G" --merge ar.goal a2a.goal --place p1 -o x.bin
-expect_err "placement: too many ranks" 1 "p2:1:1: error: job ar has 4 ranks; the line names more\n" \
-	"$G" --merge ar.goal a2a.goal --place p2 -o x.bin
-expect_err "placement: a rank twice" 1 "p3:2:1: error: rank 3 is job ar's already\n" \
-	"$G" --merge ar.goal a2a.goal --place p3 -o x.bin
-expect_err "placement: a rank past the size" 1 "p4:2:5: error: rank 9 is outside the merged schedule's 0..6 (--ranks)\n" \
-	"$G" --merge ar.goal a2a.goal --place p4 -o x.bin
-expect_err "placement: too few lines" 1 "p5: error: 1 lines for 2 jobs\n" \
-	"$G" --merge ar.goal a2a.goal --place p5 -o x.bin
-expect_err "placement: not a rank" 1 "p6:2:3: error: expected a rank\n" \
-	"$G" --merge ar.goal a2a.goal --place p6 -o x.bin
+# NAME FILE-TEXT MESSAGE: --place of a file with that text is refused so.
+place_err() {
+	printf "$2" >place
+	expect_err "placement: $1" 1 "$3" "$G" --merge ar.goal a2a.goal --place place -o x.bin
+}
+place_err "too few ranks" '0 to 3\n4 5\n' "place:2:1: error: job a2a has 3 ranks; the line names 2\n"
+place_err "too many ranks" '0 to 4\n5 6\n' "place:1:1: error: job ar has 4 ranks; the line names more\n"
+place_err "a rank twice" '0 to 3\n3 4 5\n' "place:2:1: error: rank 3 is job ar's already\n"
+place_err "a rank past the size" '0 to 3\n4 5 9\n' \
+	"place:2:5: error: rank 9 is outside the merged schedule's 0..6 (--ranks)\n"
+place_err "too few lines" '0 to 3\n' "place: error: 1 lines for 2 jobs\n"
+place_err "not a rank" '0 to 3\n4 x\n' "place:2:3: error: expected a rank\n"
 expect_err "--ranks below the jobs' ranks" 2 "goalc: error: the jobs have 7 ranks together, --ranks gives 6\nTry 'goalc --help'.\n" \
 	"$G" --merge ar.goal a2a.goal --ranks 6 -o x.bin
 expect_err "a merged input" 1 "m.bin: error: already a merged schedule (3 jobs); goalc --job takes one out\n" \
