@@ -128,10 +128,11 @@ static int tmp_file(char *tmp, size_t n, char *err, size_t errlen)
 	return 0;
 }
 
-/* Open the temporary schedule tmp, then unlink it. */
-static int tmp_open(goal_sched *s, const char *tmp, char *err, size_t errlen)
+/* Open the temporary schedule tmp (unless writing it failed: wrote -1),
+ * then unlink it. */
+static int tmp_open(goal_sched *s, const char *tmp, int wrote, char *err, size_t errlen)
 {
-	int rc = goal_sched_open(s, tmp, err, errlen);
+	int rc = wrote ? -1 : goal_sched_open(s, tmp, err, errlen);
 	util_tmp_untrack(tmp);
 	unlink(tmp);
 	return rc;
@@ -144,12 +145,17 @@ int goal_sched_open_alone(goal_sched *a, const goal_sched *s, uint32_t j, char *
 	memset(a, 0, sizeof *a);
 	if (tmp_file(tmp, sizeof tmp, err, errlen))
 		return -1;
-	if (goal_job_alone(s, j, tmp, err, errlen)) {
-		util_tmp_untrack(tmp);
-		unlink(tmp);
+	return tmp_open(a, tmp, goal_job_alone(s, j, tmp, err, errlen), err, errlen);
+}
+
+int goal_sched_open_placed(goal_sched *a, const goal_sched *s, const char *how, uint64_t seed,
+                           char *err, size_t errlen)
+{
+	char tmp[4096];
+	memset(a, 0, sizeof *a);
+	if (tmp_file(tmp, sizeof tmp, err, errlen))
 		return -1;
-	}
-	return tmp_open(a, tmp, err, errlen);
+	return tmp_open(a, tmp, goal_replace(s, how, seed, tmp, err, errlen), err, errlen);
 }
 
 int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
@@ -185,5 +191,5 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 		snprintf(err, errlen, "%s: %lu error%s", name, nerr, nerr == 1 ? "" : "s");
 		return -1;
 	}
-	return tmp_open(s, tmp, err, errlen);
+	return tmp_open(s, tmp, 0, err, errlen);
 }

@@ -32,4 +32,10 @@ int goal_sched_open_any(goal_sched *s, const char *path, FILE *diag,
 int goal_sched_open_alone(goal_sched *a, const goal_sched *s, uint32_t j, char *err,
                           size_t errlen);
 
+/* Open the merged schedule s with its jobs placed anew by how and seed
+ * (goal_replace), from an unlinked temporary binary.  Returns 0 or -1
+ * (err set). */
+int goal_sched_open_placed(goal_sched *a, const goal_sched *s, const char *how, uint64_t seed,
+                           char *err, size_t errlen);
+
 #endif

@@ -130,9 +130,6 @@ static int do_stats(const char *in)
 
 /* ---- Merging ----------------------------------------------------------- */
 
-#define NO_JOB UINT32_MAX
-__extension__ typedef unsigned __int128 u128;
-
 /* A message that names its file ("FILE:LINE:COL: error: ..."); returns 1. */
 static int located(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int located(const char *fmt, ...)
@@ -152,8 +149,6 @@ typedef struct mjob {
 	uint64_t start;       /* ns */
 	goal_sched s;
 	int open;
-	uint32_t *place;      /* its rank i is merged rank place[i] */
-	uint32_t comm_base;
 } mjob;
 
 /* The job of argument arg, [NAME=]FILE[@T]: its name (given, or FILE's
@@ -221,153 +216,15 @@ static void distinct_names(mjob *jobs, uint32_t n)
 	}
 }
 
-/* Give merged rank m to rank i of job j; 0, or -1 when m is taken. */
-static int take(uint32_t *owner, uint32_t *orank, mjob *jobs, uint32_t j, uint32_t i, uint64_t m)
-{
-	if (owner[m] != NO_JOB)
-		return -1;
-	owner[m] = j;
-	orank[m] = i;
-	jobs[j].place[i] = (uint32_t)m;
-	return 0;
-}
-
-/* The placement file: one line per job, its ranks as "a" and "a to b";
- * blank lines and lines starting with '#' are skipped. */
-static int place_file(const char *path, mjob *jobs, uint32_t nj, uint64_t P, uint32_t *owner,
-                      uint32_t *orank)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	uint64_t ln = 0;
-	uint32_t j = 0;
-	int rc = 1;
-	if (!f)
-		return located("%s: error: cannot open: %s", path, strerror(errno));
-	for (ssize_t got; (got = getline(&line, &cap, f)) >= 0;) {
-		ln++;
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\n' || *p == '\0' || *p == '#')
-			continue;
-		if (j == nj) {
-			located("%s:%" PRIu64 ":1: error: more lines than the %" PRIu32 " jobs", path, ln, nj);
-			goto out;
-		}
-		uint32_t i = 0;
-		while (*p && *p != '\n') {
-			char *q;
-			uint64_t a, b;
-			size_t col = (size_t)(p - line) + 1;
-			errno = 0;
-			a = b = strtoull(p, &q, 10);
-			if (q == p || !isdigit((unsigned char)*p) || errno) {
-				located("%s:%" PRIu64 ":%zu: error: expected a rank", path, ln, col);
-				goto out;
-			}
-			p = q + strspn(q, " \t\r");
-			if (strncmp(p, "to", 2) == 0 && (p[2] == ' ' || p[2] == '\t')) {
-				p += 2 + strspn(p + 2, " \t");
-				errno = 0;
-				b = strtoull(p, &q, 10);
-				if (q == p || !isdigit((unsigned char)*p) || errno || b < a) {
-					located("%s:%" PRIu64 ":%zu: error: expected a rank of at least %" PRIu64
-					           " after 'to'", path, ln, (size_t)(p - line) + 1, a);
-					goto out;
-				}
-				p = q + strspn(q, " \t\r");
-			}
-			for (uint64_t m = a; m <= b; m++) {
-				if (m >= P) {
-					located("%s:%" PRIu64 ":%zu: error: rank %" PRIu64 " is outside the merged"
-					           " schedule's 0..%" PRIu64 " (--ranks)", path, ln, col, m, P - 1);
-					goto out;
-				}
-				if (i == jobs[j].s.nranks) {
-					located("%s:%" PRIu64 ":%zu: error: job %s has %" PRIu64 " ranks; the line"
-					           " names more", path, ln, col, jobs[j].name, jobs[j].s.nranks);
-					goto out;
-				}
-				if (take(owner, orank, jobs, j, i++, m)) {
-					located("%s:%" PRIu64 ":%zu: error: rank %" PRIu64 " is job %s's already",
-					           path, ln, col, m, jobs[owner[m]].name);
-					goto out;
-				}
-			}
-		}
-		if (i < jobs[j].s.nranks) {
-			located("%s:%" PRIu64 ":1: error: job %s has %" PRIu64 " ranks; the line names %" PRIu32,
-			           path, ln, jobs[j].name, jobs[j].s.nranks, i);
-			goto out;
-		}
-		j++;
-	}
-	if (ferror(f))
-		located("%s: error: cannot read: %s", path, strerror(errno));
-	else if (j < nj)
-		located("%s: error: %" PRIu32 " lines for %" PRIu32 " jobs", path, j, nj);
-	else
-		rc = 0;
-out:
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-/* Place every job's ranks (how: packed, roundrobin, random or a file);
- * owner and orank: the job and its rank of each merged rank.  0 or 1. */
-static int place_jobs(mjob *jobs, uint32_t nj, uint64_t P, const char *how, uint64_t seed,
-                      uint32_t *owner, uint32_t *orank)
-{
-	uint64_t m = 0;
-	if (strcmp(how, "packed") == 0) {
-		for (uint32_t j = 0; j < nj; j++)
-			for (uint32_t i = 0; i < jobs[j].s.nranks; i++)
-				take(owner, orank, jobs, j, i, m++);
-	} else if (strcmp(how, "roundrobin") == 0) {
-		uint64_t most = 0;
-		for (uint32_t j = 0; j < nj; j++)
-			most = jobs[j].s.nranks > most ? jobs[j].s.nranks : most;
-		for (uint32_t i = 0; i < most; i++)
-			for (uint32_t j = 0; j < nj; j++)
-				if (i < jobs[j].s.nranks)
-					take(owner, orank, jobs, j, i, m++);
-	} else if (strcmp(how, "random") == 0) {
-		/* Fisher-Yates from the last down, as --mapping random */
-		uint32_t *perm = malloc(P * sizeof *perm);
-		uint64_t st = seed;
-		if (!perm)
-			return util_error("out of memory");
-		for (uint64_t r = 0; r < P; r++)
-			perm[r] = (uint32_t)r;
-		for (uint64_t i = P; i > 1; i--) {
-			uint64_t k = (uint64_t)(((u128)util_next64(&st) * i) >> 64);
-			uint32_t x = perm[i - 1];
-			perm[i - 1] = perm[k];
-			perm[k] = x;
-		}
-		for (uint32_t j = 0; j < nj; j++)
-			for (uint32_t i = 0; i < jobs[j].s.nranks; i++, m++)
-				take(owner, orank, jobs, j, i, perm[m]);
-		free(perm);
-	} else {
-		return place_file(how, jobs, nj, P, owner, orank);
-	}
-	return 0;
-}
-
 static int do_merge(char **args, int n, const char *out, const char *how, uint64_t seed,
                     uint64_t P)
 {
 	mjob *jobs = calloc((size_t)n, sizeof *jobs);
-	uint32_t *owner = NULL, *orank = NULL;
-	goal_writer *w = NULL;
+	goal_mjob *mj = calloc((size_t)n, sizeof *mj);
 	uint64_t total = 0, base = 0;
 	char err[1024];
 	int rc = 1;
-	if (!jobs) {
+	if (!jobs || !mj) {
 		rc = util_error("out of memory");
 		goto out;
 	}
@@ -404,10 +261,12 @@ static int do_merge(char **args, int n, const char *out, const char *how, uint64
 			located("%s: error: the jobs' comms together pass %u", g->path, GOAL_MAX_COMM);
 			goto out;
 		}
-		g->comm_base = (uint32_t)base;
+		mj[j] = (goal_mjob){ .s = &g->s, .nranks = (uint32_t)g->s.nranks, .name = g->name,
+		                     .start = g->start, .comm_base = (uint32_t)base,
+		                     .dcomm = (uint32_t)base };
 		base += (uint64_t)top + 1;
 		total += g->s.nranks;
-		if (!(g->place = malloc(g->s.nranks * sizeof *g->place))) {
+		if (!(mj[j].place = malloc(g->s.nranks * sizeof *mj[j].place))) {
 			util_error("out of memory");
 			goto out;
 		}
@@ -418,54 +277,24 @@ static int do_merge(char **args, int n, const char *out, const char *how, uint64
 		rc = util_usage("the jobs have %" PRIu64 " ranks together, --ranks gives %" PRIu64, total, P);
 		goto out;
 	}
-	if (!(owner = malloc(P * sizeof *owner)) || !(orank = malloc(P * sizeof *orank))) {
-		util_error("out of memory");
-		goto out;
-	}
-	memset(owner, 0xff, P * sizeof *owner);
-	if (place_jobs(jobs, (uint32_t)n, P, how, seed, owner, orank))
-		goto out;
-	if (!(w = goal_writer_create(out, P, err, sizeof err))) {
+	if (goal_place(mj, (uint32_t)n, P, how, seed, err, sizeof err)) {
 		util_error_msg(err);
 		goto out;
 	}
-	for (int j = 0; j < n; j++) {
-		const mjob *g = &jobs[j];
-		int bad = goal_writer_job(w, g->name, strlen(g->name), g->start, g->comm_base);
-		for (uint32_t i = 0; !bad && i < g->s.nranks; i++)
-			bad = goal_writer_job_rank(w, g->place[i]);
-		if (bad) {
-			util_error("%s", goal_writer_error(w));
-			goto out;
-		}
-	}
-	*err = '\0';
-	for (uint64_t m = 0; m < P; m++) {
-		const mjob *g = owner[m] == NO_JOB ? NULL : &jobs[owner[m]];
-		if (goal_writer_rank_begin(w)
-		    || (g && goal_writer_copy_rank(w, &g->s, orank[m], g->place, g->comm_base, err, sizeof err))
-		    || goal_writer_rank_end(w)) {
-			located("%s: error: %s", g ? g->path : out, *err ? err : goal_writer_error(w));
-			goto out;
-		}
-	}
-	if (goal_writer_finish(w)) {
-		util_error_msg(goal_writer_error(w));
+	if (goal_merge(out, mj, (uint32_t)n, P, 1, err, sizeof err)) {
+		util_error_msg(err);
 		goto out;
 	}
-	rc = goal_writer_close(w) ? 1 : 0;
-	w = NULL;
+	rc = 0;
 out:
-	if (w)
-		goal_writer_abort(w);
 	for (int j = 0; jobs && j < n; j++) {
 		if (jobs[j].open)
 			goal_sched_close(&jobs[j].s);
-		free(jobs[j].place);
+		if (mj)
+			free(mj[j].place);
 	}
 	free(jobs);
-	free(owner);
-	free(orank);
+	free(mj);
 	return rc;
 }
 
@@ -489,7 +318,7 @@ static int do_job(const char *name, const char *in, const char *out)
 	else if (j == s.njobs)
 		located("%s: error: no job named %s", in, name);
 	else if (goal_job_extract(&s, j, out, err, sizeof err))
-		located("%s: error: %s", in, err);
+		util_error_msg(err);
 	else
 		rc = 0;
 	goal_sched_close(&s);

@@ -53,8 +53,8 @@ static void usage(FILE *f)
 "      --noise-rule RULE exact (default: detours inside the stretched activity\n"
 "                        count too) or published (LogGOPSim's: only the one\n"
 "                        under way and those that start within its length)\n"
-"      --seed N          seed of the ranks' offsets and of --mapping random\n"
-"                        (default 1)\n"
+"      --seed N          seed of the ranks' offsets, of --mapping random and\n"
+"                        of --place random (default 1)\n"
 "      --slow RANKS:FACTOR  stretch the CPU work (o, O, calc) of RANKS, e.g.\n"
 "                        0,17-31:1.5 (repeatable)\n");
 	fprintf(f,
@@ -90,6 +90,9 @@ static void usage(FILE *f)
 "                        ranks (summary and --csv; docs/sim.md)\n"
 "      --jobs-alone      a merged schedule (goalc --merge): simulate each job\n"
 "                        alone too, in its place, and print its slowdown\n"
+"      --place HOW       a merged schedule: its jobs placed anew, as goalc\n"
+"                        --merge --place HOW would (packed, roundrobin,\n"
+"                        random from --seed, or a placement file)\n"
 "  -b, --batchmode       no per-rank lines\n"
 "      --csv FILE        write rank,finish_ns for every rank to FILE (with\n"
 "                        the critical path: cp_ns,slack_ns; with --qstat: the\n"
@@ -274,6 +277,25 @@ static int net_check_routes(const net_opts *n, const goal_sched *s)
 	return 0;
 }
 
+/* Schedule s (of file) with its jobs placed anew by how and seed: *s
+ * becomes the placed one.  0, or the exit status after the message (s
+ * closed). */
+static int place_jobs(goal_sched *s, const char *file, const char *how, uint64_t seed)
+{
+	char err[1024];
+	goal_sched p;
+	int st = 0;
+	if (!s->njobs)
+		st = util_usage("--place needs a schedule of several jobs (goalc --merge); %s has no"
+		                " job table", file);
+	else if (goal_sched_open_placed(&p, s, how, seed, err, sizeof err))
+		st = util_error_msg(err);
+	goal_sched_close(s);
+	if (!st)
+		*s = p;
+	return st;
+}
+
 /* Place the ranks of s and check the routes they use: 0, or the exit
  * status after the message. */
 static int net_place(net_opts *n, const goal_sched *s, uint64_t seed)
@@ -317,7 +339,7 @@ static int put_svg(FILE *f, void *ctx)
 }
 
 /* The sets of --sweep o into sw, checked against the base set and the
- * perturbation (a seed needs noise), and the index of --relative-to's set
+ * perturbation (a seed needs noise or a random placement), and the index of --relative-to's set
  * into *base_idx (-1: none).  0, or the exit status (sw freed). */
 static int sweep_load(const sweep_opts *o, const sim_pset *base, const perturb_opts *po,
                       sweep *sw, long *base_idx)
@@ -342,10 +364,18 @@ static int sweep_load(const sweep_opts *o, const sim_pset *base, const perturb_o
 				return util_error_msg(err);
 			}
 	}
-	for (size_t i = 0; i < sw->n && !po->noise; i++)
+	/* A seed draws noise or a random placement: in a sweep with neither
+	 * it would change nothing. */
+	int drawn = po->noise != NULL;
+	for (size_t i = 0; i < sw->n && !drawn; i++) {
+		uint64_t seed;
+		const char *how = sweep_set_place(sw, i, &seed);
+		drawn = how && strcmp(how, "random") == 0;
+	}
+	for (size_t i = 0; i < sw->n && !drawn; i++)
 		if (sw->set[i].has_seed) {
-			status = util_usage("set '%s': a seed needs --noise-trace or --noise",
-			                    sw->set[i].name);
+			status = util_usage("set '%s': a seed needs --noise-trace, --noise or a random"
+			                    " placement", sw->set[i].name);
 			sweep_free(sw);
 			return status;
 		}
@@ -361,6 +391,30 @@ static int sweep_load(const sweep_opts *o, const sim_pset *base, const perturb_o
 			sweep_free(sw);
 			return status;
 		}
+	}
+	return 0;
+}
+
+/* The placements of sweep sw checked on its schedule s (of file) before a
+ * set runs: s has jobs, and each placement file places them (tried once).
+ * 0, or the exit status after the message. */
+static int sweep_places(const sweep *sw, const goal_sched *s, const char *file)
+{
+	char err[1024];
+	if (!sweep_placing(sw))
+		return 0;
+	if (!s->njobs)
+		return util_usage("a placement (--place, place=) needs a schedule of several jobs (goalc"
+		                  " --merge); %s has no job table", file);
+	for (size_t i = 0; i <= sw->nplaces; i++) {
+		const char *how = i < sw->nplaces ? sw->places[i] : sw->place;
+		goal_sched p;
+		if (!how || strcmp(how, "packed") == 0 || strcmp(how, "roundrobin") == 0
+		    || strcmp(how, "random") == 0)
+			continue;
+		if (goal_sched_open_placed(&p, s, how, 1, err, sizeof err))
+			return util_error_msg(err);
+		goal_sched_close(&p);
 	}
 	return 0;
 }
@@ -393,12 +447,15 @@ static int sweep_failures(const sweep *sw, const sweep_result *res, const char *
 
 /* loggopsim --sweep: parse the sets, open the schedule once, run, write the
  * table, the CSV and the chart.  Returns the exit status. */
-static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base,
-                     const sim_pchange *flags, const perturb_opts *po, net_opts *no)
+static int run_sweep(const sweep_opts *o, const char *file, const char *place,
+                     const sim_pset *base, const sim_pchange *flags, const perturb_opts *po,
+                     net_opts *no)
 {
 	sweep sw = { 0 };
 	char desc[1200], ndesc[300];
 	sw.flags = *flags;
+	sw.place = place;
+	sw.seed = po->has_seed ? po->seed : 1;
 	sw.sensitivity = o->sensitivity;
 	if (perturbed(po)) {
 		describe(po, 1, desc, sizeof desc);
@@ -415,7 +472,7 @@ static int run_sweep(const sweep_opts *o, const char *file, const sim_pset *base
 		sweep_free(&sw);
 		return util_error_msg(err);
 	}
-	if ((status = slow_check(po, s.nranks)) ||
+	if ((status = slow_check(po, s.nranks)) || (status = sweep_places(&sw, &s, file)) ||
 	    (status = net_place(no, &s, po->has_seed ? po->seed : 1))) {
 		goal_sched_close(&s);
 		sweep_free(&sw);
@@ -535,7 +592,7 @@ int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 
 enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
        OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_ALONE, OPT_TJSON, OPT_WINDOW,
+       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_ALONE, OPT_PLACE, OPT_TJSON, OPT_WINDOW,
        OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
 static const struct option longopts[] = {
 	{ "filename", required_argument, NULL, 'f' },
@@ -572,6 +629,7 @@ static const struct option longopts[] = {
 	{ "qstat", no_argument, NULL, OPT_QSTAT },
 	{ "account", no_argument, NULL, OPT_ACCOUNT },
 	{ "jobs-alone", no_argument, NULL, OPT_ALONE },
+	{ "place", required_argument, NULL, OPT_PLACE },
 	{ "trace-json", required_argument, NULL, OPT_TJSON },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "ranks", required_argument, NULL, OPT_RANKS },
@@ -645,6 +703,7 @@ static int cli_parse(cli *cl, int argc, char **argv)
 		case OPT_QSTAT: cl->qstat = 1; break;
 		case OPT_ACCOUNT: cl->account = 1; break;
 		case OPT_ALONE: cl->jobs_alone = 1; break;
+		case OPT_PLACE: cl->place = optarg; break;
 		case OPT_TOL:
 			if (sens_pct_parse(optarg, cl->tol[0], 16, &cl->ntol, err, sizeof err))
 				return util_usage("--tolerance: %s", err);
@@ -743,7 +802,7 @@ static int cli_check(cli *cl)
 
 	const char *inputs[] = { cl->file, cl->pfile,
 	                         sw->spec && !strchr(sw->spec, '=') ? sw->spec : NULL,
-	                         po->trace, cl->no.mapping, cl->no.file };
+	                         po->trace, cl->no.mapping, cl->no.file, cl->place };
 	const char *outs[] = { cl->viz, cl->csv, sw->svg, cl->cpath, tj->path };
 	static const char *const out_opt[] = { "-V", "--csv", "--svg", "--critical-path",
 	                                        "--trace-json" };
@@ -752,7 +811,7 @@ static int cli_check(cli *cl)
 			if (outs[k] && util_out_same(outs[k], outs[i]))
 				return util_usage("%s and %s name the same file '%s'", out_opt[k], out_opt[i],
 				                  outs[i]);
-		if (outs[i] && util_out_check(outs[i], inputs, 6, err, sizeof err))
+		if (outs[i] && util_out_check(outs[i], inputs, sizeof inputs / sizeof inputs[0], err, sizeof err))
 			return util_error_msg(err);
 	}
 	return 0;
@@ -800,6 +859,8 @@ static int simulate(cli *cl)
 		return util_usage("--jobs-alone needs a schedule of several jobs (goalc --merge); %s has"
 		                  " no job table", cl->file);
 	}
+	if (cl->place && (st = place_jobs(&s, cl->file, cl->place, po->has_seed ? po->seed : 1)))
+		return st;
 	if ((st = slow_check(po, s.nranks)) ||
 	    (st = net_place(&cl->no, &s, po->has_seed ? po->seed : 1))) {
 		goal_sched_close(&s);
@@ -868,7 +929,7 @@ int main(int argc, char **argv)
 	if (sim_pset_apply(&cl.pset, &cl.flags, err, sizeof err))
 		return util_usage("%s", err);
 	if (cl.sw.spec)
-		st = run_sweep(&cl.sw, cl.file, &cl.pset, &cl.flags, &cl.po, &cl.no);
+		st = run_sweep(&cl.sw, cl.file, cl.place, &cl.pset, &cl.flags, &cl.po, &cl.no);
 	else
 		st = simulate(&cl);
 	free(cl.tj.rg);

@@ -82,6 +82,7 @@ typedef struct cli {
 	sim_pchange flags;
 	sim_pset pset;
 	int sens, qstat, account, jobs_alone;
+	const char *place;           /* --place: the jobs placed anew (NULL: as merged) */
 	sens_tol tol[SENS_NPARAMS][16];
 	size_t ntol;
 	sweep_opts sw;

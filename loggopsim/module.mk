@@ -20,13 +20,13 @@ $(B)/bin/loggopsim: $(LOGGOPSIM_OBJS) $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBG
 TEST_PROGS += $(B)/tests/sim_sweep_test
 OBJS += $(B)/obj/tests/sim/sweep_test.o
 $(B)/obj/tests/sim/sweep_test.o: ALL_CFLAGS += -I loggopsim -I analysis
-$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
+$(B)/tests/sim_sweep_test: $(B)/obj/tests/sim/sweep_test.o $(B)/obj/tests/sim/simgen.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -pthread $^ $(LDLIBS) -o $@
 
 # libFuzzer target (make fuzz builds it with SAN=fuzz): sweep files.
 ifeq ($(SAN),fuzz)
 OBJS += $(B)/obj/tests/fuzz/fuzz_sweep.o
 $(B)/obj/tests/fuzz/fuzz_sweep.o: ALL_CFLAGS += $(SIM_INC) -I loggopsim -I analysis
-$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
+$(B)/fuzz_sweep: $(B)/obj/tests/fuzz/fuzz_sweep.o $(SIM_CLI_OBJS) $(SIM_LIB) $(LIBTL) $(LIBGOALC) $(LIBGOAL) $(LIBPARAMS) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -pthread $^ $(LDLIBS) -o $@
 endif

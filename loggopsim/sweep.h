@@ -19,13 +19,16 @@
 /* One parameter set of a sweep: its name, its own base set (a parameter
  * file named in the sweep file, read once for all sets that name it and
  * owned by the sweep; NULL: the command line's), its change to the base
- * set, and its own noise seed (has_seed; else the command line's). */
+ * set, its own seed (has_seed; else the command line's) of the noise and
+ * of a random placement, and its placement of a merged schedule's jobs
+ * (goal_place's how, one of the sweep's places; NULL: the command line's). */
 typedef struct sweep_set {
 	char name[SWEEP_NAME_MAX];
 	const sim_pset *own;
 	sim_pchange change;
 	int has_seed;
 	uint64_t seed;
+	const char *place;
 } sweep_set;
 
 /* A parameter file named in a sweep file. */
@@ -61,19 +64,38 @@ typedef struct sweep {
 	int sensitivity;       /* 1: the derivatives of T (sweep_result.dT) */
 	uint64_t *job_end;     /* a merged schedule: set i's end of job k at
 	                          [i * njobs + k], the caller's (NULL: none) */
+	const char *place;     /* the command line's placement of the jobs
+	                          (NULL: as merged) and seed */
+	uint64_t seed;
 	sweep_pfile *pf;       /* the parameter files its sets name */
 	size_t npf, cap_pf;
+	char **places;         /* the placements its sets name */
+	size_t nplaces, cap_places;
 } sweep;
+
+/* The placement of set i's jobs (NULL: as merged) and its seed. */
+static inline const char *sweep_set_place(const sweep *sw, size_t i, uint64_t *seed)
+{
+	*seed = sw->set[i].has_seed ? sw->set[i].seed : sw->seed;
+	return sw->set[i].place ? sw->set[i].place : sw->place;
+}
+
+/* Whether some set is placed anew: the CSV's place column. */
+static inline int sweep_placing(const sweep *sw)
+{
+	return sw->place || sw->nplaces;
+}
 
 /* ---- The sweep language (sweep_spec.c) ---- */
 
-/* Expand the compact form ("L=1000..64000*2 G=1,2,4 seed=1..20":
+/* Expand the compact form ("L=1000..64000*2 G=1,2,4 seed=1..20
+ * place=packed,random":
  * docs/sweep.md) into *sw (empty before).  Returns 0, or -1 with the
  * reason in err. */
 int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen);
 
-/* Read a sweep file ("NAME K=V ..." per line, K a parameter, params or
- * seed) into *sw (empty before):
+/* Read a sweep file ("NAME K=V ..." per line, K a parameter, params,
+ * seed or place) into *sw (empty before):
  * at most SWEEP_MAX_SETS sets, in time linear in the file (names are
  * hashed; a parameter file is read once, whatever number of sets name it).
  * Returns 0, or -1 with "PATH:LINE:COL: error: MESSAGE" (or "PATH: error:
@@ -112,11 +134,11 @@ int sweep_run(const goal_sched *s, const sim_pset *base, const sweep *sw,
 
 /* Write the CSV (docs/sweep.md) of the sets that ran: header, then one row
  * per set in order.  base_idx: the baseline set for the relative column (-1:
- * none, left empty); wall 0 leaves the wall_s column empty; with
- * sw->perturb, the columns seed and noise follow, with sw->net the column
- * network, then with
- * sw->sensitivity dT_dL, dT_do, dT_dg, dT_dG, dT_dO.  Returns 0, or -1 on a
- * write error. */
+ * none, left empty); wall 0 leaves the wall_s column empty.  Then, with
+ * sw->perturb or a placement (sweep_placing), the column seed; with
+ * sw->perturb noise; with a placement place; with sw->net network; with
+ * sw->sensitivity dT_dL, dT_do, dT_dg, dT_dG, dT_dO; with sw->job_end
+ * job_NAME_ns per job.  Returns 0, or -1 on a write error. */
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall);
 

@@ -60,8 +60,10 @@ static void put_quoted(FILE *f, const char *text)
 int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sweep *sw,
                     const sweep_result *res, long base_idx, int wall)
 {
-	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s%s",
-	        sw->perturb ? ",seed,noise" : "", sw->net ? ",network" : "",
+	int placing = sweep_placing(sw);
+	fprintf(f, "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s%s%s%s%s%s",
+	        sw->perturb || placing ? ",seed" : "", sw->perturb ? ",noise" : "",
+	        placing ? ",place" : "", sw->net ? ",network" : "",
 	        sw->sensitivity ? ",dT_dL,dT_do,dT_dg,dT_dG,dT_dO" : "");
 	for (uint32_t k = 0; sw->job_end && k < s->njobs; k++)
 		fprintf(f, ",job_%s_ns", goal_job_name(s, k));
@@ -84,10 +86,14 @@ int sweep_write_csv(FILE *f, const goal_sched *s, const sim_pset *base, const sw
 		fprintf(f, ",%s,", rel);
 		if (wall)
 			fprintf(f, "%.3f", res[i].wall);
-		if (sw->perturb) {
-			fprintf(f, ",%" PRIu64, sw->set[i].has_seed ? sw->set[i].seed : sw->perturb->seed);
+		uint64_t seed;
+		const char *place = sweep_set_place(sw, i, &seed);
+		if (sw->perturb || placing)
+			fprintf(f, ",%" PRIu64, seed);
+		if (sw->perturb)
 			put_quoted(f, sw->perturb_desc);
-		}
+		if (placing)
+			put_quoted(f, place ? place : "as merged");
 		if (sw->net)
 			put_quoted(f, sw->net_desc);
 		for (int k = 0; k < 5 && sw->sensitivity; k++) {

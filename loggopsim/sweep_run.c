@@ -1,6 +1,7 @@
 /* sweep_run.c: runs the sets of a sweep on one shared schedule in threads
  * (docs/sweep.md "How it runs"). */
 #include "sweep.h"
+#include "goal_open.h"
 #include "progress.h"
 
 #include <pthread.h>
@@ -38,9 +39,16 @@ static void run_one(sweep_job *j, size_t i)
 			pt.seed = j->sw->set[i].seed;
 		so.perturb = &pt;
 	}
+	/* A set's own placement: its schedule, placed anew from the shared one. */
+	goal_sched placed;
+	uint64_t seed;
+	const char *how = sweep_set_place(j->sw, i, &seed);
+	const goal_sched *s = j->s;
+	if (how && goal_sched_open_placed(&placed, j->s, how, seed, e, sizeof e) == 0)
+		s = &placed;
 	out->status = SWEEP_FAILED;
-	if (sweep_set_params(j->sw, i, j->base, &ps, e, sizeof e) == 0
-	    && (m = sim_create(j->s, &ps.p, &so, e, sizeof e)) != NULL
+	if ((!how || s == &placed) && sweep_set_params(j->sw, i, j->base, &ps, e, sizeof e) == 0
+	    && (m = sim_create(s, &ps.p, &so, e, sizeof e)) != NULL
 	    && sim_run(m, &r, e, sizeof e) == 0) {
 		out->status = r.complete ? SWEEP_OK : SWEEP_INCOMPLETE;
 		for (uint32_t k = 0; j->sw->job_end && r.complete && k < j->s->njobs; k++)
@@ -61,6 +69,8 @@ static void run_one(sweep_job *j, size_t i)
 		}
 	}
 	sim_destroy(m);
+	if (s == &placed)
+		goal_sched_close(&placed);
 	out->wall = util_now() - t0;
 	if (out->status == SWEEP_FAILED) {
 		pthread_mutex_lock(&j->lock);

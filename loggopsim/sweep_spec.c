@@ -14,10 +14,31 @@ void sweep_free(sweep *sw)
 	for (size_t i = 0; i < sw->npf; i++)
 		free(sw->pf[i].path);
 	free(sw->pf);
+	for (size_t i = 0; i < sw->nplaces; i++)
+		free(sw->places[i]);
+	free(sw->places);
 	free(sw->set);
 	sw->set = NULL;
 	sw->pf = NULL;
-	sw->n = sw->cap = sw->npf = sw->cap_pf = 0;
+	sw->places = NULL;
+	sw->n = sw->cap = sw->npf = sw->cap_pf = sw->nplaces = sw->cap_places = 0;
+}
+
+/* The placement text[0..len) kept once in sw (a sweep names few, so a
+ * linear search): its copy, or NULL when out of memory. */
+static const char *place_get(sweep *sw, const char *text, size_t len)
+{
+	for (size_t i = 0; i < sw->nplaces; i++)
+		if (strlen(sw->places[i]) == len && memcmp(sw->places[i], text, len) == 0)
+			return sw->places[i];
+	if (util_grow(&sw->places, &sw->cap_places, sw->nplaces + 1, sizeof *sw->places))
+		return NULL;
+	char *c = malloc(len + 1);
+	if (!c)
+		return NULL;
+	memcpy(c, text, len);
+	c[len] = '\0';
+	return sw->places[sw->nplaces++] = c;
 }
 
 /* The parameters of file path, read at its first use (a sweep names few
@@ -69,20 +90,33 @@ long sweep_find(const sweep *sw, const char *name)
 
 /* ---- Compact form ------------------------------------------------------ */
 
-/* The axis (and seen[] index) of the noise seed, after the parameters. */
+/* The axes (and seen[] indices) of the seed and the placement, after the
+ * parameters. */
 #define AX_SEED SIM_NPARAMS
-#define NAXES (SIM_NPARAMS + 1)
+#define AX_PLACE (SIM_NPARAMS + 1)
+#define NAXES (SIM_NPARAMS + 2)
 
 /* The name of axis k. */
 static const char *axis_name(int k)
 {
-	return k == AX_SEED ? "seed" : sim_pname_str((sim_pname)k);
+	return k == AX_SEED ? "seed" : k == AX_PLACE ? "place" : sim_pname_str((sim_pname)k);
 }
 
-/* One axis of the compact form: a parameter and its values, each with its
- * label in set names. */
+/* The axis named w[0..len): k, or -1. */
+static int axis_find(const char *w, size_t len)
+{
+	if (len == 4 && memcmp(w, "seed", 4) == 0)
+		return AX_SEED;
+	if (len == 5 && memcmp(w, "place", 5) == 0)
+		return AX_PLACE;
+	return sim_pname_find(w, len);
+}
+
+/* One axis of the compact form: a parameter and its values (a placement's
+ * in place), each with its label in set names. */
 typedef struct axis_val {
 	sim_px x;
+	const char *place;
 	char label[48];
 } axis_val;
 
@@ -167,8 +201,8 @@ static int expand_range(axis *a, int k, const char *item, char *err, size_t errl
 	return 0;
 }
 
-/* Parse one axis word "K=ITEM,ITEM,..." into a. */
-static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
+/* Parse one axis word "K=ITEM,ITEM,..." into a (placements kept in sw). */
+static int parse_axis(axis *a, sweep *sw, const char *word, size_t len, const int *seen,
                       char *err, size_t errlen)
 {
 	char w[4096];
@@ -183,10 +217,10 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 		snprintf(err, errlen, "expected NAME=VALUES, got '%s'", w);
 		return -1;
 	}
-	int k = eq - w == 4 && memcmp(w, "seed", 4) == 0 ? AX_SEED : sim_pname_find(w, (size_t)(eq - w));
+	int k = axis_find(w, (size_t)(eq - w));
 	if (k < 0) {
 		*eq = 0;
-		snprintf(err, errlen, "unknown parameter '%s' (expected L, o, g, G, O, S or seed)", w);
+		snprintf(err, errlen, "unknown parameter '%s' (expected L, o, g, G, O, S, seed or place)", w);
 		return -1;
 	}
 	if (seen[k]) {
@@ -201,6 +235,23 @@ static int parse_axis(axis *a, const char *word, size_t len, const int *seen,
 		if (!*item) {
 			snprintf(err, errlen, "empty value in '%.*s'", (int)len, word);
 			return -1;
+		}
+		if (k == AX_PLACE) {
+			sim_px none = { .v.den = 1 };   /* labelled below */
+			size_t il = strlen(item);
+			if (il >= sizeof a->v->label) {
+				snprintf(err, errlen, "placement '%.40s...' is longer than %zu bytes (name it"
+				         " in a sweep file)", item, sizeof a->v->label - 1);
+				return -1;
+			}
+			if (add_value(a, &none, err, errlen))
+				return -1;
+			if (!(a->v[a->n - 1].place = place_get(sw, item, il))) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			memcpy(a->v[a->n - 1].label, item, il + 1);
+			continue;
 		}
 		if (num_is_range(item, strlen(item))) {
 			if (expand_range(a, k, item, err, errlen))
@@ -243,12 +294,12 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 			/* One axis more than there are: one is repeated. */
 			axis tmp;
 			memset(&tmp, 0, sizeof tmp);
-			if (parse_axis(&tmp, p, len, seen, err, errlen) == 0)
+			if (parse_axis(&tmp, sw, p, len, seen, err, errlen) == 0)
 				snprintf(err, errlen, "too many parameters");
 			free(tmp.v);
 			goto out;
 		}
-		if (parse_axis(&ax[na], p, len, seen, err, errlen)) {
+		if (parse_axis(&ax[na], sw, p, len, seen, err, errlen)) {
 			na++;
 			goto out;
 		}
@@ -283,6 +334,8 @@ int sweep_parse_compact(const char *spec, sweep *sw, char *err, size_t errlen)
 			if (ax[i].k == AX_SEED) {
 				x->has_seed = 1;
 				x->seed = ax[i].v[j].x.v.num;
+			} else if (ax[i].k == AX_PLACE) {
+				x->place = ax[i].v[j].place;
 			} else {
 				x->change.x[ax[i].k] = ax[i].v[j].x;
 			}
@@ -378,13 +431,20 @@ static int parse_file(const char *name, const char *text, size_t len, sweep *sw,
 					FERR(col + 5, "seed needs a non-negative integer, not '%.*s'",
 					     (int)(wl - 5), eq + 1);
 				x->has_seed = 1;
+			} else if (eq && (size_t)(eq - w) == 5 && memcmp(w, "place", 5) == 0 &&
+			           eq + 1 < w + wl) {
+				if (seen[AX_PLACE])
+					FERR(col, "place given twice");
+				seen[AX_PLACE] = 1;
+				if (!(x->place = place_get(sw, eq + 1, wl - 6)))
+					FERR(col, "out of memory");
 			} else {
 				if (!eq || eq == w || eq == w + wl - 1)
 					FERR(col, "expected NAME=VALUE, got '%.*s'", (int)wl, w);
 				int k = sim_pname_find(w, (size_t)(eq - w));
 				if (k < 0)
 					FERR(col, "unknown parameter '%.*s' (expected L, o, g, G, O, S, "
-					     "params or seed)", (int)(eq - w), w);
+					     "params, seed or place)", (int)(eq - w), w);
 				if (seen[k])
 					FERR(col, "%s given twice", sim_pname_str((sim_pname)k));
 				seen[k] = 1;

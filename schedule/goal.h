@@ -374,13 +374,54 @@ const char *goal_writer_error(const goal_writer *w);
 int goal_writer_copy_rank(goal_writer *w, const goal_sched *s, uint64_t r, const uint32_t *map,
                           uint32_t dcomm, char *err, size_t errlen);
 
+/* ---- Merges and placements (goal_copy.c, goal_place.c) ------------- */
+
+/* A job of a merge (docs/jobs.md): nranks ranks of schedule s, its rank i
+ * being rank from[i] of s (from NULL: rank i).  Its comms in the merge are
+ * s's plus dcomm (mod 2^32), the first of them comm_base.  Its rank i goes
+ * to merged rank place[i] (an array of nranks, filled by goal_place). */
+typedef struct goal_mjob {
+	const goal_sched *s;
+	const uint32_t *from;
+	uint32_t nranks;
+	const char *name;         /* a GOAL label, no two jobs alike */
+	uint64_t start;           /* the time its roots start, ns */
+	uint32_t comm_base, dcomm;
+	uint32_t *place;
+} goal_mjob;
+
+/* Place jobs[0..nj) on P ranks (their place arrays) by how: "packed" (one
+ * job after the other), "roundrobin" (one rank of each job in turn),
+ * "random" (a permutation of the P ranks drawn from seed, the jobs' ranks
+ * in order given its first ones), or else the path of a placement file:
+ * one line per job, its ranks as "a" and "a to b", blank and '#' lines
+ * skipped.  0, or -1 with "PATH:LINE:COL: error: MESSAGE" (or "PATH:
+ * error: ...", "error: ...") in err. */
+int goal_place(goal_mjob *jobs, uint32_t nj, uint64_t P, const char *how, uint64_t seed,
+               char *err, size_t errlen);
+
+/* Write jobs[0..nj) (placed) as one schedule of P ranks to path, with a job
+ * table when table is 1; ranks of no job have no ops.  Jobs with a from
+ * array all come from one schedule, and their peers are mapped by their
+ * places (a peer outside its job is an error).  0, or -1 with "error:
+ * MESSAGE" (or "PATH: error: ...") in err. */
+int goal_merge(const char *path, const goal_mjob *jobs, uint32_t nj, uint64_t P, int table,
+               char *err, size_t errlen);
+
+/* Write the merged schedule s (s->njobs > 0) to path with its jobs placed
+ * anew by how and seed (goal_place); names, starts and comms stay.  0, or
+ * -1 with a message as goal_place's in err. */
+int goal_replace(const goal_sched *s, const char *how, uint64_t seed, const char *path,
+                 char *err, size_t errlen);
+
 /* Write job j of s (s->njobs > j) to path as the schedule it was before
  * the merge: its ranks in its order, its own comms, no job table.  0, or
- * -1 with a message in err. */
+ * -1 with a message as goal_merge's in err. */
 int goal_job_extract(const goal_sched *s, uint32_t j, const char *path, char *err, size_t errlen);
 
 /* Write s to path with job j only: its ranks where they are, every other
- * rank empty, a job table of that job.  0, or -1 with a message in err. */
+ * rank empty, a job table of that job.  0, or -1 with a message as
+ * goal_merge's in err. */
 int goal_job_alone(const goal_sched *s, uint32_t j, const char *path, char *err, size_t errlen);
 
 /* ---- Text ------------------------------------------------------------- */

@@ -1,8 +1,9 @@
 # schedule: libgoal, the binary schedule format every tool links (goal.h):
 # the writer, the mapping reader with its checks, the dump, and copies
-# of ranks and jobs.
+# of ranks and jobs, merges and placements.
 
-GOAL_SRCS := schedule/goal_format.c schedule/goal_writer.c schedule/goal_dump.c schedule/goal_copy.c
+GOAL_SRCS := schedule/goal_format.c schedule/goal_writer.c schedule/goal_dump.c schedule/goal_copy.c \
+             schedule/goal_place.c
 GOAL_OBJS := $(GOAL_SRCS:%.c=$(B)/obj/%.o)
 LIBGOAL := $(B)/lib/libgoal.a
 OBJS += $(GOAL_OBJS)

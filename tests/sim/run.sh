@@ -285,7 +285,7 @@ expect_err() { # NAME STATUS EXPECTED-STDERR ARGS...
 }
 expect_err "sweep: bad range" 2 "loggopsim: error: --sweep: range '1..9*1': the factor after '*' must be an integer of at least 2" \
 	--sweep 'G=1,2 L=1..9*1' busy-nic.goal
-expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O, S or seed)" \
+expect_err "sweep: unknown parameter" 2 "loggopsim: error: --sweep: unknown parameter 'l' (expected L, o, g, G, O, S, seed or place)" \
 	--sweep 'l=1' busy-nic.goal
 printf 'a params=%s\n' "$tmp/none.params" >"$tmp/np.sweep"
 expect_err "sweep: a set's parameter file missing" 1 "$tmp/np.sweep:1:10: error: cannot use the parameter file: $tmp/none.params: error: cannot open: No such file or directory" \
@@ -447,7 +447,7 @@ check "noise: the pieces of a sweep with noise merged" "$tmp/s1" "$tmp/got"
 grep '^3,' "$tmp/s1" | cut -d, -f11 >"$tmp/got"
 "$SIM" -q $nz --seed 3 --json "$tmp/four.goal" | sed 's/.*"time_ns": \([0-9]*\).*/\1/' >"$tmp/want"
 check "noise: a sweep's seed=3 is --seed 3" "$tmp/want" "$tmp/got"
-expect_usage "noise: a seed without noise" "loggopsim: error: set 'seed=1': a seed needs --noise-trace or --noise" --sweep seed=1,2 busy-nic.goal
+expect_usage "noise: a seed without noise" "loggopsim: error: set 'seed=1': a seed needs --noise-trace, --noise or a random placement" --sweep seed=1,2 busy-nic.goal
 expect_usage "noise: --slow beyond the ranks in a sweep" "loggopsim: error: --slow: rank 9 is not a rank of the schedule (0..3)" --slow 9:2 --sweep L=1 busy-nic.goal
 "$SIM" -q --slow 1:1.25 --sweep 'L=100 o=10 g=5 G=0' --no-wall --csv - slow.goal 2>&1 | sed -n 2p | cut -d, -f11,16,17 >"$tmp/got"
 echo '371,1,"slow 1:1.25"' >"$tmp/want"

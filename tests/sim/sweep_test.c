@@ -153,7 +153,7 @@ static void test_compact(void)
 	CHECK_STR(compact_err("L", err, sizeof err), "expected NAME=VALUES, got 'L'");
 	CHECK_STR(compact_err("L=", err, sizeof err), "expected NAME=VALUES, got 'L='");
 	CHECK_STR(compact_err("x=1", err, sizeof err),
-	          "unknown parameter 'x' (expected L, o, g, G, O, S or seed)");
+	          "unknown parameter 'x' (expected L, o, g, G, O, S, seed or place)");
 	CHECK_STR(compact_err("L=1 L=2", err, sizeof err), "L given twice");
 	CHECK_STR(compact_err("L=1,,2", err, sizeof err), "empty value in 'L=1,,2'");
 	CHECK_STR(compact_err("L=1.5", err, sizeof err),
@@ -216,7 +216,7 @@ static void test_file(void)
 	CHECK_STR(file_err("a L5\n", err, sizeof err),
 	          "f.sweep:1:3: error: expected NAME=VALUE, got 'L5'");
 	CHECK_STR(file_err("a Q=5\n", err, sizeof err),
-	          "f.sweep:1:3: error: unknown parameter 'Q' (expected L, o, g, G, O, S, params or seed)");
+	          "f.sweep:1:3: error: unknown parameter 'Q' (expected L, o, g, G, O, S, params, seed or place)");
 	CHECK_STR(file_err("a L=5 L=6\n", err, sizeof err), "f.sweep:1:7: error: L given twice");
 	CHECK_STR(file_err("a\nb  G=x\n", err, sizeof err),
 	          "f.sweep:2:6: error: G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'x'");
