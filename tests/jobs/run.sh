@@ -175,6 +175,47 @@ want "a late job on the shared up-link" \
 	"Job 0 A: 2 ranks, start 0, end 9005488, time 9005488
 Job 1 B: 2 ranks, start 3000000, end 12005488, time 9005488" \
 	"$(jobs_of late.bin --topology fattree:k=2,levels=2,taper=2)"
+# ---- Placing anew ----------------------------------------------------------
+# loggopsim --place places a merged schedule's jobs as goalc --merge --place
+# would: the timelines of the two runs are the same, byte for byte.
+"$G" --merge x=ar.goal y=a2a.goal --place random --seed 5 --ranks 9 -o r5.bin
+"$G" --merge x=ar.goal y=a2a.goal --ranks 9 -o p9.bin
+"$SIM" -q p9.bin --place random --seed 5 -V a.tl >/dev/null
+"$SIM" -q r5.bin -V b.tl >/dev/null
+if cmp -s a.tl b.tl && ! cmp -s a.tl <("$SIM" -q p9.bin -V - 2>/dev/null); then
+	ok "--place random: as merged so"; else fail "--place random: as merged so"; fi
+printf '0 2\n1 3\n' >rr.txt
+want "--place FILE: the shared up-link" \
+	"Job 0 A: 2 ranks, start 0, end 12005488, time 12005488, alone 6005494, slowdown 1.9991
+Job 1 B: 2 ranks, start 0, end 12005488, time 12005488, alone 6005494, slowdown 1.9991" \
+	"$(jobs_of packed.bin --place rr.txt --topology fattree:k=2,levels=2,taper=2 --jobs-alone)"
+# A sweep places per set: packed, round robin, and random by each seed, each
+# row as the run with --place and --seed.
+FT=fattree:k=2,levels=2,taper=2
+"$SIM" -q packed.bin --topology $FT --sweep 'place=packed,roundrobin' --csv - --no-wall >sw.csv
+want "a sweep's place= per set" "set,name,P,L,o,g,G,O,S,status,time_ns,host,events,relative,wall_s,seed,place,network,job_A_ns,job_B_ns
+1,place=packed,4,2500,1500,1000,6,0,65535,ok,6005494,1,6,,,1,\"packed\",\"$FT\",6005494,6005494
+2,place=roundrobin,4,2500,1500,1000,6,0,65535,ok,12005488,2,6,,,1,\"roundrobin\",\"$FT\",12005488,12005488" "$(cat sw.csv)"
+"$SIM" -q packed.bin --topology $FT --sweep 'place=random seed=1..6' --csv - --no-wall >sw.csv
+good=1
+for k in 1 2 3 4 5 6; do
+	t=$("$SIM" -q -b packed.bin --topology $FT --place random --seed $k | sed -n 's/^Job 0 A: .*time \([0-9]*\)$/\1/p')
+	[ "$(sed -n "$((k + 1))p" sw.csv | awk -F, '{ print $(NF - 1) }')" = "$t" ] || good=0
+done
+want "a sweep's random placements: each seed's row as its run" "1 2" \
+	"$good $(awk -F, 'NR > 1 { print $(NF - 1) }' sw.csv | sort -u | wc -l)"
+printf 'rr place=rr.txt\nas-merged\nr3 place=random seed=3\n' >p.sweep
+want "a sweep file's place=" "rr,12005488 as-merged,6005494 r3,12005488" \
+	"$("$SIM" -q packed.bin --topology $FT --sweep p.sweep --csv - --no-wall | awk -F, 'NR > 1 { print $2 "," $(NF - 1) }' | tr '\n' ' ' | sed 's/ $//')"
+printf '0 2\n1\n' >bad.txt
+expect_err "a sweep's bad placement file, before any set runs" 1 "bad.txt:2:1: error: job B has 2 ranks; the line names 1\n" \
+	"$SIM" -q packed.bin --sweep 'place=packed,bad.txt'
+expect_err "--place without jobs" 2 "loggopsim: error: --place needs a schedule of several jobs (goalc --merge); ar.goal has no job table\nTry 'loggopsim --help'.\n" \
+	"$SIM" -q ar.goal --place random
+expect_err "a sweep's place= without jobs" 2 "loggopsim: error: a placement (--place, place=) needs a schedule of several jobs (goalc --merge); ar.goal has no job table\nTry 'loggopsim --help'.\n" \
+	"$SIM" -q ar.goal --sweep place=random
+expect_err "a seed with no random placement" 2 "loggopsim: error: set 'place=packed:seed=1': a seed needs --noise-trace, --noise or a random placement\nTry 'loggopsim --help'.\n" \
+	"$SIM" -q packed.bin --sweep 'place=packed seed=1'
 expect_err "the critical path with a late job" 1 "loggopsim: error: the critical path starts at time 0, and job B starts at 3000000 ns: merge the jobs without start times\n" \
 	"$SIM" -q late.bin --critical-path cp.txt
 expect_err "--jobs-alone without jobs" 2 "loggopsim: error: --jobs-alone needs a schedule of several jobs (goalc --merge); ar.goal has no job table\nTry 'loggopsim --help'.\n" \

@@ -184,6 +184,20 @@ static void test_compact(void)
 	          "range '10..1+1' is empty (it ends below its start)");
 	CHECK_STR(compact_err("L=0..99999+1 G=0,1", err, sizeof err), "more than 100000 sets");
 	CHECK_STR(compact_err("L=0..100000+1", err, sizeof err), "more than 100000 sets");
+	CHECK_STR(compact_err("place=random place=packed", err, sizeof err), "place given twice");
+	CHECK_STR(compact_err("place=a234567890123456789012345678901234567890123456789", err, sizeof err),
+	          "placement 'a234567890123456789012345678901234567890...' is longer than 47 bytes"
+	          " (name it in a sweep file)");
+	/* A placement's sets: names, the placements kept once. */
+	CHECK(sweep_parse_compact("place=packed,p.txt seed=1,2 place=x", &sw, err, sizeof err) == -1);
+	sweep_free(&sw);
+	CHECK(sweep_parse_compact("place=packed,p.txt seed=1,2", &sw, err, sizeof err) == 0);
+	CHECK_STR(names(&sw, buf, sizeof buf),
+	          "place=packed:seed=1 place=packed:seed=2 place=p.txt:seed=1 place=p.txt:seed=2");
+	CHECK_EQ_U64(sw.nplaces, 2);
+	CHECK(sw.set[1].place == sw.set[0].place && sw.set[3].place == sw.set[2].place);
+	CHECK_STR(sw.set[2].place, "p.txt");
+	sweep_free(&sw);
 }
 
 static void test_file(void)
@@ -218,6 +232,8 @@ static void test_file(void)
 	CHECK_STR(file_err("a Q=5\n", err, sizeof err),
 	          "f.sweep:1:3: error: unknown parameter 'Q' (expected L, o, g, G, O, S, params, seed or place)");
 	CHECK_STR(file_err("a L=5 L=6\n", err, sizeof err), "f.sweep:1:7: error: L given twice");
+	CHECK_STR(file_err("a seed=1 seed=2\n", err, sizeof err), "f.sweep:1:10: error: seed given twice");
+	CHECK_STR(file_err("a place=x place=y\n", err, sizeof err), "f.sweep:1:11: error: place given twice");
 	CHECK_STR(file_err("a\nb  G=x\n", err, sizeof err),
 	          "f.sweep:2:6: error: G needs a non-negative number (at most 9 decimals), '*K' or one of G, O, not 'x'");
 	CHECK_STR(file_err("# nothing\n\n", err, sizeof err), "f.sweep: error: no parameter sets");
