@@ -131,7 +131,7 @@ $(shell mkdir -p $(B)/bin $(B)/tests $(B)/lib $(B)/gen)
 # The flags files: rewritten only when the compiler or a flag differs from
 # the last build in $(B) (make CFLAGS=-O0 rebuilds, plain make rebuilds
 # again).  Not by the goals that only run a make of their own.
-CC_FLAGS_NOW = $(CC) $(ALL_CFLAGS) | $(GEN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS) | $(OTF2_CFLAGS) $(OTF2_LIBS)
+CC_FLAGS_NOW = $(CC) $(ALL_CFLAGS) | $(GEN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS) | $(OTF2_CFLAGS) $(OTF2_LIBS) | $(CHAKRA_CFLAGS) $(CHAKRA_LIBS)
 MPI_FLAGS_NOW = OMPI_CC=$(OMPI_CC) MPICH_CC=$(MPICH_CC) $(MPICC) $(MPI_CFLAGS) | $(LOGGP_MPICC) $(LOGGP_MPI_CFLAGS)
 ifneq ($(filter-out clean deps test fuzz example,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file <$(FLAGS_FILE)),$(CC_FLAGS_NOW))

@@ -22,6 +22,25 @@ OTF2_LIBS := $(shell pkg-config --libs otf2)
 endif
 OTF2_OBJS := $(B)/obj/readers/trace_otf2.o $(B)/obj/readers/trace_otf2_events.o
 SOURCE_OBJS := $(B)/obj/readers/trace_source.o $(OTF2_OBJS)
+
+# Chakra execution traces are read through protobuf-c (Debian packages
+# protobuf-c-compiler and libprotobuf-c-dev), from the part of the schema in
+# readers/chakra_et.proto, when both are here; without them the build works
+# and trace2goal says that Chakra is not supported.
+HAVE_CHAKRA := $(shell command -v protoc-c >/dev/null 2>&1 && pkg-config --exists libprotobuf-c 2>/dev/null && echo 1)
+CHAKRA_OBJS := $(B)/obj/readers/trace_chakra.o
+ifeq ($(HAVE_CHAKRA),1)
+CHAKRA_CFLAGS := -DHAVE_CHAKRA
+CHAKRA_LIBS := $(shell pkg-config --libs libprotobuf-c)
+CHAKRA_OBJS += $(B)/obj/gen/chakra_et.pb-c.o
+$(B)/gen/chakra_et.pb-c.c $(B)/gen/chakra_et.pb-c.h &: readers/chakra_et.proto $(MK_FILES)
+	protoc-c --proto_path=readers --c_out=$(B)/gen readers/chakra_et.proto
+$(B)/obj/readers/trace_chakra.o: $(B)/gen/chakra_et.pb-c.h
+# protobuf-c's generated code casts its names' const away.
+$(B)/obj/gen/chakra_et.pb-c.o: ALL_CFLAGS += -Wno-cast-qual
+endif
+$(B)/obj/readers/trace_chakra.o: ALL_CFLAGS += $(CHAKRA_CFLAGS)
+SOURCE_OBJS += $(CHAKRA_OBJS)
 OBJS += $(SOURCE_OBJS)
 $(SOURCE_OBJS): ALL_CFLAGS += -I tracer
 $(OTF2_OBJS): ALL_CFLAGS += $(OTF2_CFLAGS)

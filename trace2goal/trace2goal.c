@@ -1,6 +1,7 @@
 /* trace2goal.c: command line of the MPI trace to GOAL schedule converter. */
 #include "trace2goal_account.h"
 #include "trace2goal_conv.h"
+#include "t2g_chakra.h"
 #include "trace_otf2.h"
 #include "trace_source.h"
 #include "die.h"
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: trace2goal [options] TRACE...\n"
-	        "       trace2goal [options] RUN.meta | ARCHIVE.otf2 | FOLDER\n"
+	        "       trace2goal [options] RUN.meta | ARCHIVE.otf2 | NAME.0.et | FOLDER\n"
 	        "\n"
 	        "Convert the per-rank traces of an MPI run (goaltrace or liballprof text,\n"
 	        "docs/traces.md; SST-DUMPI binary; OTF2) into a GOAL schedule for loggopsim\n"
@@ -39,7 +40,9 @@ static void usage(FILE *f)
 	        "PREFIX-NNNN.bin beside it; a file of key=value lines with numprocs= is\n"
 	        "one too, whatever its name).  ARCHIVE.otf2: the anchor file of an OTF2\n"
 	        "archive (Score-P's traces.otf2), its MPI ranks.  A folder holding one\n"
-	        ".meta or .otf2 file is read as that file.\n%s"
+	        ".meta or .otf2 file is read as that file.  NAME.RANK.et: a Chakra\n"
+	        "execution trace (docs/chakra.md), one file per rank; give one of them, or\n"
+	        "their folder.\n%s%s"
 	        "\n"
 	        "options:\n"
 	        "  -o, --output FILE        write the schedule to FILE: binary if it ends in\n"
@@ -57,8 +60,13 @@ static void usage(FILE *f)
 	        "                           (docs/loggp.md); --gamma wins\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
-	        "      --strict             an unsupported MPI call is an error (default:\n"
-	        "                           a warning, and the call is skipped)\n"
+	        "      --flops F            Chakra: a compute node takes num_ops / F seconds\n"
+	        "                           (default: its duration)\n"
+	        "      --mem-bw B           Chakra: a memory node takes tensor_size / B ns\n"
+	        "                           (B bytes per ns; default: its duration)\n"
+	        "      --strict             an unsupported MPI call, or a Chakra node type or\n"
+	        "                           attribute the conversion does not use, is an\n"
+	        "                           error (default: a warning, and it is skipped)\n"
 	        "      --request-size N     bytes of an MPI_Request in liballprof traces, 4 or 8\n"
 	        "                           (default: detected from each trace)\n"
 	        "      --stats              print figures of the conversion (with the skipped\n"
@@ -75,7 +83,8 @@ static void usage(FILE *f)
 	        "Example: trace2goal --strict --stats traces/ -o app.bin\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
 	        "...), 2 bad options.\n",
-	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n");
+	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n",
+	        ck_supported() ? "" : "This build reads no Chakra: it has no protobuf-c.\n");
 }
 
 /* --list: the classes with their patterns, then every pattern. */
@@ -112,6 +121,16 @@ static int parse_u64(const char *s, uint64_t *v)
 	return num_u64_parse(s, strlen(s), v) == NUM_OK ? 0 : -1;
 }
 
+/* A finite number of at least 0 (above 0 with positive) into *v: 0 or -1. */
+static int parse_rate(const char *s, int positive, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || *end || end == s || !(*v >= 0) || !isfinite(*v) || (positive && *v == 0)
+	       ? -1 : 0;
+}
+
 /* Everything the command line sets: the conversion's options, the output,
  * the extras, and the traces named (args[0..nargs)). */
 struct cli {
@@ -131,6 +150,8 @@ static const struct option longopts[] = {
 	{ "params", required_argument, NULL, 'P' },
 	{ "extrapolate", required_argument, NULL, 'x' },
 	{ "compute-scale", required_argument, NULL, 'C' },
+	{ "flops", required_argument, NULL, 'F' },
+	{ "mem-bw", required_argument, NULL, 'M' },
 	{ "strict", no_argument, NULL, 'S' },
 	{ "request-size", required_argument, NULL, 'r' },
 	{ "stats", no_argument, NULL, 't' },
@@ -210,14 +231,16 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 		case 's':
 			return util_usage("-s is not an option of trace2goal (in schedgen and loggops-model "
 			                  "it gives the ranks): the computation's scale is --compute-scale X");
-		case 'C': {
-			char *end;
-			errno = 0;
-			cl->o.compute_scale = strtod(optarg, &end);
-			if (errno || *end || !(cl->o.compute_scale >= 0) || !isfinite(cl->o.compute_scale))
+		case 'C':
+			if (parse_rate(optarg, 0, &cl->o.compute_scale))
 				return util_usage("--compute-scale wants a number of at least 0 (got '%s')", optarg);
 			break;
-		}
+		case 'F':
+		case 'M':
+			if (parse_rate(optarg, 1, ch == 'F' ? &cl->o.flops : &cl->o.mem_bw))
+				return util_usage("--%s wants a number above 0 (got '%s')",
+				                  ch == 'F' ? "flops" : "mem-bw", optarg);
+			break;
 		case 'S':
 			cl->o.strict = 1;
 			break;
@@ -341,6 +364,64 @@ static int convert(const struct cli *cl, const struct tr_source *s, const struct
 	return rc;
 }
 
+/* --stats of a Chakra conversion on f. */
+static void print_chakra_stats(FILE *f, const struct t2g_chakra_stats *st)
+{
+	fprintf(f, "ranks          %" PRIu64 "\n", st->ranks);
+	fprintf(f, "nodes          %" PRIu64 "\n", st->nodes);
+	for (int k = 0; k <= CK_NTYPES; k++)
+		if (st->types[k])
+			fprintf(f, "  %-16s %" PRIu64 "\n", k < CK_NTYPES ? ck_type_name[k] : "beyond 0.0.4",
+			        st->types[k]);
+	fprintf(f, "ops            %" PRIu64 "\n", st->ops);
+	fprintf(f, "  send         %" PRIu64 "\n", st->sends);
+	fprintf(f, "  recv         %" PRIu64 "\n", st->recvs);
+	fprintf(f, "  calc         %" PRIu64 "\n", st->calcs);
+	fprintf(f, "collectives    %" PRIu64 "\n", st->collectives);
+	for (size_t i = 0; i < st->npatterns; i++)
+		if (st->by_pattern[i])
+			fprintf(f, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st->by_pattern[i]);
+	fprintf(f, "unused attributes %zu\n", st->nunused);
+	for (size_t i = 0; i < st->nunused; i++)
+		fprintf(f, "  %-16s %" PRIu64 " nodes\n", st->unused[i].name, st->unused[i].n);
+	fprintf(f, "calc time      %" PRIu64 " ns\n", st->calc_ns);
+}
+
+/* trace2goal of the Chakra trace at path (a folder or one rank's file).
+ * Returns the exit status. */
+static int convert_chakra(const struct cli *cl, const char *path)
+{
+	char err[1200];
+	char **files;
+	size_t n;
+	int rc = 0;
+	if (cl->o.extrapolate > 1 || cl->account)
+		return util_usage("--extrapolate and --account read MPI traces, not Chakra's");
+	if (ck_files(path, &files, &n, err, sizeof err))
+		return util_error_msg(err);
+	struct t2g_chakra_stats st;
+	char comment[128];
+	sg_out *out = NULL;
+	memset(&st, 0, sizeof st);
+	snprintf(comment, sizeof comment, "trace2goal: %zu ranks of a Chakra trace", n);
+	if (util_out_check(cl->out_path, (const char *const *)files, n, err, sizeof err))
+		rc = util_error_msg(err);
+	else if (!(out = sg_out_open(cl->out_path, sg_format_of_path(cl->out_path), n, comment,
+	                             err, sizeof err)))
+		rc = util_error_msg(err);
+	else if (t2g_chakra(files, n, &cl->o, out, &st, err, sizeof err)) {
+		rc = util_error_msg(err);
+		sg_out_abort(out);
+	} else if (sg_out_close(out, err, sizeof err)) {
+		rc = util_error_msg(err);
+	} else if (cl->stats) {
+		print_chakra_stats(strcmp(cl->out_path, "-") == 0 ? stderr : stdout, &st);
+	}
+	t2g_chakra_stats_free(&st);
+	ck_files_free(files, n);
+	return rc;
+}
+
 /* The trace source of a run (ctx: the struct tr_source). */
 static int read_source(void *ctx, size_t r, const struct tr_options *to, struct tr_trace *t,
                        const char **path, char *err, size_t errlen)
@@ -356,6 +437,11 @@ int main(int argc, char **argv)
 	util_set_prog("trace2goal");
 	if ((rc = cli_parse(&cl, argc, argv)) >= 0 || (rc = cli_check(&cl)) >= 0)
 		return rc;
+	for (int i = 0; i < cl.nargs; i++)
+		if (ck_is_trace(cl.args[i]))
+			return cl.nargs == 1 ? convert_chakra(&cl, cl.args[0])
+			                     : util_usage("a Chakra trace is one argument: its folder, or"
+			                                  " one rank's file");
 	struct tr_options to = { cl.o.request_size };
 	struct tr_source *s = tr_source_open((const char *const *)cl.args, (size_t)cl.nargs, &to,
 	                                     &usage, err, sizeof err);

@@ -75,6 +75,18 @@ int t2g_coll_class(enum tr_kind k)
 
 /* ---- Collectives ------------------------------------------------------- */
 
+int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, sg_params *p)
+{
+	sg_choice ch;
+	char err[512];
+	if (!o->select || (o->pinned & (1u << cls))
+	    || sg_select(o->select, lib_cls, p->nranks, p->size, 0, 0, &ch, err, sizeof err))
+		return o->pattern[cls];
+	if (ch.fanout)
+		p->fanout = ch.fanout;
+	return sg_pattern_find(ch.pattern);
+}
+
 /* Pattern sink: buffers an op of the collective being generated. */
 static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
 {
@@ -192,19 +204,10 @@ static int coll_pattern(struct conv *cv, enum tr_kind bk, int cls, uint64_t P, u
                         const int64_t *peer_bytes, sg_params *p)
 {
 	int pat = cv->opt->pattern[cls];
-	char err[512];
-	if (cv->opt->select && !(cv->opt->pinned & (1u << cls)) && bk != TR_GATHERV &&
-	    bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV &&
-	    !uneven(peer_bytes, n)) {
-		const char *lib_cls = bk == TR_REDUCE_SCATTER_BLOCK ? "reduce_scatter_block"
-		                    : bk == TR_EXSCAN ? "exscan" : coll_names[cls];
-		sg_choice ch;
-		if (sg_select(cv->opt->select, lib_cls, P, p->size, 0, 0, &ch, err, sizeof err) == 0) {
-			pat = sg_pattern_find(ch.pattern);
-			if (ch.fanout)
-				p->fanout = ch.fanout;
-		}
-	}
+	if (bk != TR_GATHERV && bk != TR_SCATTERV && bk != TR_ALLGATHERV && bk != TR_ALLTOALLV &&
+	    !uneven(peer_bytes, n))
+		pat = t2g_pick_pattern(cv->opt, cls, bk == TR_REDUCE_SCATTER_BLOCK ? "reduce_scatter_block"
+		                       : bk == TR_EXSCAN ? "exscan" : coll_names[cls], p);
 	cv->st.by_pattern[pat]++;
 	if (P > T2G_LINEAR_WARN && (sg_pattern((size_t)pat)->uses & SG_LINEAR) &&
 	    !(cv->linear_warned & (1u << cls)) && cv->opt->warn) {

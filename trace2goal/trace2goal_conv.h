@@ -7,6 +7,7 @@
 
 #include "num.h"
 #include "sg_out.h"
+#include "sg_pattern.h"
 #include "trace_read.h"
 
 #include <stddef.h>
@@ -50,6 +51,11 @@ struct t2g_options {
 	                              * by the reducing patterns (sg_params) */
 	unsigned request_size;       /* liballprof request ids: 4 or 8 bytes, 0:
 	                              * detected from each trace (trace_read.h) */
+	double flops;                /* Chakra: a compute node of num_ops takes
+	                              * num_ops / flops s (0: its duration) */
+	double mem_bw;               /* Chakra: a memory node of tensor_size
+	                              * bytes takes tensor_size / mem_bw ns (0:
+	                              * its duration) */
 	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
@@ -90,6 +96,12 @@ const char *t2g_coll_name(int c);
 /* The class called name (a name or other name of T2G_COLLS, ASCII case
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
+
+/* The pattern for a collective of class cls (lib_cls: its name in the
+ * library's rules) on p->nranks ranks and p->size bytes: the library's
+ * choice where o->select has rules and cls is not pinned (its fan-out into
+ * p), else o->pattern[cls]. */
+int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, sg_params *p);
 
 /* Frees the name list of *st. */
 void t2g_stats_free(struct t2g_stats *st);
