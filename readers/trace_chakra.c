@@ -150,6 +150,22 @@ int ck_files(const char *path, char ***paths, size_t *n, char *err, size_t errle
 	}
 	if (!*n)
 		return ck_err(err, errlen, "%s/%s.0.et: error: cannot open: no rank 0", dir, name);
+	/* a rank past a missing one */
+	DIR *d = opendir(dir);
+	long last = -1;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		long r = et_rank(e->d_name, &nl);
+		if (r > last && nl == strlen(name) && memcmp(e->d_name, name, nl) == 0)
+			last = r;
+	}
+	if (d)
+		closedir(d);
+	if (last >= (long)*n) {
+		ck_files_free(*paths, *n);
+		*paths = NULL;
+		return ck_err(err, errlen, "%s/%s.%ld.et: error: rank %ld, but no rank %zu (%s.%zu.et)",
+		              dir, name, last, last, *n, name, *n);
+	}
 	return 0;
 }
 
@@ -301,8 +317,10 @@ static int add_node(ck_trace *t, const Chakra__Node *m, const char *path, char *
 	x->coll = CK_NCOLLS;
 	x->dep = (uint32_t)t->ndep;
 	x->ndeps = (uint32_t)nd;
-	memcpy(t->dep + t->ndep, m->ctrl_deps, m->n_ctrl_deps * sizeof *t->dep);
-	memcpy(t->dep + t->ndep + m->n_ctrl_deps, m->data_deps, m->n_data_deps * sizeof *t->dep);
+	for (size_t k = 0; k < m->n_ctrl_deps; k++)
+		t->dep[t->ndep + k] = m->ctrl_deps[k];
+	for (size_t k = 0; k < m->n_data_deps; k++)
+		t->dep[t->ndep + m->n_ctrl_deps + k] = m->data_deps[k];
 	if (m->duration_micros > CK_MAX_US) {
 		if ((int64_t)m->duration_micros < 0)
 			return ck_err(err, errlen, "%s: error: node %" PRIu64 ": a negative duration (%"

@@ -303,6 +303,8 @@ static uint32_t node_calc(struct ckc *c, const ck_node *x)
 		ns = at_rate(x->num_ops, c->opt->flops * 1e-9);
 	else if (x->type != CK_COMP && c->opt->mem_bw > 0 && (x->has & CK_A_TENSOR))
 		ns = at_rate(x->tensor, c->opt->mem_bw);
+	if (c->opt->compute_scale != 1)
+		ns = at_rate(ns, 1 / c->opt->compute_scale);
 	return emit_calc(c, ns, CPU_COMP);
 }
 

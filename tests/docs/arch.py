@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # arch.py: docs/architecture.dot against the code.  Every source file
-# (.c .h .l .y outside tests/) belongs to exactly one module (its `files`
+# (.c .h .l .y .proto outside tests/) belongs to exactly one module (its `files`
 # globs); every #include "X" of a file names a header of its own module, of a
 # base module (util/), or of a module its module has a solid edge to; every
 # such edge is used by some include.  Prints "ok - ..." / "not ok - ..."
@@ -43,7 +43,7 @@ try:
                            check=True).stdout.split()
 except (OSError, subprocess.CalledProcessError):
     files = [os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk('.') for f in fs]
-files = sorted(f for f in files if re.search(r'\.[chly]$', f) and not f.startswith(('tests/', 'build')))
+files = sorted(f for f in files if re.search(r'\.([chly]|proto)$', f) and not f.startswith(('tests/', 'build')))
 
 bad = []
 owner = {}
@@ -72,6 +72,7 @@ for f in owner:
 for gen, src in (('goal_parse.h', 'goal/goal_parse.y'),
                  ('goal_lex.h', 'goal/goal_lex.l'),
                  ('goal_lex.c', 'goal/goal_lex.l'),
+                 ('chakra_et.pb-c.h', 'readers/chakra_et.proto'),
                  ('commit.h', 'util/version.c')):
     if src in owner:
         header[gen] = owner[src]

@@ -30,6 +30,9 @@ excluded=(
 command -v mpirun >/dev/null && [ -e "$B/lib/libgoaltrace.so" ] ||
 	excluded+=('mpirun|GOALTRACE_DIR|out/traces|out/tr |out/shm|out/halo|need MPI (mpirun and libgoaltrace.so)')
 command -v dot >/dev/null || excluded+=('--schedule|need Graphviz dot')
+# The public traces are beside the checkout (../shared), where there are any.
+if [ -d "$root/../shared/traces" ]; then ln -s "$root/../shared" "$tmp/shared"; else
+	excluded+=('\.\./shared/|need ../shared/traces (absent)'); fi
 
 # One record per example, ended by a NUL: its line number, the command
 # (continuation lines joined) and its output lines.
