@@ -167,7 +167,8 @@ fuzz: deps
 	$(MAKE) --no-print-directory SAN=fuzz WERROR=$(CI_WERROR) build/fuzz/fuzz_goal_text build/fuzz/fuzz_goal_bin \
 		build/fuzz/fuzz_loggp build/fuzz/fuzz_trace build/fuzz/fuzz_t2g build/fuzz/fuzz_dumpi \
 		build/fuzz/fuzz_timeline build/fuzz/fuzz_path build/fuzz/fuzz_sweep build/fuzz/fuzz_noise \
-		build/fuzz/fuzz_topo build/fuzz/fuzz_dot build/fuzz/fuzz_otf2 build/fuzz/bin/goalc
+		build/fuzz/fuzz_topo build/fuzz/fuzz_dot build/fuzz/fuzz_otf2 build/fuzz/fuzz_chakra \
+		build/fuzz/bin/goalc
 	tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 # The differential test against tests/refsim/refsim.py at length: random

@@ -20,10 +20,12 @@ $(B)/tests/trace2goal_test: $(B)/obj/tests/trace2goal/t2g_test.o $(T2G_OBJS) $(S
 # libFuzzer targets (make fuzz builds them with SAN=fuzz): the conversion
 # of text traces, and the DUMPI reader with its conversion.
 ifeq ($(SAN),fuzz)
-OBJS += $(B)/obj/tests/fuzz/fuzz_t2g.o $(B)/obj/tests/fuzz/fuzz_dumpi.o
-$(B)/obj/tests/fuzz/fuzz_t2g.o $(B)/obj/tests/fuzz/fuzz_dumpi.o: ALL_CFLAGS += -I readers -I tracer -I schedgen -I trace2goal
+OBJS += $(B)/obj/tests/fuzz/fuzz_t2g.o $(B)/obj/tests/fuzz/fuzz_dumpi.o $(B)/obj/tests/fuzz/fuzz_chakra.o
+$(B)/obj/tests/fuzz/fuzz_t2g.o $(B)/obj/tests/fuzz/fuzz_dumpi.o $(B)/obj/tests/fuzz/fuzz_chakra.o: ALL_CFLAGS += -I readers -I tracer -I schedgen -I trace2goal
 $(B)/fuzz_t2g: $(B)/obj/tests/fuzz/fuzz_t2g.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) $(CHAKRA_LIBS) -o $@
 $(B)/fuzz_dumpi: $(B)/obj/tests/fuzz/fuzz_dumpi.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) $(CHAKRA_LIBS) -o $@
+$(B)/fuzz_chakra: $(B)/obj/tests/fuzz/fuzz_chakra.o $(T2G_OBJS) $(SG_OBJS) $(LIBTRACE) $(LIBGOAL) $(LIBUTIL)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) $(OTF2_LIBS) $(CHAKRA_LIBS) -o $@
 endif

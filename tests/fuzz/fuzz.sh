@@ -79,9 +79,23 @@ cp tests/net/share.dot $F/corpus-dot/
 printf '%s' 'digraph { H0 -> S0; H1 -> S1; S0 -> S1 [comment="*"]; S0 -> H0 [comment="H0", bw="2"]; S1 -> S0 [comment="*"]; S1 -> H1 [comment="H0"] }' \
 	>$F/corpus-dot/loop
 printf '%s' 'graph { H0 -- S0 [comment="*"]; H1 -- S0; S0 -- H1 [comment="H1 H0"] }' >$F/corpus-dot/undirected
+# Chakra: a byte of ranks, then the traces of tests/chakra/run.sh's kinds.
+mkdir -p $F/corpus-chakra
+PYTHONPATH=tests/chakra python3 -c '
+import et, sys
+d = sys.argv[1]
+one = et.framed([et.metadata(), et.node(1, et.COMP, dur=5, attrs=[("num_ops", 9)]),
+                 et.node(2, et.MEM_LOAD, dur=1, data=[1], attrs=[("tensor_size", 64)]),
+                 et.node(3, et.METADATA, ctrl=[2])])
+coll = et.framed([et.metadata(), et.node(1, et.COLL, attrs=[("comm_type", et.ALL_REDUCE), ("comm_size", 64)]),
+                  et.node(2, et.COLL, data=[1], attrs=[("comm_type", et.ALL_TO_ALL), ("comm_size", 96), ("pg_name", "g")]),
+                  et.node(3, et.COMP, dur=2, data=[2])])
+open(d + "/one", "wb").write(bytes([0]) + one)
+open(d + "/coll", "wb").write(bytes([2]) + coll * 3)
+' $F/corpus-chakra
 # OTF2: anchors of archives mkotf2.py writes (it needs the OTF2 library's
 # Python bindings), fuzzed beside the definitions and events of one of them.
-targets="goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo dot"
+targets="goal_text goal_bin loggp trace t2g dumpi timeline path sweep noise topo dot chakra"
 for p in python3 /usr/bin/python3; do
 	command -v "$p" >/dev/null && "$p" -c 'import otf2' 2>/dev/null || continue
 	rm -rf $F/otf2-seed && mkdir -p $F/corpus-otf2
