@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 "      --fanin N          fan-in of barrier_tree (default 2)\n"
 "      --fanout N         chains of bcast_chain_ompi, reduce_chain (1..32, default 4)\n"
 "      --radix K          radix of bcast_knomial (2..256, default 4)\n"
+"      --channels C       channels of NCCL's patterns (*_nccl; 1..64, default 1)\n"
+"      --protocol P       protocol of NCCL's patterns: simple (default), ll, ll128\n"
 "      --iterations N     run the collective N times back to back (default 1)\n"
 "      --rotate-root      iteration i uses root (R + i) mod P\n"
 "      --sync             a dissemination barrier (0-byte messages) between iterations\n"
@@ -129,7 +132,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM, OPT_CHANNELS, OPT_PROTOCOL
 };
 
 static const struct option opts[] = {
@@ -163,6 +166,8 @@ static const struct option opts[] = {
 	{ "gamma", required_argument, NULL, OPT_GAMMA },
 	{ "params", required_argument, NULL, OPT_PARAMS },
 	{ "noncommutative", no_argument, NULL, OPT_NONCOMM },
+	{ "channels", required_argument, NULL, OPT_CHANNELS },
+	{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 	{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
@@ -255,6 +260,20 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			else
 				util_die_usage("--format is text or binary, not '%s'", optarg);
 			break;
+		case OPT_CHANNELS:
+			p->channels = num("--channels", optarg);
+			if (p->channels < 1 || p->channels > 64)
+				util_die_usage("--channels must be 1..64 (got %" PRIu64 ")", p->channels);
+			break;
+		case OPT_PROTOCOL: {
+			int k = 0;
+			while (k < SG_NPROTOCOLS && strcasecmp(optarg, sg_protocol_name[k]) != 0)
+				k++;
+			if (k == SG_NPROTOCOLS)
+				util_die_usage("--protocol is simple, ll or ll128, not '%s'", optarg);
+			p->protocol = (sg_protocol)k;
+			break;
+		}
 		case OPT_SELECT: cl->select = optarg; break;
 		case OPT_EXPLAIN: cl->explain = 1; break;
 		case OPT_GAMMA: {
@@ -394,6 +413,9 @@ static void make_comment(const struct cli *cl, char *comment, size_t len)
 		APPEND(", fanout %" PRIu64, p->fanout);
 	if (uses & SG_USES_RADIX)
 		APPEND(", radix %" PRIu64, p->radix);
+	if (uses & SG_USES_NCCL)
+		APPEND(", %" PRIu64 " channel%s, %s", p->channels ? p->channels : 1,
+		       p->channels > 1 ? "s" : "", sg_protocol_name[p->protocol]);
 	if (p->iterations > 1)
 		APPEND(", %" PRIu64 " iterations%s%s", p->iterations,
 		       p->rotate_root ? ", rotate-root" : "", p->sync ? ", sync" : "");

@@ -574,6 +574,12 @@ static void g_none(ctx *c, const sg_params *p, uint64_t root)
 	  "alltoall as MPICH's scattered: all at once, in batches of 32 peers") \
 	X("alltoall_pairwise_mpich", "", SG_LINEAR, g_alltoall_pairwise_mpich, t_steps, \
 	  "alltoall as MPICH's pairwise: step i exchanges with r xor i (P = 2^n)") \
+	X("allreduce_ring_nccl", "", SG_USES_NCCL | SG_LINEAR | RED, g_allreduce_ring_nccl, t_allreduce_ring_nccl, \
+	  "allreduce as NCCL's ring: --channels rings, chunks of the --protocol") \
+	X("allgather_ring_nccl", "", SG_USES_NCCL | SG_LINEAR, g_allgather_ring_nccl, t_ring_nccl, \
+	  "allgather as NCCL's ring: --channels rings, chunks of the --protocol") \
+	X("reduce_scatter_ring_nccl", "", SG_USES_NCCL | SG_LINEAR | RED, g_reduce_scatter_ring_nccl, t_ring_nccl, \
+	  "reduce-scatter as NCCL's ring: --channels rings, chunks of the --protocol") \
 	X("none", "", 0, g_none, t_one, \
 	  "nothing: no message (what MPI libraries send for a call of 0 bytes)")
 
@@ -686,6 +692,8 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
 		return perr(err, errlen, "--radix must be 2..256 (got %" PRIu64 ")", p->radix);
 	if (p->iterations < 1)
 		return perr(err, errlen, "--iterations must be at least 1");
+	if (p->channels > 64)
+		return perr(err, errlen, "--channels must be 1..64 (got %" PRIu64 ")", p->channels);
 	if (p->stride && (p->stride > GOAL_MAX_STRIDE || p->block < 1 || p->block > p->stride))
 		return perr(err, errlen, "--stride %" PRIu32 " with blocks of %" PRIu32 " bytes: "
 		            "1 <= block <= stride <= %u", p->stride, p->block, GOAL_MAX_STRIDE);

@@ -23,6 +23,12 @@
 #define SG_USES_RADIX   0x40u
 /* Reduces: --gamma charges its local reduction steps. */
 #define SG_REDUCES      0x80u
+/* Reads channels and protocol (NCCL's patterns). */
+#define SG_USES_NCCL    0x100u
+
+/* NCCL's protocols: their chunks, slices and wire bytes (sg_nccl.c). */
+typedef enum sg_protocol { SG_PROTO_SIMPLE, SG_PROTO_LL, SG_PROTO_LL128, SG_NPROTOCOLS } sg_protocol;
+extern const char *const sg_protocol_name[SG_NPROTOCOLS];
 
 typedef struct sg_params {
 	uint64_t nranks;     /* P >= 1 */
@@ -49,6 +55,8 @@ typedef struct sg_params {
 	num_dec gamma;       /* ns per byte of a local reduction: every step that
 	                        reduces n bytes costs a calc of gamma * n ns
 	                        (rounded half up); 0: no calc */
+	uint64_t channels;   /* NCCL's patterns: channels, 1..64 (0: 1) */
+	sg_protocol protocol; /* NCCL's patterns: the protocol */
 } sg_params;
 
 /* The defaults of the published schedgen: P 8, 1 byte, root 0, one
@@ -89,6 +97,12 @@ int sg_generate(size_t i, const sg_params *p, sg_out *o,
  * rank r.  Returns 0, or -1 with a message in err. */
 int sg_generate_rank(size_t i, const sg_params *p, uint64_t r, sg_out *o,
                      char *err, size_t errlen);
+
+/* NCCL's chunk of p->protocol (data bytes a ring step moves at most),
+ * and the bytes on the wire of n data bytes (LL: 8 for 4, LL128: 128 for
+ * 120, Simple: n). */
+uint64_t sg_nccl_chunk(const sg_params *p);
+uint64_t sg_nccl_wire(const sg_params *p, uint64_t n);
 
 /* The number of distinct tags pattern i uses with parameters p (tags
  * 0..n-1; saturates at UINT64_MAX), 0 for an unknown pattern. */

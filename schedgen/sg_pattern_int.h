@@ -242,4 +242,8 @@ tags_fn t_steps, t_rabenseifner, t_nonoverlapping, t_ring_segmented, t_allgather
 	t_reduce_scatter_block_linear, t_reduce_scatter_block_recdoub, t_fold,
 	t_reduce_scatter_nonoverlapping, t_allgatherv_default, t_rabenseifner_mpich;
 
+/* sg_nccl.c */
+gen_fn g_allreduce_ring_nccl, g_allgather_ring_nccl, g_reduce_scatter_ring_nccl;
+tags_fn t_allreduce_ring_nccl, t_ring_nccl;
+
 #endif

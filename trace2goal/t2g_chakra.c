@@ -442,7 +442,7 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 		return NONE;
 	for (size_t i = 0; i < c->npops; i++) {
 		goal_op op = c->pops[i].op;
-		op.cpu = CPU_COMM;
+		op.cpu = (uint16_t)(CPU_COMM + op.cpu);   /* NCCL's channels: a cpu each */
 		if (op.kind != GOAL_CALC)
 			op.peer = g->member[op.peer];
 		uint32_t idx = emit(c, &op, op.kind == GOAL_CALC ? 0 : comm);

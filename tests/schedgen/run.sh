@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 76 ]; then ok "--list shows 76 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 76 patterns"; fi
+if [ "$n" = 79 ]; then ok "--list shows 79 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 79 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -268,10 +268,42 @@ if [ -x "$B/bin/loggopsim" ]; then
 	closed "ring allreduce P=12, gamma 1" $(( 11 * (6094 + 100) + 11 * 6094 )) allreduce_ring -s 12 -d 1200 --gamma 1
 	closed "binomial reduce P=4, gamma 0.5" $(( 2 * (6094 + 50) )) reduce_binomial -s 4 -d 100 --gamma 0.5
 	closed "dissemination barrier P=32, gamma 2" $(( 5 * 6094 )) barrier_dissemination -s 32 -d 100 --gamma 2
+	# NCCL's rings (docs/patterns.md, "NCCL"): P = 4, 400 bytes, one
+	# channel: 2(P-1) steps of a 100-byte chunk, one hop each; LL sends 200
+	# bytes for them (h = 5500 + 199 G), LL128 128 (h = 5500 + 127 G); the
+	# first P-1 steps reduce; allgather and reduce-scatter take P-1 steps.
+	closed "NCCL ring allreduce P=4, Simple" $(( 6 * 6094 )) allreduce_ring_nccl -s 4 -d 400
+	closed "NCCL ring allreduce P=4, LL" $(( 6 * (5500 + 199 * 6) )) allreduce_ring_nccl -s 4 -d 400 --protocol ll
+	closed "NCCL ring allreduce P=4, LL128" $(( 6 * (5500 + 127 * 6) )) allreduce_ring_nccl -s 4 -d 400 --protocol LL128
+	closed "NCCL ring allreduce P=4, gamma 1" $(( 3 * (6094 + 100) + 3 * 6094 )) allreduce_ring_nccl -s 4 -d 400 --gamma 1
+	closed "NCCL ring allgather P=7" $(( 6 * 6094 )) allgather_ring_nccl -s 7 -d 100
+	closed "NCCL ring reduce-scatter P=7, gamma 1" $(( 6 * (6094 + 100) )) reduce_scatter_ring_nccl -s 7 -d 100 --gamma 1
 	# Rabenseifner on 8 ranks reduces 400 + 200 + 100 bytes in its halving.
 	base=$(sim allreduce_rabenseifner -s 8 -d 800)
 	closed "Rabenseifner P=8, gamma 1" $(( base + 700 )) allreduce_rabenseifner -s 8 -d 800 --gamma 1
 fi
+# NCCL's rings in loops and channels: LL's chunk is 32768 bytes, so 131072
+# bytes on 2 ranks are two loops of two steps, each step one message of
+# 65536 wire bytes; two channels halve each chunk, each channel on a cpu.
+"$S" allreduce_ring_nccl -s 2 -d 131072 --protocol ll -o "$tmp/n.bin"
+got=$("$B/bin/goalc" --stats "$tmp/n.bin" | awk '/^  send/ { s = $2 } /^bytes sent/ { b = $3 } END { print s, b }')
+if [ "$got" = "8 524288" ]; then ok "NCCL ring: LL in loops of 32768-byte chunks"; else
+	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: LL in loops of 32768-byte chunks"; fi
+got=$("$S" allreduce_ring_nccl -s 4 -d 800 --channels 2 -o - | sed -n '/^rank 0 /,/^}/p' |
+	awk '/send/ { n[$NF == 1 ? 1 : 0]++; b[$2]++ } END { print n[0], n[1], length(b) }')
+if [ "$got" = "6 6 1" ]; then ok "NCCL ring: two channels, a cpu each, chunks halved"; else
+	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: two channels"; fi
+check "NCCL ring: the comment names channels and protocol" sh -c \
+	"'$S' allgather_ring_nccl -s 3 --channels 4 --protocol ll128 -o - | head -1 | grep -qx '// schedgen allgather_ring_nccl: 3 ranks, 1 bytes, 4 channels, ll128'"
+check "NCCL ring: 0 bytes, no message" sh -c "! '$S' allreduce_ring_nccl -s 4 -d 0 -o - | grep -q send"
+expect_err() { # NAME MESSAGE ARGS...
+	local name=$1 msg=$2; shift 2
+	"$S" "$@" -o "$tmp/x.goal" >/dev/null 2>"$tmp/err"
+	if [ $? -eq 2 ] && [ "$(head -1 "$tmp/err")" = "$msg" ]; then ok "$name"; else
+		cp "$tmp/err" "$tmp/diff"; fail "$name"; fi
+}
+expect_err "--channels 65" "schedgen: error: --channels must be 1..64 (got 65)" allreduce_ring_nccl --channels 65
+expect_err "--protocol bad" "schedgen: error: --protocol is simple, ll or ll128, not 'fast'" allreduce_ring_nccl --protocol fast
 # The patterns that are Open MPI's algorithms, against its own counts.
 "$(pwd)/ompi.sh" "$B"
 # The patterns that are MPICH's algorithms, against what it sends.

@@ -339,6 +339,18 @@ static void test_all_patterns(void)
 				p.fanin = 64;
 				all &= check_one(i, &p, 1);
 			}
+			if ((uses & SG_USES_NCCL) && (P == 2 || P == 7 || P == 12)) {
+				/* channels, each protocol, loops and short last chunks */
+				for (int k = 0; k < SG_NPROTOCOLS; k++) {
+					p.protocol = (sg_protocol)k;
+					p.channels = (uint64_t)k + 2;
+					p.size = sg_nccl_chunk(&p) * (strstr(name, "allreduce") ? P : 1) * 2 + 13;
+					all &= check_one(i, &p, 1);
+				}
+				p.protocol = SG_PROTO_SIMPLE;
+				p.channels = 0;
+				p.size = 10;
+			}
 			if (P % 7 == 3) {
 				/* the benchmark loop around it */
 				sg_params q;
@@ -358,6 +370,7 @@ static void test_all_patterns(void)
 			}
 		}
 		if (!strcmp(name, "alltoall_linear") || !strcmp(name, "allreduce_ring")
+		    || !strcmp(name, "allreduce_ring_nccl")
 		    || !strcmp(name, "barrier_linear") || !strcmp(name, "scatter_linear")
 		    || !strcmp(name, "gather_linear"))
 			;  /* quadratic: 64 ranks is enough */
