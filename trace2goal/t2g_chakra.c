@@ -25,8 +25,7 @@ struct group {
 	uint64_t base;           /* comms 1 + base ..: its collectives' */
 };
 
-/* An op of a pattern, a dependency between two of them. */
-struct pop { goal_op op; };
+/* A dependency between two ops of a pattern. */
 struct pdep { uint32_t a, b; int ireq; };
 
 struct ckc {
@@ -50,7 +49,7 @@ struct ckc {
 	uint32_t *order, *child, *cfirst, *indeg;
 	uint8_t *linked;             /* per node: has a dependency or a dependent */
 	/* the pattern being emitted */
-	struct pop *pops;
+	goal_op *pops;
 	struct pdep *pdeps;
 	uint8_t *pflag;
 	size_t npops, cappops, npdeps, cappdeps, cappflag;
@@ -342,7 +341,7 @@ static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_
 		snprintf(err, errlen, "error: out of memory");
 		return -1;
 	}
-	c->pops[c->npops++].op = *op;
+	c->pops[c->npops++] = *op;
 	return 0;
 }
 
@@ -357,8 +356,8 @@ static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err,
 	return 0;
 }
 
-/* The pattern of collective x at group rank me into c->pops and c->pdeps;
- * *params its parameters.  The pattern's index, or -1 (message set). */
+/* The pattern of collective x (group g) at group rank me into c->pops and
+ * c->pdeps.  The pattern's index, or -1 (message set). */
 static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint64_t me)
 {
 	sg_params p;
@@ -369,6 +368,8 @@ static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint
 	sg_params_default(&p);
 	p.nranks = P;
 	p.gamma = c->opt->gamma;
+	p.channels = c->opt->channels;
+	p.protocol = c->opt->protocol;
 	p.size = x->size;
 	/* comm_size is one rank's whole buffer: these classes' patterns take
 	 * the block of one rank (or pair) */
@@ -414,9 +415,14 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 	}
 	size_t k = *util_kmap_get(&c->pgs, pg_name(&c->t, x), strlen(pg_name(&c->t, x)));
 	const struct group *g = &c->g[k];
-	uint32_t comm = (uint32_t)(1 + g->base + c->mine[k]++), me = 0;
-	while (g->member[me] != r)
-		me++;
+	uint32_t comm = (uint32_t)(1 + g->base + c->mine[k]++);
+	size_t lo = 0, hi = g->n;            /* r among the members, ascending */
+	while (hi - lo > 1)
+		if (g->member[lo + (hi - lo) / 2] <= r)
+			lo += (hi - lo) / 2;
+		else
+			hi = lo + (hi - lo) / 2;
+	uint64_t me = lo;
 	c->st->collectives++;
 	if (g->n > 1 && coll_ops(c, x, g, me) < 0)
 		return NONE;
@@ -441,7 +447,7 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 	                               || requires_deps(c, begin, x)))
 		return NONE;
 	for (size_t i = 0; i < c->npops; i++) {
-		goal_op op = c->pops[i].op;
+		goal_op op = c->pops[i];
 		op.cpu = (uint16_t)(CPU_COMM + op.cpu);   /* NCCL's channels: a cpu each */
 		if (op.kind != GOAL_CALC)
 			op.peer = g->member[op.peer];

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The --help text. */
 static void usage(FILE *f)
@@ -58,6 +59,9 @@ static void usage(FILE *f)
 	        "                           bytes (default 0)\n"
 	        "      --params FILE        take gamma from a parameter file's 'gamma' line\n"
 	        "                           (docs/loggp.md); --gamma wins\n"
+	        "      --channels C         channels of NCCL's patterns (--coll CLASS=*_nccl;\n"
+	        "                           1..64, default 1)\n"
+	        "      --protocol P         their protocol: simple (default), ll, ll128\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --flops F            Chakra: a compute node takes num_ops / F seconds\n"
@@ -151,6 +155,8 @@ static const struct option longopts[] = {
 	{ "extrapolate", required_argument, NULL, 'x' },
 	{ "compute-scale", required_argument, NULL, 'C' },
 	{ "flops", required_argument, NULL, 'F' },
+	{ "channels", required_argument, NULL, 'H' },
+	{ "protocol", required_argument, NULL, 'R' },
 	{ "mem-bw", required_argument, NULL, 'M' },
 	{ "strict", no_argument, NULL, 'S' },
 	{ "request-size", required_argument, NULL, 'r' },
@@ -235,6 +241,20 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			if (parse_rate(optarg, 0, &cl->o.compute_scale))
 				return util_usage("--compute-scale wants a number of at least 0 (got '%s')", optarg);
 			break;
+		case 'H':
+			if (parse_u64(optarg, &v) || v < 1 || v > 64)
+				return util_usage("--channels must be 1..64 (got '%s')", optarg);
+			cl->o.channels = v;
+			break;
+		case 'R': {
+			int k = 0;
+			while (k < SG_NPROTOCOLS && strcasecmp(optarg, sg_protocol_name[k]) != 0)
+				k++;
+			if (k == SG_NPROTOCOLS)
+				return util_usage("--protocol is simple, ll or ll128, not '%s'", optarg);
+			cl->o.protocol = (sg_protocol)k;
+			break;
+		}
 		case 'F':
 		case 'M':
 			if (parse_rate(optarg, 1, ch == 'F' ? &cl->o.flops : &cl->o.mem_bw))

@@ -385,6 +385,8 @@ int t2g_collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *
 	p.size = size > 0 ? (uint64_t)size : 0;
 	p.root = 0;
 	p.gamma = cv->opt->gamma;
+	p.channels = cv->opt->channels;
+	p.protocol = cv->opt->protocol;
 	pat = coll_pattern(cv, bk, cls, P, n, peer_bytes, &p);
 	if (bk == TR_BCAST || bk == TR_REDUCE || bk == TR_GATHER || bk == TR_GATHERV ||
 	    bk == TR_SCATTER || bk == TR_SCATTERV) {

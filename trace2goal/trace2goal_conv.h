@@ -51,6 +51,8 @@ struct t2g_options {
 	                              * by the reducing patterns (sg_params) */
 	unsigned request_size;       /* liballprof request ids: 4 or 8 bytes, 0:
 	                              * detected from each trace (trace_read.h) */
+	uint64_t channels;           /* NCCL's patterns: channels (0: 1) and */
+	sg_protocol protocol;        /* protocol (sg_pattern.h) */
 	double flops;                /* Chakra: a compute node of num_ops takes
 	                              * num_ops / flops s (0: its duration) */
 	double mem_bw;               /* Chakra: a memory node of tensor_size

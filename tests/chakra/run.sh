@@ -96,6 +96,17 @@ gen a2a 'for r in range(4):
 want "an all-to-all's block: comm_size / P, rounded up" "send 250b" \
 	"$("$T2G" --select none a2a | grep -o 'send [0-9]*b' | sort -u)"
 
+# NCCL's ring for the allreduce: 2(P-1) steps of a 100-byte chunk,
+# 6 (2o + L + 99 G) = 1314 at L=100, o=10, G=1; with 2 channels, on cpus
+# 1 and 2.
+gen nccl 'for r in range(4):
+    et.write("t.%d.et" % r, [et.node(1, et.COLL, attrs=[("comm_type", et.ALL_REDUCE), ("comm_size", 400)])])'
+"$T2G" --strict --coll allreduce=allreduce_ring_nccl nccl -o nccl.bin
+want "NCCL's ring allreduce" 1314 "$(time_of nccl.bin -L 100 -o 10 -g 0 -G 1)"
+want "--channels 2: a cpu per channel" "6 6" \
+	"$("$T2G" --coll allreduce=allreduce_ring_nccl --channels 2 nccl | sed -n '/^rank 0 /,/^}/p' |
+	   awk '/send/ { n[$NF]++ } END { print n[1], n[2] }')"
+
 # ---- Types and attributes it does not use -----------------------------------
 gen unused 'et.write("t.0.et", [et.node(1, et.COMP, dur=1, attrs=[("foo", 3), ("is_cpu_op", True)]),
                    et.node(2, et.STORAGE, data=[1]), et.node(3, et.COMP, dur=1, data=[2])])'
