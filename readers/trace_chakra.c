@@ -337,11 +337,13 @@ static int add_node(ck_trace *t, const Chakra__Node *m, const char *path, char *
 	return 0;
 }
 
-/* The messages of buf[0..n): the GlobalMetadata, then nodes. */
-static int read_messages(ck_trace *t, const unsigned char *buf, size_t n, const char *path,
-                         char *err, size_t errlen)
+/* The framing of buf[0..n): every message's length is whole and within
+ * the file.  *count: the messages.  0, or -1 (message in err). */
+static int frames(const unsigned char *buf, size_t n, const char *path, size_t *count,
+                  char *err, size_t errlen)
 {
-	for (size_t i = 0, k = 0; i < n; k++) {
+	size_t k = 0;
+	for (size_t i = 0; i < n; k++) {
 		size_t at = i;
 		uint64_t len;
 		if (varint(buf, n, &i, &len))
@@ -350,6 +352,26 @@ static int read_messages(ck_trace *t, const unsigned char *buf, size_t n, const 
 		if (len > n - i)
 			return ck_err(err, errlen, "%s: error: byte %zu: message %zu of %" PRIu64 " bytes"
 			              " runs past the end of the file (%zu bytes)", path, at, k, len, n);
+		i += (size_t)len;
+	}
+	*count = k;
+	return 0;
+}
+
+/* The messages of buf[0..n): the GlobalMetadata, then nodes (the node
+ * array sized once, from the framing). */
+static int read_messages(ck_trace *t, const unsigned char *buf, size_t n, const char *path,
+                         char *err, size_t errlen)
+{
+	size_t count = 0;
+	if (frames(buf, n, path, &count, err, errlen))
+		return -1;
+	if (count > 1 && util_grow(&t->node, &t->cap, count - 1, sizeof *t->node))
+		return ck_err(err, errlen, "error: out of memory");
+	for (size_t i = 0, k = 0; i < n; k++) {
+		size_t at = i;
+		uint64_t len;
+		varint(buf, n, &i, &len);
 		if (k == 0) {
 			Chakra__GlobalMetadata *g = chakra__global_metadata__unpack(NULL, len, buf + i);
 			if (!g)

@@ -43,7 +43,10 @@ struct ckc {
 	size_t capmine;
 	/* the current rank */
 	ck_trace t;
-	util_kmap ids;               /* node id -> index */
+	util_kmap ids;               /* node id -> index, or (ids of a narrow
+	                                range) idtab[id - idmin] */
+	uint32_t *idtab;
+	uint64_t idmin, idspan;
 	uint32_t *dep;               /* t.dep as indices */
 	uint32_t *exit;              /* per node: the op its dependents require, or NONE */
 	uint32_t *order, *child, *cfirst, *indeg;
@@ -182,6 +185,46 @@ static int find_groups(struct ckc *c, char *const *paths)
 
 /* ---- A rank's graph ---------------------------------------------------------- */
 
+/* The index of node id, or NULL. */
+static uint32_t *id_find(struct ckc *c, uint64_t id)
+{
+	if (!c->idtab)
+		return util_kmap_get(&c->ids, &id, 8);
+	if (id - c->idmin >= c->idspan || c->idtab[id - c->idmin] == NONE)
+		return NULL;
+	return &c->idtab[id - c->idmin];
+}
+
+/* Index the nodes by id: a table when the ids span less than 4 n (as a
+ * trace's numbered nodes do: 4 bytes a slot), else a map.  0, or -1 (two
+ * nodes of one id). */
+static int index_ids(struct ckc *c)
+{
+	const ck_trace *t = &c->t;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		lo = t->node[i].id < lo ? t->node[i].id : lo;
+		hi = t->node[i].id > hi ? t->node[i].id : hi;
+	}
+	if (t->n && hi - lo < 4 * (uint64_t)t->n) {
+		c->idmin = lo;
+		c->idspan = hi - lo + 1;
+		if (!(c->idtab = malloc(c->idspan * sizeof *c->idtab)))
+			return oom(c);
+		memset(c->idtab, 0xff, c->idspan * sizeof *c->idtab);
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t id = t->node[i].id;
+		if (id_find(c, id))
+			return fail(c, "%s: error: node %" PRIu64 ": a second node with this id", c->path, id);
+		if (c->idtab)
+			c->idtab[id - c->idmin] = (uint32_t)i;
+		else if (util_kmap_put(&c->ids, &id, 8, (uint32_t)i))
+			return oom(c);
+	}
+	return 0;
+}
+
 /* Node ids to indices, dependencies resolved, and an order in which every
  * node comes after its dependencies (Kahn's, the file's order among the
  * ready ones): c->order. */
@@ -194,17 +237,12 @@ static int rank_order(struct ckc *c)
 	    || !(c->linked = calloc(n, 1)) || (t->ndep && (!(c->dep = malloc(t->ndep * sizeof *c->dep))
 	                                                  || !(c->child = malloc(t->ndep * sizeof *c->child)))))
 		return oom(c);
-	for (size_t i = 0; i < n; i++) {
-		if (util_kmap_get(&c->ids, &t->node[i].id, 8))
-			return fail(c, "%s: error: node %" PRIu64 ": a second node with this id", c->path,
-			            t->node[i].id);
-		if (util_kmap_put(&c->ids, &t->node[i].id, 8, (uint32_t)i))
-			return oom(c);
-	}
+	if (index_ids(c))
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const ck_node *x = &t->node[i];
 		for (uint32_t k = x->dep; k < x->dep + x->ndeps; k++) {
-			uint32_t *v = util_kmap_get(&c->ids, &t->dep[k], 8);
+			uint32_t *v = id_find(c, t->dep[k]);
 			if (!v)
 				return fail(c, "%s: error: node %" PRIu64 " depends on node %" PRIu64 ", which"
 				            " is not in the trace", c->path, x->id, t->dep[k]);
@@ -559,6 +597,8 @@ static void rank_free(struct ckc *c)
 {
 	ck_free(&c->t);
 	util_kmap_free(&c->ids);
+	free(c->idtab);
+	c->idtab = NULL;
 	free(c->dep);
 	free(c->exit);
 	free(c->order);
