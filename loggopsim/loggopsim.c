@@ -396,8 +396,8 @@ static int sweep_load(const sweep_opts *o, const sim_pset *base, const perturb_o
 }
 
 /* The placements of sweep sw checked on its schedule s (of file) before a
- * set runs: s has jobs, and each placement file places them (tried once).
- * 0, or the exit status after the message. */
+ * set runs: s has jobs, and each placement file places them (placed once,
+ * nothing written).  0, or the exit status after the message. */
 static int sweep_places(const sweep *sw, const goal_sched *s, const char *file)
 {
 	char err[1024];
@@ -408,13 +408,8 @@ static int sweep_places(const sweep *sw, const goal_sched *s, const char *file)
 		                  " --merge); %s has no job table", file);
 	for (size_t i = 0; i <= sw->nplaces; i++) {
 		const char *how = i < sw->nplaces ? sw->places[i] : sw->place;
-		goal_sched p;
-		if (!how || strcmp(how, "packed") == 0 || strcmp(how, "roundrobin") == 0
-		    || strcmp(how, "random") == 0)
-			continue;
-		if (goal_sched_open_placed(&p, s, how, 1, err, sizeof err))
+		if (how && goal_replace(s, how, 1, NULL, err, sizeof err))
 			return util_error_msg(err);
-		goal_sched_close(&p);
 	}
 	return 0;
 }

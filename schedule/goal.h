@@ -409,8 +409,9 @@ int goal_merge(const char *path, const goal_mjob *jobs, uint32_t nj, uint64_t P,
                char *err, size_t errlen);
 
 /* Write the merged schedule s (s->njobs > 0) to path with its jobs placed
- * anew by how and seed (goal_place); names, starts and comms stay.  0, or
- * -1 with a message as goal_place's in err. */
+ * anew by how and seed (goal_place); names, starts and comms stay.  path
+ * NULL: only place them, a check of how.  0, or -1 with a message as
+ * goal_place's in err. */
 int goal_replace(const goal_sched *s, const char *how, uint64_t seed, const char *path,
                  char *err, size_t errlen);
 

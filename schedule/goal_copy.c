@@ -199,7 +199,7 @@ int goal_replace(const goal_sched *s, const char *how, uint64_t seed, const char
 		jobs[j].place = place + s->jobs[j].first;
 	}
 	rc = goal_place(jobs, s->njobs, s->nranks, how, seed, err, errlen) ? -1
-	     : goal_merge(path, jobs, s->njobs, s->nranks, 1, err, errlen);
+	     : path ? goal_merge(path, jobs, s->njobs, s->nranks, 1, err, errlen) : 0;
 out:
 	free(jobs);
 	free(place);

@@ -25,9 +25,6 @@ struct group {
 	uint64_t base;           /* comms 1 + base ..: its collectives' */
 };
 
-/* A dependency between two ops of a pattern. */
-struct pdep { uint32_t a, b; int ireq; };
-
 struct ckc {
 	const struct t2g_options *opt;
 	sg_out *out;
@@ -51,11 +48,7 @@ struct ckc {
 	uint32_t *exit;              /* per node: the op its dependents require, or NONE */
 	uint32_t *order, *child, *cfirst, *indeg;
 	uint8_t *linked;             /* per node: has a dependency or a dependent */
-	/* the pattern being emitted */
-	goal_op *pops;
-	struct pdep *pdeps;
-	uint8_t *pflag;
-	size_t npops, cappops, npdeps, cappdeps, cappflag;
+	struct t2g_pat pat;          /* the collective being emitted */
 	uint32_t warned;             /* node types warned about (bit) */
 	int failed;                  /* err is set */
 };
@@ -371,31 +364,7 @@ static uint32_t node_p2p(struct ckc *c, const ck_node *x)
 
 /* ---- Collectives ------------------------------------------------------------------ */
 
-static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
-{
-	struct ckc *c = ctx;
-	(void)comm;
-	if (util_grow(&c->pops, &c->cappops, c->npops + 1, sizeof *c->pops)) {
-		snprintf(err, errlen, "error: out of memory");
-		return -1;
-	}
-	c->pops[c->npops++] = *op;
-	return 0;
-}
-
-static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
-{
-	struct ckc *c = ctx;
-	if (util_grow(&c->pdeps, &c->cappdeps, c->npdeps + 1, sizeof *c->pdeps)) {
-		snprintf(err, errlen, "error: out of memory");
-		return -1;
-	}
-	c->pdeps[c->npdeps++] = (struct pdep){ a, b, irequires };
-	return 0;
-}
-
-/* The pattern of collective x (group g) at group rank me into c->pops and
- * c->pdeps.  The pattern's index, or -1 (message set). */
+/* The pattern of collective x (group g) at group rank me into c->pat.  The pattern's index, or -1 (message set). */
 static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint64_t me)
 {
 	sg_params p;
@@ -422,16 +391,7 @@ static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint
 		p.root = (uint64_t)x->root;
 	}
 	int pat = t2g_pick_pattern(c->opt, cls, cls_name, &p);
-	sg_sink s = { sink_op, sink_dep, c };
-	sg_out *sink = sg_out_open_sink(&s);
-	if (!sink)
-		return oom(c);
-	c->npops = c->npdeps = 0;
-	sg_out_rank_begin(sink, me);
-	int rc = sg_params_check((size_t)pat, &p, e, sizeof e)
-	         || sg_generate_rank((size_t)pat, &p, me, sink, e, sizeof e);
-	sg_out_close(sink, NULL, 0);
-	if (rc)
+	if (t2g_pat_generate(&c->pat, pat, &p, me, e, sizeof e))
 		return fail(c, "%s: error: node %" PRIu64 ": %s with pattern %s: %s", c->path, x->id,
 		            ck_coll_name[x->coll], sg_pattern((size_t)pat)->name, e);
 	c->st->by_pattern[pat]++;
@@ -464,28 +424,15 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 	c->st->collectives++;
 	if (g->n > 1 && coll_ops(c, x, g, me) < 0)
 		return NONE;
-	if (g->n < 2 || c->npops == 0)
+	const struct t2g_pat *pt = &c->pat;
+	if (g->n < 2 || pt->nops == 0)
 		return c->linked[x - c->t.node] ? emit_calc(c, 0, CPU_COMM) : NONE;
-	/* entry ops (no dependency inside the pattern): bit 1; exit ops (no
-	 * dependent): bit 2 */
-	if (util_grow(&c->pflag, &c->cappflag, c->npops, 1))
-		return oom(c), NONE;
-	memset(c->pflag, 3, c->npops);
-	for (size_t i = 0; i < c->npdeps; i++) {
-		c->pflag[c->pdeps[i].a] &= (uint8_t)~1u;
-		c->pflag[c->pdeps[i].b] &= (uint8_t)~2u;
-	}
-	size_t nentry = 0, nexit = 0;
-	for (size_t i = 0; i < c->npops; i++) {
-		nentry += c->pflag[i] & 1;
-		nexit += (c->pflag[i] & 2) >> 1;
-	}
 	uint32_t begin = NONE, base = NONE, end;
-	if (x->ndeps && nentry > 1 && ((begin = emit_calc(c, 0, CPU_COMM)) == NONE
-	                               || requires_deps(c, begin, x)))
+	if (x->ndeps && pt->nentry > 1 && ((begin = emit_calc(c, 0, CPU_COMM)) == NONE
+	                                   || requires_deps(c, begin, x)))
 		return NONE;
-	for (size_t i = 0; i < c->npops; i++) {
-		goal_op op = c->pops[i];
+	for (size_t i = 0; i < pt->nops; i++) {
+		goal_op op = pt->ops[i].op;
 		op.cpu = (uint16_t)(CPU_COMM + op.cpu);   /* NCCL's channels: a cpu each */
 		if (op.kind != GOAL_CALC)
 			op.peer = g->member[op.peer];
@@ -494,22 +441,18 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 			return NONE;
 		if (!i)
 			base = idx;
-		if ((c->pflag[i] & 1) && (begin != NONE ? dep(c, idx, begin) : requires_deps(c, idx, x)))
+		if (!(pt->flag[i] & 1) && (begin != NONE ? dep(c, idx, begin) : requires_deps(c, idx, x)))
 			return NONE;
 	}
-	for (size_t i = 0; i < c->npdeps; i++)
-		if (sg_out_dep(c->out, base + c->pdeps[i].a, base + c->pdeps[i].b, c->pdeps[i].ireq))
+	for (size_t i = 0; i < pt->ndeps; i++)
+		if (sg_out_dep(c->out, base + pt->deps[i].a, base + pt->deps[i].b, pt->deps[i].ireq))
 			return fail(c, "%s", sg_out_error(c->out)), NONE;
-	if (nexit == 1) {
-		size_t i = 0;
-		while (!(c->pflag[i] & 2))
-			i++;
-		return base + (uint32_t)i;
-	}
+	if (pt->nexit == 1)
+		return base + (uint32_t)pt->last;
 	if ((end = emit_calc(c, 0, CPU_COMM)) == NONE)
 		return NONE;
-	for (size_t i = 0; i < c->npops; i++)
-		if ((c->pflag[i] & 2) && dep(c, end, base + (uint32_t)i))
+	for (size_t i = 0; i < pt->nops; i++)
+		if (!(pt->flag[i] & 2) && dep(c, end, base + (uint32_t)i))
 			return NONE;
 	return end;
 }
@@ -679,9 +622,7 @@ out:
 	}
 	free(c.g);
 	free(c.mine);
-	free(c.pops);
-	free(c.pdeps);
-	free(c.pflag);
+	t2g_pat_free(&c.pat);
 	return rc;
 }
 

@@ -317,18 +317,27 @@ static int cli_check(struct cli *cl)
 	return -1;
 }
 
+/* The ops by kind and the collectives by pattern, as --stats prints them
+ * for either kind of trace. */
+static void print_ops(FILE *f, uint64_t ops, uint64_t sends, uint64_t recvs, uint64_t calcs,
+                      uint64_t collectives, const uint64_t *by_pattern, size_t npatterns)
+{
+	fprintf(f, "ops            %" PRIu64 "\n", ops);
+	fprintf(f, "  send         %" PRIu64 "\n", sends);
+	fprintf(f, "  recv         %" PRIu64 "\n", recvs);
+	fprintf(f, "  calc         %" PRIu64 "\n", calcs);
+	fprintf(f, "collectives    %" PRIu64 "\n", collectives);
+	for (size_t i = 0; i < npatterns; i++)
+		if (by_pattern[i])
+			fprintf(f, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, by_pattern[i]);
+}
+
 /* --stats: the figures of the conversion on f. */
 static void print_stats(FILE *f, const struct t2g_stats *st)
 {
 	fprintf(f, "ranks          %" PRIu64 "\n", st->ranks);
-	fprintf(f, "ops            %" PRIu64 "\n", st->ops);
-	fprintf(f, "  send         %" PRIu64 "\n", st->sends);
-	fprintf(f, "  recv         %" PRIu64 "\n", st->recvs);
-	fprintf(f, "  calc         %" PRIu64 "\n", st->calcs);
-	fprintf(f, "collectives    %" PRIu64 "\n", st->collectives);
-	for (size_t i = 0; i < st->npatterns; i++)
-		if (st->by_pattern[i])
-			fprintf(f, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st->by_pattern[i]);
+	print_ops(f, st->ops, st->sends, st->recvs, st->calcs, st->collectives, st->by_pattern,
+	          st->npatterns);
 	fprintf(f, "skipped calls  %" PRIu64 "\n", st->skipped);
 	for (size_t i = 0; i < st->nskip; i++)
 		fprintf(f, "  %-12s %" PRIu64 "\n", st->skip[i].name, st->skip[i].n);
@@ -393,14 +402,8 @@ static void print_chakra_stats(FILE *f, const struct t2g_chakra_stats *st)
 		if (st->types[k])
 			fprintf(f, "  %-16s %" PRIu64 "\n", k < CK_NTYPES ? ck_type_name[k] : "beyond 0.0.4",
 			        st->types[k]);
-	fprintf(f, "ops            %" PRIu64 "\n", st->ops);
-	fprintf(f, "  send         %" PRIu64 "\n", st->sends);
-	fprintf(f, "  recv         %" PRIu64 "\n", st->recvs);
-	fprintf(f, "  calc         %" PRIu64 "\n", st->calcs);
-	fprintf(f, "collectives    %" PRIu64 "\n", st->collectives);
-	for (size_t i = 0; i < st->npatterns; i++)
-		if (st->by_pattern[i])
-			fprintf(f, "  %-28s %" PRIu64 "\n", sg_pattern(i)->name, st->by_pattern[i]);
+	print_ops(f, st->ops, st->sends, st->recvs, st->calcs, st->collectives, st->by_pattern,
+	          st->npatterns);
 	fprintf(f, "unused attributes %zu\n", st->nunused);
 	for (size_t i = 0; i < st->nunused; i++)
 		fprintf(f, "  %-16s %" PRIu64 " nodes\n", st->unused[i].name, st->unused[i].n);

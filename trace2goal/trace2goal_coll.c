@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -90,30 +91,70 @@ int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, 
 /* Pattern sink: buffers an op of the collective being generated. */
 static int sink_op(void *ctx, const goal_op *op, uint32_t comm, char *err, size_t errlen)
 {
-	struct conv *cv = ctx;
-	if (util_grow(&cv->cops, &cv->capcops, cv->ncops + 1, sizeof *cv->cops)) {
-		snprintf(err, errlen, "error: out of memory");
+	struct t2g_pat *pt = ctx;
+	if (util_grow(&pt->ops, &pt->capops, pt->nops + 1, sizeof *pt->ops)) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	cv->cops[cv->ncops].op = *op;
-	cv->cops[cv->ncops].comm = comm;
-	cv->ncops++;
+	pt->ops[pt->nops].op = *op;
+	pt->ops[pt->nops++].comm = comm;
 	return 0;
 }
 
 /* Pattern sink: buffers a dependency between two of its ops. */
 static int sink_dep(void *ctx, uint32_t a, uint32_t b, int irequires, char *err, size_t errlen)
 {
-	struct conv *cv = ctx;
-	if (util_grow(&cv->cdeps, &cv->capcdeps, cv->ncdeps + 1, sizeof *cv->cdeps)) {
-		snprintf(err, errlen, "error: out of memory");
+	struct t2g_pat *pt = ctx;
+	if (util_grow(&pt->deps, &pt->capdeps, pt->ndeps + 1, sizeof *pt->deps)) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	cv->cdeps[cv->ncdeps].a = a;
-	cv->cdeps[cv->ncdeps].b = b;
-	cv->cdeps[cv->ncdeps].ireq = irequires;
-	cv->ncdeps++;
+	pt->deps[pt->ndeps++] = (struct t2g_pdep){ a, b, irequires };
 	return 0;
+}
+
+int t2g_pat_generate(struct t2g_pat *pt, int pat, const sg_params *p, uint64_t me,
+                     char *err, size_t errlen)
+{
+	sg_sink s = { sink_op, sink_dep, pt };
+	sg_out *sink = sg_out_open_sink(&s);
+	pt->nops = pt->ndeps = 0;
+	if (!sink) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sg_out_rank_begin(sink, me);
+	int rc = sg_generate_rank((size_t)pat, p, me, sink, err, errlen);
+	sg_out_close(sink, NULL, 0);
+	if (rc)
+		return -1;
+	if (util_grow(&pt->flag, &pt->capflag, pt->nops, 1)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(pt->flag, 0, pt->nops);
+	for (size_t k = 0; k < pt->ndeps; k++) {
+		pt->flag[pt->deps[k].a] |= 1;
+		pt->flag[pt->deps[k].b] |= 2;
+	}
+	pt->nentry = pt->nexit = pt->first = pt->last = 0;
+	for (size_t k = 0; k < pt->nops; k++) {
+		if (!(pt->flag[k] & 1) && pt->nentry++ == 0)
+			pt->first = k;
+		if (!(pt->flag[k] & 2)) {
+			pt->nexit++;
+			pt->last = k;
+		}
+	}
+	return 0;
+}
+
+void t2g_pat_free(struct t2g_pat *pt)
+{
+	free(pt->ops);
+	free(pt->deps);
+	free(pt->flag);
+	memset(pt, 0, sizeof *pt);
 }
 
 /* The mean of v[0..n) (negative values as 0), rounded; 0 for n = 0. */
@@ -175,8 +216,8 @@ static int64_t coll_size(const struct conv *cv, const struct tr_call *c, const i
 static uint32_t join(struct conv *cv, uint32_t base, uint8_t bit, int ireq)
 {
 	uint32_t ji = t2g_emit_calc(cv, 0);
-	for (size_t k = 0; ji != NONE && k < cv->ncops; k++)
-		if (!(cv->cflag[k] & bit) && sg_out_dep(cv->out, ji, base + (uint32_t)k, ireq)) {
+	for (size_t k = 0; ji != NONE && k < cv->pat.nops; k++)
+		if (!(cv->pat.flag[k] & bit) && sg_out_dep(cv->out, ji, base + (uint32_t)k, ireq)) {
 			t2g_out_fail(cv);
 			return NONE;
 		}
@@ -223,56 +264,14 @@ static int coll_pattern(struct conv *cv, enum tr_kind bk, int cls, uint64_t P, u
 }
 
 /* The ops and dependencies of pattern pat with parameters p at rank me of
- * the pattern into cv->cops and cv->cdeps.  0, or -1 with the message. */
+ * the pattern into cv->pat.  0, or -1 with the message. */
 static int coll_ops(struct conv *cv, const struct tr_call *c, int pat, const sg_params *p,
                     uint64_t me)
 {
-	sg_out *sink;
-	sg_sink s;
 	char err[512];
-	cv->ncops = cv->ncdeps = 0;
-	s.op = sink_op;
-	s.dep = sink_dep;
-	s.ctx = cv;
-	sink = sg_out_open_sink(&s);
-	if (!sink)
-		return t2g_cerr(cv, "error: out of memory");
-	sg_out_rank_begin(sink, me);
-	int gen = sg_generate_rank((size_t)pat, p, me, sink, err, sizeof err);
-	sg_out_close(sink, NULL, 0);
-	if (gen)
+	if (t2g_pat_generate(&cv->pat, pat, p, me, err, sizeof err))
 		return t2g_call_err(cv, c, "%s with pattern %s: %s", tr_call_name(&cv->t, c),
 		                    sg_pattern((size_t)pat)->name, err);
-	return 0;
-}
-
-/* The entry ops (no dependency) and exit ops (no dependent) of a pattern:
- * their numbers, the first entry op and the last exit op. */
-struct coll_ends {
-	size_t nentry, nexit, first, last;
-};
-
-/* The flags of the pattern's ops in cv->cflag (bit 0: has a dependency;
- * bit 1: has a dependent) and its ends into *e.  0, or -1 with the
- * message. */
-static int coll_ends(struct conv *cv, struct coll_ends *e)
-{
-	if (util_grow(&cv->cflag, &cv->capcflag, cv->ncops, 1))
-		return t2g_cerr(cv, "error: out of memory");
-	memset(cv->cflag, 0, cv->ncops);
-	for (size_t k = 0; k < cv->ncdeps; k++) {
-		cv->cflag[cv->cdeps[k].a] |= 1;
-		cv->cflag[cv->cdeps[k].b] |= 2;
-	}
-	memset(e, 0, sizeof *e);
-	for (size_t k = 0; k < cv->ncops; k++) {
-		if (!(cv->cflag[k] & 1) && e->nentry++ == 0)
-			e->first = k;
-		if (!(cv->cflag[k] & 2)) {
-			e->nexit++;
-			e->last = k;
-		}
-	}
 	return 0;
 }
 
@@ -286,15 +285,15 @@ static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm
 {
 	uint64_t n = (uint64_t)m->size;
 	*base = NONE;
-	for (size_t k = 0; k < cv->ncops && !cv->failed; k++) {
-		goal_op op = cv->cops[k].op;
+	for (size_t k = 0; k < cv->pat.nops && !cv->failed; k++) {
+		goal_op op = cv->pat.ops[k].op;
 		struct front save = cv->f;
 		uint32_t idx;
-		if (cv->cops[k].comm != 0)
+		if (cv->pat.ops[k].comm != 0)
 			return t2g_call_err(cv, c, "%s with pattern %s: the pattern sends in comm %" PRIu32
 			                    ", but a collective has one context (comm 0 of the pattern)",
 			                    tr_call_name(&cv->t, c), sg_pattern((size_t)pat)->name,
-			                    cv->cops[k].comm);
+			                    cv->pat.ops[k].comm);
 		if (op.kind != GOAL_CALC) {
 			uint64_t q = op.peer;  /* rank in the (grown) communicator */
 			uint64_t tq = q % n;
@@ -303,7 +302,7 @@ static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm
 			if (op.kind == GOAL_SEND && peer_bytes)
 				op.size = peer_bytes[tq] > 0 ? (uint64_t)peer_bytes[tq] : 0;
 		}
-		if (cv->cflag[k] & 1)
+		if (cv->pat.flag[k] & 1)
 			cv->f.n = 0;
 		/* a vector datatype makes every message of the pattern strided */
 		int st = op.kind != GOAL_CALC && op.size && c->stride[0];
@@ -315,9 +314,9 @@ static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm
 	}
 	if (cv->failed)
 		return -1;
-	for (size_t k = 0; k < cv->ncdeps; k++)
-		if (sg_out_dep(cv->out, *base + cv->cdeps[k].a, *base + cv->cdeps[k].b,
-		               cv->cdeps[k].ireq))
+	for (size_t k = 0; k < cv->pat.ndeps; k++)
+		if (sg_out_dep(cv->out, *base + cv->pat.deps[k].a, *base + cv->pat.deps[k].b,
+		               cv->pat.deps[k].ireq))
 			return t2g_out_fail(cv);
 	return 0;
 }
@@ -326,7 +325,7 @@ static int coll_emit(struct conv *cv, const struct tr_call *c, const struct comm
  * Nonblocking (done not NULL): the request waits for the pattern's exit
  * ops (*done), and the program goes on once its entry ops have started
  * (as after MPI_Isend).  Blocking: it goes on after every exit op. */
-static void coll_front(struct conv *cv, uint32_t base, const struct coll_ends *e,
+static void coll_front(struct conv *cv, uint32_t base, const struct t2g_pat *e,
                        uint32_t *done)
 {
 	cv->f.n = 0;
@@ -337,8 +336,8 @@ static void coll_front(struct conv *cv, uint32_t base, const struct coll_ends *e
 	} else if (e->nexit > FRONT_MAX) {
 		t2g_front_set(cv, join(cv, base, 2, 0), 0);
 	} else {
-		for (size_t k = 0; k < cv->ncops; k++)
-			if (!(cv->cflag[k] & 2))
+		for (size_t k = 0; k < cv->pat.nops; k++)
+			if (!(cv->pat.flag[k] & 2))
 				t2g_front_add(cv, base + (uint32_t)k);
 	}
 }
@@ -359,7 +358,6 @@ int t2g_collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *
 	int grow;
 	uint32_t base;
 	int64_t size, space = 1;
-	struct coll_ends e;
 
 	if (!m)
 		return cv->failed ? -1 : 0;
@@ -397,15 +395,13 @@ int t2g_collective(struct conv *cv, const struct tr_call *c, int cls, uint32_t *
 	}
 	if (coll_ops(cv, c, pat, &p, me))
 		return -1;
-	if (cv->ncops == 0)
+	if (cv->pat.nops == 0)
 		return 0;
-	if (coll_ends(cv, &e))
-		return -1;
 	/* a pattern with several entry ops waits for one op, not the frontier */
-	if (cv->f.n > 1 && e.nentry > 1)
+	if (cv->f.n > 1 && cv->pat.nentry > 1)
 		t2g_front_set(cv, t2g_emit_calc(cv, 0), 0);
 	if (coll_emit(cv, c, m, pat, grow, space, peer_bytes, &base))
 		return -1;
-	coll_front(cv, base, &e, done);
+	coll_front(cv, base, &cv->pat, done);
 	return cv->failed ? -1 : 0;
 }

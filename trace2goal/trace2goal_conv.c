@@ -1161,9 +1161,7 @@ int t2g_convert_source(const struct t2g_source *src, const struct t2g_options *o
 	pend_reset(&cv);
 	free(cv.pend);
 	free(cv.pchain);
-	free(cv.cops);
-	free(cv.cdeps);
-	free(cv.cflag);
+	t2g_pat_free(&cv.pat);
 	if (st)
 		*st = cv.st;
 	else

@@ -105,6 +105,29 @@ int t2g_coll_find(const char *name);
  * p), else o->pattern[cls]. */
 int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, sg_params *p);
 
+/* One rank's part of a collective's pattern, generated apart: its ops
+ * with the comm the pattern gave each, its dependencies, and its ends:
+ * flag[k] bit 0 when op k has a dependency inside the pattern, bit 1
+ * when it has a dependent; the entry ops (no dependency) and exit ops
+ * (no dependent), the first entry and the last exit.  Reused from one
+ * collective to the next; free with t2g_pat_free. */
+struct t2g_pat {
+	struct t2g_pop { goal_op op; uint32_t comm; } *ops;
+	size_t nops, capops;
+	struct t2g_pdep { uint32_t a, b; int ireq; } *deps;
+	size_t ndeps, capdeps;
+	uint8_t *flag;
+	size_t capflag;
+	size_t nentry, nexit, first, last;
+};
+
+/* Rank me of pattern pat with parameters p (sg_generate_rank checks them)
+ * into *pt.  0,
+ * or -1 with the pattern's message (no prefix) in err. */
+int t2g_pat_generate(struct t2g_pat *pt, int pat, const sg_params *p, uint64_t me,
+                     char *err, size_t errlen);
+void t2g_pat_free(struct t2g_pat *pt);
+
 /* Frees the name list of *st. */
 void t2g_stats_free(struct t2g_stats *st);
 

@@ -41,11 +41,6 @@ struct front {
 	int n;
 };
 
-struct dep3 { uint32_t a, b; int ireq; };
-
-/* An op of a pattern and the comm the pattern gave it. */
-struct cop { goal_op op; uint32_t comm; };
-
 struct conv {
 	const struct t2g_options *opt;
 	sg_out *out;
@@ -99,12 +94,7 @@ struct conv {
 	size_t nhosts, caphosts;
 	size_t skip_cap;        /* of st.skip */
 	/* collective buffer */
-	struct cop *cops;
-	size_t ncops, capcops;
-	struct dep3 *cdeps;
-	size_t ncdeps, capcdeps;
-	uint8_t *cflag;
-	size_t capcflag;
+	struct t2g_pat pat;          /* the collective being emitted */
 };
 
 /* The comm of the point-to-point messages on communicator m, and that of
