@@ -126,8 +126,9 @@ int t2g_pat_generate(struct t2g_pat *pt, int pat, const sg_params *p, uint64_t m
 	sg_out_rank_begin(sink, me);
 	int rc = sg_generate_rank((size_t)pat, p, me, sink, err, errlen);
 	sg_out_close(sink, NULL, 0);
-	if (rc)
-		return -1;
+	pt->nentry = pt->nexit = pt->first = pt->last = 0;
+	if (rc || pt->nops == 0)
+		return rc ? -1 : 0;
 	if (util_grow(&pt->flag, &pt->capflag, pt->nops, 1)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -137,7 +138,6 @@ int t2g_pat_generate(struct t2g_pat *pt, int pat, const sg_params *p, uint64_t m
 		pt->flag[pt->deps[k].a] |= 1;
 		pt->flag[pt->deps[k].b] |= 2;
 	}
-	pt->nentry = pt->nexit = pt->first = pt->last = 0;
 	for (size_t k = 0; k < pt->nops; k++) {
 		if (!(pt->flag[k] & 1) && pt->nentry++ == 0)
 			pt->first = k;
