@@ -64,6 +64,14 @@ typedef struct sim_params {
 	 * contiguous ones); sim_create copies them. */
 	uint32_t nstrides;
 	const sim_stride *strides;
+	/* Two levels (docs/semantics.md, "Nodes"): with ranks_per_node K >= 2,
+	 * a message between two ranks of one node takes intra's L, o, g, G, O
+	 * (and its ranges); the others take these.  Without a network, ranks r
+	 * and q share a node when r / K == q / K; with one, when they are on
+	 * one host.  intra's S, strides and own intra are not read (S and the
+	 * strides are these).  K 0 or 1: one level, intra not read. */
+	uint32_t ranks_per_node;
+	const struct sim_params *intra;
 } sim_params;
 
 /* The defaults of the published tool: L=2500 o=1500 g=1000 G=6 O=0 S=65535,
@@ -88,12 +96,14 @@ typedef struct sim_net {
 
 /* The features of a run that not every other may join: X(enum suffix,
  * what it is).  A network's flows keep no critical path and take no
- * detours (docs/semantics.md section 11). */
+ * detours (docs/semantics.md section 11); the critical path's sums are by
+ * the ranges of one level (sim_params.ranks_per_node). */
 #define SIM_FEATURES(X) \
 	X(NET, "a network") \
 	X(PATH, "the critical path") \
 	X(NOISE, "noise") \
-	X(SLOW, "slow ranks")
+	X(SLOW, "slow ranks") \
+	X(NODES, "parameters within nodes")
 
 typedef enum sim_feature {
 #define SIM_FEAT_X(e, what) SIM_F_##e,

@@ -204,7 +204,7 @@ static int node_links(sim *m, const cp_nd *x, uint64_t *t, uint8_t *via, tl_link
 {
 	uint32_t r = rank_of_gop(m->s, x->g), i = (uint32_t)(x->g - rank_of(m, r)->first_op);
 	const goal_op *op = &rank_ops(m, r)[i];
-	const sim_range *pr = range_of(m, op->kind == GOAL_CALC ? 0 : op->size);
+	const sim_range *pr = op->kind == GOAL_CALC ? m->rg : range_of(m, r, op);
 	tl_link *a = &ln[0];
 	*a = (tl_link){ 0 };
 	a->rank = r;

@@ -90,6 +90,7 @@ static const uint8_t conflicts[][2] = {
 	{ SIM_F_NET, SIM_F_PATH },
 	{ SIM_F_NET, SIM_F_NOISE },
 	{ SIM_F_NET, SIM_F_SLOW },
+	{ SIM_F_NODES, SIM_F_PATH },
 };
 
 const char *sim_feature_str(sim_feature k)
@@ -153,26 +154,37 @@ static int net_setup(sim *m, const sim_options *opt, char *err, size_t errlen)
 	return 0;
 }
 
-/* The size ranges and strides of p into m (critical: the critical path
- * is kept, which strides rule out): 0, or -1 with the reason in err. */
+/* The ranges of level p into rg (at most SIM_MAX_RANGES): their number,
+ * or 0 when they are malformed. */
+static uint32_t copy_ranges(sim_range *rg, const sim_params *p)
+{
+	if (p->nranges < 2) {
+		sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
+		rg[0] = one;
+		return 1;
+	}
+	if (p->nranges > SIM_MAX_RANGES || !p->range)
+		return 0;
+	for (uint32_t k = 0; k < p->nranges; k++) {
+		if (k && p->range[k].last <= p->range[k - 1].last)
+			return 0;
+		rg[k] = p->range[k];
+	}
+	return rg[p->nranges - 1].last == UINT64_MAX ? p->nranges : 0;
+}
+
+/* The size ranges (of both levels) and strides of p into m (critical: the
+ * critical path is kept, which strides rule out): 0, or -1 with
+ * the reason in err. */
 static int set_params(sim *m, const goal_sched *s, const sim_params *p, int critical,
                       char *err, size_t errlen)
 {
-	if (p->nranges >= 2) {
-		if (p->nranges > SIM_MAX_RANGES || !p->range)
+	if (!(m->nrg = copy_ranges(m->rg, p)))
+		goto badrange;
+	if (p->ranks_per_node >= 2) {
+		if (!p->intra || !(m->nrg_in = copy_ranges(m->rg + m->nrg, p->intra)))
 			goto badrange;
-		for (uint32_t k = 0; k < p->nranges; k++) {
-			if (k && p->range[k].last <= p->range[k - 1].last)
-				goto badrange;
-			m->rg[k] = p->range[k];
-		}
-		if (m->rg[p->nranges - 1].last != UINT64_MAX)
-			goto badrange;
-		m->nrg = p->nranges;
-	} else {
-		sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
-		m->rg[0] = one;
-		m->nrg = 1;
+		m->ppn = p->ranks_per_node;
 	}
 	if (p->nstrides && s->nstrides) {
 		if (p->nstrides > SIM_MAX_STRIDES || !p->strides)
@@ -269,7 +281,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen)
 {
 	sim_feature a, b;
-	if (opt && sim_features_conflict(features(opt), &a, &b)) {
+	unsigned f = opt ? features(opt) : 0;
+	if (sim_features_conflict(f | (unsigned)(p->ranks_per_node >= 2) << SIM_F_NODES, &a, &b)) {
 		snprintf(err, errlen, "%s cannot be combined with %s", feature_str[a], feature_str[b]);
 		return NULL;
 	}

@@ -391,6 +391,8 @@ struct sim {
 	const goal_sched *s;
 	uint64_t S;           /* rendezvous above S bytes */
 	uint32_t nrg;         /* size ranges in rg (1: one set for all sizes) */
+	uint32_t ppn;         /* ranks per node (0: one level) */
+	uint32_t nrg_in;      /* the intra-node ranges, rg[nrg .. nrg + nrg_in) */
 	FILE *tl;
 	void (*progress)(void *ctx, const sim_progress *pr);
 	void *pctx;
@@ -480,22 +482,33 @@ struct sim {
 	uint64_t nhold;       /* HOLD_KEY entries in dt */
 	int hoplat;
 	uint32_t cur_seq;     /* seq of the event being processed */
-	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G */
+	double rate[SIM_MAX_RANGES];  /* a flow's full rate by range: 1/G (between nodes) */
 
-	sim_range rg[SIM_MAX_RANGES]; /* by size; the last ends at UINT64_MAX */
+	/* By size, the last of each level ending at UINT64_MAX: the ranges of
+	 * messages between nodes, then those within one (nrg_in, ppn >= 2). */
+	sim_range rg[2 * SIM_MAX_RANGES];
 	/* Middleware costs by stride, increasing (nst 0: none, or the
 	 * schedule has no strided op). */
 	uint32_t nst;
 	sim_stride st[SIM_MAX_STRIDES];
 };
 
-/* The parameters of a message of size bytes.  One range: no search; else a
- * linear scan (ranges are few, and small sizes come first). */
-static inline const sim_range *range_of(const sim *m, uint64_t size)
+/* The parameters of message op of rank r (a send, or the receive that
+ * matches it): its level's range for its size.  One range: no search; else
+ * a linear scan (ranges are few, and small sizes come first). */
+static inline const sim_range *range_of(const sim *m, uint32_t r, const goal_op *op)
 {
 	const sim_range *g = m->rg;
-	if (m->nrg > 1)
-		while (size > g->last)
+	uint32_t n = m->nrg;
+	if (m->ppn) {
+		uint32_t q = goal_op_peer(m->s, r, op);
+		if (m->host ? m->host[r] == m->host[q] : r / m->ppn == q / m->ppn) {
+			g += n;
+			n = m->nrg_in;
+		}
+	}
+	if (n > 1)
+		while (op->size > g->last)
 			g++;
 	return g;
 }

@@ -23,7 +23,7 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 	if (!x->sG || a == b)
 		return NIL;
 	unsigned n = topo_route(m->topo, a, b, links);
-	double rate = m->rate[range_of(m, sop->size) - m->rg];
+	double rate = m->rate[range_of(m, r, sop) - m->rg];
 	uint32_t id = flow_start(m->fl, t, x->sG, rate, links, n);
 	if (id == UINT32_MAX || util_grow(&m->fr, &m->fr_cap, (size_t)id + 1, sizeof *m->fr)) {
 		m->fail = FAIL_MEMORY;

@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) void
 send_times(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t off, uint64_t t,
            act_times *x)
 {
-	const sim_range *pr = range_of(m, op->size);
+	const sim_range *pr = range_of(m, r, op);
 	uint64_t o, L;
 	send_o_L(m, r, op, i, pr, &o, &L);
 	o = slow(m, r, o, r, i);
@@ -128,7 +128,7 @@ static inline __attribute__((always_inline)) void
 handle_times(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q, uint64_t off,
              uint64_t t, act_times *x)
 {
-	const sim_range *pr = range_of(m, sop->size);
+	const sim_range *pr = range_of(m, r, sop);
 	uint64_t o, L;
 	send_o_L(m, r, sop, j, pr, &o, &L);
 	uint64_t sO = slow(m, q, sim_rate_bytes(pr->O, sop->size), r, j);

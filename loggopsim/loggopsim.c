@@ -69,6 +69,11 @@ static void usage(FILE *f)
 "                        link, routes in the edges' comment attributes\n"
 "      --mapping MAP     ranks on hosts: linear, roundrobin, random (seeded) or\n"
 "                        a file of one host per rank (default: rank r on host r)\n"
+"      --ranks-per-node K  nodes of K ranks (rank r on node r / K; with a\n"
+"                        network, node n is host n): messages within a node\n"
+"                        take the parameters of --intra-params and no links\n"
+"      --intra-params FILE  the parameters of messages within a node (a\n"
+"                        parameter file; its S and strides are the run's)\n"
 "  -n, --network-type T  how messages share links: maxmin (default), simple\n"
 "                        (the published rule: a message at the bandwidth of its\n"
 "                        most shared link over its number of messages) or LogGP\n"
@@ -306,7 +311,15 @@ static int net_place(net_opts *n, const goal_sched *s, uint64_t seed)
 		return 0;
 	if (!(n->host = malloc((s->nranks ? s->nranks : 1) * sizeof *n->host)))
 		return util_error("out of memory");
-	if (topo_map(n->t, s->nranks, n->mapping, seed, n->host, &code, err, sizeof err))
+	if (n->ppn) {
+		uint64_t nodes = (s->nranks + n->ppn - 1) / n->ppn;
+		if (nodes > topo_hosts(n->t))
+			return util_usage("--ranks-per-node %" PRIu32 ": %" PRIu64 " ranks make %" PRIu64
+			                  " nodes, and the network has %" PRIu32 " hosts", n->ppn,
+			                  s->nranks, nodes, topo_hosts(n->t));
+		for (uint64_t r = 0; r < s->nranks; r++)
+			n->host[r] = (uint32_t)(r / n->ppn);
+	} else if (topo_map(n->t, s->nranks, n->mapping, seed, n->host, &code, err, sizeof err))
 		return code == 2 ? util_usage("%s", err) : util_error_msg(err);
 	if (topo_routes_checked(n->t) && (code = net_check_routes(n, s)))
 		return code;
@@ -588,7 +601,7 @@ int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
        OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
        OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_ALONE, OPT_PLACE, OPT_TJSON, OPT_WINDOW,
-       OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE };
+       OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE, OPT_PPN, OPT_INTRA };
 static const struct option longopts[] = {
 	{ "filename", required_argument, NULL, 'f' },
 	{ "vizfile", required_argument, NULL, 'V' },
@@ -630,6 +643,8 @@ static const struct option longopts[] = {
 	{ "ranks", required_argument, NULL, OPT_RANKS },
 	{ "topology", required_argument, NULL, OPT_TOPO },
 	{ "mapping", required_argument, NULL, OPT_MAPPING },
+	{ "ranks-per-node", required_argument, NULL, OPT_PPN },
+	{ "intra-params", required_argument, NULL, OPT_INTRA },
 	{ "network-file", required_argument, NULL, OPT_NETFILE },
 	{ "network-type", required_argument, NULL, 'n' },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
@@ -711,6 +726,15 @@ static int cli_parse(cli *cl, int argc, char **argv)
 		case OPT_TOPO: cl->no.spec = optarg; break;
 		case OPT_MAPPING: cl->no.mapping = optarg; break;
 		case OPT_NETFILE: cl->no.file = optarg; break;
+		case OPT_PPN: {
+			uint64_t v;
+			if (num_u64_parse(optarg, strlen(optarg), &v) || v < 1 || v > UINT32_MAX)
+				return util_usage("--ranks-per-node needs a number of ranks from 1 to %" PRIu32
+				                  ", not '%s'", UINT32_MAX, optarg);
+			cl->no.ppn = v >= 2 ? (uint32_t)v : 0;
+			break;
+		}
+		case OPT_INTRA: cl->intra_file = optarg; break;
 		case 'n': cl->no.type = optarg; break;
 		case OPT_JSON: cl->json = 1; break;
 		case OPT_PROGRESS: cl->force = 1; break;
@@ -764,6 +788,12 @@ static int cli_check(cli *cl)
 	if (cl->sens && (po->trace || po->spec))
 		return util_usage("--sensitivity cannot be combined with noise: where the critical path "
 		                  "meets a detour, T does not move as the counts say");
+	if (cl->intra_file && !cl->no.ppn)
+		return util_usage("--intra-params needs --ranks-per-node of 2 or more");
+	if (cl->no.ppn && cl->no.mapping)
+		return util_usage("give --ranks-per-node or --mapping, not both");
+	if (cl->no.ppn && !cl->intra_file && !cl->no.spec && !cl->no.file)
+		return util_usage("--ranks-per-node needs --intra-params or a network");
 	int st = net_opts_check(&cl->no);
 	if (st)
 		return st;
@@ -773,11 +803,13 @@ static int cli_check(cli *cl)
 		[SIM_F_PATH] = "--critical-path, --sensitivity, --tolerance, --trace-json",
 		[SIM_F_NOISE] = "--noise, --noise-trace",
 		[SIM_F_SLOW] = "--slow",
+		[SIM_F_NODES] = "--intra-params",
 	};
 	unsigned f = (unsigned)(cl->no.t != NULL) << SIM_F_NET
 	             | (unsigned)(cl->cpath || cl->sens || cl->ntol || tj->path) << SIM_F_PATH
 	             | (unsigned)(po->trace || po->spec) << SIM_F_NOISE
-	             | (unsigned)(po->nslow != 0) << SIM_F_SLOW;
+	             | (unsigned)(po->nslow != 0) << SIM_F_SLOW
+	             | (unsigned)(cl->intra_file != NULL) << SIM_F_NODES;
 	sim_feature a, b;
 	if (sim_features_conflict(f, &a, &b)) {
 		topo_free(cl->no.t);
@@ -797,7 +829,7 @@ static int cli_check(cli *cl)
 
 	const char *inputs[] = { cl->file, cl->pfile,
 	                         sw->spec && !strchr(sw->spec, '=') ? sw->spec : NULL,
-	                         po->trace, cl->no.mapping, cl->no.file, cl->place };
+	                         po->trace, cl->no.mapping, cl->no.file, cl->place, cl->intra_file };
 	const char *outs[] = { cl->viz, cl->csv, sw->svg, cl->cpath, tj->path };
 	static const char *const out_opt[] = { "-V", "--csv", "--svg", "--critical-path",
 	                                        "--trace-json" };
@@ -923,6 +955,15 @@ int main(int argc, char **argv)
 	}
 	if (sim_pset_apply(&cl.pset, &cl.flags, err, sizeof err))
 		return util_usage("%s", err);
+	if (cl.intra_file) {
+		if (sim_pset_read(cl.intra_file, &cl.intra, err, sizeof err))
+			return util_error_msg(err);
+		if (cl.intra.p.nstrides)
+			return util_usage("--intra-params %s: strided messages cost the same at both levels:"
+			                  " give the strides in --params", cl.intra_file);
+		cl.pset.p.ranks_per_node = cl.no.ppn;
+		cl.pset.p.intra = &cl.intra.p;
+	}
 	if (cl.sw.spec)
 		st = run_sweep(&cl.sw, cl.file, cl.place, &cl.pset, &cl.flags, &cl.po, &cl.no);
 	else

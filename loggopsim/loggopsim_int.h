@@ -39,6 +39,7 @@ typedef struct perturb_opts {
 #define NET_TOP 5
 typedef struct net_opts {
 	const char *spec, *mapping, *file, *type;
+	uint32_t ppn;         /* --ranks-per-node: ranks a host (0: by mapping) */
 	topo *t;
 	uint32_t *host;
 	sim_net net;
@@ -81,6 +82,8 @@ typedef struct cli {
 	const char *pfile;
 	sim_pchange flags;
 	sim_pset pset;
+	const char *intra_file;      /* --intra-params: within nodes of no.ppn ranks */
+	sim_pset intra;
 	int sens, qstat, account, jobs_alone;
 	const char *place;           /* --place: the jobs placed anew (NULL: as merged) */
 	sens_tol tol[SENS_NPARAMS][16];

@@ -494,6 +494,8 @@ int sweep_set_params(const sweep *sw, size_t i, const sim_pset *base, sim_pset *
 	const sweep_set *x = &sw->set[i];
 	if (x->own) {
 		sim_pset_copy(out, x->own);
+		out->p.ranks_per_node = base->p.ranks_per_node;   /* the run's nodes */
+		out->p.intra = base->p.intra;
 		if (sim_pset_apply(out, &sw->flags, err, errlen))
 			return -1;
 	} else {

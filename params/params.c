@@ -53,15 +53,21 @@ void sim_pset_copy(sim_pset *dst, const sim_pset *src)
 	dst->p.strides = src->p.nstrides ? dst->st : NULL;
 }
 
-uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out)
+/* The ranges of p's level into out[0 .. SIM_MAX_RANGES): their number. */
+static uint32_t level_ranges(const sim_params *p, sim_range *out)
 {
-	if (ps->p.nranges >= 2) {
-		memcpy(out, ps->rg, ps->p.nranges * sizeof *out);
-		return ps->p.nranges;
+	if (p->nranges >= 2) {
+		memcpy(out, p->range, p->nranges * sizeof *out);
+		return p->nranges;
 	}
-	sim_range one = { UINT64_MAX, ps->p.L, ps->p.o, ps->p.g, ps->p.G, ps->p.O };
+	sim_range one = { UINT64_MAX, p->L, p->o, p->g, p->G, p->O };
 	out[0] = one;
 	return 1;
+}
+
+uint32_t sim_pset_ranges(const sim_pset *ps, sim_range *out)
+{
+	return level_ranges(&ps->p, out);
 }
 
 /* Store n ranges into *ps (one range: into the plain fields). */
@@ -321,6 +327,49 @@ static void put_strides(FILE *f, uj *j, const sim_pset *ps)
 	}
 }
 
+/* The "range FIRST..LAST L=.. o=.." lines of ranges rg[0..n), each after
+ * prefix. */
+static void print_ranges(FILE *f, const char *prefix, const sim_range *rg, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		fprintf(f, "%srange %" PRIu64 "..", prefix, i ? rg[i - 1].last + 1 : 0);
+		if (rg[i].last == UINT64_MAX)
+			fprintf(f, "inf ");
+		else
+			fprintf(f, "%" PRIu64 " ", rg[i].last);
+		put_range(f, NULL, &rg[i]);
+		fputc('\n', f);
+	}
+}
+
+/* The members of ranges rg[0..n): the plain values for one, else an array
+ * "ranges". */
+static void json_ranges(uj *j, const sim_range *rg, uint32_t n)
+{
+	if (n == 1) {
+		put_range(NULL, j, &rg[0]);
+		return;
+	}
+	uj_arr(j, "ranges");
+	for (uint32_t i = 0; i < n; i++) {
+		uj_obj(j, NULL);
+		uj_u64(j, "first", i ? rg[i - 1].last + 1 : 0);
+		if (rg[i].last == UINT64_MAX)
+			uj_raw(j, "last", "null");
+		else
+			uj_u64(j, "last", rg[i].last);
+		put_range(NULL, j, &rg[i]);
+		uj_end(j);
+	}
+	uj_end(j);
+}
+
+/* Whether *ps has parameters within nodes. */
+static int has_nodes(const sim_pset *ps)
+{
+	return ps->p.ranks_per_node >= 2 && ps->p.intra;
+}
+
 void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 {
 	sim_range rg[SIM_MAX_RANGES];
@@ -329,20 +378,22 @@ void sim_pset_print(FILE *f, const sim_pset *ps, uint64_t nranks)
 		fprintf(f, "LogGOPS ");
 		put_range(f, NULL, &rg[0]);
 		fprintf(f, " S=%" PRIu64 " P=%" PRIu64 "\n", ps->p.S, nranks);
-		put_strides(f, NULL, ps);
-		return;
-	}
-	fprintf(f, "LogGOPS S=%" PRIu64 " P=%" PRIu64 " ranges=%" PRIu32 "\n", ps->p.S, nranks, n);
-	for (uint32_t i = 0; i < n; i++) {
-		fprintf(f, "range %" PRIu64 "..", i ? rg[i - 1].last + 1 : 0);
-		if (rg[i].last == UINT64_MAX)
-			fprintf(f, "inf ");
-		else
-			fprintf(f, "%" PRIu64 " ", rg[i].last);
-		put_range(f, NULL, &rg[i]);
-		fputc('\n', f);
+	} else {
+		fprintf(f, "LogGOPS S=%" PRIu64 " P=%" PRIu64 " ranges=%" PRIu32 "\n", ps->p.S, nranks, n);
+		print_ranges(f, "", rg, n);
 	}
 	put_strides(f, NULL, ps);
+	if (!has_nodes(ps))
+		return;
+	n = level_ranges(ps->p.intra, rg);
+	fprintf(f, "within nodes of %" PRIu32 " ranks: ", ps->p.ranks_per_node);
+	if (n == 1) {
+		put_range(f, NULL, &rg[0]);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "ranges=%" PRIu32 "\n", n);
+		print_ranges(f, "intra ", rg, n);
+	}
 }
 
 void sim_pset_json(uj *j, const sim_pset *ps)
@@ -350,21 +401,16 @@ void sim_pset_json(uj *j, const sim_pset *ps)
 	sim_range rg[SIM_MAX_RANGES];
 	uint32_t n = sim_pset_ranges(ps, rg);
 	if (n == 1) {
-		put_range(NULL, j, &rg[0]);
+		json_ranges(j, rg, n);
 		uj_u64(j, "S", ps->p.S);
 	} else {
 		uj_u64(j, "S", ps->p.S);
-		uj_arr(j, "ranges");
-		for (uint32_t i = 0; i < n; i++) {
-			uj_obj(j, NULL);
-			uj_u64(j, "first", i ? rg[i - 1].last + 1 : 0);
-			if (rg[i].last == UINT64_MAX)
-				uj_raw(j, "last", "null");
-			else
-				uj_u64(j, "last", rg[i].last);
-			put_range(NULL, j, &rg[i]);
-			uj_end(j);
-		}
+		json_ranges(j, rg, n);
+	}
+	if (has_nodes(ps)) {
+		uj_u64(j, "ranks_per_node", ps->p.ranks_per_node);
+		uj_obj(j, "intra");
+		json_ranges(j, rg, level_ranges(ps->p.intra, rg));
 		uj_end(j);
 	}
 	if (ps->p.nstrides) {

@@ -344,6 +344,71 @@ else
 	echo "ok - loggopsim sweep: GNU parallel recipe # SKIP parallel not installed"
 fi
 
+# ---- Nodes: two levels of parameters (docs/semantics.md section 12) --------
+# nodes-two.goal (a case above) is the section's example: 130 within the
+# node, 11509 across.  Two ranges in the intra file: the 1000-byte messages
+# take the second, the same values, so only the parameter lines differ.
+printf 'loggp-params 1\nrange 0 999 L=9 o=9 g=9 G=9 O=9\nrange 1000 inf L=100 o=10 g=5 G=0.01 O=0\n' >"$tmp/in2.params"
+"$SIM" -q -b --ranks-per-node 4 --intra-params "$tmp/in2.params" nodes-two.goal >"$tmp/out" 2>&1
+{ echo 'LogGOPS L=2500 o=1500 g=1000 G=6 O=0 S=65535 P=8'
+  echo 'within nodes of 4 ranks: ranges=2'
+  echo 'intra range 0..999 L=9 o=9 g=9 G=9 O=9'
+  echo 'intra range 1000..inf L=100 o=10 g=5 G=0.01 O=0'
+  grep '^Maximum\|^Events' nodes-two.out; } >"$tmp/want"
+check "nodes: the intra file's ranges by size" "$tmp/want" "$tmp/out"
+"$SIM" -q --ranks-per-node 4 --intra-params "$tmp/in2.params" --json nodes-two.goal >"$tmp/out" 2>&1
+if grep -q '"ranks_per_node": 4, "intra": {"ranges": \[{"first": 0, "last": 999, "L": 9, "o": 9, "g": 9, "G": 9, "O": 9}, {"first": 1000, "last": null, "L": 100, "o": 10, "g": 5, "G": 0.01, "O": 0}\]}, "time_ns": 11509' "$tmp/out"; then
+	ok "nodes: JSON"
+else cp "$tmp/out" "$tmp/diff"; fail "nodes: JSON"; fi
+# K = 8: one node, both messages within it (rank 4 at 130 + 15 = 145).
+"$SIM" -q -b --ranks-per-node 8 --intra-params nodes-intra.params nodes-two.goal | grep '^Maximum' >"$tmp/out"
+echo 'Maximum finishing time at host 4: 145 (0.000000145 s)' >"$tmp/want"
+check "nodes: one node of 8" "$tmp/want" "$tmp/out"
+# With a network, node n is host n: the same times (one flow at a time),
+# and the message within a node has no flow.
+"$SIM" -q --ranks-per-node 4 --intra-params nodes-intra.params --topology fattree:k=4,levels=1 \
+	--json nodes-two.goal >"$tmp/out" 2>&1
+if grep -q '"time_ns": 11509, "host": 4,' "$tmp/out" && grep -q '"flows": 1,' "$tmp/out"; then
+	ok "nodes: on a network, node n on host n"
+else cp "$tmp/out" "$tmp/diff"; fail "nodes: on a network, node n on host n"; fi
+# Without --intra-params K only places the ranks: ranks 0 and 1 share host
+# 0, so their message takes L alone: 1500 + 2500 + 1500 + 5994 = 11494.
+"$SIM" -q --ranks-per-node 4 --topology fattree:k=4,levels=1 nodes-two.goal | grep '^Host 1:' >"$tmp/out"
+echo 'Host 1: 11494' >"$tmp/want"
+check "nodes: placement alone" "$tmp/want" "$tmp/out"
+# A sweep changes the parameters between nodes only: L=5000 delays rank 4
+# by 2500, not rank 1.
+"$SIM" -q --ranks-per-node 4 --intra-params nodes-intra.params --sweep 'L=2500,5000' --no-wall \
+	--csv - nodes-two.goal 2>/dev/null | cut -d, -f2,11 >"$tmp/out"
+printf '%s\n' name,time_ns L=2500,11509 L=5000,14009 >"$tmp/want"
+check "nodes: a sweep" "$tmp/want" "$tmp/out"
+# A set with its own parameter file keeps the run's nodes: with all zero
+# between nodes, rank 1 ends last, at 130.
+printf 'loggp-params 1\nrange 0 inf L=0 o=0 g=0 G=0 O=0\n' >"$tmp/zero.params"
+printf 'own params=%s\n' "$tmp/zero.params" >"$tmp/nodes.sweep"
+"$SIM" -q --ranks-per-node 4 --intra-params nodes-intra.params --sweep "$tmp/nodes.sweep" --no-wall \
+	--csv - nodes-two.goal 2>/dev/null | cut -d, -f11 | tail -1 >"$tmp/out"
+echo 130 >"$tmp/want"
+check "nodes: a set's own parameter file" "$tmp/want" "$tmp/out"
+expect_usage "nodes: --intra-params alone" "loggopsim: error: --intra-params needs --ranks-per-node of 2 or more" \
+	--intra-params nodes-intra.params nodes-two.goal
+expect_usage "nodes: K of 0" "loggopsim: error: --ranks-per-node needs a number of ranks from 1 to 4294967295, not '0'" \
+	--ranks-per-node 0 nodes-two.goal
+expect_usage "nodes: and --mapping" "loggopsim: error: give --ranks-per-node or --mapping, not both" \
+	--ranks-per-node 2 --topology fattree:k=4,levels=1 --mapping linear nodes-two.goal
+expect_usage "nodes: K alone" "loggopsim: error: --ranks-per-node needs --intra-params or a network" \
+	--ranks-per-node 2 nodes-two.goal
+expect_usage "nodes: more nodes than hosts" "loggopsim: error: --ranks-per-node 2: 8 ranks make 4 nodes, and the network has 2 hosts" \
+	--ranks-per-node 2 --topology fattree:k=2,levels=1 nodes-two.goal
+expect_usage "nodes: and the critical path" "loggopsim: error: parameters within nodes (--intra-params) cannot be combined with the critical path (--critical-path, --sensitivity, --tolerance, --trace-json)" \
+	--ranks-per-node 2 --intra-params nodes-intra.params --critical-path "$tmp/cp.csv" nodes-two.goal
+printf 'loggp-params 1\nrange 0 inf L=1 o=1 g=1 G=0 O=0\nstride 64 o_mw=1 O_mw=0 l_mw=1 L_mw=0\n' >"$tmp/ins.params"
+expect_usage "nodes: strides in the intra file" "loggopsim: error: --intra-params $tmp/ins.params: strided messages cost the same at both levels: give the strides in --params" \
+	--ranks-per-node 2 --intra-params "$tmp/ins.params" nodes-two.goal
+"$SIM" -q --ranks-per-node 2 --intra-params "$tmp/none.params" nodes-two.goal >/dev/null 2>"$tmp/err"
+echo "$tmp/none.params: error: cannot open: No such file or directory" >"$tmp/want"
+check "nodes: a missing intra file" "$tmp/want" "$tmp/err"
+
 # ---- Noise and stragglers (docs/noise.md) ---------------------------------
 # A noise trace without detours: a warning, and every result as without noise.
 printf '# no detours here\n\n' >"$tmp/empty.noise"
