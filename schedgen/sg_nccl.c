@@ -16,20 +16,35 @@
 
 const char *const sg_protocol_name[SG_NPROTOCOLS] = { "simple", "ll", "ll128" };
 
-uint64_t sg_nccl_chunk(const sg_params *p)
+/* The kinds of NCCL ring: steps of a loop (over P chunks), which of them
+ * reduce what they receive, and the chunks of a loop's data.  Broadcast
+ * and reduce are chains along the ring (one step a loop). */
+typedef enum { RING_ALLREDUCE, RING_ALLGATHER, RING_REDUCE_SCATTER, RING_BROADCAST,
+               RING_REDUCE } ring_kind;
+
+/* The data bytes of a chunk of kind: Simple's chunk is ALLREDUCE_CHUNKSTEPS
+ * (and ALLGATHER_, REDUCESCATTER_) 4 steps, BROADCAST_CHUNKSTEPS and
+ * REDUCE_CHUNKSTEPS 1; LL's and LL128's are one step. */
+static uint64_t chunk_of(const sg_params *p, ring_kind kind)
 {
 	switch (p->protocol) {
 	case SG_PROTO_LL: return LL_STEP;
 	case SG_PROTO_LL128: return LL128_STEP;
-	default: return (uint64_t)SIMPLE_STEP * (NCCL_STEPS / 2);
+	default: return (uint64_t)SIMPLE_STEP * (kind >= RING_BROADCAST ? 1 : NCCL_STEPS / 2);
 	}
 }
 
-/* The data bytes of one message: a slice. */
-static uint64_t slice(const sg_params *p)
+uint64_t sg_nccl_chunk(const sg_params *p)
 {
-	return p->protocol == SG_PROTO_SIMPLE ? (uint64_t)SIMPLE_STEP * (NCCL_STEPS / 4)
-	                                      : sg_nccl_chunk(p);
+	return chunk_of(p, RING_ALLREDUCE);
+}
+
+/* The data bytes of one message: a slice (Simple: 2 steps, *_SLICESTEPS;
+ * broadcast and reduce: 1). */
+static uint64_t slice(const sg_params *p, ring_kind kind)
+{
+	return p->protocol == SG_PROTO_SIMPLE && kind < RING_BROADCAST ? (uint64_t)SIMPLE_STEP * (NCCL_STEPS / 4)
+	                                                              : chunk_of(p, kind);
 }
 
 uint64_t sg_nccl_wire(const sg_params *p, uint64_t n)
@@ -40,10 +55,6 @@ uint64_t sg_nccl_wire(const sg_params *p, uint64_t n)
 	default: return n;
 	}
 }
-
-/* The kinds of NCCL ring: steps of a loop (over P chunks), which of them
- * reduce what they receive, and the chunks of a loop's data. */
-typedef enum { RING_ALLREDUCE, RING_ALLGATHER, RING_REDUCE_SCATTER } ring_kind;
 
 /* A loop of a channel: nsteps steps, each sending the chunk that the
  * step before received, chunk bytes (the last chunks of the data may be
@@ -70,7 +81,7 @@ static uint64_t chunk_bytes(uint64_t real, uint64_t rem, uint64_t k)
 static void ring_loop(ctx *c, ring *g, uint64_t real, uint64_t rem, uint16_t cpu)
 {
 	const sg_params *p = g->p;
-	uint64_t P = c->P, r = c->r, sl = slice(p);
+	uint64_t P = c->P, r = c->r, sl = slice(p, g->kind);
 	uint64_t nsteps = g->kind == RING_ALLREDUCE ? 2 * P - 2 : P - 1;
 	for (uint64_t t = 0; t < nsteps; t++, g->step++) {
 		/* step t sends chunk r - t, receives chunk r - t - 1 */
@@ -96,15 +107,40 @@ static void ring_loop(ctx *c, ring *g, uint64_t real, uint64_t rem, uint16_t cpu
 	}
 }
 
-/* NCCL's ring of kind over p->channels channels, channel k on cpu k:
- * the data (allreduce: the vector; allgather and reduce-scatter: one
- * rank's block) in loops of channels x chunks (a loop's chunk, real, as
- * NCCL's runRing: min(chunk, the rest over channels x units)). */
-static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind)
+/* One loop of a channel at rank r of a chain (broadcast: from the root
+ * to root - 1; reduce: from root + 1 to the root), whose chunk has n
+ * bytes: slice by slice, a rank passes on what it received (a reduce:
+ * once reduced), as broadcast.h's recvCopySend and reduce.h's
+ * recvReduceSend do. */
+static void chain_loop(ctx *c, ring *g, uint64_t n, uint64_t root, uint16_t cpu)
 {
-	uint64_t P = c->P, C = p->channels ? p->channels : 1, chunk = sg_nccl_chunk(p);
+	const sg_params *p = g->p;
+	uint64_t P = c->P, r = c->r, sl = slice(p, g->kind);
+	uint64_t pos = (r + P - root - (g->kind == RING_REDUCE)) % P;   /* in the chain */
+	for (uint64_t j = 0, ns = nseg(n, sl); j < ns; j++) {
+		uint64_t tag = g->step * g->S + j, b = seg_size(n, sl, j);
+		uint32_t rv = NONE;
+		if (pos > 0) {
+			rv = add(c, GOAL_RECV, sg_nccl_wire(p, b), (r + P - 1) % P, tag, cpu, NONE);
+			if (g->kind == RING_REDUCE)
+				rv = reduced(c, p, b, rv);
+		}
+		if (pos + 1 < P)
+			add(c, GOAL_SEND, sg_nccl_wire(p, b), (r + 1) % P, tag, cpu, rv);
+	}
+	g->step++;
+}
+
+/* NCCL's ring of kind over p->channels channels, channel k on cpu k:
+ * the data (allreduce, broadcast, reduce: the vector; allgather and
+ * reduce-scatter: one rank's block) in loops of channels x chunks (a
+ * loop's chunk, real, as NCCL's runRing: min(chunk, the rest over
+ * channels x units)). */
+static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind, uint64_t root)
+{
+	uint64_t P = c->P, C = p->channels ? p->channels : 1, chunk = chunk_of(p, kind);
 	uint64_t units = kind == RING_ALLREDUCE ? P : 1;   /* chunks of a channel's loop */
-	ring g = { p, kind, nseg(chunk, slice(p)), 0 };
+	ring g = { p, kind, nseg(chunk, slice(p, kind)), 0 };
 	if (P < 2 || !p->size)     /* NCCL launches nothing for 0 bytes */
 		return;
 	for (uint64_t ch = 0; ch < C; ch++) {
@@ -118,6 +154,8 @@ static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind)
 			 * rank's block, all of one size */
 			if (kind == RING_ALLREDUCE)
 				ring_loop(c, &g, real, mine, (uint16_t)ch);
+			else if (kind >= RING_BROADCAST)
+				chain_loop(c, &g, mine < real ? mine : real, root, (uint16_t)ch);
 			else
 				ring_loop(c, &g, mine < real ? mine : real, (mine < real ? mine : real) * P,
 				          (uint16_t)ch);
@@ -128,36 +166,51 @@ static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind)
 void g_allreduce_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	(void)root;
-	nccl_ring(c, p, RING_ALLREDUCE);
+	nccl_ring(c, p, RING_ALLREDUCE, 0);
 }
 
 void g_allgather_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	(void)root;
-	nccl_ring(c, p, RING_ALLGATHER);
+	nccl_ring(c, p, RING_ALLGATHER, 0);
 }
 
 void g_reduce_scatter_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	(void)root;
-	nccl_ring(c, p, RING_REDUCE_SCATTER);
+	nccl_ring(c, p, RING_REDUCE_SCATTER, 0);
+}
+
+void g_bcast_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
+{
+	nccl_ring(c, p, RING_BROADCAST, root);
+}
+
+void g_reduce_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
+{
+	nccl_ring(c, p, RING_REDUCE, root);
 }
 
 /* Tags: every step of every loop and channel, a tag per slice. */
-static uint64_t tags(const sg_params *p, uint64_t steps_per_loop, uint64_t units)
+static uint64_t tags(const sg_params *p, ring_kind kind, uint64_t steps_per_loop, uint64_t units)
 {
-	uint64_t C = p->channels ? p->channels : 1, chunk = sg_nccl_chunk(p);
+	uint64_t C = p->channels ? p->channels : 1, chunk = chunk_of(p, kind);
 	uint64_t per_loop = C * units * chunk;
 	uint64_t loops = p->size ? p->size / per_loop + (p->size % per_loop != 0) : 1;
-	return sat_mul(sat_mul(sat_mul(C, loops), steps_per_loop), nseg(chunk, slice(p)));
+	return sat_mul(sat_mul(sat_mul(C, loops), steps_per_loop), nseg(chunk, slice(p, kind)));
 }
 
 uint64_t t_allreduce_ring_nccl(const sg_params *p)
 {
-	return p->nranks < 2 ? 1 : tags(p, 2 * p->nranks - 2, p->nranks);
+	return p->nranks < 2 ? 1 : tags(p, RING_ALLREDUCE, 2 * p->nranks - 2, p->nranks);
 }
 
 uint64_t t_ring_nccl(const sg_params *p)
 {
-	return p->nranks < 2 ? 1 : tags(p, p->nranks - 1, 1);
+	return p->nranks < 2 ? 1 : tags(p, RING_ALLGATHER, p->nranks - 1, 1);
+}
+
+uint64_t t_chain_nccl(const sg_params *p)
+{
+	return p->nranks < 2 ? 1 : tags(p, RING_BROADCAST, 1, 1);
 }

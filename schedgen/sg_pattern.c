@@ -580,6 +580,10 @@ static void g_none(ctx *c, const sg_params *p, uint64_t root)
 	  "allgather as NCCL's ring: --channels rings, chunks of the --protocol") \
 	X("reduce_scatter_ring_nccl", "", SG_USES_NCCL | SG_LINEAR | RED, g_reduce_scatter_ring_nccl, t_ring_nccl, \
 	  "reduce-scatter as NCCL's ring: --channels rings, chunks of the --protocol") \
+	X("bcast_ring_nccl", "", SG_USES_NCCL | R, g_bcast_ring_nccl, t_chain_nccl, \
+	  "broadcast as NCCL's ring: a chain from the root on --channels rings") \
+	X("reduce_ring_nccl", "", SG_USES_NCCL | R | RED, g_reduce_ring_nccl, t_chain_nccl, \
+	  "reduce as NCCL's ring: a chain to the root on --channels rings") \
 	X("none", "", 0, g_none, t_one, \
 	  "nothing: no message (what MPI libraries send for a call of 0 bytes)")
 

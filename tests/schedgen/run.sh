@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 79 ]; then ok "--list shows 79 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 79 patterns"; fi
+if [ "$n" = 81 ]; then ok "--list shows 81 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 81 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -278,6 +278,11 @@ if [ -x "$B/bin/loggopsim" ]; then
 	closed "NCCL ring allreduce P=4, gamma 1" $(( 3 * (6094 + 100) + 3 * 6094 )) allreduce_ring_nccl -s 4 -d 400 --gamma 1
 	closed "NCCL ring allgather P=7" $(( 6 * 6094 )) allgather_ring_nccl -s 7 -d 100
 	closed "NCCL ring reduce-scatter P=7, gamma 1" $(( 6 * (6094 + 100) )) reduce_scatter_ring_nccl -s 7 -d 100 --gamma 1
+	# Broadcast and reduce: a chain of P - 1 hops of all 400 bytes (h = 5500
+	# + 399 G; LL 799 G, LL128 511 G), each hop of the reduce reducing.
+	closed "NCCL ring broadcast P=4, Simple" $(( 3 * (5500 + 399 * 6) )) bcast_ring_nccl -s 4 -d 400 --root 2
+	closed "NCCL ring broadcast P=4, LL" $(( 3 * (5500 + 799 * 6) )) bcast_ring_nccl -s 4 -d 400 --protocol ll
+	closed "NCCL ring reduce P=4, LL128, gamma 1" $(( 3 * (5500 + 511 * 6 + 400) )) reduce_ring_nccl -s 4 -d 400 --protocol ll128 --gamma 1
 	# Rabenseifner on 8 ranks reduces 400 + 200 + 100 bytes in its halving.
 	base=$(sim allreduce_rabenseifner -s 8 -d 800)
 	closed "Rabenseifner P=8, gamma 1" $(( base + 700 )) allreduce_rabenseifner -s 8 -d 800 --gamma 1
@@ -293,6 +298,15 @@ got=$("$S" allreduce_ring_nccl -s 4 -d 800 --channels 2 -o - | sed -n '/^rank 0 
 	awk '/send/ { n[$NF == 1 ? 1 : 0]++; b[$2]++ } END { print n[0], n[1], length(b) }')
 if [ "$got" = "6 6 1" ]; then ok "NCCL ring: two channels, a cpu each, chunks halved"; else
 	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: two channels"; fi
+# The chains: from the root (broadcast), to the root (reduce); Simple's
+# chunk is one step, 524288 bytes, a message each: 1048577 bytes are three.
+chain() { "$S" "$@" -o - | awk '/^rank/ { r = $2 } /send/ { s = s " " r ">" $5 }
+	/recv/ { n++ } END { print s, n }'; }
+check "NCCL ring: the broadcast's chain from the root" test "$(chain bcast_ring_nccl -s 4 -d 8 --root 2)" = " 0>1 2>3 3>0 3"
+check "NCCL ring: the reduce's chain to the root" test "$(chain reduce_ring_nccl -s 4 -d 8 --root 2)" = " 0>1 1>2 3>0 3"
+got=$("$S" bcast_ring_nccl -s 3 -d 1048577 -o - | sed -n '/^rank 0 /,/^}/p' | awk '/send/ { n++; b += $3 } END { print n, b }')
+if [ "$got" = "3 1048577" ]; then ok "NCCL ring: the broadcast's chunk is one step"; else
+	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: the broadcast's chunk is one step"; fi
 check "NCCL ring: the comment names channels and protocol" sh -c \
 	"'$S' allgather_ring_nccl -s 3 --channels 4 --protocol ll128 -o - | head -1 | grep -qx '// schedgen allgather_ring_nccl: 3 ranks, 1 bytes, 4 channels, ll128'"
 check "NCCL ring: 0 bytes, no message" sh -c "! '$S' allreduce_ring_nccl -s 4 -d 0 -o - | grep -q send"
