@@ -30,18 +30,8 @@ uint64_t sim_rate_bytes(sim_rate r, uint64_t size)
 
 void sim_params_default(sim_params *p)
 {
-	p->L = 2500;
-	p->o = 1500;
-	p->g = 1000;
-	p->S = LOGGP_DEFAULT_S;
-	p->G.num = 6;
-	p->G.den = 1;
-	p->O.num = 0;
-	p->O.den = 1;
-	p->nranges = 0;
-	p->range = NULL;
-	p->nstrides = 0;
-	p->strides = NULL;
+	*p = (sim_params){ .L = 2500, .o = 1500, .g = 1000, .S = LOGGP_DEFAULT_S,
+	                   .G = { 6, 1 }, .O = { 0, 1 } };
 }
 
 /* ---- Pools ------------------------------------------------------------ */
@@ -183,9 +173,12 @@ static sim_ovf *ovf_slot(const sim *m, uint64_t key, int insert)
 	return &m->ovf[h];
 }
 
-sim_ovf *sim_ovf_insert(const sim *m, uint64_t key)
+int sim_ovf_insert(const sim *m, uint64_t key)
 {
-	return ovf_slot(m, key, 1);
+	if (ovf_slot(m, key, 0))
+		return 0;
+	ovf_slot(m, key, 1);
+	return 1;
 }
 
 /* Per-rank state accessors (see struct sim; rank_of and rank_q are in

@@ -29,49 +29,59 @@ static int ovf_word(const void *t, uint64_t i, uint64_t *w)
 	return *w != UINT64_MAX;
 }
 
+/* The overflow table at capacity cap (a power of two), the keys it has
+ * placed anew: 0 or -1 (out of memory). */
+static int ovf_resize(sim *m, uint64_t cap)
+{
+	sim_ovf *old = m->ovf, *t = malloc(cap * sizeof *t);
+	uint64_t ocap = old ? m->ovf_mask + 1 : 0;
+	if (!t)
+		return -1;
+	for (uint64_t i = 0; i < cap; i++)
+		t[i].key = UINT64_MAX;
+	m->ovf = t;
+	m->ovf_mask = cap - 1;
+	for (uint64_t i = 0; i < ocap; i++)
+		if (old[i].key != UINT64_MAX)
+			sim_ovf_insert(m, old[i].key);
+	free(old);
+	return 0;
+}
+
 /* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
  * SIM_REC_INDEX and above that the schedule uses: an op's CPU, a send's
  * NIC on its rank, and the send's CPU and NIC on the receiver (a message
  * is handled there with the send's indices).  One pass over the ops, only
- * for schedules that use such indices.  0 or -1 (out of memory). */
+ * for schedules that use such indices; the table grows with the pairs
+ * (at most half full), not with the ops that use them.  0 or -1 (out of
+ * memory). */
 static int ovf_fill(sim *m)
 {
 	const goal_sched *s = m->s;
-	uint64_t n = 0, cap = 16;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			while (cap < 2 * n + 2)
-				cap *= 2;
-			m->ovf = malloc(cap * sizeof *m->ovf);
-			if (!m->ovf)
-				return -1;
-			for (uint64_t i = 0; i < cap; i++)
-				m->ovf[i].key = UINT64_MAX;
-			m->ovf_mask = cap - 1;
-		}
-		for (uint64_t r = 0; r < s->nranks; r++) {
-			const goal_op *ops = goal_rank_ops(s, r);
-			for (uint32_t i = 0, k = goal_rank_nops(s, r); i < k; i++) {
-				const goal_op *o = &ops[i];
-				uint64_t keys[4];
-				unsigned nk = 0;
+	uint64_t n = 0;
+	if (ovf_resize(m, 16))
+		return -1;
+	for (uint64_t r = 0; r < s->nranks; r++) {
+		const goal_op *ops = goal_rank_ops(s, r);
+		for (uint32_t i = 0, k = goal_rank_nops(s, r); i < k; i++) {
+			const goal_op *o = &ops[i];
+			uint64_t keys[4];
+			unsigned nk = 0;
+			if (o->cpu >= m->ncpus)
+				keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
+			if (o->kind == GOAL_SEND) {
+				uint32_t q = goal_op_peer(s, r, o);
+				if (o->nic >= m->nnics)
+					keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
 				if (o->cpu >= m->ncpus)
-					keys[nk++] = OVF_KEY(r, OVF_CPU, o->cpu);
-				if (o->kind == GOAL_SEND) {
-					uint32_t q = goal_op_peer(s, r, o);
-					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(r, OVF_NICS, o->nic);
-					if (o->cpu >= m->ncpus)
-						keys[nk++] = OVF_KEY(q, OVF_CPU, o->cpu);
-					if (o->nic >= m->nnics)
-						keys[nk++] = OVF_KEY(q, OVF_NICR, o->nic);
-				}
-				for (unsigned j = 0; j < nk; j++) {
-					if (pass)
-						sim_ovf_insert(m, keys[j]);
-					else
-						n++;   /* an upper bound (repeats counted) */
-				}
+					keys[nk++] = OVF_KEY(q, OVF_CPU, o->cpu);
+				if (o->nic >= m->nnics)
+					keys[nk++] = OVF_KEY(q, OVF_NICR, o->nic);
+			}
+			for (unsigned j = 0; j < nk; j++) {
+				if (2 * (n + 1) > m->ovf_mask + 1 && ovf_resize(m, 2 * (m->ovf_mask + 1)))
+					return -1;
+				n += (uint64_t)sim_ovf_insert(m, keys[j]);
 			}
 		}
 	}

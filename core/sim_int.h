@@ -631,8 +631,9 @@ static inline int is_started(const sim *m, uint64_t g)
 	return (int)(m->started[g >> 6] >> (g & 63) & 1);
 }
 
-/* The overflow slot of key, a new one (time 0) if it has none. */
-sim_ovf *sim_ovf_insert(const sim *m, uint64_t key);
+/* A slot for key in the overflow table (time 0) if it has none: 1 when
+ * it is new, 0 when it was there.  The table must have room. */
+int sim_ovf_insert(const sim *m, uint64_t key);
 
 /* Zeroed memory for large arrays, on transparent huge pages where the
  * kernel allows (random access over many MB misses the TLB otherwise):

@@ -262,8 +262,9 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			break;
 		case OPT_CHANNELS:
 			p->channels = num("--channels", optarg);
-			if (p->channels < 1 || p->channels > 64)
-				util_die_usage("--channels must be 1..64 (got %" PRIu64 ")", p->channels);
+			if (p->channels < 1 || p->channels > SG_MAX_CHANNELS)
+				util_die_usage("--channels must be 1..%d (got %" PRIu64 ")", SG_MAX_CHANNELS,
+				               p->channels);
 			break;
 		case OPT_PROTOCOL: {
 			int k = 0;

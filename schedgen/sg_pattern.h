@@ -26,6 +26,9 @@
 /* Reads channels and protocol (NCCL's patterns). */
 #define SG_USES_NCCL    0x100u
 
+/* Most channels of NCCL's patterns (its MAXCHANNELS). */
+#define SG_MAX_CHANNELS 64
+
 /* NCCL's protocols: their chunks, slices and wire bytes (sg_nccl.c). */
 typedef enum sg_protocol { SG_PROTO_SIMPLE, SG_PROTO_LL, SG_PROTO_LL128, SG_NPROTOCOLS } sg_protocol;
 extern const char *const sg_protocol_name[SG_NPROTOCOLS];
@@ -55,7 +58,7 @@ typedef struct sg_params {
 	num_dec gamma;       /* ns per byte of a local reduction: every step that
 	                        reduces n bytes costs a calc of gamma * n ns
 	                        (rounded half up); 0: no calc */
-	uint64_t channels;   /* NCCL's patterns: channels, 1..64 (0: 1) */
+	uint64_t channels;   /* NCCL's patterns: channels, 1..SG_MAX_CHANNELS (0: 1) */
 	sg_protocol protocol; /* NCCL's patterns: the protocol */
 } sg_params;
 

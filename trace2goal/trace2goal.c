@@ -242,8 +242,8 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 				return util_usage("--compute-scale wants a number of at least 0 (got '%s')", optarg);
 			break;
 		case 'H':
-			if (parse_u64(optarg, &v) || v < 1 || v > 64)
-				return util_usage("--channels must be 1..64 (got '%s')", optarg);
+			if (parse_u64(optarg, &v) || v < 1 || v > SG_MAX_CHANNELS)
+				return util_usage("--channels must be 1..%d (got '%s')", SG_MAX_CHANNELS, optarg);
 			cl->o.channels = v;
 			break;
 		case 'R': {

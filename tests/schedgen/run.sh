@@ -307,6 +307,11 @@ check "NCCL ring: the reduce's chain to the root" test "$(chain reduce_ring_nccl
 got=$("$S" bcast_ring_nccl -s 3 -d 1048577 -o - | sed -n '/^rank 0 /,/^}/p' | awk '/send/ { n++; b += $3 } END { print n, b }')
 if [ "$got" = "3 1048577" ]; then ok "NCCL ring: the broadcast's chunk is one step"; else
 	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: the broadcast's chunk is one step"; fi
+# Step by step: every channel's step before the next step, so that a
+# rank's receives are posted in the order their messages come.
+got=$("$S" allreduce_ring_nccl -s 4 -d 800 --channels 2 -o - | sed -n '/^rank 0 /,/^}/p' |
+	awk '/recv/ { printf "%s", ($NF == 1 ? 1 : 0) }')
+check "NCCL ring: the channels' steps interleaved" test "$got" = 010101010101
 check "NCCL ring: the comment names channels and protocol" sh -c \
 	"'$S' allgather_ring_nccl -s 3 --channels 4 --protocol ll128 -o - | head -1 | grep -qx '// schedgen allgather_ring_nccl: 3 ranks, 1 bytes, 4 channels, ll128'"
 check "NCCL ring: 0 bytes, no message" sh -c "! '$S' allreduce_ring_nccl -s 4 -d 0 -o - | grep -q send"
