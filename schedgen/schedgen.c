@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "      --radix K          radix of bcast_knomial (2..256, default 4)\n"
 "      --channels C       channels of NCCL's patterns (*_nccl; 1..64, default 1)\n"
 "      --protocol P       protocol of NCCL's patterns: simple (default), ll, ll128\n"
+"      --ranks-per-node K nodes of K ranks (rank r on node r / K) of NCCL's tree\n"
+"                         (default 1)\n"
 "      --iterations N     run the collective N times back to back (default 1)\n"
 "      --rotate-root      iteration i uses root (R + i) mod P\n"
 "      --sync             a dissemination barrier (0-byte messages) between iterations\n"
@@ -132,7 +134,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM, OPT_CHANNELS, OPT_PROTOCOL
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM, OPT_CHANNELS, OPT_PROTOCOL, OPT_PPN
 };
 
 static const struct option opts[] = {
@@ -168,6 +170,7 @@ static const struct option opts[] = {
 	{ "noncommutative", no_argument, NULL, OPT_NONCOMM },
 	{ "channels", required_argument, NULL, OPT_CHANNELS },
 	{ "protocol", required_argument, NULL, OPT_PROTOCOL },
+	{ "ranks-per-node", required_argument, NULL, OPT_PPN },
 	{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
@@ -275,6 +278,12 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			p->protocol = (sg_protocol)k;
 			break;
 		}
+		case OPT_PPN:
+			p->ranks_per_node = num("--ranks-per-node", optarg);
+			if (p->ranks_per_node < 1 || p->ranks_per_node > UINT32_MAX)
+				util_die_usage("--ranks-per-node must be 1..%" PRIu32 " (got %" PRIu64 ")",
+				               UINT32_MAX, p->ranks_per_node);
+			break;
 		case OPT_SELECT: cl->select = optarg; break;
 		case OPT_EXPLAIN: cl->explain = 1; break;
 		case OPT_GAMMA: {
@@ -417,6 +426,8 @@ static void make_comment(const struct cli *cl, char *comment, size_t len)
 	if (uses & SG_USES_NCCL)
 		APPEND(", %" PRIu64 " channel%s, %s", p->channels ? p->channels : 1,
 		       p->channels > 1 ? "s" : "", sg_protocol_name[p->protocol]);
+	if ((uses & SG_USES_NODES) && p->ranks_per_node > 1)
+		APPEND(", %" PRIu64 " ranks a node", p->ranks_per_node);
 	if (p->iterations > 1)
 		APPEND(", %" PRIu64 " iterations%s%s", p->iterations,
 		       p->rotate_root ? ", rotate-root" : "", p->sync ? ", sync" : "");

@@ -65,6 +65,7 @@ uint64_t sg_nccl_wire(const sg_params *p, uint64_t n)
 /* Most slices a step has: Simple's allreduce chunk of 4 steps in slices
  * of 2 (the others have one). */
 #define MAX_SLICES 2
+#define MAX_FIFOS (4 * SG_MAX_CHANNELS)
 
 /* A collective on NCCL's rings: its kind, slices a chunk (the tags of a
  * step), steps a loop, and per channel the ops that stand for the
@@ -76,21 +77,24 @@ typedef struct ring {
 	uint64_t S, nsteps, nloops, root;
 	uint32_t last[SG_MAX_CHANNELS][MAX_SLICES];
 	uint8_t nlast[SG_MAX_CHANNELS];
-	/* The receiver's FIFO: a channel's last W receives (W: NCCL_STEPS over
-	 * the steps of a slice), receive n in win[n % W]; receive n is posted
-	 * when receive n - W is done, as its slot of the FIFO is free then. */
-	uint64_t W, nrecv[SG_MAX_CHANNELS];
-	uint32_t win[SG_MAX_CHANNELS][NCCL_STEPS];
+	/* The receiver's FIFOs, one a connection (a channel's ring has one, its
+	 * tree four: three children and the parent): a FIFO's last W receives
+	 * (W: NCCL_STEPS over the steps of a slice), receive n in win[n % W];
+	 * receive n is posted when receive n - W is done, as its slot of the
+	 * FIFO is free then. */
+	uint64_t W, nrecv[MAX_FIFOS];
+	uint32_t win[MAX_FIFOS][NCCL_STEPS];
 } ring;
 
-/* The next receive of channel ch at rank r: b data bytes from rank from
- * with tag, once its slot of the FIFO is free. */
-static uint32_t fifo_recv(ctx *c, ring *g, uint64_t ch, uint64_t b, uint64_t from, uint64_t tag)
+/* The next receive of FIFO f on cpu at rank r: b data bytes from rank
+ * from with tag, once its slot is free. */
+static uint32_t fifo_recv(ctx *c, ring *g, uint64_t f, uint16_t cpu, uint64_t b, uint64_t from,
+                          uint64_t tag)
 {
-	uint64_t n = g->nrecv[ch]++;
-	uint32_t rv = add(c, GOAL_RECV, sg_nccl_wire(g->p, b), from, tag, (uint16_t)ch,
-	                  n >= g->W ? g->win[ch][n % g->W] : NONE);
-	g->win[ch][n % g->W] = rv;
+	uint64_t n = g->nrecv[f]++;
+	uint32_t rv = add(c, GOAL_RECV, sg_nccl_wire(g->p, b), from, tag, cpu,
+	                  n >= g->W ? g->win[f][n % g->W] : NONE);
+	g->win[f][n % g->W] = rv;
 	return rv;
 }
 
@@ -123,7 +127,7 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
 			    (uint16_t)ch, j < g->nlast[ch] ? g->last[ch][j] : NONE);
 		if (j < nr) {
 			uint64_t b = seg_size(rsz, sl, j);
-			uint32_t rv = fifo_recv(c, g, ch, b, (r + P - 1) % P, tag0 + j);
+			uint32_t rv = fifo_recv(c, g, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
 			got[n++] = reduces ? reduced(c, p, b, rv) : rv;
 		}
 	}
@@ -145,7 +149,7 @@ static void chain_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t n)
 		uint64_t b = seg_size(n, sl, j);
 		uint32_t rv = NONE;
 		if (pos > 0) {
-			rv = fifo_recv(c, g, ch, b, (r + P - 1) % P, tag0 + j);
+			rv = fifo_recv(c, g, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
 			if (g->kind == RING_REDUCE)
 				rv = reduced(c, p, b, rv);
 		}
@@ -232,6 +236,176 @@ void g_bcast_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
 void g_reduce_ring_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	nccl_ring(c, p, RING_REDUCE, root);
+}
+
+/* ---- The double binary tree (allreduce) ----------------------------------- */
+
+/* NCCL's binary tree over n nodes (trees.cc, ncclGetBtree; root 0): node
+ * x's parent and children (-1: none), and whether x is its parent's
+ * second child (its number above the parent's). */
+static void btree(int64_t n, int64_t x, int64_t *up, int64_t *d0, int64_t *d1, int *second)
+{
+	int64_t bit = 1;
+	while (bit < n && !(bit & x))
+		bit <<= 1;
+	*second = 0;
+	if (x == 0) {
+		*up = *d0 = -1;
+		*d1 = n > 1 ? bit >> 1 : -1;
+		return;
+	}
+	*up = (x ^ bit) | (bit << 1);
+	if (*up >= n)
+		*up = x ^ bit;
+	*second = x > *up;
+	int64_t low = bit >> 1;
+	*d0 = low ? x - low : -1;
+	*d1 = low ? x + low : -1;
+	while (*d1 >= n) {
+		low >>= 1;
+		*d1 = low ? x + low : -1;
+	}
+}
+
+/* Tree t (0, or 1: ncclGetDtree's second, the first mirrored for an even
+ * number of nodes and shifted by one for an odd) at node x of n. */
+static void dtree(int t, int64_t n, int64_t x, int64_t *up, int64_t *d0, int64_t *d1, int *second)
+{
+	if (!t) {
+		btree(n, x, up, d0, d1, second);
+		return;
+	}
+	int odd = n % 2;
+	btree(n, odd ? (x - 1 + n) % n : n - 1 - x, up, d0, d1, second);
+	int64_t *v[3] = { up, d0, d1 };
+	for (int k = 0; k < 3; k++)
+		if (*v[k] >= 0)
+			*v[k] = odd ? (*v[k] + 1) % n : n - 1 - *v[k];
+}
+
+/* Rank r's place in tree t: its parent (-1: the root) and its children
+ * (nd of them, at most 3).  Nodes of K ranks (the last may have fewer)
+ * are chains, local rank i's parent i - 1 and child i + 1, as
+ * connect.cc's ncclTopoPreset sets them; between nodes the tree of the
+ * nodes, in NCCL's balanced pattern: local rank 0 faces the parent node
+ * and the second child node, local rank 1 (0 on a node of one) the first
+ * (connectTrees). */
+typedef struct tree_pos {
+	int64_t up, down[3];
+	unsigned nd;
+} tree_pos;
+
+static tree_pos tree_of(uint64_t P, uint64_t K, int t, uint64_t r)
+{
+	int64_t n = (int64_t)((P + K - 1) / K), x = (int64_t)(r / K), i = (int64_t)(r % K);
+	int64_t up, d0, d1;
+	int second;
+	tree_pos tp = { -1, { 0 }, 0 };
+#define LOCAL(node) ((int64_t)(P - (uint64_t)(node) * K < K ? P - (uint64_t)(node) * K : K))
+#define CHILD0(node) (LOCAL(node) >= 2 ? 1 : 0)
+	dtree(t, n, x, &up, &d0, &d1, &second);
+	if (i > 0)
+		tp.up = (int64_t)r - 1;
+	else if (up >= 0)
+		tp.up = up * (int64_t)K + (second ? 0 : CHILD0(up));
+	if (i + 1 < LOCAL(x))
+		tp.down[tp.nd++] = (int64_t)r + 1;
+	if (i == CHILD0(x) && d0 >= 0)
+		tp.down[tp.nd++] = d0 * (int64_t)K;
+	if (i == 0 && d1 >= 0)
+		tp.down[tp.nd++] = d1 * (int64_t)K;
+#undef CHILD0
+#undef LOCAL
+	return tp;
+}
+
+/* The depth NCCL reckons for its trees (connectTrees): the ranks of a
+ * node less one, plus log2 of the nodes. */
+static uint64_t tree_depth(uint64_t P, uint64_t K)
+{
+	uint64_t n = (P + K - 1) / K, d = 0;
+	while (n >>= 1)
+		d++;
+	return (P < K ? P : K) - 1 + d;
+}
+
+/* The data bytes of the tree's chunk (enqueue.cc): Simple's one step,
+ * halved while the chunks a channel moves are few against the depth;
+ * LL's and LL128's one step. */
+static uint64_t tree_chunk(const sg_params *p, uint64_t C)
+{
+	uint64_t c = chunk_of(p, RING_BROADCAST), d = tree_depth(p->nranks, p->ranks_per_node ? p->ranks_per_node : 1);
+	if (p->protocol != SG_PROTO_SIMPLE)
+		return c;
+	while (p->size / (C * c) < d * 8 && c > 131072)
+		c /= 2;
+	while (p->size / (C * c) < d * 4 && c > 65536)
+		c /= 2;
+	while (p->size / (C * c) < d && c > 32768)
+		c /= 2;
+	return c;
+}
+
+/* NCCL's tree allreduce (all_reduce.h, runTreeSplit): channel ch on tree
+ * 0 for the first half of the channels, tree 1 for the others; the data
+ * in loops of C chunks, channel ch's chunk the ch-th.  A rank receives
+ * its children's chunks and reduces them, then sends the sum to its
+ * parent (cpu 2 ch); apart, it receives the result from its parent and
+ * sends it to its children (cpu 2 ch + 1).  The root reduces and sends
+ * the result down.  One message a chunk. */
+void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
+{
+	(void)root;
+	uint64_t P = c->P, r = c->r, C = p->channels ? p->channels : 1;
+	uint64_t K = p->ranks_per_node ? p->ranks_per_node : 1;
+	if (C > SG_MAX_CHANNELS)
+		C = SG_MAX_CHANNELS;
+	if (P < 2 || !p->size)
+		return;
+	uint64_t chunk = tree_chunk(p, C), per_loop = C * chunk;
+	uint64_t real0 = p->size / C + (p->size % C != 0);
+	if (real0 < chunk)      /* one loop: the data over the channels */
+		chunk = real0, per_loop = C * chunk;
+	uint64_t nloops = p->size / per_loop + (p->size % per_loop != 0);
+	ring g = { p, RING_BROADCAST, 1, 1, nloops, 0, { { 0 } }, { 0 }, NCCL_STEPS, { 0 }, { { 0 } } };
+	tree_pos tp[2] = { tree_of(P, K, 0, r), tree_of(P, K, 1, r) };
+	for (uint64_t k = 0; k < nloops; k++)
+		for (uint64_t ch = 0; ch < C; ch++) {
+			uint64_t off = k * per_loop + ch * chunk;
+			if (off >= p->size)
+				continue;
+			uint64_t n = p->size - off < chunk ? p->size - off : chunk, w = sg_nccl_wire(p, n);
+			const tree_pos *t = &tp[2 * ch >= C + (C % 2) ? 1 : 0];
+			uint64_t tag = (ch * nloops + k) * 2;
+			uint16_t up = (uint16_t)(2 * ch), dn = (uint16_t)(2 * ch + 1);
+			ilist *got = &c->la;
+			got->n = 0;
+			for (unsigned j = 0; j < t->nd; j++) {
+				uint32_t rv = fifo_recv(c, &g, 4 * ch + j, up, n, (uint64_t)t->down[j], tag);
+				push(c, got, reduced(c, p, n, rv));
+			}
+			uint32_t sum = join(c, got);
+			if (t->up < 0) {
+				for (unsigned j = 0; j < t->nd; j++)
+					add(c, GOAL_SEND, w, (uint64_t)t->down[j], tag + 1, up, sum);
+				continue;
+			}
+			add(c, GOAL_SEND, w, (uint64_t)t->up, tag, up, sum);
+			uint32_t res = fifo_recv(c, &g, 4 * ch + 3, dn, n, (uint64_t)t->up, tag + 1);
+			for (unsigned j = 0; j < t->nd; j++)
+				add(c, GOAL_SEND, w, (uint64_t)t->down[j], tag + 1, dn, res);
+		}
+}
+
+uint64_t t_tree_nccl(const sg_params *p)
+{
+	uint64_t C = p->channels ? p->channels : 1, chunk = tree_chunk(p, C);
+	if (p->nranks < 2 || !p->size)
+		return 1;
+	uint64_t real0 = p->size / C + (p->size % C != 0);
+	if (real0 < chunk)
+		chunk = real0;
+	return sat_mul(sat_mul(C, p->size / (C * chunk) + (p->size % (C * chunk) != 0)), 2);
 }
 
 /* Tags: every step of every loop and channel, a tag per slice. */

@@ -584,6 +584,8 @@ static void g_none(ctx *c, const sg_params *p, uint64_t root)
 	  "broadcast as NCCL's ring: a chain from the root on --channels rings") \
 	X("reduce_ring_nccl", "", SG_USES_NCCL | R | RED, g_reduce_ring_nccl, t_chain_nccl, \
 	  "reduce as NCCL's ring: a chain to the root on --channels rings") \
+	X("allreduce_tree_nccl", "", SG_USES_NCCL | SG_USES_NODES | RED, g_allreduce_tree_nccl, t_tree_nccl, \
+	  "allreduce as NCCL's double binary tree over nodes of --ranks-per-node") \
 	X("none", "", 0, g_none, t_one, \
 	  "nothing: no message (what MPI libraries send for a call of 0 bytes)")
 

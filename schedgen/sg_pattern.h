@@ -25,6 +25,8 @@
 #define SG_REDUCES      0x80u
 /* Reads channels and protocol (NCCL's patterns). */
 #define SG_USES_NCCL    0x100u
+/* Reads ranks_per_node (nodes of ranks: NCCL's tree). */
+#define SG_USES_NODES   0x200u
 
 /* Most channels of NCCL's patterns (its MAXCHANNELS). */
 #define SG_MAX_CHANNELS 64
@@ -60,6 +62,7 @@ typedef struct sg_params {
 	                        (rounded half up); 0: no calc */
 	uint64_t channels;   /* NCCL's patterns: channels, 1..SG_MAX_CHANNELS (0: 1) */
 	sg_protocol protocol; /* NCCL's patterns: the protocol */
+	uint64_t ranks_per_node; /* NCCL's tree: ranks r / K on one node (0: 1) */
 } sg_params;
 
 /* The defaults of the published schedgen: P 8, 1 byte, root 0, one

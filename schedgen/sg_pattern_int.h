@@ -244,7 +244,7 @@ tags_fn t_steps, t_rabenseifner, t_nonoverlapping, t_ring_segmented, t_allgather
 
 /* sg_nccl.c */
 gen_fn g_allreduce_ring_nccl, g_allgather_ring_nccl, g_reduce_scatter_ring_nccl;
-gen_fn g_bcast_ring_nccl, g_reduce_ring_nccl;
-tags_fn t_allreduce_ring_nccl, t_ring_nccl, t_chain_nccl;
+gen_fn g_bcast_ring_nccl, g_reduce_ring_nccl, g_allreduce_tree_nccl;
+tags_fn t_allreduce_ring_nccl, t_ring_nccl, t_chain_nccl, t_tree_nccl;
 
 #endif

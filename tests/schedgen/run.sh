@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 81 ]; then ok "--list shows 81 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 81 patterns"; fi
+if [ "$n" = 82 ]; then ok "--list shows 82 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 82 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -283,6 +283,12 @@ if [ -x "$B/bin/loggopsim" ]; then
 	closed "NCCL ring broadcast P=4, Simple" $(( 3 * (5500 + 399 * 6) )) bcast_ring_nccl -s 4 -d 400 --root 2
 	closed "NCCL ring broadcast P=4, LL" $(( 3 * (5500 + 799 * 6) )) bcast_ring_nccl -s 4 -d 400 --protocol ll
 	closed "NCCL ring reduce P=4, LL128, gamma 1" $(( 3 * (5500 + 511 * 6 + 400) )) reduce_ring_nccl -s 4 -d 400 --protocol ll128 --gamma 1
+	# The tree on 4 nodes of one rank is 0 - 2 - {1, 3}: both leaves' 100
+	# bytes reach rank 2 at 4000, handled one after the other (to 6094,
+	# 8188); its sum reaches rank 0 at 12188 (handled to 14282), the result
+	# rank 2 at 18282 (to 20376), whose two sends leave at 21876 and 23470
+	# (the NIC's g + sG): rank 3 is done at 25970 + 2094.
+	closed "NCCL tree allreduce P=4" 28064 allreduce_tree_nccl -s 4 -d 100
 	# Rabenseifner on 8 ranks reduces 400 + 200 + 100 bytes in its halving.
 	base=$(sim allreduce_rabenseifner -s 8 -d 800)
 	closed "Rabenseifner P=8, gamma 1" $(( base + 700 )) allreduce_rabenseifner -s 8 -d 800 --gamma 1
@@ -312,6 +318,14 @@ if [ "$got" = "3 1048577" ]; then ok "NCCL ring: the broadcast's chunk is one st
 got=$("$S" allreduce_ring_nccl -s 4 -d 800 --channels 2 -o - | sed -n '/^rank 0 /,/^}/p' |
 	awk '/recv/ { printf "%s", ($NF == 1 ? 1 : 0) }')
 check "NCCL ring: the channels' steps interleaved" test "$got" = 010101010101
+# The tree on 4 nodes of 4 ranks: chains within the nodes; between them
+# NCCL's trees (channel 0: node 0 - 2 - {1, 3}; channel 1, mirrored: node
+# 3 - 1 - {2, 0}), each node facing its parent with its first rank and
+# its first child with its second.
+tree_edges() { "$S" allreduce_tree_nccl -s 16 -d 64 --ranks-per-node 4 --channels 2 -o - |
+	awk -v tag="$1" '/^rank/ { r = $2 } /send/ && $7 == tag { s = s " " r ">" $5 } END { print s }'; }
+check "NCCL tree: the first tree, up" test "$(tree_edges 0)" = " 1>0 2>1 3>2 4>9 5>4 6>5 7>6 8>0 9>8 10>9 11>10 12>8 13>12 14>13 15>14"
+check "NCCL tree: the second tree, up" test "$(tree_edges 2)" = " 0>4 1>0 2>1 3>2 4>12 5>4 6>5 7>6 8>5 9>8 10>9 11>10 13>12 14>13 15>14"
 check "NCCL ring: the comment names channels and protocol" sh -c \
 	"'$S' allgather_ring_nccl -s 3 --channels 4 --protocol ll128 -o - | head -1 | grep -qx '// schedgen allgather_ring_nccl: 3 ranks, 1 bytes, 4 channels, ll128'"
 check "NCCL ring: 0 bytes, no message" sh -c "! '$S' allreduce_ring_nccl -s 4 -d 0 -o - | grep -q send"

@@ -351,6 +351,16 @@ static void test_all_patterns(void)
 				p.channels = 0;
 				p.size = 10;
 			}
+			if (uses & SG_USES_NODES) {
+				/* nodes of 2 and 3 ranks (a last node of fewer), both trees */
+				p.channels = 2;
+				p.size = 1u << 20;
+				for (p.ranks_per_node = 2; p.ranks_per_node <= 3; p.ranks_per_node++)
+					all &= check_one(i, &p, 1);
+				p.ranks_per_node = 0;
+				p.channels = 0;
+				p.size = 10;
+			}
 			if (P % 7 == 3) {
 				/* the benchmark loop around it */
 				sg_params q;
