@@ -65,7 +65,14 @@ static void usage(FILE *f)
 "                         one rank's block of the v-variants, all equal) on\n"
 "                         these ranks and bytes; :N forces Open MPI's algorithm\n"
 "                         N, :NAME a library's by its name\n"
-"                         (openmpi:rabenseifner, mpich:ring)\n"
+"                         (openmpi:rabenseifner, mpich:ring); nccl: the\n"
+"                         algorithm, --protocol and --channels NCCL's tuning\n"
+"                         model picks (bcast, reduce, allgather, reduce_scatter,\n"
+"                         allreduce; with --ranks-per-node)\n"
+"      --nccl-system SPEC the GPUs and links of --select nccl, e.g.\n"
+"                         channels=8,bwintra=40,bwinter=24,sm=80 (the default;\n"
+"                         docs/patterns.md, \"NCCL's choice\")\n");
+	fprintf(f,
 "      --noncommutative   the reduction does not commute: --select follows the\n"
 "                         library's rules and fallbacks for that\n"
 "      --explain          say what --select picked and why (stdout; stderr\n"
@@ -134,7 +141,7 @@ static void progress(void *ctx, uint64_t done)
 enum {
 	OPT_ROOT = 256, OPT_SEGMENT, OPT_NWAY, OPT_FANIN, OPT_ITER, OPT_ROTATE,
 	OPT_SYNC, OPT_NB, OPT_NBPOLL, OPT_CPU, OPT_FORMAT, OPT_LIST, OPT_TIMEMULT,
-	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM, OPT_CHANNELS, OPT_PROTOCOL, OPT_PPN
+	OPT_STRIDE, OPT_BLOCK, OPT_FANOUT, OPT_RADIX, OPT_SELECT, OPT_EXPLAIN, OPT_GAMMA, OPT_PARAMS, OPT_NONCOMM, OPT_CHANNELS, OPT_PROTOCOL, OPT_PPN, OPT_NSYS
 };
 
 static const struct option opts[] = {
@@ -171,6 +178,7 @@ static const struct option opts[] = {
 	{ "channels", required_argument, NULL, OPT_CHANNELS },
 	{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 	{ "ranks-per-node", required_argument, NULL, OPT_PPN },
+	{ "nccl-system", required_argument, NULL, OPT_NSYS },
 	{ "timemult", required_argument, NULL, OPT_TIMEMULT },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
@@ -182,8 +190,8 @@ static const struct option opts[] = {
  * chosen pattern, cls the collective asked for). */
 struct cli {
 	sg_params p;
-	const char *pattern, *out, *select, *cls, *params;
-	int format, idx, have_block, have_fanout, explain, have_gamma;
+	const char *pattern, *out, *select, *cls, *params, *nsys;
+	int format, idx, have_block, have_fanout, explain, have_gamma, have_channels, have_protocol;
 	sg_choice pick;
 	char lib[32];
 };
@@ -263,7 +271,9 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			else
 				util_die_usage("--format is text or binary, not '%s'", optarg);
 			break;
+		case OPT_NSYS: cl->nsys = optarg; break;
 		case OPT_CHANNELS:
+			cl->have_channels = 1;
 			p->channels = num("--channels", optarg);
 			if (p->channels < 1 || p->channels > SG_MAX_CHANNELS)
 				util_die_usage("--channels must be 1..%d (got %" PRIu64 ")", SG_MAX_CHANNELS,
@@ -271,6 +281,7 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			break;
 		case OPT_PROTOCOL: {
 			int k = 0;
+			cl->have_protocol = 1;
 			while (k < SG_NPROTOCOLS && strcasecmp(optarg, sg_protocol_name[k]) != 0)
 				k++;
 			if (k == SG_NPROTOCOLS)
@@ -324,6 +335,8 @@ static int cli_check(struct cli *cl)
 		               sg_select_classes);
 	if (cl->explain && !cl->select)
 		util_die_usage("--explain needs --select");
+	if (cl->nsys && (!cl->select || strncmp(cl->select, "nccl", 4) != 0))
+		util_die_usage("--nccl-system needs --select nccl");
 	if (cl->params) {
 		num_dec g;
 		if (loggp_params_read_gamma(cl->params, &g, err))
@@ -344,9 +357,27 @@ static void select_pattern(struct cli *cl)
 	unsigned alg = 0;
 	size_t n = strcspn(select, ":");
 	if (n >= sizeof cl->lib)
-		util_die_usage("--select: unknown library '%s' (known: openmpi mpich)", select);
+		util_die_usage("--select: unknown library '%s' (known: openmpi mpich nccl)", select);
 	memcpy(cl->lib, select, n);
 	cl->lib[n] = 0;
+	if (strcmp(cl->lib, "nccl") == 0) {
+		sg_nccl_system sys;
+		sg_nccl_system_default(&sys);
+		if (select[n])
+			util_die_usage("--select nccl takes no algorithm (give the pattern itself)");
+		if (cl->nsys && sg_nccl_system_parse(cl->nsys, &sys, err, sizeof err))
+			util_die_usage("%s", err);
+		if (sg_select_nccl(&sys, cl->pattern, p->nranks, p->ranks_per_node, p->size,
+		                   cl->explain ? SG_SELECT_EXPLAIN : 0, &cl->pick, err, sizeof err))
+			util_die_usage("--select: %s", err);
+		cl->cls = cl->pattern;
+		cl->pattern = cl->pick.pattern;
+		if (!cl->have_protocol)
+			p->protocol = (sg_protocol)cl->pick.protocol;
+		if (!cl->have_channels)
+			p->channels = cl->pick.channels;
+		return;
+	}
 	if (strcmp(cl->lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
 	    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
 		uint64_t v = num("--select", select + n + 1);
@@ -407,7 +438,7 @@ static void make_comment(const struct cli *cl, char *comment, size_t len)
 	                            p->nranks, p->size);
 #define APPEND(...) do { if (n < len) \
 		n += (size_t)snprintf(comment + n, len - n, __VA_ARGS__); } while (0)
-	if (cl->select && strcmp(cl->lib, "mpich") == 0)   /* MPICH names its algorithms only */
+	if (cl->select && strcmp(cl->lib, "openmpi") != 0)   /* MPICH, NCCL name them only */
 		APPEND(" (%s's %s %s)", cl->lib, cl->cls, cl->pick.name);
 	else if (cl->select)
 		APPEND(" (%s's %s algorithm %u)", cl->lib, cl->cls, cl->pick.alg);
@@ -448,7 +479,7 @@ static void make_comment(const struct cli *cl, char *comment, size_t len)
 static void explain(const struct cli *cl)
 {
 	char alg[32] = "";
-	if (strcmp(cl->lib, "mpich") != 0)
+	if (strcmp(cl->lib, "openmpi") == 0)
 		snprintf(alg, sizeof alg, "algorithm %u (", cl->pick.alg);
 	fprintf(strcmp(cl->out, "-") ? stdout : stderr, "%s on %" PRIu64 " ranks, %" PRIu64 " bytes: "
 	        "%s, %s %s%s%s.\n  %s.\n", cl->cls, cl->p.nranks, cl->p.size, cl->pick.pattern,

@@ -18,6 +18,8 @@ typedef struct sg_choice {
 	const char *name;      /* the library's name of it ("rabenseifner",
 	                          MPIR_CVAR_COLL_INTRA_ALGORITHM's "ring") */
 	uint64_t fanout;       /* chains of a chain algorithm, else 0 */
+	int protocol;          /* NCCL: the sg_protocol of the pick */
+	uint64_t channels;     /* NCCL: its channels */
 	char why[480];         /* the rule that chose it, any fallback, what it
 	                          runs (when asked to explain; else empty) */
 } sg_choice;
@@ -59,5 +61,33 @@ const char *sg_select_one_element(const sg_choice *bcast);
  * in err naming the valid numbers and names. */
 int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
                   size_t errlen);
+
+/* The GPUs and links NCCL's tuning model reads (its graphs' channels and
+ * bandwidths as NCCL_DEBUG=INFO prints them: "nChannels 8, bw 40/24, type
+ * NVL/PIX").  The defaults (sg_nccl_system_default) are an example
+ * system: 8 channels, 40 GB/s a channel within a node and 24 across, SM
+ * 80, Intel CPUs, NVLink, LL128 on, the same path on every channel. */
+typedef struct sg_nccl_system {
+	unsigned channels;        /* the graphs' and the communicator's */
+	double bw_intra, bw_inter; /* GB/s a channel */
+	double lat_inter;         /* us a network hop adds (the graph's latencyInter) */
+	unsigned sm;              /* compute capability: 70, 80, 90 */
+	int amd, nvlink, ll128, same;
+} sg_nccl_system;
+
+void sg_nccl_system_default(sg_nccl_system *s);
+
+/* "channels=8,bwintra=40,bwinter=24,latinter=0,sm=80,cpu=intel,
+ * link=nvlink,ll128=1,same=1" (any subset) into *s.  Returns 0, or -1
+ * with a message naming the keys in err. */
+int sg_nccl_system_parse(const char *spec, sg_nccl_system *s, char *err, size_t errlen);
+
+/* What NCCL runs for collective cls (bcast, reduce, allgather,
+ * reduce_scatter, allreduce; size as sg_select takes it) on P ranks in
+ * nodes of K: out's pattern, name ("ring", "tree"), protocol and
+ * channels, and with SG_SELECT_EXPLAIN every time the model gives.
+ * Returns 0, or -1 with a message in err (a class NCCL lacks). */
+int sg_select_nccl(const sg_nccl_system *s, const char *cls, uint64_t P, uint64_t K, uint64_t size,
+                   unsigned flags, sg_choice *out, char *err, size_t errlen);
 
 #endif

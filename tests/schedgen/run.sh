@@ -337,6 +337,24 @@ expect_err() { # NAME MESSAGE ARGS...
 }
 expect_err "--channels 65" "schedgen: error: --channels must be 1..64 (got 65)" allreduce_ring_nccl --channels 65
 expect_err "--protocol bad" "schedgen: error: --protocol is simple, ll or ll128, not 'fast'" allreduce_ring_nccl --protocol fast
+# --select nccl: NCCL's tuning model (docs/patterns.md, "NCCL's choice").
+# 8 bytes on one node of 8 (the default system): the ring with LL costs
+# 6.6 us + 14 steps x 0.6 us = 15.0 us, the tree 6.8 + 2 x 7 x 0.6 =
+# 15.2 (plus the bytes); 8 bytes are fewer than 512 threads x 64 (LL's 8
+# bytes a thread on each of 8 ranks), so one channel.
+check "--select nccl: 8 bytes on a node of 8" test "$("$S" allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 -o - | head -1)" = \
+	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 1 channel, ll"
+check "--select nccl: why" sh -c "'$S' allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 --explain -o /dev/null | grep -q 'ring/LL takes 15.0 us the least of tree/LL 15.2 '"
+# 1 GiB on 512 nodes of 8: the ring's 8190 steps cost more than the
+# tree's halved bandwidth.
+check "--select nccl: 1 GiB on 4096 GPUs" test "$("$S" allreduce --select nccl -s 4096 --ranks-per-node 8 -d 1Gi -o - | head -1)" = \
+	"// schedgen allreduce_tree_nccl: 4096 ranks, 1073741824 bytes (nccl's allreduce tree), 8 channels, simple, 8 ranks a node"
+check "--select nccl: --protocol and --channels win" test "$("$S" allreduce --select nccl -s 8 -d 8 --protocol simple --channels 2 -o - | head -1)" = \
+	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 2 channels, simple"
+expect_err "--select nccl: no algorithm number" "schedgen: error: --select nccl takes no algorithm (give the pattern itself)" allreduce --select nccl:ring
+expect_err "--select nccl: a class it lacks" "schedgen: error: --select: nccl has no 'alltoall' (it has bcast, reduce, allgather, reduce_scatter, allreduce)" alltoall --select nccl
+expect_err "--nccl-system: a bad value" "schedgen: error: --nccl-system: bad 'sm' in 'sm=75' (keys: channels=1..64, bwintra=GB/s, bwinter=GB/s, latinter=us, sm=70|80|90, cpu=intel|amd, link=nvlink|pci, ll128=0|1, same=0|1)" allreduce --select nccl --nccl-system sm=75
+expect_err "--nccl-system alone" "schedgen: error: --nccl-system needs --select nccl" allreduce --select openmpi --nccl-system sm=80
 # The patterns that are Open MPI's algorithms, against its own counts.
 "$(pwd)/ompi.sh" "$B"
 # The patterns that are MPICH's algorithms, against what it sends.
