@@ -396,7 +396,8 @@ static void wl_arm(sim *m, uint32_t l, uint64_t t, int now)
  * - the list the event put back just before joined, if it waits for this
  *   resource; a new list, not in the table, if that event went back into
  *   the queue (such a list enters the table once WL_LISTED_AT events wait
- *   in it, unless the table has one already);
+ *   in it, unless the table has one already), in the table if that event
+ *   joined a list of another pair;
  * - else the resource's list in the table (messages that arrive one by
  *   one), or a new one there.
  * A list whose armed waiter has a larger seq cannot take it: it goes back
@@ -425,7 +426,12 @@ static void put_back_wait(sim *m, const evq_node *xp, const wait_for *b, int sam
 	}
 	if (l != QNIL && WL(m, l)->armed && x.seq < WL(m, l)->aseq)
 		goto queue;
-	if (l == QNIL && (l = wl_new(m, key, other, !same)) == QNIL)
+	/* Unlisted: the first list of a burst that went into the queue until
+	 * now.  A burst whose waiters take turns between lists (sends of
+	 * several CPUs waiting for one NIC) lists each new one at once, so that
+	 * the next waiter of its pair finds it: else every waiter would start
+	 * a list of its own, each armed, each woken at every busy period. */
+	if (l == QNIL && (l = wl_new(m, key, other, !same || m->last_list != QNIL)) == QNIL)
 		return;
 	sim_wlist *L = WL(m, l);
 	if (wl_add(m, L, &x))
