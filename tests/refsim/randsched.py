@@ -57,6 +57,12 @@ stride 8 o_mw=5 O_mw=0 l_mw=0 L_mw=0
 stride 64 o_mw=40 O_mw=0.25 l_mw=300 L_mw=0.125
 stride 1024 o_mw=0 O_mw=1.5 l_mw=2000 L_mw=0
 """
+# Within nodes (--intra-params, docs/semantics.md section 12): cheaper.
+INTRA = """loggp-params 1
+# two ranges within a node
+range 0 16 L=5 o=3 g=2 G=0.125 O=0
+range 17 inf L=50 o=20 g=10 G=0.0625 O=0.5
+"""
 STRIDES = [1, 4, 8, 16, 64, 100, 1024, 4096]
 
 NAMES = ["a", "b", "x_1", "send_2", "to", "tag", "cpu", "nic", "comm", "from", "_q", "l0", "L9", "op"]
@@ -158,6 +164,9 @@ def generate(seed):
         if srng.random() < 0.8:
             args = ["-p", "@STRIDES"] + srng.choice([[], [], ["-L", "0"], ["-o", "0"], ["-S", "10"]])
     text = render(rng, ranks)
+    nrng = random.Random(seed * 15485863 + 3)      # nodes, drawn apart too
+    if nrng.random() < 0.2:
+        args += ["--ranks-per-node", str(nrng.choice([2, 3, 4])), "--intra-params", "@INTRA"]
     return text, args + perturb(random.Random(seed * 7919 + 1), P)
 
 

@@ -121,6 +121,7 @@ class Params:
         self.strides = []
         self.noise = None        # a Noise (section 9), or none
         self.slow = Slow()
+        self.ppn, self.intra = 0, None   # nodes (section 12): ranks per node, their ranges
 
     def read_file(self, path):
         self.ranges = []
@@ -148,9 +149,9 @@ class Params:
         self.ranges = [(r[0],) + tuple(flags[n] if flags.get(n) is not None else r[1 + i]
                                        for i, n in enumerate(names)) for r in self.ranges]
 
-    def of(self, size):
-        """(L, o, g, G, O) of a message of size bytes."""
-        for r in self.ranges:
+    def of(self, size, ranges=None):
+        """(L, o, g, G, O) of a message of size bytes (in ranges, else the run's)."""
+        for r in ranges or self.ranges:
             if size <= r[0]:
                 return r[1:]
         raise ValueError("no range for size %d" % size)
@@ -159,7 +160,8 @@ class Params:
         """(L, o, g, G, O) of the message of a send: its range's, with the
         middleware costs of the largest stride at or below its own added to
         o and L (section 10)."""
-        L, o, g, G, O = self.of(send.size)
+        within = self.ppn and send.rank // self.ppn == send.peer // self.ppn
+        L, o, g, G, O = self.of(send.size, self.intra if within else None)
         below = [x for x in self.strides if x[0] <= send.stride] if send.stride else []
         if below:
             _, om, Om, lm, Lm = max(below)
@@ -460,6 +462,8 @@ def params_from_args(argv):
     ap.add_argument("--noise-rule", default="exact")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--slow", action="append", default=[])
+    ap.add_argument("--ranks-per-node", type=int, default=0)
+    ap.add_argument("--intra-params")
     ap.add_argument("schedule")
     a = ap.parse_args(argv)
     par = Params()
@@ -480,6 +484,10 @@ def params_from_args(argv):
     par.override(L=a.L, o=a.o, g=a.g, G=a.G, O=a.O)
     if a.S is not None:
         par.S = a.S
+    if a.intra_params and a.ranks_per_node >= 2:
+        intra = Params()
+        intra.read_file(a.intra_params)
+        par.ppn, par.intra = a.ranks_per_node, intra.ranges
     return par, a.schedule
 
 
