@@ -53,7 +53,9 @@ static void usage(FILE *f)
 	        "      --select LIB         replace each collective (not the v-collectives) by\n"
 	        "                           the algorithm LIB runs for its communicator and\n"
 	        "                           bytes: openmpi (the default), mpich (where it has\n"
-	        "                           rules: --list), or none (the patterns --list names)\n"
+	        "                           rules: --list), nccl (its tuning model, on nodes of\n"
+	        "                           --ranks-per-node, the machine of --nccl-system;\n"
+	        "                           docs/patterns.md), or none (the patterns --list names)\n"
 	        "      --gamma NS           ns per byte of a local reduction: each reducing\n"
 	        "                           step of a collective costs a calc of NS x its\n"
 	        "                           bytes (default 0)\n"
@@ -62,6 +64,8 @@ static void usage(FILE *f)
 	        "      --channels C         channels of NCCL's patterns (--coll CLASS=*_nccl;\n"
 	        "                           1..64, default 1)\n"
 	        "      --protocol P         their protocol: simple (default), ll, ll128\n"
+	        "      --ranks-per-node K   nodes of K ranks, for NCCL's tree and --select nccl\n"
+	        "      --nccl-system SPEC   the machine of --select nccl (schedgen --help)\n"
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --flops F            Chakra: a compute node takes num_ops / F seconds\n"
@@ -97,9 +101,10 @@ static void list_patterns(const struct t2g_options *o)
 	printf("collective classes and their patterns (--coll CLASS=PATTERN):\n");
 	for (int c = 0; c < T2G_NCOLL; c++) {
 		sg_choice ch;
-		char err[160];
-		int lib = o->select && !(o->pinned & (1u << c)) &&
-		          sg_select(o->select, t2g_coll_name(c), 2, 1, 0, 0, &ch, err, sizeof err) == 0;
+		sg_params two;
+		sg_params_default(&two);
+		two.nranks = 2;
+		int lib = !(o->pinned & (1u << c)) && t2g_select(o, t2g_coll_name(c), &two, &ch) == 0;
 		printf("  %-16s %s%s%s%s\n", t2g_coll_name(c), lib ? o->select : "",
 		       lib ? "'s choice by its rules (with --select none: " : "",
 		       sg_pattern((size_t)o->pattern[c])->name, lib ? ")" : "");
@@ -157,6 +162,8 @@ static const struct option longopts[] = {
 	{ "flops", required_argument, NULL, 'F' },
 	{ "channels", required_argument, NULL, 'H' },
 	{ "protocol", required_argument, NULL, 'R' },
+	{ "ranks-per-node", required_argument, NULL, 'K' },
+	{ "nccl-system", required_argument, NULL, 'N' },
 	{ "mem-bw", required_argument, NULL, 'M' },
 	{ "strict", no_argument, NULL, 'S' },
 	{ "request-size", required_argument, NULL, 'r' },
@@ -213,10 +220,12 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 		case 'L':
 			if (strcmp(optarg, "none") == 0)
 				cl->o.select = NULL;
-			else if (strcmp(optarg, "openmpi") == 0 || strcmp(optarg, "mpich") == 0)
-				cl->o.select = strcmp(optarg, "mpich") ? "openmpi" : "mpich";
+			else if (strcmp(optarg, "openmpi") == 0 || strcmp(optarg, "mpich") == 0
+			         || strcmp(optarg, "nccl") == 0)
+				cl->o.select = strcmp(optarg, "openmpi") == 0 ? "openmpi"
+				               : strcmp(optarg, "mpich") == 0 ? "mpich" : "nccl";
 			else
-				return util_usage("--select is openmpi, mpich or none (got '%s')", optarg);
+				return util_usage("--select is openmpi, mpich, nccl or none (got '%s')", optarg);
 			break;
 		case 'g': {
 			num_err e = num_dec_parse(optarg, strlen(optarg), NUM_FRAC_MAX, &cl->o.gamma);
@@ -245,7 +254,20 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			if (parse_u64(optarg, &v) || v < 1 || v > SG_MAX_CHANNELS)
 				return util_usage("--channels must be 1..%d (got '%s')", SG_MAX_CHANNELS, optarg);
 			cl->o.channels = v;
+			cl->o.have_channels = 1;
 			break;
+		case 'K':
+			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
+				return util_usage("--ranks-per-node must be 1..%" PRIu32 " (got '%s')", UINT32_MAX,
+				                  optarg);
+			cl->o.ranks_per_node = v;
+			break;
+		case 'N': {
+			char err[512];
+			if (sg_nccl_system_parse(optarg, &cl->o.nccl, err, sizeof err))
+				return util_usage("%s", err);
+			break;
+		}
 		case 'R': {
 			int k = 0;
 			while (k < SG_NPROTOCOLS && strcasecmp(optarg, sg_protocol_name[k]) != 0)
@@ -253,6 +275,7 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			if (k == SG_NPROTOCOLS)
 				return util_usage("--protocol is simple, ll or ll128, not '%s'", optarg);
 			cl->o.protocol = (sg_protocol)k;
+			cl->o.have_protocol = 1;
 			break;
 		}
 		case 'F':

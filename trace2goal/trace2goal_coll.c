@@ -38,6 +38,7 @@ void t2g_options_default(struct t2g_options *o)
 	o->compute_scale = 1.0;
 	o->extrapolate = 1;
 	o->select = "openmpi";
+	sg_nccl_system_default(&o->nccl);
 	for (int c = 0; c < T2G_NCOLL; c++)
 		o->pattern[c] = sg_pattern_find(coll_default[c]);
 }
@@ -76,15 +77,29 @@ int t2g_coll_class(enum tr_kind k)
 
 /* ---- Collectives ------------------------------------------------------- */
 
+int t2g_select(const struct t2g_options *o, const char *lib_cls, const sg_params *p, sg_choice *ch)
+{
+	char err[512];
+	if (!o->select)
+		return -1;
+	if (strcmp(o->select, "nccl") == 0)
+		return sg_select_nccl(&o->nccl, lib_cls, p->nranks, o->ranks_per_node, p->size, 0, ch, err,
+		                      sizeof err);
+	return sg_select(o->select, lib_cls, p->nranks, p->size, 0, 0, ch, err, sizeof err);
+}
+
 int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, sg_params *p)
 {
 	sg_choice ch;
-	char err[512];
-	if (!o->select || (o->pinned & (1u << cls))
-	    || sg_select(o->select, lib_cls, p->nranks, p->size, 0, 0, &ch, err, sizeof err))
+	p->ranks_per_node = o->ranks_per_node;
+	if ((o->pinned & (1u << cls)) || t2g_select(o, lib_cls, p, &ch))
 		return o->pattern[cls];
 	if (ch.fanout)
 		p->fanout = ch.fanout;
+	if (ch.channels && !o->have_channels)
+		p->channels = ch.channels;
+	if (ch.channels && !o->have_protocol)
+		p->protocol = (sg_protocol)ch.protocol;
 	return sg_pattern_find(ch.pattern);
 }
 

@@ -8,6 +8,7 @@
 #include "num.h"
 #include "sg_out.h"
 #include "sg_pattern.h"
+#include "sg_select.h"
 #include "trace_read.h"
 
 #include <stddef.h>
@@ -53,6 +54,9 @@ struct t2g_options {
 	                              * detected from each trace (trace_read.h) */
 	uint64_t channels;           /* NCCL's patterns: channels (0: 1) and */
 	sg_protocol protocol;        /* protocol (sg_pattern.h) */
+	int have_channels, have_protocol; /* given: they win over select "nccl" */
+	uint64_t ranks_per_node;     /* NCCL's tree and choice: nodes of K ranks (0: 1) */
+	sg_nccl_system nccl;         /* select "nccl": the machine */
 	double flops;                /* Chakra: a compute node of num_ops takes
 	                              * num_ops / flops s (0: its duration) */
 	double mem_bw;               /* Chakra: a memory node of tensor_size
@@ -99,10 +103,17 @@ const char *t2g_coll_name(int c);
  * ignored), or -1. */
 int t2g_coll_find(const char *name);
 
+/* The choice of o->select (openmpi, mpich, nccl: on nodes of
+ * o->ranks_per_node, on the machine o->nccl) for the collective lib_cls
+ * on p->nranks ranks and p->size bytes into *ch: 0, or -1 when there is
+ * none (no library, or none of its rules for the class). */
+int t2g_select(const struct t2g_options *o, const char *lib_cls, const sg_params *p, sg_choice *ch);
+
 /* The pattern for a collective of class cls (lib_cls: its name in the
  * library's rules) on p->nranks ranks and p->size bytes: the library's
- * choice where o->select has rules and cls is not pinned (its fan-out into
- * p), else o->pattern[cls]. */
+ * choice where o->select has rules and cls is not pinned (its fan-out,
+ * and NCCL's protocol and channels unless given, into p), else
+ * o->pattern[cls]; p->ranks_per_node is o's. */
 int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, sg_params *p);
 
 /* One rank's part of a collective's pattern, generated apart: its ops

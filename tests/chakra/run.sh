@@ -107,6 +107,14 @@ want "--channels 2: a cpu per channel" "6 6" \
 	"$("$T2G" --coll allreduce=allreduce_ring_nccl --channels 2 nccl | sed -n '/^rank 0 /,/^}/p' |
 	   awk '/send/ { n[$NF]++ } END { print n[1], n[2] }')"
 
+# --select nccl: NCCL's model picks the ring with LL for 400 bytes on 4
+# GPUs (docs/patterns.md, "NCCL's choice"), one channel: LL's 200 wire
+# bytes a step, 6 (2o + L + 199 G) = 1914.
+"$T2G" --strict --select nccl nccl -o nccl-pick.bin
+want "--select nccl: the ring with LL" 1914 "$(time_of nccl-pick.bin -L 100 -o 10 -g 0 -G 1)"
+want "--select nccl: --protocol wins" 1314 \
+	"$("$T2G" --select nccl --protocol simple nccl -o nccl-s.bin && time_of nccl-s.bin -L 100 -o 10 -g 0 -G 1)"
+
 # ---- Types and attributes it does not use -----------------------------------
 gen unused 'et.write("t.0.et", [et.node(1, et.COMP, dur=1, attrs=[("foo", 3), ("is_cpu_op", True)]),
                    et.node(2, et.STORAGE, data=[1]), et.node(3, et.COMP, dur=1, data=[2])])'
