@@ -181,6 +181,26 @@ static int dom_ring_chunks(const model_ctx *c)
 	return c->s % c->P == 0 && gap_fits(c, c->s / c->P);
 }
 
+/* NCCL's rings (schedgen/sg_nccl.c, Simple, one channel): one chunk a
+ * step and one message a chunk while a chunk is at most a slice, 1 MiB on
+ * the rings, 512 KiB on the chains of bcast and reduce (docs/patterns.md,
+ * "NCCL"); no message at all for 0 bytes.  A step's send waits for the
+ * step before's receive, so a step costs what an MPI_Sendrecv step does. */
+#define NCCL_RING_SLICE (1u << 20)
+#define NCCL_CHAIN_SLICE (1u << 19)
+static int dom_ring_nccl(const model_ctx *c)
+{
+	return c->s && dom_ring_chunks(c) && c->s / c->P <= NCCL_RING_SLICE;
+}
+static int dom_steps_nccl(const model_ctx *c)
+{
+	return c->s && c->s <= NCCL_RING_SLICE && dom_binomial(c);
+}
+static int dom_chain_nccl(const model_ctx *c)
+{
+	return c->s && c->s <= NCCL_CHAIN_SLICE && eager(c);
+}
+
 /* allreduce_recdoub_ompi, P a power of two: log2 P exchanges of s bytes
  * (other P fold ranks in, and the ranks that wait for them meet partners
  * that did not: no step-by-step form). */
@@ -494,6 +514,28 @@ static const model_formula table[] = {
 	  "2(P-1) (2o + max(L, cO) + max(cO, cG)), c = s/P", MODEL_EXACT,
 	  "P divides s, c <= S, g + cG <= 2o + max(L, cO) + max(cO, cG)", dom_ring_chunks, NULL, NULL,
 	  "unsegmented; no reduction computation", ev_ring_chunks, 0 },
+	{ "allreduce_ring_nccl", "ring_chunks", "docs/patterns.md",
+	  "2(P-1) (2o + max(L, cO) + max(cO, cG)), c = s/P", MODEL_EXACT,
+	  "P divides s, 0 < c <= 1 MiB, c <= S, g + cG <= 2o + max(L, cO) + max(cO, cG)",
+	  dom_ring_nccl, NULL, NULL,
+	  "Simple, one channel: a chunk a step; no reduction computation", ev_ring_chunks, 0 },
+	{ "allgather_ring_nccl", "sendrecv_steps", "docs/patterns.md",
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "0 < s <= 1 MiB, s <= S, g + sG <= 2o + L + max(sO, sG)", dom_steps_nccl, NULL, NULL,
+	  "Simple, one channel: a rank's block a step", ev_sendrecv_steps, 0 },
+	{ "reduce_scatter_ring_nccl", "sendrecv_steps", "docs/patterns.md",
+	  "(P-1) (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
+	  "0 < s <= 1 MiB, s <= S, g + sG <= 2o + L + max(sO, sG)", dom_steps_nccl, NULL, NULL,
+	  "Simple, one channel: a rank's block a step; no reduction computation",
+	  ev_sendrecv_steps, 0 },
+	{ "bcast_ring_nccl", "chain", "docs/patterns.md",
+	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
+	  "0 < s <= 512 KiB, s <= S", dom_chain_nccl, NULL, NULL,
+	  "Simple, one channel: one message a hop", ev_chain, 0 },
+	{ "reduce_ring_nccl", "chain", "docs/patterns.md",
+	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
+	  "0 < s <= 512 KiB, s <= S", dom_chain_nccl, NULL, NULL,
+	  "Simple, one channel: one message a hop; no reduction computation", ev_chain, 0 },
 	{ "allreduce_recdoub_ompi", "sendrecv_rounds", "docs/patterns.md",
 	  "log2 P (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
