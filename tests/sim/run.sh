@@ -553,6 +553,8 @@ if [ -x "$B/bin/schedgen" ]; then
 			"$SIM" -q $opts "$tmp/ac.bin" >"$tmp/ac0" 2>&1
 			# shellcheck disable=SC2086
 			"$SIM" -q $opts --account --csv "$tmp/ac.csv" "$tmp/ac.bin" >"$tmp/ac1" 2>&1
+			# a pattern of several CPUs (NCCL's tree: up and down apart)
+			grep -q 'the account splits the time of one CPU' "$tmp/ac1" && continue
 			grep -v '^Account: ' "$tmp/ac1" | cmp -s - "$tmp/ac0" || bad="$bad $p($opts):output"
 			awk -F, 'NR > 1 && $3 + $4 + $5 + $6 + $7 != $2 { b = 1 } END { exit b }' "$tmp/ac.csv" ||
 				bad="$bad $p($opts):sum"
