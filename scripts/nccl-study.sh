@@ -2,7 +2,8 @@
 # NCCL's ring against its tree for an allreduce, simulated on two levels,
 # beside what NCCL's tuning model picks (docs/ai.md).  For each size, the
 # simulated time of the ring and of the tree (8 channels, each protocol),
-# the fastest of them, and schedgen --select nccl's pick.
+# schedgen --select nccl's pick, and Open MPI's choice (--select openmpi)
+# on the same nodes.
 # Usage: scripts/nccl-study.sh BUILD_DIR GPUS [SIZES...]
 #   nodes of 8 GPUs; parameters: NVLink-like within a node, a 25 GB/s
 #   network across (the same as tests/bench-nccl.sh).
@@ -33,4 +34,6 @@ for d in "${sizes[@]}"; do
 		sed 's/^.*schedgen allreduce_\([a-z]*\)_nccl:.*, \([0-9]*\) channels*, \([a-z0-9]*\).*/\1 \3 \2/')
 	set -- $pick
 	printf '%s,nccl-pick:%s,%s,%s\n' "$d" "$1" "$2" "$(sim allreduce --select nccl -s "$P" --ranks-per-node 8 -d "$d")"
+	ompi=$("$B/bin/schedgen" allreduce --select openmpi -s "$P" -d "$d" -o - | head -1 | sed 's/^.*schedgen \([a-z_0-9]*\):.*/\1/')
+	printf '%s,openmpi:%s,,%s\n' "$d" "$ompi" "$(sim allreduce --select openmpi -s "$P" -d "$d")"
 done
