@@ -119,10 +119,11 @@ def add_strides(rng, ranks):
         rk.pair = {new.get(r, r): new.get(x, x) for r, x in rk.pair.items()}
 
 
-def generate(seed):
+def generate(seed, nodes=True):
     """(schedule text, loggopsim options) of a seed.  Options may contain
-    "@PARAMS", to be replaced by the path of a file holding RANGES, or
-    "@STRIDES", of one holding STRIDED."""
+    "@PARAMS", to be replaced by the path of a file holding RANGES,
+    "@STRIDES", of one holding STRIDED, and (nodes: one seed in five puts
+    the ranks on nodes) "@INTRA", of one holding INTRA."""
     rng = random.Random(seed)
     P = rng.randint(1, 6)
     ranks = [Rank() for _ in range(P)]
@@ -165,7 +166,7 @@ def generate(seed):
             args = ["-p", "@STRIDES"] + srng.choice([[], [], ["-L", "0"], ["-o", "0"], ["-S", "10"]])
     text = render(rng, ranks)
     nrng = random.Random(seed * 15485863 + 3)      # nodes, drawn apart too
-    if nrng.random() < 0.2:
+    if nodes and nrng.random() < 0.2:
         args += ["--ranks-per-node", str(nrng.choice([2, 3, 4])), "--intra-params", "@INTRA"]
     return text, args + perturb(random.Random(seed * 7919 + 1), P)
 

@@ -349,7 +349,7 @@ check "--select nccl: why" sh -c "'$S' allreduce --select nccl -s 8 --ranks-per-
 # tree's halved bandwidth.
 check "--select nccl: 1 GiB on 4096 GPUs" test "$("$S" allreduce --select nccl -s 4096 --ranks-per-node 8 -d 1Gi -o - | head -1)" = \
 	"// schedgen allreduce_tree_nccl: 4096 ranks, 1073741824 bytes (nccl's allreduce tree), 8 channels, simple, 8 ranks a node"
-check "--select nccl: --protocol and --channels win" test "$("$S" allreduce --select nccl -s 8 -d 8 --protocol simple --channels 2 -o - | head -1)" = \
+check "--select nccl: --protocol and --channels win" test "$("$S" allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 --protocol simple --channels 2 -o - | head -1)" = \
 	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 2 channels, simple"
 expect_err "--select nccl: no algorithm number" "schedgen: error: --select nccl takes no algorithm (give the pattern itself)" allreduce --select nccl:ring
 expect_err "--select nccl: a class it lacks" "schedgen: error: --select: nccl has no 'alltoall' (it has bcast, reduce, allgather, reduce_scatter, allreduce)" alltoall --select nccl
