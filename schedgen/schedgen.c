@@ -355,6 +355,7 @@ static void select_pattern(struct cli *cl)
 	sg_params *p = &cl->p;
 	char err[512];
 	unsigned alg = 0;
+	int bad;
 	size_t n = strcspn(select, ":");
 	if (n >= sizeof cl->lib)
 		util_die_usage("--select: unknown library '%s' (known: openmpi mpich nccl)", select);
@@ -367,35 +368,31 @@ static void select_pattern(struct cli *cl)
 			util_die_usage("--select nccl takes no algorithm (give the pattern itself)");
 		if (cl->nsys && sg_nccl_system_parse(cl->nsys, &sys, err, sizeof err))
 			util_die_usage("%s", err);
-		if (sg_select_nccl(&sys, cl->pattern, p->nranks, p->ranks_per_node, p->size,
-		                   cl->explain ? SG_SELECT_EXPLAIN : 0, &cl->pick, err, sizeof err))
+		bad = sg_select_nccl(&sys, cl->pattern, p->nranks, p->ranks_per_node, p->size,
+		                     cl->explain ? SG_SELECT_EXPLAIN : 0, &cl->pick, err, sizeof err);
+	} else {
+		if (strcmp(cl->lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
+		    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
+			uint64_t v = num("--select", select + n + 1);
+			if (v < 1)
+				util_die_usage("--select %s: the algorithm number must be 1 or more", select);
+			alg = (unsigned)v;
+		} else if (select[n] && sg_select_alg(cl->lib, cl->pattern, select + n + 1, &alg, err,
+		                                      sizeof err)) {
 			util_die_usage("--select: %s", err);
-		cl->cls = cl->pattern;
-		cl->pattern = cl->pick.pattern;
-		if (!cl->have_protocol)
-			p->protocol = (sg_protocol)cl->pick.protocol;
-		if (!cl->have_channels)
-			p->channels = cl->pick.channels;
-		return;
+		}
+		bad = sg_select(cl->lib, cl->pattern, p->nranks, p->size, alg,
+		                (cl->explain ? SG_SELECT_EXPLAIN : 0) |
+		                (p->noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0), &cl->pick, err,
+		                sizeof err);
 	}
-	if (strcmp(cl->lib, "mpich") != 0 && select[n] && select[n + 1] >= '0' &&
-	    select[n + 1] <= '9' && strlen(select + n + 1) < 6) {   /* MPICH names them only */
-		uint64_t v = num("--select", select + n + 1);
-		if (v < 1)
-			util_die_usage("--select %s: the algorithm number must be 1 or more", select);
-		alg = (unsigned)v;
-	} else if (select[n] && sg_select_alg(cl->lib, cl->pattern, select + n + 1, &alg, err,
-	                                      sizeof err)) {
-		util_die_usage("--select: %s", err);
-	}
-	if (sg_select(cl->lib, cl->pattern, p->nranks, p->size, alg,
-	              (cl->explain ? SG_SELECT_EXPLAIN : 0) |
-	              (p->noncommutative ? SG_SELECT_NONCOMMUTATIVE : 0), &cl->pick, err, sizeof err))
+	if (bad)
 		util_die_usage("--select: %s", err);
 	cl->cls = cl->pattern;
 	cl->pattern = cl->pick.pattern;
-	if (cl->pick.fanout && !cl->have_fanout)
-		p->fanout = cl->pick.fanout;
+	sg_choice_apply(&cl->pick, p, (cl->have_fanout ? SG_GIVEN_FANOUT : 0) |
+	                (cl->have_protocol ? SG_GIVEN_PROTOCOL : 0) |
+	                (cl->have_channels ? SG_GIVEN_CHANNELS : 0));
 }
 
 /* The pattern's number in cl->idx, its parameters checked, and the output

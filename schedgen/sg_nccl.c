@@ -53,6 +53,14 @@ static uint64_t slice(const sg_params *p, ring_kind kind)
 	return p->protocol == SG_PROTO_SIMPLE ? SIMPLE_STEP * slice_steps(p, kind) : chunk_of(p, kind);
 }
 
+/* The channels of p: 1..SG_MAX_CHANNELS (the callers check the bound,
+ * schedgen and trace2goal). */
+static uint64_t channels_of(const sg_params *p)
+{
+	uint64_t C = p->channels ? p->channels : 1;
+	return C < SG_MAX_CHANNELS ? C : SG_MAX_CHANNELS;
+}
+
 uint64_t sg_nccl_wire(const sg_params *p, uint64_t n)
 {
 	switch (p->protocol) {
@@ -67,6 +75,29 @@ uint64_t sg_nccl_wire(const sg_params *p, uint64_t n)
 #define MAX_SLICES 2
 #define MAX_FIFOS (4 * SG_MAX_CHANNELS)
 
+/* A rank's receive FIFOs, one a connection (a channel's ring has one,
+ * its tree four: three children and the parent): a FIFO's last W receives
+ * (W: NCCL_STEPS over the steps of a slice), receive n in win[n % W];
+ * receive n is posted when receive n - W is done, as its slot of the FIFO
+ * is free then. */
+typedef struct fifos {
+	const sg_params *p;
+	uint64_t W, nrecv[MAX_FIFOS];
+	uint32_t win[MAX_FIFOS][NCCL_STEPS];
+} fifos;
+
+/* The next receive of FIFO f on cpu at rank r: b data bytes from rank
+ * from with tag, once its slot is free. */
+static uint32_t fifo_recv(ctx *c, fifos *q, uint64_t f, uint16_t cpu, uint64_t b, uint64_t from,
+                          uint64_t tag)
+{
+	uint64_t n = q->nrecv[f]++;
+	uint32_t rv = add(c, GOAL_RECV, sg_nccl_wire(q->p, b), from, tag, cpu,
+	                  n >= q->W ? q->win[f][n % q->W] : NONE);
+	q->win[f][n % q->W] = rv;
+	return rv;
+}
+
 /* A collective on NCCL's rings: its kind, slices a chunk (the tags of a
  * step), steps a loop, and per channel the ops that stand for the
  * receives of its step before (slice by slice), which its next step's
@@ -77,26 +108,8 @@ typedef struct ring {
 	uint64_t S, nsteps, nloops, root;
 	uint32_t last[SG_MAX_CHANNELS][MAX_SLICES];
 	uint8_t nlast[SG_MAX_CHANNELS];
-	/* The receiver's FIFOs, one a connection (a channel's ring has one, its
-	 * tree four: three children and the parent): a FIFO's last W receives
-	 * (W: NCCL_STEPS over the steps of a slice), receive n in win[n % W];
-	 * receive n is posted when receive n - W is done, as its slot of the
-	 * FIFO is free then. */
-	uint64_t W, nrecv[MAX_FIFOS];
-	uint32_t win[MAX_FIFOS][NCCL_STEPS];
+	fifos q;
 } ring;
-
-/* The next receive of FIFO f on cpu at rank r: b data bytes from rank
- * from with tag, once its slot is free. */
-static uint32_t fifo_recv(ctx *c, ring *g, uint64_t f, uint16_t cpu, uint64_t b, uint64_t from,
-                          uint64_t tag)
-{
-	uint64_t n = g->nrecv[f]++;
-	uint32_t rv = add(c, GOAL_RECV, sg_nccl_wire(g->p, b), from, tag, cpu,
-	                  n >= g->W ? g->win[f][n % g->W] : NONE);
-	g->win[f][n % g->W] = rv;
-	return rv;
-}
 
 /* Bytes of chunk k (0..P-1) of a loop whose chunks have real bytes and
  * whose data from the loop's start is rem bytes. */
@@ -127,7 +140,7 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
 			    (uint16_t)ch, j < g->nlast[ch] ? g->last[ch][j] : NONE);
 		if (j < nr) {
 			uint64_t b = seg_size(rsz, sl, j);
-			uint32_t rv = fifo_recv(c, g, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
+			uint32_t rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
 			got[n++] = reduces ? reduced(c, p, b, rv) : rv;
 		}
 	}
@@ -149,7 +162,7 @@ static void chain_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t n)
 		uint64_t b = seg_size(n, sl, j);
 		uint32_t rv = NONE;
 		if (pos > 0) {
-			rv = fifo_recv(c, g, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
+			rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
 			if (g->kind == RING_REDUCE)
 				rv = reduced(c, p, b, rv);
 		}
@@ -188,15 +201,13 @@ static void nccl_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
  * their messages come. */
 static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind, uint64_t root)
 {
-	uint64_t P = c->P, C = p->channels ? p->channels : 1, chunk = chunk_of(p, kind);
+	uint64_t P = c->P, C = channels_of(p), chunk = chunk_of(p, kind);
 	uint64_t units = kind == RING_ALLREDUCE ? P : 1;   /* chunks of a channel's loop */
-	if (C > SG_MAX_CHANNELS)   /* the callers' limit (schedgen, trace2goal) */
-		C = SG_MAX_CHANNELS;
 	uint64_t per_loop = C * units * chunk;
 	ring g = { p, kind, nseg(chunk, slice(p, kind)),
 	           kind == RING_ALLREDUCE ? 2 * P - 2 : kind >= RING_BROADCAST ? 1 : P - 1,
-	           p->size / per_loop + (p->size % per_loop != 0), root, { { 0 } }, { 0 },
-	           NCCL_STEPS / slice_steps(p, kind), { 0 }, { { 0 } } };
+	           nseg(p->size, per_loop), root, { { 0 } }, { 0 },
+	           { p, NCCL_STEPS / slice_steps(p, kind), { 0 }, { { 0 } } } };
 	if (P < 2 || !p->size)     /* NCCL launches nothing for 0 bytes */
 		return;
 	for (uint64_t k = 0; k < g.nloops; k++) {
@@ -329,21 +340,22 @@ static uint64_t tree_depth(uint64_t P, uint64_t K)
 	return (P < K ? P : K) - 1 + d;
 }
 
-/* The data bytes of the tree's chunk (enqueue.cc): Simple's one step,
- * halved while the chunks a channel moves are few against the depth;
- * LL's and LL128's one step. */
+/* The data bytes of the tree's chunk (enqueue.cc) on C channels:
+ * Simple's one step, halved while the chunks a channel moves are few
+ * against the depth; LL's and LL128's one step; at most the data over
+ * the channels (one loop). */
 static uint64_t tree_chunk(const sg_params *p, uint64_t C)
 {
 	uint64_t c = chunk_of(p, RING_BROADCAST), d = tree_depth(p->nranks, p->ranks_per_node ? p->ranks_per_node : 1);
-	if (p->protocol != SG_PROTO_SIMPLE)
-		return c;
-	while (p->size / (C * c) < d * 8 && c > 131072)
-		c /= 2;
-	while (p->size / (C * c) < d * 4 && c > 65536)
-		c /= 2;
-	while (p->size / (C * c) < d && c > 32768)
-		c /= 2;
-	return c;
+	if (p->protocol == SG_PROTO_SIMPLE) {
+		while (p->size / (C * c) < d * 8 && c > 131072)
+			c /= 2;
+		while (p->size / (C * c) < d * 4 && c > 65536)
+			c /= 2;
+		while (p->size / (C * c) < d && c > 32768)
+			c /= 2;
+	}
+	return nseg(p->size, C) < c ? nseg(p->size, C) : c;
 }
 
 /* NCCL's tree allreduce (all_reduce.h, runTreeSplit): channel ch on tree
@@ -356,18 +368,12 @@ static uint64_t tree_chunk(const sg_params *p, uint64_t C)
 void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	(void)root;
-	uint64_t P = c->P, r = c->r, C = p->channels ? p->channels : 1;
+	uint64_t P = c->P, r = c->r, C = channels_of(p);
 	uint64_t K = p->ranks_per_node ? p->ranks_per_node : 1;
-	if (C > SG_MAX_CHANNELS)
-		C = SG_MAX_CHANNELS;
 	if (P < 2 || !p->size)
 		return;
-	uint64_t chunk = tree_chunk(p, C), per_loop = C * chunk;
-	uint64_t real0 = p->size / C + (p->size % C != 0);
-	if (real0 < chunk)      /* one loop: the data over the channels */
-		chunk = real0, per_loop = C * chunk;
-	uint64_t nloops = p->size / per_loop + (p->size % per_loop != 0);
-	ring g = { p, RING_BROADCAST, 1, 1, nloops, 0, { { 0 } }, { 0 }, NCCL_STEPS, { 0 }, { { 0 } } };
+	uint64_t chunk = tree_chunk(p, C), per_loop = C * chunk, nloops = nseg(p->size, per_loop);
+	fifos q = { p, NCCL_STEPS, { 0 }, { { 0 } } };
 	tree_pos tp[2] = { tree_of(P, K, 0, r), tree_of(P, K, 1, r) };
 	for (uint64_t k = 0; k < nloops; k++)
 		for (uint64_t ch = 0; ch < C; ch++) {
@@ -381,7 +387,7 @@ void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
 			ilist *got = &c->la;
 			got->n = 0;
 			for (unsigned j = 0; j < t->nd; j++) {
-				uint32_t rv = fifo_recv(c, &g, 4 * ch + j, up, n, (uint64_t)t->down[j], tag);
+				uint32_t rv = fifo_recv(c, &q, 4 * ch + j, up, n, (uint64_t)t->down[j], tag);
 				push(c, got, reduced(c, p, n, rv));
 			}
 			uint32_t sum = join(c, got);
@@ -391,7 +397,7 @@ void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
 				continue;
 			}
 			add(c, GOAL_SEND, w, (uint64_t)t->up, tag, up, sum);
-			uint32_t res = fifo_recv(c, &g, 4 * ch + 3, dn, n, (uint64_t)t->up, tag + 1);
+			uint32_t res = fifo_recv(c, &q, 4 * ch + 3, dn, n, (uint64_t)t->up, tag + 1);
 			for (unsigned j = 0; j < t->nd; j++)
 				add(c, GOAL_SEND, w, (uint64_t)t->down[j], tag + 1, dn, res);
 		}
@@ -399,21 +405,17 @@ void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
 
 uint64_t t_tree_nccl(const sg_params *p)
 {
-	uint64_t C = p->channels ? p->channels : 1, chunk = tree_chunk(p, C);
+	uint64_t C = channels_of(p);
 	if (p->nranks < 2 || !p->size)
 		return 1;
-	uint64_t real0 = p->size / C + (p->size % C != 0);
-	if (real0 < chunk)
-		chunk = real0;
-	return sat_mul(sat_mul(C, p->size / (C * chunk) + (p->size % (C * chunk) != 0)), 2);
+	return sat_mul(sat_mul(C, nseg(p->size, C * tree_chunk(p, C))), 2);
 }
 
 /* Tags: every step of every loop and channel, a tag per slice. */
 static uint64_t tags(const sg_params *p, ring_kind kind, uint64_t steps_per_loop, uint64_t units)
 {
-	uint64_t C = p->channels ? p->channels : 1, chunk = chunk_of(p, kind);
-	uint64_t per_loop = C * units * chunk;
-	uint64_t loops = p->size ? p->size / per_loop + (p->size % per_loop != 0) : 1;
+	uint64_t C = channels_of(p), chunk = chunk_of(p, kind);
+	uint64_t loops = nseg(p->size, C * units * chunk);
 	return sat_mul(sat_mul(sat_mul(C, loops), steps_per_loop), nseg(chunk, slice(p, kind)));
 }
 

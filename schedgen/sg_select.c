@@ -761,3 +761,13 @@ int sg_select(const char *lib, const char *cls, uint64_t P, uint64_t size, unsig
 		return 0;
 	return why_more(out, lib, c, a, P, size, all, flags, err, errlen);
 }
+
+void sg_choice_apply(const sg_choice *ch, sg_params *p, unsigned given)
+{
+	if (ch->fanout && !(given & SG_GIVEN_FANOUT))
+		p->fanout = ch->fanout;
+	if (ch->channels && !(given & SG_GIVEN_PROTOCOL))   /* channels: an NCCL pick */
+		p->protocol = (sg_protocol)ch->protocol;
+	if (ch->channels && !(given & SG_GIVEN_CHANNELS))
+		p->channels = ch->channels;
+}

@@ -6,6 +6,8 @@
 #ifndef SG_SELECT_H
 #define SG_SELECT_H
 
+#include "sg_pattern.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +63,14 @@ const char *sg_select_one_element(const sg_choice *bcast);
  * in err naming the valid numbers and names. */
 int sg_select_alg(const char *lib, const char *cls, const char *name, unsigned *alg, char *err,
                   size_t errlen);
+
+/* What a pick sets in p: its fan-out (chain algorithms), NCCL's protocol
+ * and channels; those named in given (SG_GIVEN_*: the user gave them)
+ * stay as they are. */
+#define SG_GIVEN_FANOUT   0x1u
+#define SG_GIVEN_PROTOCOL 0x2u
+#define SG_GIVEN_CHANNELS 0x4u
+void sg_choice_apply(const sg_choice *ch, sg_params *p, unsigned given);
 
 /* The GPUs and links NCCL's tuning model reads (its graphs' channels and
  * bandwidths as NCCL_DEBUG=INFO prints them: "nChannels 8, bw 40/24, type

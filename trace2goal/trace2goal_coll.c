@@ -94,12 +94,8 @@ int t2g_pick_pattern(const struct t2g_options *o, int cls, const char *lib_cls, 
 	p->ranks_per_node = o->ranks_per_node;
 	if ((o->pinned & (1u << cls)) || t2g_select(o, lib_cls, p, &ch))
 		return o->pattern[cls];
-	if (ch.fanout)
-		p->fanout = ch.fanout;
-	if (ch.channels && !o->have_channels)
-		p->channels = ch.channels;
-	if (ch.channels && !o->have_protocol)
-		p->protocol = (sg_protocol)ch.protocol;
+	sg_choice_apply(&ch, p, (o->have_protocol ? SG_GIVEN_PROTOCOL : 0) |
+	                (o->have_channels ? SG_GIVEN_CHANNELS : 0));
 	return sg_pattern_find(ch.pattern);
 }
 
