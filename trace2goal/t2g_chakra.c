@@ -15,21 +15,26 @@
 #define CPU_COMP 0        /* computation and memory nodes */
 #define CPU_COMM 1        /* sends, receives and collectives */
 
-/* A process group: its name, its ranks (ascending), and its collectives
- * on each. */
+/* A process group: its name, its traced ranks (ascending), and its
+ * collectives on each.  Extrapolated K times, it grows to its members in
+ * every copy (copy-major: member i of copy j is rank j N + member[i]),
+ * unless kept: then each copy has a group of its own, in one comm (the
+ * copies' ranks never meet). */
 struct group {
 	char *name;              /* pg_name; "" for none: every rank */
 	uint32_t *member;
 	size_t n, cap;
 	uint64_t ncoll;          /* collectives on its first member */
 	uint64_t base;           /* comms 1 + base ..: its collectives' */
+	int keep;                /* --keep-group: stays in its copy */
 };
 
 struct ckc {
 	const struct t2g_options *opt;
 	sg_out *out;
 	struct t2g_chakra_stats *st;
-	size_t N;
+	size_t N;                    /* traced ranks */
+	uint64_t K, j;               /* copies (--extrapolate), the current one */
 	char *err;
 	size_t errlen;
 	const char *path;            /* the rank's file */
@@ -164,6 +169,14 @@ static int find_groups(struct ckc *c, char *const *paths)
 	}
 	if (base >= GOAL_MAX_COMMS)
 		return fail(c, "error: %" PRIu64 " collectives; at most %u", base, GOAL_MAX_COMMS - 1);
+	for (size_t k = 0; k < c->opt->nkeep_group; k++) {
+		const char *name = c->opt->keep_group[k];
+		uint32_t *v = util_kmap_get(&c->pgs, name, strlen(name));
+		if (!v)
+			return fail(c, "%s: error: --keep-group '%s': no collective of the trace names this"
+			            " process group", paths[0], name);
+		c->g[*v].keep = 1;
+	}
 	uint32_t *all = util_kmap_get(&c->pgs, "", 0);
 	if (all && c->g[*all].n != c->N) {
 		const struct group *g = &c->g[*all];
@@ -354,7 +367,8 @@ static uint32_t node_p2p(struct ckc *c, const ck_node *x)
 		     c->path, x->id, send ? "comm_dst" : "comm_src", peer, c->N - 1);
 		return NONE;
 	}
-	goal_op op = { .kind = send ? GOAL_SEND : GOAL_RECV, .size = x->size, .peer = (uint32_t)peer,
+	goal_op op = { .kind = send ? GOAL_SEND : GOAL_RECV, .size = x->size,
+	               .peer = (uint32_t)(c->j * c->N + (uint64_t)peer),
 	               .tag = x->has & CK_A_TAG ? x->tag : 0, .cpu = CPU_COMM };
 	uint32_t i = (uint32_t)(x - c->t.node);
 	if (send && c->cfirst[i + 1] > c->cfirst[i] && x->size > c->st->waited_send)
@@ -364,6 +378,19 @@ static uint32_t node_p2p(struct ckc *c, const ck_node *x)
 
 /* ---- Collectives ------------------------------------------------------------------ */
 
+/* The ranks of group g in the schedule. */
+static uint64_t group_size(const struct ckc *c, const struct group *g)
+{
+	return g->keep ? g->n : g->n * c->K;
+}
+
+/* The schedule's rank of member i of group g (in the current copy when kept). */
+static uint32_t group_rank(const struct ckc *c, const struct group *g, uint64_t i)
+{
+	uint64_t j = g->keep ? c->j : i / g->n;
+	return (uint32_t)(j * c->N + g->member[i % g->n]);
+}
+
 /* The pattern of collective x (group g) at group rank me into c->pat.  The pattern's index, or -1 (message set). */
 static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint64_t me)
 {
@@ -371,7 +398,7 @@ static int coll_ops(struct ckc *c, const ck_node *x, const struct group *g, uint
 	char e[512];
 	const char *cls_name = ck_coll_class[x->coll];
 	int cls = t2g_coll_find(cls_name);
-	uint64_t P = g->n;
+	uint64_t P = group_size(c, g);
 	sg_params_default(&p);
 	p.nranks = P;
 	p.gamma = c->opt->gamma;
@@ -420,12 +447,12 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 			lo += (hi - lo) / 2;
 		else
 			hi = lo + (hi - lo) / 2;
-	uint64_t me = lo;
+	uint64_t me = g->keep ? lo : c->j * g->n + lo, P = group_size(c, g);
 	c->st->collectives++;
-	if (g->n > 1 && coll_ops(c, x, g, me) < 0)
+	if (P > 1 && coll_ops(c, x, g, me) < 0)
 		return NONE;
 	const struct t2g_pat *pt = &c->pat;
-	if (g->n < 2 || pt->nops == 0)
+	if (P < 2 || pt->nops == 0)
 		return c->linked[x - c->t.node] ? emit_calc(c, 0, CPU_COMM) : NONE;
 	uint32_t begin = NONE, base = NONE, end;
 	if (x->ndeps && pt->nentry > 1 && ((begin = emit_calc(c, 0, CPU_COMM)) == NONE
@@ -435,7 +462,7 @@ static uint32_t node_coll(struct ckc *c, const ck_node *x, uint32_t r)
 		goal_op op = pt->ops[i].op;
 		op.cpu = (uint16_t)(CPU_COMM + op.cpu);   /* NCCL's channels: a cpu each */
 		if (op.kind != GOAL_CALC)
-			op.peer = g->member[op.peer];
+			op.peer = group_rank(c, g, op.peer);
 		uint32_t idx = emit(c, &op, op.kind == GOAL_CALC ? 0 : comm);
 		if (idx == NONE)
 			return NONE;
@@ -553,20 +580,30 @@ static void rank_free(struct ckc *c)
 	c->linked = NULL;
 }
 
-/* Pass 2: rank r's nodes as ops. */
-static int convert_rank(struct ckc *c, const char *path, uint32_t r)
+/* Read traced rank r's graph (the figures of its nodes from the first
+ * copy only).  0 or -1. */
+static int read_rank(struct ckc *c, const char *path)
 {
 	c->path = path;
 	if (ck_read(path, &c->t, c->err, c->errlen))
 		return c->failed = 1, -1;
-	c->st->nodes += c->t.n;
-	for (size_t k = 0; k <= CK_NTYPES; k++)
-		c->st->types[k] += c->t.types[k];
+	if (c->j == 0) {
+		c->st->nodes += c->t.n;
+		for (size_t k = 0; k <= CK_NTYPES; k++)
+			c->st->types[k] += c->t.types[k];
+		if (unused_check(c) || count_unused(c))
+			return -1;
+	}
+	return rank_order(c);
+}
+
+/* Pass 2: the nodes of traced rank r (its graph read) as the ops of rank
+ * j N + r of the schedule. */
+static int convert_rank(struct ckc *c, uint32_t r)
+{
 	for (size_t k = 0; k < c->ng; k++)
 		c->mine[k] = 0;
-	if (unused_check(c) || count_unused(c) || rank_order(c))
-		return -1;
-	if (sg_out_rank_begin(c->out, r))
+	if (sg_out_rank_begin(c->out, c->j * c->N + r))
 		return fail(c, "%s", sg_out_error(c->out));
 	for (size_t k = 0; k < c->t.n && !c->failed; k++)
 		node_ops(c, &c->t.node[c->order[k]], c->order[k], r);
@@ -586,9 +623,10 @@ int t2g_chakra(char *const *paths, size_t n, const struct t2g_options *opt, sg_o
 	c.out = out;
 	c.st = st;
 	c.N = n;
+	c.K = opt->extrapolate ? opt->extrapolate : 1;
 	c.err = err;
 	c.errlen = errlen;
-	st->ranks = n;
+	st->ranks = n * c.K;
 	st->npatterns = sg_npatterns();
 	if (!(st->by_pattern = calloc(st->npatterns, sizeof *st->by_pattern))) {
 		oom(&c);
@@ -596,12 +634,17 @@ int t2g_chakra(char *const *paths, size_t n, const struct t2g_options *opt, sg_o
 	}
 	if (find_groups(&c, paths))
 		goto out;
-	for (size_t r = 0; r < n; r++) {
-		int bad = convert_rank(&c, paths[r], (uint32_t)r);
-		rank_free(&c);
-		if (bad)
-			goto out;
-	}
+	/* Copy j reads each trace again, but one rank's graph is kept. */
+	for (c.j = 0; c.j < c.K; c.j++)
+		for (size_t r = 0; r < n; r++) {
+			if (n > 1 || c.j == 0) {
+				rank_free(&c);
+				if (read_rank(&c, paths[r]))
+					goto out;
+			}
+			if (convert_rank(&c, (uint32_t)r))
+				goto out;
+		}
 	/* Above S a message waits for its receive (rendezvous); Chakra's send
 	 * is done once sent, whatever its size. */
 	if (st->waited_send > 65535 && opt->warn) {

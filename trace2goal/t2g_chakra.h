@@ -25,10 +25,14 @@ struct t2g_chakra_stats {
 };
 
 /* Convert the traces paths[0..n) (paths[r]: rank r's NAME.r.et) into out,
- * open for n ranks and not closed here; opt's collective patterns,
- * --select, gamma, strictness, warnings, and the rates flops and mem_bw.
- * Reads each trace twice (first the process groups), one at a time.
- * Fills *st.  0, or -1 with "FILE: error: ..." in err. */
+ * open for n K ranks (K = opt->extrapolate) and not closed here; opt's
+ * collective patterns, --select, gamma, strictness, warnings, the rates
+ * flops and mem_bw, and the groups kept in their copy.  Copy j of traced
+ * rank r is rank j n + r: its messages stay in the copy, its collectives
+ * span the group's members in every copy (docs/chakra.md,
+ * "Extrapolation").  Reads each trace once for the process groups, then
+ * once a copy (once in all for one rank), one at a time.  Fills *st.  0,
+ * or -1 with "FILE: error: ..." in err. */
 int t2g_chakra(char *const *paths, size_t n, const struct t2g_options *opt, sg_out *out,
                struct t2g_chakra_stats *st, char *err, size_t errlen);
 

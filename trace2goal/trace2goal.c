@@ -65,8 +65,14 @@ static void usage(FILE *f)
 	        "                           1..64, default 1)\n"
 	        "      --protocol P         their protocol: simple (default), ll, ll128\n"
 	        "      --ranks-per-node K   nodes of K ranks, for NCCL's tree and --select nccl\n"
-	        "      --nccl-system SPEC   the machine of --select nccl (schedgen --help)\n"
+	        "      --nccl-system SPEC   the machine of --select nccl (schedgen --help)\n",
+	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n",
+	        ck_supported() ? "" : "This build reads no Chakra: it has no protobuf-c.\n");
+	fprintf(f,
 	        "  -x, --extrapolate K      K times the traced ranks (default 1)\n"
+	        "      --keep-group PG      Chakra, extrapolated: process group PG (a\n"
+	        "                           model-parallel one) stays in each copy instead of\n"
+	        "                           growing over all copies (repeatable)\n"
 	        "      --compute-scale X    multiply the computation times by X (default 1)\n"
 	        "      --flops F            Chakra: a compute node takes num_ops / F seconds\n"
 	        "                           (default: its duration)\n"
@@ -90,9 +96,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Example: trace2goal --strict --stats traces/ -o app.bin\n"
 	        "Exit status: 0 done, 1 bad trace (FILE:LINE:COL: error: ... or FILE: error:\n"
-	        "...), 2 bad options.\n",
-	        tr_otf2_supported() ? "" : "This build reads no OTF2: it has no OTF2 library.\n",
-	        ck_supported() ? "" : "This build reads no Chakra: it has no protobuf-c.\n");
+	        "...), 2 bad options.\n");
 }
 
 /* --list: the classes with their patterns, then every pattern. */
@@ -158,6 +162,7 @@ static const struct option longopts[] = {
 	{ "gamma", required_argument, NULL, 'g' },
 	{ "params", required_argument, NULL, 'P' },
 	{ "extrapolate", required_argument, NULL, 'x' },
+	{ "keep-group", required_argument, NULL, 'G' },
 	{ "compute-scale", required_argument, NULL, 'C' },
 	{ "flops", required_argument, NULL, 'F' },
 	{ "channels", required_argument, NULL, 'H' },
@@ -242,6 +247,11 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			if (parse_u64(optarg, &v) || v < 1 || v > UINT32_MAX)
 				return util_usage("--extrapolate wants a whole number of at least 1 (got '%s')", optarg);
 			cl->o.extrapolate = (uint32_t)v;
+			break;
+		case 'G':
+			if (cl->o.nkeep_group == T2G_MAX_KEEP)
+				return util_usage("--keep-group is given more than %d times", T2G_MAX_KEEP);
+			cl->o.keep_group[cl->o.nkeep_group++] = optarg;
 			break;
 		case 's':
 			return util_usage("-s is not an option of trace2goal (in schedgen and loggops-model "
@@ -441,18 +451,29 @@ static int convert_chakra(const struct cli *cl, const char *path)
 	char **files;
 	size_t n;
 	int rc = 0;
-	if (cl->o.extrapolate > 1 || cl->account)
-		return util_usage("--extrapolate and --account read MPI traces, not Chakra's");
+	uint64_t K = cl->o.extrapolate;
+	if (cl->account)
+		return util_usage("--account reads MPI traces, not Chakra's");
+	if (cl->o.nkeep_group && K < 2)
+		return util_usage("--keep-group is for --extrapolate K of 2 or more");
 	if (ck_files(path, &files, &n, err, sizeof err))
 		return util_error_msg(err);
+	if ((uint64_t)n * K > GOAL_MAX_RANKS) {
+		ck_files_free(files, n);
+		return util_usage("%zu ranks times %" PRIu64 " is too many ranks", n, K);
+	}
 	struct t2g_chakra_stats st;
 	char comment[128];
 	sg_out *out = NULL;
 	memset(&st, 0, sizeof st);
-	snprintf(comment, sizeof comment, "trace2goal: %zu ranks of a Chakra trace", n);
+	if (K > 1)
+		snprintf(comment, sizeof comment, "trace2goal: %zu ranks of a Chakra trace, extrapolated"
+		         " x%" PRIu64, n, K);
+	else
+		snprintf(comment, sizeof comment, "trace2goal: %zu ranks of a Chakra trace", n);
 	if (util_out_check(cl->out_path, (const char *const *)files, n, err, sizeof err))
 		rc = util_error_msg(err);
-	else if (!(out = sg_out_open(cl->out_path, sg_format_of_path(cl->out_path), n, comment,
+	else if (!(out = sg_out_open(cl->out_path, sg_format_of_path(cl->out_path), n * K, comment,
 	                             err, sizeof err)))
 		rc = util_error_msg(err);
 	else if (t2g_chakra(files, n, &cl->o, out, &st, err, sizeof err)) {
@@ -488,6 +509,9 @@ int main(int argc, char **argv)
 			return cl.nargs == 1 ? convert_chakra(&cl, cl.args[0])
 			                     : util_usage("a Chakra trace is one argument: its folder, or"
 			                                  " one rank's file");
+	if (cl.o.nkeep_group)
+		return util_usage("--keep-group names a Chakra trace's process group; MPI traces have"
+		                  " none");
 	struct tr_options to = { cl.o.request_size };
 	struct tr_source *s = tr_source_open((const char *const *)cl.args, (size_t)cl.nargs, &to,
 	                                     &usage, err, sizeof err);

@@ -28,6 +28,9 @@
 	X(REDUCE_SCATTER, "reduce_scatter", "reduce_scatter_block",      "alltoall_linear") \
 	X(SCAN,           "scan",           "exscan",                    "allreduce_dissemination")
 
+/* Process groups --keep-group can name. */
+#define T2G_MAX_KEEP 64
+
 /* A linear pattern (SG_LINEAR) on more ranks than this gets a warning. */
 #define T2G_LINEAR_WARN 64
 
@@ -62,6 +65,9 @@ struct t2g_options {
 	double mem_bw;               /* Chakra: a memory node of tensor_size
 	                              * bytes takes tensor_size / mem_bw ns (0:
 	                              * its duration) */
+	const char *keep_group[T2G_MAX_KEEP]; /* Chakra, extrapolated: process
+	                              * groups that stay in their copy */
+	size_t nkeep_group;
 	/* Called with each warning ("FILE:LINE:COL: warning: ..."); may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

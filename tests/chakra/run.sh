@@ -115,6 +115,33 @@ want "--select nccl: the ring with LL" 1914 "$(time_of nccl-pick.bin -L 100 -o 1
 want "--select nccl: --protocol wins" 1314 \
 	"$("$T2G" --select nccl --protocol simple nccl -o nccl-s.bin && time_of nccl-s.bin -L 100 -o 10 -g 0 -G 1)"
 
+# ---- Extrapolation ------------------------------------------------------------
+# --extrapolate 2 of the collectives above: 8 ranks; the allreduce of every
+# rank takes 3 rounds, "even" grows to ranks 0, 2, 4, 6 (2 rounds): 5 (2o
+# + L + 7G).  Kept in its copy, "even" is 0, 2 and 4, 6 (1 round): 4.
+"$T2G" --strict --select none --coll allreduce=allreduce_recdoub -x 2 coll -o coll-x2.bin
+want "--extrapolate 2: groups grow over the copies" $((5 * 127)) "$(time_of coll-x2.bin -L 100 -o 10 -g 0 -G 1)"
+"$T2G" --strict --select none --coll allreduce=allreduce_recdoub -x 2 --keep-group even coll -o coll-k.bin
+want "--keep-group: a group stays in its copy" $((4 * 127)) "$(time_of coll-k.bin -L 100 -o 10 -g 0 -G 1)"
+want "--keep-group: copy 1's group is ranks 4 and 6" "l9: send 8b to 6 tag 1 comm 2 cpu 1" \
+	"$("$G" --dump coll-k.bin | sed -n '/^rank 4 /,/^}/p' | grep 'comm 2' | grep send)"
+# Messages stay in their copy: rank 2 (copy 1 of rank 0) sends to rank 3.
+"$T2G" --strict -x 3 p2p -o p2p-x3.bin
+want "--extrapolate 3: messages stay in their copy" "9119 l2: send 1000b to 3 tag 7 cpu 1" \
+	"$(time_of p2p-x3.bin -L 100 -o 10 -g 0 -G 1) $("$G" --dump p2p-x3.bin | sed -n '/^rank 2 /,/^}/p' | grep send)"
+# One rank's trace (5 us, then an allreduce of 8 bytes) on 4 ranks:
+# 5000 + 2 rounds.
+gen one 'et.write("t.0.et", [et.node(1, et.COMP, dur=5),
+                   et.node(2, et.COLL, data=[1], attrs=[("comm_type", et.ALL_REDUCE), ("comm_size", 8)])])'
+"$T2G" --strict --select none --coll allreduce=allreduce_recdoub -x 4 one -o one.bin
+want "one rank's trace extrapolated to 4" $((5000 + 2 * 127)) "$(time_of one.bin -L 100 -o 10 -g 0 -G 1)"
+expect_err "--keep-group of a group the trace does not have" \
+	"coll/t.0.et: error: --keep-group 'odd': no collective of the trace names this process group" \
+	-x 2 --keep-group odd coll
+"$T2G" --keep-group even coll >/dev/null 2>err
+want "--keep-group wants --extrapolate" "2 trace2goal: error: --keep-group is for --extrapolate K of 2 or more" \
+	"$? $(head -1 err)"
+
 # ---- Types and attributes it does not use -----------------------------------
 gen unused 'et.write("t.0.et", [et.node(1, et.COMP, dur=1, attrs=[("foo", 3), ("is_cpu_op", True)]),
                    et.node(2, et.STORAGE, data=[1]), et.node(3, et.COMP, dur=1, data=[2])])'
