@@ -270,6 +270,19 @@ static int put_int(ck_node *x, size_t k, int64_t v, const char *path, char *err,
 	return 0;
 }
 
+/* Append s to t's strings: its offset into *off.  0, or -1 (out of memory,
+ * or more than 4 GiB of them). */
+static int add_str(ck_trace *t, const char *s, uint32_t *off)
+{
+	size_t len = strlen(s) + 1;
+	if (t->nstr + len > UINT32_MAX || util_grow(&t->str, &t->capstr, t->nstr + len, 1))
+		return -1;
+	memcpy(t->str + t->nstr, s, len);
+	*off = (uint32_t)t->nstr;
+	t->nstr += len;
+	return 0;
+}
+
 /* The attributes of node m into x. */
 static int node_attrs(ck_trace *t, const Chakra__Node *m, ck_node *x, const char *path,
                       char *err, size_t errlen)
@@ -285,13 +298,9 @@ static int node_attrs(ck_trace *t, const Chakra__Node *m, ck_node *x, const char
 				return -1;
 		} else if (strcmp(a->name, "pg_name") == 0
 		           && a->value_case == CHAKRA__ATTR__VALUE_STRING_VAL) {
-			size_t len = strlen(a->string_val) + 1;
-			if (util_grow(&t->str, &t->capstr, t->nstr + len, 1))
+			if (add_str(t, a->string_val, &x->pg))
 				return ck_err(err, errlen, "error: out of memory");
-			memcpy(t->str + t->nstr, a->string_val, len);
-			x->pg = (uint32_t)t->nstr;
 			x->has |= CK_A_PG;
-			t->nstr += len;
 		} else if (strcmp(a->name, "is_cpu_op") != 0 && unused(t, a->name, x->id)) {
 			return ck_err(err, errlen, "error: out of memory");
 		}
@@ -329,6 +338,11 @@ static int add_node(ck_trace *t, const Chakra__Node *m, const char *path, char *
 		              " us is more than 10^12 us", path, m->id, m->duration_micros);
 	}
 	x->dur_us = m->duration_micros;
+	if (m->name && *m->name) {
+		if (add_str(t, m->name, &x->name))
+			return ck_err(err, errlen, "error: out of memory");
+		x->has |= CK_A_NAME;
+	}
 	if (node_attrs(t, m, x, path, err, errlen))
 		return -1;
 	t->ndep += nd;

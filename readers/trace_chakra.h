@@ -64,7 +64,8 @@ enum {
 	CK_A_PG = 1u << 5,       /* pg_name */
 	CK_A_OPS = 1u << 6,      /* num_ops */
 	CK_A_TENSOR = 1u << 7,   /* tensor_size */
-	CK_A_ROOT = 1u << 8      /* root */
+	CK_A_ROOT = 1u << 8,     /* root */
+	CK_A_NAME = 1u << 9      /* name (not empty) */
 };
 
 /* A node: what the conversion uses of it. */
@@ -75,6 +76,7 @@ typedef struct ck_node {
 	uint64_t num_ops, tensor;
 	uint32_t dep, ndeps;     /* its dependencies (ctrl, then data): dep[dep ..) */
 	uint32_t pg;             /* pg_name: offset in str */
+	uint32_t name;           /* name: offset in str */
 	int32_t src, dst, tag, root;
 	uint16_t has;            /* CK_A_* */
 	uint8_t type;            /* enum ck_type, or CK_NTYPES: a type beyond */
@@ -95,7 +97,7 @@ typedef struct ck_trace {
 	size_t n, cap;
 	uint64_t *dep;
 	size_t ndep, capdep;
-	char *str;               /* process group names, each NUL-terminated */
+	char *str;               /* node and process group names, each NUL-terminated */
 	size_t nstr, capstr;
 	uint64_t types[CK_NTYPES + 1];  /* nodes by type (the last: types beyond) */
 	ck_unused *unused;       /* in the order first seen */

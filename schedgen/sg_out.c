@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define TEXT_BUF (1u << 20)  /* text buffer; a line is far shorter than TEXT_MARGIN */
-#define TEXT_MARGIN 256u
+#define TEXT_MARGIN 1024u
 
 struct sg_out {
 	sg_format format;
@@ -24,6 +24,12 @@ struct sg_out {
 	sg_sink sink;          /* SG_SINK */
 	uint32_t nops;         /* ops in the current rank */
 	uint32_t stride, block; /* sg_out_set_stride */
+	int labels;            /* sg_out_set_labels */
+	const char *label;     /* the next op's (sg_out_op_label), or NULL */
+	char *lab;             /* SG_TEXT: the rank's labels, NUL-terminated */
+	size_t nlab, caplab;
+	uint32_t *laboff;      /* per op: 1 + its label's offset in lab, 0: l<i+1> */
+	size_t caplaboff;
 	int failed;
 	char err[512];
 };
@@ -153,6 +159,7 @@ int sg_out_rank_begin(sg_out *o, uint64_t r)
 	if (o->failed)
 		return -1;
 	o->nops = 0;
+	o->nlab = 0;
 	if (o->format == SG_SINK)
 		return 0;
 	if (o->format == SG_BINARY) {
@@ -168,11 +175,45 @@ int sg_out_rank_begin(sg_out *o, uint64_t r)
 	return 0;
 }
 
-/* "l<i+1>" */
+/* Op i's label: its own, else "l<i+1>". */
 static void put_label(sg_out *o, uint32_t i)
 {
+	if (o->labels && o->laboff[i]) {
+		const char *l = o->lab + o->laboff[i] - 1;
+		put_str(o, l, strlen(l));
+		return;
+	}
 	PUT_LIT(o, "l");
 	put_u64(o, (uint64_t)i + 1);
+}
+
+void sg_out_set_labels(sg_out *o)
+{
+	o->labels = 1;
+}
+
+int sg_out_op_label(sg_out *o, const goal_op *op, uint32_t comm, const char *label,
+                    uint32_t *index)
+{
+	o->label = label;
+	int rc = sg_out_op_comm(o, op, comm, index);
+	o->label = NULL;
+	return rc;
+}
+
+/* Op nops's label (o->label, or none) in the text output's table.  0 or -1. */
+static int keep_label(sg_out *o)
+{
+	size_t len = o->label ? strlen(o->label) + 1 : 0;
+	if (util_grow(&o->laboff, &o->caplaboff, (size_t)o->nops + 1, sizeof *o->laboff)
+	    || (len && (o->nlab + len >= UINT32_MAX
+	                || util_grow(&o->lab, &o->caplab, o->nlab + len, 1))))
+		return oerr(o, "error: out of memory");
+	o->laboff[o->nops] = len ? (uint32_t)o->nlab + 1 : 0;
+	if (len)
+		memcpy(o->lab + o->nlab, o->label, len);
+	o->nlab += len;
+	return 0;
 }
 
 int sg_out_op(sg_out *o, const goal_op *op, uint32_t *index)
@@ -206,7 +247,13 @@ int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t strid
 		            op->kind < GOAL_NKINDS ? goal_kind_name[op->kind] : "op", stride, block,
 		            GOAL_MAX_STRIDE);
 	if (o->format == SG_BINARY) {
-		if (goal_writer_op_comm(o->w, op, comm, NULL, 0, index)
+		char canon[16];
+		const char *l = o->label;
+		if (!l && o->labels) {
+			snprintf(canon, sizeof canon, "l%" PRIu32, o->nops + 1);
+			l = canon;
+		}
+		if (goal_writer_op_comm(o->w, op, comm, l, l ? strlen(l) : 0, index)
 		    || (stride && goal_writer_stride(o->w, stride, block)))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
 		o->nops++;
@@ -224,7 +271,7 @@ int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t strid
 		o->nops++;
 		return 0;
 	}
-	if (text_room(o))
+	if (text_room(o) || (o->labels && keep_label(o)))
 		return -1;
 	put_label(o, o->nops);
 	PUT_LIT(o, ": ");
@@ -358,12 +405,20 @@ static int finish(sg_out *o)
 	return o->failed ? -1 : 0;
 }
 
+/* What every format may hold. */
+static void free_all(sg_out *o)
+{
+	free(o->lab);
+	free(o->laboff);
+	free(o);
+}
+
 int sg_out_close(sg_out *o, char *err, size_t errlen)
 {
 	int rc = finish(o);
 	if (rc && errlen)
 		snprintf(err, errlen, "%s", o->err);
-	free(o);
+	free_all(o);
 	return rc;
 }
 

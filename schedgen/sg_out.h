@@ -67,6 +67,18 @@ int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t strid
  * sg_out_op_comm writes is strided (stride 0: contiguous again). */
 void sg_out_set_stride(sg_out *o, uint32_t stride, uint32_t block);
 
+/* From now on ops may have labels of their own (sg_out_op_label): the
+ * others get their canonical labels l1, l2, ... (a rank with other labels
+ * needs them for its dependencies).  A text output keeps the current
+ * rank's labels for its dependency lines. */
+void sg_out_set_labels(sg_out *o);
+
+/* sg_out_op_comm with a label: a GOAL label (docs/goal.md) that no other
+ * op of the rank has and that is not of the form l<N> (NULL: none).  Needs
+ * sg_out_set_labels.  A sink is not told the label. */
+int sg_out_op_label(sg_out *o, const goal_op *op, uint32_t comm, const char *label,
+                    uint32_t *index);
+
 /* "a requires b" (irequires 0) or "a irequires b" in the current rank.
  * Returns 0 or -1. */
 int sg_out_dep(sg_out *o, uint32_t a, uint32_t b, int irequires);

@@ -54,6 +54,8 @@ struct ckc {
 	uint32_t *order, *child, *cfirst, *indeg;
 	uint8_t *linked;             /* per node: has a dependency or a dependent */
 	struct t2g_pat pat;          /* the collective being emitted */
+	char label[GOAL_MAX_NAME + 1]; /* the current node's (node_label) */
+	int labelled;                /* its first op is not yet emitted */
 	uint32_t warned;             /* node types warned about (bit) */
 	int failed;                  /* err is set */
 };
@@ -288,12 +290,44 @@ static int rank_order(struct ckc *c)
 
 /* ---- Ops ----------------------------------------------------------------------- */
 
-/* Append op (kind, size, peer, tag, cpu, comm) to the rank: its index, or
- * NONE when the output failed (c->err set). */
+/* Node x's name as a GOAL label, unique in the rank: its letters, digits
+ * and _ (every run of other characters one _), then _n and its id
+ * ("aten::mm" of node 12: aten_mm_n12), into c->label; c->labelled 0 when
+ * it has no name. */
+static void node_label(struct ckc *c, const ck_node *x)
+{
+	size_t n = 0;
+	const char *s = x->has & CK_A_NAME ? c->t.str + x->name : "";
+	c->labelled = 0;
+	for (; *s && n < GOAL_MAX_NAME - 32; s++) {
+		unsigned char ch = (unsigned char)*s;
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+		if (ok || ch == '_')
+			c->label[n++] = (char)ch;
+		else if (n && c->label[n - 1] != '_')
+			c->label[n++] = '_';
+	}
+	while (n && c->label[n - 1] == '_')
+		n--;
+	if (!n)
+		return;
+	if (c->label[0] >= '0' && c->label[0] <= '9') {   /* a label begins with a letter or _ */
+		memmove(c->label + 1, c->label, n++);
+		c->label[0] = '_';
+	}
+	snprintf(c->label + n, sizeof c->label - n, "_n%" PRIu64, x->id);
+	c->labelled = 1;
+}
+
+/* Append op (kind, size, peer, tag, cpu, comm) to the rank, the first of
+ * its node with the node's label: its index, or NONE when the output
+ * failed (c->err set). */
 static uint32_t emit(struct ckc *c, goal_op *op, uint32_t comm)
 {
 	uint32_t idx;
-	if (sg_out_op_comm(c->out, op, comm, &idx)) {
+	const char *label = c->labelled ? c->label : NULL;
+	c->labelled = 0;
+	if (sg_out_op_label(c->out, op, comm, label, &idx)) {
 		fail(c, "%s", sg_out_error(c->out));
 		return NONE;
 	}
@@ -539,6 +573,7 @@ static int count_unused(struct ckc *c)
 static void node_ops(struct ckc *c, const ck_node *x, uint32_t i, uint32_t r)
 {
 	uint32_t e = NONE;
+	node_label(c, x);
 	switch (x->type) {
 	case CK_COMP:
 	case CK_MEM_LOAD:
@@ -634,6 +669,7 @@ int t2g_chakra(char *const *paths, size_t n, const struct t2g_options *opt, sg_o
 	}
 	if (find_groups(&c, paths))
 		goto out;
+	sg_out_set_labels(out);
 	/* Copy j reads each trace again, but one rank's graph is kept. */
 	for (c.j = 0; c.j < c.K; c.j++)
 		for (size_t r = 0; r < n; r++) {

@@ -54,19 +54,19 @@ et.write("t.1.et", [et.node(1, et.RECV, attrs=[("comm_src", 0), ("comm_size", 10
 want "a send, a receive and their computations" 9119 "$(time_of p2p.bin -L 100 -o 10 -g 0 -G 1)"
 "$T2G" --strict p2p/t.1.et -o p2p1.bin
 if cmp -s p2p.bin p2p1.bin; then ok "one rank's file finds the others"; else fail "one rank's file"; fi
-want "compute on cpu 0, messages on cpu 1" "l1: calc 5000
-l2: send 1000b to 1 tag 7 cpu 1" "$("$T2G" p2p | sed -n '5,6p')"
+want "compute on cpu 0, messages on cpu 1" "n1_n1: calc 5000
+n2_n2: send 1000b to 1 tag 7 cpu 1" "$("$T2G" p2p | sed -n '5,6p')"
 
 # Durations stay exact; --flops and --mem-bw give work a time; nodes run
 # in the order of their dependencies, whatever the file's order.
 gen rates 'et.write("t.0.et", [et.node(3, et.COMP, dur=1, data=[2], attrs=[("num_ops", 3000000000)]),
                    et.node(2, et.MEM_LOAD, dur=2, ctrl=[1], attrs=[("tensor_size", 1000)]),
                    et.node(1, et.COMP, dur=123456789)])'
-want "durations in ns, dependencies first" "l1: calc 123456789000 l2: calc 2000 l3: calc 1000" \
+want "durations in ns, dependencies first" "n1_n1: calc 123456789000 n2_n2: calc 2000 n3_n3: calc 1000" \
 	"$("$T2G" rates | grep calc | tr '\n' ' ' | sed 's/ $//')"
-want "--flops and --mem-bw" "l1: calc 123456789000 l2: calc 250 l3: calc 3000000" \
+want "--flops and --mem-bw" "n1_n1: calc 123456789000 n2_n2: calc 250 n3_n3: calc 3000000" \
 	"$("$T2G" --flops 1e12 --mem-bw 4 rates | grep calc | tr '\n' ' ' | sed 's/ $//')"
-want "--compute-scale" "l1: calc 246913578000" "$("$T2G" --compute-scale 2 rates | grep 'l1: calc')"
+want "--compute-scale" "n1_n1: calc 246913578000" "$("$T2G" --compute-scale 2 rates | grep 'n1: calc')"
 
 # ---- Collectives ---------------------------------------------------------------
 # An allreduce of every rank and one of group "even" (ranks 0 and 2, the
@@ -115,6 +115,29 @@ want "--select nccl: the ring with LL" 1914 "$(time_of nccl-pick.bin -L 100 -o 1
 want "--select nccl: --protocol wins" 1314 \
 	"$("$T2G" --select nccl --protocol simple nccl -o nccl-s.bin && time_of nccl-s.bin -L 100 -o 10 -g 0 -G 1)"
 
+# ---- Node names as labels ------------------------------------------------------
+# A node's first op is labelled with its name (other characters than
+# letters, digits and _ one _; a leading digit after a _) and _n<id>;
+# a node without a usable name keeps the canonical label.
+gen lab 'et.write("t.0.et", [et.node(12, et.COMP, dur=5, name="aten::mm (backward)"),
+                   et.node(5, et.SEND, data=[12], name="3x send", attrs=[("comm_dst", 1), ("comm_size", 1000)])])
+et.write("t.1.et", [et.node(1, et.RECV, name="nccl:recv", attrs=[("comm_src", 0), ("comm_size", 1000)]),
+                   et.node(2, et.COMP, dur=3, data=[1], name="::")])'
+want "node names as labels" "aten_mm_backward_n12: calc 5000
+_3x_send_n5: send 1000b to 1 tag 0 cpu 1
+_3x_send_n5 requires aten_mm_backward_n12
+nccl_recv_n1: recv 1000b from 0 tag 0 cpu 1
+l2: calc 3000
+l2 requires nccl_recv_n1" "$("$T2G" lab | grep -v '^rank\|^}\|^$\|^//\|^num_ranks')"
+"$T2G" lab -o lab.bin && "$T2G" lab -o lab.goal && "$G" lab.goal -o lab2.bin
+if cmp -s lab.bin lab2.bin; then ok "labelled text compiles to the binary output"; else fail "labelled text"; fi
+"$B/bin/goalviz" --schedule lab.bin -o lab.dot
+want "goalviz shows the names" 'label="aten_mm_backward_n12: calc 5000 ns"' \
+	"$(grep -o 'label="aten[^"]*"' lab.dot)"
+"$SIM" -q lab.bin --critical-path cp.csv >/dev/null
+want "the critical path names the nodes" '"aten_mm_backward_n12" "_3x_send_n5" "l2"' \
+	"$(sed -n '2p;3p;6p' cp.csv | sed 's/.*,//' | tr '\n' ' ' | sed 's/ $//')"
+
 # ---- Extrapolation ------------------------------------------------------------
 # --extrapolate 2 of the collectives above: 8 ranks; the allreduce of every
 # rank takes 3 rounds, "even" grows to ranks 0, 2, 4, 6 (2 rounds): 5 (2o
@@ -127,7 +150,7 @@ want "--keep-group: copy 1's group is ranks 4 and 6" "l9: send 8b to 6 tag 1 com
 	"$("$G" --dump coll-k.bin | sed -n '/^rank 4 /,/^}/p' | grep 'comm 2' | grep send)"
 # Messages stay in their copy: rank 2 (copy 1 of rank 0) sends to rank 3.
 "$T2G" --strict -x 3 p2p -o p2p-x3.bin
-want "--extrapolate 3: messages stay in their copy" "9119 l2: send 1000b to 3 tag 7 cpu 1" \
+want "--extrapolate 3: messages stay in their copy" "9119 n2_n2: send 1000b to 3 tag 7 cpu 1" \
 	"$(time_of p2p-x3.bin -L 100 -o 10 -g 0 -G 1) $("$G" --dump p2p-x3.bin | sed -n '/^rank 2 /,/^}/p' | grep send)"
 # One rank's trace (5 us, then an allreduce of 8 bytes) on 4 ranks:
 # 5000 + 2 rounds.
@@ -148,7 +171,7 @@ gen unused 'et.write("t.0.et", [et.node(1, et.COMP, dur=1, attrs=[("foo", 3), ("
 "$T2G" unused -o u.goal 2>warn
 want "an unused node type: a warning, and a link of no time" \
 	"unused/t.0.et: warning: node 2: STORAGE_NODE is not used; it takes no time
-l2: calc 0 l3: calc 1000" "$(cat warn; grep 'l[23]: calc' u.goal | tr '\n' ' ' | sed 's/ $//')"
+n2_n2: calc 0 n3_n3: calc 1000" "$(cat warn; grep 'n[23]: calc' u.goal | tr '\n' ' ' | sed 's/ $//')"
 want "--stats lists unused attributes" "unused attributes 1
   foo              1 nodes" "$("$T2G" --stats unused -o u.bin 2>/dev/null | grep -A1 unused)"
 expect_err "--strict: an unused node type" \
