@@ -688,11 +688,11 @@ int sim_slow_parse(const char *text, sim_slow **v, size_t *n, size_t *cap,
                    char *err, size_t errlen)
 {
 	const char *colon = strrchr(text, ':');
-	char list[256];
+	char *list;
 	uint64_t *rg = NULL;
 	size_t nrg = 0;
 	num_dec f;
-	if (!colon || (size_t)(colon - text) >= sizeof list || colon == text) {
+	if (!colon || colon == text) {
 		snprintf(err, errlen, "--slow: expected RANKS:FACTOR (e.g. 0,17-31:1.5), not '%s'",
 		         text);
 		return -1;
@@ -702,9 +702,13 @@ int sim_slow_parse(const char *text, sim_slow **v, size_t *n, size_t *cap,
 		         "decimals), not '%s'", colon + 1);
 		return -1;
 	}
-	memcpy(list, text, (size_t)(colon - text));
-	list[colon - text] = 0;
-	if (num_ranks_parse(list, &rg, &nrg, err, errlen)) {
+	if (!(list = strndup(text, (size_t)(colon - text)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int bad = num_ranks_parse(list, &rg, &nrg, err, errlen);
+	free(list);
+	if (bad) {
 		char why[300];
 		snprintf(why, sizeof why, "%s", err);
 		snprintf(err, errlen, "--slow: %s", why);
