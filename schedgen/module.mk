@@ -1,6 +1,6 @@
 # schedgen: generator of collective algorithms and communication patterns.
 
-SG_SRCS := schedgen/sg_out.c schedgen/sg_pattern.c schedgen/sg_rooted.c schedgen/sg_unrooted.c schedgen/sg_nccl.c \
+SG_SRCS := schedgen/sg_out.c schedgen/sg_pattern.c schedgen/sg_rooted.c schedgen/sg_unrooted.c schedgen/sg_nccl.c schedgen/sg_han.c \
 	schedgen/sg_select.c schedgen/sg_select_nccl.c
 SG_OBJS := $(SG_SRCS:%.c=$(B)/obj/%.o)
 

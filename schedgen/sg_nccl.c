@@ -98,6 +98,45 @@ static uint32_t fifo_recv(ctx *c, fifos *q, uint64_t f, uint16_t cpu, uint64_t b
 	return rv;
 }
 
+/* ---- Channels on nodes ---------------------------------------------------- */
+
+/* NCCL's channels leave a node through different GPUs, each with a NIC of
+ * its own: channel ch visits the ranks of a node from local rank ch (mod
+ * the node's ranks) on, so that its ring enters the node there and its
+ * trees have their node's head there (the ring's order within the node,
+ * as connect.cc's ncclTopoPreset takes the trees' from the rings').  A
+ * place in channel ch's order is a node's first rank plus an offset;
+ * nodes of K ranks, the last of P - its first. */
+typedef struct order {
+	uint64_t P, K, ch;
+} order;
+
+static order order_of(const sg_params *p, uint64_t P, uint64_t ch)
+{
+	order o = { P, p->ranks_per_node ? p->ranks_per_node : 1, ch };
+	return o;
+}
+
+/* The ranks of the node whose first rank is first. */
+static uint64_t node_ranks(const order *o, uint64_t first)
+{
+	return o->P - first < o->K ? o->P - first : o->K;
+}
+
+/* Rank r's place in the order. */
+static uint64_t place_of(const order *o, uint64_t r)
+{
+	uint64_t first = r - r % o->K, L = node_ranks(o, first);
+	return first + (r - first + L - o->ch % L) % L;
+}
+
+/* The rank at place q of the order. */
+static uint64_t rank_at(const order *o, uint64_t q)
+{
+	uint64_t first = q - q % o->K, L = node_ranks(o, first);
+	return first + (q - first + o->ch) % L;
+}
+
 /* A collective on NCCL's rings: its kind, slices a chunk (the tags of a
  * step), steps a loop, and per channel the ops that stand for the
  * receives of its step before (slice by slice), which its next step's
@@ -129,18 +168,20 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
                       uint64_t rsz, int reduces)
 {
 	const sg_params *p = g->p;
-	uint64_t P = c->P, r = c->r, sl = slice(p, g->kind);
+	order o = order_of(p, c->P, ch);
+	uint64_t P = c->P, q = place_of(&o, c->r), sl = slice(p, g->kind);
+	uint64_t next = rank_at(&o, (q + 1) % P), prev = rank_at(&o, (q + P - 1) % P);
 	uint64_t ns = nseg(ssz, sl), nr = nseg(rsz, sl);
 	uint64_t tag0 = ((ch * g->nloops + k) * g->nsteps + t) * g->S;
 	uint32_t got[MAX_SLICES];
 	uint8_t n = 0;
 	for (uint64_t j = 0; j < ns || j < nr; j++) {
 		if (j < ns)
-			add(c, GOAL_SEND, sg_nccl_wire(p, seg_size(ssz, sl, j)), (r + 1) % P, tag0 + j,
+			add(c, GOAL_SEND, sg_nccl_wire(p, seg_size(ssz, sl, j)), next, tag0 + j,
 			    (uint16_t)ch, j < g->nlast[ch] ? g->last[ch][j] : NONE);
 		if (j < nr) {
 			uint64_t b = seg_size(rsz, sl, j);
-			uint32_t rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
+			uint32_t rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, prev, tag0 + j);
 			got[n++] = reduces ? reduced(c, p, b, rv) : rv;
 		}
 	}
@@ -156,18 +197,20 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
 static void chain_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t n)
 {
 	const sg_params *p = g->p;
-	uint64_t P = c->P, r = c->r, sl = slice(p, g->kind), tag0 = (ch * g->nloops + k) * g->S;
-	uint64_t pos = (r + P - g->root - (g->kind == RING_REDUCE)) % P;   /* in the chain */
+	order o = order_of(p, c->P, ch);
+	uint64_t P = c->P, q = place_of(&o, c->r), sl = slice(p, g->kind), tag0 = (ch * g->nloops + k) * g->S;
+	uint64_t next = rank_at(&o, (q + 1) % P), prev = rank_at(&o, (q + P - 1) % P);
+	uint64_t pos = (q + P - place_of(&o, g->root) - (g->kind == RING_REDUCE)) % P;   /* in the chain */
 	for (uint64_t j = 0, ns = nseg(n, sl); j < ns; j++) {
 		uint64_t b = seg_size(n, sl, j);
 		uint32_t rv = NONE;
 		if (pos > 0) {
-			rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, (r + P - 1) % P, tag0 + j);
+			rv = fifo_recv(c, &g->q, ch, (uint16_t)ch, b, prev, tag0 + j);
 			if (g->kind == RING_REDUCE)
 				rv = reduced(c, p, b, rv);
 		}
 		if (pos + 1 < P)
-			add(c, GOAL_SEND, sg_nccl_wire(p, b), (r + 1) % P, tag0 + j, (uint16_t)ch, rv);
+			add(c, GOAL_SEND, sg_nccl_wire(p, b), next, tag0 + j, (uint16_t)ch, rv);
 	}
 }
 
@@ -179,11 +222,12 @@ static void chain_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t n)
 static void nccl_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint64_t real,
                       uint64_t mine)
 {
-	uint64_t P = c->P, r = c->r;
+	uint64_t P = c->P;
 	if (g->kind >= RING_BROADCAST) {
 		chain_step(c, g, ch, k, mine < real ? mine : real);
 	} else if (g->kind == RING_ALLREDUCE) {
-		uint64_t sc = (r + P - t % P) % P;
+		order o = order_of(g->p, P, ch);
+		uint64_t sc = (place_of(&o, c->r) + P - t % P) % P;
 		ring_step(c, g, ch, k, t, chunk_bytes(real, mine, sc),
 		          chunk_bytes(real, mine, (sc + P - 1) % P), t + 1 < P);
 	} else {
@@ -306,7 +350,7 @@ typedef struct tree_pos {
 	unsigned nd;
 } tree_pos;
 
-static tree_pos tree_of(uint64_t P, uint64_t K, int t, uint64_t r)
+static tree_pos tree_at(uint64_t P, uint64_t K, int t, uint64_t r)
 {
 	int64_t n = (int64_t)((P + K - 1) / K), x = (int64_t)(r / K), i = (int64_t)(r % K);
 	int64_t up, d0, d1;
@@ -327,6 +371,17 @@ static tree_pos tree_of(uint64_t P, uint64_t K, int t, uint64_t r)
 		tp.down[tp.nd++] = d1 * (int64_t)K;
 #undef CHILD0
 #undef LOCAL
+	return tp;
+}
+
+/* Rank r's place in tree t of channel ch (its ranks in the channel's order). */
+static tree_pos tree_of(const order *o, int t, uint64_t r)
+{
+	tree_pos tp = tree_at(o->P, o->K, t, place_of(o, r));
+	if (tp.up >= 0)
+		tp.up = (int64_t)rank_at(o, (uint64_t)tp.up);
+	for (unsigned j = 0; j < tp.nd; j++)
+		tp.down[j] = (int64_t)rank_at(o, (uint64_t)tp.down[j]);
 	return tp;
 }
 
@@ -364,24 +419,28 @@ static uint64_t tree_chunk(const sg_params *p, uint64_t C)
  * its children's chunks and reduces them, then sends the sum to its
  * parent (cpu 2 ch); apart, it receives the result from its parent and
  * sends it to its children (cpu 2 ch + 1).  The root reduces and sends
- * the result down.  One message a chunk. */
+ * the result down.  One message a chunk.  Each channel's trees take its
+ * order of a node's ranks (order). */
 void g_allreduce_tree_nccl(ctx *c, const sg_params *p, uint64_t root)
 {
 	(void)root;
-	uint64_t P = c->P, r = c->r, C = channels_of(p);
-	uint64_t K = p->ranks_per_node ? p->ranks_per_node : 1;
+	uint64_t P = c->P, C = channels_of(p);
 	if (P < 2 || !p->size)
 		return;
 	uint64_t chunk = tree_chunk(p, C), per_loop = C * chunk, nloops = nseg(p->size, per_loop);
 	fifos q = { p, NCCL_STEPS, { 0 }, { { 0 } } };
-	tree_pos tp[2] = { tree_of(P, K, 0, r), tree_of(P, K, 1, r) };
+	tree_pos tp[SG_MAX_CHANNELS];
+	for (uint64_t ch = 0; ch < C; ch++) {
+		order o = order_of(p, P, ch);
+		tp[ch] = tree_of(&o, 2 * ch >= C + (C % 2) ? 1 : 0, c->r);
+	}
 	for (uint64_t k = 0; k < nloops; k++)
 		for (uint64_t ch = 0; ch < C; ch++) {
 			uint64_t off = k * per_loop + ch * chunk;
 			if (off >= p->size)
 				continue;
 			uint64_t n = p->size - off < chunk ? p->size - off : chunk, w = sg_nccl_wire(p, n);
-			const tree_pos *t = &tp[2 * ch >= C + (C % 2) ? 1 : 0];
+			const tree_pos *t = &tp[ch];
 			uint64_t tag = (ch * nloops + k) * 2;
 			uint16_t up = (uint16_t)(2 * ch), dn = (uint16_t)(2 * ch + 1);
 			ilist *got = &c->la;

@@ -574,18 +574,23 @@ static void g_none(ctx *c, const sg_params *p, uint64_t root)
 	  "alltoall as MPICH's scattered: all at once, in batches of 32 peers") \
 	X("alltoall_pairwise_mpich", "", SG_LINEAR, g_alltoall_pairwise_mpich, t_steps, \
 	  "alltoall as MPICH's pairwise: step i exchanges with r xor i (P = 2^n)") \
-	X("allreduce_ring_nccl", "", SG_USES_NCCL | SG_LINEAR | RED, g_allreduce_ring_nccl, t_allreduce_ring_nccl, \
+	X("allreduce_ring_nccl", "", SG_USES_NCCL | SG_USES_NODES | SG_LINEAR | RED, g_allreduce_ring_nccl, t_allreduce_ring_nccl, \
 	  "allreduce as NCCL's ring: --channels rings, chunks of the --protocol") \
-	X("allgather_ring_nccl", "", SG_USES_NCCL | SG_LINEAR, g_allgather_ring_nccl, t_ring_nccl, \
+	X("allgather_ring_nccl", "", SG_USES_NCCL | SG_USES_NODES | SG_LINEAR, g_allgather_ring_nccl, t_ring_nccl, \
 	  "allgather as NCCL's ring: --channels rings, chunks of the --protocol") \
-	X("reduce_scatter_ring_nccl", "", SG_USES_NCCL | SG_LINEAR | RED, g_reduce_scatter_ring_nccl, t_ring_nccl, \
+	X("reduce_scatter_ring_nccl", "", SG_USES_NCCL | SG_USES_NODES | SG_LINEAR | RED, g_reduce_scatter_ring_nccl, t_ring_nccl, \
 	  "reduce-scatter as NCCL's ring: --channels rings, chunks of the --protocol") \
-	X("bcast_ring_nccl", "", SG_USES_NCCL | R, g_bcast_ring_nccl, t_chain_nccl, \
+	X("bcast_ring_nccl", "", SG_USES_NCCL | SG_USES_NODES | R, g_bcast_ring_nccl, t_chain_nccl, \
 	  "broadcast as NCCL's ring: a chain from the root on --channels rings") \
-	X("reduce_ring_nccl", "", SG_USES_NCCL | R | RED, g_reduce_ring_nccl, t_chain_nccl, \
+	X("reduce_ring_nccl", "", SG_USES_NCCL | SG_USES_NODES | R | RED, g_reduce_ring_nccl, t_chain_nccl, \
 	  "reduce as NCCL's ring: a chain to the root on --channels rings") \
 	X("allreduce_tree_nccl", "", SG_USES_NCCL | SG_USES_NODES | RED, g_allreduce_tree_nccl, t_tree_nccl, \
 	  "allreduce as NCCL's double binary tree over nodes of --ranks-per-node") \
+	X("allreduce_han", "", SG_USES_NODES | SG_EQUAL_NODES | SG_USES_SEGMENT | RED, g_allreduce_han, \
+	  t_allreduce_han, \
+	  "allreduce as Open MPI's coll/han: within nodes, among them, in --segment pieces") \
+	X("bcast_han", "", SG_USES_NODES | SG_EQUAL_NODES | SG_USES_SEGMENT | R, g_bcast_han, t_bcast_han, \
+	  "broadcast as Open MPI's coll/han: among nodes, then within, in --segment pieces") \
 	X("none", "", 0, g_none, t_one, \
 	  "nothing: no message (what MPI libraries send for a call of 0 bytes)")
 
@@ -700,6 +705,10 @@ int sg_params_check(size_t i, const sg_params *p, char *err, size_t errlen)
 		return perr(err, errlen, "--iterations must be at least 1");
 	if (p->channels > 64)
 		return perr(err, errlen, "--channels must be 1..64 (got %" PRIu64 ")", p->channels);
+	if ((patterns[i].uses & SG_EQUAL_NODES) && p->ranks_per_node > 1
+	    && p->nranks % p->ranks_per_node)
+		return perr(err, errlen, "%s needs nodes of equal size: %" PRIu64 " ranks are no multiple"
+		            " of --ranks-per-node %" PRIu64, patterns[i].name, p->nranks, p->ranks_per_node);
 	if (p->stride && (p->stride > GOAL_MAX_STRIDE || p->block < 1 || p->block > p->stride))
 		return perr(err, errlen, "--stride %" PRIu32 " with blocks of %" PRIu32 " bytes: "
 		            "1 <= block <= stride <= %u", p->stride, p->block, GOAL_MAX_STRIDE);

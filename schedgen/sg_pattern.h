@@ -25,8 +25,10 @@
 #define SG_REDUCES      0x80u
 /* Reads channels and protocol (NCCL's patterns). */
 #define SG_USES_NCCL    0x100u
-/* Reads ranks_per_node (nodes of ranks: NCCL's tree). */
+/* Reads ranks_per_node (nodes of ranks: NCCL's trees, its channels' orders). */
 #define SG_USES_NODES   0x200u
+/* Needs nodes of equal size: nranks a multiple of ranks_per_node (HAN). */
+#define SG_EQUAL_NODES  0x400u
 
 /* Most channels of NCCL's patterns (its MAXCHANNELS). */
 #define SG_MAX_CHANNELS 64

@@ -31,6 +31,9 @@ typedef struct ilist {
 typedef struct ctx {
 	sg_out *o;
 	uint64_t P, r;
+	uint64_t pbase, pstride; /* a pattern run over a group (sg_han.c): its
+	                            rank j is rank pbase + j pstride (pstride 0:
+	                            j itself) */
 	uint64_t tagbase;    /* first tag of the current phase */
 	uint32_t start;      /* op the phase's entry ops require, or NONE */
 	uint32_t first;      /* first op of the current phase */
@@ -94,7 +97,7 @@ static inline uint32_t add(ctx *c, goal_kind kind, uint64_t size, uint64_t peer,
 	op.size = size;
 	op.cpu = cpu;
 	if (kind != GOAL_CALC) {
-		op.peer = (uint32_t)peer;
+		op.peer = (uint32_t)(c->pstride ? c->pbase + peer * c->pstride : peer);
 		op.tag = (int32_t)(c->tagbase + tag);
 	}
 	i = new_op(c, &op);
@@ -241,6 +244,16 @@ gen_fn g_allreduce_rabenseifner, g_allreduce_linear, g_allreduce_nonoverlapping,
 tags_fn t_steps, t_rabenseifner, t_nonoverlapping, t_ring_segmented, t_allgather_linear,
 	t_reduce_scatter_block_linear, t_reduce_scatter_block_recdoub, t_fold,
 	t_reduce_scatter_nonoverlapping, t_allgatherv_default, t_rabenseifner_mpich;
+
+/* sg_unrooted.c: the pattern Open MPI picks for class cls on p->nranks
+ * ranks and size bytes, its parameters in *q, its generator in *g; its
+ * tags (0: none found, c->oom set). */
+uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
+                   gen_fn **g);
+
+/* sg_han.c */
+gen_fn g_allreduce_han, g_bcast_han;
+tags_fn t_allreduce_han, t_bcast_han;
 
 /* sg_nccl.c */
 gen_fn g_allreduce_ring_nccl, g_allgather_ring_nccl, g_reduce_scatter_ring_nccl;

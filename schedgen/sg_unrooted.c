@@ -378,8 +378,8 @@ static uint64_t ompi_pick_as(ctx *c, const char *cls, const sg_params *p, uint64
 		q->fanout = ch.fanout;
 	return t(q);
 }
-static uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
-                          gen_fn **g)
+uint64_t ompi_pick(ctx *c, const char *cls, const sg_params *p, uint64_t size, sg_params *q,
+                   gen_fn **g)
 {
 	return ompi_pick_as(c, cls, p, size, 0, q, g);
 }

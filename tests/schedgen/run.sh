@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: passes if the command succeeds
 # --list: every pattern once, with a line about it.
 "$S" --list >"$tmp/list"
 n=$(grep -c '^[a-z]' "$tmp/list")
-if [ "$n" = 82 ]; then ok "--list shows 82 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 82 patterns"; fi
+if [ "$n" = 84 ]; then ok "--list shows 84 patterns"; else echo "got $n" >"$tmp/diff"; fail "--list shows 84 patterns"; fi
 patterns=$(grep '^[a-z]' "$tmp/list" | cut -d' ' -f1)
 
 # Golden schedules.
@@ -313,6 +313,12 @@ check "NCCL ring: the reduce's chain to the root" test "$(chain reduce_ring_nccl
 got=$("$S" bcast_ring_nccl -s 3 -d 1048577 -o - | sed -n '/^rank 0 /,/^}/p' | awk '/send/ { n++; b += $3 } END { print n, b }')
 if [ "$got" = "3 1048577" ]; then ok "NCCL ring: the broadcast's chunk is one step"; else
 	echo "got '$got'" >"$tmp/diff"; fail "NCCL ring: the broadcast's chunk is one step"; fi
+# On nodes, channel c enters and leaves a node at local rank c: on 2
+# nodes of 4, channel 1's ring is 1 2 3 0 5 6 7 4, so rank 0 sends to 5
+# and receives from 3 (channel 0: to 1, from 7).
+got=$("$S" allreduce_ring_nccl -s 8 --ranks-per-node 4 --channels 2 -d 64 -o - | sed -n '/^rank 0 /,/^}/p' |
+	awk '/send|recv/ { ch = / cpu 1$/ ? 1 : 0 } /send|recv/ && !seen[ch $2]++ { printf " %s%s>%s", ch, $2, $5 }')
+check "NCCL ring: a channel's order on nodes" test "$got" = " 0send>1 0recv>7 1send>5 1recv>3"
 # Step by step: every channel's step before the next step, so that a
 # rank's receives are posted in the order their messages come.
 got=$("$S" allreduce_ring_nccl -s 4 -d 800 --channels 2 -o - | sed -n '/^rank 0 /,/^}/p' |
@@ -321,11 +327,34 @@ check "NCCL ring: the channels' steps interleaved" test "$got" = 010101010101
 # The tree on 4 nodes of 4 ranks: chains within the nodes; between them
 # NCCL's trees (channel 0: node 0 - 2 - {1, 3}; channel 1, mirrored: node
 # 3 - 1 - {2, 0}), each node facing its parent with its first rank and
-# its first child with its second.
+# its first child with its second, in the channel's order of the node's
+# ranks (channel 1: local ranks 1, 2, 3, 0).
 tree_edges() { "$S" allreduce_tree_nccl -s 16 -d 64 --ranks-per-node 4 --channels 2 -o - |
 	awk -v tag="$1" '/^rank/ { r = $2 } /send/ && $7 == tag { s = s " " r ">" $5 } END { print s }'; }
 check "NCCL tree: the first tree, up" test "$(tree_edges 0)" = " 1>0 2>1 3>2 4>9 5>4 6>5 7>6 8>0 9>8 10>9 11>10 12>8 13>12 14>13 15>14"
-check "NCCL tree: the second tree, up" test "$(tree_edges 2)" = " 0>4 1>0 2>1 3>2 4>12 5>4 6>5 7>6 8>5 9>8 10>9 11>10 13>12 14>13 15>14"
+check "NCCL tree: the second tree, up" test "$(tree_edges 2)" = " 0>3 1>5 2>1 3>2 4>7 5>13 6>5 7>6 8>11 9>6 10>9 11>10 12>15 14>13 15>14"
+# Open MPI's coll/han on 2 nodes of 2, 100 bytes (one segment): rank 1
+# reduces into 0 and 3 into 2 (2o + L + 99G = 219 at L=100, o=10, G=1),
+# 2 sends to 0 (libnbc on 2 nodes: its binomial tree; 219 .. 438), 0
+# sends back to 2 (libnbc's linear broadcast: its NIC frees at 537, 2 has
+# it at 657) and 2 to 3: 876.
+"$S" allreduce_han -s 4 --ranks-per-node 2 -d 100 -o "$tmp/han.goal"
+check "coll/han allreduce on 2 nodes of 2: 876 ns" test \
+	"$("$B/bin/loggopsim" -q -b -L 100 -o 10 -g 0 -G 1 "$tmp/han.goal" | sed -n 's/^Maximum.*: \([0-9]*\) .*/\1/p')" = 876
+# The broadcast: every rank but the root receives each byte once, whatever
+# the levels' algorithms (libnbc's linear, binomial and chains, tuned's
+# picks), nodes and root; 65536-byte segments.
+han_ok=1
+for args in "-s 8 --ranks-per-node 4 -d 200000 --root 5" "-s 12 --ranks-per-node 3 -d 1000000 --root 4" \
+	"-s 32 --ranks-per-node 4 -d 100 --root 31" "-s 48 --ranks-per-node 8 -d 65536 --root 9"; do
+	set -- $args
+	"$S" bcast_han $args -o "$tmp/hb.goal" || han_ok=0
+	got=$(awk -v root="$8" '/^rank/ { r = $2 } /recv/ { sub("b", "", $3); s[r] += $3 }
+		END { for (r in s) if (r != root) print s[r] }' "$tmp/hb.goal" | sort -u)
+	[ "$got" = "$6" ] && [ "$(grep -c recv "$tmp/hb.goal")" -ge $(($2 - 1)) ] || han_ok=0
+	"$B/bin/loggopsim" -q -b "$tmp/hb.goal" >/dev/null || han_ok=0
+done
+check "coll/han broadcast: every rank gets every byte once" test $han_ok = 1
 check "NCCL ring: the comment names channels and protocol" sh -c \
 	"'$S' allgather_ring_nccl -s 3 --channels 4 --protocol ll128 -o - | head -1 | grep -qx '// schedgen allgather_ring_nccl: 3 ranks, 1 bytes, 4 channels, ll128'"
 check "NCCL ring: 0 bytes, no message" sh -c "! '$S' allreduce_ring_nccl -s 4 -d 0 -o - | grep -q send"
@@ -337,20 +366,21 @@ expect_err() { # NAME MESSAGE ARGS...
 }
 expect_err "--channels 65" "schedgen: error: --channels must be 1..64 (got 65)" allreduce_ring_nccl --channels 65
 expect_err "--protocol bad" "schedgen: error: --protocol is simple, ll or ll128, not 'fast'" allreduce_ring_nccl --protocol fast
+expect_err "coll/han: nodes of unequal size" "schedgen: error: allreduce_han needs nodes of equal size: 6 ranks are no multiple of --ranks-per-node 4" allreduce_han -s 6 --ranks-per-node 4
 # --select nccl: NCCL's tuning model (docs/patterns.md, "NCCL's choice").
 # 8 bytes on one node of 8 (the default system): the ring with LL costs
 # 6.6 us + 14 steps x 0.6 us = 15.0 us, the tree 6.8 + 2 x 7 x 0.6 =
 # 15.2 (plus the bytes); 8 bytes are fewer than 512 threads x 64 (LL's 8
 # bytes a thread on each of 8 ranks), so one channel.
 check "--select nccl: 8 bytes on a node of 8" test "$("$S" allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 -o - | head -1)" = \
-	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 1 channel, ll"
+	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 1 channel, ll, 8 ranks a node"
 check "--select nccl: why" sh -c "'$S' allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 --explain -o /dev/null | grep -q 'ring/LL takes 15.0 us the least of tree/LL 15.2 '"
 # 1 GiB on 512 nodes of 8: the ring's 8190 steps cost more than the
 # tree's halved bandwidth.
 check "--select nccl: 1 GiB on 4096 GPUs" test "$("$S" allreduce --select nccl -s 4096 --ranks-per-node 8 -d 1Gi -o - | head -1)" = \
 	"// schedgen allreduce_tree_nccl: 4096 ranks, 1073741824 bytes (nccl's allreduce tree), 8 channels, simple, 8 ranks a node"
 check "--select nccl: --protocol and --channels win" test "$("$S" allreduce --select nccl -s 8 --ranks-per-node 8 -d 8 --protocol simple --channels 2 -o - | head -1)" = \
-	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 2 channels, simple"
+	"// schedgen allreduce_ring_nccl: 8 ranks, 8 bytes (nccl's allreduce ring), 2 channels, simple, 8 ranks a node"
 expect_err "--select nccl: no algorithm number" "schedgen: error: --select nccl takes no algorithm (give the pattern itself)" allreduce --select nccl:ring
 expect_err "--select nccl: a class it lacks" "schedgen: error: --select: nccl has no 'alltoall' (it has bcast, reduce, allgather, reduce_scatter, allreduce)" alltoall --select nccl
 expect_err "--nccl-system: a bad value" "schedgen: error: --nccl-system: bad 'sm' in 'sm=75' (keys: channels=1..64, bwintra=GB/s, bwinter=GB/s, latinter=us, sm=70|80|90, cpu=intel|amd, link=nvlink|pci, ll128=0|1, same=0|1)" allreduce --select nccl --nccl-system sm=75
