@@ -247,13 +247,15 @@ int sg_out_op_stride(sg_out *o, const goal_op *op, uint32_t comm, uint32_t strid
 		            op->kind < GOAL_NKINDS ? goal_kind_name[op->kind] : "op", stride, block,
 		            GOAL_MAX_STRIDE);
 	if (o->format == SG_BINARY) {
-		char canon[16];
+		char canon[24];
 		const char *l = o->label;
+		size_t len = l ? strlen(l) : 0;
 		if (!l && o->labels) {
-			snprintf(canon, sizeof canon, "l%" PRIu32, o->nops + 1);
+			canon[0] = 'l';
+			len = (size_t)(util_put_u64(canon + 1, (uint64_t)o->nops + 1) - canon);
 			l = canon;
 		}
-		if (goal_writer_op_comm(o->w, op, comm, l, l ? strlen(l) : 0, index)
+		if (goal_writer_op_comm(o->w, op, comm, l, len, index)
 		    || (stride && goal_writer_stride(o->w, stride, block)))
 			return oerr(o, "error: %s", goal_writer_error(o->w));
 		o->nops++;

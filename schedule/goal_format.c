@@ -40,6 +40,15 @@ static const char *const label_keywords[] = {
 	"num_ranks", "rank", "send", "recv", "calc", "requires", "irequires",
 };
 
+/* The keyword l[0..len) is, or NULL. */
+static const char *keyword(const char *l, size_t len)
+{
+	for (size_t k = 0; k < sizeof label_keywords / sizeof *label_keywords; k++)
+		if (strlen(label_keywords[k]) == len && memcmp(l, label_keywords[k], len) == 0)
+			return label_keywords[k];
+	return NULL;
+}
+
 int goal_name_check(const char *name, size_t len, char *msg, size_t msglen)
 {
 	int ok = len >= 1 && len <= GOAL_MAX_NAME;
@@ -50,11 +59,10 @@ int goal_name_check(const char *name, size_t len, char *msg, size_t msglen)
 		             " starting with a digit)", (int)(len < 64 ? len : 64), name, GOAL_MAX_NAME);
 		return -1;
 	}
-	for (size_t k = 0; k < sizeof label_keywords / sizeof *label_keywords; k++)
-		if (strlen(label_keywords[k]) == len && memcmp(name, label_keywords[k], len) == 0) {
-			goal_fmt_err(msg, msglen, "'%s' is a GOAL keyword", label_keywords[k]);
-			return -1;
-		}
+	if (keyword(name, len)) {
+		goal_fmt_err(msg, msglen, "'%s' is a GOAL keyword", keyword(name, len));
+		return -1;
+	}
 	return 0;
 }
 
@@ -65,8 +73,8 @@ int goal_labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32_t
 	int canonical = 1;
 	const char *l = blob;
 	memset(ht, 0xff, (mask + 1) * sizeof *ht);
-	for (uint32_t i = 0; i < n; l += strlen(l) + 1, i++) {
-		size_t len = strlen(l);
+	for (uint32_t i = 0, len; i < n; l += len + 1, i++) {
+		len = (uint32_t)strlen(l);
 		uint32_t end = i + 1 < n ? ops[i + 1].dep_begin : nedges;
 		if (!len) {
 			if (ops[i].ndeps || ops[i].dep_begin != end) {
@@ -78,11 +86,10 @@ int goal_labels_check(const char *blob, uint32_t n, const goal_op *ops, uint32_t
 		}
 		if (!label_is_canonical(l, len, i))
 			canonical = 0;
-		for (size_t k = 0; k < sizeof label_keywords / sizeof *label_keywords; k++)
-			if (strcmp(l, label_keywords[k]) == 0) {
-				goal_fmt_err(msg, msglen, "op %" PRIu32 " has the label '%s', a GOAL keyword", i, l);
-				return -1;
-			}
+		if (keyword(l, len)) {
+			goal_fmt_err(msg, msglen, "op %" PRIu32 " has the label '%s', a GOAL keyword", i, l);
+			return -1;
+		}
 		uint64_t h;
 		for (h = util_hash(l, len) & mask; ht[h] != UINT32_MAX; h = (h + 1) & mask) {
 			const char *o = blob + ht[h];
