@@ -201,6 +201,30 @@ static int dom_chain_nccl(const model_ctx *c)
 	return c->s && c->s <= NCCL_CHAIN_SLICE && eager(c);
 }
 
+/* NCCL's double binary tree (allreduce_tree_nccl, Simple, one channel,
+ * nodes of one rank): one chunk while s is at most the smallest tree
+ * chunk (32 KiB) goes up NCCL's binary tree of the P ranks, ceil(log2 P)
+ * deep, and down again.  Each hop costs at least a chain's; a rank with
+ * two children takes their chunks one after the other, so a bound, exact
+ * where the tree is a chain (P <= 3) whose middle rank's two sends, two
+ * hops apart, are not held back by g. */
+#define NCCL_TREE_MIN_CHUNK (1u << 15)
+static uint64_t ev_tree_nccl(const model_ctx *c)
+{
+	uint64_t d = 0;
+	while ((UINT64_C(1) << d) < c->P)
+		d++;
+	return 2 * d * hop(c);
+}
+static int dom_tree_nccl(const model_ctx *c)
+{
+	return c->s && c->s <= NCCL_TREE_MIN_CHUNK && eager(c);
+}
+static int exact_tree_nccl(const model_ctx *c)
+{
+	return c->P <= 2 || (c->P == 3 && c->prm.g + c->sG <= 2 * hop(c));
+}
+
 /* allreduce_recdoub_ompi, P a power of two: log2 P exchanges of s bytes
  * (other P fold ranks in, and the ranks that wait for them meet partners
  * that did not: no step-by-step form). */
@@ -536,6 +560,12 @@ static const model_formula table[] = {
 	  "(P-1) (2o + L + max(sO, sG))", MODEL_EXACT,
 	  "0 < s <= 512 KiB, s <= S", dom_chain_nccl, NULL, NULL,
 	  "Simple, one channel: one message a hop; no reduction computation", ev_chain, 0 },
+	{ "allreduce_tree_nccl", "tree_up_down", "docs/patterns.md",
+	  "2 ceil(log2 P) (2o + L + max(sO, sG))", MODEL_LOWER,
+	  "0 < s <= 32 KiB, s <= S", dom_tree_nccl, "P = 2; P = 3 (a chain) with g + sG <= 2 (2o + L + max(sO, sG))",
+	  exact_tree_nccl,
+	  "Simple, one channel, nodes of one rank: one chunk up and down; no reduction"
+	  " computation", ev_tree_nccl, 0 },
 	{ "allreduce_recdoub_ompi", "sendrecv_rounds", "docs/patterns.md",
 	  "log2 P (2o + max(L, sO) + max(sO, sG))", MODEL_EXACT,
 	  "P a power of two, s <= S, g + sG <= 2o + max(L, sO) + max(sO, sG)", dom_recdoub_ompi, NULL, NULL,
