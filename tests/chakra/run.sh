@@ -158,6 +158,14 @@ gen one 'et.write("t.0.et", [et.node(1, et.COMP, dur=5),
                    et.node(2, et.COLL, data=[1], attrs=[("comm_type", et.ALL_REDUCE), ("comm_size", 8)])])'
 "$T2G" --strict --select none --coll allreduce=allreduce_recdoub -x 4 one -o one.bin
 want "one rank's trace extrapolated to 4" $((5000 + 2 * 127)) "$(time_of one.bin -L 100 -o 10 -g 0 -G 1)"
+# One rank's trace of thousands of nodes (3000 computations of 1 us in a
+# chain, then an allreduce of 8 bytes) on 1024 ranks: 3 ms + 10 rounds.
+gen one3k 'n = [et.node(i, et.COMP, dur=1, data=[i - 1] if i > 1 else [], name="aten::add_") for i in range(1, 3001)]
+n.append(et.node(3001, et.COLL, data=[3000], name="nccl:all_reduce", attrs=[("comm_type", et.ALL_REDUCE), ("comm_size", 8)]))
+et.write("t.0.et", n)'
+"$T2G" --strict --select none --coll allreduce=allreduce_recdoub -x 1024 one3k -o one3k.bin
+want "a 3001-node rank extrapolated to 1024 ranks" $((3000000 + 10 * 127)) \
+	"$(time_of one3k.bin -L 100 -o 10 -g 0 -G 1)"
 expect_err "--keep-group of a group the trace does not have" \
 	"coll/t.0.et: error: --keep-group 'odd': no collective of the trace names this process group" \
 	-x 2 --keep-group odd coll
