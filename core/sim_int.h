@@ -97,14 +97,16 @@ _Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
 
 /* A posted recv in an indexed RQ (see "Queues"), in a pool of its own: its
  * links in the rank's list (next, prev) and in its source's chain (snext),
- * the recv, and its number in posting order. */
+ * the recv, its number in posting order, and its tag (a search passes the
+ * recvs of other tags without reading their ops). */
 typedef struct sim_rqx {
 	uint32_t next, prev;
 	uint32_t snext;
 	uint32_t op;
 	uint32_t post;
+	int32_t tag;
 } sim_rqx;
-_Static_assert(sizeof(sim_rqx) == 20, "sim_rqx is 20 bytes");
+_Static_assert(sizeof(sim_rqx) == 24, "sim_rqx is 24 bytes");
 
 /* A handled message in a UQ: its links, sender rank, the send's tag and
  * index, and the send's start time (for a rendezvous completion).  Its

@@ -122,8 +122,10 @@ static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t 
 	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
 	if (!any)
 		return -1;
+	const goal_op *o = &rank_ops(m, r)[RXE(m, k)->op];
 	RXE(m, k)->post = (uint32_t)any->chain.posts++;
-	return chain_append(m, &m->rxp, QS_KEY(1, r, rank_ops(m, r)[RXE(m, k)->op].peer), k);
+	RXE(m, k)->tag = o->tag;
+	return chain_append(m, &m->rxp, QS_KEY(1, r, o->peer), k);
 }
 
 /* Index rank r's RQ (queues h): its recvs move to the pool of indexed
@@ -217,8 +219,10 @@ static uint32_t rq_chain_find(const sim *m, uint32_t q, uint64_t key, uint32_t s
 	const goal_op *ops = rank_ops(m, q);
 	*sprev = QNIL;
 	for (uint32_t i = d ? d->chain.head : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
+		const sim_rqx *x = RXE(m, i);
 		++*n;
-		if (rq_matches(m, &ops[RXE(m, i)->op], srel, tag, comm))
+		if ((x->tag == tag || x->tag == GOAL_ANY_TAG || tag == GOAL_ANY_TAG)
+		    && rq_matches(m, &ops[x->op], srel, tag, comm))
 			return i;
 	}
 	return QNIL;
