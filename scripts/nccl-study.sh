@@ -2,8 +2,8 @@
 # NCCL's ring against its tree for an allreduce, simulated on two levels,
 # beside what NCCL's tuning model picks (docs/ai.md).  For each size, the
 # simulated time of the ring and of the tree (8 channels, each protocol),
-# schedgen --select nccl's pick, and Open MPI's choice (--select openmpi)
-# on the same nodes.
+# schedgen --select nccl's pick, Open MPI's choice (--select openmpi) and
+# its coll/han (allreduce_han, up to 256 MiB) on the same nodes.
 # Usage: scripts/nccl-study.sh BUILD_DIR GPUS [SIZES...]
 #   nodes of 8 GPUs; parameters: NVLink-like within a node, a 25 GB/s
 #   network across (the same as tests/bench-nccl.sh).
@@ -36,4 +36,8 @@ for d in "${sizes[@]}"; do
 	printf '%s,nccl-pick:%s,%s,%s\n' "$d" "$1" "$2" "$(sim allreduce --select nccl -s "$P" --ranks-per-node 8 -d "$d")"
 	ompi=$("$B/bin/schedgen" allreduce --select openmpi -s "$P" -d "$d" -o - | head -1 | sed 's/^.*schedgen \([a-z_0-9]*\):.*/\1/')
 	printf '%s,openmpi:%s,,%s\n' "$d" "$ompi" "$(sim allreduce --select openmpi -s "$P" -d "$d")"
+	# coll/han: 64 KiB segments, so only up to 256 MiB (4096 segments)
+	if [ "$(numfmt --from=iec "${d%i}")" -le 268435456 ]; then
+		printf '%s,han,,%s\n' "$d" "$(sim allreduce_han -s "$P" --ranks-per-node 8 -d "$d")"
+	fi
 done
