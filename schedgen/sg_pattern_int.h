@@ -5,7 +5,8 @@
  * table of patterns in sg_pattern.c names.  The files: sg_pattern.c, the
  * table, the benchmark loop and the patterns of the published schedgen;
  * sg_rooted.c, the libraries' broadcasts, reduces, scatters and gathers;
- * sg_unrooted.c, their other collectives. */
+ * sg_unrooted.c, their other collectives; sg_nccl.c, NCCL's rings and
+ * tree; sg_han.c, Open MPI's coll/han over nodes. */
 #ifndef SG_PATTERN_INT_H
 #define SG_PATTERN_INT_H
 
