@@ -136,10 +136,9 @@ typedef struct level {
 static level level_of(ctx *c, const sg_params *p, const char *cls, int nbc, uint64_t n, uint64_t s,
                       uint64_t root)
 {
-	level l;
+	level l = { NULL, *p, root, 1 };
 	sg_params on = *p;
 	on.nranks = n;
-	l.root = root;
 	if (nbc) {
 		int red = cls[0] == 'r';
 		l.g = red ? nbc_reduce : nbc_bcast;
@@ -147,10 +146,9 @@ static level level_of(ctx *c, const sg_params *p, const char *cls, int nbc, uint
 		l.q.size = s;
 		l.q.segment = 0;
 		l.tags = red ? nbc_reduce_frags(n, s) : nbc_bcast_frags(n, s);
-	} else {
-		l.tags = n > 1 ? ompi_pick(c, cls, &on, s, &l.q, &l.g) : 1;
-		if (n < 2)
-			l.g = NULL;
+	} else if (n > 1 && !(l.tags = ompi_pick(c, cls, &on, s, &l.q, &l.g))) {
+		l.g = NULL;      /* no pick: c->oom is set, and the output fails */
+		l.tags = 1;
 	}
 	return l;
 }
@@ -190,7 +188,7 @@ static uint32_t run_level(ctx *c, const level *l, uint64_t n, uint64_t me, uint6
 	return end;
 }
 
-/* A node's first rank, its ranks, and the nodes (HAN's nodes are equal:
+/* The ranks of a node, K, at most P (HAN's nodes are equal:
  * sg_params_check asks for P a multiple of K). */
 static uint64_t node_k(const sg_params *p)
 {
