@@ -140,7 +140,7 @@ static level level_of(ctx *c, const sg_params *p, const char *cls, int nbc, uint
 	sg_params on = *p;
 	on.nranks = n;
 	if (nbc) {
-		int red = cls[0] == 'r';
+		int red = strcmp(cls, "reduce") == 0;
 		l.g = red ? nbc_reduce : nbc_bcast;
 		l.q = on;
 		l.q.size = s;
@@ -255,7 +255,7 @@ void g_allreduce_han(ctx *c, const sg_params *p, uint64_t root)
 		for (int k = 0; k < 4; k++) {
 			uint64_t sg = t - (uint64_t)k;       /* the segment of level k */
 			e[k] = NONE;
-			if (t < (uint64_t)k || sg >= S || (k == 1 || k == 2 ? i != 0 : 0))
+			if (t < (uint64_t)k || sg >= S || ((k == 1 || k == 2) && i != 0))
 				continue;
 			const level *lv = sg + 1 < S ? full : last;
 			uint64_t tag0 = (sg * 4 + (uint64_t)k) * T;

@@ -137,18 +137,39 @@ static uint64_t rank_at(const order *o, uint64_t q)
 	return first + (q - first + o->ch) % L;
 }
 
+/* The rank's place in a channel's ring (order), its neighbours there, and
+ * its place in the chain of a broadcast or reduce. */
+typedef struct ring_at {
+	uint64_t place, next, prev, pos;
+} ring_at;
+
 /* A collective on NCCL's rings: its kind, slices a chunk (the tags of a
- * step), steps a loop, and per channel the ops that stand for the
- * receives of its step before (slice by slice), which its next step's
- * sends require, as NCCL's FIFO of steps passes them on. */
+ * step), steps a loop, and per channel the rank's place in the ring and
+ * the ops that stand for the receives of its step before (slice by
+ * slice), which its next step's sends require, as NCCL's FIFO of steps
+ * passes them on. */
 typedef struct ring {
 	const sg_params *p;
 	ring_kind kind;
-	uint64_t S, nsteps, nloops, root;
+	uint64_t S, nsteps, nloops;
+	ring_at at[SG_MAX_CHANNELS];
 	uint32_t last[SG_MAX_CHANNELS][MAX_SLICES];
 	uint8_t nlast[SG_MAX_CHANNELS];
 	fifos q;
 } ring;
+
+/* Rank r's places on channel ch's ring of P ranks, root the chains' (a
+ * broadcast: from the root to the rank before it; a reduce: from the rank
+ * after it to the root). */
+static ring_at ring_at_of(const sg_params *p, ring_kind kind, uint64_t P, uint64_t ch, uint64_t r,
+                          uint64_t root)
+{
+	order o = order_of(p, P, ch);
+	uint64_t q = place_of(&o, r);
+	ring_at a = { q, rank_at(&o, (q + 1) % P), rank_at(&o, (q + P - 1) % P),
+	              (q + P - place_of(&o, root) - (kind == RING_REDUCE)) % P };
+	return a;
+}
 
 /* Bytes of chunk k (0..P-1) of a loop whose chunks have real bytes and
  * whose data from the loop's start is rem bytes. */
@@ -168,9 +189,7 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
                       uint64_t rsz, int reduces)
 {
 	const sg_params *p = g->p;
-	order o = order_of(p, c->P, ch);
-	uint64_t P = c->P, q = place_of(&o, c->r), sl = slice(p, g->kind);
-	uint64_t next = rank_at(&o, (q + 1) % P), prev = rank_at(&o, (q + P - 1) % P);
+	uint64_t sl = slice(p, g->kind), next = g->at[ch].next, prev = g->at[ch].prev;
 	uint64_t ns = nseg(ssz, sl), nr = nseg(rsz, sl);
 	uint64_t tag0 = ((ch * g->nloops + k) * g->nsteps + t) * g->S;
 	uint32_t got[MAX_SLICES];
@@ -197,10 +216,8 @@ static void ring_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
 static void chain_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t n)
 {
 	const sg_params *p = g->p;
-	order o = order_of(p, c->P, ch);
-	uint64_t P = c->P, q = place_of(&o, c->r), sl = slice(p, g->kind), tag0 = (ch * g->nloops + k) * g->S;
-	uint64_t next = rank_at(&o, (q + 1) % P), prev = rank_at(&o, (q + P - 1) % P);
-	uint64_t pos = (q + P - place_of(&o, g->root) - (g->kind == RING_REDUCE)) % P;   /* in the chain */
+	uint64_t P = c->P, sl = slice(p, g->kind), tag0 = (ch * g->nloops + k) * g->S;
+	uint64_t next = g->at[ch].next, prev = g->at[ch].prev, pos = g->at[ch].pos;
 	for (uint64_t j = 0, ns = nseg(n, sl); j < ns; j++) {
 		uint64_t b = seg_size(n, sl, j);
 		uint32_t rv = NONE;
@@ -226,8 +243,7 @@ static void nccl_step(ctx *c, ring *g, uint64_t ch, uint64_t k, uint64_t t, uint
 	if (g->kind >= RING_BROADCAST) {
 		chain_step(c, g, ch, k, mine < real ? mine : real);
 	} else if (g->kind == RING_ALLREDUCE) {
-		order o = order_of(g->p, P, ch);
-		uint64_t sc = (place_of(&o, c->r) + P - t % P) % P;
+		uint64_t sc = (g->at[ch].place + P - t % P) % P;
 		ring_step(c, g, ch, k, t, chunk_bytes(real, mine, sc),
 		          chunk_bytes(real, mine, (sc + P - 1) % P), t + 1 < P);
 	} else {
@@ -250,10 +266,12 @@ static void nccl_ring(ctx *c, const sg_params *p, ring_kind kind, uint64_t root)
 	uint64_t per_loop = C * units * chunk;
 	ring g = { p, kind, nseg(chunk, slice(p, kind)),
 	           kind == RING_ALLREDUCE ? 2 * P - 2 : kind >= RING_BROADCAST ? 1 : P - 1,
-	           nseg(p->size, per_loop), root, { { 0 } }, { 0 },
+	           nseg(p->size, per_loop), { { 0, 0, 0, 0 } }, { { 0 } }, { 0 },
 	           { p, NCCL_STEPS / slice_steps(p, kind), { 0 }, { { 0 } } } };
 	if (P < 2 || !p->size)     /* NCCL launches nothing for 0 bytes */
 		return;
+	for (uint64_t ch = 0; ch < C; ch++)
+		g.at[ch] = ring_at_of(p, kind, P, ch, c->r, root);
 	for (uint64_t k = 0; k < g.nloops; k++) {
 		uint64_t left = p->size - k * per_loop;
 		uint64_t real = left / (C * units) + (left % (C * units) != 0);

@@ -443,6 +443,15 @@ static void print_chakra_stats(FILE *f, const struct t2g_chakra_stats *st)
 	fprintf(f, "calc time      %" PRIu64 " ns\n", st->calc_ns);
 }
 
+/* -1 when n traced ranks extrapolated K times fit a schedule, else the
+ * exit status after the message. */
+static int too_many_ranks(size_t n, uint32_t K)
+{
+	if ((uint64_t)n * K <= GOAL_MAX_RANKS)
+		return -1;
+	return util_usage("%zu ranks times %" PRIu32 " is too many ranks", n, K);
+}
+
 /* trace2goal of the Chakra trace at path (a folder or one rank's file).
  * Returns the exit status. */
 static int convert_chakra(const struct cli *cl, const char *path)
@@ -458,9 +467,10 @@ static int convert_chakra(const struct cli *cl, const char *path)
 		return util_usage("--keep-group is for --extrapolate K of 2 or more");
 	if (ck_files(path, &files, &n, err, sizeof err))
 		return util_error_msg(err);
-	if ((uint64_t)n * K > GOAL_MAX_RANKS) {
+	int too = too_many_ranks(n, cl->o.extrapolate);
+	if (too >= 0) {
 		ck_files_free(files, n);
-		return util_usage("%zu ranks times %" PRIu64 " is too many ranks", n, K);
+		return too;
 	}
 	struct t2g_chakra_stats st;
 	char comment[128];
@@ -518,10 +528,7 @@ int main(int argc, char **argv)
 	if (!s)
 		return usage ? util_usage("%s", err) : util_error_msg(err);
 	struct t2g_source src = { tr_source_ranks(s), read_source, s };
-	if ((uint64_t)src.nranks * cl.o.extrapolate > GOAL_MAX_RANKS)
-		rc = util_usage("%zu ranks times %" PRIu32 " is too many ranks", src.nranks,
-		                cl.o.extrapolate);
-	else
+	if ((rc = too_many_ranks(src.nranks, cl.o.extrapolate)) < 0)
 		rc = convert(&cl, s, &src);
 	tr_source_close(s);
 	return rc;
