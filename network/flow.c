@@ -15,23 +15,21 @@
  * share is its links' cap / flows, so only the flows on the marked links
  * can change, each computed at once.
  *
- * The part is what a start or end can change.  Rates change only through
- * a link that limits them, a bottleneck: the part goes from the marked
- * links through their flows to the bottlenecks among those flows' links,
- * and on, transitively; it stops at links that are no flow's bottleneck
- * (its edges), where the flows outside keep their rates and the part gets
- * what they leave.  The result is the max-min allocation when every flow
- * has a bottleneck where it has the most (or runs at its full rate): the
- * flows outside keep theirs, untouched; a flow of the part whose
- * bottleneck is an edge must not run slower than a flow outside on it,
- * else the part goes on from that edge and is solved again (after a few
- * tries, the whole connected part).  Where every shared link is some
- * flow's bottleneck (a tapered tree in an alltoall) the part is all flows
- * in flight connected to the marked links; where flows meet on links that
- * limit none (a dissemination on a full tree) it is a few.  Cost: O(F * H
- * + P log P) for F flows of H links in the part and P links that reach the
- * top of the heap, and the walk of the part, O(K + F * H) for its K links
- * and its edges' flows.
+ * The part is what a start or end changes.  Rates change only through a
+ * link that limits them, a bottleneck, and most changes die out within a
+ * few links: the part starts at the marked links and their flows, and
+ * goes on, ring by ring, only from the links where the solve moved a
+ * share that a flow outside depends on (see part); where the changes
+ * spread far (a tapered tree in an alltoall, where every shared link is
+ * some flow's bottleneck) it goes on through every bottleneck at once.
+ * The result is the max-min allocation: each flow of the part has a
+ * bottleneck in the part where no flow, inside or out, is faster, and
+ * each flow outside keeps its bottleneck, whose flows kept their shares.
+ * A share that moved by less than 1e-12 of itself counts as kept: that is
+ * the rounding error of solving a part in another order, not a change.
+ * Cost: O(F * H + P log P) per solve for F flows of H links in the part
+ * and P links that reach the top of the heap, and the walk of the part,
+ * O(K + F * H) for its K links and its edges' flows.
  *
  * The walk and the solve are bound by memory: a part can hold most flows
  * in flight, each record a cache miss.  So a flow's links take n places
@@ -567,19 +565,31 @@ static int add_link(flow_net *f, uint32_t l, int edge)
 }
 
 /* The part of the network a settle solves, in cl[0 .. pk-1] (with pl) and
- * cf[0 .. pf-1] (with fo, fk and ka): the marked links, the flows on them
- * and their links; from a link that is some flow's bottleneck, on to its
- * flows and their links, transitively (with whole, from every link: the
- * connected part).  A link reached that is no flow's bottleneck is an
- * edge, where the part stops.  Only through a bottleneck can a change of
- * rates reach another flow (a link that is no flow's bottleneck limits
- * none), so the flows outside keep their rates, unless the part gets an
- * edge as a bottleneck below an outside flow's rate there: solve lists
- * such edges, and extend walks on from them.  Each of these is 0, or -1
- * when out of memory. */
+ * cf[0 .. pf-1] (with fo, fk and ka): first the marked links, the flows
+ * on them and their links.  A link reached but not walked is an edge,
+ * where the part stops: the flows outside keep their rates, and the part
+ * gets what they leave.  That holds while no flow outside has to change:
+ * solve lists each edge where the part would limit a flow below an
+ * outside flow's rate, and changed_edges each edge that is some outside
+ * flow's bottleneck where a flow of the part got another share (the
+ * outside flows' share there changes); extend walks on from them, and the
+ * part is solved again.  After NEAR_TRIES tries the part goes on through
+ * every link that is some flow's bottleneck, transitively (only through
+ * such a link can a change of rates reach another flow); after TRIES, it
+ * is the whole connected part.  Each of these is 0, or -1 when out of
+ * memory. */
+
+/* How far a walk goes from the links it walks: NEAR, nowhere (every link
+ * it adds is an edge); LIMITS, on through the links that limit some flow;
+ * ALL, on through every link. */
+typedef enum reach { NEAR, LIMITS, ALL } reach;
+
+/* Rates that differ by less than this much of themselves are the same: the
+ * rounding error of solving a part in another order. */
+#define ROUNDING 1e-12
 
 /* Link k of the part is walked: its flows join the part, with their links. */
-static int walk_link(flow_net *f, size_t k, int whole)
+static int walk_link(flow_net *f, size_t k, reach how)
 {
 	uint32_t ep = f->epoch;
 	const lk *L = &f->lk[f->cl[k]];
@@ -604,7 +614,8 @@ static int walk_link(flow_net *f, size_t k, int whole)
 			f->fo[f->pf++] = (uint32_t)f->pfk;
 			for (uint32_t h = 0; h < x->n; h++) {
 				const lk *L2 = &f->lk[y[h].link];
-				if (L2->ep != ep && add_link(f, y[h].link, !whole && L2->nb == 0))
+				if (L2->ep != ep &&
+				    add_link(f, y[h].link, how == NEAR || (how == LIMITS && L2->nb == 0)))
 					return -1;
 				f->fp[f->pfk] = y[h].pos;
 				f->fk[f->pfk++] = L2->ix;
@@ -619,10 +630,10 @@ static int walk_link(flow_net *f, size_t k, int whole)
 /* The links of the part from k on that are not edges are walked, and the
  * links they add; then the edges get the part's flows on them, the
  * bandwidth the others leave and the fastest of those. */
-static int walk(flow_net *f, size_t k, int whole)
+static int walk(flow_net *f, size_t k, reach how)
 {
 	for (; k < f->pk; k++)
-		if (!f->pl[k].edge && walk_link(f, k, whole))
+		if (!f->pl[k].edge && walk_link(f, k, how))
 			return -1;
 	/* Each edge's flows in the part, by their places in its array: a
 	 * place left empty holds a flow outside. */
@@ -676,28 +687,73 @@ static int part(flow_net *f)
 	for (size_t d = 0; d < f->ndirty; d++)
 		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
 			return -1;
-	return walk(f, 0, 0);
+	return walk(f, 0, NEAR);
 }
 
-/* The part goes on from the edges solve listed (with whole, from every
- * edge). */
-static int extend(flow_net *f, int whole)
+/* The part goes on from the edges listed in ov (with LIMITS, from every
+ * edge that limits some flow too; with ALL, from every edge). */
+static int extend(flow_net *f, reach how)
 {
 	size_t k0 = f->pk;
-	if (whole) {
-		if (util_grow(&f->ov, &f->ovcap, k0, sizeof *f->ov))
+	if (how != NEAR) {
+		if (util_grow(&f->ov, &f->ovcap, f->nov + k0, sizeof *f->ov))
 			return -1;
-		f->nov = 0;
 		for (size_t k = 0; k < k0; k++)
-			if (f->pl[k].edge)
+			if (f->pl[k].edge == 1 && (how == ALL || f->lk[f->cl[k]].nb))
 				f->ov[f->nov++] = (uint32_t)k;
 	}
 	for (size_t o = 0; o < f->nov; o++) {
 		f->pl[f->ov[o]].edge = 0;
-		if (walk_link(f, f->ov[o], whole))
+		if (walk_link(f, f->ov[o], how))
 			return -1;
 	}
-	return walk(f, k0, whole);
+	return walk(f, k0, how);
+}
+
+/* After a solve of a part that found no edge limiting it: the edges where
+ * some of the part's flows got another share and some flow outside has
+ * its bottleneck go to ov (the flows outside must be solved again: their
+ * share there changes); 1 when there are any, -1 when out of memory. */
+static int changed_edges(flow_net *f)
+{
+	for (size_t k = 0; k < f->pk; k++) {
+		part_link *q = &f->pl[k];
+		uint32_t l = f->cl[k], mine = 0;
+		int changed = 0;
+		if (q->edge != 1 || f->lk[l].nb == 0)
+			continue;
+		for (uint32_t e = q->a0; e < q->a0 + q->na; e++) {
+			const fl *x = &f->f[f->cf[f->ka[e]]];
+			changed |= fabs(f->sh[f->ka[e]] - x->share) > ROUNDING * x->share;
+			mine += x->bn == l;
+		}
+		if (!changed || mine == f->lk[l].nb)
+			continue;
+		if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
+			return -1;
+		q->edge = 2;
+		f->ov[f->nov++] = (uint32_t)k;
+	}
+	return f->nov != 0;
+}
+
+/* Link k of the part, before the filling starts, can never fix a flow:
+ * its share rem/cnt is at least the full rate of each of its unfixed
+ * flows, so the lowest full rate among unfixed flows is never above it
+ * (a tie fixes the flow at its full rate), and its share only grows as
+ * flows are fixed.  With one flow rem/cnt is exact and stays so; with
+ * more, the share must clear the fastest by more than the rounding error
+ * of cnt subtractions from the capacity. */
+static int never_binds(const flow_net *f, size_t k)
+{
+	const part_link *q = &f->pl[k];
+	double fast = 0;
+	for (uint32_t e = q->a0; e < q->a0 + q->na; e++)
+		if (!f->done[f->ka[e]] && f->f[f->cf[f->ka[e]]].rate > fast)
+			fast = f->f[f->cf[f->ka[e]]].rate;
+	if (q->cnt == 1)
+		return q->rem >= fast;
+	return q->rem / q->cnt - fast > q->cnt * f->cap[f->cl[k]] * 1e-14;
 }
 
 /* New shares for the part, F >= 1 flows, fixed in ord[0 .. *nfixed - 1].
@@ -755,7 +811,9 @@ static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 		part_link *q = &f->pl[k];
 		if (!q->edge)
 			q->rem = f->cap[f->cl[k]];
-		if (q->cnt) {
+		if (q->cnt && never_binds(f, k)) {
+			q->key = -HUGE_VAL;   /* take never pushes it */
+		} else if (q->cnt) {
 			hent e = { q->key = q->rem / q->cnt, (uint32_t)k, f->cl[k] };
 			f->heap[nheap++] = e;
 		}
@@ -782,10 +840,11 @@ static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 		/* The link of the lowest share: every unfixed flow on it at s.
 		 * On an edge, a flow outside faster than s would leave those
 		 * flows short of their fair share. */
-		if (f->pl[top].edge && f->pl[top].out > s * (1 + 1e-12)) {
+		if (f->pl[top].edge && f->pl[top].out > s * (1 + ROUNDING)) {
 			*again = 1;   /* and on, to find the other such edges */
 			if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
 				return -1;
+			f->pl[top].edge = 2;
 			f->ov[f->nov++] = top;
 		}
 		const part_link *q = &f->pl[top];
@@ -845,7 +904,8 @@ static void settle_simple(flow_net *f, uint64_t t,
 
 /* Tries of a settle with the part stopping at edges; then it solves the
  * whole connected part. */
-#define TRIES 16
+#define NEAR_TRIES 8
+#define TRIES (NEAR_TRIES + 16)
 
 /* A new settle epoch: no link or flow reached in it yet. */
 static void next_epoch(flow_net *f)
@@ -874,13 +934,14 @@ int flow_settle(flow_net *f, uint64_t t,
 	for (int tries = 0; f->rule == FLOW_MAXMIN; tries++) {
 		size_t nfixed;
 		int again;
-		if (tries ? extend(f, tries >= TRIES) : part(f)) {
+		reach how = tries < NEAR_TRIES ? NEAR : tries < TRIES ? LIMITS : ALL;
+		if (tries ? extend(f, how) : part(f)) {
 			rc = -1;
 			break;
 		}
 		if (!f->pf)
 			break;
-		if (solve(f, t, &nfixed, &again)) {
+		if (solve(f, t, &nfixed, &again) || (!again && how == NEAR && (again = changed_edges(f)) < 0)) {
 			rc = -1;
 			break;
 		}

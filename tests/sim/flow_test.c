@@ -163,6 +163,48 @@ static void test_simple(void)
 	}
 }
 
+/* A change that reaches every link of a chain, one after the other:
+ * link i (cap 2 * 3^i) carries flows i and i + 1, flow 0 only link 0.
+ * Link 0 fills first (both its flows at 1), then link i leaves flow
+ * i + 1 what flow i takes from it, c_i - f_i, below every later share.
+ * When flow 0 ends, flow 1 gets all of link 0, and every flow after it
+ * another rate: a part solved ring by ring must go on to the last. */
+#define CN 20
+static void chain_check(flow_net *f, const uint32_t *id, const double *cap, int first)
+{
+	double want = first ? cap[0] : cap[0] / 2;   /* flows 0 and 1, or 1 alone */
+	for (int i = first; i < CN; i++) {
+		if (i >= 2)
+			want = cap[i - 1] - want;
+		double got = flow_share(f, id[i]) * 1e10;
+		if (fabs(got - want) > 1e-9 * want)
+			printf("    flow %d: %.17g bytes/ns, want %.17g\n", i, got, want);
+		CHECK(fabs(got - want) <= 1e-9 * want);
+	}
+}
+
+static void test_chain(void)
+{
+	double cap[CN];
+	uint32_t id[CN];
+	for (int i = 0; i < CN; i++)
+		cap[i] = i ? 3 * cap[i - 1] : 2;
+	flow_net *f = flow_net_new(CN, cap_of, cap, 2, FLOW_MAXMIN);
+	ends e = { 0 };
+	uint32_t r0[] = { 0 };
+	id[0] = flow_start(f, 0, 1000, 1e10, r0, 1);
+	for (uint32_t i = 1; i < CN; i++) {
+		uint32_t r[] = { i - 1, i };
+		id[i] = flow_start(f, 0, 1000, 1e10, r, 2);
+	}
+	CHECK(flow_settle(f, 0, moved, &e) == 0);
+	chain_check(f, id, cap, 0);
+	flow_finish(f, id[0], 10);
+	CHECK(flow_settle(f, 10, moved, &e) == 0);
+	chain_check(f, id, cap, 1);
+	flow_net_free(f);
+}
+
 /* ---- Random runs against a reference ------------------------------------
  * Flows start and end on RL links at random; after every settle each live
  * flow's share is checked against a reference computed from scratch: by
@@ -297,6 +339,7 @@ int main(void)
 	test_maxmin();
 	test_incremental();
 	test_incast();
+	test_chain();
 	test_simple();
 	test_random();
 	return check_done();
