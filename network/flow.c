@@ -78,11 +78,12 @@ typedef struct hop {
  * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
  * it touches but does not solve: some of its flows lie outside the part,
  * kept at their rates, the fastest at out bytes/ns (0: none), and rem
- * starts at what they leave. */
+ * starts at what they leave, left. */
 typedef struct part_link {
 	double rem;
 	double key;
 	double out;
+	double left;
 	uint32_t cnt;
 	uint32_t a0, na;
 	uint32_t edge;
@@ -135,20 +136,21 @@ struct flow_net {
 	size_t ndirty, dcap;
 	uint32_t epoch;
 	/* settle scratch: the part's links cl (pl: by the same index) and
-	 * flows cf; fk[fo[i] + h] the index into cl of flow cf[i]'s h-th link,
-	 * fp[fo[i] + h] its place in that link's array;
+	 * flows cf; fk[fo[i] + h] the index into cl of flow cf[i]'s h-th link;
 	 * done[i]: flow cf[i] is fixed, at share sh[i] with bottleneck bk[i]
 	 * (an index into cl, or NO_LINK), the fixed flows in order in ord */
-	uint32_t *cl, *cf, *fk, *fp, *fo, *ka, *bk, *ord;
+	uint32_t *cl, *cf, *fk, *fo, *ka, *bk, *ord;
 	double *sh;
 	uint8_t *done;
 	size_t pk, pf, pa, pfk;   /* the part's links, flows, ka and fk used */
-	uint32_t *ov;         /* edges that an outside flow overtook (solve) */
+	uint32_t *ov;         /* edges to walk on from (solve, changed_edges) */
 	size_t nov, ovcap;
+	uint32_t *rc;         /* edges to count (walk) */
+	size_t rccap;
 	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
-	size_t clcap, cfcap, fkcap, fpcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
+	size_t clcap, cfcap, fkcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
 	       srtcap;
 	uint64_t started, largest;
 	/* flow_net_watch: each link's flows and bytes at its last change */
@@ -231,7 +233,7 @@ void flow_net_free(flow_net *f)
 	free(f->cl);
 	free(f->cf);
 	free(f->fk);
-	free(f->fp);
+	free(f->rc);
 	free(f->ka);
 	free(f->bk);
 	free(f->ord);
@@ -605,8 +607,7 @@ static int walk_link(flow_net *f, size_t k, reach how)
 			const hop *y = hops(f, id);
 			if (util_grow(&f->cf, &f->cfcap, f->pf + 1, sizeof *f->cf) ||
 			    util_grow(&f->fo, &f->focap, f->pf + 2, sizeof *f->fo) ||
-			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk) ||
-			    util_grow(&f->fp, &f->fpcap, f->pfk + x->n, sizeof *f->fp))
+			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk))
 				return -1;
 			f->fm[id].ep = ep;
 			f->fm[id].i = (uint32_t)f->pf;
@@ -617,7 +618,6 @@ static int walk_link(flow_net *f, size_t k, reach how)
 				if (L2->ep != ep &&
 				    add_link(f, y[h].link, how == NEAR || (how == LIMITS && L2->nb == 0)))
 					return -1;
-				f->fp[f->pfk] = y[h].pos;
 				f->fk[f->pfk++] = L2->ix;
 			}
 			f->fo[f->pf] = (uint32_t)f->pfk;
@@ -627,53 +627,64 @@ static int walk_link(flow_net *f, size_t k, reach how)
 	return 0;
 }
 
-/* The links of the part from k on that are not edges are walked, and the
- * links they add; then the edges get the part's flows on them, the
- * bandwidth the others leave and the fastest of those. */
-static int walk(flow_net *f, size_t k, reach how)
+/* Edge k gets the part's flows on it (in the order of the link's array),
+ * the bandwidth the others leave and the fastest of those; 0, or -1 when
+ * out of memory. */
+static int count_edge(flow_net *f, size_t k)
 {
+	part_link *q = &f->pl[k];
+	uint32_t l = f->cl[k], n = f->st[l].n, ep = f->epoch;
+	const lk *L = &f->lk[l];
+	double used = 0;
+	if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
+		return -1;
+	q->a0 = (uint32_t)f->pa;
+	q->na = 0;
+	q->out = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t id = L->a[j];
+		if (f->fm[id].ep == ep) {
+			f->ka[f->pa++] = f->fm[id].i;
+			q->na++;
+		} else {
+			double r = f->f[id].share * f->f[id].rate;
+			used += r;
+			if (r > q->out)
+				q->out = r;
+		}
+	}
+	q->left = f->cap[l] - used;
+	if (q->left < 0)
+		q->left = 0;
+	return 0;
+}
+
+/* The links of the part from k on that are not edges are walked, and the
+ * links they add; then the edges are counted that are new or that a flow
+ * new to the part (from cf[f0] on) crosses. */
+static int walk(flow_net *f, size_t k, size_t f0, reach how)
+{
+	size_t k0 = k, n = 0;
 	for (; k < f->pk; k++)
 		if (!f->pl[k].edge && walk_link(f, k, how))
 			return -1;
-	/* Each edge's flows in the part, by their places in its array: a
-	 * place left empty holds a flow outside. */
-	for (k = 0; k < f->pk; k++) {
-		if (!f->pl[k].edge)
-			continue;
-		uint32_t n = f->st[f->cl[k]].n;
-		if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
-			return -1;
-		f->pl[k].a0 = (uint32_t)f->pa;
-		for (uint32_t j = 0; j < n; j++)
-			f->ka[f->pa++] = UINT32_MAX;
-	}
-	for (size_t i = 0; i < f->pf; i++)
-		for (uint32_t e = f->fo[i]; e < f->fo[i + 1]; e++)
-			if (f->pl[f->fk[e]].edge)
-				f->ka[f->pl[f->fk[e]].a0 + f->fp[e]] = (uint32_t)i;
-	for (k = 0; k < f->pk; k++) {
-		part_link *q = &f->pl[k];
-		if (!q->edge)
-			continue;
-		const lk *L = &f->lk[f->cl[k]];
-		double used = 0;
-		q->na = 0;
-		q->out = 0;
-		for (uint32_t j = 0; j < f->st[f->cl[k]].n; j++) {
-			uint32_t i = f->ka[q->a0 + j];
-			if (i != UINT32_MAX) {
-				f->ka[q->a0 + q->na++] = i;
-			} else {
-				double r = f->f[L->a[j]].share * f->f[L->a[j]].rate;
-				used += r;
-				if (r > q->out)
-					q->out = r;
-			}
+	if (util_grow(&f->rc, &f->rccap, f->pk, sizeof *f->rc))
+		return -1;
+	for (k = k0; k < f->pk; k++)
+		if (f->pl[k].edge) {
+			f->pl[k].na = UINT32_MAX;   /* to count */
+			f->rc[n++] = (uint32_t)k;
 		}
-		q->rem = f->cap[f->cl[k]] - used;
-		if (q->rem < 0)
-			q->rem = 0;
+	for (size_t e = f->fo[f0]; e < f->pfk; e++) {
+		part_link *q = &f->pl[f->fk[e]];
+		if (q->edge && q->na != UINT32_MAX) {
+			q->na = UINT32_MAX;
+			f->rc[n++] = f->fk[e];
+		}
 	}
+	for (size_t i = 0; i < n; i++)
+		if (count_edge(f, f->rc[i]))
+			return -1;
 	return 0;
 }
 
@@ -687,14 +698,14 @@ static int part(flow_net *f)
 	for (size_t d = 0; d < f->ndirty; d++)
 		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
 			return -1;
-	return walk(f, 0, NEAR);
+	return walk(f, 0, 0, NEAR);
 }
 
 /* The part goes on from the edges listed in ov (with LIMITS, from every
  * edge that limits some flow too; with ALL, from every edge). */
 static int extend(flow_net *f, reach how)
 {
-	size_t k0 = f->pk;
+	size_t k0 = f->pk, f0 = f->pf;
 	if (how != NEAR) {
 		if (util_grow(&f->ov, &f->ovcap, f->nov + k0, sizeof *f->ov))
 			return -1;
@@ -707,7 +718,7 @@ static int extend(flow_net *f, reach how)
 		if (walk_link(f, f->ov[o], how))
 			return -1;
 	}
-	return walk(f, k0, how);
+	return walk(f, k0, f0, how);
 }
 
 /* After a solve of a part that found no edge limiting it: the edges where
@@ -809,8 +820,7 @@ static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		part_link *q = &f->pl[k];
-		if (!q->edge)
-			q->rem = f->cap[f->cl[k]];
+		q->rem = q->edge ? q->left : f->cap[f->cl[k]];
 		if (q->cnt && never_binds(f, k)) {
 			q->key = -HUGE_VAL;   /* take never pushes it */
 		} else if (q->cnt) {
@@ -904,7 +914,7 @@ static void settle_simple(flow_net *f, uint64_t t,
 
 /* Tries of a settle with the part stopping at edges; then it solves the
  * whole connected part. */
-#define NEAR_TRIES 8
+#define NEAR_TRIES 16
 #define TRIES (NEAR_TRIES + 16)
 
 /* A new settle epoch: no link or flow reached in it yet. */
