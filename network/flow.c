@@ -153,6 +153,9 @@ struct flow_net {
 	size_t clcap, cfcap, fkcap, focap, kacap, bkcap, ordcap, shcap, donecap, heapcap, plcap,
 	       srtcap;
 	uint64_t started, largest;
+	size_t live;          /* flows now */
+	uint32_t far, run;    /* settles left to start through every bottleneck,
+	                       * and how many the last such run had */
 	/* flow_net_watch: each link's flows and bytes at its last change */
 	void (*load)(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n, double bytes);
 	void *load_ctx;
@@ -320,6 +323,7 @@ uint32_t flow_start(flow_net *f, uint64_t t, uint64_t work, double rate,
 		f->nhop += n;
 	}
 	x->hn = (uint16_t)n;
+	f->live++;   /* from here on, a failure undoes it by flow_finish */
 	for (unsigned h = 0; h < n; h++) {
 		lk *L = &f->lk[links[h]];
 		flow_link_stat *s = &f->st[links[h]];
@@ -390,6 +394,7 @@ void flow_finish(flow_net *f, uint32_t id, uint64_t t)
 	x->gen++;
 	x->next = f->free;
 	f->free = id;
+	f->live--;
 }
 
 int flow_pending(const flow_net *f)
@@ -575,9 +580,11 @@ static int add_link(flow_net *f, uint32_t l, int edge)
  * outside flow's rate, and changed_edges each edge that is some outside
  * flow's bottleneck where a flow of the part got another share (the
  * outside flows' share there changes); extend walks on from them, and the
- * part is solved again.  After NEAR_TRIES tries the part goes on through
- * every link that is some flow's bottleneck, transitively (only through
- * such a link can a change of rates reach another flow); after TRIES, it
+ * part is solved again.  After NEAR_TRIES tries, or once the tries have
+ * solved a quarter of the flows in flight, the part goes on through every
+ * link that is some flow's bottleneck, transitively (only through such a
+ * link can a change of rates reach another flow), and settles that follow
+ * one that went that far start there (see flow_settle); after TRIES, it
  * is the whole connected part.  Each of these is 0, or -1 when out of
  * memory. */
 
@@ -688,8 +695,8 @@ static int walk(flow_net *f, size_t k, size_t f0, reach how)
 	return 0;
 }
 
-/* A new part: from the marked links. */
-static int part(flow_net *f)
+/* A new part: from the marked links, as far as how goes. */
+static int part(flow_net *f, reach how)
 {
 	f->pk = f->pf = f->pa = f->pfk = 0;
 	if (util_grow(&f->fo, &f->focap, 1, sizeof *f->fo))
@@ -698,7 +705,7 @@ static int part(flow_net *f)
 	for (size_t d = 0; d < f->ndirty; d++)
 		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
 			return -1;
-	return walk(f, 0, 0, NEAR);
+	return walk(f, 0, 0, how);
 }
 
 /* The part goes on from the edges listed in ov (with LIMITS, from every
@@ -915,6 +922,7 @@ static void settle_simple(flow_net *f, uint64_t t,
 /* Tries of a settle with the part stopping at edges; then it solves the
  * whole connected part. */
 #define NEAR_TRIES 16
+#define FAR_MAX 64
 #define TRIES (NEAR_TRIES + 16)
 
 /* A new settle epoch: no link or flow reached in it yet. */
@@ -941,11 +949,19 @@ int flow_settle(flow_net *f, uint64_t t,
 	next_epoch(f);
 	if (f->rule == FLOW_SIMPLE)
 		settle_simple(f, t, moved, ctx);
+	reach how = f->far ? LIMITS : NEAR, first = how;
+	size_t solved = 0;
+	int dense = 0;
 	for (int tries = 0; f->rule == FLOW_MAXMIN; tries++) {
 		size_t nfixed;
 		int again;
-		reach how = tries < NEAR_TRIES ? NEAR : tries < TRIES ? LIMITS : ALL;
-		if (tries ? extend(f, how) : part(f)) {
+		if (how == NEAR && solved > f->live / 4)
+			dense = 1;
+		if (how == NEAR && (tries >= NEAR_TRIES || dense))
+			how = LIMITS;
+		if (tries >= TRIES)
+			how = ALL;
+		if (tries ? extend(f, how) : part(f, how)) {
 			rc = -1;
 			break;
 		}
@@ -957,10 +973,22 @@ int flow_settle(flow_net *f, uint64_t t,
 		}
 		if (f->pf > f->largest)
 			f->largest = f->pf;
+		solved += f->pf;
 		if (!again) {
 			commit(f, nfixed, t, moved, ctx);
 			break;
 		}
+	}
+	/* Where changes spread through most flows, the rings cost more than
+	 * the walk through every bottleneck: after a settle whose rings solved
+	 * a quarter of the flows in flight, the next ones start there, for
+	 * twice as many settles each time it happens again (up to FAR_MAX);
+	 * a settle whose rings did not resets it. */
+	if (first == NEAR && f->rule == FLOW_MAXMIN) {
+		f->run = !dense ? 0 : f->run ? (f->run < FAR_MAX ? 2 * f->run : FAR_MAX) : 1;
+		f->far = f->run;
+	} else if (f->far) {
+		f->far--;
 	}
 	for (size_t d = 0; d < f->ndirty; d++)
 		f->lk[f->dirty[d]].dirty = 0;
