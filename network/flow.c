@@ -78,7 +78,8 @@ typedef struct hop {
  * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
  * it touches but does not solve: some of its flows lie outside the part,
  * kept at their rates, the fastest at out bytes/ns (0: none), and rem
- * starts at what they leave, left. */
+ * starts at what they leave, left; 2: an edge listed in ov, to walk on
+ * from. */
 typedef struct part_link {
 	double rem;
 	double key;
@@ -943,8 +944,8 @@ int flow_settle(flow_net *f, uint64_t t,
 	if (!f->ndirty)
 		return 0;
 	/* The simple rule: the flows of the marked links.  Max-min: the part
-	 * of the network they reach, extended as long as an edge turns out
-	 * to limit it. */
+	 * of the network they reach, extended as long as a flow outside it
+	 * has to change (see part). */
 	int rc = 0;
 	next_epoch(f);
 	if (f->rule == FLOW_SIMPLE)
@@ -967,7 +968,8 @@ int flow_settle(flow_net *f, uint64_t t,
 		}
 		if (!f->pf)
 			break;
-		if (solve(f, t, &nfixed, &again) || (!again && how == NEAR && (again = changed_edges(f)) < 0)) {
+		if (solve(f, t, &nfixed, &again) ||
+		    (!again && how == NEAR && (again = changed_edges(f)) < 0)) {
 			rc = -1;
 			break;
 		}
