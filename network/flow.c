@@ -78,8 +78,8 @@ typedef struct hop {
  * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
  * it touches but does not solve: some of its flows lie outside the part,
  * kept at their rates, the fastest at out bytes/ns (0: none), and rem
- * starts at what they leave, left; 2: an edge listed in ov, to walk on
- * from. */
+ * starts at what they leave, left; 2 and 3: an edge listed in ov (see
+ * extend). */
 typedef struct part_link {
 	double rem;
 	double key;
@@ -598,10 +598,34 @@ typedef enum reach { NEAR, LIMITS, ALL } reach;
  * rounding error of solving a part in another order. */
 #define ROUNDING 1e-12
 
-/* Link k of the part is walked: its flows join the part, with their links. */
-static int walk_link(flow_net *f, size_t k, reach how)
+/* Flow id joins the part, with its links (new ones walked or edges as how
+ * says). */
+static int join(flow_net *f, uint32_t id, reach how)
 {
 	uint32_t ep = f->epoch;
+	const fl *x = &f->f[id];
+	const hop *y = hops(f, id);
+	if (util_grow(&f->cf, &f->cfcap, f->pf + 1, sizeof *f->cf) ||
+	    util_grow(&f->fo, &f->focap, f->pf + 2, sizeof *f->fo) ||
+	    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk))
+		return -1;
+	f->fm[id].ep = ep;
+	f->fm[id].i = (uint32_t)f->pf;
+	f->cf[f->pf] = id;
+	f->fo[f->pf++] = (uint32_t)f->pfk;
+	for (uint32_t h = 0; h < x->n; h++) {
+		const lk *L = &f->lk[y[h].link];
+		if (L->ep != ep && add_link(f, y[h].link, how == NEAR || (how == LIMITS && L->nb == 0)))
+			return -1;
+		f->fk[f->pfk++] = L->ix;
+	}
+	f->fo[f->pf] = (uint32_t)f->pfk;
+	return 0;
+}
+
+/* Link k of the part is walked: its flows join the part. */
+static int walk_link(flow_net *f, size_t k, reach how)
+{
 	const lk *L = &f->lk[f->cl[k]];
 	uint32_t n = f->st[f->cl[k]].n;
 	if (util_grow(&f->ka, &f->kacap, f->pa + n, sizeof *f->ka))
@@ -610,27 +634,24 @@ static int walk_link(flow_net *f, size_t k, reach how)
 	f->pl[k].na = n;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t id = L->a[j];
-		if (f->fm[id].ep != ep) {
-			const fl *x = &f->f[id];
-			const hop *y = hops(f, id);
-			if (util_grow(&f->cf, &f->cfcap, f->pf + 1, sizeof *f->cf) ||
-			    util_grow(&f->fo, &f->focap, f->pf + 2, sizeof *f->fo) ||
-			    util_grow(&f->fk, &f->fkcap, f->pfk + x->n, sizeof *f->fk))
-				return -1;
-			f->fm[id].ep = ep;
-			f->fm[id].i = (uint32_t)f->pf;
-			f->cf[f->pf] = id;
-			f->fo[f->pf++] = (uint32_t)f->pfk;
-			for (uint32_t h = 0; h < x->n; h++) {
-				const lk *L2 = &f->lk[y[h].link];
-				if (L2->ep != ep &&
-				    add_link(f, y[h].link, how == NEAR || (how == LIMITS && L2->nb == 0)))
-					return -1;
-				f->fk[f->pfk++] = L2->ix;
-			}
-			f->fo[f->pf] = (uint32_t)f->pfk;
-		}
+		if (f->fm[id].ep != f->epoch && join(f, id, how))
+			return -1;
 		f->ka[f->pa++] = f->fm[id].i;
+	}
+	return 0;
+}
+
+/* The flows outside the part whose bottleneck is edge k join it: their
+ * share there changes.  The edge stays one (its other flows keep their
+ * rates). */
+static int join_limited(flow_net *f, size_t k, reach how)
+{
+	uint32_t l = f->cl[k];
+	const lk *L = &f->lk[l];
+	for (uint32_t j = 0; j < f->st[l].n; j++) {
+		uint32_t id = L->a[j];
+		if (f->fm[id].ep != f->epoch && f->f[id].bn == l && join(f, id, how))
+			return -1;
 	}
 	return 0;
 }
@@ -709,8 +730,9 @@ static int part(flow_net *f, reach how)
 	return walk(f, 0, 0, how);
 }
 
-/* The part goes on from the edges listed in ov (with LIMITS, from every
- * edge that limits some flow too; with ALL, from every edge). */
+/* The part goes on from the edges listed in ov: walked (edge 2), or the
+ * flows they limit joining (edge 3, NEAR only); with LIMITS, every edge
+ * that limits some flow is walked too, with ALL every edge. */
 static int extend(flow_net *f, reach how)
 {
 	size_t k0 = f->pk, f0 = f->pf;
@@ -722,17 +744,25 @@ static int extend(flow_net *f, reach how)
 				f->ov[f->nov++] = (uint32_t)k;
 	}
 	for (size_t o = 0; o < f->nov; o++) {
-		f->pl[f->ov[o]].edge = 0;
-		if (walk_link(f, f->ov[o], how))
-			return -1;
+		part_link *q = &f->pl[f->ov[o]];
+		if (q->edge == 3 && how == NEAR) {
+			q->edge = 1;
+			if (join_limited(f, f->ov[o], how))
+				return -1;
+		} else {
+			q->edge = 0;
+			if (walk_link(f, f->ov[o], how))
+				return -1;
+		}
 	}
 	return walk(f, k0, f0, how);
 }
 
 /* After a solve of a part that found no edge limiting it: the edges where
  * some of the part's flows got another share and some flow outside has
- * its bottleneck go to ov (the flows outside must be solved again: their
- * share there changes); 1 when there are any, -1 when out of memory. */
+ * its bottleneck go to ov, as edge 3 (those flows must be solved again:
+ * their share there changes); 1 when there are any, -1 when out of
+ * memory. */
 static int changed_edges(flow_net *f)
 {
 	for (size_t k = 0; k < f->pk; k++) {
@@ -750,7 +780,7 @@ static int changed_edges(flow_net *f)
 			continue;
 		if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
 			return -1;
-		q->edge = 2;
+		q->edge = 3;
 		f->ov[f->nov++] = (uint32_t)k;
 	}
 	return f->nov != 0;
