@@ -18,10 +18,10 @@
  * The part is what a start or end changes.  Rates change only through a
  * link that limits them, a bottleneck, and most changes die out within a
  * few links: the part starts at the marked links and their flows, and
- * goes on, ring by ring, only from the links where the solve moved a
- * share that a flow outside depends on (see part); where the changes
- * spread far (a tapered tree in an alltoall, where every shared link is
- * some flow's bottleneck) it goes on through every bottleneck at once.
+ * goes on, ring by ring, only to the flows outside whose bottleneck got
+ * another share (see part); where the changes spread far (a tapered tree
+ * in an alltoall, where every shared link is some flow's bottleneck) it
+ * goes on through every bottleneck at once.
  * The result is the max-min allocation: each flow of the part has a
  * bottleneck in the part where no flow, inside or out, is faster, and
  * each flow outside keeps its bottleneck, whose flows kept their shares.
@@ -578,10 +578,10 @@ static int add_link(flow_net *f, uint32_t l, int edge)
  * where the part stops: the flows outside keep their rates, and the part
  * gets what they leave.  That holds while no flow outside has to change:
  * solve lists each edge where the part would limit a flow below an
- * outside flow's rate, and changed_edges each edge that is some outside
- * flow's bottleneck where a flow of the part got another share (the
- * outside flows' share there changes); extend walks on from them, and the
- * part is solved again.  After NEAR_TRIES tries, or once the tries have
+ * outside flow's rate (extend walks on from it), and changed_edges each
+ * edge that is some outside flow's bottleneck where a flow of the part got
+ * another share (those outside flows' share there changes: they join the
+ * part); then the part is solved again.  After NEAR_TRIES tries, or once the tries have
  * solved a quarter of the flows in flight, the part goes on through every
  * link that is some flow's bottleneck, transitively (only through such a
  * link can a change of rates reach another flow), and settles that follow
