@@ -787,22 +787,14 @@ static int changed_edges(flow_net *f)
 }
 
 /* Link k of the part, before the filling starts, can never fix a flow:
- * its share rem/cnt is at least the full rate of each of its unfixed
- * flows, so the lowest full rate among unfixed flows is never above it
- * (a tie fixes the flow at its full rate), and its share only grows as
- * flows are fixed.  With one flow rem/cnt is exact and stays so; with
- * more, the share must clear the fastest by more than the rounding error
- * of cnt subtractions from the capacity. */
+ * its one flow's full rate is no more than its share rem (exact with one
+ * flow, and it stays so until that flow is fixed), so the lowest full
+ * rate among unfixed flows is never above it (a tie fixes the flow at its
+ * full rate). */
 static int never_binds(const flow_net *f, size_t k)
 {
 	const part_link *q = &f->pl[k];
-	double fast = 0;
-	for (uint32_t e = q->a0; e < q->a0 + q->na; e++)
-		if (!f->done[f->ka[e]] && f->f[f->cf[f->ka[e]]].rate > fast)
-			fast = f->f[f->cf[f->ka[e]]].rate;
-	if (q->cnt == 1)
-		return q->rem >= fast;
-	return q->rem / q->cnt - fast > q->cnt * f->cap[f->cl[k]] * 1e-14;
+	return q->cnt == 1 && q->na == 1 && q->rem >= f->f[f->cf[f->ka[q->a0]]].rate;
 }
 
 /* New shares for the part, F >= 1 flows, fixed in ord[0 .. *nfixed - 1].
