@@ -37,10 +37,10 @@
  * the walk reads at each link of a flow (the epoch, the flow's index in
  * the part, where its links are) lies apart, 12 bytes a flow; and the
  * walk writes what the solve needs in the part's own arrays, in the order
- * it reads them (each flow's links and their places in the links' arrays,
- * each link's flows, all as indices into the part).  A part that is a
- * whole connected part is solved with the arithmetic, and its order, of
- * the plain algorithm. */
+ * it reads them (each flow's links, each link's flows, all as indices
+ * into the part; an edge's flows of the part are told by their marks).
+ * A part that is a whole connected part is solved with the arithmetic,
+ * and its order, of the plain algorithm. */
 #include "flow.h"
 
 #include "util.h"
