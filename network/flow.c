@@ -73,13 +73,17 @@ typedef struct hop {
 	uint32_t link, pos;
 } hop;
 
+/* What a link of the part is: walked (all its flows in the part), or an
+ * edge, one the part touches but does not solve (some of its flows lie
+ * outside, kept at their rates); an edge listed in ov is to be walked, or
+ * to let in the flows it limits (see extend). */
+enum { WALKED, EDGE, EDGE_WALK, EDGE_JOIN };
+
 /* A link of the part being solved: capacity left, unfixed flows, the
- * lowest share it has in the heap, and the part's flows on it (as indices
- * into cf) ka[a0 .. a0 + na - 1].  An edge link of the part (edge) is one
- * it touches but does not solve: some of its flows lie outside the part,
- * kept at their rates, the fastest at out bytes/ns (0: none), and rem
- * starts at what they leave, left; 2 and 3: an edge listed in ov (see
- * extend). */
+ * lowest share it has in the heap, the part's flows on it (as indices
+ * into cf) ka[a0 .. a0 + na - 1], and what it is (edge).  On an edge the
+ * fastest flow outside runs at out bytes/ns (0: none), and rem starts at
+ * what those flows leave, left. */
 typedef struct part_link {
 	double rem;
 	double key;
@@ -146,8 +150,8 @@ struct flow_net {
 	size_t pk, pf, pa, pfk;   /* the part's links, flows, ka and fk used */
 	uint32_t *ov;         /* edges to walk on from (solve, changed_edges) */
 	size_t nov, ovcap;
-	uint32_t *rc;         /* edges to count (walk) */
-	size_t rccap;
+	uint32_t *tocount;    /* edges to count (walk) */
+	size_t tocountcap;
 	hent *heap;
 	part_link *pl;        /* by index into cl */
 	struct by_rate *srt;
@@ -237,7 +241,7 @@ void flow_net_free(flow_net *f)
 	free(f->cl);
 	free(f->cf);
 	free(f->fk);
-	free(f->rc);
+	free(f->tocount);
 	free(f->ka);
 	free(f->bk);
 	free(f->ord);
@@ -559,8 +563,8 @@ static int by_rate_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Link l joins the part, an edge or not; 0, or -1 when out of memory. */
-static int add_link(flow_net *f, uint32_t l, int edge)
+/* Link l joins the part, an edge or walked; 0, or -1 when out of memory. */
+static int add_link(flow_net *f, uint32_t l, uint32_t edge)
 {
 	if (util_grow(&f->cl, &f->clcap, f->pk + 1, sizeof *f->cl) ||
 	    util_grow(&f->pl, &f->plcap, f->pk + 1, sizeof *f->pl))
@@ -615,7 +619,8 @@ static int join(flow_net *f, uint32_t id, reach how)
 	f->fo[f->pf++] = (uint32_t)f->pfk;
 	for (uint32_t h = 0; h < x->n; h++) {
 		const lk *L = &f->lk[y[h].link];
-		if (L->ep != ep && add_link(f, y[h].link, how == NEAR || (how == LIMITS && L->nb == 0)))
+		int stop = how == NEAR || (how == LIMITS && L->nb == 0);
+		if (L->ep != ep && add_link(f, y[h].link, stop ? EDGE : WALKED))
 			return -1;
 		f->fk[f->pfk++] = L->ix;
 	}
@@ -695,24 +700,24 @@ static int walk(flow_net *f, size_t k, size_t f0, reach how)
 {
 	size_t k0 = k, n = 0;
 	for (; k < f->pk; k++)
-		if (!f->pl[k].edge && walk_link(f, k, how))
+		if (f->pl[k].edge == WALKED && walk_link(f, k, how))
 			return -1;
-	if (util_grow(&f->rc, &f->rccap, f->pk, sizeof *f->rc))
+	if (util_grow(&f->tocount, &f->tocountcap, f->pk, sizeof *f->tocount))
 		return -1;
 	for (k = k0; k < f->pk; k++)
-		if (f->pl[k].edge) {
+		if (f->pl[k].edge != WALKED) {
 			f->pl[k].na = UINT32_MAX;   /* to count */
-			f->rc[n++] = (uint32_t)k;
+			f->tocount[n++] = (uint32_t)k;
 		}
 	for (size_t e = f->fo[f0]; e < f->pfk; e++) {
 		part_link *q = &f->pl[f->fk[e]];
-		if (q->edge && q->na != UINT32_MAX) {
+		if (q->edge != WALKED && q->na != UINT32_MAX) {
 			q->na = UINT32_MAX;
-			f->rc[n++] = f->fk[e];
+			f->tocount[n++] = f->fk[e];
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (count_edge(f, f->rc[i]))
+		if (count_edge(f, f->tocount[i]))
 			return -1;
 	return 0;
 }
@@ -725,14 +730,14 @@ static int part(flow_net *f, reach how)
 		return -1;
 	f->fo[0] = 0;
 	for (size_t d = 0; d < f->ndirty; d++)
-		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], 0))
+		if (f->lk[f->dirty[d]].ep != f->epoch && add_link(f, f->dirty[d], WALKED))
 			return -1;
 	return walk(f, 0, 0, how);
 }
 
-/* The part goes on from the edges listed in ov: walked (edge 2), or the
- * flows they limit joining (edge 3, NEAR only); with LIMITS, every edge
- * that limits some flow is walked too, with ALL every edge. */
+/* The part goes on from the edges listed in ov: walked (EDGE_WALK), or
+ * the flows they limit joining (EDGE_JOIN, with NEAR only); with LIMITS,
+ * every edge that limits some flow is walked too, with ALL every edge. */
 static int extend(flow_net *f, reach how)
 {
 	size_t k0 = f->pk, f0 = f->pf;
@@ -740,17 +745,17 @@ static int extend(flow_net *f, reach how)
 		if (util_grow(&f->ov, &f->ovcap, f->nov + k0, sizeof *f->ov))
 			return -1;
 		for (size_t k = 0; k < k0; k++)
-			if (f->pl[k].edge == 1 && (how == ALL || f->lk[f->cl[k]].nb))
+			if (f->pl[k].edge == EDGE && (how == ALL || f->lk[f->cl[k]].nb))
 				f->ov[f->nov++] = (uint32_t)k;
 	}
 	for (size_t o = 0; o < f->nov; o++) {
 		part_link *q = &f->pl[f->ov[o]];
-		if (q->edge == 3 && how == NEAR) {
-			q->edge = 1;
+		if (q->edge == EDGE_JOIN && how == NEAR) {
+			q->edge = EDGE;
 			if (join_limited(f, f->ov[o], how))
 				return -1;
 		} else {
-			q->edge = 0;
+			q->edge = WALKED;
 			if (walk_link(f, f->ov[o], how))
 				return -1;
 		}
@@ -760,7 +765,7 @@ static int extend(flow_net *f, reach how)
 
 /* After a solve of a part that found no edge limiting it: the edges where
  * some of the part's flows got another share and some flow outside has
- * its bottleneck go to ov, as edge 3 (those flows must be solved again:
+ * its bottleneck go to ov, as EDGE_JOIN (those flows must be solved again:
  * their share there changes); 1 when there are any, -1 when out of
  * memory. */
 static int changed_edges(flow_net *f)
@@ -769,7 +774,7 @@ static int changed_edges(flow_net *f)
 		part_link *q = &f->pl[k];
 		uint32_t l = f->cl[k], mine = 0;
 		int changed = 0;
-		if (q->edge != 1 || f->lk[l].nb == 0)
+		if (q->edge != EDGE || f->lk[l].nb == 0)
 			continue;
 		for (uint32_t e = q->a0; e < q->a0 + q->na; e++) {
 			const fl *x = &f->f[f->cf[f->ka[e]]];
@@ -780,7 +785,7 @@ static int changed_edges(flow_net *f)
 			continue;
 		if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
 			return -1;
-		q->edge = 3;
+		q->edge = EDGE_JOIN;
 		f->ov[f->nov++] = (uint32_t)k;
 	}
 	return f->nov != 0;
@@ -850,7 +855,7 @@ static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 	uint32_t nheap = 0;
 	for (size_t k = 0; k < K; k++) {
 		part_link *q = &f->pl[k];
-		q->rem = q->edge ? q->left : f->cap[f->cl[k]];
+		q->rem = q->edge != WALKED ? q->left : f->cap[f->cl[k]];
 		if (q->cnt && never_binds(f, k)) {
 			q->key = -HUGE_VAL;   /* take never pushes it */
 		} else if (q->cnt) {
@@ -880,11 +885,11 @@ static int solve(flow_net *f, uint64_t t, size_t *nfixed, int *again)
 		/* The link of the lowest share: every unfixed flow on it at s.
 		 * On an edge, a flow outside faster than s would leave those
 		 * flows short of their fair share. */
-		if (f->pl[top].edge && f->pl[top].out > s * (1 + ROUNDING)) {
+		if (f->pl[top].edge != WALKED && f->pl[top].out > s * (1 + ROUNDING)) {
 			*again = 1;   /* and on, to find the other such edges */
 			if (util_grow(&f->ov, &f->ovcap, f->nov + 1, sizeof *f->ov))
 				return -1;
-			f->pl[top].edge = 2;
+			f->pl[top].edge = EDGE_WALK;
 			f->ov[f->nov++] = top;
 		}
 		const part_link *q = &f->pl[top];

@@ -170,13 +170,14 @@ static void test_simple(void)
  * When flow 0 ends, flow 1 gets all of link 0, and every flow after it
  * another rate: a part solved ring by ring must go on to the last. */
 #define CN 20
+#define CHAIN_RATE 1e10   /* full rate: above every share */
 static void chain_check(flow_net *f, const uint32_t *id, const double *cap, int first)
 {
 	double want = first ? cap[0] : cap[0] / 2;   /* flows 0 and 1, or 1 alone */
 	for (int i = first; i < CN; i++) {
 		if (i >= 2)
 			want = cap[i - 1] - want;
-		double got = flow_share(f, id[i]) * 1e10;
+		double got = flow_share(f, id[i]) * CHAIN_RATE;
 		if (fabs(got - want) > 1e-9 * want)
 			printf("    flow %d: %.17g bytes/ns, want %.17g\n", i, got, want);
 		CHECK(fabs(got - want) <= 1e-9 * want);
@@ -201,10 +202,10 @@ static void test_chain(uint32_t idle)
 		cap[i] = i >= CN ? 1 : i ? 3 * cap[i - 1] : 2;
 	flow_net *f = flow_net_new(CN + idle, cap_of, cap, 2, FLOW_MAXMIN);
 	uint32_t r0[] = { 0 };
-	id[0] = flow_start(f, 0, 1000, 1e10, r0, 1);
+	id[0] = flow_start(f, 0, 1000, CHAIN_RATE, r0, 1);
 	for (uint32_t i = 1; i < CN; i++) {
 		uint32_t r[] = { i - 1, i };
-		id[i] = flow_start(f, 0, 1000, 1e10, r, 2);
+		id[i] = flow_start(f, 0, 1000, CHAIN_RATE, r, 2);
 	}
 	for (uint32_t i = CN; i < CN + idle; i++)
 		flow_start(f, 0, 1000, 1.0, &i, 1);
