@@ -365,27 +365,24 @@ static void dt_delete(sim *m, uint64_t h)
 	m->dt_n--;
 }
 
-/* The table slot of key, inserted (cnt 0, maxt 0) if absent; NULL when out
- * of memory (m->fail set). */
-static sim_dep *dt_get(sim *m, uint64_t key)
+/* Key in the first free slot of its run (after any entries of the same
+ * key: rt_key), its first 12 bytes zero; NULL when out of memory (m->fail
+ * set). */
+static sim_dep *dt_add(sim *m, uint64_t key)
 {
-	if (!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) {
-		if (dt_grow(m)) {
-			m->fail = FAIL_MEMORY;
-			return NULL;
-		}
+	if ((!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) && dt_grow(m)) {
+		m->fail = FAIL_MEMORY;
+		return NULL;
 	}
 	uint64_t h0 = dt_hash(m, key), h = h0;
-	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
+	while (m->dt[h].gop != UINT64_MAX)
 		h = (h + 1) & m->dt_mask;
 	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	sim_dep *d = &m->dt[h];
-	if (d->gop == UINT64_MAX) {
-		d->gop = key;
-		d->op.maxt = 0;
-		d->op.cnt = 0;
-		m->dt_n++;
-	}
+	d->gop = key;
+	d->op.maxt = 0;
+	d->op.cnt = 0;
+	m->dt_n++;
 	return d;
 }
 
@@ -399,6 +396,14 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 		h = (h + 1) & m->dt_mask;
 	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
 	return m->dt[h].gop == key ? &m->dt[h] : NULL;
+}
+
+/* The table slot of key, inserted (cnt 0, maxt 0) if absent; NULL when out
+ * of memory (m->fail set). */
+static sim_dep *dt_get(sim *m, uint64_t key)
+{
+	sim_dep *d = dt_find(m, key);
+	return d ? d : dt_add(m, key);
 }
 
 #include "sim_queue.c"

@@ -96,17 +96,15 @@ typedef struct sim_rqe {
 _Static_assert(sizeof(sim_rqe) == 12, "sim_rqe is 12 bytes");
 
 /* A posted recv in an indexed RQ (see "Queues"), in a pool of its own: its
- * links in the rank's list (next, prev) and in its source's chain (snext),
- * the recv, its number in posting order, and its tag (a search passes the
- * recvs of other tags without reading their ops). */
+ * links in the rank's list (next, prev) and in the chain of its source and
+ * tag (snext), the recv, and its number in posting order. */
 typedef struct sim_rqx {
 	uint32_t next, prev;
 	uint32_t snext;
 	uint32_t op;
 	uint32_t post;
-	int32_t tag;
 } sim_rqx;
-_Static_assert(sizeof(sim_rqx) == 24, "sim_rqx is 24 bytes");
+_Static_assert(sizeof(sim_rqx) == 20, "sim_rqx is 20 bytes");
 
 /* A handled message in a UQ: its links, sender rank, the send's tag and
  * index, and the send's start time (for a rendezvous completion).  Its
@@ -127,17 +125,25 @@ _Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
 /* Indexed recvs and messages start with next, prev and snext (the list and
  * chain helpers of "Queues" serve both). */
 _Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
-/* The dependency-table key of the chain of the recvs from src (as the
- * rank's recvs store it) in rank's indexed RQ (rq 1) or of the messages
- * from sender src in its indexed UQ (rq 0): head its first entry, tail its
- * last.  The RQ's chain of any-source recvs is there while it is indexed,
- * its posts the next post number.  Ranks below SIM_MAX_RANKS. */
+/* The dependency-table key of the messages from sender src in rank's
+ * indexed UQ (rq 0; their chain), or of rank's indexed RQ (rq 1, src
+ * GOAL_ANY_SOURCE; its recvs' count).  Ranks below SIM_MAX_RANKS. */
 static inline uint64_t qs_key(unsigned rq, uint64_t rank, uint32_t src)
 {
 	ASSERT(rq <= 1 && rank < SIM_MAX_RANKS);
 	return 3ull << 62 | (uint64_t)rq << 61 | rank << 32 | src;
 }
 #define QS_KEY(rq, rank, src) qs_key((rq), (rank), (src))
+/* The key of the chain of the recvs from src (as the rank's recvs store
+ * it, GOAL_ANY_SOURCE included) with tag (GOAL_ANY_TAG included) in rank's
+ * indexed RQ.  Its low word mixes src and tag, so that the chains of two
+ * pairs may share a key: the entry holds its pair, and a search passes
+ * the entries of other pairs (bits 63 and 61: no other key has both). */
+static inline uint64_t rt_key(uint64_t rank, uint32_t src, int32_t tag)
+{
+	ASSERT(rank < SIM_MAX_RANKS);
+	return 1ull << 63 | 1ull << 61 | rank << 32 | (uint32_t)(src * 0x9e3779b1u + (uint32_t)tag);
+}
 
 /* A pool of list entries (whose first field is next), grown by doubling on
  * huge pages; freed entries are reused. */
@@ -283,9 +289,13 @@ typedef struct sim_dep {
 		struct { uint64_t lag; uint32_t on, id; } flow;
 		/* HOLD_KEY: an op that waits for flows to end (see HOLD_KEY). */
 		struct { uint64_t until; uint32_t flows, wn; } hold;
-		/* QS_KEY: a chain of queue entries (see QS_KEY); posts numbers
-		 * the posted recvs on a rank's any-source chain. */
-		struct { uint64_t posts; uint32_t head, tail; } chain;
+		/* QS_KEY of a UQ, or rt_key: a chain of queue entries, first
+		 * head, last tail; an RQ's chain holds its src and tag. */
+		struct { uint32_t src; int32_t tag; uint32_t head, tail; } chain;
+		/* QS_KEY of an RQ: the next post number (compared modulo
+		 * 2^32), and the recvs from any source, and of any tag, in
+		 * the queue. */
+		struct { uint32_t posts, any_src, any_tag; } rqn;
 	};
 } sim_dep;
 _Static_assert(sizeof(sim_dep) == 24, "sim_dep is 24 bytes");

@@ -1,5 +1,5 @@
 /* sim_queue.c: the matching queues: each rank's posted receives (RQ)
- * and unexpected messages (UQ), their index by source, and the rendezvous
+ * and unexpected messages (UQ), their indexes, and the rendezvous
  * records.
  * A part of sim.c's compilation unit (sim.c includes it; it is not
  * compiled alone), so that the event handlers inline its helpers. */
@@ -13,18 +13,23 @@
  * children's messages from rank P - 1 down (Open MPI's linear reduce), or
  * receives posted from every rank, their messages arriving in reverse.  So
  * a search from one source that looked at more than q_index_after entries
- * indexes that queue of its rank until it is empty: each entry is also
- * chained with the others of its source in order, from the dependency-table
- * entry QS_KEY(rq, rank, source), and a search from one source reads its
- * chain.  An indexed RQ moves to a pool of its own (sim_rqx), one receive
- * an entry; its receives from any source have a chain of their own, and
- * the entries are numbered in posting order, so that a message takes the
- * earlier of the first match in its source's chain and the first in that
- * one.  A receive from any source reads the UQ first to last.  The first
- * match in a chain is the first in the queue: the index changes what a
- * search costs, never what it finds.  Indexed RQs and all UQs are doubly
- * linked, so that an entry found through its chain is unlinked in O(1);
- * RQs that are not stay as they were, 12 bytes for a run of receives. */
+ * indexes that queue of its rank until it is empty.  An indexed RQ moves
+ * to a pool of its own (sim_rqx), one receive an entry, numbered in
+ * posting order, and chains each entry with the others of its source and
+ * tag (rt_key; a source or a tag may be "any"), so that a message takes
+ * the earliest posted of the first matches in the chains of its source and
+ * tag, of its source and any tag, of any source and its tag, and of any
+ * source and tag (those not empty: the RQ's QS_KEY entry counts its
+ * receives from any source and of any tag).  A UQ chains each entry with
+ * the others of its sender, from the entry QS_KEY(0, rank, sender): a
+ * receive from one source reads its chain, one from any source the UQ
+ * first to last.  The first match in a chain is the first in the queue:
+ * the index changes what a search costs, never what it finds (nor what
+ * --qstat counts: the entries a search from the first would look at).  A
+ * message of a send of any tag reads the RQ first to last.  Indexed RQs
+ * and all UQs are doubly linked, so that an entry found through its chain
+ * is unlinked in O(1); RQs that are not stay as they were, 12 bytes for a
+ * run of receives. */
 #define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
 #define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
 
@@ -70,62 +75,92 @@ static void dlist_remove(sim_pool *p, uint32_t *head, uint32_t *tail, uint32_t i
 	pool_put(p, i);
 }
 
-/* Entry k of pool p at the end of the chain of key; -1 when out of memory
- * (m->fail set). */
-static int chain_append(sim *m, sim_pool *p, uint64_t key, uint32_t k)
+/* Entry k of pool p at the end of chain d. */
+static void chain_push(sim_pool *p, sim_dep *d, uint32_t k)
 {
-	sim_dep *d = dt_get(m, key);
-	if (!d)
-		return -1;
 	*SNEXT(p, k) = QNIL;
 	if (d->chain.head == QNIL)
 		d->chain.head = k;
 	else
 		*SNEXT(p, d->chain.tail) = k;
 	d->chain.tail = k;
-	return 0;
 }
 
-/* Unlink entry i (after sprev, QNIL: first) of pool p from the chain of
- * key, deleted when empty unless keep. */
-static void chain_remove(sim *m, sim_pool *p, uint64_t key, uint32_t i, uint32_t sprev, int keep)
+/* Unlink entry i (after sprev, QNIL: first) of pool p from chain d, which
+ * leaves the table when empty. */
+static void chain_cut(sim *m, sim_pool *p, sim_dep *d, uint32_t i, uint32_t sprev)
 {
-	sim_dep *d = dt_find(m, key);
-	ASSERT(d);
 	if (sprev == QNIL)
 		d->chain.head = *SNEXT(p, i);
 	else
 		*SNEXT(p, sprev) = *SNEXT(p, i);
 	if (d->chain.tail == i)
 		d->chain.tail = sprev;
-	if (d->chain.head == QNIL && !keep)
+	if (d->chain.head == QNIL)
 		dt_delete(m, (uint64_t)(d - m->dt));
 }
 
-/* The predecessor of entry i in the chain of key. */
-static uint32_t chain_prev(const sim *m, const sim_pool *p, uint64_t key, uint32_t i)
+/* The predecessor of entry i in chain d of pool p. */
+static uint32_t chain_prev(const sim_pool *p, const sim_dep *d, uint32_t i)
 {
 	uint32_t prev = QNIL;
-	for (uint32_t k = dt_find(m, key)->chain.head; k != i; k = *SNEXT(p, k))
+	for (uint32_t k = d->chain.head; k != i; k = *SNEXT(p, k))
 		prev = k;
 	return prev;
 }
 
+/* What a search from the first entry of a queue (list head of pool p, len
+ * entries) looks at to find entry found (QNIL: none, all of them): --qstat
+ * counts that, whether the queue is indexed or not. */
+static uint32_t q_linear(const sim_pool *p, uint32_t head, uint32_t found, uint32_t len)
+{
+	if (found == QNIL)
+		return len;
+	uint32_t n = 1;
+	for (uint32_t k = head; k != found; k = *pool_next(p, k))
+		n++;
+	return n;
+}
+
 /* -- The RQ -- */
 
+/* The chain of the recvs from src with tag in rank r's indexed RQ, or NULL
+ * when there are none. */
+static sim_dep *rt_find(const sim *m, uint32_t r, uint32_t src, int32_t tag)
+{
+	uint64_t key = rt_key(r, src, tag);
+	if (!m->dt)
+		return NULL;
+	for (uint64_t h = dt_hash(m, key); m->dt[h].gop != UINT64_MAX; h = (h + 1) & m->dt_mask) {
+		sim_dep *d = &m->dt[h];
+		if (d->gop == key && d->chain.src == src && d->chain.tag == tag)
+			return d;
+	}
+	return NULL;
+}
+
 /* Indexed recv k of rank r (its op set) at the end of its list (head,
- * tail) and of its source's chain, numbered by the any-source chain's
- * entry (made at the first, with maxt 0); -1 when out of memory. */
+ * tail) and of the chain of its source and tag, numbered and counted in
+ * the RQ's count; -1 when out of memory (m->fail set). */
 static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
 {
 	dlist_link(&m->rxp, head, tail, k);
-	sim_dep *any = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
-	if (!any)
-		return -1;
 	const goal_op *o = &rank_ops(m, r)[RXE(m, k)->op];
-	RXE(m, k)->post = (uint32_t)any->chain.posts++;
-	RXE(m, k)->tag = o->tag;
-	return chain_append(m, &m->rxp, QS_KEY(1, r, o->peer), k);
+	sim_dep *c = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
+	if (!c)
+		return -1;
+	RXE(m, k)->post = c->rqn.posts++;
+	c->rqn.any_src += o->peer == GOAL_ANY_SOURCE;
+	c->rqn.any_tag += o->tag == GOAL_ANY_TAG;
+	sim_dep *d = rt_find(m, r, o->peer, o->tag);
+	if (!d) {
+		if (!(d = dt_add(m, rt_key(r, o->peer, o->tag))))
+			return -1;
+		d->chain.src = o->peer;
+		d->chain.tag = o->tag;
+	}
+	chain_push(&m->rxp, d, k);
+	return 0;
 }
 
 /* Index rank r's RQ (queues h): its recvs move to the pool of indexed
@@ -210,44 +245,73 @@ static inline int rq_matches(const sim *m, const goal_op *r, uint32_t srel, int3
 	return tags_match(r->peer, r->tag, srel, tag) && op_comm(m, r) == comm;
 }
 
-/* The first recv in rank q's chain of key that matches, and its
- * predecessor there; *n counts the recvs looked at. */
-static uint32_t rq_chain_find(const sim *m, uint32_t q, uint64_t key, uint32_t srel, int32_t tag,
+/* The first recv in rank q's chain d (NULL: none) that matches a message
+ * (srel, tag, comm index), and its predecessor there; *n counts the recvs
+ * looked at. */
+static uint32_t rq_chain_find(const sim *m, uint32_t q, const sim_dep *d, uint32_t srel, int32_t tag,
                               uint32_t comm, uint32_t *sprev, uint32_t *n)
 {
-	const sim_dep *d = dt_find(m, key);
 	const goal_op *ops = rank_ops(m, q);
 	*sprev = QNIL;
 	for (uint32_t i = d ? d->chain.head : QNIL; i != QNIL; *sprev = i, i = RXE(m, i)->snext) {
-		const sim_rqx *x = RXE(m, i);
 		++*n;
-		if ((x->tag == tag || x->tag == GOAL_ANY_TAG || tag == GOAL_ANY_TAG)
-		    && rq_matches(m, &ops[x->op], srel, tag, comm))
+		if (rq_matches(m, &ops[RXE(m, i)->op], srel, tag, comm))
 			return i;
 	}
 	return QNIL;
 }
 
-/* rq_take of an indexed RQ (queues h): the earlier of the first match from
- * the source and the first from any source. */
+/* rq_take of an indexed RQ (queues h): the earliest posted of the first
+ * matches in the chains of (source, tag), (source, any tag), (any source,
+ * tag) and (any source, any tag), those with recvs; for a send of any tag,
+ * the first match in posting order. */
 static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, int32_t tag, uint32_t comm)
 {
-	uint32_t n = 0, pa, pb;
-	uint32_t a = rq_chain_find(m, q, QS_KEY(1, q, srel), srel, tag, comm, &pa, &n);
-	uint32_t b = rq_chain_find(m, q, QS_KEY(1, q, GOAL_ANY_SOURCE), srel, tag, comm, &pb, &n);
-	qs_search(m, q, n);
-	if (a == QNIL && b == QNIL)
-		return UINT32_MAX;
-	if (a == QNIL || (b != QNIL && RXE(m, b)->post < RXE(m, a)->post)) {
-		a = b;
-		pa = pb;
+	const sim_dep *c = dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE));
+	uint32_t any_src = c ? c->rqn.any_src : 0, any_tag = c ? c->rqn.any_tag : 0;
+	const uint32_t src[4] = { srel, srel, GOAL_ANY_SOURCE, GOAL_ANY_SOURCE };
+	const int32_t tg[4] = { tag, GOAL_ANY_TAG, tag, GOAL_ANY_TAG };
+	const goal_op *ops = rank_ops(m, q);
+	sim_dep *bd = NULL;
+	uint32_t n = 0, best = QNIL, bprev = QNIL;
+	if (tag == GOAL_ANY_TAG) {
+		for (best = h->rq_head; best != QNIL; best = RXE(m, best)->next)
+			if (++n, rq_matches(m, &ops[RXE(m, best)->op], srel, tag, comm))
+				break;
+		if (best != QNIL) {
+			const goal_op *o = &ops[RXE(m, best)->op];
+			bd = rt_find(m, q, o->peer, o->tag);
+			bprev = chain_prev(&m->rxp, bd, best);
+		}
+	} else {
+		for (int k = 0; k < 4; k++) {
+			if ((src[k] == GOAL_ANY_SOURCE && !any_src) || (tg[k] == GOAL_ANY_TAG && !any_tag))
+				continue;
+			sim_dep *d = rt_find(m, q, src[k], tg[k]);
+			uint32_t prev, i = rq_chain_find(m, q, d, srel, tag, comm, &prev, &n);
+			if (i != QNIL && (best == QNIL || (int32_t)(RXE(m, i)->post - RXE(m, best)->post) < 0)) {
+				best = i;
+				bprev = prev;
+				bd = d;
+			}
+		}
 	}
-	uint32_t op = RXE(m, a)->op, peer = rank_ops(m, q)[op].peer;
-	chain_remove(m, &m->rxp, QS_KEY(1, q, peer), a, pa, peer == GOAL_ANY_SOURCE);
-	dlist_remove(&m->rxp, &h->rq_head, &h->rq_tail, a);
-	if (h->rq_head == QNIL) {   /* empty: no chain is left but the any-source one */
-		dt_delete(m, (uint64_t)(dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE)) - m->dt));
+	if (m->qs)
+		n = q_linear(&m->rxp, h->rq_head, best, m->qs[q].rq_len);
+	qs_search(m, q, n);
+	if (best == QNIL)
+		return UINT32_MAX;
+	uint32_t op = RXE(m, best)->op;
+	const goal_op *o = &ops[op];
+	chain_cut(m, &m->rxp, bd, best, bprev);
+	dlist_remove(&m->rxp, &h->rq_head, &h->rq_tail, best);
+	sim_dep *cc = dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE));   /* c may have moved */
+	if (h->rq_head == QNIL) {   /* empty: its count leaves with the index */
+		dt_delete(m, (uint64_t)(cc - m->dt));
 		q_set_indexed(m, 1, q, 0);
+	} else {
+		cc->rqn.any_src -= o->peer == GOAL_ANY_SOURCE;
+		cc->rqn.any_tag -= o->tag == GOAL_ANY_TAG;
 	}
 	qs_len(m, q, 0, -1);
 	return op;
@@ -310,9 +374,12 @@ static void uq_index(sim *m, uint32_t r)
 {
 	if (q_set_indexed(m, 0, r, 1))
 		return;
-	for (uint32_t k = rank_q(m, r)->uq_head; k != QNIL; k = UQE(m, k)->next)
-		if (chain_append(m, &m->uqp, QS_KEY(0, r, UQE(m, k)->peer), k))
+	for (uint32_t k = rank_q(m, r)->uq_head; k != QNIL; k = UQE(m, k)->next) {
+		sim_dep *d = dt_get(m, QS_KEY(0, r, UQE(m, k)->peer));
+		if (!d)
 			return;
+		chain_push(&m->uqp, d, k);
+	}
 }
 
 /* A message (sender rank peer, its send j with tag, started at start) at
@@ -330,8 +397,9 @@ static void uq_add(sim *m, uint32_t q, uint32_t peer, int32_t tag, uint32_t j, u
 	e->aux = start;
 	dlist_link(&m->uqp, &h->uq_head, &h->uq_tail, k);
 	qs_len(m, q, 1, 1);
-	if (q_indexed(m, 0, q))
-		chain_append(m, &m->uqp, QS_KEY(0, q, peer), k);
+	sim_dep *d;
+	if (q_indexed(m, 0, q) && (d = dt_get(m, QS_KEY(0, q, peer))))
+		chain_push(&m->uqp, d, k);
 }
 
 /* Whether UQ entry e matches a recv (src, tag, comm index). */
@@ -366,13 +434,15 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 			}
 		}
 		if (found != QNIL && ix)
-			sprev = chain_prev(m, &m->uqp, QS_KEY(0, r, UQE(m, found)->peer), found);
+			sprev = chain_prev(&m->uqp, dt_find(m, QS_KEY(0, r, UQE(m, found)->peer)), found);
 	}
+	if (ix && m->qs)
+		n = q_linear(&m->uqp, h->uq_head, found, m->qs[r].uq_len);
 	qs_search(m, r, n);
 	if (found != QNIL) {
 		*out = *UQE(m, found);
 		if (ix)
-			chain_remove(m, &m->uqp, QS_KEY(0, r, out->peer), found, sprev, 0);
+			chain_cut(m, &m->uqp, dt_find(m, QS_KEY(0, r, out->peer)), found, sprev);
 		dlist_remove(&m->uqp, &h->uq_head, &h->uq_tail, found);
 		if (ix && h->uq_head == QNIL)
 			q_set_indexed(m, 0, r, 0);
