@@ -633,7 +633,7 @@ static uint64_t on_message(sim *m, uint64_t t, uint32_t r, uint32_t j, wait_for 
 	watch_handle(m, r, sop, j, q, t, &x, off);
 	uint64_t start = 0;
 	if (sop->size > m->S)
-		start = rdv_take(m, r, j);
+		start = rdv_take(m, r, j, sop->cpu);
 	uint32_t fid = m->fl ? flow_begin(m, t, r, j, sop, &x) : NIL;
 	uint32_t recv = rq_take(m, q, r, sop->tag, op_comm(m, sop));
 	if (recv == UINT32_MAX) {
@@ -702,7 +702,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 		watch_send(m, r, op, i, peer, t, &x, off, *cf, *nf);
 		push_event(m, x.arrive, r, i | EV_MSG, peer);
 		if (op->size > m->S)
-			rdv_put(m, r, i, t);
+			rdv_put(m, r, i, op->cpu, t);
 		m->messages++;
 		edge_span es = op_span(m, r, ops, i);
 		satisfy_span(m, r, ops, es, i, t, 1);
@@ -790,8 +790,8 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 		PREFETCH(rank_of(m, r));
 		if (w & EV_MSG)
 			PREFETCH(rank_of(m, peer));
-		if (m->rdvs)   /* the send's rendezvous slot */
-			PREFETCH(&m->rdvs[r]);
+		if (m->rdvs)   /* the rendezvous slot of the send's rank's first CPU */
+			PREFETCH(&m->rdvs[(uint64_t)r * m->ncpus]);
 		return;
 	}
 	if (stage == 1) {

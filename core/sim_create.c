@@ -48,14 +48,14 @@ static int ovf_resize(sim *m, uint64_t cap)
 	return 0;
 }
 
-/* The overflow table: every (rank, CPU) and (rank, NIC) pair of index
- * SIM_REC_INDEX and above that the schedule uses: an op's CPU, a send's
- * NIC on its rank, and the send's CPU and NIC on the receiver (a message
- * is handled there with the send's indices).  One pass over the ops, only
- * for schedules that use such indices; the table grows with the pairs
- * (at most half full), not with the ops that use them.  0 or -1 (out of
- * memory). */
-static int ovf_fill(sim *m)
+/* The overflow table: every (rank, CPU) and (rank, NIC) pair past those
+ * in the record that the schedule uses: an op's CPU, a send's NIC on its
+ * rank, and the send's CPU and NIC on the receiver (a message is handled
+ * there with the send's indices).  One pass over the ops, only for
+ * schedules that use such indices; the table grows with the pairs (at
+ * most half full), not with the ops that use them.  used[what][i]: the
+ * pairs of index i below SIM_REC_MAX.  0 or -1 (out of memory). */
+static int ovf_fill(sim *m, uint64_t used[3][SIM_REC_MAX])
 {
 	const goal_sched *s = m->s;
 	uint64_t n = 0;
@@ -81,11 +81,68 @@ static int ovf_fill(sim *m)
 			for (unsigned j = 0; j < nk; j++) {
 				if (2 * (n + 1) > m->ovf_mask + 1 && ovf_resize(m, 2 * (m->ovf_mask + 1)))
 					return -1;
-				n += (uint64_t)sim_ovf_insert(m, keys[j]);
+				if (sim_ovf_insert(m, keys[j])) {
+					n++;
+					if (OVF_IDX(keys[j]) < SIM_REC_MAX)
+						used[OVF_WHAT(keys[j])][OVF_IDX(keys[j])]++;
+				}
 			}
 		}
 	}
 	ASSERT(oa_probes_ok(oa_measure(m->ovf, m->ovf_mask, ovf_word), m->ovf_mask));
+	return 0;
+}
+
+/* Whether key (UINT64_MAX: none) names a CPU or NIC past the record's. */
+static int ovf_past(const sim *m, uint64_t key)
+{
+	return key != UINT64_MAX && OVF_IDX(key) >= (OVF_WHAT(key) == OVF_CPU ? m->ncpus : m->nnics);
+}
+
+/* The CPUs and NICs the rank records hold: the first SIM_REC_INDEX, and
+ * every index up to the last that a quarter of the ranks or more use (of
+ * a NIC: counted once as a send NIC, once as a receive NIC, against half
+ * the ranks), below SIM_REC_MAX; the overflow table keeps the rest.  A
+ * pair costs 32 bytes there (16, the table at most half full), so such an
+ * index costs no more in the records (8 bytes a rank), and is read there
+ * without a search (NCCL's channels run on 16 CPUs a rank).  0 or -1 (out
+ * of memory). */
+static int rec_layout(sim *m, const goal_sched *s)
+{
+	uint32_t nc = s->ncpus ? s->ncpus : 1, nn = s->nnics ? s->nnics : 1;
+	m->ncpus = nc < SIM_REC_INDEX ? nc : SIM_REC_INDEX;
+	m->nnics = nn < SIM_REC_INDEX ? nn : SIM_REC_INDEX;
+	if (nc == m->ncpus && nn == m->nnics)
+		return 0;
+	uint64_t used[3][SIM_REC_MAX] = { { 0 } }, quarter = (s->nranks + 3) / 4;
+	if (ovf_fill(m, used))
+		return -1;
+	uint32_t c = m->ncpus, n = m->nnics;
+	for (uint32_t i = SIM_REC_INDEX; i < SIM_REC_MAX; i++) {
+		if (used[OVF_CPU][i] && used[OVF_CPU][i] >= quarter)
+			c = i + 1;
+		if (used[OVF_NICS][i] + used[OVF_NICR][i] && used[OVF_NICS][i] + used[OVF_NICR][i] >= 2 * quarter)
+			n = i + 1;
+	}
+	if (c == m->ncpus && n == m->nnics)
+		return 0;
+	m->ncpus = c;
+	m->nnics = n;
+	sim_ovf *old = m->ovf;   /* without the pairs now in the records */
+	uint64_t ocap = m->ovf_mask + 1, keep = 0, cap = 16;
+	for (uint64_t i = 0; i < ocap; i++)
+		keep += ovf_past(m, old[i].key);
+	m->ovf = NULL;
+	while (cap < 2 * (keep + 1))
+		cap *= 2;
+	if (keep && ovf_resize(m, cap)) {
+		m->ovf = old;
+		return -1;
+	}
+	for (uint64_t i = 0; i < ocap; i++)
+		if (ovf_past(m, old[i].key))
+			sim_ovf_insert(m, old[i].key);
+	free(old);
 	return 0;
 }
 
@@ -232,12 +289,6 @@ badstride:
 static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat, int account)
 {
 	m->nranks = s->nranks;
-	m->ncpus = s->ncpus ? s->ncpus : 1;
-	m->nnics = s->nnics ? s->nnics : 1;
-	if (m->ncpus > SIM_REC_INDEX)
-		m->ncpus = SIM_REC_INDEX;
-	if (m->nnics > SIM_REC_INDEX)
-		m->nnics = SIM_REC_INDEX;
 	m->rq_off = RANK_WORDS + m->ncpus + 2ull * m->nnics;
 	m->stride = m->rq_off + sizeof(sim_rq) / sizeof(uint64_t);
 	if (m->stride <= 8)
@@ -338,7 +389,7 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 		m->seq_limit = 1ull << 32;
 	if (m->q_index_after == 0)
 		m->q_index_after = Q_INDEX_AFTER;
-	if (alloc_state(m, s, critical, qstat, account))
+	if (rec_layout(m, s) || alloc_state(m, s, critical, qstat, account))
 		goto oom;
 #ifdef MADV_POPULATE_READ
 	/* Map the whole schedule in one call rather than one page fault per
@@ -350,8 +401,6 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	evq_init(&m->q);
 	if (opt && opt->net && net_setup(m, opt, err, errlen))
 		return NULL;
-	if ((s->ncpus > m->ncpus || s->nnics > m->nnics) && ovf_fill(m))
-		goto oom;
 	return m;
 oom:
 	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
@@ -380,7 +429,7 @@ void sim_destroy(sim *m)
 	sim_big_free(m->wlp.a, (uint64_t)m->wlp.cap * m->wlp.esz);
 	free(m->wt);
 	sim_big_free(m->dt, m->dt ? (m->dt_mask + 1) * sizeof *m->dt : 0);
-	sim_big_free(m->rdvs, (m->nranks ? m->nranks : 1) * sizeof *m->rdvs);
+	sim_big_free(m->rdvs, rdvs_bytes(m));
 	free(m->rel);
 	free(m->ovf);
 	free(m->ovf_max);

@@ -35,8 +35,9 @@
 /* A queued event (evq_node): an op names (rank, op); a message names its
  * send (sender rank, op | EV_MSG) and peer is its receiver.  The start time
  * of a rendezvous send, needed when its message is matched, waits until the
- * message is handled in its rank's sim_rdvs, or, when that holds another
- * send of the rank, in the dependency table under RDV_KEY. */
+ * message is handled in the sim_rdvs of its rank and CPU, or, when that
+ * holds another send or the CPU is past the record's, in the dependency
+ * table under RDV_KEY. */
 static inline uint64_t rdv_key(uint64_t rank, uint32_t op)
 {
 	ASSERT(rank < SIM_MAX_RANKS && op < (1u << 31));
@@ -44,10 +45,11 @@ static inline uint64_t rdv_key(uint64_t rank, uint32_t op)
 }
 #define RDV_KEY(rank, op) rdv_key((rank), (op))
 
-/* A rank's rendezvous send in flight: its start time and op + 1 (0: none).
- * A rank seldom has two (its CPU and NIC wait for the match), and the
- * array in rank order is read where the rank records are: a hash table of
- * every rank's sends cost two misses per message. */
+/* A rendezvous send in flight of a rank's CPU (one of those in the
+ * record): its start time and op + 1 (0: none).  A CPU seldom has two (it
+ * waits for the match, and so does its NIC), and the array in rank order
+ * is read where the rank records are: a hash table of every rank's sends
+ * cost two misses per message. */
 typedef struct sim_rdvs {
 	uint64_t start;
 	uint64_t op1;
@@ -306,7 +308,8 @@ typedef struct sim_ovf {
 	uint64_t t;
 	uint64_t who;         /* critical path: what set t (a cpw word) */
 } sim_ovf;
-#define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record */
+#define SIM_REC_INDEX 4u  /* CPUs and NICs 0..3 live in the rank record, */
+#define SIM_REC_MAX 64u   /* and those up to 63 a quarter of the ranks use */
 enum { OVF_CPU, OVF_NICS, OVF_NICR };
 static inline uint64_t ovf_key(uint64_t rank, unsigned what, uint32_t idx)
 {
@@ -316,6 +319,7 @@ static inline uint64_t ovf_key(uint64_t rank, unsigned what, uint32_t idx)
 #define OVF_KEY(rank, what, idx) ovf_key((rank), (what), (idx))
 #define OVF_RANK(key) ((key) >> 18)
 #define OVF_WHAT(key) ((key) >> 16 & 3)
+#define OVF_IDX(key) ((uint32_t)((key) & 0xffff))
 
 /* An op released while processing the current event, by its dependency
  * on op who of its rank (WHO_ROOT: none). */
@@ -411,7 +415,7 @@ struct sim {
 	uint64_t seq_limit;
 	const sim_perturb *pt;  /* NULL: no noise and no slow ranks */
 	uint64_t nranks;
-	uint32_t ncpus, nnics;  /* in the record: at most SIM_REC_INDEX each */
+	uint32_t ncpus, nnics;  /* in the record (see rec_widen) */
 
 	/* Per-rank state, one record of stride words per rank (64 bytes with
 	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry
@@ -422,9 +426,10 @@ struct sim {
 	uint64_t stride, rs_bytes;
 	uint64_t rq_off;        /* of the sim_rq in a record, in words */
 	int pf_sched;           /* prefetch ops and edges: the blocks are large */
-	sim_rdvs *rdvs;       /* per rank; NULL until the first rendezvous send */
-	/* The free times of CPUs and NICs of index SIM_REC_INDEX and above, for
-	 * the (rank, index) pairs the schedule uses: memory follows the
+	sim_rdvs *rdvs;       /* per rank and CPU in the record; NULL until the
+	                         first rendezvous send */
+	/* The free times of CPUs and NICs past those in the record, for the
+	 * (rank, index) pairs the schedule uses: memory follows the
 	 * schedule, not P times the largest index.  Filled before the run and
 	 * never grown during it, so pointers into it stay valid. */
 	sim_ovf *ovf;
@@ -628,6 +633,12 @@ static inline uint64_t q_bit(int rq, uint32_t r)
 static inline uint64_t q_bytes(const sim *m)
 {
 	return (2 * m->nranks + 63) / 64 * sizeof *m->qix;
+}
+
+/* The bytes of m->rdvs: a slot for each CPU in a rank record. */
+static inline uint64_t rdvs_bytes(const sim *m)
+{
+	return (m->nranks ? m->nranks : 1) * m->ncpus * sizeof(sim_rdvs);
 }
 
 /* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */

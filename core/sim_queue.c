@@ -453,31 +453,39 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 	return found != QNIL;
 }
 
-/* Rendezvous send i of rank r started at t: its start waits for its
- * message (m->fail set when out of memory). */
-static void rdv_put(sim *m, uint32_t r, uint32_t i, uint64_t t)
+/* The rendezvous slot of rank r's CPU c (NULL: c is past the record's),
+ * the slots allocated at the first use (NULL and m->fail set when out of
+ * memory). */
+static sim_rdvs *rdv_slot(sim *m, uint32_t r, uint32_t c)
 {
-	if (!m->rdvs && !(m->rdvs = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->rdvs))) {
+	if (!m->rdvs && !(m->rdvs = sim_big_alloc(rdvs_bytes(m)))) {
 		m->fail = FAIL_MEMORY;
-		return;
+		return NULL;
 	}
-	sim_rdvs *e = &m->rdvs[r];
-	if (!e->op1) {
+	return c < m->ncpus ? &m->rdvs[(uint64_t)r * m->ncpus + c] : NULL;
+}
+
+/* Rendezvous send i of rank r on CPU c started at t: its start waits for
+ * its message (m->fail set when out of memory). */
+static void rdv_put(sim *m, uint32_t r, uint32_t i, uint32_t c, uint64_t t)
+{
+	sim_rdvs *e = rdv_slot(m, r, c);
+	if (e && !e->op1) {
 		e->start = t;
 		e->op1 = (uint64_t)i + 1;
 		return;
 	}
-	sim_dep *d = dt_get(m, RDV_KEY(r, i));
+	sim_dep *d = m->fail ? NULL : dt_get(m, RDV_KEY(r, i));
 	if (d)
 		d->rdv.start = t;
 }
 
-/* The start of rendezvous send j of rank r, whose message is handled:
- * taken out. */
-static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j)
+/* The start of rendezvous send j of rank r on CPU c, whose message is
+ * handled: taken out. */
+static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j, uint32_t c)
 {
-	sim_rdvs *e = &m->rdvs[r];
-	if (e->op1 == (uint64_t)j + 1) {
+	sim_rdvs *e = m->rdvs && c < m->ncpus ? &m->rdvs[(uint64_t)r * m->ncpus + c] : NULL;
+	if (e && e->op1 == (uint64_t)j + 1) {
 		e->op1 = 0;
 		return e->start;
 	}
