@@ -365,25 +365,18 @@ static void dt_delete(sim *m, uint64_t h)
 	m->dt_n--;
 }
 
-/* Key in the first free slot of its run (after any entries of the same
- * key: rt_key), its first 12 bytes zero; NULL when out of memory (m->fail
- * set). */
-static sim_dep *dt_add(sim *m, uint64_t key)
+/* The slot of key, or the empty one that ends its run: with chain set, a
+ * slot of key counts only when it is the chain of (src, tag) (rt_key). */
+static inline sim_dep *dt_probe(const sim *m, uint64_t key, int chain, uint32_t src, int32_t tag)
 {
-	if ((!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) && dt_grow(m)) {
-		m->fail = FAIL_MEMORY;
-		return NULL;
-	}
 	uint64_t h0 = dt_hash(m, key), h = h0;
-	while (m->dt[h].gop != UINT64_MAX)
-		h = (h + 1) & m->dt_mask;
+	for (;; h = (h + 1) & m->dt_mask) {
+		const sim_dep *d = &m->dt[h];
+		if (d->gop == UINT64_MAX || (d->gop == key && (!chain || (d->chain.src == src && d->chain.tag == tag))))
+			break;
+	}
 	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
-	sim_dep *d = &m->dt[h];
-	d->gop = key;
-	d->op.maxt = 0;
-	d->op.cnt = 0;
-	m->dt_n++;
-	return d;
+	return &m->dt[h];
 }
 
 /* The table slot of key, or NULL when absent. */
@@ -391,19 +384,36 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 {
 	if (!m->dt)
 		return NULL;
-	uint64_t h0 = dt_hash(m, key), h = h0;
-	while (m->dt[h].gop != UINT64_MAX && m->dt[h].gop != key)
-		h = (h + 1) & m->dt_mask;
-	ASSERT(oa_probe_ok(h0, h, m->dt_mask));
-	return m->dt[h].gop == key ? &m->dt[h] : NULL;
+	sim_dep *d = dt_probe(m, key, 0, 0, 0);
+	return d->gop == key ? d : NULL;
+}
+
+/* The slot of key (a chain of (src, tag): chain set), made with its first
+ * 12 bytes zero if absent (new set); NULL when out of memory (m->fail
+ * set). */
+static sim_dep *dt_make(sim *m, uint64_t key, int chain, uint32_t src, int32_t tag, int *new)
+{
+	if ((!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) && dt_grow(m)) {
+		m->fail = FAIL_MEMORY;
+		return NULL;
+	}
+	sim_dep *d = dt_probe(m, key, chain, src, tag);
+	*new = d->gop == UINT64_MAX;
+	if (*new) {
+		d->gop = key;
+		d->op.maxt = 0;
+		d->op.cnt = 0;
+		m->dt_n++;
+	}
+	return d;
 }
 
 /* The table slot of key, inserted (cnt 0, maxt 0) if absent; NULL when out
  * of memory (m->fail set). */
 static sim_dep *dt_get(sim *m, uint64_t key)
 {
-	sim_dep *d = dt_find(m, key);
-	return d ? d : dt_add(m, key);
+	int new;
+	return dt_make(m, key, 0, 0, 0, &new);
 }
 
 #include "sim_queue.c"

@@ -129,7 +129,7 @@ _Static_assert(sizeof(sim_uqe) == 32, "sim_uqe is 32 bytes");
 _Static_assert(offsetof(sim_rqx, snext) == 8 && offsetof(sim_uqe, snext) == 8, "snext at 8");
 /* The dependency-table key of the messages from sender src in rank's
  * indexed UQ (rq 0; their chain), or of rank's indexed RQ (rq 1, src
- * GOAL_ANY_SOURCE; its recvs' count).  Ranks below SIM_MAX_RANKS. */
+ * GOAL_ANY_SOURCE; its wildcards' count).  Ranks below SIM_MAX_RANKS. */
 static inline uint64_t qs_key(unsigned rq, uint64_t rank, uint32_t src)
 {
 	ASSERT(rq <= 1 && rank < SIM_MAX_RANKS);
@@ -294,10 +294,9 @@ typedef struct sim_dep {
 		/* QS_KEY of a UQ, or rt_key: a chain of queue entries, first
 		 * head, last tail; an RQ's chain holds its src and tag. */
 		struct { uint32_t src; int32_t tag; uint32_t head, tail; } chain;
-		/* QS_KEY of an RQ: the next post number (compared modulo
-		 * 2^32), and the recvs from any source, and of any tag, in
-		 * the queue. */
-		struct { uint32_t posts, any_src, any_tag; } rqn;
+		/* QS_KEY of an RQ: its recvs from any source, and of any tag
+		 * (while it has some: QX_WILD). */
+		struct { uint32_t any_src, any_tag; } rqn;
 	};
 } sim_dep;
 _Static_assert(sizeof(sim_dep) == 24, "sim_dep is 24 bytes");
@@ -444,7 +443,7 @@ struct sim {
 	sim_pool rqp;         /* sim_rqe */
 	sim_pool rxp;         /* sim_rqx */
 	sim_pool uqp;         /* sim_uqe */
-	uint64_t *qix;        /* bits 2r, 2r + 1: rank r's RQ, UQ indexed (NULL: none yet) */
+	uint64_t *qix;        /* QX_BITS bits a rank (NULL: none yet) */
 	uint32_t q_index_after;
 	evq q;
 	uint64_t pushes;      /* nodes put into q */
@@ -623,16 +622,22 @@ typedef struct act_times {
 	uint64_t o, sG;           /* handle_times only: the message's o and sG */
 } act_times;
 
-/* The bit of rank r's RQ (rq 1) or UQ (rq 0) in m->qix. */
-static inline uint64_t q_bit(int rq, uint32_t r)
+/* The bits of a rank's queues in m->qix: its UQ is indexed, its RQ is,
+ * its indexed RQ holds recvs from any source or of any tag (counted in
+ * its QS_KEY entry, there only then). */
+enum { QX_UQ, QX_RQ, QX_WILD, QX_BITS = 4 };
+
+/* The bit of rank r's RQ (k 1, QX_RQ), UQ (k 0, QX_UQ) or QX_WILD in
+ * m->qix. */
+static inline uint64_t q_bit(int k, uint32_t r)
 {
-	return 2ull * r + !rq;
+	return (uint64_t)QX_BITS * r + (unsigned)k;
 }
 
-/* The bytes of m->qix: two bits per rank. */
+/* The bytes of m->qix: QX_BITS bits per rank. */
 static inline uint64_t q_bytes(const sim *m)
 {
-	return (2 * m->nranks + 63) / 64 * sizeof *m->qix;
+	return (QX_BITS * m->nranks + 63) / 64 * sizeof *m->qix;
 }
 
 /* The bytes of m->rdvs: a slot for each CPU in a rank record. */
@@ -641,10 +646,10 @@ static inline uint64_t rdvs_bytes(const sim *m)
 	return (m->nranks ? m->nranks : 1) * m->ncpus * sizeof(sim_rdvs);
 }
 
-/* Whether rank r's RQ (rq 1) or UQ (rq 0) is indexed. */
-static inline int q_indexed(const sim *m, int rq, uint32_t r)
+/* Whether rank r's RQ (k 1) or UQ (k 0) is indexed (or its bit k). */
+static inline int q_indexed(const sim *m, int k, uint32_t r)
 {
-	uint64_t b = q_bit(rq, r);
+	uint64_t b = q_bit(k, r);
 	return m->qix && (m->qix[b / 64] >> (b % 64) & 1);
 }
 

@@ -20,7 +20,7 @@
  * the earliest posted of the first matches in the chains of its source and
  * tag, of its source and any tag, of any source and its tag, and of any
  * source and tag (those not empty: the RQ's QS_KEY entry counts its
- * receives from any source and of any tag).  A UQ chains each entry with
+ * receives from any source and of any tag, while it has some).  A UQ chains each entry with
  * the others of its sender, from the entry QS_KEY(0, rank, sender): a
  * receive from one source reads its chain, one from any source the UQ
  * first to last.  The first match in a chain is the first in the queue:
@@ -33,10 +33,11 @@
 #define SNEXT(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 8))
 #define PREV(p, i) ((uint32_t *)(void *)((p)->a + (size_t)(i) * (p)->esz + 4))
 
-/* Mark it indexed (on 1) or not; -1 when out of memory (m->fail set). */
-static int q_set_indexed(sim *m, int rq, uint32_t r, int on)
+/* Set bit k of rank r's queues (on 1) or clear it; -1 when out of memory
+ * (m->fail set). */
+static int q_set_indexed(sim *m, int k, uint32_t r, int on)
 {
-	uint64_t b = q_bit(rq, r);
+	uint64_t b = q_bit(k, r);
 	if (!m->qix && !(m->qix = sim_big_alloc(q_bytes(m)))) {
 		m->fail = FAIL_MEMORY;
 		return -1;
@@ -129,38 +130,46 @@ static uint32_t q_linear(const sim_pool *p, uint32_t head, uint32_t found, uint3
 static sim_dep *rt_find(const sim *m, uint32_t r, uint32_t src, int32_t tag)
 {
 	uint64_t key = rt_key(r, src, tag);
-	if (!m->dt)
-		return NULL;
-	for (uint64_t h = dt_hash(m, key); m->dt[h].gop != UINT64_MAX; h = (h + 1) & m->dt_mask) {
-		sim_dep *d = &m->dt[h];
-		if (d->gop == key && d->chain.src == src && d->chain.tag == tag)
-			return d;
-	}
-	return NULL;
+	sim_dep *d = m->dt ? dt_probe(m, key, 1, src, tag) : NULL;
+	return d && d->gop == key ? d : NULL;
 }
 
-/* Indexed recv k of rank r (its op set) at the end of its list (head,
- * tail) and of the chain of its source and tag, numbered and counted in
- * the RQ's count; -1 when out of memory (m->fail set). */
-static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
+/* The wildcards of rank r's indexed RQ: its recvs from any source and of
+ * any tag grew by d each (1 or -1, 0: not); -1 when out of memory. */
+static int rq_wild(sim *m, uint32_t r, const goal_op *o, int d)
 {
-	dlist_link(&m->rxp, head, tail, k);
-	const goal_op *o = &rank_ops(m, r)[RXE(m, k)->op];
+	int src = o->peer == GOAL_ANY_SOURCE, tag = o->tag == GOAL_ANY_TAG;
+	if (!src && !tag)
+		return 0;
 	sim_dep *c = dt_get(m, QS_KEY(1, r, GOAL_ANY_SOURCE));
 	if (!c)
 		return -1;
-	RXE(m, k)->post = c->rqn.posts++;
-	c->rqn.any_src += o->peer == GOAL_ANY_SOURCE;
-	c->rqn.any_tag += o->tag == GOAL_ANY_TAG;
-	sim_dep *d = rt_find(m, r, o->peer, o->tag);
-	if (!d) {
-		if (!(d = dt_add(m, rt_key(r, o->peer, o->tag))))
-			return -1;
+	c->rqn.any_src += (uint32_t)(src * d);
+	c->rqn.any_tag += (uint32_t)(tag * d);
+	if (c->rqn.any_src || c->rqn.any_tag)
+		return q_set_indexed(m, QX_WILD, r, 1);
+	dt_delete(m, (uint64_t)(c - m->dt));
+	return q_set_indexed(m, QX_WILD, r, 0);
+}
+
+/* Indexed recv k of rank r (its op set) at the end of its list (head,
+ * tail), numbered after the last, and of the chain of its source and tag;
+ * -1 when out of memory (m->fail set). */
+static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t k)
+{
+	RXE(m, k)->post = *tail == QNIL ? 0 : RXE(m, *tail)->post + 1;
+	dlist_link(&m->rxp, head, tail, k);
+	const goal_op *o = &rank_ops(m, r)[RXE(m, k)->op];
+	int new;
+	sim_dep *d = dt_make(m, rt_key(r, o->peer, o->tag), 1, o->peer, o->tag, &new);
+	if (!d)
+		return -1;
+	if (new) {
 		d->chain.src = o->peer;
 		d->chain.tag = o->tag;
 	}
 	chain_push(&m->rxp, d, k);
-	return 0;
+	return rq_wild(m, r, o, 1);
 }
 
 /* Index rank r's RQ (queues h): its recvs move to the pool of indexed
@@ -267,7 +276,7 @@ static uint32_t rq_chain_find(const sim *m, uint32_t q, const sim_dep *d, uint32
  * the first match in posting order. */
 static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, int32_t tag, uint32_t comm)
 {
-	const sim_dep *c = dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE));
+	const sim_dep *c = q_indexed(m, QX_WILD, q) ? dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE)) : NULL;
 	uint32_t any_src = c ? c->rqn.any_src : 0, any_tag = c ? c->rqn.any_tag : 0;
 	const uint32_t src[4] = { srel, srel, GOAL_ANY_SOURCE, GOAL_ANY_SOURCE };
 	const int32_t tg[4] = { tag, GOAL_ANY_TAG, tag, GOAL_ANY_TAG };
@@ -305,14 +314,9 @@ static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, in
 	const goal_op *o = &ops[op];
 	chain_cut(m, &m->rxp, bd, best, bprev);
 	dlist_remove(&m->rxp, &h->rq_head, &h->rq_tail, best);
-	sim_dep *cc = dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE));   /* c may have moved */
-	if (h->rq_head == QNIL) {   /* empty: its count leaves with the index */
-		dt_delete(m, (uint64_t)(cc - m->dt));
+	rq_wild(m, q, o, -1);
+	if (h->rq_head == QNIL)   /* empty: the index goes */
 		q_set_indexed(m, 1, q, 0);
-	} else {
-		cc->rqn.any_src -= o->peer == GOAL_ANY_SOURCE;
-		cc->rqn.any_tag -= o->tag == GOAL_ANY_TAG;
-	}
 	qs_len(m, q, 0, -1);
 	return op;
 }
