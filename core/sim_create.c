@@ -119,9 +119,10 @@ static int rec_layout(sim *m, const goal_sched *s)
 		return -1;
 	uint32_t c = m->ncpus, n = m->nnics;
 	for (uint32_t i = SIM_REC_INDEX; i < SIM_REC_MAX; i++) {
-		if (used[OVF_CPU][i] && used[OVF_CPU][i] >= quarter)
+		uint64_t cpus = used[OVF_CPU][i], nics = used[OVF_NICS][i] + used[OVF_NICR][i];
+		if (cpus && cpus >= quarter)
 			c = i + 1;
-		if (used[OVF_NICS][i] + used[OVF_NICR][i] && used[OVF_NICS][i] + used[OVF_NICR][i] >= 2 * quarter)
+		if (nics && nics >= 2 * quarter)
 			n = i + 1;
 	}
 	if (c == m->ncpus && n == m->nnics)

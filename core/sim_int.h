@@ -414,7 +414,7 @@ struct sim {
 	uint64_t seq_limit;
 	const sim_perturb *pt;  /* NULL: no noise and no slow ranks */
 	uint64_t nranks;
-	uint32_t ncpus, nnics;  /* in the record (see rec_widen) */
+	uint32_t ncpus, nnics;  /* in the record (sim_create.c: rec_layout) */
 
 	/* Per-rank state, one record of stride words per rank (64 bytes with
 	 * one CPU and one NIC, so one cache line): the rank's sim_rank entry

@@ -20,10 +20,10 @@
  * the earliest posted of the first matches in the chains of its source and
  * tag, of its source and any tag, of any source and its tag, and of any
  * source and tag (those not empty: the RQ's QS_KEY entry counts its
- * receives from any source and of any tag, while it has some).  A UQ chains each entry with
- * the others of its sender, from the entry QS_KEY(0, rank, sender): a
- * receive from one source reads its chain, one from any source the UQ
- * first to last.  The first match in a chain is the first in the queue:
+ * receives from any source and of any tag, while it has some).  A UQ
+ * chains each entry with the others of its sender, from the entry
+ * QS_KEY(0, rank, sender): a receive from one source reads its chain, one
+ * from any source the UQ first to last.  The first match in a chain is the first in the queue:
  * the index changes what a search costs, never what it finds (nor what
  * --qstat counts: the entries a search from the first would look at).  A
  * message of a send of any tag reads the RQ first to last.  Indexed RQs
@@ -134,8 +134,9 @@ static sim_dep *rt_find(const sim *m, uint32_t r, uint32_t src, int32_t tag)
 	return d && d->gop == key ? d : NULL;
 }
 
-/* The wildcards of rank r's indexed RQ: its recvs from any source and of
- * any tag grew by d each (1 or -1, 0: not); -1 when out of memory. */
+/* Recv o joined rank r's indexed RQ (d 1) or left it (d -1): the RQ's
+ * count of recvs from any source and of any tag, kept while one is not
+ * zero (QX_WILD set then); -1 when out of memory (m->fail set). */
 static int rq_wild(sim *m, uint32_t r, const goal_op *o, int d)
 {
 	int src = o->peer == GOAL_ANY_SOURCE, tag = o->tag == GOAL_ANY_TAG;
