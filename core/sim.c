@@ -388,21 +388,24 @@ static sim_dep *dt_find(const sim *m, uint64_t key)
 	return d->gop == key ? d : NULL;
 }
 
-/* The slot of key (a chain of (src, tag): chain set), made with its first
- * 12 bytes zero if absent (new set); NULL when out of memory (m->fail
- * set). */
-static sim_dep *dt_make(sim *m, uint64_t key, int chain, uint32_t src, int32_t tag, int *new)
+/* The slot of key (a chain of (src, tag): chain set), made if absent, its
+ * first 12 bytes zero (a chain's head QNIL after its src and tag); NULL
+ * when out of memory (m->fail set). */
+static sim_dep *dt_make(sim *m, uint64_t key, int chain, uint32_t src, int32_t tag)
 {
 	if ((!m->dt || 2 * (m->dt_n + 1) > m->dt_mask + 1) && dt_grow(m)) {
 		m->fail = FAIL_MEMORY;
 		return NULL;
 	}
 	sim_dep *d = dt_probe(m, key, chain, src, tag);
-	*new = d->gop == UINT64_MAX;
-	if (*new) {
+	if (d->gop == UINT64_MAX) {
 		d->gop = key;
 		d->op.maxt = 0;
 		d->op.cnt = 0;
+		if (chain) {
+			d->chain.src = src;
+			d->chain.tag = tag;
+		}
 		m->dt_n++;
 	}
 	return d;
@@ -412,8 +415,7 @@ static sim_dep *dt_make(sim *m, uint64_t key, int chain, uint32_t src, int32_t t
  * of memory (m->fail set). */
 static sim_dep *dt_get(sim *m, uint64_t key)
 {
-	int new;
-	return dt_make(m, key, 0, 0, 0, &new);
+	return dt_make(m, key, 0, 0, 0);
 }
 
 #include "sim_queue.c"
@@ -801,7 +803,7 @@ prefetch_event(const sim *m, uint32_t r, uint32_t w, uint32_t peer, int stage)
 		if (w & EV_MSG)
 			PREFETCH(rank_of(m, peer));
 		if (m->rdvs)   /* the rendezvous slot of the send's rank's first CPU */
-			PREFETCH(&m->rdvs[(uint64_t)r * m->ncpus]);
+			PREFETCH(rdv_at(m, r, 0));
 		return;
 	}
 	if (stage == 1) {

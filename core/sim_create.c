@@ -112,7 +112,7 @@ static int rec_layout(sim *m, const goal_sched *s)
 	uint32_t nc = s->ncpus ? s->ncpus : 1, nn = s->nnics ? s->nnics : 1;
 	m->ncpus = nc < SIM_REC_INDEX ? nc : SIM_REC_INDEX;
 	m->nnics = nn < SIM_REC_INDEX ? nn : SIM_REC_INDEX;
-	if (nc == m->ncpus && nn == m->nnics)
+	if ((nc == m->ncpus && nn == m->nnics) || !s->nranks)
 		return 0;
 	uint64_t used[3][SIM_REC_MAX] = { { 0 } }, quarter = (s->nranks + 3) / 4;
 	if (ovf_fill(m, used))
@@ -120,9 +120,9 @@ static int rec_layout(sim *m, const goal_sched *s)
 	uint32_t c = m->ncpus, n = m->nnics;
 	for (uint32_t i = SIM_REC_INDEX; i < SIM_REC_MAX; i++) {
 		uint64_t cpus = used[OVF_CPU][i], nics = used[OVF_NICS][i] + used[OVF_NICR][i];
-		if (cpus && cpus >= quarter)
+		if (cpus >= quarter)
 			c = i + 1;
-		if (nics && nics >= 2 * quarter)
+		if (nics >= 2 * quarter)
 			n = i + 1;
 	}
 	if (c == m->ncpus && n == m->nnics)

@@ -161,14 +161,9 @@ static int rq_link(sim *m, uint32_t r, uint32_t *head, uint32_t *tail, uint32_t 
 	RXE(m, k)->post = *tail == QNIL ? 0 : RXE(m, *tail)->post + 1;
 	dlist_link(&m->rxp, head, tail, k);
 	const goal_op *o = &rank_ops(m, r)[RXE(m, k)->op];
-	int new;
-	sim_dep *d = dt_make(m, rt_key(r, o->peer, o->tag), 1, o->peer, o->tag, &new);
+	sim_dep *d = dt_make(m, rt_key(r, o->peer, o->tag), 1, o->peer, o->tag);
 	if (!d)
 		return -1;
-	if (new) {
-		d->chain.src = o->peer;
-		d->chain.tag = o->tag;
-	}
 	chain_push(&m->rxp, d, k);
 	return rq_wild(m, r, o, 1);
 }
@@ -279,8 +274,6 @@ static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, in
 {
 	const sim_dep *c = q_indexed(m, QX_WILD, q) ? dt_find(m, QS_KEY(1, q, GOAL_ANY_SOURCE)) : NULL;
 	uint32_t any_src = c ? c->rqn.any_src : 0, any_tag = c ? c->rqn.any_tag : 0;
-	const uint32_t src[4] = { srel, srel, GOAL_ANY_SOURCE, GOAL_ANY_SOURCE };
-	const int32_t tg[4] = { tag, GOAL_ANY_TAG, tag, GOAL_ANY_TAG };
 	const goal_op *ops = rank_ops(m, q);
 	sim_dep *bd = NULL;
 	uint32_t n = 0, best = QNIL, bprev = QNIL;
@@ -294,6 +287,8 @@ static uint32_t rq_take_indexed(sim *m, uint32_t q, sim_rq *h, uint32_t srel, in
 			bprev = chain_prev(&m->rxp, bd, best);
 		}
 	} else {
+		const uint32_t src[4] = { srel, srel, GOAL_ANY_SOURCE, GOAL_ANY_SOURCE };
+		const int32_t tg[4] = { tag, GOAL_ANY_TAG, tag, GOAL_ANY_TAG };
 		for (int k = 0; k < 4; k++) {
 			if ((src[k] == GOAL_ANY_SOURCE && !any_src) || (tg[k] == GOAL_ANY_TAG && !any_tag))
 				continue;
@@ -421,8 +416,9 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 	sim_rq *h = rank_q(m, r);
 	int ix = q_indexed(m, 0, r);
 	uint32_t n = 0, found = QNIL, sprev = QNIL;
+	sim_dep *d = NULL;   /* the chain of the message found (ix) */
 	if (ix && src != GOAL_ANY_SOURCE) {
-		const sim_dep *d = dt_find(m, QS_KEY(0, r, src));
+		d = dt_find(m, QS_KEY(0, r, src));
 		for (uint32_t i = d ? d->chain.head : QNIL; i != QNIL; sprev = i, i = UQE(m, i)->snext) {
 			n++;
 			if (uq_matches(m, UQE(m, i), src, tag, comm)) {
@@ -438,8 +434,10 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 				break;
 			}
 		}
-		if (found != QNIL && ix)
-			sprev = chain_prev(&m->uqp, dt_find(m, QS_KEY(0, r, UQE(m, found)->peer)), found);
+		if (found != QNIL && ix) {
+			d = dt_find(m, QS_KEY(0, r, UQE(m, found)->peer));
+			sprev = chain_prev(&m->uqp, d, found);
+		}
 	}
 	if (ix && m->qs)
 		n = q_linear(&m->uqp, h->uq_head, found, m->qs[r].uq_len);
@@ -447,7 +445,7 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 	if (found != QNIL) {
 		*out = *UQE(m, found);
 		if (ix)
-			chain_cut(m, &m->uqp, dt_find(m, QS_KEY(0, r, out->peer)), found, sprev);
+			chain_cut(m, &m->uqp, d, found, sprev);
 		dlist_remove(&m->uqp, &h->uq_head, &h->uq_tail, found);
 		if (ix && h->uq_head == QNIL)
 			q_set_indexed(m, 0, r, 0);
@@ -458,29 +456,28 @@ static int uq_take(sim *m, uint32_t r, uint32_t src, int32_t tag, uint32_t comm,
 	return found != QNIL;
 }
 
-/* The rendezvous slot of rank r's CPU c (NULL: c is past the record's),
- * the slots allocated at the first use (NULL and m->fail set when out of
- * memory). */
-static sim_rdvs *rdv_slot(sim *m, uint32_t r, uint32_t c)
+/* The rendezvous slot of rank r's CPU c (NULL: c is past the record's,
+ * or no slots yet). */
+static inline sim_rdvs *rdv_at(const sim *m, uint32_t r, uint32_t c)
 {
-	if (!m->rdvs && !(m->rdvs = sim_big_alloc(rdvs_bytes(m)))) {
-		m->fail = FAIL_MEMORY;
-		return NULL;
-	}
-	return c < m->ncpus ? &m->rdvs[(uint64_t)r * m->ncpus + c] : NULL;
+	return m->rdvs && c < m->ncpus ? &m->rdvs[(uint64_t)r * m->ncpus + c] : NULL;
 }
 
 /* Rendezvous send i of rank r on CPU c started at t: its start waits for
  * its message (m->fail set when out of memory). */
 static void rdv_put(sim *m, uint32_t r, uint32_t i, uint32_t c, uint64_t t)
 {
-	sim_rdvs *e = rdv_slot(m, r, c);
+	if (!m->rdvs && !(m->rdvs = sim_big_alloc(rdvs_bytes(m)))) {
+		m->fail = FAIL_MEMORY;
+		return;
+	}
+	sim_rdvs *e = rdv_at(m, r, c);
 	if (e && !e->op1) {
 		e->start = t;
 		e->op1 = (uint64_t)i + 1;
 		return;
 	}
-	sim_dep *d = m->fail ? NULL : dt_get(m, RDV_KEY(r, i));
+	sim_dep *d = dt_get(m, RDV_KEY(r, i));
 	if (d)
 		d->rdv.start = t;
 }
@@ -489,7 +486,7 @@ static void rdv_put(sim *m, uint32_t r, uint32_t i, uint32_t c, uint64_t t)
  * handled: taken out. */
 static uint64_t rdv_take(sim *m, uint32_t r, uint32_t j, uint32_t c)
 {
-	sim_rdvs *e = m->rdvs && c < m->ncpus ? &m->rdvs[(uint64_t)r * m->ncpus + c] : NULL;
+	sim_rdvs *e = rdv_at(m, r, c);
 	if (e && e->op1 == (uint64_t)j + 1) {
 		e->op1 = 0;
 		return e->start;

@@ -585,8 +585,8 @@ static int add_link(flow_net *f, uint32_t l, uint32_t edge)
  * outside flow's rate (extend walks on from it), and changed_edges each
  * edge that is some outside flow's bottleneck where a flow of the part got
  * another share (those outside flows' share there changes: they join the
- * part); then the part is solved again.  After NEAR_TRIES tries, or once the tries have
- * solved a quarter of the flows in flight, the part goes on through every
+ * part); then the part is solved again.  After NEAR_TRIES tries, or once
+ * the tries have solved a quarter of the flows in flight, the part goes on through every
  * link that is some flow's bottleneck, transitively (only through such a
  * link can a change of rates reach another flow), and settles that follow
  * one that went that far start there (see flow_settle); after TRIES, it
