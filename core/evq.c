@@ -37,6 +37,7 @@ void evq_free(evq *q)
 	free(q->ht);
 	vec_free(&q->batch);
 	vec_free(&q->tmp);
+	vec_free(&q->rest);
 	for (unsigned i = 0; i < q->nspare; i++)
 		vec_free(&q->spare[i]);
 	evq_init(q);
@@ -392,36 +393,100 @@ static int merge_runs(evq *q, size_t first)
 	return 1;
 }
 
-/* Sort the batch by seq: LSD radix sort on seq - min, 11 bits per pass
- * (seqs are unique, so a stable sort is a total order).  O(n) per pass,
- * sequential memory access.  Returns 0 or -1 when out of memory. */
-static int sort_batch(evq *q)
+/* Batches of at most this many nodes are sorted by merging their runs. */
+#define MERGE_ALL_MAX 4096
+
+/* The end of the sorted run of a[0 .. n - 1] that starts at lo. */
+static size_t run_end(const evq_ent *a, size_t lo, size_t n)
+{
+	size_t i = lo + 1;
+	while (i < n && a[i].seq >= a[i - 1].seq)
+		i++;
+	return i;
+}
+
+/* Sort the batch by seq, merging neighbouring sorted runs pass by pass
+ * (ceil(log2 runs) passes, the earlier run first on a tie).  For small
+ * batches, where a radix sort's 2048 counts per pass cost more than the
+ * nodes (under noise, batches of a few hundred nodes in dozens of runs).
+ * Returns 0 or -1 when out of memory. */
+static int merge_all(evq *q)
 {
 	evq_vec *v = &q->batch;
-	uint32_t lo = UINT32_MAX, hi = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		if (v->a[i].seq < lo)
-			lo = v->a[i].seq;
-		if (v->a[i].seq > hi)
-			hi = v->a[i].seq;
-	}
 	if (vec_reserve(&q->tmp, v->n))
 		return -1;
+	for (size_t runs = 0; runs != 1;) {
+		runs = 0;
+		for (size_t lo = 0, n = v->n; lo < n; runs++) {
+			size_t mid = run_end(v->a, lo, n), hi = mid < n ? run_end(v->a, mid, n) : n;
+			merge2(v->a + lo, v->a + mid, v->a + mid, v->a + hi, q->tmp.a + lo);
+			lo = hi;
+		}
+		take_tmp(q);
+	}
+	return 0;
+}
+
+/* Sort a[0 .. n - 1] by seq: LSD radix sort on seq - min, 11 bits per
+ * pass, between a and tmp (room for n), stable (copies of an event keep
+ * their order).  O(n) per pass, sequential reads.  The result is in a. */
+static void radix_sort(evq_ent *a, evq_ent *tmp, size_t n)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].seq < lo)
+			lo = a[i].seq;
+		if (a[i].seq > hi)
+			hi = a[i].seq;
+	}
+	evq_ent *src = a, *dst = tmp;
 	uint32_t range = hi - lo;
 	for (unsigned shift = 0; shift < 32 && (shift == 0 || (range >> shift) != 0); shift += 11) {
 		size_t cnt[2048] = { 0 };
-		for (size_t i = 0; i < v->n; i++)
-			cnt[((v->a[i].seq - lo) >> shift) & 2047]++;
+		for (size_t i = 0; i < n; i++)
+			cnt[((src[i].seq - lo) >> shift) & 2047]++;
 		size_t sum = 0;
 		for (unsigned d = 0; d < 2048; d++) {
 			size_t c = cnt[d];
 			cnt[d] = sum;
 			sum += c;
 		}
-		for (size_t i = 0; i < v->n; i++)
-			q->tmp.a[cnt[((v->a[i].seq - lo) >> shift) & 2047]++] = v->a[i];
-		take_tmp(q);
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[((src[i].seq - lo) >> shift) & 2047]++] = src[i];
+		evq_ent *t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != a)
+		memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort the batch by seq.  A large batch is mostly the pushes of the
+ * batches before, in seq order, among events put back with older seqs:
+ * the nodes not below every seq before them stay in their order (in
+ * tmp), the others (in rest) are sorted and merged in, a node of the
+ * first kind first on a tie (copies of an event keep their order: a copy
+ * in rest comes after its twin in tmp).  Returns 0 or -1 when out of
+ * memory. */
+static int sort_batch(evq *q)
+{
+	evq_vec *v = &q->batch;
+	if (v->n <= MERGE_ALL_MAX)
+		return merge_all(q);
+	if (vec_reserve(&q->tmp, v->n) || vec_reserve(&q->rest, v->n))
+		return -1;
+	size_t m = 0, k = 0;
+	uint32_t top = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->a[i].seq >= top) {
+			top = v->a[i].seq;
+			q->tmp.a[m++] = v->a[i];
+		} else {
+			q->rest.a[k++] = v->a[i];
+		}
+	}
+	radix_sort(q->rest.a, v->a, k);
+	merge2(q->tmp.a, q->tmp.a + m, q->rest.a, q->rest.a + k, v->a);
 	return 0;
 }
 

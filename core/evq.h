@@ -74,6 +74,7 @@ typedef struct evq {
 	evq_vec batch;        /* the current batch, sorted by seq, at time now */
 	size_t pos;           /* next unprocessed node of the batch */
 	evq_vec tmp;          /* scratch for sorting a batch */
+	evq_vec rest;         /* the nodes of a batch out of order, while sorting it */
 	uint64_t now;         /* time of the current batch (0 before the first) */
 } evq;
 

@@ -148,11 +148,12 @@ int main(void)
 	evq_free(&q);
 
 	/* A batch of k runs of increasing seq, pushed one run after the other
-	 * (k = 2 .. 8 are merged, 9 and more sorted), with copies of one event
-	 * (the same seq in two runs, told apart by peer): drained in seq order,
-	 * a copy after the copies pushed before it. */
-	for (uint32_t k = 2; k <= 10; k++) {
-		uint32_t per = 1000 + k;
+	 * (k = 2 .. 8 are merged; more are merged pass by pass up to 4096
+	 * nodes, above that sorted), with copies of one event (the same seq in
+	 * two runs, told apart by peer): drained in seq order, a copy after
+	 * the copies pushed before it. */
+	for (uint32_t k = 2; k <= 40; k++) {
+		uint32_t per = k <= 10 ? 1000 + k : 100 + k;
 		ok = 1;
 		for (uint32_t j = 0; j < k; j++)
 			for (uint32_t i = 0; i < per; i++) {
@@ -174,5 +175,25 @@ int main(void)
 		CHECK(ok);
 		evq_free(&q);
 	}
+
+	/* A large batch as under noise: a run of new seqs among events put
+	 * back with older ones (every third node, the oldest last), one a copy
+	 * of a node of the run: drained in seq order, the copy after its twin. */
+	ok = 1;
+	for (uint32_t i = 0; i < 30000; i++) {
+		evq_node x = node(5, i % 3 ? 100000 + i : 30000 - i, 0);
+		if (i == 29999) {
+			x.seq = 100000 + 1;
+			x.peer = 1;
+		}
+		ok &= evq_push(&q, x) == 0;
+	}
+	ok &= evq_next_batch(&q) == 30000;
+	for (uint32_t i = 1; ok && i < 30000; i++) {
+		const evq_ent *a = &q.batch.a[i - 1], *b = &q.batch.a[i];
+		ok = a->seq < b->seq || (a->seq == b->seq && a->peer < b->peer);
+	}
+	CHECK(ok);
+	evq_free(&q);
 	return check_done();
 }
