@@ -908,6 +908,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 			if (wakes)   /* a run with flows is always here (sim_run) */
 				m->cur_seq = x.seq;
 			wait_for wf;
+			watch_event(m, x.time, x.rank, x.op, x.peer);
 			if (process(m, x.time, x.rank, x.op, x.peer, &wf))
 				put_back(m, &x, &wf);
 		}
@@ -980,6 +981,7 @@ static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t t0, uint64_t *ro
 	}
 	m->cur_seq = seq;
 	wait_for wf;
+	watch_event(m, 0, r, i, WHO_ROOT);
 	if (process(m, 0, r, i, WHO_ROOT, &wf)) {
 		evq_node x = { 0, seq, r, i, WHO_ROOT };
 		put_back(m, &x, &wf);

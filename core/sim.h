@@ -150,6 +150,9 @@ typedef struct sim_options {
 	 * source (0: 64; sim.c, "Queues").  Only tests set it, to index small
 	 * queues. */
 	uint32_t q_index_after;
+	/* 1: count what windows of the run's lookahead would hold, for
+	 * sim_windows_get (4 bytes per rank; docs/parallel.md). */
+	int windows;
 } sim_options;
 
 typedef struct sim sim;
@@ -274,5 +277,40 @@ typedef struct sim_account {
 
 /* The account of rank r (sim_options.account set): 0, else -1. */
 int sim_account_rank(const sim *m, uint64_t r, sim_account *a);
+
+/* ---- Lookahead windows ------------------------------------------------------ */
+
+/* The splits of the ranks into blocks the statistics count: 2, 4, 16 and
+ * 64 blocks of consecutive ranks (rank r in block r * B / P). */
+#define SIM_WIN_SPLITS 4
+extern const uint32_t sim_win_blocks[SIM_WIN_SPLITS];
+
+/* What windows of the run's lookahead would hold (docs/parallel.md,
+ * "Windows"): the first window starts at the first event; each next one
+ * at the first event at or after the end of the one before; each lasts
+ * the lookahead.  Events are counted where they are processed (an event
+ * put back, at each try), by the rank whose state they change: a
+ * message's receiver, an op's rank. */
+typedef struct sim_windows {
+	uint64_t lookahead;   /* ns from a send's start to its message's
+	                         arrival, at least (the least o + L over the
+	                         size ranges and levels, o of the fastest
+	                         rank); 0: none */
+	int flows;            /* 1: a network's flows decide the arrivals (no
+	                         lookahead: every flow's share couples them) */
+	uint64_t windows;
+	uint64_t events;
+	uint64_t largest;     /* events of the largest window */
+	uint64_t visits;      /* (window, rank) pairs with an event */
+	uint64_t pushers;     /* events that gave new seqs: what a merge of
+	                         the windows' logs orders */
+	uint64_t rendezvous;  /* messages above S handled: each ends its
+	                         sender's send at its match (no lookahead) */
+	uint64_t busiest[SIM_WIN_SPLITS]; /* over the windows, the sum of the
+	                         events of each window's busiest block */
+} sim_windows;
+
+/* The statistics (sim_options.windows set, after sim_run): 0, else -1. */
+int sim_windows_get(const sim *m, sim_windows *w);
 
 #endif

@@ -339,6 +339,37 @@ static int alloc_state(sim *m, const goal_sched *s, int critical, int qstat, int
 	return 0;
 }
 
+/* The least time from a send's start to its message's arrival: o + L of
+ * each size range of each level, o of the fastest rank (a slow rank's
+ * factor may lie below 1); middleware costs, switch latencies and detours
+ * only add to it. */
+static uint64_t lookahead(const sim *m)
+{
+	uint64_t best = UINT64_MAX;
+	for (uint32_t k = 0; k < m->nrg + m->nrg_in; k++) {
+		uint64_t o = m->rg[k].o, y;
+		for (size_t j = 0; m->pt && j < m->pt->nslow; j++)
+			if (!sim_slow_apply(m->pt->slow[j].factor, m->rg[k].o, &y) && y < o)
+				o = y;
+		uint64_t t = o + m->rg[k].L < o ? UINT64_MAX : o + m->rg[k].L;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* The windows' statistics (sim_options.windows): 0, or -1 when out of
+ * memory. */
+static int win_create(sim *m)
+{
+	if (!(m->win = calloc(1, sizeof *m->win))
+	    || !(m->win->last = sim_big_alloc((m->nranks ? m->nranks : 1) * sizeof *m->win->last)))
+		return -1;
+	m->win->w.flows = m->fl != NULL;
+	m->win->w.lookahead = m->fl ? 0 : lookahead(m);
+	return 0;
+}
+
 sim *sim_create(const goal_sched *s, const sim_params *p,
                 const sim_options *opt, char *err, size_t errlen)
 {
@@ -402,6 +433,8 @@ sim *sim_create(const goal_sched *s, const sim_params *p,
 	evq_init(&m->q);
 	if (opt && opt->net && net_setup(m, opt, err, errlen))
 		return NULL;
+	if (opt && opt->windows && win_create(m))
+		goto oom;
 	return m;
 oom:
 	snprintf(err, errlen, "out of memory for %" PRIu64 " ranks", s->nranks);
@@ -420,6 +453,9 @@ void sim_destroy(sim *m)
 	sim_big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 	sim_big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
 	sim_big_free(m->acct, m->acct ? (m->nranks ? m->nranks : 1) * sizeof *m->acct : 0);
+	if (m->win)
+		sim_big_free(m->win->last, (m->nranks ? m->nranks : 1) * sizeof *m->win->last);
+	free(m->win);
 	sim_big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	sim_big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);
 	sim_big_free(m->uqp.a, (uint64_t)m->uqp.cap * m->uqp.esz);

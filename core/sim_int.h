@@ -388,6 +388,18 @@ typedef struct sim_acct {
 	uint64_t cpu_end, calc, overhead, noise, nic, wait;
 } sim_acct;
 
+/* The lookahead windows' statistics as the run keeps them: the closed
+ * windows' sums, the open window (its number from 1, its end, its events
+ * and those of each block of each split), m->seq when the last event
+ * began, and per rank the number of its last event's window. */
+typedef struct sim_win {
+	sim_windows w;
+	uint32_t id, pad;
+	uint64_t end, n, seq;
+	uint32_t cnt[SIM_WIN_SPLITS][64];
+	uint32_t *last;
+} sim_win;
+
 typedef struct sim_qs {
 	uint32_t rq_len, uq_len, rq_max, uq_max;
 	uint64_t searches, searched;
@@ -485,6 +497,7 @@ struct sim {
 	uint64_t rdv_mask, rdv_n;
 	sim_qs *qs;
 	sim_acct *acct;       /* sim_options.account: one per rank, else NULL */
+	sim_win *win;         /* sim_options.windows, else NULL */
 
 	/* A network (section 11; fl NULL: none): the flows, their messages
 	 * (fr[0 .. nfr-1] by flow id), each rank's latest receive completed by

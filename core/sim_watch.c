@@ -174,7 +174,72 @@ static inline void acct_busy(sim *m, uint32_t r, uint64_t t, uint64_t end, uint6
 	a->cpu_end = end;
 }
 
+/* ---- Lookahead windows ------------------------------------------------ */
+
+const uint32_t sim_win_blocks[SIM_WIN_SPLITS] = { 2, 4, 16, 64 };
+
+/* The open window's counts into the sums of w (x's or a copy). */
+static void win_close(const sim_win *x, sim_windows *w)
+{
+	if (!x->id)
+		return;
+	w->windows++;
+	if (x->n > w->largest)
+		w->largest = x->n;
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
+		uint32_t most = 0;
+		for (uint32_t b = 0; b < sim_win_blocks[k]; b++)
+			most = x->cnt[k][b] > most ? x->cnt[k][b] : most;
+		w->busiest[k] += most;
+	}
+}
+
+/* An event of rank r is processed at t. */
+static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
+{
+	sim_win *x = m->win;
+	if (x->id && m->seq != x->seq)
+		x->w.pushers++;   /* the event before gave seqs */
+	x->seq = m->seq;
+	if (!x->id || t >= x->end) {
+		win_close(x, &x->w);
+		if (++x->id == 0) {   /* numbers used up: no rank has one */
+			memset(x->last, 0, (m->nranks ? m->nranks : 1) * sizeof *x->last);
+			x->id = 1;
+		}
+		x->end = t + x->w.lookahead < t ? UINT64_MAX : t + x->w.lookahead;
+		x->n = 0;
+		memset(x->cnt, 0, sizeof x->cnt);
+	}
+	x->n++;
+	x->w.events++;
+	if (x->last[r] != x->id) {
+		x->last[r] = x->id;
+		x->w.visits++;
+	}
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++)
+		x->cnt[k][(uint64_t)r * sim_win_blocks[k] / m->nranks]++;
+}
+
+int sim_windows_get(const sim *m, sim_windows *w)
+{
+	if (!m->win)
+		return -1;
+	*w = m->win->w;
+	win_close(m->win, w);
+	if (m->win->id && m->seq != m->win->seq)
+		w->pushers++;
+	return 0;
+}
+
 /* ---- The named points ---------------------------------------------------- */
+
+/* Event word w of rank r (peer word who) is processed at t. */
+static inline void watch_event(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who)
+{
+	if (m->win)
+		win_event(m, t, w & EV_MSG ? who : r);
+}
 
 /* Rank r's CPU, blocked by a rendezvous send, is free again at t, when the
  * receive matched it: waiting for another rank. */
@@ -239,6 +304,8 @@ static inline void watch_arrive(sim *m, uint64_t g, const goal_op *sop, uint32_t
 static inline void watch_handle(sim *m, uint32_t r, const goal_op *sop, uint32_t j, uint32_t q,
                                 uint64_t t, const act_times *x, uint64_t off)
 {
+	if (m->win && sop->size > m->S)
+		m->win->w.rendezvous++;
 	if (m->tl) {
 		tl_write_orecv(m->tl, q, sop->cpu, t, x->cpu, r, j);
 		tl_write_interval(m->tl, TL_GRECV, q, sop->nic, t, x->nic);

@@ -93,6 +93,9 @@ static void usage(FILE *f)
 "      --account         where each rank's time went: computation, o and O,\n"
 "                        noise, waiting for the NIC (g, G) and for other\n"
 "                        ranks (summary and --csv; docs/sim.md)\n"
+"      --lookahead       the lookahead (least time from a send to its\n"
+"                        message's arrival) and what windows of it would\n"
+"                        hold: events, ranks, blocks (docs/parallel.md)\n"
 "      --jobs-alone      a merged schedule (goalc --merge): simulate each job\n"
 "                        alone too, in its place, and print its slowdown\n"
 "      --place HOW       a merged schedule: its jobs placed anew, as goalc\n"
@@ -600,7 +603,7 @@ int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 
 enum { OPT_CSV = 256, OPT_JSON, OPT_PROGRESS, OPT_SWEEP, OPT_REL, OPT_SVG, OPT_TITLE,
        OPT_PART, OPT_NOWALL, OPT_NTRACE, OPT_NOISE, OPT_COSCHED, OPT_NOFFSET, OPT_NRULE,
-       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_ALONE, OPT_PLACE, OPT_TJSON, OPT_WINDOW,
+       OPT_SEED, OPT_SLOW, OPT_CPATH, OPT_SENS, OPT_TOL, OPT_QSTAT, OPT_ACCOUNT, OPT_LOOKAHEAD, OPT_ALONE, OPT_PLACE, OPT_TJSON, OPT_WINDOW,
        OPT_RANKS, OPT_TOPO, OPT_MAPPING, OPT_NETFILE, OPT_PPN, OPT_INTRA };
 static const struct option longopts[] = {
 	{ "filename", required_argument, NULL, 'f' },
@@ -636,6 +639,7 @@ static const struct option longopts[] = {
 	{ "tolerance", required_argument, NULL, OPT_TOL },
 	{ "qstat", no_argument, NULL, OPT_QSTAT },
 	{ "account", no_argument, NULL, OPT_ACCOUNT },
+	{ "lookahead", no_argument, NULL, OPT_LOOKAHEAD },
 	{ "jobs-alone", no_argument, NULL, OPT_ALONE },
 	{ "place", required_argument, NULL, OPT_PLACE },
 	{ "trace-json", required_argument, NULL, OPT_TJSON },
@@ -712,6 +716,7 @@ static int cli_parse(cli *cl, int argc, char **argv)
 		case OPT_SENS: cl->sens = 1; break;
 		case OPT_QSTAT: cl->qstat = 1; break;
 		case OPT_ACCOUNT: cl->account = 1; break;
+		case OPT_LOOKAHEAD: cl->lookahead = 1; break;
 		case OPT_ALONE: cl->jobs_alone = 1; break;
 		case OPT_PLACE: cl->place = optarg; break;
 		case OPT_TOL:
@@ -779,9 +784,10 @@ static int cli_check(cli *cl)
 	if (!sw->spec && (sw->jobs || sw->rel || sw->svg || sw->title || sw->nparts || sw->nowall))
 		return util_usage("-j, --relative-to, --svg, --title, --part and --no-wall need --sweep");
 	if (sw->spec && (cl->viz || cl->json || cl->cpath || cl->ntol || cl->qstat || cl->account
-	                 || tj->path || cl->jobs_alone))
+	                 || cl->lookahead || tj->path || cl->jobs_alone))
 		return util_usage("--sweep cannot be combined with -V, --json, --critical-path, "
-		                  "--tolerance, --qstat, --account, --trace-json or --jobs-alone");
+		                  "--tolerance, --qstat, --account, --lookahead, --trace-json or "
+		                  "--jobs-alone");
 	/* Where the path meets a detour T jumps or stays flat as a parameter
 	 * moves (a message that lands in a detour leaves T flat in L): the
 	 * path's counts are no derivatives there. */
@@ -903,6 +909,7 @@ static int simulate(cli *cl)
 	sim_options so = { .timeline = tl, .progress = on_progress, .progress_ctx = &pg,
 	                   .perturb = perturbed(po) ? &po->p : NULL, .critical = wants_path(cl),
 	                   .qstat = cl->qstat, .account = cl->account,
+	                   .windows = cl->lookahead,
 	                   .net = cl->no.t ? &cl->no.net : NULL };
 	const char *qix = getenv("LOGGOPSIM_INDEX_AFTER");
 	if (qix)

@@ -84,7 +84,7 @@ typedef struct cli {
 	sim_pset pset;
 	const char *intra_file;      /* --intra-params: within nodes of no.ppn ranks */
 	sim_pset intra;
-	int sens, qstat, account, jobs_alone;
+	int sens, qstat, account, lookahead, jobs_alone;
 	const char *place;           /* --place: the jobs placed anew (NULL: as merged) */
 	sens_tol tol[SENS_NPARAMS][16];
 	size_t ntol;

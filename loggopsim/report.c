@@ -336,6 +336,56 @@ static int account_total(const sim *m, uint64_t nranks, sim_account *t)
 	X(nic, "nic_ns", "waiting for the NIC") \
 	X(wait, "wait_ns", "waiting for other ranks")
 
+/* The lookahead windows' statistics (--lookahead): the text lines. */
+static void windows_text(const sim_windows *w)
+{
+	if (w->flows) {
+		printf("Lookahead: none (a network's flows decide when messages arrive)\n");
+		return;
+	}
+	printf("Lookahead: %" PRIu64 " ns (the least o + L)\n", w->lookahead);
+	char ev[32], rk[32], per[32], give[32];
+	put_mean(ev, sizeof ev, w->events, w->windows);
+	put_mean(rk, sizeof rk, w->visits, w->windows);
+	put_mean(per, sizeof per, w->events, w->visits);
+	put_mean(give, sizeof give, 100 * w->pushers, w->events);
+	printf("Windows: %" PRIu64 ", %s events each (at most %" PRIu64 "), %s ranks each, %s "
+	       "events per rank; %s%% of the events give new seqs\n", w->windows, ev, w->largest,
+	       rk, per, give);
+	printf("Blocks of ranks: events over the busiest block's in each window,");
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
+		char x[32];
+		put_mean(x, sizeof x, w->events, w->busiest[k]);
+		printf("%s %s of %" PRIu32, k ? "," : "", x, sim_win_blocks[k]);
+	}
+	printf("\n");
+	if (w->rendezvous)
+		printf("Rendezvous: %" PRIu64 " messages above S end their sends at their match "
+		       "(no lookahead)\n", w->rendezvous);
+}
+
+static void windows_json(uj *j, const sim_windows *w)
+{
+	uj_obj(j, "lookahead");
+	uj_raw(j, "flows", w->flows ? "true" : "false");
+	uj_u64(j, "lookahead_ns", w->lookahead);
+	uj_u64(j, "windows", w->windows);
+	uj_u64(j, "events", w->events);
+	uj_u64(j, "largest", w->largest);
+	uj_u64(j, "rank_visits", w->visits);
+	uj_u64(j, "seq_givers", w->pushers);
+	uj_u64(j, "rendezvous", w->rendezvous);
+	uj_arr(j, "busiest_block_events");
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
+		uj_obj(j, NULL);
+		uj_u64(j, "blocks", sim_win_blocks[k]);
+		uj_u64(j, "events", w->busiest[k]);
+		uj_end(j);
+	}
+	uj_end(j);
+	uj_end(j);
+}
+
 /* What a complete run reports beside its result. */
 typedef struct report {
 	const sim_result *res;
@@ -344,6 +394,7 @@ typedef struct report {
 	const unsigned *runs;     /* of the tolerance searches */
 	const qstat_sum *qs;
 	const sim_account *acct;      /* summed over the ranks (--account) */
+	const sim_windows *win;       /* --lookahead */
 	const uint64_t *host_finish;  /* of ranks 0..15 */
 	const uint64_t *job_end;      /* of each job (s->njobs) */
 	const uint64_t *job_alone;    /* and alone (--jobs-alone), or NULL */
@@ -491,6 +542,8 @@ static void report_json(const cli *cl, const goal_sched *s, const report *rp)
 #undef ACCT_JSON
 		uj_end(&j);
 	}
+	if (cl->lookahead)
+		windows_json(&j, rp->win);
 	if (cl->no.t)
 		net_json(&j, &cl->no);
 	uj_end(&j);
@@ -538,6 +591,8 @@ static void report_text(const cli *cl, const goal_sched *s, const report *rp)
 #undef ACCT_TEXT
 		putchar('\n');
 	}
+	if (cl->lookahead)
+		windows_text(rp->win);
 	if (cl->no.t)
 		net_print(stdout, &cl->no);
 }
@@ -589,6 +644,8 @@ int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *res, doub
 	qstat_total(m, s->nranks, &qs);
 	sim_account acct;
 	account_total(m, s->nranks, &acct);
+	sim_windows win = { 0 };
+	sim_windows_get(m, &win);
 	finish_out fo = { m, s->nranks, critical ? path : NULL, cl->qstat, cl->account };
 	path_out pto = { s, path };
 	if (cl->csv && write_out(cl->csv, put_finish, &fo))
@@ -625,7 +682,7 @@ int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *res, doub
 		free(alone);
 		return status;
 	}
-	report rp = { res, path, critical, runs, &qs, &acct, host_finish, job_end, alone };
+	report rp = { res, path, critical, runs, &qs, &acct, &win, host_finish, job_end, alone };
 	if (cl->json)
 		report_json(cl, s, &rp);
 	else

@@ -312,7 +312,7 @@ expect_usage "sweep: -j 0" "loggopsim: error: -j needs a number of threads from 
 expect_usage "sweep: --part 3/2" "loggopsim: error: --part needs K/N with 1 <= K <= N, not '3/2'" --sweep L=1 --part 3/2 busy-nic.goal
 expect_usage "sweep: --svg without --relative-to" "loggopsim: error: --svg needs --relative-to" --sweep L=1 --svg x.svg busy-nic.goal
 expect_usage "sweep: -j without --sweep" "loggopsim: error: -j, --relative-to, --svg, --title, --part and --no-wall need --sweep" -j 2 busy-nic.goal
-expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat, --account, --trace-json or --jobs-alone" --sweep L=1 -V x busy-nic.goal
+expect_usage "sweep: with -V" "loggopsim: error: --sweep cannot be combined with -V, --json, --critical-path, --tolerance, --qstat, --account, --lookahead, --trace-json or --jobs-alone" --sweep L=1 -V x busy-nic.goal
 
 # Split sweeps: pieces (--part) merged give the CSV of the whole sweep.
 spec='L=10..10000*10 G=0,1,2'
@@ -537,6 +537,26 @@ check "rendezvous ring allreduce, 256 ranks: T = 510 (2o + L + (s-1)G)" "$tmp/wa
 printf '%s\n' 'Maximum finishing time at host 0: 203342100 (0.203342100 s)' \
 	'Network fattree:k=8,levels=3,taper=4: 130560 flows, at most 1 on one link, at most 256 recomputed at once' >"$tmp/want"
 check "rendezvous ring allreduce, 256 ranks, as flows on a tapered fat tree" "$tmp/want" "$tmp/got"
+
+# --lookahead (docs/parallel.md): a slow rank's factor below 1 shortens
+# the least o (o = 10 x 0.5 = 5: 105 ns); messages above S are counted as
+# rendezvous; a network's flows leave no lookahead; the JSON; and keeping
+# the statistics changes no other output.
+"$SIM" -q $(cat lookahead.args) --slow 1:0.5 lookahead.goal | sed -n '/^Lookahead/p' >"$tmp/got"
+echo 'Lookahead: 105 ns (the least o + L)' >"$tmp/want"
+check "--lookahead: a slow rank's factor below 1 shortens the lookahead" "$tmp/want" "$tmp/got"
+"$SIM" -q $(cat lookahead.args) -S 0 lookahead.goal | sed -n '/^Rendezvous/p' >"$tmp/got"
+echo 'Rendezvous: 2 messages above S end their sends at their match (no lookahead)' >"$tmp/want"
+check "--lookahead: rendezvous messages counted" "$tmp/want" "$tmp/got"
+"$SIM" -q $(cat lookahead.args) --topology torus:2x2 lookahead.goal | sed -n '/^Lookahead/p;/^Windows/p' >"$tmp/got"
+echo "Lookahead: none (a network's flows decide when messages arrive)" >"$tmp/want"
+check "--lookahead: none with a network's flows" "$tmp/want" "$tmp/got"
+"$SIM" -q $(cat lookahead.args) --json lookahead.goal | sed 's/.*"lookahead": //' >"$tmp/got"
+echo '{"flows": false, "lookahead_ns": 110, "windows": 3, "events": 6, "largest": 3, "rank_visits": 5, "seq_givers": 3, "rendezvous": 0, "busiest_block_events": [{"blocks": 2, "events": 5}, {"blocks": 4, "events": 4}, {"blocks": 16, "events": 4}, {"blocks": 64, "events": 4}]}}' >"$tmp/want"
+check "--lookahead: the JSON" "$tmp/want" "$tmp/got"
+"$SIM" -q -L 100 -o 10 lookahead.goal >"$tmp/want"
+sed '/^Lookahead\|^Windows\|^Blocks/d' lookahead.out >"$tmp/got"
+check "--lookahead changes no other output" "$tmp/want" "$tmp/got"
 
 # The account (docs/sensitivity.md, "The account") on every schedgen
 # pattern at 17 ranks, plain, with noise and a slow rank, as rendezvous
