@@ -280,8 +280,9 @@ int sim_account_rank(const sim *m, uint64_t r, sim_account *a);
 
 /* ---- Lookahead windows ------------------------------------------------------ */
 
-/* The splits of the ranks into blocks the statistics count: 2, 4, 16 and
- * 64 blocks of consecutive ranks (rank r in block r * B / P). */
+/* The splits of the ranks the statistics count: into 2, 4, 16 and 64
+ * blocks of consecutive ranks (rank r in block r * B / P), and dealt
+ * round-robin to as many sets (rank r in set r mod B). */
 #define SIM_WIN_SPLITS 4
 extern const uint32_t sim_win_blocks[SIM_WIN_SPLITS];
 
@@ -308,6 +309,7 @@ typedef struct sim_windows {
 	                         sender's send at its match (no lookahead) */
 	uint64_t busiest[SIM_WIN_SPLITS]; /* over the windows, the sum of the
 	                         events of each window's busiest block */
+	uint64_t busiest_dealt[SIM_WIN_SPLITS]; /* the same, dealt round-robin */
 } sim_windows;
 
 /* The statistics (sim_options.windows set, after sim_run): 0, else -1. */

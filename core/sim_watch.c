@@ -176,7 +176,7 @@ static inline void acct_busy(sim *m, uint32_t r, uint64_t t, uint64_t end, uint6
 
 /* ---- Lookahead windows ------------------------------------------------ */
 
-const uint32_t sim_win_blocks[SIM_WIN_SPLITS] = { 2, 4, 16, 64 };
+const uint32_t sim_win_blocks[SIM_WIN_SPLITS] = { 2, 4, 16, 64 };   /* powers of two */
 
 /* The open window's counts into the sums of w (x's or a copy). */
 static void win_close(const sim_win *x, sim_windows *w)
@@ -187,10 +187,13 @@ static void win_close(const sim_win *x, sim_windows *w)
 	if (x->n > w->largest)
 		w->largest = x->n;
 	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
-		uint32_t most = 0;
-		for (uint32_t b = 0; b < sim_win_blocks[k]; b++)
+		uint32_t most = 0, dmost = 0;
+		for (uint32_t b = 0; b < sim_win_blocks[k]; b++) {
 			most = x->cnt[k][b] > most ? x->cnt[k][b] : most;
+			dmost = x->dealt[k][b] > dmost ? x->dealt[k][b] : dmost;
+		}
 		w->busiest[k] += most;
+		w->busiest_dealt[k] += dmost;
 	}
 }
 
@@ -210,6 +213,7 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
 		x->end = t + x->w.lookahead < t ? UINT64_MAX : t + x->w.lookahead;
 		x->n = 0;
 		memset(x->cnt, 0, sizeof x->cnt);
+		memset(x->dealt, 0, sizeof x->dealt);
 	}
 	x->n++;
 	x->w.events++;
@@ -217,8 +221,10 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
 		x->last[r] = x->id;
 		x->w.visits++;
 	}
-	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++)
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
 		x->cnt[k][(uint64_t)r * sim_win_blocks[k] / m->nranks]++;
+		x->dealt[k][r & (sim_win_blocks[k] - 1)]++;
+	}
 }
 
 int sim_windows_get(const sim *m, sim_windows *w)

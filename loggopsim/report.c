@@ -352,13 +352,16 @@ static void windows_text(const sim_windows *w)
 	printf("Windows: %" PRIu64 ", %s events each (at most %" PRIu64 "), %s ranks each, %s "
 	       "events per rank; %s%% of the events give new seqs\n", w->windows, ev, w->largest,
 	       rk, per, give);
-	printf("Blocks of ranks: events over the busiest block's in each window,");
-	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
-		char x[32];
-		put_mean(x, sizeof x, w->events, w->busiest[k]);
-		printf("%s %s of %" PRIu32, k ? "," : "", x, sim_win_blocks[k]);
+	for (int dealt = 0; dealt <= 1; dealt++) {
+		printf(dealt ? "Ranks dealt round-robin: events over the busiest set's in each window,"
+		             : "Blocks of ranks: events over the busiest block's in each window,");
+		for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
+			char x[32];
+			put_mean(x, sizeof x, w->events, dealt ? w->busiest_dealt[k] : w->busiest[k]);
+			printf("%s %s of %" PRIu32, k ? "," : "", x, sim_win_blocks[k]);
+		}
+		printf("\n");
 	}
-	printf("\n");
 	if (w->rendezvous)
 		printf("Rendezvous: %" PRIu64 " messages above S end their sends at their match "
 		       "(no lookahead)\n", w->rendezvous);
@@ -380,6 +383,7 @@ static void windows_json(uj *j, const sim_windows *w)
 		uj_obj(j, NULL);
 		uj_u64(j, "blocks", sim_win_blocks[k]);
 		uj_u64(j, "events", w->busiest[k]);
+		uj_u64(j, "dealt_events", w->busiest_dealt[k]);
 		uj_end(j);
 	}
 	uj_end(j);

@@ -111,6 +111,12 @@ read -r wall kb <"$W/time"
 printf '%-26s %d MB trace: %7.2f s wall %7.1f MiB peak RSS\n' "  noise trace read" \
 	"$(( $(stat -c %s "$W/big.noise") / 1000000 ))" "$wall" "$(echo "$kb / 1024" | bc -l)"
 rm -f "$W/big.noise" "$W/b2.bin"
+# What windows of the lookahead hold (docs/parallel.md, "What windows hold").
+echo "-- lookahead windows (docs/parallel.md): windows, events and ranks each, events per rank; events over the busiest block's or set's"
+for o in "" "--noise periodic:1000,25000"; do
+	echo "   dissemination P=1048576${o:+ $o}:"
+	"$B/bin/loggopsim" -q -b --lookahead $o "$W/d1m.bin" | sed -n 's/^Windows: /     /p;s/^Blocks of ranks: events over the busiest block.s in each window, /     blocks: /p;s/^Ranks dealt round-robin: events over the busiest set.s in each window, /     dealt: /p'
+done
 # What one cache line read in no order costs here, prefetched well ahead:
 # the bound on runs whose events come in no order of ranks (docs/noise.md,
 # Speed): the schedule's size, and the rank records' (64 B per rank).
