@@ -287,7 +287,7 @@ int sim_account_rank(const sim *m, uint64_t r, sim_account *a);
 extern const uint32_t sim_win_blocks[SIM_WIN_SPLITS];
 
 /* What windows of the run's lookahead would hold (docs/parallel.md,
- * "Windows"): the first window starts at the first event; each next one
+ * "The lookahead"): the first window starts at the first event; each next one
  * at the first event at or after the end of the one before; each lasts
  * the lookahead.  Events are counted where they are processed (an event
  * put back, at each try), by the rank whose state they change: a

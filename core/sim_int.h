@@ -396,7 +396,7 @@ typedef struct sim_win {
 	sim_windows w;
 	uint32_t id, pad;
 	uint64_t end, n, seq;
-	uint32_t cnt[SIM_WIN_SPLITS][64], dealt[SIM_WIN_SPLITS][64];
+	uint64_t cnt[SIM_WIN_SPLITS][64], dealt[SIM_WIN_SPLITS][64];
 	uint32_t *last;
 } sim_win;
 

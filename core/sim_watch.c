@@ -187,7 +187,7 @@ static void win_close(const sim_win *x, sim_windows *w)
 	if (x->n > w->largest)
 		w->largest = x->n;
 	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
-		uint32_t most = 0, dmost = 0;
+		uint64_t most = 0, dmost = 0;
 		for (uint32_t b = 0; b < sim_win_blocks[k]; b++) {
 			most = x->cnt[k][b] > most ? x->cnt[k][b] : most;
 			dmost = x->dealt[k][b] > dmost ? x->dealt[k][b] : dmost;
