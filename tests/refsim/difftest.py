@@ -32,7 +32,7 @@ import refsim     # noqa: E402
 
 # Options of loggopsim that change what it prints, not the times (left out
 # of a case's options here), and those of them that take a value.
-OUTPUT_ONLY = ("--qstat", "--account", "--csv")
+OUTPUT_ONLY = ("--qstat", "--account", "--lookahead", "--csv")
 OUTPUT_VALUE = ("--csv",)
 # Options of networks (docs/semantics.md section 11), which refsim.py lacks.
 NETWORK = ("--topology", "--network-file", "--mapping")
