@@ -2,7 +2,8 @@
 # sim.h), in libsim with the networks (network/) and noise (perturb/) it
 # drives.
 
-SIM_SRCS := core/evq.c core/sim.c core/sim_create.c core/sim_stuck.c core/sim_cpath.c
+SIM_SRCS := core/evq.c core/sim.c core/sim_create.c core/sim_stuck.c core/sim_cpath.c \
+            core/sim_merge.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/obj/%.o)
 SIM_LIB := $(B)/lib/libsim.a
 OBJS += $(SIM_OBJS)

@@ -908,7 +908,7 @@ static inline __attribute__((always_inline)) void run_batch(sim *m, uint64_t *it
 			if (wakes)   /* a run with flows is always here (sim_run) */
 				m->cur_seq = x.seq;
 			wait_for wf;
-			watch_event(m, x.time, x.rank, x.op, x.peer);
+			watch_event(m, x.time, x.rank, x.op, x.peer, x.seq);
 			if (process(m, x.time, x.rank, x.op, x.peer, &wf))
 				put_back(m, &x, &wf);
 		}
@@ -981,7 +981,7 @@ static void start_root(sim *m, uint32_t r, uint32_t i, uint64_t t0, uint64_t *ro
 	}
 	m->cur_seq = seq;
 	wait_for wf;
-	watch_event(m, 0, r, i, WHO_ROOT);
+	watch_event(m, 0, r, i, WHO_ROOT, seq);
 	if (process(m, 0, r, i, WHO_ROOT, &wf)) {
 		evq_node x = { 0, seq, r, i, WHO_ROOT };
 		put_back(m, &x, &wf);
@@ -1062,6 +1062,7 @@ int sim_run(sim *m, sim_result *res, char *err, size_t errlen)
 		else
 			run_batch(m, &iter, 0);
 	}
+	watch_end(m);
 	if (m->fail == FAIL_TIME) {
 		char lb[256];
 		snprintf(err, errlen, "simulated time passes %" PRIu64 " ns at rank %" PRIu32 ", op %s",

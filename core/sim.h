@@ -310,7 +310,18 @@ typedef struct sim_windows {
 	uint64_t busiest[SIM_WIN_SPLITS]; /* over the windows, the sum of the
 	                         events of each window's busiest block */
 	uint64_t busiest_dealt[SIM_WIN_SPLITS]; /* the same, dealt round-robin */
+	/* The merge (docs/parallel.md), checked on each window: the windows
+	 * whose events, numbered as a run rank by rank would number them,
+	 * it put back in the sequential order with their seqs; those it did
+	 * not (0, or the argument is wrong); those not tried (seqs
+	 * renumbered, a rendezvous message matched, above SIM_WIN_MERGE_MAX
+	 * events that gave seqs, out of memory); and its time (wall clock,
+	 * ns: not part of any result). */
+	uint64_t merged, merge_wrong, merge_skipped, merge_ns;
 } sim_windows;
+
+/* The most events that gave seqs a window may have for the merge's check. */
+#define SIM_WIN_MERGE_MAX (1u << 24)
 
 /* The statistics (sim_options.windows set, after sim_run): 0, else -1. */
 int sim_windows_get(const sim *m, sim_windows *w);

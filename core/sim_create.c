@@ -453,8 +453,11 @@ void sim_destroy(sim *m)
 	sim_big_free(m->cps, (m->nranks ? m->nranks : 1) * m->nres * sizeof *m->cps);
 	sim_big_free(m->qs, (m->nranks ? m->nranks : 1) * sizeof *m->qs);
 	sim_big_free(m->acct, m->acct ? (m->nranks ? m->nranks : 1) * sizeof *m->acct : 0);
-	if (m->win)
+	if (m->win) {
 		sim_big_free(m->win->last, (m->nranks ? m->nranks : 1) * sizeof *m->win->last);
+		free(m->win->rec);
+		free(m->win->own);
+	}
 	free(m->win);
 	sim_big_free(m->rdv, m->rdv ? (m->rdv_mask + 1) * sizeof *m->rdv : 0);
 	sim_big_free(m->rqp.a, (uint64_t)m->rqp.cap * m->rqp.esz);

@@ -388,16 +388,51 @@ typedef struct sim_acct {
 	uint64_t cpu_end, calc, overhead, noise, nic, wait;
 } sim_acct;
 
+/* A window's event that gave seqs (sim_merge.c): processed at t with seq
+ * seq, it gave the seqs p0 .. p0 + n - 1; par: the event of the log that
+ * gave it its seq (UINT32_MAX: it was pending at the window's start). */
+typedef struct sim_mrec {
+	uint64_t t;
+	uint32_t seq, p0, n, par;
+} sim_mrec;
+
+/* The order in which the sequential run processed the events r[0 .. n - 1]
+ * of one window that gave seqs, given in the order of their ranks (each
+ * rank's in its own order) and numbered as a run rank by rank numbers
+ * them, from base (the window's first new seq; a seq below base was
+ * pending at its start): order[j] is the event processed j-th, p0[k] the
+ * first seq event k gave there (r[k].par: its parent in r, which a run
+ * rank by rank knows as it logs).  0, or -1 when out of memory or when r
+ * is not such a log. */
+int sim_merge(const sim_mrec *r, size_t n, uint32_t base, uint32_t *order, uint32_t *p0);
+
+/* Check sim_merge on the events rec[0 .. n - 1] of a window of the
+ * sequential run (in its order; own: their ranks): numbered as a run
+ * rank by rank would number them, are they put back in their order with
+ * their seqs?  1 yes, 0 no, -1 out of memory; the merge's time added to
+ * *ns. */
+int sim_merge_check(const sim_mrec *rec, const uint32_t *own, size_t n, uint32_t base,
+                    uint64_t *ns);
+
 /* The lookahead windows' statistics as the run keeps them: the closed
  * windows' sums, the open window (its number from 1, its end, its events
- * and those of each block of each split), m->seq when the last event
- * began, and per rank the number of its last event's window. */
+ * and those of each block of each split, its first new seq, whether seqs
+ * were renumbered in it and whether a rendezvous message was matched), m->seq when the last event began, that
+ * event (time, seq, rank), per rank the number of its last event's
+ * window, and the open window's events that gave seqs, for the merge's
+ * check. */
 typedef struct sim_win {
 	sim_windows w;
-	uint32_t id, pad;
+	uint32_t id, base;
 	uint64_t end, n, seq;
+	uint64_t et;
+	uint32_t eseq, eown;
+	int renumbered, matched;
 	uint64_t cnt[SIM_WIN_SPLITS][64], dealt[SIM_WIN_SPLITS][64];
 	uint32_t *last;
+	sim_mrec *rec;
+	uint32_t *own;
+	size_t nrec, rec_cap;
 } sim_win;
 
 typedef struct sim_qs {

@@ -164,6 +164,7 @@ static void rendezvous_done(sim *m, uint32_t q, const goal_op *ops, uint32_t j,
 {
 	const goal_op *op = &ops[j];
 	act_times x;
+	watch_rdv_match(m);
 	send_times(m, q, op, j, noise_off(m, q), start, &x);
 	uint64_t done = x.cpu, g = gop_of(m, q, j);
 	uint64_t *cf = cpu_free(m, q, op->cpu);

@@ -527,7 +527,7 @@ static void on_wake(sim *m, uint64_t t, uint32_t l, uint32_t seq, uint32_t first
 		m->waking = l;
 		m->cur_seq = x.seq;
 		wait_for b;
-		watch_event(m, t, x.rank, x.op, x.peer);
+		watch_event(m, t, x.rank, x.op, x.peer, x.seq);
 		int waits = process(m, t, x.rank, x.op, x.peer, &b) != 0;
 		L = WL(m, l);
 		if (waits && b.key != L->key && L->n && !m->nhold) {

@@ -197,14 +197,60 @@ static void win_close(const sim_win *x, sim_windows *w)
 	}
 }
 
-/* An event of rank r is processed at t. */
-static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
+/* The event before, if it gave seqs, into the window's log. */
+static void win_log(sim *m, sim_win *x)
+{
+	if (!x->id || m->seq == x->seq)
+		return;
+	x->w.pushers++;
+	if (m->seq < x->seq) {   /* renumbered */
+		x->renumbered = 1;
+		return;
+	}
+	if (x->nrec == x->rec_cap && x->nrec < SIM_WIN_MERGE_MAX) {
+		size_t c = x->rec_cap ? 2 * x->rec_cap : 1024;
+		sim_mrec *a = realloc(x->rec, c * sizeof *a);
+		uint32_t *o = a ? realloc(x->own, c * sizeof *o) : NULL;
+		if (a)
+			x->rec = a;
+		if (o)
+			x->own = o;
+		if (a && o)
+			x->rec_cap = c;
+	}
+	if (x->nrec < x->rec_cap) {
+		x->rec[x->nrec] = (sim_mrec){ x->et, x->eseq, (uint32_t)x->seq,
+		                              (uint32_t)(m->seq - x->seq), UINT32_MAX };
+		x->own[x->nrec] = x->eown;
+	}
+	x->nrec++;   /* beyond rec_cap: too many, the check is skipped */
+}
+
+/* The open window's log through the merge's check. */
+static void win_check(sim_win *x)
+{
+	int ok = x->w.flows || x->renumbered || x->matched || x->nrec > x->rec_cap ? -1
+	       : sim_merge_check(x->rec, x->own, x->nrec, x->base, &x->w.merge_ns);
+	if (ok < 0)
+		x->w.merge_skipped++;
+	else if (ok)
+		x->w.merged++;
+	else
+		x->w.merge_wrong++;
+	x->nrec = 0;
+	x->renumbered = x->matched = 0;
+}
+
+/* An event of rank r is processed at t with seq seq. */
+static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r, uint32_t seq)
 {
 	sim_win *x = m->win;
-	if (x->id && m->seq != x->seq)
-		x->w.pushers++;   /* the event before gave seqs */
+	win_log(m, x);
 	x->seq = m->seq;
 	if (!x->id || t >= x->end) {
+		if (x->id)
+			win_check(x);
+		x->base = (uint32_t)m->seq;
 		win_close(x, &x->w);
 		if (++x->id == 0) {   /* numbers used up: no rank has one */
 			memset(x->last, 0, (m->nranks ? m->nranks : 1) * sizeof *x->last);
@@ -215,6 +261,9 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
 		memset(x->cnt, 0, sizeof x->cnt);
 		memset(x->dealt, 0, sizeof x->dealt);
 	}
+	x->et = t;
+	x->eseq = seq;
+	x->eown = r;
 	x->n++;
 	x->w.events++;
 	if (x->last[r] != x->id) {
@@ -227,24 +276,49 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r)
 	}
 }
 
+/* The run's end: the last event and window. */
+static void win_end(sim *m)
+{
+	sim_win *x = m->win;
+	win_log(m, x);
+	x->seq = m->seq;
+	if (x->id)
+		win_check(x);
+	win_close(x, &x->w);
+	x->id = 0;
+}
+
 int sim_windows_get(const sim *m, sim_windows *w)
 {
 	if (!m->win)
 		return -1;
 	*w = m->win->w;
-	win_close(m->win, w);
-	if (m->win->id && m->seq != m->win->seq)
-		w->pushers++;
 	return 0;
 }
 
 /* ---- The named points ---------------------------------------------------- */
 
-/* Event word w of rank r (peer word who) is processed at t. */
-static inline void watch_event(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who)
+/* Event word w of rank r (peer word who, seq seq) is processed at t. */
+static inline void watch_event(sim *m, uint64_t t, uint32_t r, uint32_t w, uint32_t who,
+                               uint32_t seq)
 {
 	if (m->win)
-		win_event(m, t, w & EV_MSG ? who : r);
+		win_event(m, t, w & EV_MSG ? who : r, seq);
+}
+
+/* The run ends (complete or not). */
+static inline void watch_end(sim *m)
+{
+	if (m->win)
+		win_end(m);
+}
+
+/* A rendezvous message was matched: its receiver's event ends its
+ * sender's send (the window's merge is not tried: no lookahead). */
+static inline void watch_rdv_match(sim *m)
+{
+	if (m->win)
+		m->win->matched = 1;
 }
 
 /* Rank r's CPU, blocked by a rendezvous send, is free again at t, when the

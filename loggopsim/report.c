@@ -362,6 +362,8 @@ static void windows_text(const sim_windows *w)
 		}
 		printf("\n");
 	}
+	printf("Merge: %" PRIu64 " windows put back in the sequential order, %" PRIu64 " not, %"
+	       PRIu64 " not tried\n", w->merged, w->merge_wrong, w->merge_skipped);
 	if (w->rendezvous)
 		printf("Rendezvous: %" PRIu64 " messages above S end their sends at their match "
 		       "(no lookahead)\n", w->rendezvous);
@@ -378,6 +380,9 @@ static void windows_json(uj *j, const sim_windows *w)
 	uj_u64(j, "rank_visits", w->visits);
 	uj_u64(j, "seq_givers", w->pushers);
 	uj_u64(j, "rendezvous", w->rendezvous);
+	uj_u64(j, "merged", w->merged);
+	uj_u64(j, "merge_wrong", w->merge_wrong);
+	uj_u64(j, "merge_skipped", w->merge_skipped);
 	uj_arr(j, "busiest_block_events");
 	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
 		uj_obj(j, NULL);
@@ -659,6 +664,9 @@ int finish_run(cli *cl, const goal_sched *s, sim *m, const sim_result *res, doub
 	if (!cl->quiet)
 		fprintf(stderr, "%s: %" PRIu64 " events in %.3f s (%.2f M events/s)\n", util_prog(),
 		        res->events, wall, wall > 0 ? (double)res->events / wall * 1e-6 : 0.0);
+	if (!cl->quiet && cl->lookahead)
+		fprintf(stderr, "%s: the windows' merge took %.3f s (%.1f%% of the run)\n", util_prog(),
+		        (double)win.merge_ns * 1e-9, wall > 0 ? (double)win.merge_ns * 1e-7 / wall : 0.0);
 	if (getenv("LOGGOPSIM_PUSHES"))
 		fprintf(stderr, "%s: %" PRIu64 " queue pushes (%.3f per event)\n", util_prog(),
 		        res->pushes, res->events ? (double)res->pushes / (double)res->events : 0.0);

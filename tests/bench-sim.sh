@@ -115,7 +115,8 @@ rm -f "$W/big.noise" "$W/b2.bin"
 echo "-- lookahead windows (docs/parallel.md): windows, events and ranks each, events per rank; events over the busiest block's or set's"
 for o in "" "--noise periodic:1000,25000"; do
 	echo "   dissemination P=1048576${o:+ $o}:"
-	"$B/bin/loggopsim" -q -b --lookahead $o "$W/d1m.bin" | sed -n 's/^Windows: /     /p;s/^Blocks of ranks: events over the busiest block.s in each window, /     blocks: /p;s/^Ranks dealt round-robin: events over the busiest set.s in each window, /     dealt: /p'
+	"$B/bin/loggopsim" -b --lookahead $o "$W/d1m.bin" 2>"$W/err" | sed -n 's/^Windows: /     /p;s/^Blocks of ranks: events over the busiest block.s in each window, /     blocks: /p;s/^Ranks dealt round-robin: events over the busiest set.s in each window, /     dealt: /p;s/^Merge: /     /p'
+	sed -n 's/^loggopsim: the windows. merge took /     the merge (a replay on one thread): /p' "$W/err"
 done
 # What one cache line read in no order costs here, prefetched well ahead:
 # the bound on runs whose events come in no order of ranks (docs/noise.md,

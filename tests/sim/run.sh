@@ -552,10 +552,10 @@ check "--lookahead: rendezvous messages counted" "$tmp/want" "$tmp/got"
 echo "Lookahead: none (a network's flows decide when messages arrive)" >"$tmp/want"
 check "--lookahead: none with a network's flows" "$tmp/want" "$tmp/got"
 "$SIM" -q $(cat lookahead.args) --json lookahead.goal | sed 's/.*"lookahead": //' >"$tmp/got"
-echo '{"flows": false, "lookahead_ns": 110, "windows": 3, "events": 8, "largest": 4, "rank_visits": 6, "seq_givers": 4, "rendezvous": 0, "busiest_block_events": [{"blocks": 2, "events": 7, "dealt_events": 6}, {"blocks": 4, "events": 5, "dealt_events": 5}, {"blocks": 16, "events": 5, "dealt_events": 5}, {"blocks": 64, "events": 5, "dealt_events": 5}]}}' >"$tmp/want"
+echo '{"flows": false, "lookahead_ns": 110, "windows": 3, "events": 8, "largest": 4, "rank_visits": 6, "seq_givers": 4, "rendezvous": 0, "merged": 3, "merge_wrong": 0, "merge_skipped": 0, "busiest_block_events": [{"blocks": 2, "events": 7, "dealt_events": 6}, {"blocks": 4, "events": 5, "dealt_events": 5}, {"blocks": 16, "events": 5, "dealt_events": 5}, {"blocks": 64, "events": 5, "dealt_events": 5}]}}' >"$tmp/want"
 check "--lookahead: the JSON" "$tmp/want" "$tmp/got"
 "$SIM" -q -L 100 -o 10 lookahead.goal >"$tmp/want"
-sed '/^Lookahead\|^Windows\|^Blocks\|^Ranks dealt/d' lookahead.out >"$tmp/got"
+sed '/^Lookahead\|^Windows\|^Blocks\|^Ranks dealt\|^Merge/d' lookahead.out >"$tmp/got"
 check "--lookahead changes no other output" "$tmp/want" "$tmp/got"
 
 # The account (docs/sensitivity.md, "The account") on every schedgen
@@ -589,6 +589,43 @@ if [ -x "$B/bin/schedgen" ]; then
 	fi
 else
 	ok "--account on schedgen schedules # SKIP schedgen not built"
+fi
+
+# The windows' merge (docs/parallel.md): on every case and every schedgen
+# pattern at 7 and 64 ranks, plain and with noise, the events of each
+# window, numbered as a run rank by rank would number them, are put back
+# in the sequential order with their seqs (windows with a rendezvous match
+# are not tried: no lookahead there).
+merge_ok() { # FILE ARGS...
+	local f=$1
+	shift
+	"$SIM" -q -b --lookahead "$@" "$f" 2>&1 | grep -q '^Merge: [0-9]* windows put back in the sequential order, 0 not, '
+}
+nc=0 ns=0 bad=
+for f in *.goal; do
+	case $f in err-*|net-*) continue ;; esac
+	# shellcheck disable=SC2046
+	merge_ok "$f" $(cat "${f%.goal}.args" 2>/dev/null) || bad="$bad $f"
+	nc=$((nc + 1))
+done
+if [ -x "$B/bin/schedgen" ]; then
+	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
+		for P in 7 64; do
+			"$B/bin/schedgen" "$p" -s $P -d 1000 -o "$tmp/mg.bin" 2>/dev/null || continue
+			merge_ok "$tmp/mg.bin" || bad="$bad $p:$P"
+			merge_ok "$tmp/mg.bin" --noise periodic:1000,25000 || bad="$bad $p:$P:noise"
+			ns=$((ns + 1))
+		done
+	done
+	[ $ns -gt 100 ] || bad="$bad (only $ns schedgen schedules)"
+else
+	ok "the windows' merge on schedgen schedules # SKIP schedgen not built"
+fi
+if [ -z "$bad" ] && [ $nc -gt 30 ]; then
+	ok "the windows' merge puts every window back in the sequential order: $nc cases, $ns schedgen schedules plain and with noise"
+else
+	echo "out of order:$bad ($nc cases, $ns schedules)" >"$tmp/diff"
+	fail "the windows' merge puts every window back in the sequential order"
 fi
 
 # The queues' index (docs/sim.md, Matching) changes no time and no queue
