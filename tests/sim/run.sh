@@ -591,36 +591,45 @@ else
 	ok "--account on schedgen schedules # SKIP schedgen not built"
 fi
 
-# The windows' merge (docs/parallel.md): on every case and every schedgen
-# pattern at 7 and 64 ranks, plain and with noise, the events of each
-# window, numbered as a run rank by rank would number them, are put back
-# in the sequential order with their seqs (windows with a rendezvous match
-# are not tried: no lookahead there).
+# CHECK FILE [OPTION...] on every case (but the errors and those matching
+# SKIP) with its options, and on every schedgen pattern at 7 and 64 ranks
+# (version-3 files: peers relative to the rank), plain and, when given,
+# with OPTIONS too: sets nc and ns (cases and schedules run) and bad
+# (where CHECK failed); 1 when schedgen is not built.
+each_schedule() { # CHECK SKIP [OPTION...]
+	local check=$1 skip=$2 f p P
+	shift 2
+	nc=0 ns=0 bad=
+	for f in *.goal; do
+		# shellcheck disable=SC2254
+		case $f in err-*|$skip) continue ;; esac
+		# shellcheck disable=SC2046
+		"$check" "$f" $(cat "${f%.goal}.args" 2>/dev/null) || bad="$bad $f"
+		nc=$((nc + 1))
+	done
+	[ -x "$B/bin/schedgen" ] || return 1
+	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
+		for P in 7 64; do
+			"$B/bin/schedgen" "$p" -s $P -d 1000 -o "$tmp/each.bin" 2>/dev/null || continue
+			"$check" "$tmp/each.bin" || bad="$bad $p:$P"
+			[ $# -eq 0 ] || "$check" "$tmp/each.bin" "$@" || bad="$bad $p:$P:$1"
+			ns=$((ns + 1))
+		done
+	done
+	[ $ns -gt 100 ] || bad="$bad (only $ns schedgen schedules)"
+}
+
+# The windows' merge (docs/parallel.md): the events of each window,
+# numbered as a run rank by rank would number them, are put back in the
+# sequential order with their seqs (windows with a rendezvous match are
+# not tried: no lookahead there; networks have no windows).
 merge_ok() { # FILE ARGS...
 	local f=$1
 	shift
 	"$SIM" -q -b --lookahead "$@" "$f" 2>&1 | grep -q '^Merge: [0-9]* windows put back in the sequential order, 0 not, '
 }
-nc=0 ns=0 bad=
-for f in *.goal; do
-	case $f in err-*|net-*) continue ;; esac
-	# shellcheck disable=SC2046
-	merge_ok "$f" $(cat "${f%.goal}.args" 2>/dev/null) || bad="$bad $f"
-	nc=$((nc + 1))
-done
-if [ -x "$B/bin/schedgen" ]; then
-	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
-		for P in 7 64; do
-			"$B/bin/schedgen" "$p" -s $P -d 1000 -o "$tmp/mg.bin" 2>/dev/null || continue
-			merge_ok "$tmp/mg.bin" || bad="$bad $p:$P"
-			merge_ok "$tmp/mg.bin" --noise periodic:1000,25000 || bad="$bad $p:$P:noise"
-			ns=$((ns + 1))
-		done
-	done
-	[ $ns -gt 100 ] || bad="$bad (only $ns schedgen schedules)"
-else
+each_schedule merge_ok 'net-*' --noise periodic:1000,25000 ||
 	ok "the windows' merge on schedgen schedules # SKIP schedgen not built"
-fi
 if [ -z "$bad" ] && [ $nc -gt 30 ]; then
 	ok "the windows' merge puts every window back in the sequential order: $nc cases, $ns schedgen schedules plain and with noise"
 else
@@ -629,8 +638,7 @@ else
 fi
 
 # The queues' index (docs/sim.md, Matching) changes no time and no queue
-# statistic: every case above and every schedgen pattern at 7 and 64 ranks
-# (version-3 files: peers relative to the rank) prints the same, timeline
+# statistic: every case and schedgen schedule prints the same, timeline
 # and --qstat included, with every queue indexed after two entries.
 same_indexed() { # FILE ARGS...
 	local f=$1
@@ -639,25 +647,7 @@ same_indexed() { # FILE ARGS...
 	LOGGOPSIM_INDEX_AFTER=1 "$SIM" -q "$@" --qstat -V "$tmp/tl1" "$f" >"$tmp/ix1" 2>&1
 	cmp -s "$tmp/ix0" "$tmp/ix1" && cmp -s "$tmp/tl0" "$tmp/tl1"
 }
-nc=0 ns=0 bad=
-for f in *.goal; do
-	case $f in err-*) continue ;; esac
-	# shellcheck disable=SC2046
-	same_indexed "$f" $(cat "${f%.goal}.args" 2>/dev/null) || bad="$bad $f"
-	nc=$((nc + 1))
-done
-if [ -x "$B/bin/schedgen" ]; then
-	for p in $("$B/bin/schedgen" --list | awk '{print $1}'); do
-		for P in 7 64; do
-			"$B/bin/schedgen" "$p" -s $P -d 1000 -o "$tmp/ix.bin" 2>/dev/null || continue
-			same_indexed "$tmp/ix.bin" || bad="$bad $p:$P"
-			ns=$((ns + 1))
-		done
-	done
-	[ $ns -gt 100 ] || bad="$bad (only $ns schedgen schedules)"
-else
-	ok "queues indexed on schedgen schedules # SKIP schedgen not built"
-fi
+each_schedule same_indexed '' || ok "queues indexed on schedgen schedules # SKIP schedgen not built"
 if [ -z "$bad" ] && [ $nc -gt 30 ]; then
 	ok "queues indexed after two entries: the same output, timeline and --qstat on $nc cases, $ns schedgen schedules"
 else
