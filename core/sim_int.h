@@ -415,12 +415,12 @@ int sim_merge_check(const sim_mrec *rec, const uint32_t *own, size_t n, uint32_t
                     uint64_t *ns);
 
 /* The lookahead windows' statistics as the run keeps them: the closed
- * windows' sums, the open window (its number from 1, its end, its events
+ * windows' sums; the open window (its number from 1, its end, its events
  * and those of each block of each split, its first new seq, whether seqs
- * were renumbered in it and whether a rendezvous message was matched), m->seq when the last event began, that
- * event (time, seq, rank), per rank the number of its last event's
- * window, and the open window's events that gave seqs, for the merge's
- * check. */
+ * were renumbered in it and whether a rendezvous message was matched);
+ * m->seq when the last event began, and that event (time, seq, rank); per
+ * rank the number of its last event's window; and the open window's
+ * events that gave seqs, for the merge's check. */
 typedef struct sim_win {
 	sim_windows w;
 	uint32_t id, base;

@@ -19,28 +19,12 @@ typedef struct kv {
 } kv;
 
 /* Sort a[0 .. n - 1] by key (stable) with tmp (room for n); the result in
- * a.  Insertion below 64 pairs, else nothing if they are in order, else
- * radix, 11 bits a pass, as many passes as the largest key needs. */
+ * a.  Radix, 11 bits a pass, as many passes as the largest key needs. */
 static void kv_sort(kv *a, kv *tmp, size_t n)
 {
-	if (n <= 64) {
-		for (size_t k = 1; k < n; k++) {
-			kv x = a[k];
-			size_t j = k;
-			for (; j && a[j - 1].key > x.key; j--)
-				a[j] = a[j - 1];
-			a[j] = x;
-		}
-		return;
-	}
-	uint64_t max = a[0].key;
-	int sorted = 1;
-	for (size_t k = 1; k < n; k++) {
-		sorted &= a[k].key >= a[k - 1].key;
+	uint64_t max = 0;
+	for (size_t k = 0; k < n; k++)
 		max = a[k].key > max ? a[k].key : max;
-	}
-	if (sorted)
-		return;
 	kv *src = a, *dst = tmp;
 	for (unsigned sh = 0; sh < 64 && (sh == 0 || (max >> sh)); sh += 11) {
 		size_t cnt[2048] = { 0 };
@@ -125,7 +109,6 @@ int sim_merge(const sim_mrec *r, size_t n, uint32_t base, uint32_t *order, uint3
 					goto out;
 			}
 		}
-		q.pos = q.batch.n;
 	}
 	rc = nb < 0 || done != n ? -1 : 0;
 out:

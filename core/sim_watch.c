@@ -178,25 +178,6 @@ static inline void acct_busy(sim *m, uint32_t r, uint64_t t, uint64_t end, uint6
 
 const uint32_t sim_win_blocks[SIM_WIN_SPLITS] = { 2, 4, 16, 64 };   /* powers of two */
 
-/* The open window's counts into the sums of w (x's or a copy). */
-static void win_close(const sim_win *x, sim_windows *w)
-{
-	if (!x->id)
-		return;
-	w->windows++;
-	if (x->n > w->largest)
-		w->largest = x->n;
-	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
-		uint64_t most = 0, dmost = 0;
-		for (uint32_t b = 0; b < sim_win_blocks[k]; b++) {
-			most = x->cnt[k][b] > most ? x->cnt[k][b] : most;
-			dmost = x->dealt[k][b] > dmost ? x->dealt[k][b] : dmost;
-		}
-		w->busiest[k] += most;
-		w->busiest_dealt[k] += dmost;
-	}
-}
-
 /* The event before, if it gave seqs, into the window's log. */
 static void win_log(sim *m, sim_win *x)
 {
@@ -226,9 +207,12 @@ static void win_log(sim *m, sim_win *x)
 	x->nrec++;   /* beyond rec_cap: too many, the check is skipped */
 }
 
-/* The open window's log through the merge's check. */
-static void win_check(sim_win *x)
+/* The open window (if any) closes: its log through the merge's check, its
+ * counts into the sums. */
+static void win_close(sim_win *x)
 {
+	if (!x->id)
+		return;
 	int ok = x->w.flows || x->renumbered || x->matched || x->nrec > x->rec_cap ? -1
 	       : sim_merge_check(x->rec, x->own, x->nrec, x->base, &x->w.merge_ns);
 	if (ok < 0)
@@ -239,6 +223,18 @@ static void win_check(sim_win *x)
 		x->w.merge_wrong++;
 	x->nrec = 0;
 	x->renumbered = x->matched = 0;
+	x->w.windows++;
+	if (x->n > x->w.largest)
+		x->w.largest = x->n;
+	for (unsigned k = 0; k < SIM_WIN_SPLITS; k++) {
+		uint64_t most = 0, dmost = 0;
+		for (uint32_t b = 0; b < sim_win_blocks[k]; b++) {
+			most = x->cnt[k][b] > most ? x->cnt[k][b] : most;
+			dmost = x->dealt[k][b] > dmost ? x->dealt[k][b] : dmost;
+		}
+		x->w.busiest[k] += most;
+		x->w.busiest_dealt[k] += dmost;
+	}
 }
 
 /* An event of rank r is processed at t with seq seq. */
@@ -248,10 +244,8 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r, 
 	win_log(m, x);
 	x->seq = m->seq;
 	if (!x->id || t >= x->end) {
-		if (x->id)
-			win_check(x);
+		win_close(x);
 		x->base = (uint32_t)m->seq;
-		win_close(x, &x->w);
 		if (++x->id == 0) {   /* numbers used up: no rank has one */
 			memset(x->last, 0, (m->nranks ? m->nranks : 1) * sizeof *x->last);
 			x->id = 1;
@@ -279,13 +273,9 @@ static __attribute__((noinline)) void win_event(sim *m, uint64_t t, uint32_t r, 
 /* The run's end: the last event and window. */
 static void win_end(sim *m)
 {
-	sim_win *x = m->win;
-	win_log(m, x);
-	x->seq = m->seq;
-	if (x->id)
-		win_check(x);
-	win_close(x, &x->w);
-	x->id = 0;
+	win_log(m, m->win);
+	win_close(m->win);
+	m->win->id = 0;
 }
 
 int sim_windows_get(const sim *m, sim_windows *w)
