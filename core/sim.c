@@ -688,7 +688,7 @@ static uint64_t on_op(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who, 
 		set_free_by(m, cf, end, r, OVF_CPU, op->cpu, CPW(CPW_OPEND, gop_of(m, r, i)));
 		mark_started(m, r, i);
 		mark_done(m, r, i);
-		watch_calc(m, r, op, t, end, off, d);
+		watch_calc(m, r, op, i, t, end, off, d);
 		edge_span es = op_span(m, r, ops, i);
 		satisfy_span(m, r, ops, es, i, t, 1);
 		satisfy_span(m, r, ops, es, i, end, 0);

@@ -321,15 +321,15 @@ static inline void watch_rdv_wait(sim *m, uint32_t r, uint64_t t)
 	}
 }
 
-/* Calc op of rank r ran from t to end (need: its CPU work; off: its rank's
- * noise offset). */
-static inline void watch_calc(sim *m, uint32_t r, const goal_op *op, uint64_t t, uint64_t end,
-                              uint64_t off, uint64_t need)
+/* Calc op i (op) of rank r ran from t to end (need: its CPU work; off: its
+ * rank's noise offset). */
+static inline void watch_calc(sim *m, uint32_t r, const goal_op *op, uint32_t i, uint64_t t,
+                              uint64_t end, uint64_t off, uint64_t need)
 {
 	if (m->acct)
 		acct_busy(m, r, t, end, need, 1, 0);
 	if (m->tl) {
-		tl_write_interval(m->tl, TL_LOCLOP, r, op->cpu, t, end);
+		tl_write_loclop(m->tl, r, op->cpu, t, end, i);
 		put_detours(m, off, r, op->cpu, t, end, need);
 	}
 }

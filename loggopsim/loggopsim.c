@@ -564,18 +564,31 @@ static int trace_json_opts(trace_json *t)
 	return 0;
 }
 
-/* Open the JSON and start the converter, which copies the text to tee
- * (NULL: none): the stream to write the timeline to, or NULL after the
- * message in err. */
-static FILE *trace_json_start(trace_json *t, FILE *tee, char *err, size_t n)
+static const char *op_label(void *labels, uint64_t rank, uint64_t op)
+{
+	return goal_labels_get(labels, rank, op);
+}
+
+/* Open the JSON and start the converter, which names slices by the labels
+ * of s and copies the text to tee (NULL: none): the stream to write the
+ * timeline to, or NULL after the message in err. */
+static FILE *trace_json_start(trace_json *t, const goal_sched *s, FILE *tee, char *err,
+                              size_t n)
 {
 	static char jbuf[1 << 20], pbuf[1 << 20];
 	if (util_out_open(&t->out, t->path, NULL, 0, 0, err, n))
 		return NULL;
 	setvbuf(t->out.f, jbuf, _IOFBF, sizeof jbuf);
 	t->o.tee = tee;
-	FILE *w = tl_json_pipe_start(&t->pipe, t->out.f, "<timeline>", &t->o, err, n);
+	t->o.label = op_label;
+	t->o.label_ctx = t->labels = goal_labels_new(s);
+	FILE *w = t->labels ? tl_json_pipe_start(&t->pipe, t->out.f, "<timeline>", &t->o, err, n)
+	                    : NULL;
 	if (!w) {
+		if (!t->labels)
+			snprintf(err, n, "error: out of memory");
+		goal_labels_free(t->labels);
+		t->labels = NULL;
 		util_out_abort(&t->out);
 		return NULL;
 	}
@@ -592,6 +605,8 @@ int trace_json_end(trace_json *t, const tl_link *path, size_t n, int ok)
 	if (t->pipe && tl_json_pipe_finish(t->pipe, NULL, err, sizeof err) && ok)
 		st = util_error_msg(err);
 	t->pipe = NULL;
+	goal_labels_free(t->labels);
+	t->labels = NULL;
 	if (ok && !st) {
 		tl_json_path(t->out.f, path, n);
 		if (util_out_close(&t->out, err, sizeof err))
@@ -864,13 +879,13 @@ static int timeline_open(cli *cl, const goal_sched *s, util_out *tlo, FILE **tl)
 		return util_error_msg(err);
 	if ((*tl = tlo->f))
 		setvbuf(*tl, tlbuf, _IOFBF, sizeof tlbuf);
-	if (cl->tj.path && !(*tl = trace_json_start(&cl->tj, tlo->f, err, sizeof err))) {
+	if (cl->tj.path && !(*tl = trace_json_start(&cl->tj, s, tlo->f, err, sizeof err))) {
 		util_out_abort(tlo);
 		return util_error_msg(err);
 	}
 	loggp_range trg[SIM_MAX_RANGES];
 	tl_write_header(*tl, s->nranks, cl->pset.p.S, s->ncpus, s->nnics, trg,
-	                timeline_ranges(&cl->pset, trg), s->njobs != 0);
+	                timeline_ranges(&cl->pset, trg));
 	for (uint32_t j = 0; j < s->njobs; j++)
 		tl_write_job(*tl, goal_job_name(s, j), s->jobs[j].start, s->job_ranks + s->jobs[j].first,
 		             s->jobs[j].nranks);

@@ -71,6 +71,7 @@ typedef struct trace_json {
 	uint64_t *rg;
 	util_out out;
 	tl_json_pipe *pipe;
+	goal_labels *labels;   /* the slices' names (the schedule's labels) */
 } trace_json;
 
 /* Everything the command line sets, by group: the schedule and the

@@ -295,6 +295,21 @@ const char *goal_rank_labels(const goal_sched *s, uint64_t r);
 const char *goal_op_label(const goal_sched *s, uint64_t r, uint32_t i,
                           char *buf, size_t n);
 
+/* Op labels by index for outputs that name many ops (trace JSON): a
+ * rank's label offsets are found the first time it is asked for, 4 bytes
+ * an op of the ranks asked for, and 8 bytes a rank when some rank has
+ * labels (none otherwise).  Not safe to share between threads. */
+typedef struct goal_labels goal_labels;
+
+/* NULL when out of memory. */
+goal_labels *goal_labels_new(const goal_sched *s);
+
+/* The label of op i of rank r, or NULL when the op has none of its own
+ * (canonical "l<i+1>", unlabeled, r or i out of range, or no memory). */
+const char *goal_labels_get(goal_labels *x, uint64_t r, uint64_t i);
+
+void goal_labels_free(goal_labels *x);
+
 /* ---- Writer ------------------------------------------------------------ */
 
 typedef struct goal_writer goal_writer;

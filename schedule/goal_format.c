@@ -933,6 +933,59 @@ const char *goal_rank_labels(const goal_sched *s, uint64_t r)
 	                      + PAD8((uint64_t)e->nedges * 4));
 }
 
+struct goal_labels {
+	const goal_sched *s;
+	uint32_t **off;           /* per rank: its ops' offsets in its blob, or
+	                             NULL (not asked for yet, or no blob) */
+};
+
+goal_labels *goal_labels_new(const goal_sched *s)
+{
+	goal_labels *x = calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->s = s;
+	if ((s->hdr->flags & GOAL_F_LABELS) && s->nranks &&
+	    !(x->off = calloc(s->nranks, sizeof *x->off))) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+const char *goal_labels_get(goal_labels *x, uint64_t r, uint64_t i)
+{
+	if (!x->off || r >= x->s->nranks || i >= goal_rank_nops(x->s, r))
+		return NULL;
+	const char *l = goal_rank_labels(x->s, r);
+	if (!l)
+		return NULL;
+	if (!x->off[r]) {
+		uint32_t n = goal_rank_nops(x->s, r), *o = malloc((size_t)n * sizeof *o);
+		if (!o)
+			return NULL;
+		for (uint32_t k = 0, at = 0; k < n; k++) {
+			o[k] = at;
+			at += (uint32_t)strlen(l + at) + 1;
+		}
+		x->off[r] = o;
+	}
+	const char *v = l + x->off[r][i];
+	size_t len = strlen(v);
+	return len && !label_is_canonical(v, len, (uint32_t)i) ? v : NULL;
+}
+
+void goal_labels_free(goal_labels *x)
+{
+	if (!x)
+		return;
+	if (x->off)
+		for (uint64_t r = 0; r < x->s->nranks; r++)
+			free(x->off[r]);
+	free(x->off);
+	free(x);
+}
+
 const char *goal_op_label(const goal_sched *s, uint64_t r, uint32_t i,
                           char *buf, size_t n)
 {

@@ -4,7 +4,7 @@
  *
  * The writer records facts, never rules: a message's departure and arrival,
  * the CPU and NIC of its send, the message each receive overhead handled and
- * every size range's parameters.  So the reader of a version-2 file derives
+ * every size range's parameters.  So the reader of a file of version 2 or later derives
  * nothing from the LogGOPS rules; only files of version 1 (which lack these
  * facts) and of the published LogGOPSim are read with the rules they were
  * written by (see docs/timeline.md). */
@@ -17,8 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define TL_VERSION 3          /* read: versions 1 to 3; written: 2, and 3
-                                 (2 with job lines) for several jobs */
+#define TL_VERSION 4          /* read: versions 1 to 4; written: 4 */
 #define TL_NONE UINT64_MAX    /* an unknown time */
 
 /* Interval kinds.  X(enum suffix, keyword, on a NIC, legend, fill colour) */
@@ -48,18 +47,23 @@ extern const unsigned char tl_kind_on_nic[TL_NKINDS];
  * ranges: 1 to LOGGP_PARAMS_MAX_RANGES, contiguous from 0, the last one to
  * LOGGP_SIZE_INF). */
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const loggp_range *range, uint32_t nranges, int jobs);
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges);
 
-/* A run of several jobs (header written with jobs set): the lines "job
- * NAME START RUN ..." of one job, right after the header, its n ranks
- * (in its order) as runs "A" or "A-B", TL_JOB_RUNS runs a line. */
+/* A run of several jobs: the lines "job NAME START RUN ..." of one job,
+ * right after the header, its n ranks (in its order) as runs "A" or "A-B",
+ * TL_JOB_RUNS runs a line. */
 #define TL_JOB_RUNS 32
 void tl_write_job(FILE *f, const char *name, uint64_t start, const uint32_t *ranks, uint32_t n);
 
-/* "KIND RANK UNIT START END" for osend, gsend, loclop, grecv (unit: the cpu
- * or nic index).  A receive overhead is written by tl_write_orecv. */
+/* "KIND RANK UNIT START END" for osend, gsend, grecv and noise (unit: the
+ * cpu or nic index).  A calc is written by tl_write_loclop, a receive
+ * overhead by tl_write_orecv. */
 void tl_write_interval(FILE *f, tl_kind k, uint64_t rank, uint32_t unit,
                        uint64_t start, uint64_t end);
+
+/* "loclop RANK CPU START END OP": calc op OP of rank RANK. */
+void tl_write_loclop(FILE *f, uint64_t rank, uint32_t cpu, uint64_t start, uint64_t end,
+                     uint32_t op);
 
 /* "orecv RANK CPU START END SRC OP": the receive overhead that handles the
  * message of send op OP of rank SRC. */
@@ -130,7 +134,7 @@ typedef struct tl_window {
 /* A timeline as read. */
 typedef struct tl_file {
 	int old_format;           /* 1: the published LogGOPSim text format */
-	uint32_t version;         /* 1 or 2 (0: old format) */
+	uint32_t version;         /* 1 to 4 (0: old format) */
 	uint64_t nranks;
 	uint32_t ncpus, nnics;    /* per rank, as the header says */
 	uint32_t cpu_rows, nic_rows; /* rows per lane: the header's counts, or
@@ -164,7 +168,7 @@ typedef struct tl_file {
 	uint64_t first_time_left_out; /* start of the first item left out */
 	uint64_t lines;           /* lines read */
 	int stopped_early;        /* stopped reading after the window */
-	/* Jobs (version 3): their names (job j's at job_names + job_off[j])
+	/* Jobs (versions 3 and 4): their names (job j's at job_names + job_off[j])
 	 * and each lane's job (lane_job, UINT32_MAX: none; NULL: no jobs). */
 	uint32_t njobs;
 	char *job_names;

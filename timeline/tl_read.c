@@ -1,4 +1,4 @@
-/* tl_read.c: the one-pass timeline reader (versions 1 to 3 of the
+/* tl_read.c: the one-pass timeline reader (versions 1 to 4 of the
  * loggopsim -V format and the published LogGOPSim format; docs/timeline.md). */
 #include "timeline.h"
 #include "tl_scan.h"

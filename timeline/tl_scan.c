@@ -1,4 +1,4 @@
-/* tl_scan.c: the timeline's line parser (tl_scan.h): versions 1 to 3 of
+/* tl_scan.c: the timeline's line parser (tl_scan.h): versions 1 to 4 of
  * the loggopsim -V format and the published LogGOPSim format
  * (docs/timeline.md). */
 #include "tl_scan.h"
@@ -114,11 +114,16 @@ static int do_interval(tl_scan *s, tl_kind k, const char *p, tl_rec *rec)
 	if (field_u64(s, &p, &end, "end time"))
 		return -1;
 	uint64_t src = 0, op = 0;
-	const char *at_src = NULL;
+	const char *at_src = NULL, *at_op = NULL;
 	if (k == TL_ORECV && h->version >= 2) {
 		at_src = skip_ws(p);
 		if (field_u64(s, &p, &src, "source rank") ||
 		    field_u64(s, &p, &op, "send op"))
+			return -1;
+	}
+	if (k == TL_LOCLOP && h->version >= 4) {
+		at_op = skip_ws(p);
+		if (field_u64(s, &p, &op, "calc op"))
 			return -1;
 	}
 	if (h->old_format)
@@ -137,6 +142,8 @@ static int do_interval(tl_scan *s, tl_kind k, const char *p, tl_rec *rec)
 	if (at_src && src >= h->nranks)
 		return tl_scan_error(s, at_src, "rank %" PRIu64 " out of range (P = %" PRIu64 ")",
 		                     src, h->nranks);
+	if (at_op && op > UINT32_MAX)
+		return tl_scan_error(s, at_op, "op %" PRIu64 " out of range (below 2^32)", op);
 	uint32_t rows = tl_kind_on_nic[k] ? h->nnics : h->ncpus;
 	if (!h->old_format && unit >= rows)
 		return tl_scan_error(s, at_unit, "%s %" PRIu64 " out of range (the header says %" PRIu32 ")",
@@ -150,6 +157,7 @@ static int do_interval(tl_scan *s, tl_kind k, const char *p, tl_rec *rec)
 	rec->start = start;
 	rec->end = end;
 	rec->has_msg = at_src != NULL;
+	rec->has_op = at_op != NULL;
 	rec->src = src;
 	rec->op = op;
 	rec->at_src = at_src;
@@ -291,7 +299,7 @@ int tl_scan_job_run(const char **p, uint64_t *a, uint64_t *b)
 	return 1;
 }
 
-/* A job line after its keyword (version 3): "NAME START RUN ...", NAME a
+/* A job line after its keyword (versions 3 and 4): "NAME START RUN ...", NAME a
  * label, each run "A" or "A-B" with A <= B < P. */
 static int do_job(tl_scan *s, const char *p, tl_rec *rec)
 {
@@ -432,7 +440,7 @@ static int do_header(tl_scan *s, const char *p)
 		return -1;
 	if (ver < 1 || ver > TL_VERSION)
 		return tl_scan_error(s, at, "timeline version %" PRIu64 " is not supported (this "
-		                     "reads 1 to 3)", ver);
+		                     "reads 1 to %d)", ver, TL_VERSION);
 	h->version = (uint32_t)ver;
 	h->ncpus = h->nnics = 1;
 	if (do_keys(s, p, &h->range[0], 1, &haveP, &nranges))

@@ -1,5 +1,5 @@
 /* tl_scan.h: the timeline's one line parser (inside the timeline module):
- * the header and range lines, every record of versions 1 to 3 and of the
+ * the header and range lines, every record of versions 1 to 4 and of the
  * published LogGOPSim format, and the checks that need no other line.
  * tl_read (goalviz's reader) and the trace JSON converter both read through
  * it, so a file has the same errors for both.
@@ -24,7 +24,7 @@ typedef enum tl_line {
 	TL_LINE_TRANSMISSION,
 	TL_LINE_LINK,          /* a link's load: unit (the link), start, end,
 	                          flows, size (the bytes) */
-	TL_LINE_JOB,           /* a job line (version 3): unit (the job's
+	TL_LINE_JOB,           /* a job line (versions 3, 4): unit (the job's
 	                          index in tl_scan.job_*), start, and its runs
 	                          from at_src (tl_scan_job_run) */
 	TL_LINE_STOP           /* a record that starts after stop_after: the
@@ -35,7 +35,7 @@ typedef enum tl_line {
 /* The header as read (and, in the old format, the CPUs its lines use). */
 typedef struct tl_head {
 	int old_format;           /* 1: the published LogGOPSim format */
-	uint32_t version;         /* 1 to 3 (0: old format) */
+	uint32_t version;         /* 1 to 4 (0: old format) */
 	uint64_t nranks;
 	uint32_t ncpus, nnics;    /* old format: 1 NIC, CPUs as the lines use */
 	uint64_t S;
@@ -46,7 +46,8 @@ typedef struct tl_head {
 } tl_head;
 
 /* One record.  An interval: kind, rank, unit (its CPU or NIC), start, end,
- * and for an orecv of version 2 has_msg with src and op.  A transmission:
+ * for an orecv of version 2 on has_msg with src and op (the send's), and
+ * for a loclop of version 4 has_op with op (the calc's).  A transmission:
  * src (also in rank), dst, start, depart, arrival, size, and in version 2
  * op, cpu and nic (has_msg set); version 1 has no depart (o after start, no
  * later than the arrival) and the old format has start = depart (it leaves)
@@ -54,7 +55,7 @@ typedef struct tl_head {
 typedef struct tl_rec {
 	tl_kind kind;
 	uint64_t rank, unit, start, end;
-	int has_msg;
+	int has_msg, has_op;
 	uint64_t src, op;
 	uint64_t dst, depart, arrival, size, cpu, nic, flows;
 	const char *at_src;       /* the source rank's field in the line (a
@@ -73,7 +74,7 @@ typedef struct tl_scan {
 	size_t errlen;
 	int have_header;
 	uint32_t ranges_due;      /* range lines still to come */
-	/* The jobs named so far (version 3): names NUL-terminated, job j's at
+	/* The jobs named so far (versions 3, 4): names NUL-terminated, job j's at
 	 * job_names + job_off[j]; a job's lines follow each other. */
 	char *job_names;
 	size_t job_names_len, cap_job_names;

@@ -108,7 +108,7 @@ typedef struct cv {
 	int begun;               /* the opening is written */
 	bitset ranks, tracks;    /* process and thread names written */
 	bitset links;            /* link tracks named */
-	uint32_t *rank_job;      /* version 3: each rank's job (UINT32_MAX: none) */
+	uint32_t *rank_job;      /* versions 3 and 4: each rank's job (UINT32_MAX: none) */
 	int net_named;           /* the network's process named */
 	tl_rec os, gs;           /* a send's osend and gsend, waiting for its */
 	int held_os, held_gs;    /* transmission line */
@@ -264,10 +264,16 @@ static char *ev_begin(cv *c, const char *ph, const char *name, uint64_t rank, ui
 	return put_us(p, ts);
 }
 
-/* An interval as a complete event; args: NULL or the members inside
- * "args":{...}.  Returns the thread id, 0 when not kept, UINT64_MAX after
- * an error. */
-static uint64_t slice(cv *c, const tl_rec *x, const char *args)
+/* The label of op op of rank rank, or NULL (none, or no labels). */
+static const char *label_of(const cv *c, uint64_t rank, uint64_t op)
+{
+	return c->o->label ? c->o->label(c->o->label_ctx, rank, op) : NULL;
+}
+
+/* An interval as a complete event, named label (NULL: its keyword); args:
+ * NULL or the members inside "args":{...}.  Returns the thread id, 0 when
+ * not kept, UINT64_MAX after an error. */
+static uint64_t slice(cv *c, const tl_rec *x, const char *label, const char *args)
 {
 	if (!rank_kept(c, x->rank) || !in_window(c, x->start, x->end))
 		return 0;
@@ -283,12 +289,20 @@ static uint64_t slice(cv *c, const tl_rec *x, const char *args)
 	uint64_t tid = use_track(c, x->rank, k);
 	if (!tid)
 		return UINT64_MAX;
-	char *p = ev_begin(c, "X", tl_kind_word[x->kind], x->rank, tid, x->start);
+	char *p = ev_begin(c, "X", label ? label : tl_kind_word[x->kind], x->rank, tid, x->start);
 	p = put_str(p, ",\"dur\":");
 	p = put_us(p, x->end - x->start);
-	if (args) {
+	if (args || label) {
 		p = put_str(p, ",\"args\":{");
-		p = put_str(p, args);
+		if (label) {
+			p = put_str(p, "\"kind\":\"");
+			p = put_str(p, tl_kind_word[x->kind]);
+			*p++ = '"';
+			if (args && *args)
+				*p++ = ',';
+		}
+		if (args)
+			p = put_str(p, args);
 		*p++ = '}';
 	}
 	*p++ = '}';
@@ -332,7 +346,8 @@ static int release(cv *c, const tl_rec *t)
 			p = put_arg(p, h->old_format ? "received_ns" : "arrival_ns", t->arrival, 0);
 			*p = 0;
 		}
-		if ((tid = slice(c, &c->os, t ? a : NULL)) == UINT64_MAX)
+		if ((tid = slice(c, &c->os, t && h->version >= 2 ? label_of(c, t->src, t->op) : NULL,
+		                 t ? a : NULL)) == UINT64_MAX)
 			return -1;
 	}
 	if (c->held_gs) {
@@ -344,7 +359,7 @@ static int release(cv *c, const tl_rec *t)
 				p = put_arg(p, "op", t->op, 0);
 		}
 		*p = 0;
-		if (slice(c, &c->gs, t ? a : NULL) == UINT64_MAX)
+		if (slice(c, &c->gs, NULL, t ? a : NULL) == UINT64_MAX)
 			return -1;
 	}
 	/* The message's flow starts on its osend, when that is written. */
@@ -394,6 +409,7 @@ static int do_interval(cv *c, const tl_rec *x)
 	if (release(c, NULL))
 		return -1;
 	char a[128], *p = a;
+	const char *label = NULL;
 	*p = 0;
 	if (x->kind == TL_ORECV && x->has_msg) {
 		p = put_arg(p, "peer", x->src, 1);
@@ -401,13 +417,18 @@ static int do_interval(cv *c, const tl_rec *x)
 		*p = 0;
 		c->rv = *x;
 		c->have_rv = 1;
+		label = label_of(c, x->src, x->op);
+	} else if (x->has_op) {
+		p = put_arg(p, "op", x->op, 1);
+		*p = 0;
+		label = label_of(c, x->rank, x->op);
 	} else if (x->kind == TL_GRECV && c->have_rv && c->rv.rank == x->rank &&
 	           c->rv.start == x->start) {
 		p = put_arg(p, "peer", c->rv.src, 1);
 		p = put_arg(p, "op", c->rv.op, 0);
 		*p = 0;
 	}
-	uint64_t tid = slice(c, x, a[0] ? a : NULL);
+	uint64_t tid = slice(c, x, label, a[0] ? a : NULL);
 	if (tid == UINT64_MAX)
 		return -1;
 	if (tid && x->kind == TL_ORECV && x->has_msg && rank_kept(c, x->src))

@@ -15,7 +15,9 @@
  *   format: T = 16, CPUs only).  A track's thread_name (and its rank's
  *   process_name) is written before its first event.
  * - osend, orecv, loclop, noise, gsend, grecv lines are complete events
- *   ("ph":"X", name = the line's keyword) on their CPU or NIC track;
+ *   ("ph":"X", name = the line's keyword) on their CPU or NIC track; with
+ *   labels (tl_json_opts.label), a labelled op's loclop, osend and orecv
+ *   are named by its label, their args' "kind" the keyword;
  *   ts and dur in microseconds written exactly (ns / 1000 with three
  *   decimals: 1234.567).  noise lies inside the activity it stretched.
  * - A version-2 message is a flow: "s" on the sender's CPU track at the
@@ -50,6 +52,11 @@ typedef struct tl_json_opts {
 	size_t nranges;
 	FILE *tee;                  /* NULL, or every line read is copied here
 	                               as it is read */
+	/* NULL, or the label that names the slices of op `op` of rank `rank`
+	 * (a calc's loclop; a send's osend and the orecv that handled it),
+	 * NULL to keep the keyword; its characters need no JSON escape. */
+	const char *(*label)(void *ctx, uint64_t rank, uint64_t op);
+	void *label_ctx;
 } tl_json_opts;
 
 /* What a conversion did. */

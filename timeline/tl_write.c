@@ -28,10 +28,10 @@ const unsigned char tl_kind_on_nic[TL_NKINDS] = {
 };
 
 void tl_write_header(FILE *f, uint64_t nranks, uint64_t S, uint32_t ncpus,
-                     uint32_t nnics, const loggp_range *range, uint32_t nranges, int jobs)
+                     uint32_t nnics, const loggp_range *range, uint32_t nranges)
 {
 	fprintf(f, "loggopsim-timeline %d P %" PRIu64 " S %" PRIu64 " ncpus %" PRIu32
-	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", jobs ? 3 : 2, nranks, S, ncpus,
+	        " nnics %" PRIu32 " ranges %" PRIu32 "\n", TL_VERSION, nranks, S, ncpus,
 	        nnics, nranges);
 	for (uint32_t i = 0; i < nranges; i++) {
 		const loggp_range *r = &range[i];
@@ -68,6 +68,13 @@ void tl_write_interval(FILE *f, tl_kind k, uint64_t rank, uint32_t unit,
 {
 	const uint64_t v[] = { rank, unit, start, end };
 	put_line(f, tl_kind_word[k], v, 4);
+}
+
+void tl_write_loclop(FILE *f, uint64_t rank, uint32_t cpu, uint64_t start, uint64_t end,
+                     uint32_t op)
+{
+	const uint64_t v[] = { rank, cpu, start, end, op };
+	put_line(f, tl_kind_word[TL_LOCLOP], v, 5);
 }
 
 void tl_write_orecv(FILE *f, uint64_t rank, uint32_t cpu, uint64_t start,

@@ -48,6 +48,9 @@ static const char usage[] =
 "      --critical-path FILE  mark the critical path (loggopsim --critical-path):\n"
 "                        outlined bars and red arrows in a picture, a\n"
 "                        'critical path' process in JSON\n"
+"      --labels SCHEDULE  JSON: name the slices of the ops that have labels\n"
+"                        of their own in the schedule the timeline was\n"
+"                        simulated from (as loggopsim --trace-json does)\n"
 "      --max-lanes N     draw at most N ranks; the rest is named, not drawn\n"
 "                        (default 256)\n"
 "      --max-items N     keep at most N bars and messages, and N link loads\n"
@@ -229,15 +232,17 @@ static const struct option lopts[] = {
 	{ "schedule", no_argument, NULL, 's' },
 	{ "window", required_argument, NULL, 'W' },
 	{ "critical-path", required_argument, NULL, 'P' },
+	{ "labels", required_argument, NULL, 'B' },
 	{ "version", no_argument, NULL, UTIL_OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 /* Everything the command line sets: the input, the output and its format,
- * what to draw (window, ranks rg[0..nrg), limits) and the critical path. */
+ * what to draw (window, ranks rg[0..nrg), limits), the critical path and
+ * the schedule of the labels. */
 struct cli {
-	const char *in, *out, *format, *ranks, *window, *cpath;
+	const char *in, *out, *format, *ranks, *window, *cpath, *labels;
 	int have_from, have_to, schedule;
 	tl_window w;
 	uint64_t max_ops;
@@ -305,6 +310,7 @@ static int cli_parse(struct cli *cl, int argc, char **argv)
 			break;
 		}
 		case 'P': cl->cpath = optarg; break;
+		case 'B': cl->labels = optarg; break;
 		case UTIL_OPT_VERSION: return util_version(NULL);
 		case 'h': fputs(usage, stdout); return 0;
 		default: return util_usage_option(c, argv);  /* ':' or '?' */
@@ -337,6 +343,8 @@ static int cli_check(struct cli *cl)
 	}
 	if (cl->schedule && (cl->f == FMT_JSON || cl->cpath))
 		return util_usage("--schedule draws a picture: no json, no --critical-path");
+	if (cl->labels && cl->f != FMT_JSON)
+		return util_usage("--labels names the slices of trace JSON: give an output .json");
 	if (cl->ranks && num_ranks_parse(cl->ranks, &cl->rg, &cl->nrg, err, sizeof err))
 		return util_usage("%s", err);
 	cl->w.ranges = cl->rg;
@@ -392,28 +400,44 @@ static int read_path(const struct cli *cl, tl_link **path, size_t *npath)
 	return prc ? util_error_msg(err) : 0;
 }
 
+static const char *op_label(void *labels, uint64_t rank, uint64_t op)
+{
+	return goal_labels_get(labels, rank, op);
+}
+
 /* The timeline fin (called name) as trace JSON with the critical path,
- * streamed: read a line, write its events.  Returns the exit status. */
+ * streamed: read a line, write its events, its slices named by the labels
+ * of s (NULL: none).  Returns the exit status. */
 static int to_json(const struct cli *cl, FILE *fin, const char *name, const char *const *ins,
-                   const tl_link *path, size_t npath)
+                   const tl_link *path, size_t npath, const goal_sched *s)
 {
 	char err[1024];
 	int status = 0;
 	gv_out g;
-	if (out_begin(&g, cl->out, ins, 2, NULL, NULL, fmt_name[cl->f]))
+	goal_labels *labels = s ? goal_labels_new(s) : NULL;
+	if (s && !labels)
+		return util_error("out of memory");
+	if (out_begin(&g, cl->out, ins, 3, NULL, NULL, fmt_name[cl->f])) {
+		goal_labels_free(labels);
 		return 1;
+	}
 	static char obuf[1 << 20];
 	setvbuf(g.f, obuf, _IOFBF, sizeof obuf);
-	tl_json_opts jo = { cl->w.from, cl->w.to, cl->rg, cl->nrg, NULL };
+	tl_json_opts jo = { cl->w.from, cl->w.to, cl->rg, cl->nrg, NULL, s ? op_label : NULL, labels };
 	tl_json_info ji;
 	if (tl_json_convert(fin, name, g.f, &jo, &ji, err, sizeof err))
 		status = util_error_msg(err);
+	else if (s && ji.nranks != s->nranks)
+		status = util_error("%s: the timeline has %" PRIu64 " ranks, the schedule %s %" PRIu64
+		                    ": --labels needs the schedule it was simulated from", name,
+		                    ji.nranks, cl->labels, s->nranks);
 	else if (!ji.events && !npath)
 		status = empty_selection(name, cl->ranks, &cl->w, ji.nranks, ji.tmax);
 	else if (tl_json_path(g.f, path, npath))
 		status = util_error("write error on %s", cl->out ? cl->out : "standard output");
 	if (out_end(&g, !status))
 		status = 1;
+	goal_labels_free(labels);
 	return status;
 }
 
@@ -453,7 +477,7 @@ static int draw_timeline(const struct cli *cl, const tl_file *tl, const char *na
 static int timeline(const struct cli *cl, const tl_link *path, size_t npath)
 {
 	const char *in = cl->in;
-	const char *ins[] = { in, cl->cpath };
+	const char *ins[] = { in, cl->cpath, cl->labels };
 	const char *name = strcmp(in, "-") == 0 ? "<stdin>" : in;
 	char err[1024];
 	int status;
@@ -461,7 +485,14 @@ static int timeline(const struct cli *cl, const tl_link *path, size_t npath)
 	if (!fin)
 		return cannot_open(in);
 	if (cl->f == FMT_JSON) {
-		status = to_json(cl, fin, name, ins, path, npath);
+		goal_sched s;
+		if (cl->labels && goal_sched_open_any(&s, cl->labels, stderr, err, sizeof err)) {
+			status = util_error_msg(err);
+		} else {
+			status = to_json(cl, fin, name, ins, path, npath, cl->labels ? &s : NULL);
+			if (cl->labels)
+				goal_sched_close(&s);
+		}
 		if (fin != stdin)
 			fclose(fin);
 		return status;

@@ -137,6 +137,11 @@ want "goalviz shows the names" 'label="aten_mm_backward_n12: calc 5000 ns"' \
 "$SIM" -q lab.bin --critical-path cp.csv >/dev/null
 want "the critical path names the nodes" '"aten_mm_backward_n12" "_3x_send_n5" "l2"' \
 	"$(sed -n '2p;3p;6p' cp.csv | sed 's/.*,//' | tr '\n' ' ' | sed 's/ $//')"
+"$SIM" -q lab.bin --trace-json lab.json >/dev/null
+want "trace JSON names the ranks' slices by the nodes" \
+	'"aten_mm_backward_n12" "_3x_send_n5" "gsend" "_3x_send_n5" "grecv" "loclop"' \
+	"$(grep -o '"ph":"X","name":"[^"]*","pid":[12],' lab.json | cut -d, -f2 | cut -d: -f2 | tr '\n' ' ' |
+		sed 's/ $//')"
 
 # ---- Extrapolation ------------------------------------------------------------
 # --extrapolate 2 of the collectives above: 8 ranks; the allreduce of every

@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		f = size ? fmemopen((void *)(uintptr_t)data, size, "r") : fopen("/dev/null", "r");
 		if (!f)
 			abort();
-		tl_json_opts jo = { win[k].from, win[k].to, win[k].ranges, win[k].nranges, NULL };
+		tl_json_opts jo = { win[k].from, win[k].to, win[k].ranges, win[k].nranges, NULL, NULL, NULL };
 		err[0] = 0;
 		int jrc = tl_json_convert(f, "fuzz.tl", devnull, &jo, NULL, err, sizeof err);
 		fclose(f);

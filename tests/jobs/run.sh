@@ -136,7 +136,7 @@ want "a sweep's job column at G=12" "$t12" \
 	"$("$SIM" -q --sweep 'G=12' m.bin --csv - --no-wall | tail -1 | cut -d, -f17)"
 # The timeline names the jobs; goalviz and the trace JSON name each rank's.
 "$SIM" -q rr.bin -V rr.tl >/dev/null
-want "the timeline's job lines" "loggopsim-timeline 3 P 8 S 65535 ncpus 1 nnics 1 ranges 1
+want "the timeline's job lines" "loggopsim-timeline 4 P 8 S 65535 ncpus 1 nnics 1 ranges 1
 range 0 inf L 2500 o 1500 g 1000 G 6 O 0
 job ar 0 0 2 4 6
 job ar_2 0 1 3 5 7" "$(head -4 rr.tl)"

@@ -13,7 +13,8 @@
 # partly); each flow event bound, as Perfetto binds it (the topmost slice
 # of its thread open at its time, events taken in time order, ties in file
 # order), to a slice that starts at its time: an "s" to an osend (or a path
-# link), an "f" to an orecv (or the next path link).  With --paired every
+# link), an "f" to an orecv (or the next path link), or to a slice named by
+# its op's label whose args' kind says so.  With --paired every
 # flow has exactly one "s" and one "f".
 import json
 import re
@@ -100,7 +101,8 @@ for k, e in enumerate(ev):
             want = 'osend' if e['ph'] == 's' else 'orecv'
             a = b.get('args', {})
             src = e['pid'] - 1 if e['ph'] == 's' else a.get('peer')
-            if b['name'] != want or int(e['id'], 16) != (src << 32) + a.get('op', -1):
+            kind = a.get('kind', b['name'])  # a labelled slice: its keyword in args
+            if kind != want or int(e['id'], 16) != (src << 32) + a.get('op', -1):
                 fail('flow %s %s binds %s %r' % (e['ph'], e['id'], b['name'], a))
 for key, ks in flows.items():
     phs = sorted(ev[k]['ph'] for k in ks)

@@ -213,13 +213,13 @@ check "json: every test timeline converts, slices nested or disjoint, flows pair
 cat >"$tmp/want" <<'EOF2'
 X gsend 1/2 0+205 {op=0, peer=1, size=201}
 i arrival 2/6 110 {op=0, peer=0, size=201}
-X loclop 2/4 0+500
+X loclop 2/4 0+500 {op=0}
 EOF2
 check "json: --window 100..400 keeps what overlaps it" diff -u "$tmp/want" <($TRACE "$tmp/w.json")
 "$V" "$C/rendezvous-uq.tl" --ranks 1 -o "$tmp/w.json" 2>"$tmp/diff"
 cat >"$tmp/want" <<'EOF2'
 i arrival 2/6 110 {op=0, peer=0, size=201}
-X loclop 2/4 0+500
+X loclop 2/4 0+500 {op=0}
 X orecv 2/4 500+210 {op=0, peer=0}
 X grecv 2/6 500+205 {op=0, peer=0}
 EOF2
@@ -228,7 +228,7 @@ check "json: --ranks 1 keeps rank 1, no flow to a rank left out" diff -u "$tmp/w
 cat >"$tmp/want" <<'EOF2'
 X osend 1/1 0+10 {arrival_ns=110, depart_ns=10, op=0, peer=1, size=1}
 X osend 1/2 0+10 {arrival_ns=110, depart_ns=10, op=1, peer=1, size=1}
-X loclop 1/1 10+100
+X loclop 1/1 10+100 {op=2}
 EOF2
 check "json: two CPUs, --ranks 0 --from 10 --to 10 (ends touching count)" \
 	diff -u "$tmp/want" <($TRACE "$tmp/w.json")
@@ -430,7 +430,7 @@ EOF
 		"$S" -q -b "$@" -V "$tmp/s.tl" --trace-json "$tmp/s1.json" "$g" >/dev/null 2>"$tmp/diff" &&
 			"$S" -q -b "$@" --trace-json "$tmp/s2.json" "$g" >/dev/null 2>>"$tmp/diff" &&
 			"$S" -q -b "$@" -V "$tmp/s2.tl" --critical-path "$tmp/s.cp" "$g" >/dev/null 2>>"$tmp/diff" &&
-			"$V" "$tmp/s.tl" --critical-path "$tmp/s.cp" -o "$tmp/g.json" 2>>"$tmp/diff" &&
+			"$V" "$tmp/s.tl" --labels "$g" --critical-path "$tmp/s.cp" -o "$tmp/g.json" 2>>"$tmp/diff" &&
 			cmp "$tmp/s.tl" "$tmp/s2.tl" >>"$tmp/diff" 2>&1 &&
 			cmp "$tmp/g.json" "$tmp/s1.json" >>"$tmp/diff" 2>&1 &&
 			cmp "$tmp/g.json" "$tmp/s2.json" >>"$tmp/diff" 2>&1 &&
@@ -452,6 +452,28 @@ EOF
 		"$S" --trace-json "$tmp/x.json" --window 2..1 "$tmp/d16.goal"
 	usage_err "loggopsim --ranks 1--2" "loggopsim: error: bad rank list '1--2' (expected e.g. 0-15,32)" \
 		"$S" --trace-json "$tmp/x.json" --ranks 1--2 "$tmp/d16.goal"
+	# Slices named by the ops' labels: rank 0's send s and calc c, rank 1's
+	# calc w and the receive overhead of s's message; the rest by keyword.
+	"$S" -q -b -L 100 -o 10 -g 5 -G 1 -S 100 --trace-json "$tmp/lab.json" "$C/rendezvous-uq.goal" \
+		>/dev/null 2>"$tmp/diff"
+	cat >"$tmp/want" <<'EOF2'
+X s 1/1 0+10 {arrival_ns=110, depart_ns=10, kind=osend, op=0, peer=1, size=201}
+X gsend 1/2 0+205 {op=0, peer=1, size=201}
+i arrival 2/6 110 {op=0, peer=0, size=201}
+X w 2/4 0+500 {kind=loclop, op=0}
+X s 2/4 500+210 {kind=orecv, op=0, peer=0}
+X grecv 2/6 500+205 {op=0, peer=0}
+X c 1/1 500+7 {kind=loclop, op=1}
+EOF2
+	check "loggopsim --trace-json names slices by their ops' labels" \
+		diff -u "$tmp/want" <($TRACE "$tmp/lab.json" | grep -v '^[sf] \| 4294967295/')
+	"$S" -q -b -V "$tmp/lab.tl" "$tmp/d16.goal" >/dev/null 2>&1
+	"$V" "$tmp/lab.tl" --labels "$C/rendezvous-uq.goal" -o "$tmp/x.json" 2>"$tmp/err"
+	check "goalviz --labels of another schedule: exit 1, named" test $? -eq 1 -a \
+		"$(cat "$tmp/err")" = "goalviz: error: $tmp/lab.tl: the timeline has 16 ranks, the schedule $C/rendezvous-uq.goal 2: --labels needs the schedule it was simulated from"
+	usage_err "goalviz --labels draws no picture" \
+		"goalviz: error: --labels names the slices of trace JSON: give an output .json" \
+		"$V" "$tmp/lab.tl" --labels "$C/rendezvous-uq.goal" -o "$tmp/x.svg"
 	"$S" -q --trace-json "$C/rendezvous-uq.goal" "$C/rendezvous-uq.goal" >/dev/null 2>"$tmp/err"
 	check "loggopsim --trace-json refuses its input as the output" grep -q 'error: the output is also the input' "$tmp/err"
 	# An incomplete run keeps its JSON, valid, as it keeps its -V.

@@ -148,12 +148,27 @@ int main(void)
 		  "t.tl:4:15: error: the message is handled at 5 before it arrives (9)" },
 		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\norecv 1 0 5 6 0\n",
 		  "t.tl:3:16: error: missing send op" },
+		/* version 4: a calc's op ends its loclop line, which version 2 lacks */
+		{ "loggopsim-timeline 4 P 2 ranges 1\nrange 0 inf\nloclop 1 0 5 6\n",
+		  "t.tl:3:15: error: missing calc op" },
+		{ "loggopsim-timeline 4 P 2 ranges 1\nrange 0 inf\nloclop 1 0 5 6 4294967296\n",
+		  "t.tl:3:16: error: op 4294967296 out of range (below 2^32)" },
+		{ "loggopsim-timeline 2 P 2 ranges 1\nrange 0 inf\nloclop 1 0 5 6 3\n",
+		  "t.tl:3:16: error: unexpected text at the end of the line" },
+		{ "loggopsim-timeline 3 P 2 ranges 1\nrange 0 inf\nloclop 1 0 5 6 3\n",
+		  "t.tl:3:16: error: unexpected text at the end of the line" },
 	};
 	for (size_t i = 0; i < sizeof bad2 / sizeof bad2[0]; i++) {
 		CHECK(read_str(&tl, bad2[i].text, &w, err, sizeof err) != 0);
 		CHECK_STR(err, bad2[i].err);
 		tl_free(&tl);
 	}
+
+	CHECK(read_str(&tl, "loggopsim-timeline 4 P 2 ranges 1\nrange 0 inf\nloclop 1 0 5 6 4294967295\n",
+	               &w, err, sizeof err) == 0);
+	CHECK_EQ_U64(tl.nbars, 1);
+	CHECK_EQ_U64(tl.bars[0].end, 6);
+	tl_free(&tl);
 
 	CHECK(read_str(&tl, "numranks 1;\nosend 0 0 5 9 0.5 0 1;\n", &w, err, sizeof err) == 0);
 	CHECK(tl.old_format);
