@@ -4,7 +4,7 @@
     scripts/ai-charts.py OUT_DIR STEP_CSV [GPUS=NCCL_CSV ...]
 
 STEP_CSV is scripts/ai-step-study.sh's output (gpus, disturbance, time_ns,
-slowdown); each NCCL_CSV is scripts/nccl-study.sh's for GPUS GPUs (bytes,
+slowdown), or - for none (then ai-step.svg is not written); each NCCL_CSV is scripts/nccl-study.sh's for GPUS GPUs (bytes,
 pattern, protocol, time_ns).  Writes
 
   ai-step.svg       a data-parallel step's slowdown against the GPUs (log2
@@ -194,8 +194,9 @@ def allreduce_table(studies):
         print("|---|---|---|---|---|---|---|---|")
         for b in sorted(s):
             r, t, n, m, h = (s[b].get(k, (0, "")) for k in ("ring", "tree", "nccl", "openmpi", "han"))
-            best = min(r[0], t[0])
-            cell = lambda v: ("**%.1f us (%s)**" if v[0] == best else "%.1f us (%s)") % (v[0] / 1000, v[1])
+            best = min(v[0] for v in (r, t) if v[0])
+            cell = lambda v: "" if not v[0] else (
+                ("**%.1f us (%s)**" if v[0] == best else "%.1f us (%s)") % (v[0] / 1000, v[1]))
             print("| %s | %s | %s | %s | %.1f us | %s | %.1f us | %s |"
                   % (size_label(b), cell(r), cell(t), n[1], n[0] / 1000, m[1].split("/")[0],
                      m[0] / 1000, "%.1f us" % (h[0] / 1000) if h[1] is not None and h[0] else ""))
@@ -206,10 +207,11 @@ def main():
     if len(sys.argv) < 3:
         sys.exit("usage: ai-charts.py OUT_DIR STEP_CSV [GPUS=NCCL_CSV ...]")
     os.makedirs(sys.argv[1], exist_ok=True)
-    with open(sys.argv[2], newline="") as f:
-        rows = list(csv.DictReader(f))
-    step_chart(rows, os.path.join(sys.argv[1], "ai-step.svg"))
-    step_table(rows)
+    if sys.argv[2] != "-":
+        with open(sys.argv[2], newline="") as f:
+            rows = list(csv.DictReader(f))
+        step_chart(rows, os.path.join(sys.argv[1], "ai-step.svg"))
+        step_table(rows)
     studies = []
     for arg in sys.argv[3:]:
         gpus, path = arg.split("=", 1)

@@ -3,7 +3,11 @@
 # beside what NCCL's tuning model picks (docs/ai.md).  For each size, the
 # simulated time of the ring and of the tree (8 channels, each protocol),
 # schedgen --select nccl's pick, Open MPI's choice (--select openmpi) and
-# its coll/han (allreduce_han, up to 256 MiB) on the same nodes.
+# its coll/han (allreduce_han, up to 256 MiB) on the same nodes.  The ring
+# and coll/han run up to 1024 GPUs only: the ring's 2(P-1) steps make P^2
+# events (8 bytes on 4096 GPUs: a 19 GB schedule, 805 M events, 19 GB of
+# memory and 5 minutes), and coll/han sends each 64 KiB segment along a
+# chain of the nodes.
 # Usage: scripts/nccl-study.sh BUILD_DIR GPUS [SIZES...]
 #   nodes of 8 GPUs; parameters: NVLink-like within a node, a 25 GB/s
 #   network across (the same as tests/bench-nccl.sh).
@@ -24,7 +28,9 @@ sim() {   # schedgen args -> simulated ns
 }
 echo "bytes,pattern,protocol,time_ns"
 for d in "${sizes[@]}"; do
-	for alg in ring tree; do
+	algs=(tree)
+	[ "$P" -gt 1024 ] || algs=(ring tree)
+	for alg in "${algs[@]}"; do
 		for proto in simple ll ll128; do
 			printf '%s,%s,%s,%s\n' "$d" "$alg" "$proto" \
 				"$(sim "allreduce_${alg}_nccl" -s "$P" -d "$d" --channels 8 --protocol "$proto" --ranks-per-node 8)"
@@ -37,7 +43,7 @@ for d in "${sizes[@]}"; do
 	ompi=$("$B/bin/schedgen" allreduce --select openmpi -s "$P" -d "$d" -o - | head -1 | sed 's/^.*schedgen \([a-z_0-9]*\):.*/\1/')
 	printf '%s,openmpi:%s,,%s\n' "$d" "$ompi" "$(sim allreduce --select openmpi -s "$P" -d "$d")"
 	# coll/han: 64 KiB segments, so only up to 256 MiB (4096 segments)
-	if [ "$(numfmt --from=iec "${d%i}")" -le 268435456 ]; then
+	if [ "$P" -le 1024 ] && [ "$(numfmt --from=iec "${d%i}")" -le 268435456 ]; then
 		printf '%s,han,,%s\n' "$d" "$(sim allreduce_han -s "$P" --ranks-per-node 8 -d "$d")"
 	fi
 done
