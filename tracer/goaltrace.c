@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "goaltrace_int.h"
 #include "trace_write.h"
@@ -32,6 +35,8 @@ static size_t wres;           /* words reserved by the last rec_open */
 static enum tr_kind wkind;    /* and the kind of its record */
 static char *tbuf;            /* text being written */
 static size_t tcap;
+int gt_tsc;                   /* now() reads the TSC */
+static uint64_t at_tick, at_ns; /* the last anchor: a TSC value and its ns */
 
 /* Stops the whole job (in every build): a record that cannot be kept
  * exactly would make the trace describe another run. */
@@ -71,10 +76,70 @@ static void write_all(const char *p, size_t n)
 	}
 }
 
+/* ---- the clock (docs/traces.md, "Clock") ----------------------------- */
+
+__extension__ typedef unsigned __int128 u128;
+
+/* A TSC value and CLOCK_MONOTONIC read together (the TSC halfway through
+ * the clock read). */
+static void anchor(uint64_t *tick, uint64_t *ns)
+{
+#if defined(__x86_64__)
+	uint64_t a = __rdtsc();
+	*ns = now_ns();
+	*tick = a + (__rdtsc() - a) / 2;
+#else
+	*tick = *ns = now_ns();
+#endif
+}
+
+/* Chooses the records' clock, at MPI_Init: the TSC where CPUID says it is
+ * invariant (a constant rate in every state of the CPU) and
+ * GOALTRACE_CLOCK is not "monotonic"; and takes the first anchor. */
+static void clock_start(void)
+{
+	const char *env = getenv("GOALTRACE_CLOCK");
+	gt_tsc = 0;
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+	if (!(env && strcmp(env, "monotonic") == 0) && __get_cpuid(0x80000000u, &a, &b, &c, &d) &&
+	    a >= 0x80000007u && __get_cpuid(0x80000007u, &a, &b, &c, &d))
+		gt_tsc = (d >> 8) & 1;
+#else
+	(void)env;
+#endif
+	anchor(&at_tick, &at_ns);
+}
+
+/* The buffered records' times, TSC values, into ns on the line through
+ * the last anchor and one taken now, which becomes the last: exact at both
+ * anchors, and the TSC's rate is constant between them.  The times are
+ * those taken since the last anchor, and those of the call whose record
+ * made the buffer flush at that anchor, a little before it. */
+static void records_to_ns(void)
+{
+	if (!gt_tsc)
+		return;
+	uint64_t tick, ns;
+	anchor(&tick, &ns);
+	uint64_t dt = tick > at_tick ? tick - at_tick : 1, dn = ns > at_ns ? ns - at_ns : 0;
+	for (size_t i = 0; i < wused; i += TR_REC_WORDS(wbuf[i]))
+		for (int k = 1; k <= 2; k++) {
+			uint64_t t = wbuf[i + k];
+			if (t == TR_NO_TIME)
+				continue;
+			wbuf[i + k] = t >= at_tick ? at_ns + (uint64_t)((u128)(t - at_tick) * dn / dt)
+			                           : at_ns - (uint64_t)((u128)(at_tick - t) * dn / dt);
+		}
+	at_tick = tick;
+	at_ns = ns;
+}
+
 /* Formats and writes every buffered record; empties the buffer. */
 static void flush_records(void)
 {
 	size_t i = 0, tused = 0;
+	records_to_ns();
 	while (i < wused) {
 		const uint64_t *w = wbuf + i;
 		size_t need = tr_record_max_chars(w);
@@ -111,12 +176,12 @@ uint64_t *gt_rec_open(enum tr_kind kind, size_t list)
 		return NULL;
 	size_t n = tr_record_words(kind, list);
 	if (wused + n > wcap) {
-		uint64_t t0 = now();
+		uint64_t t0 = now_ns();
 		flush_records();
 		char line[96];
 		int k = snprintf(line, sizeof line, "# flush: %.3f %.3f\n",
 		                 (double)((int64_t)t0 + shift_ns) / 1e3,
-		                 (double)((int64_t)now() + shift_ns) / 1e3);
+		                 (double)((int64_t)now_ns() + shift_ns) / 1e3);
 		write_all(line, (size_t)k);
 		if (n > wcap) {
 			uint64_t *b = n > SIZE_MAX / sizeof *wbuf ? NULL
@@ -412,10 +477,10 @@ static void sync_clocks(void)
 				continue;
 			int64_t best_rtt = INT64_MAX, off = 0;
 			for (int k = 0; k < ROUNDS; k++) {
-				int64_t a = (int64_t)now(), b;
+				int64_t a = (int64_t)now_ns(), b;
 				PMPI_Send(&a, 1, MPI_INT64_T, r, 0, c);
 				PMPI_Recv(&b, 1, MPI_INT64_T, r, 0, c, MPI_STATUS_IGNORE);
-				int64_t e = (int64_t)now();
+				int64_t e = (int64_t)now_ns();
 				if (e - a < best_rtt) {
 					best_rtt = e - a;
 					off = a + (e - a) / 2 - b;
@@ -428,7 +493,7 @@ static void sync_clocks(void)
 		for (int k = 0; k < ROUNDS; k++) {
 			int64_t a, b;
 			PMPI_Recv(&a, 1, MPI_INT64_T, 0, 0, c, MPI_STATUS_IGNORE);
-			b = (int64_t)now();
+			b = (int64_t)now_ns();
 			PMPI_Send(&b, 1, MPI_INT64_T, 0, 0, c);
 		}
 		PMPI_Recv(&shift_ns, 1, MPI_INT64_T, 0, 1, c, MPI_STATUS_IGNORE);
@@ -486,12 +551,12 @@ static uint64_t own_cost(void)
 	size_t saved = wused;
 	active = 1;
 	for (int k = 0; k < ROUNDS; k++) {
-		uint64_t t0 = now();
+		uint64_t t0 = now_ns();
 		for (int i = 0; i < N; i++) {
 			rec_p2p(TR_ISEND, &req, 1, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req, t0, now());
 			wused = saved;
 		}
-		t[k] = (now() - t0 + N / 2) / N;
+		t[k] = (now_ns() - t0 + N / 2) / N;
 	}
 	active = 0;
 	for (int i = 1; i < ROUNDS; i++)   /* sort the five */
@@ -646,6 +711,7 @@ static void after_init(uint64_t t0, int *argc, char ***argv, int thread,
 
 int MPI_Init(int *argc, char ***argv)
 {
+	clock_start();
 	uint64_t t0 = now();
 	int ret = PMPI_Init(argc, argv);
 	if (ret == MPI_SUCCESS)
@@ -655,6 +721,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+	clock_start();
 	uint64_t t0 = now();
 	int ret = PMPI_Init_thread(argc, argv, required, provided);
 	if (ret == MPI_SUCCESS)

@@ -90,6 +90,36 @@ halo() {
 }
 halo || st=1
 
+# The records' clock (docs/traces.md, "Clock"): the TSC where it is
+# invariant, or CLOCK_MONOTONIC.  With either, and a 1 MiB buffer that
+# flushes 4 times on each of 2 ranks, every call starts no earlier than the
+# one before it ended and ends no earlier than it starts, and a flush starts
+# after the call before it ended, and after the call written after it,
+# whose record made the buffer flush (times in us with three decimals).
+ordered() { # TRACE: "calls flushes" if in order, else the first line out of order
+	awk -F: '/^# flush: / { split($0, f, " "); a = f[3] * 1000
+		if (a < e) { print NR ": " $0; bad = 1; exit }
+		fl++; next }
+		/^MPI_/ { s = $2 * 1000; t = $NF * 1000
+		if (s < e || t < s || (a && t > a)) { print NR ": " $0; bad = 1; exit }
+		e = t; a = 0; n++ }
+		END { if (!bad) print n, fl + 0 }' "$1"
+}
+for clk in tsc monotonic; do
+	cd=$dir/clock-$clk
+	timeout 120 mpirun -np 2 --oversubscribe -x LD_PRELOAD="$lib" -x GOALTRACE_DIR="$cd" \
+		-x GOALTRACE_CLOCK=$clk -x GOALTRACE_BUFFER_MB=1 "$B/examples/halo" 6000 200 \
+		>"$dir/clock.out" 2>&1 &&
+		"$B/tests/trace_check" -k MPI_Isend,MPI_Irecv,MPI_Waitall,MPI_Allreduce \
+			"$cd/pmpi-trace-rank-0.txt" "$cd/pmpi-trace-rank-1.txt" >"$dir/clock.check" 2>&1
+	check $? "GOALTRACE_CLOCK=$clk: halo traced with a 1 MiB buffer, trace_check reads it" ||
+		sed 's/^/    /' "$dir/clock.out" "$dir/clock.check" | head -10
+	got="$(ordered "$cd/pmpi-trace-rank-0.txt") $(ordered "$cd/pmpi-trace-rank-1.txt")"
+	[[ $got =~ ^[0-9]+\ [1-9][0-9]*\ [0-9]+\ [1-9][0-9]*$ ]]
+	check $? "GOALTRACE_CLOCK=$clk: calls and flushes in time order on both ranks" ||
+		echo "    calls, flushes per rank (or a line out of order): $got"
+done
+
 # Runs mpirun under timeout 60 (a hang fails the check) with the tracer;
 # stdout to $dir/$1.out, stderr to $dir/$1.err; sets rc.
 run() {
