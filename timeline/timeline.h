@@ -4,10 +4,10 @@
  *
  * The writer records facts, never rules: a message's departure and arrival,
  * the CPU and NIC of its send, the message each receive overhead handled and
- * every size range's parameters.  So the reader of a file of version 2 or later derives
- * nothing from the LogGOPS rules; only files of version 1 (which lack these
- * facts) and of the published LogGOPSim are read with the rules they were
- * written by (see docs/timeline.md). */
+ * every size range's parameters.  So the reader of a file of version 2 or
+ * later derives nothing from the LogGOPS rules; only files of version 1
+ * (which lack these facts) and of the published LogGOPSim are read with the
+ * rules they were written by (see docs/timeline.md). */
 #ifndef TIMELINE_H
 #define TIMELINE_H
 
@@ -168,8 +168,9 @@ typedef struct tl_file {
 	uint64_t first_time_left_out; /* start of the first item left out */
 	uint64_t lines;           /* lines read */
 	int stopped_early;        /* stopped reading after the window */
-	/* Jobs (versions 3 and 4): their names (job j's at job_names + job_off[j])
-	 * and each lane's job (lane_job, UINT32_MAX: none; NULL: no jobs). */
+	/* Jobs (versions 3 and 4): their names (job j's at job_names +
+	 * job_off[j]) and each lane's job (lane_job, UINT32_MAX: none; NULL: no
+	 * jobs). */
 	uint32_t njobs;
 	char *job_names;
 	uint32_t *job_off;

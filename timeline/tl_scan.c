@@ -299,8 +299,8 @@ int tl_scan_job_run(const char **p, uint64_t *a, uint64_t *b)
 	return 1;
 }
 
-/* A job line after its keyword (versions 3 and 4): "NAME START RUN ...", NAME a
- * label, each run "A" or "A-B" with A <= B < P. */
+/* A job line after its keyword (versions 3 and 4): "NAME START RUN ...",
+ * NAME a label, each run "A" or "A-B" with A <= B < P. */
 static int do_job(tl_scan *s, const char *p, tl_rec *rec)
 {
 	if (s->h.old_format || s->h.version < 3)
