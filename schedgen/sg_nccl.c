@@ -415,11 +415,14 @@ static uint64_t tree_depth(uint64_t P, uint64_t K)
 
 /* The data bytes of the tree's chunk (enqueue.cc) on C channels:
  * Simple's one step, halved while the chunks a channel moves are few
- * against the depth; LL's and LL128's one step; at most the data over
- * the channels (one loop). */
+ * against the depth; LL128's one step of 614400 wire bytes, halved while
+ * they are few against 1 + floor(log2 nodes) + ppn / 10 (its own rule,
+ * on the wire bytes, the data then 120 of every 128); LL's one step; at
+ * most the data over the channels (one loop). */
 static uint64_t tree_chunk(const sg_params *p, uint64_t C)
 {
-	uint64_t c = chunk_of(p, RING_BROADCAST), d = tree_depth(p->nranks, p->ranks_per_node ? p->ranks_per_node : 1);
+	uint64_t K = p->ranks_per_node ? p->ranks_per_node : 1;
+	uint64_t c = chunk_of(p, RING_BROADCAST), d = tree_depth(p->nranks, K);
 	if (p->protocol == SG_PROTO_SIMPLE) {
 		while (p->size / (C * c) < d * 8 && c > 131072)
 			c /= 2;
@@ -427,6 +430,16 @@ static uint64_t tree_chunk(const sg_params *p, uint64_t C)
 			c /= 2;
 		while (p->size / (C * c) < d && c > 32768)
 			c /= 2;
+	} else if (p->protocol == SG_PROTO_LL128) {
+		uint64_t nodes = (p->nranks + K - 1) / K, lg = 0, w = c / 120 * 128;
+		while (nodes >> (lg + 1))
+			lg++;
+		double ppn = (double)p->nranks / (double)nodes, steps = 1.0 + (double)lg + 0.1 * ppn;
+		while ((double)(p->size / (C * w)) < steps * 64 / ppn && w > 131072)
+			w /= 2;
+		while ((double)(p->size / (C * w)) < steps * 16 / ppn && w > 32768)
+			w /= 2;
+		c = w / 128 * 120;
 	}
 	return nseg(p->size, C) < c ? nseg(p->size, C) : c;
 }

@@ -63,6 +63,8 @@ def svg_open(w, h, title, sub):
 
 
 def line(o, pts, color, dash):
+    if not pts:
+        return
     o.append('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>'
              % (color, ' stroke-dasharray="%s"' % dash if dash else "",
                 " ".join("%.1f,%.1f" % p for p in pts)))

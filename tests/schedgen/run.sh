@@ -333,6 +333,13 @@ tree_edges() { "$S" allreduce_tree_nccl -s 16 -d 64 --ranks-per-node 4 --channel
 	awk -v tag="$1" '/^rank/ { r = $2 } /send/ && $7 == tag { s = s " " r ">" $5 } END { print s }'; }
 check "NCCL tree: the first tree, up" test "$(tree_edges 0)" = " 1>0 2>1 3>2 4>9 5>4 6>5 7>6 8>0 9>8 10>9 11>10 12>8 13>12 14>13 15>14"
 check "NCCL tree: the second tree, up" test "$(tree_edges 2)" = " 0>3 1>5 2>1 3>2 4>7 5>13 6>5 7>6 8>11 9>6 10>9 11>10 12>15 14>13 15>14"
+# LL128's tree chunk (enqueue.cc): on 2 nodes of 8, steps = 1 + log2 2 +
+# 8/10 = 2.8; 4 MiB on one channel is 6 chunks of 614400 wire bytes, below
+# 2.8 * 64 / 8 = 22.4, 13 at 307200, 27 at 153600: chunks of 144000 data
+# bytes, 29 and 18304 bytes (153 lines of 128), each up and down.
+got=$("$S" allreduce_tree_nccl -s 16 --ranks-per-node 8 -d 4Mi --protocol ll128 -o - |
+	sed -n '/^rank 1 /,/^}/p' | awk '/send/ { b[$3]++ } END { print b["153600b"], b["19584b"] }')
+check "NCCL tree: LL128's chunk halved as enqueue.cc does" test "$got" = "58 2"
 # Open MPI's coll/han on 2 nodes of 2, 100 bytes (one segment): rank 1
 # reduces into 0 and 3 into 2 (2o + L + 99G = 219 at L=100, o=10, G=1),
 # 2 sends to 0 (libnbc on 2 nodes: its binomial tree; 219 .. 438), 0
