@@ -3,6 +3,8 @@
 # program tracer/examples/msgrate (2 ranks, ping-pong of small messages):
 # alternates untraced and traced runs, prints the median times and the
 # overhead in percent.  Usage: tracer/overhead.sh [BUILD [RUNS [MSGS [BYTES [WORK]]]]]
+# (GOALTRACE_CLOCK=monotonic in the environment times the calls with
+# clock_gettime, docs/traces.md)
 set -u
 B=${1:-build}
 runs=${2:-7}
@@ -16,6 +18,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 run() { # $1 = preload or empty; prints the measured seconds
 	mpirun -np 2 --oversubscribe ${1:+-x LD_PRELOAD=$1} -x GOALTRACE_DIR="$dir" \
+		${GOALTRACE_CLOCK:+-x GOALTRACE_CLOCK} \
 		"$B/examples/msgrate" "$msgs" "$bytes" "$work" | awk '{print $1}'
 }
 plain=() traced=()
