@@ -145,7 +145,6 @@ int sim_merge_check(const sim_mrec *rec, const uint32_t *own, size_t n, uint32_t
 		c += x->n;
 	}
 	for (size_t j = 0; j < n; j++) {
-		w[j].par = UINT32_MAX;
 		if (w[j].seq < base)
 			continue;
 		uint32_t p = parent_of(rec, n, w[j].seq);

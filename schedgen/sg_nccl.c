@@ -431,10 +431,9 @@ static uint64_t tree_chunk(const sg_params *p, uint64_t C)
 		while (p->size / (C * c) < d && c > 32768)
 			c /= 2;
 	} else if (p->protocol == SG_PROTO_LL128) {
-		uint64_t nodes = (p->nranks + K - 1) / K, lg = 0, w = c / 120 * 128;
-		while (nodes >> (lg + 1))
-			lg++;
-		double ppn = (double)p->nranks / (double)nodes, steps = 1.0 + (double)lg + 0.1 * ppn;
+		uint64_t nodes = (p->nranks + K - 1) / K, w = sg_nccl_wire(p, c);
+		double ppn = (double)p->nranks / (double)nodes;
+		double steps = 1.0 + (double)floor_log2(nodes) + 0.1 * ppn;
 		while ((double)(p->size / (C * w)) < steps * 64 / ppn && w > 131072)
 			w /= 2;
 		while ((double)(p->size / (C * w)) < steps * 16 / ppn && w > 32768)
