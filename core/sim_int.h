@@ -61,10 +61,13 @@ typedef struct sim_rdvs {
  * event (the message's), the earliest time the receive completes, and the
  * message's o and sG: a receive matched at the handling completes o after
  * the flow's end e at the earliest, one that took the message from the UQ
- * (uq) at e - sG. */
+ * (uq) at e - sG.  The flow's one live end event is at ev (UINT64_MAX:
+ * none yet), with peer word evgen: an end that moves later leaves it
+ * there, and it is put back at the end when it comes (sim_net.c). */
 typedef struct sim_flow {
 	uint32_t rank, op, recv, seq;
-	uint64_t done_min, o, sG;
+	uint64_t done_min, o, sG, ev;
+	uint32_t evgen;
 	int uq;
 } sim_flow;
 /* The dependency-table key of a message in a UQ whose flow is on (on 1,

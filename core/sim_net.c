@@ -31,7 +31,7 @@ static uint32_t flow_begin(sim *m, uint64_t t, uint32_t r, uint32_t j, const goa
 	}
 	if (id >= m->nfr)
 		m->nfr = (size_t)id + 1;
-	sim_flow w = { r, j, NIL, m->cur_seq, x->cpu, x->o, x->sG, 0 };
+	sim_flow w = { r, j, NIL, m->cur_seq, x->cpu, x->o, x->sG, UINT64_MAX, 0, 0 };
 	m->fr[id] = w;
 	return id;
 }
@@ -44,14 +44,29 @@ void sim_link_load(void *ctx, uint32_t l, uint64_t t0, uint64_t t, uint32_t n,
 	tl_write_link(m->tl, l, t0, t, n, flow_round(bytes));
 }
 
-/* flow_settle moved the end of flow id: its end event. */
-static void flow_moved(void *ctx, uint32_t id, uint64_t end)
+/* Flow id's end event at end: the live one (at (end, the message's seq),
+ * as every end event of the flow). */
+static void flow_event(sim *m, uint32_t id, uint64_t end)
 {
-	sim *m = ctx;
-	evq_node x = { end, m->fr[id].seq, id, EV_FLOW, flow_gen(m->fl, id) };
+	sim_flow *w = &m->fr[id];
+	evq_node x = { end, w->seq, id, EV_FLOW, flow_gen(m->fl, id) };
+	w->ev = end;
+	w->evgen = x.peer;
 	m->pushes++;
 	if (evq_push(&m->q, x))
 		m->fail = FAIL_MEMORY;
+}
+
+/* flow_settle moved the end of flow id.  An end that moves later keeps
+ * the live event, which puts itself back at the end when it comes
+ * (on_flow): half the moves of a contended network are later, often many
+ * times over a flow's life, and each would be a push.  An earlier end
+ * gets an event of its own; the one it replaces is stale. */
+static void flow_moved(void *ctx, uint32_t id, uint64_t end)
+{
+	sim *m = ctx;
+	if (m->fr[id].ev > end)
+		flow_event(m, id, end);
 }
 
 /* The ops that require receive i of rank r wait for a flow: one more flow
@@ -135,14 +150,22 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 	return 0;
 }
 
-/* The end event of flow id (generation gen) at t: nothing if the flow has
- * moved its end since; else the flow ends, and its receive completes (no
- * earlier than done_min), or, with none yet, the message in the UQ keeps
- * t - sG for the receive that takes it. */
+/* The end event of flow id (peer word gen) at t: nothing if it is not
+ * the flow's live one; put back at the flow's end if that moved later;
+ * else the flow ends, and its receive completes (no earlier than
+ * done_min), or, with none yet, the message in the UQ keeps t - sG for the
+ * receive that takes it.  Either way the flow ends at (its end, the
+ * message's seq), as if every move had pushed an event. */
 static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 {
-	if (flow_gen(m->fl, id) != gen || flow_end(m->fl, id) != t)
+	if (m->fr[id].evgen != gen || m->fr[id].ev != t || m->fr[id].rank == UINT32_MAX)
 		return;
+	uint64_t end = flow_end(m->fl, id);
+	ASSERT(end >= t);
+	if (end != t) {
+		flow_event(m, id, end);
+		return;
+	}
 	m->now = t;
 	sim_flow w = m->fr[id];
 	flow_finish(m->fl, id, t);
