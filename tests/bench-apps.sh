@@ -35,6 +35,7 @@ programs() {
 	command -v NPopenmpi >/dev/null && echo "NetPIPE|-|NPopenmpi -u 65536 -n 200 -o np.out"
 	command -v NPopenmpi >/dev/null && echo "NetPIPE -a -z|-|NPopenmpi -a -z -u 4096 -n 200 -o npa.out"
 	echo "halo|-|$B/examples/halo 20 20000"
+	echo "halo, 200 steps|-|$B/examples/halo 200 20000"
 	command -v hpcc >/dev/null && echo "HPCC 1x2|hpccinf-2.txt:hpccinf.txt|hpcc"
 	[ -x "$XDQR" ] && echo "ScaLAPACK QR 1x2|scalapack-qr-1x2.dat:QR.dat|$XDQR"
 	command -v lmp >/dev/null &&

@@ -239,3 +239,28 @@ err_case "an unknown --network-type: exit 2" 2 "--network-type: unknown type 'fl
 	-n flat --topology torus:4x4 "$tmp/perm.goal"
 err_case "--network-type simple without a network: exit 2" 2 "--network-type simple needs --topology or --network-file" \
 	-n simple "$tmp/perm.goal"
+
+# --- the chart of tests/bench-net.sh (scripts/net-cost-chart.py) -------------
+# A table as bench-net prints it: a series of two P with a run over the
+# limit and a failed one, and a series of one P (left out).
+cat >"$tmp/bn.txt" <<'TABLE'
+== loggopsim on networks (at most 60 s a run; a series stops at its first run over that)
+schedule, network                       P       T (ns)     events   wall s   ns/ev     flows most/l  solved
+alltoall_linear 32 KiB                128     25666954      48768     0.01     144         -      -       -
+  fattree:k=16,levels=3,taper=1       128     25666954      48768     0.01     164     16256      1     128
+  fattree:k=16,levels=3,taper=4       128     88719063      48768     0.63   12959     16256    430   14432
+  torus:4x4x4,p=2                     128 failed: out of memory
+alltoall_linear 32 KiB                256     51536010     195840     0.02     117         -      -       -
+  fattree:k=16,levels=3,taper=1       256     51536010     195840     0.04     230     65280      1     256
+  fattree:k=16,levels=3,taper=4       256                             > 60
+alltoall_linear 8 B                  4096     12456990   50319360     3.69      73         -      -       -
+TABLE
+if python3 scripts/net-cost-chart.py "$tmp/bn.txt" "$tmp/bn.svg" 2>"$tmp/diff"; then
+	got=$(printf '%s panels, %s lines, %s marks, %s hollow' \
+		"$(grep -c 'font-weight="bold">alltoall' "$tmp/bn.svg")" "$(grep -c '<polyline' "$tmp/bn.svg")" \
+		"$(grep -c '<circle .* r="3"' "$tmp/bn.svg")" "$(grep -c 'fill="white" stroke=' "$tmp/bn.svg")")
+	want "net-cost-chart.py: one panel, a line per network of two runs, the run over the limit hollow" \
+		"1 panels, 2 lines, 5 marks, 1 hollow" "$got"
+else
+	fail "net-cost-chart.py"
+fi
