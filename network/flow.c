@@ -420,9 +420,11 @@ int flow_pending(const flow_net *f)
  * with a heap operation per link that reaches the top instead of one per
  * flow and link. */
 
-static int hless(hent a, hent b)
+/* Without branches: which child is less, and whether an entry goes on
+ * down, are a coin's toss to the branch predictor. */
+static inline int hless(hent a, hent b)
 {
-	return a.key < b.key || (a.key == b.key && a.l < b.l);
+	return (a.key < b.key) | ((a.key == b.key) & (a.l < b.l));
 }
 
 static int hpush(flow_net *f, uint32_t *n, double key, uint32_t k)
@@ -447,8 +449,7 @@ static void hsift(flow_net *f, uint32_t n, uint32_t i, hent e)
 		uint32_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && hless(f->heap[c + 1], f->heap[c]))
-			c++;
+		c += c + 1 < n && hless(f->heap[c + 1], f->heap[c]);
 		if (!hless(f->heap[c], e))
 			break;
 		f->heap[i] = f->heap[c];
