@@ -151,14 +151,17 @@ static int held(sim *m, uint64_t t, uint32_t r, uint32_t i, uint32_t who)
 }
 
 /* The end event of flow id (peer word gen) at t: nothing if it is not
- * the flow's live one; put back at the flow's end if that moved later;
+ * the flow's live one (the events of a flow queued at once have distinct
+ * peer words: each push after the first follows a reported move, which
+ * changes the flow's generation; an ended flow's last event was its
+ * end); put back at the flow's end if that moved later;
  * else the flow ends, and its receive completes (no earlier than
  * done_min), or, with none yet, the message in the UQ keeps t - sG for the
  * receive that takes it.  Either way the flow ends at (its end, the
  * message's seq), as if every move had pushed an event. */
 static void on_flow(sim *m, uint64_t t, uint32_t id, uint32_t gen)
 {
-	if (m->fr[id].evgen != gen || m->fr[id].ev != t || m->fr[id].rank == UINT32_MAX)
+	if (m->fr[id].evgen != gen || m->fr[id].ev != t)
 		return;
 	uint64_t end = flow_end(m->fl, id);
 	ASSERT(end >= t);
